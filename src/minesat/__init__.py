@@ -1,0 +1,24 @@
+"""minesat: a Minesweeper constraint-solving analysis engine.
+
+The package reads in the order data flows through it: ``board`` (cells, moves,
+positions, layouts) -> ``formats`` (files) -> ``game`` / ``generate`` (the
+rules) -> ``analysis`` (what a position proves) -> ``player`` (full games) ->
+``simulate`` (many games, stored) -> ``report`` (statistics) -> ``cli``.
+"""
+
+from minesat.board import COVERED, FLAG, PRESETS, Action, Cell, Layout, Move, Position, cell_name, parse_cell
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "COVERED",
+    "FLAG",
+    "PRESETS",
+    "Action",
+    "Cell",
+    "Layout",
+    "Move",
+    "Position",
+    "cell_name",
+    "parse_cell",
+]

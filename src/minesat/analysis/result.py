@@ -1,0 +1,56 @@
+"""The values the analysis engine returns."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from minesat.board import Action, Cell, Move, cell_name
+
+
+class InconsistentPositionError(ValueError):
+    """No layout satisfies the position; ``cell`` is a number that cannot be met."""
+
+    def __init__(self, cell: Cell, message: str) -> None:
+        super().__init__(f"{cell_name(cell)}: {message}")
+        self.cell = cell
+
+
+@dataclass(frozen=True)
+class Analysis:
+    """The classification of every covered, unflagged cell of a position (SPEC section 3).
+
+    ``probability[r][c]`` is ``None`` for uncovered cells, ``1.0`` for flags, and the
+    exact mine probability otherwise (``None`` for uncertain cells when the total
+    mine count is unknown). ``exact`` is false only when a component was too large
+    to count exactly and its probabilities are estimates.
+    """
+
+    rows: int
+    cols: int
+    mines: int | None
+    safe: tuple[Cell, ...]
+    mine: tuple[Cell, ...]
+    unknown: tuple[Cell, ...]
+    probability: tuple[tuple[float | None, ...], ...]
+    components: int
+    exact: bool = True
+
+    def moves(self) -> list[Move]:
+        """One uncover per safe cell, then one flag per certain mine, row-major."""
+        return [Move(c) for c in self.safe] + [Move(c, Action.FLAG) for c in self.mine]
+
+    def to_json(self) -> dict[str, Any]:
+        """The SPEC section 3 object (``exact`` is an extension)."""
+        return {
+            "rows": self.rows,
+            "cols": self.cols,
+            "mines": self.mines,
+            "safe": [list(c) for c in self.safe],
+            "mine": [list(c) for c in self.mine],
+            "unknown": [list(c) for c in self.unknown],
+            "probability": [list(row) for row in self.probability],
+            "moves": [str(m) for m in self.moves()],
+            "components": self.components,
+            "exact": self.exact,
+        }

@@ -1,0 +1,353 @@
+"""Cells, names, moves, positions and layouts: the vocabulary of minesat.
+
+A cell is a plain ``(row, col)`` tuple, 0-based, row 0 at the top. Its *name*
+is the row as letters (A..Z, AA, AB, ... like spreadsheet columns) followed by
+the 1-based column: ``A5`` is ``(0, 4)``.
+
+>>> cell_name((15, 29))
+'P30'
+>>> parse_cell("P30")
+(15, 29)
+>>> str(Move.parse("A5*"))
+'A5*'
+
+A :class:`Position` is what a player sees; a :class:`Layout` is where the
+mines are. Both are immutable values.
+"""
+
+from __future__ import annotations
+
+import enum
+import re
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from functools import cached_property
+
+Cell = tuple[int, int]
+
+#: Largest board minesat accepts from a file or the command line, rows and columns
+#: alike: a hostile file cannot make it allocate more than a million cells.
+MAX_SIDE = 1000
+
+#: Cell states in a :class:`Position`; 0..8 are uncovered numbers.
+COVERED = -1
+FLAG = -2
+
+PRESETS: dict[str, tuple[int, int, int]] = {
+    "beginner": (9, 9, 10),
+    "intermediate": (16, 16, 40),
+    "expert": (16, 30, 99),
+}
+
+
+# --- names -------------------------------------------------------------------
+
+
+def row_name(row: int) -> str:
+    """Spreadsheet-style letters for a 0-based row.
+
+    >>> [row_name(r) for r in (0, 25, 26, 27, 701, 702)]
+    ['A', 'Z', 'AA', 'AB', 'ZZ', 'AAA']
+    """
+    if row < 0:
+        raise ValueError(f"row must be >= 0, not {row}")
+    letters = ""
+    n = row + 1
+    while n:
+        n, rem = divmod(n - 1, 26)
+        letters = chr(ord("A") + rem) + letters
+    return letters
+
+
+def parse_row(letters: str) -> int:
+    """Inverse of :func:`row_name`.
+
+    >>> parse_row("AA")
+    26
+    """
+    if not letters or not letters.isalpha() or not letters.isascii():
+        raise ValueError(f"not a row name: {letters!r}")
+    n = 0
+    for ch in letters.upper():
+        n = n * 26 + (ord(ch) - ord("A") + 1)
+    return n - 1
+
+
+def cell_name(cell: Cell) -> str:
+    """The SPEC name of a cell: row letters then 1-based column.
+
+    >>> cell_name((0, 4))
+    'A5'
+    """
+    row, col = cell
+    if col < 0:
+        raise ValueError(f"column must be >= 0, not {col}")
+    return f"{row_name(row)}{col + 1}"
+
+
+_CELL_NAME = re.compile(r"^([A-Za-z]+)([0-9]+)$")
+_CELL_PAIR = re.compile(r"^\s*([0-9]+)\s*,\s*([0-9]+)\s*$")
+
+
+def parse_cell(text: str) -> Cell:
+    """Parse a cell name (``A5``) or a 0-based ``ROW,COL`` pair.
+
+    >>> parse_cell("A5"), parse_cell("3,3")
+    ((0, 4), (3, 3))
+    """
+    text = text.strip()
+    if m := _CELL_NAME.match(text):
+        col = int(m.group(2))
+        if col < 1:
+            raise ValueError(f"column numbers start at 1: {text!r}")
+        return parse_row(m.group(1)), col - 1
+    if m := _CELL_PAIR.match(text):
+        return int(m.group(1)), int(m.group(2))
+    raise ValueError(f"not a cell: {text!r} (expected a name like A5 or ROW,COL like 0,4)")
+
+
+def neighbours(cell: Cell, rows: int, cols: int) -> Iterator[Cell]:
+    """The up to 8 cells around ``cell`` that lie on a ``rows`` x ``cols`` board.
+
+    >>> sorted(neighbours((0, 0), 9, 9))
+    [(0, 1), (1, 0), (1, 1)]
+    """
+    r, c = cell
+    for dr in (-1, 0, 1):
+        rr = r + dr
+        if 0 <= rr < rows:
+            for dc in (-1, 0, 1):
+                cc = c + dc
+                if (dr or dc) and 0 <= cc < cols:
+                    yield rr, cc
+
+
+def on_board(cell: Cell, rows: int, cols: int) -> bool:
+    return 0 <= cell[0] < rows and 0 <= cell[1] < cols
+
+
+def check_size(rows: int, cols: int) -> None:
+    """Raise :class:`ValueError` unless 1 <= rows, cols <= :data:`MAX_SIDE`."""
+    if not (1 <= rows <= MAX_SIDE and 1 <= cols <= MAX_SIDE):
+        raise ValueError(f"board must be 1..{MAX_SIDE} rows by 1..{MAX_SIDE} columns, not {rows}x{cols}")
+
+
+# --- moves -------------------------------------------------------------------
+
+
+class Action(enum.Enum):
+    UNCOVER = ""
+    FLAG = "*"
+    UNFLAG = "-"
+    CHORD = "+"
+
+
+@dataclass(frozen=True)
+class Move:
+    """A move in SPEC notation: ``A5`` uncover, ``A5*`` flag, ``A5-`` unflag, ``A5+`` chord.
+
+    >>> Move.parse("B6")
+    Move(cell=(1, 5), action=<Action.UNCOVER: ''>)
+    >>> str(Move((0, 4), Action.FLAG))
+    'A5*'
+    """
+
+    cell: Cell
+    action: Action = Action.UNCOVER
+
+    @classmethod
+    def parse(cls, text: str) -> Move:
+        text = text.strip()
+        action = Action.UNCOVER
+        if text and text[-1] in "*-+":
+            action = Action(text[-1])
+            text = text[:-1]
+        return cls(parse_cell(text), action)
+
+    def __str__(self) -> str:
+        return cell_name(self.cell) + self.action.value
+
+
+# --- positions and layouts ---------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Position:
+    """What a player sees: per cell :data:`COVERED`, :data:`FLAG` or a number 0..8.
+
+    ``cells`` is row-major, ``rows * cols`` long. ``mines`` is the board's total
+    number of mines when known.
+
+    >>> p = Position.from_rows(["1?", "??"], mines=1)
+    >>> p[0, 0], p[0, 1] == COVERED, p.mines
+    (1, True, 1)
+    """
+
+    rows: int
+    cols: int
+    cells: tuple[int, ...]
+    mines: int | None = None
+
+    def __post_init__(self) -> None:
+        if len(self.cells) != self.rows * self.cols:
+            raise ValueError(f"{self.rows}x{self.cols} position needs {self.rows * self.cols} cells")
+
+    @classmethod
+    def from_rows(cls, rows: Iterable[str], mines: int | None = None) -> Position:
+        """Build from row strings in the text format (``?`` covered, ``*``/``F`` flag, digits)."""
+        lines = list(rows)
+        width = max((len(line) for line in lines), default=0)
+        cells: list[int] = []
+        for line in lines:
+            for ch in line.ljust(width):
+                cells.append(_POSITION_CHARS[ch])
+        return cls(len(lines), width, tuple(cells), mines)
+
+    @classmethod
+    def covered(cls, rows: int, cols: int, mines: int | None = None) -> Position:
+        """A board with nothing uncovered yet."""
+        return cls(rows, cols, (COVERED,) * (rows * cols), mines)
+
+    def __getitem__(self, cell: Cell) -> int:
+        return self.cells[cell[0] * self.cols + cell[1]]
+
+    def all_cells(self) -> Iterator[Cell]:
+        for r in range(self.rows):
+            for c in range(self.cols):
+                yield r, c
+
+    def cells_in(self, state: int) -> list[Cell]:
+        """Cells in one state (:data:`COVERED`, :data:`FLAG` or a number), row-major."""
+        cols = self.cols
+        return [divmod(i, cols) for i, s in enumerate(self.cells) if s == state]
+
+    def to_rows(self) -> list[str]:
+        """Row strings in the text format: ``?`` covered, ``*`` flag, blank for 0."""
+        return [
+            "".join(_POSITION_TEXT[s] for s in self.cells[r * self.cols : (r + 1) * self.cols])
+            for r in range(self.rows)
+        ]
+
+    def with_mines(self, mines: int | None) -> Position:
+        return Position(self.rows, self.cols, self.cells, mines)
+
+
+_POSITION_CHARS: dict[str, int] = {
+    "?": COVERED,
+    "*": FLAG,
+    "F": FLAG,
+    " ": 0,
+    ".": 0,
+    **{str(n): n for n in range(9)},
+}
+_POSITION_TEXT: dict[int, str] = {COVERED: "?", FLAG: "*", 0: " ", **{n: str(n) for n in range(1, 9)}}
+
+#: Characters allowed in a text-format position, for the readers' error messages.
+POSITION_CHARACTERS = "".join(_POSITION_CHARS)
+
+
+@dataclass(frozen=True)
+class Layout:
+    """Where the mines are on a ``rows`` x ``cols`` board.
+
+    >>> lay = Layout(2, 3, frozenset({(0, 0)}))
+    >>> lay.count((1, 1)), lay.to_rows()
+    (1, ['*  ', '   '])
+    """
+
+    rows: int
+    cols: int
+    mines: frozenset[Cell] = field(default_factory=frozenset)
+
+    def __post_init__(self) -> None:
+        for cell in self.mines:
+            if not on_board(cell, self.rows, self.cols):
+                raise ValueError(f"mine {cell} is off the {self.rows}x{self.cols} board")
+
+    @classmethod
+    def from_rows(cls, rows: Iterable[str]) -> Layout:
+        """Build from text rows: ``*`` is a mine, anything else is not."""
+        lines = list(rows)
+        width = max((len(line) for line in lines), default=0)
+        mines = frozenset((r, c) for r, line in enumerate(lines) for c, ch in enumerate(line) if ch == "*")
+        return cls(len(lines), width, mines)
+
+    @property
+    def mine_count(self) -> int:
+        return len(self.mines)
+
+    def count(self, cell: Cell) -> int:
+        """Number of mines among the neighbours of ``cell``."""
+        return sum(1 for n in neighbours(cell, self.rows, self.cols) if n in self.mines)
+
+    @cached_property
+    def counts(self) -> tuple[int, ...]:
+        """Adjacency count of every cell, row-major (mines included)."""
+        rows, cols = self.rows, self.cols
+        grid = [0] * (rows * cols)
+        for mine in self.mines:
+            for r, c in neighbours(mine, rows, cols):
+                grid[r * cols + c] += 1
+        return tuple(grid)
+
+    def to_rows(self) -> list[str]:
+        """Text rows: ``*`` for a mine, blank otherwise."""
+        return [
+            "".join("*" if (r, c) in self.mines else " " for c in range(self.cols)) for r in range(self.rows)
+        ]
+
+    def solution(self) -> Position:
+        """The fully solved position: every mine flagged, every other cell uncovered."""
+        counts = self.counts
+        cells = tuple(
+            FLAG if divmod(i, self.cols) in self.mines else counts[i] for i in range(self.rows * self.cols)
+        )
+        return Position(self.rows, self.cols, cells, self.mine_count)
+
+    def is_solved_by(self, position: Position) -> bool:
+        """True when ``position`` has every mine-free cell uncovered with the right number."""
+        if (position.rows, position.cols) != (self.rows, self.cols):
+            return False
+        counts = self.counts
+        for i, state in enumerate(position.cells):
+            if divmod(i, self.cols) in self.mines:
+                if state >= 0:
+                    return False
+            elif state != counts[i]:
+                return False
+        return True
+
+    def bbbv(self) -> int:
+        """3BV: the fewest left clicks that clear the board without flags.
+
+        Each 8-connected region of zeros counts once (with its numbered border),
+        and each numbered cell not on the border of any zero region counts once.
+
+        >>> Layout.from_rows(["*  ", "   ", "   "]).bbbv()
+        1
+        """
+        rows, cols = self.rows, self.cols
+        counts = self.counts
+        mines = self.mines
+        seen = bytearray(rows * cols)
+        clicks = 0
+        # Openings: flood each zero region, marking it and its border.
+        for start in range(rows * cols):
+            if seen[start] or counts[start] or divmod(start, cols) in mines:
+                continue
+            clicks += 1
+            seen[start] = 1
+            stack = [start]
+            while stack:
+                r, c = divmod(stack.pop(), cols)
+                for nr, nc in neighbours((r, c), rows, cols):
+                    j = nr * cols + nc
+                    if not seen[j]:
+                        seen[j] = 1
+                        if counts[j] == 0:
+                            stack.append(j)
+        # Remaining numbered cells each need a click of their own.
+        for i in range(rows * cols):
+            if not seen[i] and divmod(i, cols) not in mines:
+                clicks += 1
+        return clicks

@@ -1,0 +1,260 @@
+"""The rules of Minesweeper: uncover (with flood fill), flag, unflag, chord.
+
+>>> game = Game(Layout.from_rows(["*  ", "   ", "   "]))
+>>> game.play(Move.parse("C3"))
+<MoveResult.SOLVED: 'solved'>
+>>> game.position().to_rows()
+['?1 ', '11 ', '   ']
+
+A game may also start without a layout: it is drawn at the first uncover, so
+that the first-click rule can be honoured.
+
+>>> game = Game.new(9, 9, 10, seed=3)
+>>> game.play(Move.parse("D4"))
+<MoveResult.VALID: 'valid'>
+>>> game.position()[3, 3]
+0
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Callable
+
+from minesat.board import (
+    COVERED,
+    FLAG,
+    Action,
+    Cell,
+    Layout,
+    Move,
+    Position,
+    check_size,
+    neighbours,
+    on_board,
+    row_name,
+)
+from minesat.generate import FirstClick, check_mine_count, generate_layout
+
+
+class MoveResult(enum.Enum):
+    INVALID = "invalid"  # off the board, malformed, not allowed now
+    REDUNDANT = "redundant"  # changes nothing: already uncovered, already flagged
+    BLOWN_UP = "blown up"  # uncovered a mine: the game is lost
+    SOLVED = "solved"  # every mine-free cell is uncovered: the game is won
+    VALID = "valid"
+
+
+class Status(enum.Enum):
+    PLAYING = "playing"
+    WON = "won"
+    LOST = "lost"
+
+
+class Game:
+    """A game in progress.
+
+    ``Game(layout)`` plays a known layout; :meth:`Game.new` draws the layout
+    from a seed when the first cell is uncovered.
+    """
+
+    def __init__(self, layout: Layout | None = None, *, rows: int = 0, cols: int = 0, mines: int = 0,
+                 rule: FirstClick | str = FirstClick.OPENING, seed: int | None = None) -> None:
+        if layout is not None:
+            rows, cols, mines = layout.rows, layout.cols, layout.mine_count
+        check_size(rows, cols)
+        check_mine_count(rows, cols, mines, None, FirstClick.ANY)
+        self.rows, self.cols, self.mines = rows, cols, mines
+        self.rule = FirstClick(rule)
+        self.seed = seed
+        self.layout = layout
+        self.state: list[int] = [COVERED] * (rows * cols)
+        self.status = Status.PLAYING
+        self.exploded: Cell | None = None
+        self._to_uncover = rows * cols - mines
+
+    @classmethod
+    def new(cls, rows: int, cols: int, mines: int, *, seed: int | None = None,
+            rule: FirstClick | str = FirstClick.OPENING) -> Game:
+        """A game whose layout is drawn from ``seed`` at the first uncover."""
+        return cls(None, rows=rows, cols=cols, mines=mines, rule=rule, seed=seed)
+
+    # --- queries -------------------------------------------------------------
+
+    def __getitem__(self, cell: Cell) -> int:
+        return self.state[cell[0] * self.cols + cell[1]]
+
+    @property
+    def over(self) -> bool:
+        return self.status is not Status.PLAYING
+
+    @property
+    def uncovered(self) -> int:
+        """Number of cells uncovered so far."""
+        return sum(1 for s in self.state if s >= 0)
+
+    def position(self) -> Position:
+        """What the player sees now, with the total mine count."""
+        return Position(self.rows, self.cols, tuple(self.state), self.mines)
+
+    # --- moves ---------------------------------------------------------------
+
+    def play(self, move: Move | str) -> MoveResult:
+        """Apply a move in SPEC notation or as a :class:`Move`."""
+        if isinstance(move, str):
+            try:
+                move = Move.parse(move)
+            except ValueError:
+                return MoveResult.INVALID
+        if self.over or not on_board(move.cell, self.rows, self.cols):
+            return MoveResult.INVALID
+        match move.action:
+            case Action.UNCOVER:
+                return self.uncover(move.cell)
+            case Action.FLAG:
+                return self.flag(move.cell)
+            case Action.UNFLAG:
+                return self.unflag(move.cell)
+            case Action.CHORD:
+                return self.chord(move.cell)
+
+    def uncover(self, cell: Cell) -> MoveResult:
+        """Uncover a cell; a zero opens its whole region and that region's border."""
+        if self.over or not on_board(cell, self.rows, self.cols):
+            return MoveResult.INVALID
+        state = self[cell]
+        if state >= 0:
+            return MoveResult.REDUNDANT
+        if state == FLAG:
+            return MoveResult.INVALID  # a flag protects its cell: unflag it first
+        if self.layout is None:
+            self.layout = generate_layout(self.rows, self.cols, self.mines, start=cell, rule=self.rule,
+                                          seed=self.seed)
+        if cell in self.layout.mines:
+            self.status = Status.LOST
+            self.exploded = cell
+            return MoveResult.BLOWN_UP
+        self._flood(cell)
+        return self._after_uncover()
+
+    def flag(self, cell: Cell) -> MoveResult:
+        if self.over or not on_board(cell, self.rows, self.cols):
+            return MoveResult.INVALID
+        i = cell[0] * self.cols + cell[1]
+        if self.state[i] != COVERED:
+            return MoveResult.REDUNDANT  # already flagged, or uncovered
+        self.state[i] = FLAG
+        return MoveResult.VALID
+
+    def unflag(self, cell: Cell) -> MoveResult:
+        if self.over or not on_board(cell, self.rows, self.cols):
+            return MoveResult.INVALID
+        i = cell[0] * self.cols + cell[1]
+        if self.state[i] != FLAG:
+            return MoveResult.REDUNDANT
+        self.state[i] = COVERED
+        return MoveResult.VALID
+
+    def chord(self, cell: Cell) -> MoveResult:
+        """Uncover every unflagged covered neighbour of a number whose flags are all placed.
+
+        A wrong flag makes the chord uncover a mine, exactly as in the classic game.
+        """
+        if self.over or not on_board(cell, self.rows, self.cols):
+            return MoveResult.INVALID
+        number = self[cell]
+        if number < 0:
+            return MoveResult.INVALID  # only an uncovered number can be chorded
+        around = list(neighbours(cell, self.rows, self.cols))
+        if sum(1 for n in around if self[n] == FLAG) != number:
+            return MoveResult.INVALID  # the number is not satisfied by flags
+        targets = [n for n in around if self[n] == COVERED]
+        if not targets:
+            return MoveResult.REDUNDANT
+        assert self.layout is not None  # a number is uncovered, so the layout exists
+        for n in targets:
+            if n in self.layout.mines:
+                self.status = Status.LOST
+                self.exploded = n
+                return MoveResult.BLOWN_UP
+        for n in targets:
+            if self[n] == COVERED:
+                self._flood(n)
+        return self._after_uncover()
+
+    def _flood(self, cell: Cell) -> None:
+        """Uncover ``cell``; if it is a zero, its 8-connected zero region and border.
+
+        Iterative (an explicit stack), so a 2000x2000 empty board cannot hit the
+        recursion limit. Flags are never uncovered.
+        """
+        assert self.layout is not None
+        rows, cols, state, counts = self.rows, self.cols, self.state, self.layout.counts
+        stack = [cell]
+        while stack:
+            r, c = stack.pop()
+            i = r * cols + c
+            if state[i] != COVERED:
+                continue
+            state[i] = counts[i]
+            self._to_uncover -= 1
+            if counts[i] == 0:
+                stack.extend(n for n in neighbours((r, c), rows, cols) if state[n[0] * cols + n[1]] == COVERED)
+
+    def _after_uncover(self) -> MoveResult:
+        if self._to_uncover == 0:
+            self.status = Status.WON
+            return MoveResult.SOLVED
+        return MoveResult.VALID
+
+    # --- display -------------------------------------------------------------
+
+    def render(self) -> str:
+        """The board as a player sees it; after a loss, mines and wrong flags too."""
+        reveal = self.status is Status.LOST and self.layout is not None
+        mines = self.layout.mines if self.layout is not None else frozenset()
+
+        def char(cell: Cell) -> str:
+            s = self[cell]
+            if reveal:
+                if cell == self.exploded:
+                    return "X"
+                if s == FLAG and cell not in mines:
+                    return "x"  # a wrong flag
+                if s == COVERED and cell in mines:
+                    return "M"
+            return _DISPLAY.get(s, str(s))
+
+        return render_grid(self.rows, self.cols, char)
+
+
+_DISPLAY = {COVERED: "?", FLAG: "*", 0: " "}
+
+#: What :func:`render_grid` boards show, for help texts.
+LEGEND = "? covered, * flag, blank empty, 1-8 numbers; after a loss: X the mine hit, M mines, x wrong flags"
+
+
+def render_grid(rows: int, cols: int, char: Callable[[Cell], str]) -> str:
+    """Draw a board with row letters down the side and column numbers across the top.
+
+    Every column is as wide as the widest column number, so the grid stays
+    aligned past 9 columns and past 26 rows.
+
+    >>> print(render_grid(2, 3, lambda cell: "?"))
+      1 2 3
+    A ? ? ?
+    B ? ? ?
+    """
+    width = len(str(cols))
+    label = len(row_name(rows - 1))
+    header = " " * (label + 1) + " ".join(str(c + 1).rjust(width) for c in range(cols))
+    lines = [header]
+    for r in range(rows):
+        cells = " ".join(char((r, c)).rjust(width) for c in range(cols))
+        lines.append(f"{row_name(r).ljust(label)} {cells}")
+    return "\n".join(lines)
+
+
+def render_position(position: Position) -> str:
+    """Draw a position the way :meth:`Game.render` draws a game in progress."""
+    return render_grid(position.rows, position.cols, lambda cell: _DISPLAY.get(position[cell], str(position[cell])))
