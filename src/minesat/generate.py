@@ -89,4 +89,5 @@ def game_seed(rows: int, cols: int, mines: int, rule: FirstClick | str, start: C
     True
     """
     key = f"minesat/{rows}x{cols}/{mines}/{FirstClick(rule).value}/{start[0]},{start[1]}/{seed}/{index}"
-    return int.from_bytes(hashlib.sha256(key.encode()).digest()[:8], "big")
+    # 63 bits: fits a signed 64-bit SQLite integer.
+    return int.from_bytes(hashlib.sha256(key.encode()).digest()[:8], "big") >> 1

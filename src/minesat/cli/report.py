@@ -1,0 +1,3 @@
+"""Placeholder: commands land here."""
+
+from minesat.cli import app  # noqa: F401
