@@ -58,8 +58,16 @@ class Game:
     from a seed when the first cell is uncovered.
     """
 
-    def __init__(self, layout: Layout | None = None, *, rows: int = 0, cols: int = 0, mines: int = 0,
-                 rule: FirstClick | str = FirstClick.OPENING, seed: int | None = None) -> None:
+    def __init__(
+        self,
+        layout: Layout | None = None,
+        *,
+        rows: int = 0,
+        cols: int = 0,
+        mines: int = 0,
+        rule: FirstClick | str = FirstClick.OPENING,
+        seed: int | None = None,
+    ) -> None:
         if layout is not None:
             rows, cols, mines = layout.rows, layout.cols, layout.mine_count
         check_size(rows, cols)
@@ -74,8 +82,15 @@ class Game:
         self._to_uncover = rows * cols - mines
 
     @classmethod
-    def new(cls, rows: int, cols: int, mines: int, *, seed: int | None = None,
-            rule: FirstClick | str = FirstClick.OPENING) -> Game:
+    def new(
+        cls,
+        rows: int,
+        cols: int,
+        mines: int,
+        *,
+        seed: int | None = None,
+        rule: FirstClick | str = FirstClick.OPENING,
+    ) -> Game:
         """A game whose layout is drawn from ``seed`` at the first uncover."""
         return cls(None, rows=rows, cols=cols, mines=mines, rule=rule, seed=seed)
 
@@ -128,8 +143,9 @@ class Game:
         if state == FLAG:
             return MoveResult.INVALID  # a flag protects its cell: unflag it first
         if self.layout is None:
-            self.layout = generate_layout(self.rows, self.cols, self.mines, start=cell, rule=self.rule,
-                                          seed=self.seed)
+            self.layout = generate_layout(
+                self.rows, self.cols, self.mines, start=cell, rule=self.rule, seed=self.seed
+            )
         if cell in self.layout.mines:
             self.status = Status.LOST
             self.exploded = cell
@@ -186,20 +202,32 @@ class Game:
         """Uncover ``cell``; if it is a zero, its 8-connected zero region and border.
 
         Iterative (an explicit stack), so a 2000x2000 empty board cannot hit the
-        recursion limit. Flags are never uncovered.
+        recursion limit. A cell is uncovered when it is pushed, so it is pushed at
+        most once: the stack stays small and each cell is visited once. Flags are
+        never uncovered.
         """
         assert self.layout is not None
         rows, cols, state, counts = self.rows, self.cols, self.state, self.layout.counts
-        stack = [cell]
+        start = cell[0] * cols + cell[1]
+        if state[start] != COVERED:
+            return
+        state[start] = counts[start]
+        opened = 1
+        stack = [start]
         while stack:
-            r, c = stack.pop()
-            i = r * cols + c
-            if state[i] != COVERED:
-                continue
-            state[i] = counts[i]
-            self._to_uncover -= 1
-            if counts[i] == 0:
-                stack.extend(n for n in neighbours((r, c), rows, cols) if state[n[0] * cols + n[1]] == COVERED)
+            i = stack.pop()
+            if counts[i]:
+                continue  # a number: the border of the region, not opened further
+            r, c = divmod(i, cols)
+            for rr in (r - 1, r, r + 1):
+                if 0 <= rr < rows:
+                    for cc in (c - 1, c, c + 1):
+                        j = rr * cols + cc
+                        if 0 <= cc < cols and state[j] == COVERED:
+                            state[j] = counts[j]
+                            opened += 1
+                            stack.append(j)
+        self._to_uncover -= opened
 
     def _after_uncover(self) -> MoveResult:
         if self._to_uncover == 0:
@@ -257,4 +285,6 @@ def render_grid(rows: int, cols: int, char: Callable[[Cell], str]) -> str:
 
 def render_position(position: Position) -> str:
     """Draw a position the way :meth:`Game.render` draws a game in progress."""
-    return render_grid(position.rows, position.cols, lambda cell: _DISPLAY.get(position[cell], str(position[cell])))
+    return render_grid(
+        position.rows, position.cols, lambda cell: _DISPLAY.get(position[cell], str(position[cell]))
+    )

@@ -78,7 +78,9 @@ def generate_layout(
     return Layout(rows, cols, frozenset(rng.sample(pool, mines)))
 
 
-def game_seed(rows: int, cols: int, mines: int, rule: FirstClick | str, start: Cell, seed: int, index: int) -> int:
+def game_seed(
+    rows: int, cols: int, mines: int, rule: FirstClick | str, start: Cell, seed: int, index: int
+) -> int:
     """The seed of game ``index`` in a run: a pure function of the run's parameters.
 
     Hashing (instead of ``seed + index``) keeps runs with neighbouring seeds

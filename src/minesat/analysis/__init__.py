@@ -1,43 +1,29 @@
 """What a position proves: certainly safe cells, certain mines, exact probabilities, proofs.
 
-(Engine landing: the signatures below are the contract.)
+The data flows through the modules in order: :mod:`.constraints` (numbers to
+cardinality constraints, split into components) -> :mod:`.classify` (local
+rules, then SAT) -> :mod:`.counting` (exact counts over boxes) ->
+:mod:`.engine` (the pipeline and its cache) -> :mod:`.explain` (proofs).
+
+>>> from minesat.board import Position, cell_name
+>>> position = Position.from_rows(["1?", "??"])
+>>> a = analyze(position, mines=1)
+>>> [round(p, 4) for p in a.probability[1]]
+[0.3333, 0.3333]
+>>> [str(m) for m in analyze(Position.from_rows(["1?", "1?", "1?"])).moves()]
+['A2', 'C2', 'B2*']
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
+from minesat.analysis.engine import Analyzer
+from minesat.analysis.explain import Explanation, explain
 from minesat.analysis.result import Analysis, InconsistentPositionError
-from minesat.board import Cell, Position
+from minesat.board import Position
 
 __all__ = ["Analysis", "Analyzer", "Explanation", "InconsistentPositionError", "analyze", "explain"]
 
 
-class Analyzer:
-    """An analysis engine with a cache: components seen before are not solved again.
-
-    One Analyzer per game lets the player re-analyse after every move cheaply.
-    """
-
-    def analyze(self, position: Position, mines: int | None = None) -> Analysis:
-        raise NotImplementedError
-
-
 def analyze(position: Position, mines: int | None = None) -> Analysis:
-    """Classify every covered cell; ``mines`` overrides ``position.mines``."""
+    """Classify every covered, unflagged cell; ``mines`` overrides ``position.mines``."""
     return Analyzer().analyze(position, mines)
-
-
-@dataclass(frozen=True)
-class Explanation:
-    """Why a cell is certain: the fewest uncovered numbers (and the total) that force it."""
-
-    cell: Cell
-    mined: bool  # True: certainly a mine; False: certainly safe
-    numbers: tuple[Cell, ...]  # uncovered number cells whose constraints suffice, row-major
-    uses_total: bool  # the global mine count is needed too
-
-
-def explain(position: Position, cell: Cell, mines: int | None = None) -> Explanation:
-    """Raises ValueError when the cell is not certain (or not covered)."""
-    raise NotImplementedError

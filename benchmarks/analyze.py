@@ -1,0 +1,139 @@
+"""Analysis speed on expert positions, and agreement with ms-toollib when it is installed.
+
+Positions come from seeded expert games (16x30, 99 mines, opening at 3,3) played
+forward by making every proven move and, when none exists, uncovering a random
+mine-free cell (with knowledge of the layout), so every stage of a game is
+represented. Each position is analysed by a fresh Analyzer (no cache), so the
+figures are those of a cold, one-off analysis.
+
+    python benchmarks/analyze.py [--games 40] [--seed 0]
+
+It prints figures; it asserts nothing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import time
+from collections.abc import Callable, Iterator
+
+from minesat.analysis import Analyzer
+from minesat.board import COVERED, FLAG, Position
+from minesat.game import Game
+from minesat.generate import game_seed, generate_layout
+
+ROWS, COLS, MINES, START = 16, 30, 99, (3, 3)
+
+
+def expert_positions(games: int, seed: int) -> Iterator[Position]:
+    """Every position where a player would have to stop and think, over ``games`` games."""
+    for i in range(games):
+        layout = generate_layout(
+            ROWS,
+            COLS,
+            MINES,
+            start=START,
+            rule="opening",
+            seed=game_seed(ROWS, COLS, MINES, "opening", START, seed, i),
+        )
+        rng = random.Random(i)
+        game = Game(layout)
+        game.uncover(START)
+        analyzer = Analyzer()
+        while not game.over:
+            position = game.position()
+            yield position
+            analysis = analyzer.analyze(position)
+            for cell in analysis.mine:
+                game.flag(cell)
+            for cell in analysis.safe:
+                game.uncover(cell)
+            if not analysis.safe:
+                free = [c for c in analysis.unknown if c not in layout.mines]
+                game.uncover(rng.choice(free))
+
+
+def percentiles(samples: list[float]) -> tuple[float, float]:
+    ordered = sorted(samples)
+    return statistics.median(ordered), ordered[min(len(ordered) - 1, int(0.9 * len(ordered)))]
+
+
+def timed(run: Callable[[], object]) -> float:
+    start = time.perf_counter()
+    run()
+    return time.perf_counter() - start
+
+
+def ms_toollib_board(position: Position) -> list[list[int]]:
+    """ms-toollib's encoding: 0-8 numbers, 10 covered, 11 flagged."""
+    code = {COVERED: 10, FLAG: 11}
+    return [
+        [code.get(position[r, c], position[r, c]) for c in range(position.cols)] for r in range(position.rows)
+    ]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=40)
+    parser.add_argument("--seed", type=int, default=0)
+    args = parser.parse_args()
+
+    positions = list(expert_positions(args.games, args.seed))
+    print(f"{len(positions)} expert positions from {args.games} games (seed {args.seed})")
+
+    unknown_total = [p.with_mines(None) for p in positions]
+    classify = [timed(lambda p=p: Analyzer().analyze(p)) for p in unknown_total]
+    full = [timed(lambda p=p: Analyzer().analyze(p)) for p in positions]
+    inexact = sum(1 for p in positions if not Analyzer().analyze(p).exact)
+    for label, samples in (("classification only", classify), ("with exact probabilities", full)):
+        median, p90 = percentiles(samples)
+        print(f"minesat {label:26s} median {median * 1e3:7.2f} ms   p90 {p90 * 1e3:7.2f} ms")
+    print(f"positions with estimated (not exact) probabilities: {inexact}")
+
+    try:
+        import ms_toollib
+    except ImportError:
+        print("ms-toollib is not installed: no comparison (pip install ms-toollib)")
+        return
+
+    def theirs(p: Position) -> list[list[float]]:
+        board = ms_toollib_board(p)
+        ms_toollib.mark_board(board)
+        return ms_toollib.cal_probability_onboard(board, MINES)[0]
+
+    ms_times = [timed(lambda p=p: theirs(p)) for p in positions]
+    median, p90 = percentiles(ms_times)
+    print(
+        f"ms-toollib mark_board+cal_probability_onboard median {median * 1e3:7.2f} ms"
+        f"   p90 {p90 * 1e3:7.2f} ms"
+    )
+    ours_median, ours_p90 = percentiles(full)
+    print(
+        f"ratio minesat / ms-toollib (with probabilities): median {ours_median / median:.2f}x, "
+        f"p90 {ours_p90 / p90:.2f}x"
+    )
+
+    disagreements = 0
+    for n, p in enumerate(positions):
+        ours = Analyzer().analyze(p).probability
+        their = theirs(p)
+        worst = max(
+            (abs(ours[r][c] - their[r][c]), (r, c))
+            for r in range(p.rows)
+            for c in range(p.cols)
+            if p[r, c] == COVERED and ours[r][c] is not None
+        )
+        if worst[0] > 1e-9:
+            disagreements += 1
+            if disagreements <= 5:
+                print(f"  position {n}: probabilities differ by {worst[0]:.3g} at {worst[1]}")
+    print(
+        f"positions where minesat and ms-toollib differ by more than 1e-9: "
+        f"{disagreements} of {len(positions)}"
+    )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,241 @@
+"""Which covered cells are certainly safe or certainly mined: local rules, then SAT.
+
+The story, in the order the deductions run:
+
+1. *Local rules* (:func:`local_rules`): a number whose mines are all accounted
+   for makes its other cells safe; a number needing as many mines as it has
+   cells makes them all mines. Repeated until nothing changes. Cheap, and they
+   settle most cells of a real game.
+2. *SAT* (:func:`classify_component`): what the rules leave open goes to
+   Minicard, whose native cardinality constraints state "exactly k of these
+   cells" directly. A cell is certain when the opposite value is unsatisfiable.
+   Every model found is kept: a cell already seen both mined and safe needs no
+   further call.
+3. *The global count* (:func:`classify_with_total`): with the total known, the
+   frontier must hold between ``remaining - interior`` and ``remaining`` mines.
+   This couples the components and decides the interior.
+
+Both roads give the same answer: the local rules are a shortcut, never a
+different judgement (the tests check this).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from pysat.solvers import Solver
+
+from minesat.analysis.constraints import Component, Constraint
+from minesat.analysis.result import InconsistentPositionError
+from minesat.board import Cell
+
+#: The one place the SAT back end is chosen. Minicard states "at most k" natively;
+#: measured 3-30x faster than CNF encodings of the same cardinality constraints.
+SAT_SOLVER = "mc"
+
+Certainties = tuple[frozenset[Cell], frozenset[Cell]]  # (safe, mine)
+
+
+class CardinalitySolver:
+    """Minicard over a fixed list of cells, with "exactly k" constraints.
+
+    A constraint may carry a *selector* variable: it then holds only when the
+    selector is assumed true, which is how unsatisfiable cores name the numbers
+    behind a deduction.
+    """
+
+    def __init__(self, cells: Sequence[Cell]) -> None:
+        self.var: dict[Cell, int] = {cell: i + 1 for i, cell in enumerate(cells)}
+        self.cells = list(cells)
+        self.top = len(cells)
+        self.solver = Solver(name=SAT_SOLVER)
+
+    def __enter__(self) -> CardinalitySolver:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.solver.delete()
+
+    def new_var(self) -> int:
+        self.top += 1
+        return self.top
+
+    def at_most(self, lits: Sequence[int], k: int, selector: int | None = None) -> None:
+        """At most ``k`` of ``lits`` true (when ``selector`` is true, if given)."""
+        n = len(lits)
+        if k >= n:
+            return  # always holds
+        if k < 0:
+            self.solver.add_clause([-selector] if selector else [])
+            return
+        if selector is None:
+            self.solver.add_atmost(list(lits), k)
+            return
+        # Guarded form: n - k fresh literals forced true by the selector fill the
+        # slack, so "at most n of lits + padding" means "at most k of lits".
+        padding = [self.new_var() for _ in range(n - k)]
+        for p in padding:
+            self.solver.add_clause([-selector, p])
+        self.solver.add_atmost(list(lits) + padding, n)
+
+    def exactly(self, cells: Iterable[Cell], k: int, selector: int | None = None) -> None:
+        lits = [self.var[c] for c in cells]
+        self.at_most(lits, k, selector)
+        self.at_most([-v for v in lits], len(lits) - k, selector)  # at least k
+
+    def solve(self, assumptions: Sequence[int] = ()) -> bool:
+        return bool(self.solver.solve(assumptions=list(assumptions)))
+
+    def mined_in_model(self) -> set[Cell]:
+        model = self.solver.get_model() or []
+        return {cell for cell, v in self.var.items() if model[v - 1] > 0}
+
+    def core(self) -> set[int]:
+        return set(self.solver.get_core() or ())
+
+    def certain_cells(self, cells: Sequence[Cell], assumptions: Sequence[int] = ()) -> Certainties | None:
+        """Classify ``cells``; ``None`` when the constraints have no solution.
+
+        Model reuse: every model found marks which cells it mines and which it
+        leaves safe. Only a value not yet seen is tested, under an assumption;
+        if that is unsatisfiable the cell is certain.
+        """
+        if not self.solve(assumptions):
+            return None
+        seen_mine: set[Cell] = set()
+        seen_safe: set[Cell] = set()
+
+        def absorb() -> None:
+            mined = self.mined_in_model()
+            for cell in cells:
+                (seen_mine if cell in mined else seen_safe).add(cell)
+
+        absorb()
+        safe: set[Cell] = set()
+        mine: set[Cell] = set()
+        for cell in cells:
+            if cell in seen_mine and cell in seen_safe:
+                continue
+            v = self.var[cell]
+            untested = -v if cell in seen_mine else v  # the value no model has shown yet
+            if self.solve([*assumptions, untested]):
+                absorb()
+            else:
+                (mine if untested < 0 else safe).add(cell)
+                if not assumptions:
+                    # Learnt for good: later calls need not rediscover it.
+                    self.solver.add_clause([-untested])
+        return frozenset(safe), frozenset(mine)
+
+
+def local_rules(constraints: Sequence[Constraint]) -> dict[Cell, bool]:
+    """Cells the two classic single-number rules decide (True: mine), to a fixpoint.
+
+    Raises :class:`InconsistentPositionError` when the decisions leave a number
+    with too many or too few mines.
+    """
+    decided: dict[Cell, bool] = {}
+    changed = True
+    while changed:
+        changed = False
+        for c in constraints:
+            open_cells = [x for x in c.cells if x not in decided]
+            if not open_cells:
+                continue
+            need = c.count - sum(1 for x in c.cells if decided.get(x))
+            if need < 0 or need > len(open_cells):
+                raise InconsistentPositionError(c.source, "this number cannot be satisfied")
+            # Rule "satisfied": the number's mines are all known, the rest is safe.
+            # Rule "full": the number needs every open cell around it.
+            if need == 0 or need == len(open_cells):
+                for x in open_cells:
+                    decided[x] = need > 0
+                changed = True
+    return decided
+
+
+def classify_component(component: Component, *, use_local_rules: bool = True) -> Certainties:
+    """Certain cells of one component, from its own constraints only."""
+    decided = local_rules(component.constraints) if use_local_rules else {}
+    open_cells = [c for c in component.cells if c not in decided]
+    safe = {c for c, mined in decided.items() if not mined}
+    mine = {c for c, mined in decided.items() if mined}
+    if open_cells:
+        with CardinalitySolver(open_cells) as sat:
+            for c in component.constraints:
+                rest = [x for x in c.cells if x not in decided]
+                if rest:
+                    sat.exactly(rest, c.count - sum(1 for x in c.cells if decided.get(x)))
+            found = sat.certain_cells(open_cells)
+        if found is None:
+            raise InconsistentPositionError(conflict_source(component.constraints), "no layout satisfies it")
+        safe |= found[0]
+        mine |= found[1]
+    return frozenset(safe), frozenset(mine)
+
+
+def classify_with_total(
+    components: Sequence[Component], interior: int, remaining: int
+) -> tuple[Certainties, bool | None]:
+    """Certain frontier cells and the interior's fate when ``remaining`` mines are left.
+
+    Returns ``((safe, mine), interior)`` where ``interior`` is False (all interior
+    cells safe), True (all mined) or None (undecided, or there is no interior).
+    """
+    cells = [c for comp in components for c in comp.cells]
+    constraints = [c for comp in components for c in comp.constraints]
+    with CardinalitySolver(cells) as sat:
+        for c in constraints:
+            sat.exactly(c.cells, c.count)
+        lits = [sat.var[c] for c in cells]
+        # The global count on the frontier only: the interior can absorb anything
+        # between 0 and all of its cells.
+        sat.at_most(lits, remaining)
+        sat.at_most([-v for v in lits], len(lits) - (remaining - interior))
+        found = sat.certain_cells(cells)
+        if found is None:
+            raise InconsistentPositionError(
+                conflict_source(constraints, total=(cells, interior, remaining)),
+                f"no layout places the {remaining} remaining mines",
+            )
+        if not interior:
+            return found, None
+        # Interior all safe iff the frontier cannot hold fewer than every remaining
+        # mine; all mined iff it cannot hold more than ``remaining - interior``.
+        fewer, more = sat.new_var(), sat.new_var()
+        sat.at_most(lits, remaining - 1, selector=fewer)
+        sat.at_most([-v for v in lits], len(lits) - (remaining - interior + 1), selector=more)
+        if not sat.solve([fewer]):
+            return found, False
+        if not sat.solve([more]):
+            return found, True
+        return found, None
+
+
+def conflict_source(
+    constraints: Sequence[Constraint], total: tuple[Sequence[Cell], int, int] | None = None
+) -> Cell:
+    """A number involved in a contradiction, found from an unsatisfiable core.
+
+    ``total`` is ``(frontier cells, interior size, remaining mines)`` when the
+    global count takes part.
+    """
+    cells = sorted({x for c in constraints for x in c.cells} | set(total[0] if total else ()))
+    with CardinalitySolver(cells) as sat:
+        selectors: dict[int, Cell] = {}
+        for c in constraints:
+            s = sat.new_var()
+            selectors[s] = c.source
+            sat.exactly(c.cells, c.count, selector=s)
+        assumptions = list(selectors)
+        if total is not None:
+            frontier, interior, remaining = total
+            lits = [sat.var[c] for c in frontier]
+            s = sat.new_var()
+            sat.at_most(lits, remaining, selector=s)
+            sat.at_most([-v for v in lits], len(lits) - (remaining - interior), selector=s)
+            assumptions.append(s)
+        if sat.solve(assumptions):  # pragma: no cover - callers only ask about contradictions
+            raise ValueError("the constraints are satisfiable")
+        sources = sorted(selectors[s] for s in sat.core() if s in selectors)
+    return sources[0] if sources else min(c.source for c in constraints)

@@ -1,0 +1,267 @@
+"""The analysis pipeline: constraints -> components -> SAT -> exact probabilities.
+
+>>> from minesat.board import Position
+>>> a = Analyzer().analyze(Position.from_rows(["1?", "??"]), mines=1)
+>>> a.safe, a.mine, a.unknown
+((), (), ((0, 1), (1, 0), (1, 1)))
+>>> a.probability[1][1]
+0.3333333333333333
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from math import comb
+
+from minesat.analysis.classify import Certainties, classify_component, classify_with_total
+from minesat.analysis.constraints import Component, Frontier
+from minesat.analysis.counting import STATE_BUDGET, ComponentCount, count_component
+from minesat.analysis.result import Analysis, InconsistentPositionError
+from minesat.board import COVERED, FLAG, Cell, Position
+
+#: Component results kept per Analyzer; a game never needs more than a few hundred.
+CACHE_LIMIT = 4096
+
+
+def _convolve(a: Sequence[int], b: Sequence[int]) -> list[int]:
+    out = [0] * (len(a) + len(b) - 1)
+    for i, x in enumerate(a):
+        if x:
+            for j, y in enumerate(b):
+                if y:
+                    out[i + j] += x * y
+    return out
+
+
+class Analyzer:
+    """An analysis engine with a cache: components seen before are not solved again.
+
+    A component's solutions depend only on its own constraints, so after a move
+    only the components touched by new numbers are solved; the rest come from
+    the cache. One Analyzer per game makes re-analysis after every move cheap.
+
+    ``state_budget`` bounds exact counting per component; past it the
+    probabilities of that position are estimates and ``Analysis.exact`` is false.
+    """
+
+    def __init__(self, state_budget: int = STATE_BUDGET, *, use_local_rules: bool = True) -> None:
+        self.state_budget = state_budget
+        self.use_local_rules = use_local_rules
+        self._certain: dict[object, Certainties] = {}
+        self._counts: dict[object, ComponentCount | None] = {}
+
+    def _cached(self, cache: dict, key: object, compute):
+        if key not in cache:
+            if len(cache) >= CACHE_LIMIT:
+                cache.clear()
+            cache[key] = compute()
+        return cache[key]
+
+    def certainties(self, component: Component) -> Certainties:
+        return self._cached(
+            self._certain,
+            component.key,
+            lambda: classify_component(component, use_local_rules=self.use_local_rules),
+        )
+
+    def count(self, component: Component) -> ComponentCount | None:
+        return self._cached(
+            self._counts, component.key, lambda: count_component(component, self.state_budget)
+        )
+
+    def analyze(self, position: Position, mines: int | None = None) -> Analysis:
+        """Classify every covered, unflagged cell; ``mines`` overrides ``position.mines``."""
+        total = mines if mines is not None else position.mines
+        frontier = Frontier.of(position)
+        components = frontier.components()
+
+        # Step 1: each component on its own (local rules, then SAT).
+        safe: set[Cell] = set()
+        mine: set[Cell] = set()
+        for comp in components:
+            s, m = self.certainties(comp)
+            safe |= s
+            mine |= m
+
+        probability: dict[Cell, float | None] = {}
+        exact = True
+        if total is None:
+            # Without the total only certainties are promised (SPEC section 3).
+            for cell in (*frontier.frontier, *frontier.interior):
+                probability[cell] = 0.0 if cell in safe else 1.0 if cell in mine else None
+        else:
+            remaining = total - frontier.flags
+            _check_room(position, frontier, remaining)
+            counts = [self.count(comp) for comp in components]
+            if all(c is not None for c in counts):
+                # Step 2: exact counting decides everything, the global count included.
+                weights = _exact_probabilities(counts, components, len(frontier.interior), remaining)
+                if weights is None:
+                    _raise_total_conflict(components, frontier, remaining)
+                numerators, interior_mined, denominator = weights
+                numerators.update(dict.fromkeys(frontier.interior, interior_mined))
+                safe, mine = set(), set()
+                for cell, num in numerators.items():
+                    probability[cell] = num / denominator
+                    if num == 0:
+                        safe.add(cell)
+                    elif num == denominator:
+                        mine.add(cell)
+            else:
+                # Step 2': a component too large to count. Certainties stay exact
+                # (SAT with the global count); probabilities become estimates.
+                exact = False
+                (s, m), interior = classify_with_total(components, len(frontier.interior), remaining)
+                safe, mine = set(s), set(m)
+                if interior is not None:
+                    (mine if interior else safe).update(frontier.interior)
+                probability = _estimate(frontier, components, counts, safe, mine, remaining)
+
+        return _build(position, total, safe, mine, probability, len(components), exact)
+
+
+def _check_room(position: Position, frontier: Frontier, remaining: int) -> None:
+    """The total must leave a non-negative number of mines that fit under the covered cells."""
+    covered = len(frontier.frontier) + len(frontier.interior)
+    if remaining < 0:
+        flag = position.cells_in(FLAG)[0]
+        raise InconsistentPositionError(flag, f"more flags than the {remaining + frontier.flags} mines")
+    if remaining > covered:
+        cells = position.cells_in(COVERED)
+        where = cells[0] if cells else (0, 0)
+        raise InconsistentPositionError(where, f"{remaining} mines remain but only {covered} covered cells")
+
+
+def _exact_probabilities(
+    counts: Sequence[ComponentCount | None], components: Sequence[Component], interior: int, remaining: int
+) -> tuple[dict[Cell, int], int, int] | None:
+    """Exact mine weights: ``(numerators, interior_numerator, denominator)``.
+
+    A layout is a choice of solution for each component plus a placement of the
+    rest of the mines in the interior: a frontier solution with ``K`` mines in
+    all extends in ``C(interior, remaining - K)`` ways. A frontier cell's
+    probability is ``numerators[cell] / denominator``; every interior cell's is
+    ``interior_numerator / denominator``. ``None`` when no layout exists.
+    """
+    tables = [c.ways for c in counts if c is not None]
+    # ways_inside[K]: placements of the other remaining - K mines in the interior.
+    most = sum(len(t) - 1 for t in tables)
+    ways_inside = [
+        comb(interior, remaining - k) if 0 <= remaining - k <= interior else 0 for k in range(most + 1)
+    ]
+
+    # prefix[i] * suffix[i+1] is the convolution of every component but i.
+    prefix: list[list[int]] = [[1]]
+    for t in tables:
+        prefix.append(_convolve(prefix[-1], t))
+    suffix: list[list[int]] = [[1]]
+    for t in reversed(tables):
+        suffix.append(_convolve(suffix[-1], t))
+    suffix.reverse()
+
+    everything = prefix[-1]
+    layouts = sum(w * ways_inside[k] for k, w in enumerate(everything))
+    if layouts == 0:
+        return None
+    # Interior cells share the mines the frontier leaves: in a layout whose
+    # frontier holds K, each interior cell is mined in (remaining - K) / interior
+    # of the placements. Scaling every weight by ``interior`` keeps this integer.
+    scale = interior or 1
+    interior_mined = sum(w * ways_inside[k] * (remaining - k) for k, w in enumerate(everything))
+
+    numerators: dict[Cell, int] = {}
+    for i, (comp, count) in enumerate(zip(components, counts, strict=True)):
+        assert count is not None
+        others = _convolve(prefix[i], suffix[i + 1])
+        # weight[k]: ways to complete a k-mine solution of this component.
+        weight = [
+            sum(w * ways_inside[k + k2] for k2, w in enumerate(others) if w) for k in range(len(count.ways))
+        ]
+        for cell in comp.cells:
+            numerators[cell] = scale * sum(m * w for m, w in zip(count.mine_ways[cell], weight, strict=True))
+    return numerators, interior_mined, layouts * scale
+
+
+def _raise_total_conflict(components: Sequence[Component], frontier: Frontier, remaining: int) -> None:
+    # The SAT classifier with the global count finds a number in the conflict.
+    classify_with_total(components, len(frontier.interior), remaining)
+    raise InconsistentPositionError(frontier.frontier[0], f"no layout places the {remaining} remaining mines")
+
+
+def _estimate(
+    frontier: Frontier,
+    components: Sequence[Component],
+    counts: Sequence[ComponentCount | None],
+    safe: set[Cell],
+    mine: set[Cell],
+    remaining: int,
+) -> dict[Cell, float | None]:
+    """Best-effort probabilities when some component could not be counted exactly.
+
+    Counted components use their own solutions, equally weighted; the others a
+    local density (what their numbers still need over the cells they see).
+    The interior gets the mines the frontier is not expected to hold.
+    """
+    probability: dict[Cell, float | None] = {}
+    expected_frontier = 0.0
+    for comp, count in zip(components, counts, strict=True):
+        if count is not None:
+            total = sum(count.ways)
+            for cell in comp.cells:
+                probability[cell] = sum(count.mine_ways[cell]) / total
+        else:
+            density: dict[Cell, list[float]] = {}
+            for c in comp.constraints:
+                for cell in c.cells:
+                    density.setdefault(cell, []).append(c.count / len(c.cells))
+            for cell in comp.cells:
+                probability[cell] = sum(density[cell]) / len(density[cell])
+        for cell in comp.cells:
+            if cell in safe:
+                probability[cell] = 0.0
+            elif cell in mine:
+                probability[cell] = 1.0
+            expected_frontier += probability[cell] or 0.0
+    if frontier.interior:
+        share = min(1.0, max(0.0, (remaining - expected_frontier) / len(frontier.interior)))
+        for cell in frontier.interior:
+            probability[cell] = 0.0 if cell in safe else 1.0 if cell in mine else share
+    return probability
+
+
+def _build(
+    position: Position,
+    total: int | None,
+    safe: set[Cell],
+    mine: set[Cell],
+    probability: dict[Cell, float | None],
+    components: int,
+    exact: bool,
+) -> Analysis:
+    grid: list[tuple[float | None, ...]] = []
+    unknown: list[Cell] = []
+    for r in range(position.rows):
+        row: list[float | None] = []
+        for c in range(position.cols):
+            state = position[r, c]
+            if state == FLAG:
+                row.append(1.0)
+            elif state != COVERED:
+                row.append(None)
+            else:
+                cell = (r, c)
+                row.append(probability.get(cell))
+                if cell not in safe and cell not in mine:
+                    unknown.append(cell)
+        grid.append(tuple(row))
+    return Analysis(
+        rows=position.rows,
+        cols=position.cols,
+        mines=total,
+        safe=tuple(sorted(safe)),
+        mine=tuple(sorted(mine)),
+        unknown=tuple(unknown),
+        probability=tuple(grid),
+        components=components,
+        exact=exact,
+    )
