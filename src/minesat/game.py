@@ -262,18 +262,18 @@ _DISPLAY = {COVERED: "?", FLAG: "*", 0: " "}
 LEGEND = "? covered, * flag, blank empty, 1-8 numbers; after a loss: X the mine hit, M mines, x wrong flags"
 
 
-def render_grid(rows: int, cols: int, char: Callable[[Cell], str]) -> str:
+def render_grid(rows: int, cols: int, char: Callable[[Cell], str], width: int | None = None) -> str:
     """Draw a board with row letters down the side and column numbers across the top.
 
-    Every column is as wide as the widest column number, so the grid stays
-    aligned past 9 columns and past 26 rows.
+    Every column is as wide as the widest column number (or ``width``, if wider),
+    so the grid stays aligned past 9 columns and past 26 rows.
 
     >>> print(render_grid(2, 3, lambda cell: "?"))
       1 2 3
     A ? ? ?
     B ? ? ?
     """
-    width = len(str(cols))
+    width = max(len(str(cols)), width or 0)
     label = len(row_name(rows - 1))
     header = " " * (label + 1) + " ".join(str(c + 1).rjust(width) for c in range(cols))
     lines = [header]

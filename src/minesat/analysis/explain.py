@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from minesat.analysis.classify import CardinalitySolver
 from minesat.analysis.constraints import Frontier
 from minesat.analysis.engine import Analyzer
-from minesat.board import Cell, Position, cell_name
+from minesat.board import COVERED, Cell, Position, cell_name
 
 
 @dataclass(frozen=True)
@@ -43,6 +43,8 @@ class Explanation:
 
 def explain(position: Position, cell: Cell, mines: int | None = None) -> Explanation:
     """Explain a certain cell; :class:`ValueError` when it is not certain or not covered."""
+    if position[cell] != COVERED:
+        raise ValueError(f"{cell_name(cell)} is not a covered, unflagged cell: there is nothing to explain")
     analysis = Analyzer().analyze(position, mines)
     if cell in analysis.safe:
         mined = False
