@@ -140,11 +140,13 @@ def local_rules(constraints: Sequence[Constraint]) -> dict[Cell, bool]:
         changed = False
         for c in constraints:
             open_cells = [x for x in c.cells if x not in decided]
-            if not open_cells:
-                continue
             need = c.count - sum(1 for x in c.cells if decided.get(x))
+            # Checked even when every cell is decided: other numbers may have
+            # decided them all, leaving this one over- or under-filled.
             if need < 0 or need > len(open_cells):
                 raise InconsistentPositionError(c.source, "this number cannot be satisfied")
+            if not open_cells:
+                continue
             # Rule "satisfied": the number's mines are all known, the rest is safe.
             # Rule "full": the number needs every open cell around it.
             if need == 0 or need == len(open_cells):

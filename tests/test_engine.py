@@ -1,0 +1,85 @@
+"""The engine's internal roads agree: local rules or not, exact counting or SAT with the count.
+
+tests/test_analysis.py checks the engine against an independent brute force; these
+tests check that the engine's shortcuts are only shortcuts: the classification
+is identical whichever road produced it.
+"""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+
+from minesat.analysis import Analyzer, InconsistentPositionError
+from minesat.analysis.constraints import Frontier
+from minesat.analysis.counting import count_component
+from minesat.board import Position
+from test_analysis import Played, examples, played_games
+
+
+def certainties(analyzer: Analyzer, position: Position, mines: int | None) -> tuple:
+    try:
+        a = analyzer.analyze(position, mines)
+    except InconsistentPositionError as err:
+        return ("inconsistent", err.cell)
+    return a.safe, a.mine, a.unknown
+
+
+@examples(300)
+@given(played_games())
+def test_local_rules_are_only_a_shortcut(game: Played) -> None:
+    for position in game.positions:
+        for mines in (None, position.mines):
+            assert certainties(Analyzer(), position, mines) == certainties(
+                Analyzer(use_local_rules=False), position, mines
+            )
+
+
+@examples(300)
+@given(played_games())
+def test_sat_with_the_global_count_matches_exact_counting(game: Played) -> None:
+    # state_budget=0 makes every component "too large to count", forcing the
+    # SAT road that states the global count on the frontier.
+    for position in game.positions:
+        exact = certainties(Analyzer(), position, position.mines)
+        by_sat = Analyzer(state_budget=0)
+        assert certainties(by_sat, position, position.mines) == exact
+        if exact[0] != "inconsistent" and Frontier.of(position).frontier:
+            assert by_sat.analyze(position).exact is False
+
+
+@examples(200)
+@given(played_games())
+def test_component_counts_sum_to_the_layouts(game: Played) -> None:
+    # Every cell's mine weight is at most the component's layouts, for each k,
+    # and a box's weight times its size is never more than k times the layouts.
+    for position in game.positions:
+        try:
+            frontier = Frontier.of(position)
+        except InconsistentPositionError:
+            continue
+        for comp in frontier.components():
+            count = count_component(comp)
+            assert count is not None
+            for k, ways in enumerate(count.ways):
+                mined = sum(count.mine_ways[cell][k] for cell in comp.cells)
+                assert mined == k * ways  # each k-mine layout mines exactly k cells
+
+
+def test_budget_exhaustion_is_reported_not_silent() -> None:
+    position = Position.from_rows(["1?", "??"], mines=1)
+    analysis = Analyzer(state_budget=0).analyze(position)
+    assert analysis.exact is False
+    assert analysis.to_json()["exact"] is False
+    assert Analyzer().analyze(position).exact is True
+
+
+def test_global_count_contradiction_names_a_cell() -> None:
+    # Two "1"s in separate components need two mines, but the board has only one.
+    position = Position.from_rows(["1??1"], mines=1)
+    assert Analyzer().analyze(position.with_mines(None)).components == 2
+    with pytest.raises(InconsistentPositionError) as err:
+        Analyzer().analyze(position)
+    assert err.value.cell in {(0, 0), (0, 3)}
+    with pytest.raises(InconsistentPositionError):
+        Analyzer(state_budget=0).analyze(position)
