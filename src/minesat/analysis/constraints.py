@@ -78,8 +78,13 @@ class Frontier:
             if state < 0:
                 flags += state == FLAG
                 continue
-            covered = [j for j in table[i] if grid[j] == COVERED]
-            flagged = sum(1 for j in table[i] if grid[j] == FLAG)
+            covered = []
+            flagged = 0
+            for j in table[i]:
+                if grid[j] == COVERED:
+                    covered.append(j)
+                elif grid[j] == FLAG:
+                    flagged += 1
             need = state - flagged
             # A number can be broken before any search: more flags around it than
             # its value, or fewer covered cells than the mines it still needs.

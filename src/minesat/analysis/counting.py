@@ -139,11 +139,14 @@ def count_component(component: Component, budget: int = STATE_BUDGET) -> Compone
 
     # Forward: ways to fill boxes 0..i-1 reaching each state.
     forward: list[dict[tuple[int, ...], int]] = [{(): 1}]
+    moves: list[dict[tuple[int, ...], list[tuple[int, tuple[int, ...]]]]] = []  # reused going back
     states = 1
     for i in range(n):
         layer: dict[tuple[int, ...], int] = defaultdict(int)
+        moves.append({})
         for state, poly in forward[i].items():
-            for j, nxt in transitions(i, state):
+            moves[i][state] = out = transitions(i, state)
+            for j, nxt in out:
                 layer[nxt] += (poly * comb(sizes[i], j)) << (j * bits)
         states += len(layer)
         if states > budget:
@@ -160,7 +163,7 @@ def count_component(component: Component, budget: int = STATE_BUDGET) -> Compone
         for state, poly in forward[i].items():
             total = 0
             weight = 0
-            for j, nxt in transitions(i, state):
+            for j, nxt in moves[i][state]:
                 after = backward.get(nxt, 0)
                 if after:
                     total += (after * comb(sizes[i], j)) << (j * bits)

@@ -240,10 +240,11 @@ def _build(
 ) -> Analysis:
     grid: list[tuple[float | None, ...]] = []
     unknown: list[Cell] = []
+    cols, cells = position.cols, position.cells
     for r in range(position.rows):
         row: list[float | None] = []
-        for c in range(position.cols):
-            state = position[r, c]
+        for c in range(cols):
+            state = cells[r * cols + c]
             if state == FLAG:
                 row.append(1.0)
             elif state != COVERED:
