@@ -143,10 +143,16 @@ def on_board(cell: Cell, rows: int, cols: int) -> bool:
     return 0 <= cell[0] < rows and 0 <= cell[1] < cols
 
 
-def check_size(rows: int, cols: int) -> None:
-    """Raise :class:`ValueError` unless 1 <= rows, cols <= :data:`MAX_SIDE`."""
-    if not (1 <= rows <= MAX_SIDE and 1 <= cols <= MAX_SIDE):
-        raise ValueError(f"board must be 1..{MAX_SIDE} rows by 1..{MAX_SIDE} columns, not {rows}x{cols}")
+def check_size(rows: int, cols: int, limit: int | None = MAX_SIDE) -> None:
+    """Raise :class:`ValueError` unless the board is at least 1x1 and at most ``limit`` a side.
+
+    ``limit`` guards what comes from outside (files, the command line); a game
+    built from a layout in code passes ``None``.
+    """
+    if rows < 1 or cols < 1:
+        raise ValueError(f"a board needs at least one row and one column, not {rows}x{cols}")
+    if limit is not None and (rows > limit or cols > limit):
+        raise ValueError(f"board must be at most {limit} rows by {limit} columns, not {rows}x{cols}")
 
 
 # --- moves -------------------------------------------------------------------

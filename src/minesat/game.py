@@ -24,12 +24,12 @@ from collections.abc import Callable
 from minesat.board import (
     COVERED,
     FLAG,
+    MAX_SIDE,
     Action,
     Cell,
     Layout,
     Move,
     Position,
-    check_size,
     neighbours,
     on_board,
     row_name,
@@ -70,8 +70,9 @@ class Game:
     ) -> None:
         if layout is not None:
             rows, cols, mines = layout.rows, layout.cols, layout.mine_count
-        check_size(rows, cols)
-        check_mine_count(rows, cols, mines, None, FirstClick.ANY)
+        # A layout built in code may be any size (the rules do not care); a layout
+        # still to be drawn is capped like every board from outside.
+        check_mine_count(rows, cols, mines, None, FirstClick.ANY, None if layout is not None else MAX_SIDE)
         self.rows, self.cols, self.mines = rows, cols, mines
         self.rule = FirstClick(rule)
         self.seed = seed

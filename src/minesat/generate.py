@@ -17,7 +17,7 @@ import enum
 import hashlib
 import random
 
-from minesat.board import Cell, Layout, check_size, neighbours, on_board
+from minesat.board import MAX_SIDE, Cell, Layout, check_size, neighbours, on_board
 
 
 class FirstClick(enum.StrEnum):
@@ -45,9 +45,11 @@ def kept_clear(start: Cell | None, rows: int, cols: int, rule: FirstClick | str)
     return set(opening_area(start, rows, cols))
 
 
-def check_mine_count(rows: int, cols: int, mines: int, start: Cell | None, rule: FirstClick | str) -> None:
+def check_mine_count(
+    rows: int, cols: int, mines: int, start: Cell | None, rule: FirstClick | str, limit: int | None = MAX_SIDE
+) -> None:
     """Raise :class:`ValueError` when ``mines`` cannot be placed under the rule."""
-    check_size(rows, cols)
+    check_size(rows, cols, limit)
     free = rows * cols - len(kept_clear(start, rows, cols, rule))
     if mines < 0:
         raise ValueError(f"mine count must be >= 0, not {mines}")

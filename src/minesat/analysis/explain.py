@@ -1,10 +1,15 @@
-"""Why is this cell safe? The fewest numbers (and the total) that force it.
+"""Why is this cell safe? The fewest numbers (and the total, if needed) that force it.
 
 Each number's constraint gets a *selector* variable, and so does the global
-mine count. Assuming every selector and the opposite of the claim is
-unsatisfiable; the solver's unsatisfiable core names the constraints it used.
-Deletion then minimises the core: a constraint is dropped whenever the claim
-still follows without it, so every constraint left is needed.
+mine count. A set of selectors *proves* the claim when assuming them together
+with the opposite of the claim is unsatisfiable.
+
+The smallest proof is found by the implicit hitting set method: every
+satisfiable attempt is grown into a maximal satisfiable set of constraints, and
+its complement (a *correction set*) must be hit by any proof. The candidate
+proof is always a smallest set hitting every correction set found so far; the
+first candidate that is unsatisfiable is therefore a smallest proof. The global
+count joins only when the numbers alone cannot force the cell.
 
 >>> from minesat.board import Position
 >>> e = explain(Position.from_rows(["1?", "1?", "1?"]), (2, 1))
@@ -56,36 +61,94 @@ def explain(position: Position, cell: Cell, mines: int | None = None) -> Explana
     frontier = Frontier.of(position)
     covered = sorted((*frontier.frontier, *frontier.interior))
     with CardinalitySolver(covered) as sat:
-        selectors: dict[int, Cell | None] = {}
+        holds: dict[int, tuple[tuple[Cell, ...], int]] = {}  # selector -> (cells, mines)
+        source: dict[int, Cell] = {}
         for c in frontier.constraints:
             s = sat.new_var()
-            selectors[s] = c.source
+            holds[s], source[s] = (c.cells, c.count), c.source
             sat.exactly(c.cells, c.count, selector=s)
-        if total is not None:
-            s = sat.new_var()
-            selectors[s] = None  # None stands for the global count
-            sat.exactly(covered, total - frontier.flags, selector=s)
         claim_negated = sat.var[cell] if not mined else -sat.var[cell]
+        numbers = sorted(source, key=lambda s: _distance(source[s], cell))
+        fixed: list[int] = []
+        if sat.solve([*numbers, claim_negated]):
+            # The numbers alone allow the opposite: the global count is needed.
+            assert total is not None
+            s = sat.new_var()
+            holds[s] = (tuple(covered), total - frontier.flags)
+            sat.exactly(covered, total - frontier.flags, selector=s)
+            fixed = [s]
+        proof = _smallest_proof(sat, numbers, fixed, claim_negated, holds)
+    return Explanation(cell, mined, tuple(sorted(source[s] for s in proof)), bool(fixed))
 
-        def forced(kept: set[int]) -> bool:
-            return not sat.solve([*sorted(kept), claim_negated])
 
-        needed = set(selectors)
-        if not forced(needed):  # pragma: no cover - the analysis said it is certain
-            raise AssertionError("the analysis and the proof disagree")
-        needed &= sat.core()
+def _distance(a: Cell, b: Cell) -> int:
+    return max(abs(a[0] - b[0]), abs(a[1] - b[1]))
 
-        # Drop the global count first (a proof from numbers alone reads better),
-        # then numbers from the farthest inwards.
-        def distance(s: int) -> tuple[int, int]:
-            src = selectors[s]
-            if src is None:
-                return (0, 0)
-            return (1, -max(abs(src[0] - cell[0]), abs(src[1] - cell[1])))
 
-        for s in sorted(needed, key=distance):
-            trial = needed - {s}
-            if forced(trial):
-                needed = trial & sat.core()
-    numbers = tuple(sorted(src for s in needed if (src := selectors[s]) is not None))
-    return Explanation(cell, mined, numbers, any(selectors[s] is None for s in needed))
+def _smallest_proof(
+    sat: CardinalitySolver,
+    candidates: list[int],
+    fixed: list[int],
+    claim_negated: int,
+    holds: dict[int, tuple[tuple[Cell, ...], int]],
+) -> set[int]:
+    """A smallest subset of ``candidates`` that, with ``fixed``, refutes ``claim_negated``.
+
+    ``candidates`` are in order of preference (nearest numbers first), which
+    breaks ties between proofs of the same size.
+    """
+    rank = {s: i for i, s in enumerate(candidates)}
+    correction_sets: list[frozenset[int]] = []
+    while True:
+        attempt = _smallest_hitting_set(correction_sets, rank)
+        if not sat.solve([*fixed, *sorted(attempt), claim_negated]):
+            return attempt
+        # Grow the attempt into a maximal set of constraints that still allows
+        # the opposite of the claim: first everything the model already
+        # satisfies, then each remaining candidate that can be added.
+        grown = set(attempt) | _satisfied(sat, candidates, holds)
+        for s in candidates:
+            if s not in grown and sat.solve([*fixed, *sorted(grown), s, claim_negated]):
+                grown |= {s} | _satisfied(sat, candidates, holds)
+        correction_sets.append(frozenset(candidates) - grown)
+
+
+def _satisfied(sat: CardinalitySolver, candidates: list[int], holds: dict[int, tuple]) -> set[int]:
+    """Candidates whose constraints hold in the solver's last model."""
+    mined = sat.mined_in_model()
+    return {s for s in candidates if sum(1 for c in holds[s][0] if c in mined) == holds[s][1]}
+
+
+def _smallest_hitting_set(sets: list[frozenset[int]], rank: dict[int, int]) -> set[int]:
+    """An exact smallest set meeting every set in ``sets`` (branch and bound).
+
+    Branches on the smallest set not yet hit; a count of pairwise disjoint
+    unhit sets bounds how many more elements any completion needs.
+    """
+    best: list[int] | None = None
+
+    def lower_bound(chosen: set[int]) -> int:
+        used: set[int] = set()
+        bound = 0
+        for s in sorted((s for s in sets if not s & chosen), key=len):
+            if not s & used:
+                bound += 1
+                used |= s
+        return bound
+
+    def search(chosen: list[int]) -> None:
+        nonlocal best
+        picked = set(chosen)
+        unhit = [s for s in sets if not s & picked]
+        if not unhit:
+            if best is None or len(chosen) < len(best):
+                best = list(chosen)
+            return
+        if best is not None and len(chosen) + lower_bound(picked) >= len(best):
+            return
+        for element in sorted(min(unhit, key=len), key=rank.__getitem__):
+            search([*chosen, element])
+
+    search([])
+    assert best is not None
+    return set(best)

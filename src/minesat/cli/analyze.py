@@ -55,14 +55,19 @@ def _summary(analysis: Analysis) -> list[str]:
 def analyze(
     files: Annotated[list[Path], typer.Argument(help="Position files (.txt, .dat, .mine, .json).")],
     mines: Annotated[
-        int | None, typer.Option("--mines", "-m", min=0, help="Total mines on the board (overrides the file).")
+        int | None,
+        typer.Option("--mines", "-m", min=0, help="Total mines on the board (overrides the file)."),
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="One JSON object per file, one per line.")] = False,
     explain_cell: Annotated[
         str | None,
-        typer.Option("--explain", help="Explain why CELL (A5 or ROW,COL) is certain: the numbers that force it."),
+        typer.Option(
+            "--explain", help="Explain why CELL (A5 or ROW,COL) is certain: the numbers that force it."
+        ),
     ] = None,
-    format: Annotated[str | None, typer.Option("--format", help="Force the file format: text, mine, json.")] = None,
+    format: Annotated[
+        str | None, typer.Option("--format", help="Force the file format: text, mine, json.")
+    ] = None,
 ) -> None:
     """Classify every covered cell as certainly safe, certainly a mine, or uncertain.
 

@@ -1,3 +1,120 @@
-"""Placeholder: commands land here."""
+"""``minesat show`` and ``minesat convert``: board files on the command line."""
 
-from minesat.cli import app  # noqa: F401
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from minesat.board import FLAG, Layout, Position
+from minesat.cli import app
+from minesat.cli.common import EXIT_BAD_INPUT, fail
+from minesat.formats import (
+    EXTENSIONS,
+    FORMATS,
+    format_for,
+    read_layout,
+    read_position,
+    write_layout,
+    write_position,
+)
+from minesat.game import LEGEND, render_grid, render_position
+
+_FORMAT_HELP = (
+    f"Board format: {', '.join(FORMATS)}. Default: from the extension "
+    f"({', '.join(f'{ext} {name}' for ext, name in EXTENSIONS.items())})."
+)
+_LAYOUT_HELP = (
+    "Read the file as a layout (where the mines are: '*' in text files) instead of a "
+    "position (what a player sees). MBF files are always layouts."
+)
+
+
+def load(path: Path, format: str | None, as_layout: bool) -> Position | Layout:
+    """Read a board for a command, turning every problem into one line and exit status 2."""
+    try:
+        name = format_for(path, format)
+        if as_layout or name == "mbf":
+            return read_layout(path, name)
+        return read_position(path, name)
+    except ValueError as err:  # BoardFormatError names file:line:column itself
+        fail(str(err), EXIT_BAD_INPUT)
+    except OSError as err:
+        fail(f"{path}: {err.strerror or err}", EXIT_BAD_INPUT)
+
+
+def describe(board: Position | Layout) -> str:
+    """One line: size, kind and mine count, e.g. ``9x9 position, 10 mines, 3 flagged``."""
+    size = f"{board.rows}x{board.cols}"
+    if isinstance(board, Layout):
+        return f"{size} layout, {board.mine_count} mines"
+    mines = "mine count unknown" if board.mines is None else f"{board.mines} mines"
+    flags = len(board.cells_in(FLAG))
+    return f"{size} position, {mines}, {flags} flagged"
+
+
+def render_layout(layout: Layout) -> str:
+    """A layout drawn as its solved board: ``*`` mines, numbers, blanks for zeros."""
+    counts = layout.counts
+
+    def char(cell: tuple[int, int]) -> str:
+        if cell in layout.mines:
+            return "*"
+        n = counts[cell[0] * layout.cols + cell[1]]
+        return str(n) if n else " "
+
+    return render_grid(layout.rows, layout.cols, char)
+
+
+FileArg = Annotated[
+    Path, typer.Argument(help="Board file (.txt/.dat, .mine, .mbf, .json).", show_default=False)
+]
+FormatOpt = Annotated[str | None, typer.Option("--format", "-f", help=_FORMAT_HELP, show_default=False)]
+LayoutOpt = Annotated[bool, typer.Option("--layout", help=_LAYOUT_HELP)]
+
+
+@app.command(help=f"Draw a board file with row letters and column numbers.\n\nLegend: {LEGEND}.")
+def show(file: FileArg, format: FormatOpt = None, layout: LayoutOpt = False) -> None:
+    board = load(file, format, layout)
+    typer.echo(f"{file}: {describe(board)}")
+    typer.echo(render_layout(board) if isinstance(board, Layout) else render_position(board))
+
+
+@app.command(
+    help="Convert a board file between formats (text, mine, mbf, json).\n\n"
+    "The output is written whole or not at all. MBF holds layouts only: converting "
+    "to .mbf needs --layout (or an .mbf input)."
+)
+def convert(
+    source: Annotated[Path, typer.Argument(metavar="IN", help="Board file to read.", show_default=False)],
+    target: Annotated[Path, typer.Argument(metavar="OUT", help="File to write.", show_default=False)],
+    from_: Annotated[
+        str | None,
+        typer.Option("--from", help="Format of IN. " + _FORMAT_HELP, show_default=False),
+    ] = None,
+    to: Annotated[
+        str | None, typer.Option("--to", help="Format of OUT. " + _FORMAT_HELP, show_default=False)
+    ] = None,
+    layout: LayoutOpt = False,
+) -> None:
+    try:
+        out_format = format_for(target, to)
+    except ValueError as err:
+        fail(str(err), EXIT_BAD_INPUT)
+    board = load(source, from_, layout)
+    if isinstance(board, Position) and out_format == "mbf":
+        fail(
+            f"{target}: MBF holds layouts only, and {source} was read as a position "
+            "(pass --layout to read it as a layout)",
+            EXIT_BAD_INPUT,
+        )
+    try:
+        if isinstance(board, Layout):
+            write_layout(board, target, out_format)
+        else:
+            write_position(board, target, out_format)
+    except ValueError as err:
+        fail(f"{target}: {err}", EXIT_BAD_INPUT)
+    except OSError as err:
+        fail(f"{target}: {err.strerror or err}", EXIT_BAD_INPUT)

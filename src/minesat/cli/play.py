@@ -1,3 +1,226 @@
-"""Placeholder: commands land here."""
+"""``minesat play``: a line-oriented game, as in the classic C program.
 
-from minesat.cli import app  # noqa: F401
+The rules live in :mod:`minesat.game`; this module reads commands, applies them
+and prints the board. It works the same from a terminal or from a pipe, and
+ends cleanly at end of input.
+
+>>> parse_command("uncover 1 5")
+('uncover', (1, 5))
+>>> parse_command("flag A5")
+('flag', (0, 4))
+>>> parse_command("B6*")
+('flag', (1, 5))
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable, Iterator
+from typing import Annotated
+
+import typer
+
+from minesat.board import FLAG, PRESETS, Action, Cell, Move, cell_name, parse_cell
+from minesat.cli import app
+from minesat.cli.common import EXIT_BAD_INPUT, fail
+from minesat.game import LEGEND, Game, MoveResult
+from minesat.generate import FirstClick, check_mine_count
+
+HELP = f"""\
+commands (rows and columns are 0-based, as in the classic program):
+  new R C M      start a new game: R rows, C columns, M mines
+  show           draw the board
+  uncover R C    uncover a cell (also: uncover A5, with a cell name)
+  flag R C       mark a cell as a mine
+  unflag R C     remove a flag
+  chord R C      uncover the unflagged neighbours of a number whose flags are all placed
+  A5 A5* A5- A5+ a move in SPEC notation: uncover, flag, unflag, chord
+  help           this text
+  quit           leave (end of input does the same)
+board: {LEGEND}"""
+
+_VERBS = {"uncover": Action.UNCOVER, "flag": Action.FLAG, "unflag": Action.UNFLAG, "chord": Action.CHORD}
+_VERB_OF = {action: verb for verb, action in _VERBS.items()}
+
+
+class CommandError(ValueError):
+    """A line that is not a command; the message is shown to the player."""
+
+
+def parse_cell_args(args: list[str]) -> Cell:
+    """``R C`` (0-based numbers), ``R,C`` or a cell name like ``A5``."""
+    if len(args) == 2 and all(a.isdigit() for a in args):
+        return int(args[0]), int(args[1])
+    if len(args) == 1:
+        try:
+            return parse_cell(args[0])
+        except ValueError:
+            pass
+    raise CommandError(f"expected a cell as ROW COL (0-based) or a name like A5, not {' '.join(args)!r}")
+
+
+def parse_command(line: str) -> tuple[str, Cell | tuple[int, int, int] | None]:
+    """Split a line into a command and its argument (a cell, or R C M for ``new``)."""
+    words = line.split()
+    if not words:
+        return "", None
+    verb, args = words[0].lower(), words[1:]
+    if verb in _VERBS:
+        return verb, parse_cell_args(args)
+    if verb == "new":
+        if len(args) != 3 or not all(a.isdigit() for a in args):
+            raise CommandError("usage: new ROWS COLS MINES")
+        rows, cols, mines = (int(a) for a in args)
+        return verb, (rows, cols, mines)
+    if verb in ("show", "help", "quit", "exit") and not args:
+        return verb, None
+    if len(words) == 1:
+        try:
+            move = Move.parse(words[0])
+        except ValueError:
+            pass
+        else:
+            return _VERB_OF[move.action], move.cell
+    raise CommandError(f"unknown command {line.strip()!r} (type help)")
+
+
+class Session:
+    """One player's games: the current game, and how to start the next one."""
+
+    def __init__(self, rule: FirstClick, seed: int | None, echo: Callable[[str], None]) -> None:
+        self.rule, self.seed, self.echo = rule, seed, echo
+        self.games = 0
+        self.game: Game | None = None
+
+    def new(self, rows: int, cols: int, mines: int) -> None:
+        """Start a game; game k of the session uses seed + k, so a seeded session replays."""
+        check_playable(rows, cols, mines, self.rule)
+        seed = None if self.seed is None else self.seed + self.games
+        self.games += 1
+        self.game = Game.new(rows, cols, mines, seed=seed, rule=self.rule)
+        seeded = "" if seed is None else f", seed {seed}"
+        self.echo(f"new game: {rows}x{cols}, {mines} mines (first click: {self.rule.value}{seeded})")
+        self.show()
+
+    def show(self) -> None:
+        assert self.game is not None
+        game = self.game
+        self.echo(game.render())
+        flags = sum(1 for s in game.state if s == FLAG)
+        self.echo(f"{game.mines} mines, {flags} flagged, {game.status.value}")
+
+    def move(self, verb: str, cell: Cell) -> None:
+        assert self.game is not None
+        game = self.game
+        was_over = game.over
+        try:
+            result = game.play(Move(cell, _VERBS[verb]))
+        except ValueError as err:  # a layout the rule cannot draw; check_playable prevents it
+            self.echo(f"error: {err}")
+            return
+        self.echo(f"{verb} {cell_name(cell)}: {result.value}")
+        if result is MoveResult.INVALID and was_over:
+            self.echo("the game is over: type new ROWS COLS MINES to play again")
+            return
+        self.show()
+        if result is MoveResult.SOLVED:
+            self.echo("You win: every safe cell is uncovered.")
+        elif result is MoveResult.BLOWN_UP:
+            self.echo(f"Boom: {cell_name(game.exploded or cell)} was a mine. You lose.")
+
+    def handle(self, line: str) -> bool:
+        """Run one command line; False when the player quits."""
+        try:
+            verb, arg = parse_command(line)
+        except CommandError as err:
+            self.echo(f"error: {err}")
+            return True
+        match verb:
+            case "":
+                pass
+            case "quit" | "exit":
+                return False
+            case "help":
+                self.echo(HELP)
+            case "show":
+                self.show()
+            case "new":
+                assert isinstance(arg, tuple) and len(arg) == 3
+                try:
+                    self.new(*arg)
+                except ValueError as err:
+                    self.echo(f"error: {err}")
+            case _:
+                assert isinstance(arg, tuple) and len(arg) == 2
+                self.move(verb, arg)
+        return True
+
+
+def check_playable(rows: int, cols: int, mines: int, rule: FirstClick) -> None:
+    """Raise ValueError unless the mines fit wherever the first click lands (worst case: mid-board)."""
+    check_mine_count(rows, cols, mines, (rows // 2, cols // 2), rule)
+
+
+def input_lines() -> Iterator[str]:
+    """Lines from stdin, with a prompt only when a person is typing."""
+    interactive = sys.stdin.isatty()
+    while True:
+        if interactive:
+            try:
+                yield input("> ")
+            except EOFError:
+                typer.echo()
+                return
+        else:
+            line = sys.stdin.readline()
+            if not line:
+                return
+            yield line
+
+
+@app.command(
+    help="Play Minesweeper line by line (works from a pipe too).\n\n"
+    "Commands: new R C M, show, uncover R C, flag R C, unflag R C, chord R C, help, quit; "
+    "a cell may also be a name like A5. Rows and columns are 0-based. "
+    "Default board: the beginner preset."
+)
+def play(
+    rows: Annotated[
+        int | None, typer.Option("--rows", help="Rows (with --cols and --mines).", show_default=False)
+    ] = None,
+    cols: Annotated[int | None, typer.Option("--cols", help="Columns.", show_default=False)] = None,
+    mines: Annotated[int | None, typer.Option("--mines", help="Mines.", show_default=False)] = None,
+    preset: Annotated[
+        str | None,
+        typer.Option(help=f"One of {', '.join(PRESETS)} (default beginner).", show_default=False),
+    ] = None,
+    seed: Annotated[
+        int | None, typer.Option("--seed", help="Seed: the same seed gives the same games.")
+    ] = None,
+    first_click: Annotated[
+        FirstClick,
+        typer.Option(
+            "--first-click",
+            help="opening: the first cell and its neighbours are mine-free; "
+            "safe: the first cell; any: no rule.",
+            case_sensitive=False,
+        ),
+    ] = FirstClick.OPENING,
+) -> None:
+    given = [v is not None for v in (rows, cols, mines)]
+    if preset is not None and any(given):
+        fail("give either --preset or --rows/--cols/--mines, not both")
+    if any(given) and not all(given):
+        fail("give --rows, --cols and --mines together")
+    if preset is not None and preset.lower() not in PRESETS:
+        fail(f"unknown preset {preset!r} (use one of {', '.join(PRESETS)})")
+    size = (rows, cols, mines) if all(given) else PRESETS[(preset or "beginner").lower()]
+    session = Session(FirstClick(first_click), seed, typer.echo)
+    try:
+        session.new(*size)  # type: ignore[arg-type]
+    except ValueError as err:
+        fail(str(err), EXIT_BAD_INPUT)
+    session.echo("type help for the commands")
+    for line in input_lines():
+        if not session.handle(line):
+            break

@@ -1,3 +1,75 @@
-"""Placeholder: commands land here."""
+"""``minesat report``: solvability statistics of stored simulation runs."""
 
-from minesat.cli import app  # noqa: F401
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from minesat.cli import app
+from minesat.cli.common import fail
+
+
+@app.command()
+def report(
+    db: Annotated[
+        list[Path],
+        typer.Argument(
+            metavar="DB",
+            help="Game databases written by `minesat simulate --db`; several are compared.",
+            show_default=False,
+        ),
+    ],
+    out: Annotated[
+        Path | None,
+        typer.Option(
+            "--out",
+            "-o",
+            metavar="FILE",
+            help="Write the report here; the extension picks the format: .html (one self-contained "
+            "page, plots inline), .md (plots as NAME-*.svg files beside it) or .json. "
+            "Without it the Markdown tables (no plots) go to stdout.",
+            show_default=False,
+        ),
+    ] = None,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="Print the statistics as one JSON document on stdout.")
+    ] = False,
+) -> None:
+    """Win rate with a Wilson 95 % interval, guesses per game, where games are lost,
+    win rate by 3BV, time per game, and the command that reproduces each run.
+
+    Example: minesat report reports/expert.sqlite --out reports/expert.html
+    """
+    # Imported here so `minesat --help` and the other commands do not pay for it.
+    from minesat import report as rep
+    from minesat.store import StoreError
+
+    if out is not None and out.suffix.lower() not in rep.FORMATS:
+        fail(f"{out}: unknown report format {out.suffix or '(none)'!r}; use .html, .md or .json")
+    summaries = []
+    for path in db:
+        try:
+            summaries.append(rep.summarize_db(path))
+        except FileNotFoundError:
+            fail(f"{path}: no such game database")
+        except (StoreError, sqlite3.Error, OSError, ValueError, KeyError) as exc:
+            # A damaged file can fail while its rows are read, not only when opened.
+            reason = " ".join(str(exc).split())
+            if not reason.startswith(str(path)):
+                reason = f"{path}: not a readable minesat game database ({reason})"
+            fail(reason)
+
+    if out is not None:
+        try:
+            written = rep.write_report(summaries, out)
+        except OSError as exc:
+            fail(f"{out}: cannot write the report ({exc.strerror or exc})")
+        for path in written:
+            typer.echo(f"wrote {path}")
+    if as_json:
+        typer.echo(rep.render_json(summaries), nl=False)
+    elif out is None:
+        typer.echo(rep.render_markdown(summaries), nl=False)

@@ -1,3 +1,229 @@
-"""Placeholder: commands land here."""
+"""``minesat simulate``: play many seeded games, store them, summarise (SPEC section 4)."""
 
-from minesat.cli import app  # noqa: F401
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager, nullcontext
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from minesat.board import PRESETS, Cell, parse_cell
+from minesat.cli import app
+from minesat.cli.common import fail
+from minesat.generate import FirstClick
+from minesat.player import DEFAULT_STRATEGY, STRATEGIES
+from minesat.simulate import ProgressCallback, SchedulerError, Tally, check_config, run
+from minesat.store import GameStore, RunConfig, StoreError
+
+#: The first click when --start is not given, clipped to smaller boards.
+DEFAULT_START: Cell = (3, 3)
+
+
+@app.command()
+def simulate(
+    games: Annotated[int, typer.Option("--games", help="Number of games to play (game indices 0..N-1).")],
+    preset: Annotated[str | None, typer.Option(help=f"Board preset: {', '.join(PRESETS)}.")] = None,
+    rows: Annotated[int | None, typer.Option(help="Board rows (with --cols and --mines).")] = None,
+    cols: Annotated[int | None, typer.Option(help="Board columns.")] = None,
+    mines: Annotated[int | None, typer.Option(help="Number of mines.")] = None,
+    seed: Annotated[int, typer.Option(help="Run seed: game i is a pure function of the options and i.")] = 0,
+    first_click: Annotated[
+        str,
+        typer.Option(
+            "--first-click",
+            help="opening: the first cell and its neighbours are mine-free; "
+            "safe: the first cell only; any: no rule.",
+        ),
+    ] = FirstClick.OPENING.value,
+    start: Annotated[
+        str | None,
+        typer.Option(
+            help="First click as ROW,COL (0-based) or a cell name; default 3,3 clipped to the board."
+        ),
+    ] = None,
+    workers: Annotated[int | None, typer.Option(help="Local worker processes (default: all cores).")] = None,
+    scheduler: Annotated[
+        str | None,
+        typer.Option(
+            help="Dask scheduler address (tcp://HOST:PORT) to run on instead of local processes; "
+            "needs the minesat[dask] extra."
+        ),
+    ] = None,
+    db: Annotated[
+        Path | None,
+        typer.Option(
+            help="SQLite file of finished games; rerunning with it resumes "
+            "(default: reports/<board>-<rule>-r<ROW>c<COL>-s<SEED>.sqlite)."
+        ),
+    ] = None,
+    strategy: Annotated[
+        str, typer.Option(help=f"Guessing strategy: {', '.join(STRATEGIES)}.")
+    ] = DEFAULT_STRATEGY,
+    batch_size: Annotated[
+        int | None,
+        typer.Option("--batch-size", help="Games per task (default: chosen from games and workers)."),
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the summary as one JSON object.")] = False,
+) -> None:
+    """Play seeded games with the automatic player and report the win rate.
+
+    The same command gives the same games and results whatever --workers or
+    --scheduler say; rerunning it with the same --db plays only what is missing.
+    """
+    config = _config(preset, rows, cols, mines, seed, first_click, start, strategy)
+    if games < 0:
+        fail(f"--games must be >= 0, not {games}")
+    if workers is not None and workers < 1:
+        fail(f"--workers must be >= 1, not {workers}")
+    if batch_size is not None and batch_size < 1:
+        fail(f"--batch-size must be >= 1, not {batch_size}")
+    path = db if db is not None else default_db(config)
+
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        store = GameStore(path, config)
+    except (StoreError, OSError) as exc:
+        fail(str(exc))
+    with store:
+        show_bar = sys.stdout.isatty() and not as_json
+        try:
+            with _progress_bar() if show_bar else nullcontext() as progress:
+                summary = run(
+                    config,
+                    games,
+                    workers=workers,
+                    scheduler=scheduler,
+                    store=store,
+                    batch_size=batch_size,
+                    progress=progress,
+                )
+        except SchedulerError as exc:
+            fail(str(exc))
+        except KeyboardInterrupt:
+            fail(
+                f"interrupted: {store.count(games)} of {games} games are stored in {path}; "
+                "run the same command again to resume",
+                130,
+            )
+
+    if as_json:
+        typer.echo(json.dumps(summary))
+    else:
+        typer.echo(describe(summary))
+
+
+def _config(
+    preset: str | None,
+    rows: int | None,
+    cols: int | None,
+    mines: int | None,
+    seed: int,
+    first_click: str,
+    start: str | None,
+    strategy: str,
+) -> RunConfig:
+    """Check the board options and build the run configuration, or fail with one line."""
+    board = (rows, cols, mines)
+    if preset is not None:
+        if any(v is not None for v in board):
+            fail("give either --preset or --rows/--cols/--mines, not both")
+        if preset.lower() not in PRESETS:
+            fail(f"unknown preset {preset!r} (known: {', '.join(PRESETS)})")
+        rows, cols, mines = PRESETS[preset.lower()]
+    elif any(v is None for v in board):
+        fail("give --preset NAME or all of --rows, --cols and --mines")
+    assert rows is not None and cols is not None and mines is not None
+    try:
+        rule = FirstClick(first_click.lower()).value
+    except ValueError:
+        fail(f"--first-click must be one of {', '.join(r.value for r in FirstClick)}, not {first_click!r}")
+    if start is None:
+        cell = (min(DEFAULT_START[0], max(rows - 1, 0)), min(DEFAULT_START[1], max(cols - 1, 0)))
+    else:
+        try:
+            cell = parse_cell(start)
+        except ValueError as exc:
+            fail(f"--start: {exc}")
+        if not (0 <= cell[0] < rows and 0 <= cell[1] < cols):
+            fail(f"--start {start} is off the {rows}x{cols} board")
+    if strategy not in STRATEGIES:
+        fail(f"unknown strategy {strategy!r} (known: {', '.join(STRATEGIES)})")
+    config = RunConfig(rows=rows, cols=cols, mines=mines, rule=rule, start=cell, seed=seed, strategy=strategy)
+    try:
+        check_config(config)
+    except ValueError as exc:
+        fail(str(exc))
+    return config
+
+
+def default_db(config: RunConfig) -> Path:
+    """``reports/<board>-<rule>-r<ROW>c<COL>-s<SEED>[-<strategy>].sqlite``.
+
+    ``<board>`` is a preset name, or ``RxCxM`` for other sizes.
+    """
+    board = next(
+        (name for name, size in PRESETS.items() if size == (config.rows, config.cols, config.mines)),
+        f"{config.rows}x{config.cols}x{config.mines}",
+    )
+    name = f"{board}-{config.rule}-r{config.start[0]}c{config.start[1]}-s{config.seed}"
+    if config.strategy != DEFAULT_STRATEGY:
+        name += f"-{config.strategy}"
+    return Path("reports") / f"{name}.sqlite"
+
+
+@contextmanager
+def _progress_bar() -> Iterator[ProgressCallback]:
+    """A rich progress bar with games/s and the running win rate, as a ``run`` progress callback."""
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeRemainingColumn,
+    )
+
+    columns = (
+        TextColumn("[progress.description]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("{task.fields[speed]} games/s"),
+        TextColumn("win rate {task.fields[win_rate]}"),
+        TimeRemainingColumn(),
+    )
+    with Progress(*columns, transient=True) as bar:
+        task = bar.add_task("simulating", total=None, speed="-", win_rate="-")
+
+        def progress(played: int, to_play: int, tally: Tally) -> None:
+            # The win rate of the games played now: a resumed run's stored games are not re-read.
+            elapsed = bar.tasks[task].elapsed or 0.0
+            bar.update(
+                task,
+                completed=played,
+                total=to_play,
+                speed=f"{played / elapsed:.1f}" if played and elapsed > 0 else "-",
+                win_rate=f"{tally.win_rate:.1%}" if tally.games else "-",
+            )
+
+        yield progress
+
+
+def describe(summary: dict[str, object]) -> str:
+    """The summary in a few lines for people."""
+    s = summary
+    lo, hi = s["ci95"]  # type: ignore[misc]
+    lines = [
+        f"{s['rows']}x{s['cols']} board, {s['mines']} mines, first click {s['first_click']} at "
+        f"{s['start'][0]},{s['start'][1]}, seed {s['seed']}, strategy {s['strategy']}",  # type: ignore[index]
+        f"games      {s['games']}: {s['wins']} won, {s['losses']} lost",
+        f"win rate   {s['win_rate']:.2%}  (95% CI {lo:.2%} .. {hi:.2%})",
+        f"guesses    {s['guesses_mean']:.3f} per game; {s['no_guess_wins']} games won without a guess",
+        f"this run   {s['played']} games played in {s['seconds']:.1f} s "
+        f"({s['games_per_second']:.1f} games/s)",
+    ]
+    if s.get("db"):
+        lines.append(f"stored in  {s['db']}")
+    return "\n".join(lines)

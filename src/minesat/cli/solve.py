@@ -1,3 +1,195 @@
-"""Placeholder: commands land here."""
+"""``minesat solve``: play one layout with the automatic player, or ask the oracle (SPEC 5)."""
 
-from minesat.cli import app  # noqa: F401
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from minesat.board import Cell, Layout, Move, cell_name, parse_cell
+from minesat.cli import app
+from minesat.cli.common import fail
+from minesat.cli.simulate import DEFAULT_START
+from minesat.formats import BoardFormatError, UnsupportedFormatError, read_layout
+from minesat.game import Game
+from minesat.generate import FirstClick
+from minesat.player import (
+    DEFAULT_STRATEGY,
+    STRATEGIES,
+    GameRecord,
+    RiskyMove,
+    Step,
+    get_strategy,
+    play_game,
+    solve_oracle,
+)
+
+
+@app.command()
+def solve(
+    layout_file: Annotated[
+        Path, typer.Argument(metavar="LAYOUT", help="Layout file (.txt/.dat, .mine, .mbf, .json).")
+    ],
+    start: Annotated[
+        str | None,
+        typer.Option(
+            help="First click: a cell name (A1) or ROW,COL (0-based); default 3,3 clipped "
+            "to the board."
+        ),
+    ] = None,
+    first_click: Annotated[
+        str,
+        typer.Option(
+            "--first-click",
+            help="What the player may assume about the first click. any (default): "
+            "nothing, so it is a guess, as in a classic puzzle file; opening: the first "
+            "cell and its neighbours are mine-free; safe: the first cell only.",
+        ),
+    ] = FirstClick.ANY.value,
+    strategy: Annotated[
+        str, typer.Option(help=f"Guessing strategy: {', '.join(STRATEGIES)}.")
+    ] = DEFAULT_STRATEGY,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+    oracle: Annotated[
+        bool,
+        typer.Option(
+            "--oracle",
+            help="Print instead the risky moves a player who knows the layout must take.",
+        ),
+    ] = False,
+    fmt: Annotated[
+        str | None,
+        typer.Option("--format", help="Layout file format when the extension does not say."),
+    ] = None,
+) -> None:
+    """Play LAYOUT with the automatic player, printing each move and why it was made."""
+    try:
+        layout = read_layout(layout_file, fmt)
+    except (BoardFormatError, UnsupportedFormatError) as err:
+        fail(str(err))
+    except OSError as err:
+        fail(f"{layout_file}: {err.strerror or err}")
+    rule = _rule(first_click)
+    cell = _start(start, layout)
+    if strategy not in STRATEGIES:
+        fail(f"unknown strategy {strategy!r} (known: {', '.join(STRATEGIES)})")
+
+    if oracle:
+        try:
+            risky = solve_oracle(layout, cell, rule)
+        except ValueError as err:
+            fail(str(err))
+        _print_oracle(risky, cell, rule, as_json)
+        return
+
+    steps: list[Step] = []
+    try:
+        record = play_game(layout, cell, strategy=get_strategy(strategy), rule=rule, trace=steps)
+    except ValueError as err:
+        fail(str(err))
+    if as_json:
+        typer.echo(json.dumps(_game_json(record, steps, cell, rule, strategy)))
+        return
+    width = len(str(len(steps)))
+    for number, step in enumerate(steps, 1):
+        typer.echo(f"{number:>{width}}. {step.move:<6} {step.describe()}")
+    typer.echo(_summary(record))
+    typer.echo(_final_board(layout, record))
+
+
+def _rule(first_click: str) -> FirstClick:
+    try:
+        return FirstClick(first_click.lower())
+    except ValueError:
+        fail(
+            f"--first-click must be one of {', '.join(r.value for r in FirstClick)}, "
+            f"not {first_click!r}"
+        )
+
+
+def _start(start: str | None, layout: Layout) -> Cell:
+    """The --start cell, or the default clipped to the board; off-board cells fail."""
+    rows, cols = layout.rows, layout.cols
+    if start is None:
+        return min(DEFAULT_START[0], rows - 1), min(DEFAULT_START[1], cols - 1)
+    try:
+        cell = parse_cell(start)
+    except ValueError as err:
+        fail(f"--start: {err}")
+    if not (0 <= cell[0] < rows and 0 <= cell[1] < cols):
+        fail(f"--start {start} is off the {rows}x{cols} board")
+    return cell
+
+
+def survival(record: GameRecord) -> float:
+    """The chance that all the game's guesses were safe, as the player saw them."""
+    return math.prod(1.0 - g.probability for g in record.guesses)
+
+
+def _game_json(
+    record: GameRecord, steps: list[Step], start: Cell, rule: FirstClick, strategy: str
+) -> dict[str, Any]:
+    return {
+        "won": record.won,
+        "moves": list(record.moves),
+        "guesses": [{"move": g.move, "probability": g.probability} for g in record.guesses],
+        "steps": [
+            {"move": s.move, "reason": s.reason.value, "probability": s.probability} for s in steps
+        ],
+        "start": cell_name(start),
+        "rule": rule.value,
+        "strategy": strategy,
+        "survival": survival(record),
+        "uncovered": record.uncovered,
+        "bbbv": record.bbbv,
+        "analyses": record.analyses,
+        "seconds": record.seconds,
+    }
+
+
+def _summary(record: GameRecord) -> str:
+    guesses = len(record.guesses)
+    plural = "" if guesses == 1 else "es"
+    outcome = "Won" if record.won else f"Lost on guess {record.fatal_guess}"
+    chance = f" (chance they were all safe {survival(record):.4g})" if guesses else ""
+    return (
+        f"{outcome}: {len(record.moves)} moves, {guesses} guess{plural}{chance}, "
+        f"3BV {record.bbbv}, {record.seconds:.3f} s."
+    )
+
+
+def _final_board(layout: Layout, record: GameRecord) -> str:
+    """Replay the moves to draw the end of the game (mines shown after a loss)."""
+    game = Game(layout)
+    for move in record.moves:
+        game.play(Move.parse(move))
+    return game.render()
+
+
+def _print_oracle(risky: list[RiskyMove], start: Cell, rule: FirstClick, as_json: bool) -> None:
+    if as_json:
+        typer.echo(
+            json.dumps(
+                {
+                    "start": cell_name(start),
+                    "rule": rule.value,
+                    "count": len(risky),
+                    "risky": [
+                        {"move": r.move, "probability": r.probability, "uncovers": r.uncovers}
+                        for r in risky
+                    ],
+                }
+            )
+        )
+        return
+    width = len(str(len(risky)))
+    for number, r in enumerate(risky, 1):
+        typer.echo(
+            f"{number:>{width}}. {r.move:<6} risky (mine probability {r.probability:.4g} without "
+            f"the layout), uncovers {r.uncovers} with the safe moves that follow"
+        )
+    plural = "" if len(risky) == 1 else "s"
+    typer.echo(f"{len(risky)} risky move{plural} from {cell_name(start)} ({rule.value} rule).")

@@ -1,0 +1,183 @@
+"""Board files: text (``.txt``/``.dat``), ``.mine``, ``.mbf`` and ``.json`` (SPEC section 2).
+
+Each format is a module with a reader paired with its writer; this package picks
+the module from the file's extension (or an explicit ``format``), caps how much
+of a file is read, and writes atomically.
+
+>>> pos = parse_position("# mines: 1\\n1?\\n11\\n")
+>>> pos.rows, pos.cols, pos.mines
+(2, 2, 1)
+>>> format_position(pos, "json")
+'{"rows": 2, "cols": 2, "mines": 1, "cells": ["1?", "11"]}\\n'
+>>> parse_position("1x\\n", path="b.txt")
+Traceback (most recent call last):
+...
+minesat.formats.BoardFormatError: b.txt:1:2: unknown character 'x' (a position uses ? * F . 0-8)
+
+Every problem with a file's content raises :class:`BoardFormatError`, which
+names the file, the 1-based line and column, and what is wrong, in one line.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+
+from minesat.board import MAX_SIDE, Layout, Position
+from minesat.formats import jsonfmt, mbf, mine, text
+from minesat.formats.common import MAX_BYTES, BoardFormatError, UnsupportedFormatError
+
+__all__ = [
+    "EXTENSIONS",
+    "FORMATS",
+    "MAX_BYTES",
+    "BoardFormatError",
+    "UnsupportedFormatError",
+    "format_for",
+    "format_layout",
+    "format_position",
+    "parse_layout",
+    "parse_position",
+    "read_layout",
+    "read_position",
+    "write_layout",
+    "write_position",
+]
+
+#: Format names accepted by ``format=`` and the CLI's ``--format``/``--from``/``--to``.
+FORMATS = ("text", "mine", "mbf", "json")
+
+#: Which format each file extension means (compared case-insensitively).
+EXTENSIONS = {".txt": "text", ".dat": "text", ".mine": "mine", ".mbf": "mbf", ".json": "json"}
+
+_MODULES = {"text": text, "mine": mine, "mbf": mbf, "json": jsonfmt}
+
+
+def format_for(path: str | os.PathLike[str], format: str | None = None) -> str:
+    """The format name for ``path``: ``format`` when given, else from the extension.
+
+    >>> format_for("puzzles/mines.dat"), format_for("x.MBF"), format_for("x.txt", "json")
+    ('text', 'mbf', 'json')
+    """
+    if format is not None:
+        name = format.lower()
+        if name == "txt":
+            name = "text"
+        if name not in FORMATS:
+            raise UnsupportedFormatError(
+                f"unknown board format {format!r} (use one of {', '.join(FORMATS)})"
+            )
+        return name
+    suffix = Path(path).suffix.lower()
+    if suffix not in EXTENSIONS:
+        known = ", ".join(EXTENSIONS)
+        raise UnsupportedFormatError(
+            f"{path}: cannot tell the board format from the extension {suffix or '(none)'!r} "
+            f"(use {known}, or name the format)"
+        )
+    return EXTENSIONS[suffix]
+
+
+# --- strings and bytes ---------------------------------------------------------
+
+
+def parse_position(data: str | bytes, path: str = "<string>", format: str = "text") -> Position:
+    """Read a position from a file's content (``str``, or ``bytes`` for MBF)."""
+    return _MODULES[format_for(path, format)].read_position(_content(data, path, format), path)
+
+
+def parse_layout(data: str | bytes, path: str = "<string>", format: str = "text") -> Layout:
+    """Read a layout from a file's content (``str``, or ``bytes`` for MBF)."""
+    return _MODULES[format_for(path, format)].read_layout(_content(data, path, format), path)
+
+
+def format_position(position: Position, format: str = "text") -> str | bytes:
+    """A position as file content; :class:`UnsupportedFormatError` for MBF (layouts only)."""
+    return _MODULES[format_for("", format)].write_position(position)
+
+
+def format_layout(layout: Layout, format: str = "text") -> str | bytes:
+    """A layout as file content (``bytes`` for MBF, ``str`` otherwise)."""
+    return _MODULES[format_for("", format)].write_layout(layout)
+
+
+def _content(data: str | bytes, path: str, format: str) -> str | bytes:
+    """Hand each reader what it expects: bytes for MBF, checked UTF-8 text for the rest."""
+    if format_for(path, format) == "mbf":
+        return data.encode() if isinstance(data, str) else data
+    return data if isinstance(data, str) else _decode(data, path)
+
+
+# --- files ---------------------------------------------------------------------
+
+
+def read_position(path: str | os.PathLike[str], format: str | None = None) -> Position:
+    """Read the position in ``path``; ``Position.mines`` is the file's total when it gives one."""
+    name = format_for(path, format)
+    return _MODULES[name].read_position(_load(path, name), str(path))
+
+
+def read_layout(path: str | os.PathLike[str], format: str | None = None) -> Layout:
+    """Read the layout (mine positions) in ``path``."""
+    name = format_for(path, format)
+    return _MODULES[name].read_layout(_load(path, name), str(path))
+
+
+def write_position(
+    position: Position, path: str | os.PathLike[str], format: str | None = None
+) -> None:
+    """Write ``position`` to ``path`` atomically (MBF raises :class:`UnsupportedFormatError`)."""
+    _save(_MODULES[format_for(path, format)].write_position(position), path)
+
+
+def write_layout(layout: Layout, path: str | os.PathLike[str], format: str | None = None) -> None:
+    """Write ``layout`` to ``path`` atomically."""
+    _save(_MODULES[format_for(path, format)].write_layout(layout), path)
+
+
+def _load(path: str | os.PathLike[str], format: str) -> str | bytes:
+    """Read at most :data:`MAX_BYTES` (+1 to notice more): a hostile file is refused unread."""
+    with open(path, "rb") as f:
+        data = f.read(MAX_BYTES + 1)
+    if len(data) > MAX_BYTES:
+        line = data.count(b"\n", 0, MAX_BYTES) + 1
+        column = MAX_BYTES - data.rfind(b"\n", 0, MAX_BYTES)
+        raise BoardFormatError(
+            str(path),
+            line,
+            column,
+            f"file too large: more than {MAX_BYTES} bytes (boards are at most "
+            f"{MAX_SIDE}x{MAX_SIDE})",
+        )
+    return data if format == "mbf" else _decode(data, str(path))
+
+
+def _decode(data: bytes, path: str) -> str:
+    try:
+        content = data.decode("utf-8")
+    except UnicodeDecodeError as err:
+        line = data.count(b"\n", 0, err.start) + 1
+        column = err.start - data.rfind(b"\n", 0, err.start)
+        raise BoardFormatError(
+            path, line, column, f"not UTF-8 text (byte 0x{data[err.start]:02x})"
+        ) from None
+    return content.removeprefix("\ufeff")  # a byte-order mark some editors add
+
+
+def _save(content: str | bytes, path: str | os.PathLike[str]) -> None:
+    """Write through a temporary file in the same directory, then rename: never a partial file."""
+    target = Path(path)
+    payload = content.encode() if isinstance(content, str) else content
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(payload)
+        # mkstemp makes the file private (0600); give it the permissions a plain open() would.
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)
+        os.replace(tmp, target)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise

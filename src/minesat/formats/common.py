@@ -1,0 +1,93 @@
+"""What every format shares: the errors, the size cap, and the checks of a grid's content."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from minesat.board import COVERED, FLAG, MAX_SIDE, Position, neighbours
+
+#: Largest file read, in bytes: a MAX_SIDE x MAX_SIDE board with line ends and quoting,
+#: plus room for headers. Anything larger is refused before it is read whole.
+MAX_BYTES = (MAX_SIDE + 2) ** 2 + 64 * 1024
+
+
+class BoardFormatError(ValueError):
+    """A board file that cannot be read: names the file, 1-based line and column, and why.
+
+    >>> str(BoardFormatError("a.txt", 3, 9, "4 in a corner"))
+    'a.txt:3:9: 4 in a corner'
+    """
+
+    def __init__(self, path: str, line: int, column: int, message: str) -> None:
+        self.path, self.line, self.column, self.message = path, line, column, message
+        super().__init__(f"{path}:{line}:{column}: {message}")
+
+
+class UnsupportedFormatError(ValueError):
+    """A format that is unknown, or cannot hold this board (a position in MBF)."""
+
+
+# Shown as ``minesat.formats.BoardFormatError`` in tracebacks: that is where users import it.
+BoardFormatError.__module__ = UnsupportedFormatError.__module__ = "minesat.formats"
+
+#: Where a cell came from in the file: (row, col) -> (line, column), both 1-based.
+Locator = Callable[[int, int], tuple[int, int]]
+
+
+def too_large(path: str, line: int, column: int, what: str) -> BoardFormatError:
+    """The error for a board beyond :data:`MAX_SIDE`, pointing at the first excess row or column."""
+    return BoardFormatError(
+        path,
+        line,
+        column,
+        f"board too large: more than {MAX_SIDE} {what} (at most {MAX_SIDE}x{MAX_SIDE})",
+    )
+
+
+def check_mine_total(path: str, mines: int, rows: int, cols: int, where: tuple[int, int]) -> None:
+    """A declared mine total must fit on the board."""
+    if mines < 0 or mines > rows * cols:
+        raise BoardFormatError(
+            path,
+            *where,
+            f"mine count {mines} does not fit a {rows}x{cols} board (0..{rows * cols})",
+        )
+
+
+def check_position(path: str, position: Position, where: Locator) -> None:
+    """Content errors a reader can see without solving: a number above its neighbour count
+    (a 4 in a corner) and more flags than the board's mines.
+
+    Numbers that the flags and covered cells cannot satisfy are left to the analysis:
+    that is an inconsistent position (exit status 1), not a malformed file.
+    """
+    rows, cols = position.rows, position.cols
+    flags = 0
+    for i, state in enumerate(position.cells):
+        r, c = divmod(i, cols)
+        if state == FLAG:
+            flags += 1
+            if position.mines is not None and flags > position.mines:
+                raise BoardFormatError(
+                    path,
+                    *where(r, c),
+                    f"more flags than mines: flag {flags} of a board with {position.mines} mines",
+                )
+        elif state > 0:
+            around = sum(1 for _ in neighbours((r, c), rows, cols))
+            if state > around:
+                raise BoardFormatError(
+                    path, *where(r, c), f"number {state} is larger than its {around} neighbours"
+                )
+        elif state not in (0, COVERED):  # pragma: no cover - readers only produce known states
+            raise BoardFormatError(path, *where(r, c), f"bad cell state {state}")
+
+
+def text_locator(lines: list[int], offset: int = 1) -> Locator:
+    """Locator for row-per-line formats: row r is on ``lines[r]``, cell c in column offset + c."""
+
+    def where(r: int, c: int) -> tuple[int, int]:
+        line = lines[r] if r < len(lines) else (lines[-1] + 1 if lines else 1)
+        return line, offset + c
+
+    return where

@@ -1,0 +1,363 @@
+"""Many games: seeded batches on local processes or a Dask cluster, streamed into a store.
+
+Game *i* of a run depends only on the :class:`~minesat.store.RunConfig` and
+*i*: its layout is drawn from :func:`~minesat.generate.game_seed`, and the
+player is deterministic. So however games are split into batches and batches
+among workers, the results are the same, and a run can be resumed by playing
+only the indices its store lacks.
+
+>>> config = RunConfig(rows=9, cols=9, mines=10, rule="opening", start=(3, 3), seed=0)
+>>> [g.index for g in play_indices(config, [4, 2], play=_trivial_game)]
+[4, 2]
+"""
+
+from __future__ import annotations
+
+import concurrent.futures as cf
+import itertools
+import multiprocessing
+import os
+import signal
+import time
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+
+from minesat.board import Cell, Layout
+from minesat.generate import check_mine_count, game_seed, generate_layout
+from minesat.player import GameRecord, get_strategy, play_game
+from minesat.stats import wilson
+from minesat.store import GameStore, RunConfig, StoredGame
+
+#: Plays one layout from a start cell under a rule with a named strategy.
+PlayFunction = Callable[[Layout, Cell, str, str], GameRecord]
+
+#: Plays a batch of game indices of a run; must be picklable (a top-level function).
+BatchFunction = Callable[[RunConfig, Sequence[int]], list[StoredGame]]
+
+#: Called after every stored batch with (games played so far, games to play, their tally).
+ProgressCallback = Callable[[int, int, "Tally"], None]
+
+
+#: Most games per batch by default. A task's overhead (pickling a few indices
+#: and results, one SQLite commit) is tiny next to even a beginner game, while
+#: small batches keep the progress bar smooth, make Ctrl-C quick and lose
+#: little to a crash.
+MAX_BATCH = 20
+
+
+class SchedulerError(RuntimeError):
+    """The Dask extra is missing or the scheduler cannot be reached."""
+
+
+# --- one batch ---------------------------------------------------------------------
+
+
+def _play_with_player(layout: Layout, start: Cell, rule: str, strategy: str) -> GameRecord:
+    """The real player: a fresh strategy per game, so no state leaks between games."""
+    return play_game(layout, start, strategy=get_strategy(strategy), rule=rule)
+
+
+def play_indices(
+    config: RunConfig, indices: Sequence[int], *, play: PlayFunction = _play_with_player
+) -> list[StoredGame]:
+    """Play games ``indices`` of the run ``config``, in the order given.
+
+    Top-level so a process pool or a Dask worker can unpickle it by name.
+    ``play`` exists for tests of the plumbing; runs use the real player.
+    """
+    rows, cols, mines = config.rows, config.cols, config.mines
+    rule, start = config.rule, config.start
+    games = []
+    for index in indices:
+        seed = game_seed(rows, cols, mines, rule, start, config.seed, index)
+        layout = generate_layout(rows, cols, mines, start=start, rule=rule, seed=seed)
+        record = play(layout, start, rule, config.strategy)
+        games.append(StoredGame.from_record(index, seed, record))
+    return games
+
+
+def _trivial_game(layout: Layout, start: Cell, rule: str, strategy: str) -> GameRecord:
+    """A stand-in player for doctests: won when the start opens a zero, no analysis at all."""
+    won = layout.counts[start[0] * layout.cols + start[1]] == 0
+    return GameRecord(
+        won=won, moves=("start",), guesses=(), uncovered=1, bbbv=layout.bbbv(), seconds=0.0
+    )
+
+
+# --- the tally ---------------------------------------------------------------------
+
+
+@dataclass
+class Tally:
+    """Running totals over games, in any order; what the summary is made of."""
+
+    games: int = 0
+    wins: int = 0
+    guesses: int = 0
+    no_guess_wins: int = 0
+    game_seconds: float = 0.0
+    fatal_guess_probability: float = 0.0  # sum over losses, for the mean
+    survival: float = 0.0  # sum over games of the chance of surviving its guesses
+    analyses: int = 0
+
+    def add(self, game: StoredGame) -> None:
+        self.games += 1
+        self.wins += game.won
+        self.guesses += len(game.guesses)
+        self.no_guess_wins += game.no_guess_win
+        self.game_seconds += game.seconds
+        self.survival += game.survival
+        self.analyses += game.analyses
+        if game.fatal_guess is not None:
+            self.fatal_guess_probability += game.guesses[-1].probability
+
+    def update(self, games: Iterable[StoredGame]) -> Tally:
+        for game in games:
+            self.add(game)
+        return self
+
+    @property
+    def win_rate(self) -> float:
+        return self.wins / self.games if self.games else 0.0
+
+
+def summarize(
+    config: RunConfig,
+    tally: Tally,
+    *,
+    played: int,
+    seconds: float,
+    extra: dict[str, object] | None = None,
+) -> dict[str, object]:
+    """The SPEC section 4 summary object, and more.
+
+    ``games``/``wins`` and the rates cover all games of the run (stored earlier
+    or played now); ``played``, ``seconds`` and ``games_per_second`` cover this
+    invocation only: wall time, all workers together.
+    """
+    n = tally.games
+    losses = n - tally.wins
+    lo, hi = wilson(tally.wins, n)
+    summary: dict[str, object] = {
+        "games": n,
+        "wins": tally.wins,
+        "losses": losses,
+        "win_rate": tally.win_rate,
+        "ci95": [lo, hi],
+        "guesses_mean": tally.guesses / n if n else 0.0,
+        "no_guess_wins": tally.no_guess_wins,
+        "no_guess_win_rate": tally.no_guess_wins / n if n else 0.0,
+        # The player's own estimate of its win rate: the mean chance of surviving its guesses.
+        "expected_win_rate": tally.survival / n if n else 0.0,
+        "fatal_guess_probability_mean": tally.fatal_guess_probability / losses if losses else None,
+        "analyses_mean": tally.analyses / n if n else 0.0,
+        "game_seconds_mean": tally.game_seconds / n if n else 0.0,
+        "played": played,
+        "seconds": seconds,
+        "games_per_second": played / seconds if played and seconds > 0 else 0.0,
+        "rows": config.rows,
+        "cols": config.cols,
+        "mines": config.mines,
+        "first_click": config.rule,
+        "start": list(config.start),
+        "seed": config.seed,
+        "strategy": config.strategy,
+        "config": config.to_dict(),
+    }
+    if extra:
+        summary.update(extra)
+    return summary
+
+
+# --- executors ------------------------------------------------------------------------
+
+
+def default_workers() -> int:
+    """The cores this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
+class _InProcess(cf.Executor):
+    """Runs each batch when submitted: workers=1 pays no process start-up or pickling."""
+
+    def submit(self, fn, /, *args, **kwargs):  # type: ignore[override]
+        future: cf.Future = cf.Future()
+        try:
+            future.set_result(fn(*args, **kwargs))
+        except BaseException as exc:
+            future.set_exception(exc)
+        return future
+
+
+def _dask_executor(address: str) -> tuple[cf.Executor, Callable[[], None], int]:
+    """A concurrent.futures view of a Dask cluster, its closer, and its thread count."""
+    try:
+        from dask.distributed import Client
+    except ImportError as exc:
+        raise SchedulerError(
+            "--scheduler needs Dask: install the extra with  pip install 'minesat[dask]'"
+        ) from exc
+    try:
+        client = Client(address, timeout="20s")
+    except (OSError, TimeoutError, ValueError) as exc:
+        raise SchedulerError(f"cannot reach the Dask scheduler at {address}: {exc}") from exc
+    threads = sum(client.nthreads().values()) or 1
+    # pure=False: tasks are never deduplicated or cached by their arguments.
+    return client.get_executor(pure=False), client.close, threads
+
+
+def _ignore_interrupts() -> None:
+    """Worker start-up: Ctrl-C is for the parent, which stops the run and keeps what is stored."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _process_pool(workers: int) -> cf.Executor:
+    # "spawn", not the Linux default "fork": the caller may be running threads
+    # (a progress bar, Dask), and forking a threaded process can deadlock.
+    return cf.ProcessPoolExecutor(
+        max_workers=workers,
+        mp_context=multiprocessing.get_context("spawn"),
+        initializer=_ignore_interrupts,
+    )
+
+
+def _batches(indices: Iterator[int], size: int) -> Iterator[list[int]]:
+    while batch := list(itertools.islice(indices, size)):
+        yield batch
+
+
+def _run_batches(
+    executor: cf.Executor,
+    batch_fn: BatchFunction,
+    config: RunConfig,
+    batches: Iterator[list[int]],
+    in_flight: int,
+) -> Iterator[list[StoredGame]]:
+    """Yield each batch's games as it finishes, with at most ``in_flight`` batches submitted.
+
+    Bounding the batches in flight keeps memory flat however many games are
+    asked: indices are drawn lazily and results are handed on at once.
+    """
+    pending: set[cf.Future] = set()
+    try:
+        for batch in batches:
+            pending.add(executor.submit(batch_fn, config, batch))
+            while len(pending) >= in_flight:
+                done, pending = cf.wait(pending, return_when=cf.FIRST_COMPLETED)
+                for future in done:
+                    yield future.result()
+        while pending:
+            done, pending = cf.wait(pending, return_when=cf.FIRST_COMPLETED)
+            for future in done:
+                yield future.result()
+    finally:
+        # On an error or an interrupt, drop what has not started: it was never stored,
+        # so the next run plays it.
+        for future in pending:
+            future.cancel()
+
+
+def check_config(config: RunConfig) -> None:
+    """Raise :class:`ValueError` for a configuration no game can be played with."""
+    check_mine_count(config.rows, config.cols, config.mines, config.start, config.rule)
+    get_strategy(config.strategy)
+
+
+# --- the run ---------------------------------------------------------------------------
+
+
+@dataclass
+class _Progress:
+    callback: ProgressCallback | None
+    to_play: int
+    played: int = 0
+    tally: Tally = field(default_factory=Tally)
+
+    def add(self, games: list[StoredGame]) -> None:
+        self.played += len(games)
+        self.tally.update(games)
+        if self.callback is not None:
+            self.callback(self.played, self.to_play, self.tally)
+
+
+def run(
+    config: RunConfig,
+    games: int,
+    *,
+    workers: int | None = None,
+    scheduler: str | None = None,
+    store: GameStore | None = None,
+    batch_size: int | None = None,
+    progress: ProgressCallback | None = None,
+    batch_fn: BatchFunction = play_indices,
+) -> dict[str, object]:
+    """Play games ``0 .. games-1`` of the run ``config`` and return the summary.
+
+    - ``workers``: local processes (default: every core); 1 plays in this process.
+    - ``scheduler``: a Dask scheduler address (``tcp://host:port``); ``workers``
+      is then ignored and the cluster's threads set the pace.
+    - ``store``: games already in it are skipped, new ones are added batch by
+      batch, and the summary is computed from it. Without a store the summary
+      is tallied from the results as they arrive.
+    - ``batch_size``: games per task (default: enough batches to keep every
+      worker busy, at most :data:`MAX_BATCH` games).
+    - ``progress(played, to_play, tally)``: once before the first batch, then
+      after every stored batch.
+    - ``batch_fn``: plays a batch; tests inject stand-ins, runs keep the default.
+    """
+    if games < 0:
+        raise ValueError(f"the number of games must be >= 0, not {games}")
+    check_config(config)
+    if store is not None and store.config != config:
+        raise ValueError(f"the store holds {store.config.label()}, not {config.label()}")
+    began = time.perf_counter()
+
+    to_play = games - store.count(games) if store is not None else games
+    todo = store.missing(games) if store is not None else iter(range(games))
+
+    close: Callable[[], None] | None = None
+    if scheduler is not None:
+        executor, close, slots = _dask_executor(scheduler)
+    else:
+        slots = max(1, workers if workers is not None else default_workers())
+        # Never start more processes than there are games to play.
+        slots = min(slots, max(1, to_play))
+        executor = _InProcess() if slots == 1 else _process_pool(slots)
+    if batch_size is None:
+        # About 8 batches per slot, so workers finishing at different paces stay busy to the end.
+        batch_size = max(1, min(MAX_BATCH, to_play // (slots * 8)))
+    # Two batches per slot: a worker finishing one finds the next already queued
+    # while this process stores the results.
+    in_flight = 2 * slots
+
+    state = _Progress(progress, to_play)
+    if progress is not None:
+        progress(0, to_play, state.tally)  # the total is known before the first batch ends
+    finished = False
+    try:
+        for games_done in _run_batches(
+            executor, batch_fn, config, _batches(todo, batch_size), in_flight
+        ):
+            if store is not None:
+                store.add(games_done)
+            state.add(games_done)
+        finished = True
+    finally:
+        # After an error or an interrupt, do not wait for batches whose results
+        # would be thrown away anyway.
+        executor.shutdown(wait=finished)
+        if close is not None:
+            close()
+    seconds = time.perf_counter() - began
+
+    tally = Tally().update(store.games(games)) if store is not None else state.tally
+    extra: dict[str, object] = {
+        "workers": None if scheduler is not None else slots,
+        "scheduler": scheduler,
+        "batch_size": batch_size,
+        "db": str(store.path) if store is not None else None,
+    }
+    return summarize(config, tally, played=state.played, seconds=seconds, extra=extra)

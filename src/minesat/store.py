@@ -1,0 +1,352 @@
+"""The SQLite store of a simulation run: its configuration and one row per finished game.
+
+A store holds exactly one run configuration; games are keyed by their index in
+the run, so re-running the same command resumes instead of repeating, and a
+game is never stored twice. Moves are not stored: game *i* is reproducible
+from its seed (``minesat solve``), only its outcome is kept.
+
+>>> import tempfile, os
+>>> from minesat.player import GameRecord, Guess
+>>> config = RunConfig(rows=9, cols=9, mines=10, rule="opening", start=(3, 3), seed=0)
+>>> path = os.path.join(tempfile.mkdtemp(), "run.sqlite")
+>>> record = GameRecord(won=False, moves=("D4", "A1"), guesses=(Guess("A1", 0.25),),
+...                     uncovered=30, bbbv=12, seconds=0.01)
+>>> with GameStore(path, config) as store:
+...     store.add([StoredGame.from_record(0, 1234, record)])
+...     store.add([StoredGame.from_record(0, 1234, record)])  # ignored: already stored
+...     len(store), next(iter(store)).fatal_guess
+(1, 1)
+>>> GameStore(path).config == config
+True
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import sqlite3
+from collections.abc import Iterable, Iterator
+from dataclasses import asdict, dataclass, fields
+from pathlib import Path
+from types import TracebackType
+
+from minesat.board import Cell
+from minesat.player import GameRecord, Guess
+
+#: Bumped when the tables change shape; a store with another version is refused.
+SCHEMA_VERSION = 1
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS run (
+    key   TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS game (
+    idx         INTEGER PRIMARY KEY,  -- the game's index in the run ("index" is an SQL keyword)
+    seed        INTEGER NOT NULL,     -- generate_layout seed, from generate.game_seed
+    won         INTEGER NOT NULL,     -- 0 or 1
+    moves       INTEGER NOT NULL,     -- number of moves played, first click included
+    guess_count INTEGER NOT NULL,     -- len(guesses), so SQL can aggregate without JSON
+    guesses     TEXT NOT NULL,        -- JSON [[move, probability], ...] in play order
+    uncovered   INTEGER NOT NULL,     -- mine-free cells uncovered when the game ended
+    bbbv        INTEGER NOT NULL,     -- 3BV of the layout
+    seconds     REAL NOT NULL,        -- wall time of the game
+    analyses    INTEGER NOT NULL      -- calls to the analysis engine during the game
+);
+"""
+
+_COLUMNS = "idx, seed, won, moves, guess_count, guesses, uncovered, bbbv, seconds, analyses"
+
+
+class StoreError(ValueError):
+    """A file that cannot serve as a minesat game store."""
+
+
+class ConfigMismatchError(StoreError):
+    """The database already holds games of a different run configuration."""
+
+
+@dataclass(frozen=True)
+class RunConfig:
+    """Everything game *i* of a run depends on, apart from *i*."""
+
+    rows: int
+    cols: int
+    mines: int
+    rule: str  # a generate.FirstClick value: "opening", "safe" or "any"
+    start: Cell
+    seed: int
+    strategy: str = "safest"
+
+    def __post_init__(self) -> None:
+        # Normalise so that a config read back from SQLite (or JSON) compares equal.
+        object.__setattr__(self, "start", (int(self.start[0]), int(self.start[1])))
+        object.__setattr__(self, "rule", str(self.rule))
+
+    def to_dict(self) -> dict[str, object]:
+        """JSON-ready: ``start`` becomes a ``[row, col]`` list."""
+        data = asdict(self)
+        data["start"] = list(self.start)
+        return data
+
+    def label(self) -> str:
+        """A short human name, e.g. ``9x9/10 opening at 3,3 seed 0 (safest)``."""
+        return (
+            f"{self.rows}x{self.cols}/{self.mines} {self.rule} at {self.start[0]},{self.start[1]} "
+            f"seed {self.seed} ({self.strategy})"
+        )
+
+
+@dataclass(frozen=True)
+class StoredGame:
+    """The outcome of one game as kept in the store."""
+
+    index: int
+    seed: int
+    won: bool
+    moves: int  # number of moves, first click included
+    guesses: tuple[Guess, ...]
+    uncovered: int
+    bbbv: int
+    seconds: float
+    analyses: int = 0  # calls to the analysis engine during the game
+
+    @classmethod
+    def from_record(cls, index: int, seed: int, record: GameRecord) -> StoredGame:
+        return cls(
+            index=index,
+            seed=seed,
+            won=record.won,
+            moves=len(record.moves),
+            guesses=tuple(record.guesses),
+            uncovered=record.uncovered,
+            bbbv=record.bbbv,
+            seconds=record.seconds,
+            analyses=record.analyses,
+        )
+
+    @property
+    def fatal_guess(self) -> int | None:
+        """1-based number of the guess that lost the game (the player only loses on a guess)."""
+        return len(self.guesses) if not self.won and self.guesses else None
+
+    @property
+    def no_guess_win(self) -> bool:
+        """Won by proof alone, without a single guess."""
+        return self.won and not self.guesses
+
+    @property
+    def survival(self) -> float:
+        """The chance, as the player saw it, of surviving all of this game's guesses."""
+        chance = 1.0
+        for guess in self.guesses:
+            chance *= 1.0 - guess.probability
+        return chance
+
+    def _row(self) -> tuple[object, ...]:
+        guesses = json.dumps([[g.move, g.probability] for g in self.guesses], separators=(",", ":"))
+        return (
+            self.index,
+            self.seed,
+            int(self.won),
+            self.moves,
+            len(self.guesses),
+            guesses,
+            self.uncovered,
+            self.bbbv,
+            self.seconds,
+            self.analyses,
+        )
+
+    @classmethod
+    def _from_row(cls, row: tuple) -> StoredGame:
+        index, seed, won, moves, _count, guesses, uncovered, bbbv, seconds, analyses = row
+        return cls(
+            index=index,
+            seed=seed,
+            won=bool(won),
+            moves=moves,
+            guesses=tuple(Guess(move, float(p)) for move, p in json.loads(guesses)),
+            uncovered=uncovered,
+            bbbv=bbbv,
+            seconds=seconds,
+            analyses=analyses,
+        )
+
+
+class GameStore:
+    """A run's games in an SQLite file; a context manager.
+
+    ``GameStore(path, config)`` creates the store, or reopens it after checking
+    it holds the same configuration (:class:`ConfigMismatchError` otherwise).
+    ``GameStore(path)`` opens an existing store and reads its configuration.
+
+    The file is in WAL mode and every :meth:`add` is one transaction, so a
+    reader (a report) can read while a run writes, and a run killed at any
+    moment keeps every batch it committed.
+    """
+
+    config: RunConfig
+
+    def __init__(self, path: str | Path, config: RunConfig | None = None) -> None:
+        self.path = Path(path)
+        if config is None and not self.path.exists():
+            raise FileNotFoundError(f"{self.path}: no such game database")
+        try:
+            self._db = sqlite3.connect(self.path)
+            self._db.execute("PRAGMA journal_mode=WAL")
+            # In WAL mode NORMAL loses no committed transaction when the process is
+            # killed (only, at worst, the last ones on a power cut), and is much faster.
+            self._db.execute("PRAGMA synchronous=NORMAL")
+            self._db.execute("PRAGMA busy_timeout=10000")
+            self.config = self._open(config)
+        except sqlite3.DatabaseError as exc:
+            self._close_quietly()
+            raise StoreError(f"{self.path}: not usable as a game database ({exc})") from exc
+        except BaseException:
+            self._close_quietly()
+            raise
+
+    def _open(self, config: RunConfig | None) -> RunConfig:
+        """Create the tables for ``config``, or check the stored configuration."""
+        with self._db:
+            stored = self._stored_run()
+            if stored is None:
+                if config is None:
+                    raise StoreError(f"{self.path}: not a minesat game database (no run table)")
+                self._db.executescript("BEGIN;" + _SCHEMA)
+                values = {
+                    **{k: json.dumps(v) for k, v in config.to_dict().items()},
+                    "schema": json.dumps(SCHEMA_VERSION),
+                    "minesat": json.dumps(_version()),
+                }
+                self._db.executemany("INSERT INTO run (key, value) VALUES (?, ?)", values.items())
+                return config
+        schema = stored.pop("schema", None)
+        stored.pop("minesat", None)  # informational: which version created the store
+        if schema != SCHEMA_VERSION:
+            raise StoreError(
+                f"{self.path}: game database schema {schema}, this minesat reads {SCHEMA_VERSION}"
+            )
+        try:
+            found = RunConfig(**{f.name: stored[f.name] for f in fields(RunConfig)})
+        except (KeyError, TypeError, IndexError, ValueError) as exc:
+            raise StoreError(f"{self.path}: damaged run table ({exc})") from exc
+        if config is not None and found != config:
+            differ = ", ".join(
+                f"{f.name} {_show(getattr(found, f.name))} (asked {_show(getattr(config, f.name))})"
+                for f in fields(RunConfig)
+                if getattr(found, f.name) != getattr(config, f.name)
+            )
+            raise ConfigMismatchError(
+                f"{self.path} holds a different run: {differ}; "
+                "use another database or the same options"
+            )
+        return found
+
+    def _stored_run(self) -> dict[str, object] | None:
+        has_run = self._db.execute(
+            "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'run'"
+        ).fetchone()
+        if not has_run:
+            return None
+        return {
+            key: json.loads(value) for key, value in self._db.execute("SELECT key, value FROM run")
+        }
+
+    # --- writing ---------------------------------------------------------------
+
+    def add(self, games: Iterable[StoredGame]) -> None:
+        """Store finished games in one transaction; games already stored are left alone."""
+        with self._db:
+            self._db.executemany(
+                f"INSERT OR IGNORE INTO game ({_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?,?)",
+                (game._row() for game in games),
+            )
+
+    # --- reading ---------------------------------------------------------------
+
+    def __len__(self) -> int:
+        return self._db.execute("SELECT COUNT(*) FROM game").fetchone()[0]
+
+    def count(self, stop: int | None = None) -> int:
+        """Number of stored games with index below ``stop`` (all when None)."""
+        if stop is None:
+            return len(self)
+        return self._db.execute("SELECT COUNT(*) FROM game WHERE idx < ?", (stop,)).fetchone()[0]
+
+    def is_done(self, index: int) -> bool:
+        return self._db.execute("SELECT 1 FROM game WHERE idx = ?", (index,)).fetchone() is not None
+
+    def done_indices(self, start: int = 0, stop: int | None = None) -> set[int]:
+        """Indices stored in ``[start, stop)``. For big runs prefer :meth:`missing`."""
+        if stop is None:
+            rows = self._db.execute("SELECT idx FROM game WHERE idx >= ?", (start,))
+        else:
+            rows = self._db.execute(
+                "SELECT idx FROM game WHERE idx >= ? AND idx < ?", (start, stop)
+            )
+        return {idx for (idx,) in rows}
+
+    def missing(self, stop: int, chunk: int = 65536) -> Iterator[int]:
+        """Indices in ``[0, stop)`` not stored yet, ascending.
+
+        Reads the store a chunk of indices at a time, so memory stays flat
+        however long the run, and no cursor stays open while the caller adds
+        games between two values.
+        """
+        for lo in range(0, stop, chunk):
+            hi = min(lo + chunk, stop)
+            done = self.done_indices(lo, hi)
+            if len(done) < hi - lo:
+                yield from (i for i in range(lo, hi) if i not in done)
+
+    def games(self, stop: int | None = None) -> Iterator[StoredGame]:
+        """Stored games ordered by index (those below ``stop`` when given), streamed."""
+        # A cursor of its own: rows are fetched as iterated, never all at once.
+        if stop is None:
+            cursor = self._db.execute(f"SELECT {_COLUMNS} FROM game ORDER BY idx")
+        else:
+            cursor = self._db.execute(
+                f"SELECT {_COLUMNS} FROM game WHERE idx < ? ORDER BY idx", (stop,)
+            )
+        try:
+            for row in cursor:
+                yield StoredGame._from_row(row)
+        finally:
+            cursor.close()
+
+    def __iter__(self) -> Iterator[StoredGame]:
+        return self.games()
+
+    # --- lifetime --------------------------------------------------------------
+
+    def close(self) -> None:
+        self._db.close()
+
+    def _close_quietly(self) -> None:
+        with contextlib.suppress(AttributeError, sqlite3.Error):
+            self._db.close()
+
+    def __enter__(self) -> GameStore:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+
+def _show(value: object) -> str:
+    if isinstance(value, tuple):
+        return ",".join(map(str, value))
+    return str(value)
+
+
+def _version() -> str:
+    from minesat import __version__
+
+    return __version__

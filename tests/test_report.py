@@ -1,0 +1,311 @@
+"""Solvability reports: statistics checked by hand, every renderer, the CLI."""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from pathlib import Path
+from xml.etree import ElementTree
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from typer.testing import CliRunner
+
+from minesat.cli import app
+from minesat.player import Guess
+from minesat.report import (
+    Accumulator,
+    bin_buckets,
+    render_html,
+    render_json,
+    render_markdown,
+    simulate_command,
+    summarize,
+    summarize_db,
+    write_report,
+)
+from minesat.store import GameStore, RunConfig, StoredGame
+
+BEGINNER = RunConfig(rows=9, cols=9, mines=10, rule="opening", start=(3, 3), seed=7)
+
+
+def game(index: int, won: bool, probs: tuple[float, ...] = (), bbbv: int = 10,
+         seconds: float = 0.01, uncovered: int = 71) -> StoredGame:  # fmt: skip
+    guesses = tuple(Guess(f"A{i + 1}", p) for i, p in enumerate(probs))
+    return StoredGame(index=index, seed=1000 + index, won=won, moves=10 + len(probs),
+                      guesses=guesses, uncovered=uncovered, bbbv=bbbv, seconds=seconds)  # fmt: skip
+
+
+#: Five games small enough to count by hand.
+GAMES = [
+    game(0, True, (), bbbv=10, seconds=0.01),
+    game(1, True, (0.2,), bbbv=12, seconds=0.02),
+    game(2, False, (0.1, 0.4), bbbv=15, seconds=0.03, uncovered=40),
+    game(3, False, (0.5,), bbbv=10, seconds=0.04, uncovered=20),
+    game(4, True, (), bbbv=22, seconds=0.05),
+]
+
+
+@pytest.fixture
+def summary():
+    return summarize(iter(GAMES), BEGINNER, source="runs/beginner.sqlite")
+
+
+# --- statistics --------------------------------------------------------------
+
+
+def test_counts_and_wilson_interval(summary):
+    assert (summary.games, summary.wins, summary.losses) == (5, 3, 2)
+    assert summary.win_rate == pytest.approx(0.6)
+    # Wilson 3/5 at z=1.96, by hand: centre 0.55655, half-width 0.32583.
+    assert summary.ci95 == pytest.approx((0.23072, 0.88238), abs=1e-4)
+    assert summary.label == "beginner"
+
+
+def test_no_guess_share(summary):
+    assert summary.no_guess_wins == 2
+    assert summary.no_guess_share == pytest.approx(0.4)
+    assert summary.guesses_mean == pytest.approx(4 / 5)
+
+
+def test_guesses_histogram(summary):
+    rows = [(b.lo, b.games, b.wins) for b in summary.guesses]
+    assert rows == [(0, 2, 2), (1, 2, 1), (2, 1, 0)]
+
+
+def test_where_games_are_lost(summary):
+    # 3 games made a 1st guess, game 3 died on it; only game 2 made a 2nd, and died.
+    steps = [(s.number, s.made, s.fatal) for s in summary.guess_steps]
+    assert steps == [(1, 3, 1), (2, 1, 1)]
+    fatal = {round(r.lo, 2): r.fatal for r in summary.fatal_risk if r.fatal}
+    assert fatal == {0.4: 1, 0.5: 1}
+    made = {round(r.lo, 2): r.guesses for r in summary.fatal_risk if r.guesses}
+    assert made == {0.1: 1, 0.2: 1, 0.4: 1, 0.5: 1}
+    assert sum(r.probability_sum for r in summary.fatal_risk) == pytest.approx(1.2)
+
+
+def test_win_rate_by_3bv(summary):
+    per_value = [(b.lo, b.games, b.wins) for b in summary.bbbv]
+    assert per_value == [(10, 2, 1), (12, 1, 1), (15, 1, 0), (22, 1, 1)]
+    # 3BV 10..22 in at most 3 bins: width 5, aligned at multiples of 5.
+    binned = [(b.lo, b.hi, b.games, b.wins) for b in bin_buckets(summary.bbbv, 3)]
+    assert binned == [(10, 15, 3, 2), (15, 20, 1, 0), (20, 25, 1, 1)]
+    assert binned[0] and bin_buckets(summary.bbbv, 3)[0].win_rate == pytest.approx(2 / 3)
+
+
+def test_time_and_progress(summary):
+    assert summary.seconds_mean == pytest.approx(0.03)
+    assert (summary.seconds_min, summary.seconds_max) == (0.01, 0.05)
+    # Median from 10-per-decade log bins: within one bin (26 %) of the true 0.03.
+    assert 0.03 / 1.26 <= summary.seconds_median <= 0.03 * 1.26
+    assert summary.seconds_median <= summary.seconds_p90 <= 0.05
+    # Lost games uncovered 40 and 20 of the 71 safe cells.
+    assert summary.progress_lost_mean == pytest.approx(60 / (2 * 71))
+
+
+def test_reproduce_command(summary):
+    assert summary.complete
+    assert summary.command == (
+        "minesat simulate --preset beginner --games 5 --seed 7 --first-click opening "
+        "--start 3,3 --db runs/beginner.sqlite"
+    )
+    custom = {"rows": 5, "cols": 6, "mines": 4, "rule": "safe", "start": [0, 0], "seed": 1,
+              "strategy": "safest-rowmajor"}  # fmt: skip
+    assert simulate_command(custom, 10) == (
+        "minesat simulate --rows 5 --cols 6 --mines 4 --games 10 --seed 1 --first-click safe "
+        "--start 0,0 --strategy safest-rowmajor"
+    )
+
+
+def test_incomplete_run_is_noted():
+    s = summarize([GAMES[0], GAMES[3]], BEGINNER)
+    assert not s.complete
+    assert any("incomplete" in n for n in s.notes)
+    assert "--games 4" in s.command  # replays indices 0..3, the stored ones among them
+
+
+def test_empty_run():
+    s = summarize([], BEGINNER)
+    assert (s.games, s.win_rate, s.ci95) == (0, 0.0, (0.0, 1.0))
+    assert json.loads(render_json([s]))["runs"][0]["games"] == 0
+    assert "no games" in render_html([s])
+    assert render_markdown([s]).startswith("# ")
+
+
+games_strategy = st.lists(
+    st.tuples(st.booleans(), st.lists(st.floats(0, 1), max_size=4), st.integers(1, 60)),
+    max_size=30,
+)
+
+
+@settings(max_examples=40, deadline=None)
+@given(games_strategy)
+def test_counters_add_up(raw):
+    games = [game(i, won, tuple(ps), bbbv=b) for i, (won, ps, b) in enumerate(raw)]
+    s = summarize(games)
+    assert sum(b.games for b in s.guesses) == s.games == len(games)
+    assert sum(b.games for b in s.bbbv) == sum(b.games for b in s.bbbv_binned) == s.games
+    assert sum(b.wins for b in s.bbbv_binned) == s.wins
+    assert sum(r.guesses for r in s.fatal_risk) == s.guesses_total
+    assert sum(st.fatal for st in s.guess_steps) == s.losses - s.lost_without_guess
+    assert sum(r.fatal for r in s.fatal_risk) == s.losses - s.lost_without_guess
+    assert 0 <= s.ci95[0] <= s.win_rate <= s.ci95[1] <= 1
+
+
+def test_accumulator_streams():
+    # One pass over a generator; the state is counters whose size does not grow with games.
+    acc = Accumulator()
+    for g in (g for _ in range(200) for g in GAMES):
+        acc.add(g)
+    s = acc.summary()
+    assert (s.games, s.wins, s.no_guess_wins) == (1000, 600, 400)
+    assert (len(acc.by_guesses), len(acc.by_bbbv)) == (3, 4)
+
+
+# --- renderers -----------------------------------------------------------------
+
+#: Anything a browser would fetch from elsewhere: src/href to a URL, CSS url() or @import.
+EXTERNAL = re.compile(
+    r"""(?:src|href)\s*=\s*["']?\s*(?:https?:)?//|url\(\s*["']?(?:https?:)?//|@import""", re.I
+)
+
+
+def test_json_parses(summary):
+    doc = json.loads(render_json([summary]))
+    run = doc["runs"][0]
+    assert run["games"] == 5 and run["win_rate"] == pytest.approx(0.6)
+    assert run["ci95"] == pytest.approx([0.23072, 0.88238], abs=1e-4)
+    assert run["config"]["start"] == [3, 3]
+    assert run["guess_steps"][0] == {"number": 1, "made": 3, "fatal": 1}
+    assert run["command"].startswith("minesat simulate --preset beginner")
+
+
+def test_html_is_self_contained(summary):
+    page = render_html([summary])
+    assert page.startswith("<!DOCTYPE html>") and page.rstrip().endswith("</html>")
+    assert page.count("<svg") == 5
+    assert "<script" not in page and "<link" not in page and "<img" not in page
+    assert not EXTERNAL.search(page)
+    assert "60.0 %" in page and "23.1–88.2 %" in page
+    assert "minesat simulate --preset beginner --games 5 --seed 7" in page
+    # Ids stay unique across the inline plots.
+    ids = re.findall(r' id="([^"]+)"', page)
+    assert len(ids) == len(set(ids))
+    # Every inline plot is well-formed SVG.
+    for svg in re.findall(r"<svg.*?</svg>", page, flags=re.S):
+        assert ElementTree.fromstring(svg).tag.endswith("svg")
+
+
+def test_markdown_to_stdout_has_tables(summary):
+    md = render_markdown([summary])
+    assert "| Win rate | 60.0 % |" in md
+    assert "| 95 % CI (Wilson) | 23.1–88.2 % |" in md
+    assert "```sh\nminesat simulate --preset beginner" in md
+
+
+def test_markdown_file_links_plots_beside_it(summary, tmp_path):
+    out = tmp_path / "reports" / "beginner.md"
+    written = write_report([summary], out)
+    assert written[0] == out and len(written) == 6
+    links = re.findall(r"!\[[^\]]*\]\(([^)]+)\)", out.read_text())
+    assert len(links) == 5
+    for link in links:
+        target = out.parent / link
+        assert target.is_file() and ElementTree.parse(target).getroot().tag.endswith("svg")
+
+
+def test_write_report_formats(summary, tmp_path):
+    assert json.loads((write_report([summary], tmp_path / "r.json")[0]).read_text())["runs"]
+    assert "<svg" in write_report([summary], tmp_path / "r.html")[0].read_text()
+    with pytest.raises(ValueError, match="unknown report format"):
+        write_report([summary], tmp_path / "r.pdf")
+
+
+# --- databases and the command line ----------------------------------------------
+
+
+def make_db(path: Path, config: RunConfig, games: list[StoredGame]) -> Path:
+    with GameStore(path, config) as store:
+        store.add(games)
+    return path
+
+
+def test_summarize_db_end_to_end(tmp_path):
+    db = make_db(tmp_path / "beginner.sqlite", BEGINNER, GAMES)
+    s = summarize_db(db)
+    assert (s.games, s.wins, s.no_guess_wins) == (5, 3, 2)
+    assert s.config["seed"] == 7 and s.label == "beginner"
+    assert [(st.number, st.made, st.fatal) for st in s.guess_steps] == [(1, 3, 1), (2, 1, 1)]
+
+
+def test_two_databases_compared(tmp_path):
+    expert = RunConfig(rows=16, cols=30, mines=99, rule="opening", start=(3, 3), seed=1)
+    a = make_db(tmp_path / "beginner.sqlite", BEGINNER, GAMES)
+    expert_games = [game(0, False, (0.3,), bbbv=150), game(1, True, (0.1, 0.2), bbbv=170)]
+    b = make_db(tmp_path / "expert.sqlite", expert, expert_games)
+    out = tmp_path / "cmp.html"
+    result = CliRunner().invoke(app, ["report", str(a), str(b), "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    page = out.read_text()
+    assert "beginner vs expert" in page
+    assert "<h2>Comparison</h2>" in page
+    assert "60.0 %" in page and "50.0 %" in page
+    assert page.count("<svg") == 5 and not EXTERNAL.search(page)
+    doc = json.loads(CliRunner().invoke(app, ["report", str(a), str(b), "--json"]).stdout)
+    assert [r["label"] for r in doc["runs"]] == ["beginner", "expert"]
+    assert [r["games"] for r in doc["runs"]] == [5, 2]
+
+
+def test_cli_markdown_to_stdout(tmp_path):
+    db = make_db(tmp_path / "run.sqlite", BEGINNER, GAMES)
+    result = CliRunner().invoke(app, ["report", str(db)])
+    assert result.exit_code == 0
+    assert result.stdout.startswith("# minesat solvability report: run")
+    assert "| Games | 5 |" in result.stdout
+
+
+@pytest.mark.parametrize("kind", ["missing", "garbage", "empty sqlite", "directory"])
+def test_cli_bad_database_is_one_line_exit_2(tmp_path, kind):
+    path = tmp_path / "bad.sqlite"
+    if kind == "garbage":
+        path.write_bytes(b"this is not SQLite at all\n" * 100)
+    elif kind == "empty sqlite":
+        import sqlite3
+
+        sqlite3.connect(path).execute("CREATE TABLE t (x)").connection.close()
+    elif kind == "directory":
+        path.mkdir()
+    result = CliRunner().invoke(app, ["report", str(path)])
+    assert result.exit_code == 2
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("minesat: ") and str(path) in lines[0]
+    assert "Traceback" not in result.output
+
+
+def test_cli_unknown_format(tmp_path):
+    db = make_db(tmp_path / "run.sqlite", BEGINNER, GAMES)
+    result = CliRunner().invoke(app, ["report", str(db), "--out", str(tmp_path / "r.pdf")])
+    assert result.exit_code == 2 and "unknown report format" in result.stderr
+
+
+def test_summary_values_are_finite(summary):
+    for key, value in summary.to_dict().items():
+        if isinstance(value, float):
+            assert math.isfinite(value), key
+
+
+def test_report_on_a_simulated_run(tmp_path):
+    # The whole path: the simulator writes the store, the report reads it back.
+    db = tmp_path / "beginner.sqlite"
+    args = ["simulate", "--preset", "beginner", "--games", "6", "--workers", "1", "--db", str(db)]
+    played = CliRunner().invoke(app, [*args, "--json"])
+    assert played.exit_code == 0, played.output
+    simulated = json.loads(played.stdout.strip().splitlines()[-1])
+    doc = json.loads(CliRunner().invoke(app, ["report", str(db), "--json"]).stdout)
+    run = doc["runs"][0]
+    for key in ("games", "wins", "no_guess_wins"):
+        assert run[key] == simulated[key], key
+    assert run["ci95"] == pytest.approx(simulated["ci95"])
+    assert run["command"].startswith("minesat simulate --preset beginner --games 6 --seed 0")

@@ -1,0 +1,137 @@
+"""``minesat solve``: moves with reasons, JSON, the oracle, and one-line errors (SPEC section 5)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from minesat.cli import app
+
+MINES_DAT = "\n".join(
+    [
+        "    ** * ",
+        "      *  ",
+        "         ",
+        "        *",
+        "*        ",
+        "         ",
+        "         ",
+        "  *      ",
+        "     * **",
+    ]
+)
+
+runner = CliRunner()
+
+
+@pytest.fixture
+def layout_file(tmp_path: Path) -> Path:
+    path = tmp_path / "mines.dat"
+    path.write_text(MINES_DAT + "\n")
+    return path
+
+
+def solve(*args: str | Path) -> tuple[int, str, str]:
+    result = runner.invoke(app, ["solve", *map(str, args)])
+    return result.exit_code, result.stdout, result.stderr
+
+
+def test_json_has_the_promised_keys(layout_file: Path) -> None:
+    code, out, _ = solve(layout_file, "--start", "A1", "--json")
+    assert code == 0
+    data = json.loads(out)
+    assert {"won", "moves", "guesses", "bbbv", "seconds", "uncovered", "steps"} <= set(data)
+    assert data["won"] is True
+    assert data["moves"][0] == "A1"
+    # No rule protects a puzzle file's first click by default: it is the one guess.
+    assert data["guesses"] == [{"move": "A1", "probability": 10 / 81}]
+    assert data["rule"] == "any"
+    assert {s["reason"] for s in data["steps"]} == {"guess", "proven safe", "proven mine"}
+    assert [s["move"] for s in data["steps"]] == data["moves"]
+
+
+def test_start_as_row_col_is_the_same_cell(layout_file: Path) -> None:
+    by_name = json.loads(solve(layout_file, "--start", "A1", "--json")[1])
+    by_pair = json.loads(solve(layout_file, "--start", "0,0", "--json")[1])
+    assert by_name["moves"] == by_pair["moves"]
+
+
+def test_text_prints_each_move_with_its_reason(layout_file: Path) -> None:
+    code, out, _ = solve(layout_file, "--start", "A1", "--first-click", "opening")
+    assert code == 0
+    lines = out.splitlines()
+    assert lines[0].split() == ["1.", "A1", "first", "click"]
+    assert any(line.split()[1:] == ["A5*", "proven", "mine"] for line in lines)
+    assert any(line.split()[1:] == ["A7", "proven", "safe"] for line in lines)
+    assert any(line.startswith("Won: 21 moves, 0 guesses, 3BV 11") for line in lines)
+
+
+def test_a_guess_shows_its_probability(tmp_path: Path) -> None:
+    path = tmp_path / "fifty.txt"
+    path.write_text("* \n  \n")
+    code, out, _ = solve(path, "--start", "B2", "--first-click", "safe")
+    assert code == 0
+    assert "guess, mine probability 0.3333" in out
+    assert out.count("\n") > 2  # the board is drawn too
+
+
+def test_default_start_is_clipped_to_the_board(tmp_path: Path) -> None:
+    path = tmp_path / "small.txt"
+    path.write_text("*  \n   \n")
+    data = json.loads(solve(path, "--json")[1])
+    assert data["start"] == "B3"  # 3,3 clipped to a 2x3 board
+
+
+def test_oracle(layout_file: Path) -> None:
+    code, out, _ = solve(layout_file, "--start", "A1", "--oracle")
+    assert code == 0
+    assert out.splitlines()[-1] == "1 risky move from A1 (any rule)."
+    code, out, _ = solve(layout_file, "--start", "A1", "--oracle", "--json")
+    data = json.loads(out)
+    assert data["count"] == 1
+    assert data["risky"] == [{"move": "A1", "probability": 10 / 81, "uncovers": 71}]
+    data = json.loads(solve(layout_file, "--start", "A1", "--oracle", "--json",
+                            "--first-click", "opening")[1])
+    assert data["count"] == 0
+
+
+def test_format_option(tmp_path: Path) -> None:
+    path = tmp_path / "board.layout"
+    path.write_text(MINES_DAT + "\n")
+    code, _, err = solve(path, "--start", "A1")
+    assert code == 2 and "extension" in err
+    code, out, _ = solve(path, "--start", "A1", "--format", "text", "--json")
+    assert code == 0 and json.loads(out)["won"]
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--start", "A1", "--first-click", "sometimes"], "--first-click must be one of"),
+        (["--start", "Z99"], "off the 9x9 board"),
+        (["--start", "A1!"], "--start: not a cell"),
+        (["--start", "A1", "--strategy", "nope"], "unknown strategy 'nope'"),
+        (["--start", "A5", "--first-click", "safe"], "breaks the safe first-click rule at A5"),
+        (["--start", "A4", "--first-click", "opening"], "breaks the opening first-click rule"),
+        (["--start", "A5", "--oracle"], "cannot start on the mine at A5"),
+    ],
+)
+def test_bad_options_fail_in_one_line(layout_file: Path, args: list[str], message: str) -> None:
+    code, out, err = solve(layout_file, *args)
+    assert code == 2
+    assert out == ""
+    assert message in err
+    assert err.count("\n") == 1 and err.startswith("minesat: ")
+
+
+def test_bad_files_fail_in_one_line(tmp_path: Path) -> None:
+    missing = tmp_path / "missing.txt"
+    code, _, err = solve(missing)
+    assert code == 2 and "missing.txt" in err and err.count("\n") == 1
+    ragged = tmp_path / "bad.mbf"
+    ragged.write_bytes(b"\x09\x09\x00\x05\x01")
+    code, _, err = solve(ragged)
+    assert code == 2 and "bad.mbf" in err and err.count("\n") == 1

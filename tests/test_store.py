@@ -1,0 +1,142 @@
+"""The SQLite game store: round trips, no duplicates, one configuration per file, streaming."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from minesat.player import GameRecord, Guess
+from minesat.store import ConfigMismatchError, GameStore, RunConfig, StoredGame, StoreError
+
+CONFIG = RunConfig(rows=9, cols=9, mines=10, rule="opening", start=(3, 3), seed=7)
+
+
+def game(index: int, *, won: bool = True, guesses: tuple[Guess, ...] = ()) -> StoredGame:
+    return StoredGame(index=index, seed=1000 + index, won=won, moves=5 + index, guesses=guesses,
+                      uncovered=71 if won else 20, bbbv=12, seconds=0.5, analyses=3)
+
+
+def test_round_trip(tmp_path: Path) -> None:
+    games = [
+        game(0),
+        game(1, won=False, guesses=(Guess("A1", 0.125), Guess("C7", 1 / 3))),
+        game(2, guesses=(Guess("I9", 0.0625),)),
+    ]
+    with GameStore(tmp_path / "run.sqlite", CONFIG) as store:
+        store.add(games)
+        assert list(store) == games
+        assert len(store) == 3
+    with GameStore(tmp_path / "run.sqlite") as store:
+        assert store.config == CONFIG
+        assert list(store) == games  # probabilities survive JSON exactly
+
+
+def test_from_record_keeps_everything_but_the_move_list() -> None:
+    record = GameRecord(won=False, moves=("D4", "A1", "B2"), guesses=(Guess("B2", 0.4),),
+                        uncovered=9, bbbv=14, seconds=0.25, analyses=2)
+    stored = StoredGame.from_record(17, 99, record)
+    assert stored == StoredGame(index=17, seed=99, won=False, moves=3, guesses=(Guess("B2", 0.4),),
+                                uncovered=9, bbbv=14, seconds=0.25, analyses=2)
+    assert stored.fatal_guess == record.fatal_guess == 1
+
+
+def test_derived_properties() -> None:
+    lost = game(0, won=False, guesses=(Guess("A1", 0.5), Guess("A2", 0.25)))
+    assert lost.fatal_guess == 2
+    assert not lost.no_guess_win
+    assert lost.survival == pytest.approx(0.375)
+    assert game(1).fatal_guess is None
+    assert game(1).no_guess_win
+    assert not game(2, guesses=(Guess("A1", 0.1),)).no_guess_win
+
+
+def test_nothing_is_stored_twice(tmp_path: Path) -> None:
+    with GameStore(tmp_path / "run.sqlite", CONFIG) as store:
+        store.add([game(0), game(1)])
+        # A second copy of game 1 (say, replayed after a crash) leaves the first untouched.
+        store.add([game(1, won=False), game(2)])
+        assert [g.index for g in store] == [0, 1, 2]
+        assert next(g for g in store if g.index == 1).won
+
+
+def test_add_is_one_transaction(tmp_path: Path) -> None:
+    path = tmp_path / "run.sqlite"
+
+    def games_then_crash():
+        yield game(0)
+        yield game(1)
+        raise RuntimeError("worker died")
+
+    with GameStore(path, CONFIG) as store:
+        with pytest.raises(RuntimeError):
+            store.add(games_then_crash())
+        assert len(store) == 0  # all or nothing
+
+
+def test_stores_in_wal_mode(tmp_path: Path) -> None:
+    with GameStore(tmp_path / "run.sqlite", CONFIG):
+        pass
+    with sqlite3.connect(tmp_path / "run.sqlite") as db:
+        assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+
+
+def test_a_different_configuration_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "run.sqlite"
+    with GameStore(path, CONFIG) as store:
+        store.add([game(0)])
+    other = RunConfig(rows=9, cols=9, mines=10, rule="safe", start=(3, 3), seed=8)
+    with pytest.raises(ConfigMismatchError) as info:
+        GameStore(path, other)
+    message = str(info.value)
+    assert "rule opening (asked safe)" in message and "seed 7 (asked 8)" in message
+    assert "\n" not in message
+    with GameStore(path, CONFIG) as store:  # the same configuration reopens fine
+        assert len(store) == 1
+
+
+def test_strategy_is_part_of_the_configuration(tmp_path: Path) -> None:
+    path = tmp_path / "run.sqlite"
+    GameStore(path, CONFIG).close()
+    with pytest.raises(ConfigMismatchError):
+        GameStore(path, RunConfig(9, 9, 10, "opening", (3, 3), 7, strategy="safest-rowmajor"))
+
+
+def test_opening_needs_an_existing_store(tmp_path: Path) -> None:
+    with pytest.raises(FileNotFoundError):
+        GameStore(tmp_path / "none.sqlite")
+    assert not (tmp_path / "none.sqlite").exists()
+
+
+def test_other_files_are_refused(tmp_path: Path) -> None:
+    text = tmp_path / "notes.sqlite"
+    text.write_text("hello, not a database\n" * 100)
+    with pytest.raises(StoreError, match="not usable as a game database"):
+        GameStore(text, CONFIG)
+    empty = tmp_path / "other.sqlite"
+    sqlite3.connect(empty).execute("CREATE TABLE t (x)").connection.close()
+    with pytest.raises(StoreError, match="not a minesat game database"):
+        GameStore(empty)
+
+
+def test_missing_indices_in_chunks(tmp_path: Path) -> None:
+    with GameStore(tmp_path / "run.sqlite", CONFIG) as store:
+        store.add(game(i) for i in (0, 1, 2, 5, 9, 10, 40))
+        assert list(store.missing(12, chunk=4)) == [3, 4, 6, 7, 8, 11]
+        assert list(store.missing(3, chunk=4)) == []
+        assert store.count(10) == 5
+        assert store.done_indices(2, 10) == {2, 5, 9}
+        assert store.is_done(40) and not store.is_done(41)
+        assert [g.index for g in store.games(10)] == [0, 1, 2, 5, 9]
+
+
+def test_missing_is_lazy_while_games_are_added(tmp_path: Path) -> None:
+    """Games added while the missing indices are being drawn do not disturb the iteration."""
+    with GameStore(tmp_path / "run.sqlite", CONFIG) as store:
+        todo = store.missing(10**12, chunk=8)  # would never finish if materialised
+        first = [next(todo) for _ in range(20)]
+        store.add(game(i) for i in first)
+        assert first == list(range(20))
+        assert next(todo) == 20
+        assert len(store) == 20
