@@ -534,6 +534,19 @@ def test_inconsistent_positions(rows: list[str], mines: int | None, culprits: se
     assert_names_culprit(position, caught.value)
 
 
+def test_explain_refuses_what_is_not_certain() -> None:
+    position = Position.from_rows(["*1??"])
+    for cell in [(0, 0), (0, 1)]:  # a flag, an uncovered number: nothing to explain
+        with pytest.raises(ValueError):
+            explain(position, cell)
+    with pytest.raises(ValueError):
+        explain(position, (0, 3))  # uncertain without the total
+    # The argument supplies the missing total; the flag already uses it up, so no number
+    # is needed at all.
+    why = explain(position, (0, 3), mines=1)
+    assert (why.mined, why.numbers, why.uses_total) == (False, (), True)
+
+
 def test_explanation_is_the_smallest() -> None:
     """Issue 3 asks for the smallest set of numbers, not just one that cannot shrink.
 

