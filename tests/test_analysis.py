@@ -13,7 +13,8 @@ check :mod:`minesat.analysis`:
 - explanations are sufficient and minimal;
 - a reused :class:`Analyzer` answers like a fresh one;
 - hand cases: the exam position, empty and solved boards, endgames decided by the
-  count, a 1000x1000 board, and the JSON shape of SPEC section 3.
+  count, a 1000x1000 board, and the JSON shape of SPEC section 3;
+- every position in puzzles/: the brute force where small, its true layout where known.
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ from hypothesis import strategies as st
 from bruteforce import Result, build_problem, forced, forces, frontier_components, solve
 from minesat.analysis import Analysis, Analyzer, InconsistentPositionError, analyze, explain
 from minesat.board import COVERED, FLAG, Cell, Layout, Position, cell_name, neighbours, parse_cell
+from minesat.formats import read_layout, read_position
 from minesat.game import Game
 from minesat.generate import FirstClick, generate_layout, kept_clear
 
@@ -461,10 +463,37 @@ def test_partial_dat_with_ten_mines() -> None:
 
 def test_partial_dat_file_matches_the_inline_position() -> None:
     path = Path(__file__).resolve().parents[1] / "puzzles" / "partial.dat"
-    formats = pytest.importorskip("minesat.formats")
-    if not path.exists() or not hasattr(formats, "read_position"):
-        pytest.skip("puzzles/partial.dat or minesat.formats.read_position not there yet")
-    assert formats.read_position(path).cells == partial_position().cells
+    position = read_position(path)
+    assert position.cells == partial_position().cells
+    assert position.mines == 10
+
+
+PUZZLES = Path(__file__).resolve().parents[1] / "puzzles"
+PUZZLE_FILES = sorted(
+    path for path in PUZZLES.glob("*")
+    if path.suffix in {".txt", ".dat", ".json", ".mine"} and ".layout." not in path.name
+)
+
+
+def test_the_puzzle_positions_are_there() -> None:
+    # An empty list would silently parametrize test_puzzle_files into nothing.
+    names = {path.name for path in PUZZLE_FILES}
+    assert {"partial.dat", "expert-early.txt", "expert-mid.txt", "expert-late.txt"} <= names
+
+
+@pytest.mark.parametrize("path", PUZZLE_FILES, ids=lambda path: path.name)
+def test_puzzle_files(path: Path) -> None:
+    """Every shipped position: brute force where it is small, its true layout where known."""
+    position = read_position(path)
+    layout_path = path.with_name(path.name.split(".")[0] + ".layout.txt")
+    layout = read_layout(layout_path) if layout_path.exists() else None
+    if small_enough(position):
+        check_position(position, layout)
+    elif layout is not None:
+        for total in (position.mines, None):
+            analysis = analyze(position.with_mines(total))
+            assert not set(analysis.safe) & layout.mines, f"mine reported safe in {path.name}"
+            assert set(analysis.mine) <= layout.mines, f"safe cell reported mined in {path.name}"
 
 
 def test_partial_dat_explanations() -> None:

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from minesat.analysis import Analysis, Analyzer
 from minesat.board import COVERED, PRESETS, Cell, Layout, Move, Position, cell_name
+from minesat.formats import read_layout
 from minesat.game import Game, MoveResult, Status
 from minesat.generate import FirstClick, game_seed, generate_layout
 from minesat.player import (
@@ -20,18 +23,8 @@ from minesat.player import (
     solve_oracle,
 )
 
-#: puzzles/mines.dat, inline so these tests do not depend on the file readers.
-MINES_DAT = [
-    "    ** * ",
-    "      *  ",
-    "         ",
-    "        *",
-    "*        ",
-    "         ",
-    "         ",
-    "  *      ",
-    "     * **",
-]
+#: The exam layout (10 mines on 9x9).
+MINES_DAT = read_layout(Path(__file__).resolve().parents[1] / "puzzles" / "mines.dat")
 
 
 def seeded(preset: str, index: int, rule: str = "opening", start: Cell = (3, 3)) -> Layout:
@@ -123,7 +116,7 @@ def test_trace_does_not_change_the_game() -> None:
 
 
 def test_the_first_click_is_a_guess_only_under_rule_any() -> None:
-    layout = Layout.from_rows(MINES_DAT)
+    layout = MINES_DAT
     assert play_game(layout, (0, 0), rule="opening").guesses == ()
     assert play_game(layout, (0, 0), rule="safe").guesses == ()
     record = play_game(layout, (0, 0), rule="any")
@@ -232,22 +225,12 @@ def test_every_strategy_keeps_the_invariants(name: str) -> None:
 
 
 def test_oracle_on_mines_dat_from_a1_needs_exactly_one_risky_move() -> None:
-    layout = Layout.from_rows(MINES_DAT)
+    layout = MINES_DAT
     risky = solve_oracle(layout, (0, 0), "any")
     assert [r.move for r in risky] == ["A1"]
     assert risky[0].uncovers == 81 - 10
     # Once the first click is protected, everything after it is proven.
     assert solve_oracle(layout, (0, 0), "opening") == []
-
-
-def test_oracle_matches_the_puzzle_file() -> None:
-    formats = pytest.importorskip("minesat.formats")
-    from pathlib import Path
-
-    path = Path(__file__).resolve().parents[1] / "puzzles" / "mines.dat"
-    if not path.exists():
-        pytest.skip("puzzles/mines.dat not present")
-    assert formats.read_layout(path) == Layout.from_rows(MINES_DAT)
 
 
 def settle(game: Game, analyzer: Analyzer) -> None:

@@ -99,7 +99,9 @@ def test_without_a_store_the_summary_comes_from_the_results() -> None:
 
 
 def test_a_dask_cluster_gives_the_local_results(tmp_path: Path) -> None:
-    distributed = pytest.importorskip("dask.distributed", reason="the minesat[dask] extra")
+    # The test extra installs dask: a missing install must fail here, not skip.
+    import dask.distributed as distributed
+
     with (
         distributed.LocalCluster(
             n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None

@@ -10,19 +10,8 @@ from typer.testing import CliRunner
 
 from minesat.cli import app
 
-MINES_DAT = "\n".join(
-    [
-        "    ** * ",
-        "      *  ",
-        "         ",
-        "        *",
-        "*        ",
-        "         ",
-        "         ",
-        "  *      ",
-        "     * **",
-    ]
-)
+#: The exam layout file (10 mines on 9x9).
+MINES_DAT = Path(__file__).resolve().parents[1] / "puzzles" / "mines.dat"
 
 runner = CliRunner()
 
@@ -30,7 +19,7 @@ runner = CliRunner()
 @pytest.fixture
 def layout_file(tmp_path: Path) -> Path:
     path = tmp_path / "mines.dat"
-    path.write_text(MINES_DAT + "\n")
+    path.write_bytes(MINES_DAT.read_bytes())
     return path
 
 
@@ -100,7 +89,7 @@ def test_oracle(layout_file: Path) -> None:
 
 def test_format_option(tmp_path: Path) -> None:
     path = tmp_path / "board.layout"
-    path.write_text(MINES_DAT + "\n")
+    path.write_bytes(MINES_DAT.read_bytes())
     code, _, err = solve(path, "--start", "A1")
     assert code == 2 and "extension" in err
     code, out, _ = solve(path, "--start", "A1", "--format", "text", "--json")

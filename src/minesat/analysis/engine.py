@@ -99,7 +99,6 @@ class Analyzer:
                 if weights is None:
                     _raise_total_conflict(components, frontier, remaining)
                 numerators, interior_mined, denominator = weights
-                numerators.update(dict.fromkeys(frontier.interior, interior_mined))
                 safe, mine = set(), set()
                 for cell, num in numerators.items():
                     probability[cell] = num / denominator
@@ -107,6 +106,14 @@ class Analyzer:
                         safe.add(cell)
                     elif num == denominator:
                         mine.add(cell)
+                if frontier.interior:
+                    # Interior cells are interchangeable: one division serves them all.
+                    p = interior_mined / denominator
+                    probability.update(dict.fromkeys(frontier.interior, p))
+                    if interior_mined == 0:
+                        safe.update(frontier.interior)
+                    elif interior_mined == denominator:
+                        mine.update(frontier.interior)
             else:
                 # Step 2': a component too large to count. Certainties stay exact
                 # (SAT with the global count); probabilities become estimates.

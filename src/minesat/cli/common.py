@@ -6,6 +6,12 @@ from typing import NoReturn
 
 import typer
 
+from minesat.board import Cell, parse_cell
+from minesat.generate import FirstClick
+
+#: The first click when none is given (SPEC section 4), clipped to small boards.
+DEFAULT_START: Cell = (3, 3)
+
 #: Exit statuses, as SPEC promises them.
 EXIT_INCONSISTENT = 1  # a position no layout satisfies
 EXIT_BAD_INPUT = 2  # unreadable file, bad option value
@@ -15,3 +21,27 @@ def fail(message: str, status: int = EXIT_BAD_INPUT) -> NoReturn:
     """Print ``minesat: message`` on stderr (one line, no traceback) and exit."""
     typer.echo(f"minesat: {message}", err=True)
     raise typer.Exit(status)
+
+
+def first_click_rule(text: str) -> FirstClick:
+    """Parse ``--first-click``; a bad value fails with the list of rules."""
+    try:
+        return FirstClick(text.lower())
+    except ValueError:
+        fail(f"--first-click must be one of {', '.join(r.value for r in FirstClick)}, not {text!r}")
+
+
+def start_cell(text: str | None, rows: int, cols: int) -> Cell:
+    """Parse ``--start`` (a cell name or ROW,COL); the default is clipped to the board.
+
+    An explicit cell off the board fails: clipping it silently would play another game.
+    """
+    if text is None:
+        return min(DEFAULT_START[0], rows - 1), min(DEFAULT_START[1], cols - 1)
+    try:
+        cell = parse_cell(text)
+    except ValueError as err:
+        fail(f"--start: {err}")
+    if not (0 <= cell[0] < rows and 0 <= cell[1] < cols):
+        fail(f"--start {text} is off the {rows}x{cols} board")
+    return cell

@@ -11,16 +11,15 @@ from typing import Annotated
 
 import typer
 
-from minesat.board import PRESETS, Cell, parse_cell
+from minesat.board import PRESETS
 from minesat.cli import app
-from minesat.cli.common import fail
+from minesat.cli.common import fail, first_click_rule, start_cell
 from minesat.generate import FirstClick
 from minesat.player import DEFAULT_STRATEGY, STRATEGIES
 from minesat.simulate import ProgressCallback, SchedulerError, Tally, check_config, run
 from minesat.store import GameStore, RunConfig, StoreError
 
 #: The first click when --start is not given, clipped to smaller boards.
-DEFAULT_START: Cell = (3, 3)
 
 
 @app.command()
@@ -137,19 +136,8 @@ def _config(
     elif any(v is None for v in board):
         fail("give --preset NAME or all of --rows, --cols and --mines")
     assert rows is not None and cols is not None and mines is not None
-    try:
-        rule = FirstClick(first_click.lower()).value
-    except ValueError:
-        fail(f"--first-click must be one of {', '.join(r.value for r in FirstClick)}, not {first_click!r}")
-    if start is None:
-        cell = (min(DEFAULT_START[0], max(rows - 1, 0)), min(DEFAULT_START[1], max(cols - 1, 0)))
-    else:
-        try:
-            cell = parse_cell(start)
-        except ValueError as exc:
-            fail(f"--start: {exc}")
-        if not (0 <= cell[0] < rows and 0 <= cell[1] < cols):
-            fail(f"--start {start} is off the {rows}x{cols} board")
+    rule = first_click_rule(first_click).value
+    cell = start_cell(start, rows, cols)
     if strategy not in STRATEGIES:
         fail(f"unknown strategy {strategy!r} (known: {', '.join(STRATEGIES)})")
     config = RunConfig(rows=rows, cols=cols, mines=mines, rule=rule, start=cell, seed=seed, strategy=strategy)

@@ -9,10 +9,9 @@ from typing import Annotated, Any
 
 import typer
 
-from minesat.board import Cell, Layout, Move, cell_name, parse_cell
+from minesat.board import Cell, Layout, Move, cell_name
 from minesat.cli import app
-from minesat.cli.common import fail
-from minesat.cli.simulate import DEFAULT_START
+from minesat.cli.common import fail, first_click_rule, start_cell
 from minesat.formats import BoardFormatError, UnsupportedFormatError, read_layout
 from minesat.game import Game
 from minesat.generate import FirstClick
@@ -72,8 +71,8 @@ def solve(
         fail(str(err))
     except OSError as err:
         fail(f"{layout_file}: {err.strerror or err}")
-    rule = _rule(first_click)
-    cell = _start(start, layout)
+    rule = first_click_rule(first_click)
+    cell = start_cell(start, layout.rows, layout.cols)
     if strategy not in STRATEGIES:
         fail(f"unknown strategy {strategy!r} (known: {', '.join(STRATEGIES)})")
 
@@ -98,30 +97,6 @@ def solve(
         typer.echo(f"{number:>{width}}. {step.move:<6} {step.describe()}")
     typer.echo(_summary(record))
     typer.echo(_final_board(layout, record))
-
-
-def _rule(first_click: str) -> FirstClick:
-    try:
-        return FirstClick(first_click.lower())
-    except ValueError:
-        fail(
-            f"--first-click must be one of {', '.join(r.value for r in FirstClick)}, "
-            f"not {first_click!r}"
-        )
-
-
-def _start(start: str | None, layout: Layout) -> Cell:
-    """The --start cell, or the default clipped to the board; off-board cells fail."""
-    rows, cols = layout.rows, layout.cols
-    if start is None:
-        return min(DEFAULT_START[0], rows - 1), min(DEFAULT_START[1], cols - 1)
-    try:
-        cell = parse_cell(start)
-    except ValueError as err:
-        fail(f"--start: {err}")
-    if not (0 <= cell[0] < rows and 0 <= cell[1] < cols):
-        fail(f"--start {start} is off the {rows}x{cols} board")
-    return cell
 
 
 def survival(record: GameRecord) -> float:
