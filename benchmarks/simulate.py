@@ -17,10 +17,9 @@ import platform
 import time
 
 from minesat.analysis import Analysis
-from minesat.board import COVERED, FLAG, PRESETS, Cell, Layout, Move
-from minesat.game import Game, Status
+from minesat.board import COVERED, FLAG, PRESETS, Cell, Layout, Position
 from minesat.generate import game_seed, generate_layout
-from minesat.player import DEFAULT_STRATEGY, GameRecord, Guess, get_strategy
+from minesat.player import DEFAULT_STRATEGY, GameRecord, get_strategy, play_game
 from minesat.simulate import play_indices
 from minesat.stats import wilson
 from minesat.store import RunConfig, StoredGame
@@ -30,85 +29,48 @@ from minesat.store import RunConfig, StoredGame
 MS_COVERED, MS_FLAG, MS_SAFE = 10, 11, 12
 
 
-def ms_toollib_game(layout: Layout, start: Cell, rule: str, strategy: str) -> GameRecord:
-    """Play like :func:`minesat.player.play_game`, with ms_toollib's probabilities.
+class MsToollibAnalyzer:
+    """ms_toollib's engine behind minesat's analysis interface, for :func:`play_game`.
 
-    Every proven move first (all proven-safe cells uncovered, proven mines
-    flagged); when nothing is proven, the named minesat strategy chooses among
-    the uncertain cells given ms_toollib's probabilities, so the policy and its
-    tie-break are exactly those of the minesat run.
+    ``mark_board`` gives the quick proofs; only when it proves nothing are the
+    exact probabilities computed (``cal_probability_onboard``), as a player built
+    on ms_toollib would do. Cells at probability 0 or 1 then count as proven.
     """
-    import ms_toollib
 
-    began = time.perf_counter()
-    chooser = get_strategy(strategy)
-    game = Game(layout)
-    rows, cols, mines = layout.rows, layout.cols, layout.mine_count
-    moves = [str(Move(start))]
-    guesses: list[Guess] = []
-    calls = 0
-    if rule == "any":
-        guesses.append(Guess(moves[0], mines / (rows * cols)))
-    game.uncover(start)
-    while not game.over:
-        board = [[_encode(game[r, c]) for c in range(cols)] for r in range(rows)]
+    def analyze(self, position: Position, mines: int | None = None) -> Analysis:
+        import ms_toollib
+
+        total = position.mines if mines is None else mines
+        rows, cols = position.rows, position.cols
+        covered = position.cells_in(COVERED)
+        board = [[_encode(position[r, c]) for c in range(cols)] for r in range(rows)]
         marked = ms_toollib.mark_board(board)
-        calls += 1
-        safe = [
-            (r, c)
-            for r in range(rows)
-            for c in range(cols)
-            if marked[r][c] == MS_SAFE and game[r, c] == COVERED
-        ]
-        mine = [
-            (r, c)
-            for r in range(rows)
-            for c in range(cols)
-            if marked[r][c] == MS_FLAG and game[r, c] == COVERED
-        ]
-        probability = None
+        safe = [cell for cell in covered if marked[cell[0]][cell[1]] == MS_SAFE]
+        mine = [cell for cell in covered if marked[cell[0]][cell[1]] == MS_FLAG]
+        probability: list[list[float]] | None = None
         if not safe and not mine:
-            probability, _ = ms_toollib.cal_probability_onboard(board, mines)
-            calls += 1
-            covered = [(r, c) for r in range(rows) for c in range(cols) if game[r, c] == COVERED]
+            probability = ms_toollib.cal_probability_onboard(board, total)[0]
             safe = [cell for cell in covered if probability[cell[0]][cell[1]] == 0.0]
             mine = [cell for cell in covered if probability[cell[0]][cell[1]] == 1.0]
-        if safe or mine:
-            for cell in safe:
-                if game[cell] == COVERED and not game.over:
-                    game.uncover(cell)
-                    moves.append(str(Move(cell)))
-            for cell in mine:
-                if not game.over:
-                    game.flag(cell)
-                    moves.append(f"{Move(cell)}*")
-            continue
-        assert probability is not None
-        position = game.position()
-        unknown = tuple(cell for cell in covered if 0.0 < probability[cell[0]][cell[1]] < 1.0)
-        analysis = Analysis(
-            rows,
-            cols,
-            mines,
-            (),
-            (),
-            unknown,
-            tuple(tuple(_shown(game[r, c], probability[r][c]) for c in range(cols)) for r in range(rows)),
-            0,
+        proven = set(safe) | set(mine)
+        grid = tuple(
+            tuple(
+                _shown(position[r, c], probability[r][c] if probability else float((r, c) in mine))
+                for c in range(cols)
+            )
+            for r in range(rows)
         )
-        cell = chooser.choose(position, analysis)
-        moves.append(str(Move(cell)))
-        guesses.append(Guess(str(Move(cell)), probability[cell[0]][cell[1]]))
-        game.uncover(cell)
-    return GameRecord(
-        won=game.status is Status.WON,
-        moves=tuple(moves),
-        guesses=tuple(guesses),
-        uncovered=game.uncovered,
-        bbbv=layout.bbbv(),
-        seconds=time.perf_counter() - began,
-        analyses=calls,
-    )
+        unknown = tuple(cell for cell in covered if cell not in proven)
+        return Analysis(rows, cols, total, tuple(safe), tuple(mine), unknown, grid, 0)
+
+
+def ms_toollib_game(layout: Layout, start: Cell, rule: str, strategy: str) -> GameRecord:
+    """:func:`minesat.player.play_game` with ms_toollib's engine in place of minesat's.
+
+    The game loop and the strategy object (and so its tie-break) are minesat's own:
+    only the analysis differs.
+    """
+    return play_game(layout, start, strategy=get_strategy(strategy), rule=rule, analyzer=MsToollibAnalyzer())
 
 
 def _encode(state: int) -> int:

@@ -220,6 +220,12 @@ def check_start(layout: Layout, start: Cell, rule: FirstClick | str) -> FirstCli
     return rule
 
 
+class AnalysisEngine(Protocol):
+    """What the game loop needs of an analysis engine: :meth:`Analyzer.analyze`'s signature."""
+
+    def analyze(self, position: Position, mines: int | None = None) -> Analysis: ...
+
+
 def play_game(
     layout: Layout,
     start: Cell,
@@ -227,6 +233,7 @@ def play_game(
     strategy: Strategy | None = None,
     rule: FirstClick | str = FirstClick.OPENING,
     trace: list[Step] | None = None,
+    analyzer: AnalysisEngine | None = None,
 ) -> GameRecord:
     """Play ``layout`` from ``start``: every proven move first, a guess when nothing is proven.
 
@@ -234,6 +241,8 @@ def play_game(
     mines / cells). ``trace``, when given, receives one :class:`Step` per move
     with its reason; the simulation passes none and pays nothing for it.
     The same layout, start, rule and strategy always give the same moves.
+    ``analyzer`` defaults to a fresh :class:`~minesat.analysis.Analyzer`; another
+    engine (a benchmark's rival) can be put in its place.
 
     Raises :class:`ValueError` when ``start`` is off the board or the layout
     breaks the rule there.
@@ -245,7 +254,8 @@ def play_game(
     began = time.perf_counter()
     rule = check_start(layout, start, rule)
     strategy = strategy if strategy is not None else SafestCell()
-    analyzer = Analyzer()  # one per game: its component cache makes re-analysis incremental
+    if analyzer is None:
+        analyzer = Analyzer()  # one per game: its component cache makes re-analysis incremental
     game = Game(layout)
     moves: list[str] = []
     guesses: list[Guess] = []
