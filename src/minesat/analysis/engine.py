@@ -10,14 +10,17 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from math import comb
+from typing import NoReturn, TypeVar
 
 from minesat.analysis.classify import Certainties, classify_component, classify_with_total
 from minesat.analysis.constraints import Component, Frontier
 from minesat.analysis.counting import STATE_BUDGET, ComponentCount, count_component
 from minesat.analysis.result import Analysis, InconsistentPositionError
 from minesat.board import COVERED, FLAG, Cell, Position
+
+T = TypeVar("T")
 
 #: Component results kept per Analyzer; a game never needs more than a few hundred.
 CACHE_LIMIT = 4096
@@ -50,7 +53,7 @@ class Analyzer:
         self._certain: dict[object, Certainties] = {}
         self._counts: dict[object, ComponentCount | None] = {}
 
-    def _cached(self, cache: dict, key: object, compute):
+    def _cached(self, cache: dict[object, T], key: object, compute: Callable[[], T]) -> T:
         if key not in cache:
             if len(cache) >= CACHE_LIMIT:
                 cache.clear()
@@ -75,6 +78,18 @@ class Analyzer:
         frontier = Frontier.of(position)
         components = frontier.components()
 
+        if total is not None:
+            counts = [self.count(comp) for comp in components]
+            for comp, count in zip(components, counts, strict=True):
+                if count is not None and not any(count.ways):
+                    self.certainties(comp)  # no layout at all: raises, naming a number in the conflict
+            remaining = total - frontier.flags
+            _check_room(position, frontier, remaining)
+            if all(c is not None for c in counts):
+                # Exact counting decides every cell, the global count included:
+                # the per-component SAT step would only repeat what it proves.
+                return self._from_counts(position, total, frontier, components, counts, remaining)
+
         # Step 1: each component on its own (local rules, then SAT).
         safe: set[Cell] = set()
         mine: set[Cell] = set()
@@ -83,48 +98,55 @@ class Analyzer:
             safe |= s
             mine |= m
 
-        probability: dict[Cell, float | None] = {}
-        exact = True
         if total is None:
             # Without the total only certainties are promised (SPEC section 3).
-            for cell in (*frontier.frontier, *frontier.interior):
-                probability[cell] = 0.0 if cell in safe else 1.0 if cell in mine else None
-        else:
-            remaining = total - frontier.flags
-            _check_room(position, frontier, remaining)
-            counts = [self.count(comp) for comp in components]
-            if all(c is not None for c in counts):
-                # Step 2: exact counting decides everything, the global count included.
-                weights = _exact_probabilities(counts, components, len(frontier.interior), remaining)
-                if weights is None:
-                    _raise_total_conflict(components, frontier, remaining)
-                numerators, interior_mined, denominator = weights
-                safe, mine = set(), set()
-                for cell, num in numerators.items():
-                    probability[cell] = num / denominator
-                    if num == 0:
-                        safe.add(cell)
-                    elif num == denominator:
-                        mine.add(cell)
-                if frontier.interior:
-                    # Interior cells are interchangeable: one division serves them all.
-                    p = interior_mined / denominator
-                    probability.update(dict.fromkeys(frontier.interior, p))
-                    if interior_mined == 0:
-                        safe.update(frontier.interior)
-                    elif interior_mined == denominator:
-                        mine.update(frontier.interior)
-            else:
-                # Step 2': a component too large to count. Certainties stay exact
-                # (SAT with the global count); probabilities become estimates.
-                exact = False
-                (s, m), interior = classify_with_total(components, len(frontier.interior), remaining)
-                safe, mine = set(s), set(m)
-                if interior is not None:
-                    (mine if interior else safe).update(frontier.interior)
-                probability = _estimate(frontier, components, counts, safe, mine, remaining)
+            probability: dict[Cell, float | None] = {
+                cell: 0.0 if cell in safe else 1.0 if cell in mine else None
+                for cell in (*frontier.frontier, *frontier.interior)
+            }
+            return _build(position, total, safe, mine, probability, len(components), exact=True)
 
-        return _build(position, total, safe, mine, probability, len(components), exact)
+        # Step 2': a component too large to count. Certainties stay exact (SAT
+        # with the global count); probabilities become estimates.
+        (s, m), interior = classify_with_total(components, len(frontier.interior), remaining)
+        safe, mine = set(s), set(m)
+        if interior is not None:
+            (mine if interior else safe).update(frontier.interior)
+        probability = _estimate(frontier, components, counts, safe, mine, remaining)
+        return _build(position, total, safe, mine, probability, len(components), exact=False)
+
+    def _from_counts(
+        self,
+        position: Position,
+        total: int,
+        frontier: Frontier,
+        components: Sequence[Component],
+        counts: Sequence[ComponentCount | None],
+        remaining: int,
+    ) -> Analysis:
+        """Step 2: exact probabilities; a cell is certain when its weight is 0 or all."""
+        weights = _exact_probabilities(counts, components, len(frontier.interior), remaining)
+        if weights is None:
+            _raise_total_conflict(components, frontier, remaining)
+        numerators, interior_mined, denominator = weights
+        probability: dict[Cell, float | None] = {}
+        safe: set[Cell] = set()
+        mine: set[Cell] = set()
+        for cell, num in numerators.items():
+            probability[cell] = num / denominator
+            if num == 0:
+                safe.add(cell)
+            elif num == denominator:
+                mine.add(cell)
+        if frontier.interior:
+            # Interior cells are interchangeable: one division serves them all.
+            p = interior_mined / denominator
+            probability.update(dict.fromkeys(frontier.interior, p))
+            if interior_mined == 0:
+                safe.update(frontier.interior)
+            elif interior_mined == denominator:
+                mine.update(frontier.interior)
+        return _build(position, total, safe, mine, probability, len(components), exact=True)
 
 
 def _check_room(position: Position, frontier: Frontier, remaining: int) -> None:
@@ -189,7 +211,7 @@ def _exact_probabilities(
     return numerators, interior_mined, layouts * scale
 
 
-def _raise_total_conflict(components: Sequence[Component], frontier: Frontier, remaining: int) -> None:
+def _raise_total_conflict(components: Sequence[Component], frontier: Frontier, remaining: int) -> NoReturn:
     # The SAT classifier with the global count finds a number in the conflict.
     classify_with_total(components, len(frontier.interior), remaining)
     raise InconsistentPositionError(frontier.frontier[0], f"no layout places the {remaining} remaining mines")
