@@ -174,6 +174,7 @@ class Result:
     mine: frozenset[Cell]
     unknown: frozenset[Cell]
     probability: dict[Cell, Fraction] | None
+    layouts: int | None = None  # whole-board layouts consistent with the position, with the total
 
 
 def _weights(problem: Problem, counts: FrontierCounts, total: int) -> dict[int, int]:
@@ -217,7 +218,7 @@ def solve_problem(problem: Problem, total: int | None) -> Result:
             probability[cell] = Fraction(interior_mines, layouts * size)
     safe = frozenset(c for c, p in probability.items() if p == 0)
     mine = frozenset(c for c, p in probability.items() if p == 1)
-    return Result(True, safe, mine, covered - safe - mine, probability)
+    return Result(True, safe, mine, covered - safe - mine, probability, layouts)
 
 
 def solve(position: Position, mines: int | None = None) -> Result:

@@ -128,6 +128,8 @@ def check_position(position: Position, layout: Layout | None = None) -> None:
             continue
         analysis = analyze(subject)
         assert_agrees(subject, analysis, expected, total)
+        if total is not None and analysis.exact:
+            assert analysis.layouts == expected.layouts, show(subject)
         if layout is not None:
             # The worst bug: a mined cell called safe. Then a safe cell called mined.
             where = show(subject)

@@ -6,6 +6,8 @@
 ((), (), ((0, 1), (1, 0), (1, 1)))
 >>> a.probability[1][1]
 0.3333333333333333
+>>> a.layouts  # the mine is in one of three cells
+3
 """
 
 from __future__ import annotations
@@ -146,7 +148,10 @@ class Analyzer:
                 safe.update(frontier.interior)
             elif interior_mined == denominator:
                 mine.update(frontier.interior)
-        return _build(position, total, safe, mine, probability, len(components), exact=True)
+        return _build(
+            position, total, safe, mine, probability, len(components), exact=True,
+            layouts=denominator // (len(frontier.interior) or 1),
+        )
 
 
 def _check_room(position: Position, frontier: Frontier, remaining: int) -> None:
@@ -266,6 +271,7 @@ def _build(
     probability: dict[Cell, float | None],
     components: int,
     exact: bool,
+    layouts: int | None = None,
 ) -> Analysis:
     grid: list[tuple[float | None, ...]] = []
     unknown: list[Cell] = []
@@ -294,4 +300,5 @@ def _build(
         probability=tuple(grid),
         components=components,
         exact=exact,
+        layouts=layouts,
     )

@@ -35,6 +35,11 @@ class Analysis:
     probability: tuple[tuple[float | None, ...], ...]
     components: int
     exact: bool = True
+    #: The number of layouts consistent with the position and the total, when it
+    #: is counted exactly (total known, every component counted); else ``None``.
+    #: A look-ahead uses ratios of it: P(a cell is safe and shows n) is
+    #: layouts(position with that n) / layouts(position).
+    layouts: int | None = None
 
     def moves(self) -> list[Move]:
         """One uncover per safe cell, then one flag per certain mine, row-major."""
