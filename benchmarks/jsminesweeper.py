@@ -1,0 +1,486 @@
+"""minesat against JSMinesweeper, the strongest open-source solver, on the same boards.
+
+    python benchmarks/jsminesweeper.py --jsms PATH [--boards FILE | --preset expert --games N
+        --seed S --first-click opening --start 3,3] [--strategy NAME] [--out FILE.jsonl]
+        [--first K] [--clock frozen|real] [--node node]
+
+PATH is a checkout of https://github.com/DavidNHill/JSMinesweeper (nothing of it is part of
+minesat). Every board is played twice, one game at a time, so each side has one core:
+
+* by JSMinesweeper's own solver, headless under Node (``jsminesweeper_driver.mjs`` beside this
+  file loads its browser scripts with minimal shims and follows its bulk-play loop, ``bulkRun``
+  in ``main.js``: each turn the solver's recommended move, plus its other certain clears);
+* by minesat's player, :func:`minesat.player.play_game` with ``--strategy`` (default
+  :data:`minesat.player.DEFAULT_STRATEGY`).
+
+Both start with the start cell (safe by the board's construction). JSMinesweeper never sees the
+layout: the driver's referee knows it only to answer uncover requests.
+
+The boards are a board set (SPEC section 6, ``--boards``; line *i* is game *i*) or the very
+layouts ``minesat simulate`` plays with the same options (:func:`minesat.generate.game_seed`,
+:func:`minesat.generate.generate_layout`). It prints both win rates with Wilson 95 % intervals,
+the paired table (both won, only minesat, only JSMinesweeper, neither) with the exact two-sided
+McNemar p-value, guesses per game, and CPU and wall seconds per game for each side.
+
+``--out FILE`` appends one JSON line per game (``game``, ``layout`` digest, both results); a run
+that finds FILE plays only the games of its range that FILE lacks, so a long run can be
+interrupted and resumed, or split with ``--first``/``--games`` and summarised over the whole
+range afterwards (concatenate the files).
+
+JSMinesweeper's settings (those of its bulk play, which are also the page's defaults; the
+driver prints them): play style "no flags" (``PLAY_STYLE_NOFLAGS``; flagging changes nothing a
+win needs), ``advancedGuessing`` on (brute-force deep analysis and the guessing heuristic),
+``fullProbability`` on, ``hardcore`` off; ``SolverGlobal``: ``PRUNE_GUESSES``,
+``EARLY_FIFTY_FIFTY_CHECKING`` and ``CALCULATE_LONG_TERM_SAFETY`` (long-term risk: 50/50
+influence, unavoidable and pseudo 50/50s) on, ``REUSE_BRUTE_FORCE_ANALYSIS`` off (the page's
+"Re-use Brute force winning line", off by default: the analysis is redone each move);
+``BruteForceGlobal``: brute-force deep analysis when fewer than ``PLAY_BFDA_THRESHOLD`` = 1000
+layouts remain, at most 10^8 nodes and 7.5x10^7 enumeration cycles, ``PRUNE_BF_ANALYSIS`` on,
+``INCLUDE_DEAD_TOP_TILES`` off. The guessing heuristic ("tie-break": secondary safety and
+progress over the candidates within 90 % of the best safety, plus tiles under long-term risk)
+runs only when the probability engine took under 50 ms of wall time (``pe.duration < 50`` in
+``solver_main.js``). ``--clock frozen`` (default) stops the clock the solver sees, so the
+heuristic always runs, as on a fast machine, and every game is reproducible; ``--clock real``
+plays as a browser would, with results that depend on the machine's speed and load (the run
+then counts the slow probability-engine runs).
+
+Nothing is asserted: this prints figures. Bad input is one line and exit status 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import math
+import os
+import platform
+import shutil
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, TextIO
+
+from minesat.board import PRESETS, Cell, Layout
+from minesat.generate import FirstClick, game_seed, generate_layout
+from minesat.player import DEFAULT_STRATEGY, STRATEGIES, get_strategy, play_game
+from minesat.stats import wilson
+
+DRIVER = Path(__file__).with_name("jsminesweeper_driver.mjs")
+
+#: JSMinesweeper's own board limit (MAX_WIDTH, MAX_HEIGHT in main.js); its binomial table
+#: (65000 cells) is sized for it.
+JSMS_MAX_SIDE = 250
+
+
+class BenchmarkError(Exception):
+    """Bad input or a peer that cannot run: one line for the user, exit status 2."""
+
+
+# --- boards ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Board:
+    """Game ``index`` of the run: its layout and the seed of JSMinesweeper's hash keys."""
+
+    index: int
+    layout: Layout
+    seed: int
+
+    @property
+    def digest(self) -> str:
+        """A short fingerprint of the layout, so a resumed run never mixes up boards.
+
+        >>> Board(0, Layout(2, 2, frozenset({(0, 1)})), 0).digest
+        '2x2:fffeb90f2af74591'
+        """
+        mines = ";".join(f"{r},{c}" for r, c in sorted(self.layout.mines))
+        key = f"{self.layout.rows}x{self.layout.cols}"
+        return f"{key}:{hashlib.sha256(f'{key}/{mines}'.encode()).hexdigest()[:16]}"
+
+
+def generated_boards(
+    rows: int, cols: int, mines: int, rule: str, start: Cell, seed: int, first: int, games: int
+) -> Iterator[Board]:
+    """Games ``first .. first+games-1`` of ``minesat simulate`` with the same options.
+
+    >>> [b.layout.mine_count for b in generated_boards(9, 9, 10, "opening", (3, 3), 0, 0, 2)]
+    [10, 10]
+    """
+    for index in range(first, first + games):
+        s = game_seed(rows, cols, mines, rule, start, seed, index)
+        yield Board(index, generate_layout(rows, cols, mines, start=start, rule=rule, seed=s), s)
+
+
+def read_board_set(path: Path, first: int, games: int | None) -> list[Board]:
+    """Lines ``first ..`` of a board set (SPEC section 6), at most ``games`` of them.
+
+    Raises :class:`BenchmarkError` as ``FILE:LINE:COL: message`` on a bad line.
+    """
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        raise BenchmarkError(f"{path}: cannot read the board set: {error}") from None
+    boards = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        index = number - 1
+        if index < first or not line.strip():
+            continue
+        if games is not None and len(boards) == games:
+            break
+        layout = _parse_board(line, f"{path}:{number}")
+        boards.append(Board(index, layout, index))
+    if not boards:
+        raise BenchmarkError(f"{path}: no boards from line {first + 1} on")
+    return boards
+
+
+def _parse_board(line: str, where: str) -> Layout:
+    """One board-set line as a layout; ``where`` is ``FILE:LINE`` for the message."""
+    try:
+        record = json.loads(line)
+    except json.JSONDecodeError as error:
+        raise BenchmarkError(f"{where}:{error.colno}: not JSON: {error.msg}") from None
+
+    def bad(message: str) -> BenchmarkError:
+        return BenchmarkError(f"{where}:1: {message}")
+
+    if not isinstance(record, dict):
+        raise bad('expected an object {"rows", "cols", "mines"}')
+    rows, cols, mines = record.get("rows"), record.get("cols"), record.get("mines")
+    for name, value in (("rows", rows), ("cols", cols)):
+        if type(value) is not int or not 1 <= value <= JSMS_MAX_SIDE:
+            raise bad(f'"{name}" must be a whole number from 1 to {JSMS_MAX_SIDE} (JSMinesweeper\'s limit)')
+    if not isinstance(mines, list):
+        raise bad('"mines" must be a list of [row, col] pairs')
+    cells = set()
+    for mine in mines:
+        if (
+            not isinstance(mine, list)
+            or len(mine) != 2
+            or any(type(v) is not int for v in mine)
+            or not (0 <= mine[0] < rows and 0 <= mine[1] < cols)
+        ):
+            raise bad(f"mine {json.dumps(mine)} is not a [row, col] pair on the {rows}x{cols} board")
+        cells.add((mine[0], mine[1]))
+    if len(cells) != len(mines):
+        raise bad("a mine is listed twice")
+    return Layout(rows, cols, frozenset(cells))
+
+
+# --- the two players -----------------------------------------------------------------------
+
+
+class JSMinesweeper:
+    """The Node driver as a long-lived child process: one game per request, one at a time."""
+
+    def __init__(self, jsms: Path, clock: str, node: str) -> None:
+        if shutil.which(node) is None:
+            raise BenchmarkError(f"{node}: Node.js not found (JSMinesweeper runs under Node 18 or later)")
+        if not (jsms / "Minesweeper" / "client" / "solver_main.js").is_file():
+            raise BenchmarkError(
+                f"{jsms}: not a JSMinesweeper checkout (no Minesweeper/client/solver_main.js)"
+            )
+        self.commit = _git_commit(jsms)
+        self.process = subprocess.Popen(
+            [node, str(DRIVER), "--jsms", str(jsms), "--clock", clock],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        self.settings: dict[str, Any] = self._read()["settings"]
+
+    def _read(self) -> dict[str, Any]:
+        assert self.process.stdout is not None
+        line = self.process.stdout.readline()
+        if not line:
+            assert self.process.stderr is not None
+            error = self.process.stderr.read().strip().splitlines()
+            raise BenchmarkError(f"the JSMinesweeper driver stopped: {error[0] if error else 'no message'}")
+        return json.loads(line)
+
+    def play(self, board: Board, start: Cell) -> dict[str, Any]:
+        assert self.process.stdin is not None
+        request = {
+            "game": board.index,
+            "rows": board.layout.rows,
+            "cols": board.layout.cols,
+            "mines": sorted([r, c] for r, c in board.layout.mines),
+            "start": list(start),
+            "seed": board.seed % 2**32,
+        }
+        self.process.stdin.write(json.dumps(request) + "\n")
+        self.process.stdin.flush()
+        reply = self._read()
+        return {
+            "won": reply["won"],
+            "guesses": len(reply["guesses"]),
+            "guessed": [[r, c, round(p, 9)] for r, c, p in reply["guesses"]],
+            "uncovered": reply["uncovered"],
+            "stalled": reply["stalled"],
+            "cpu_seconds": reply["cpu_seconds"],
+            "wall_seconds": reply["wall_seconds"],
+            **({"slow_pe": reply["slow_pe"]} if "slow_pe" in reply else {}),
+        }
+
+    def close(self) -> None:
+        if self.process.stdin is not None:
+            self.process.stdin.close()
+        self.process.wait()
+
+
+def _git_commit(path: Path) -> str:
+    try:
+        out = subprocess.run(
+            ["git", "-C", str(path), "rev-parse", "--short", "HEAD"],
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown commit"
+    return out.stdout.strip()
+
+
+def play_minesat(board: Board, start: Cell, rule: str, strategy: str) -> dict[str, Any]:
+    """One game by minesat's player; CPU seconds of this process, wall seconds of the game."""
+    cpu = time.process_time()
+    record = play_game(board.layout, start, strategy=get_strategy(strategy), rule=rule)
+    cpu = time.process_time() - cpu
+    return {
+        "won": record.won,
+        "guesses": len(record.guesses),
+        "uncovered": record.uncovered,
+        "cpu_seconds": cpu,
+        "wall_seconds": record.seconds,
+    }
+
+
+# --- statistics --------------------------------------------------------------------------
+
+
+def mcnemar_exact(only_a: int, only_b: int) -> float:
+    """Exact two-sided McNemar p-value: a binomial test of the discordant pairs at 1/2.
+
+    >>> mcnemar_exact(0, 0)
+    1.0
+    >>> round(mcnemar_exact(1, 9), 4)
+    0.0215
+    """
+    n = only_a + only_b
+    if n == 0:
+        return 1.0
+    k = min(only_a, only_b)
+    tail = sum(math.comb(n, i) for i in range(k + 1))
+    return min(1.0, 2 * tail / 2**n)
+
+
+def summarize(results: list[dict[str, Any]], strategy: str) -> str:
+    """The printed comparison of games played by both sides."""
+    n = len(results)
+    lines = [
+        f"{'':<22}{'win rate':>9}  {'95% CI':<17} {'wins':>11}  {'guesses':>7}  "
+        f"{'CPU s/game':>10}  {'wall s/game':>11}"
+    ]
+    for key, name in (("jsminesweeper", "JSMinesweeper"), ("minesat", f"minesat ({strategy})")):
+        side = [r[key] for r in results]
+        wins = sum(s["won"] for s in side)
+        lo, hi = wilson(wins, n)
+        lines.append(
+            f"{name:<22}{wins / n:>9.2%}  [{lo:6.2%}, {hi:6.2%}] {f'{wins}/{n}':>11}  "
+            f"{sum(s['guesses'] for s in side) / n:>7.2f}  "
+            f"{sum(s['cpu_seconds'] for s in side) / n:>10.4f}  "
+            f"{sum(s['wall_seconds'] for s in side) / n:>11.4f}"
+        )
+    both = sum(r["minesat"]["won"] and r["jsminesweeper"]["won"] for r in results)
+    only_m = sum(r["minesat"]["won"] and not r["jsminesweeper"]["won"] for r in results)
+    only_j = sum(not r["minesat"]["won"] and r["jsminesweeper"]["won"] for r in results)
+    neither = n - both - only_m - only_j
+    lines.append(
+        f"paired: both won {both}, only minesat {only_m}, only JSMinesweeper {only_j}, neither {neither}; "
+        f"exact McNemar p = {mcnemar_exact(only_m, only_j):.3g}"
+    )
+    js_cpu = sum(r["jsminesweeper"]["cpu_seconds"] for r in results)
+    ms_cpu = sum(r["minesat"]["cpu_seconds"] for r in results)
+    if js_cpu > 0 and ms_cpu > 0:
+        faster = "minesat" if ms_cpu < js_cpu else "JSMinesweeper"
+        ratio = max(js_cpu, ms_cpu) / min(js_cpu, ms_cpu)
+        lines.append(f"speed: {faster} is {ratio:.2f}x faster per game by CPU time (one core each)")
+    stalled = sum(r["jsminesweeper"]["stalled"] for r in results)
+    if stalled:
+        lines.append(
+            f"note: JSMinesweeper stalled (no move in 10000 turns) in {stalled} games, counted as losses"
+        )
+    slow = [r["jsminesweeper"]["slow_pe"] for r in results if "slow_pe" in r["jsminesweeper"]]
+    if slow:
+        lines.append(
+            f"clock real: {sum(slow)} probability-engine runs took 50 ms or more (guessing heuristic "
+            f"skipped when that was the main run), in {sum(s > 0 for s in slow)} games"
+        )
+    return "\n".join(lines)
+
+
+# --- the run -----------------------------------------------------------------------------
+
+
+def load_done(out: Path | None, settings: dict[str, str]) -> dict[int, dict[str, Any]]:
+    """Games already in ``out``, after checking they were played with the same settings."""
+    done: dict[int, dict[str, Any]] = {}
+    if out is None or not out.exists():
+        return done
+    with out.open(encoding="utf-8") as lines:
+        for number, line in enumerate(lines, start=1):
+            if not line.strip():
+                continue
+            try:
+                record = json.loads(line)
+                game = record["game"]
+                mismatch = [key for key, value in settings.items() if record.get(key) != value]
+            except (json.JSONDecodeError, KeyError, TypeError):
+                raise BenchmarkError(f"{out}:{number}:1: not a result line of this benchmark") from None
+            if mismatch:
+                raise BenchmarkError(
+                    f"{out}:{number}:1: played with another {mismatch[0]} ({record.get(mismatch[0])!r}, "
+                    f"now {settings[mismatch[0]]!r}): use another --out file"
+                )
+            done[game] = record
+    return done
+
+
+def run(args: argparse.Namespace, boards: list[Board] | Iterator[Board], total: int, describe: str) -> None:
+    start: Cell = args.start
+    settings = {"strategy": args.strategy, "clock": args.clock, "rule": args.first_click}
+    done = load_done(args.out, settings)
+    peer = JSMinesweeper(args.jsms, args.clock, args.node)
+    shown = {k: v for k, v in peer.settings.items() if k != "options"}
+    print(
+        f"{describe}; minesat strategy {args.strategy}; one game at a time ({platform.python_version()}, "
+        f"{platform.machine()})"
+    )
+    print(
+        f"JSMinesweeper {peer.commit} ({args.jsms}): bulk-play options {json.dumps(peer.settings['options'])}"
+    )
+    print(f"  settings {json.dumps(shown)}")
+    results: list[dict[str, Any]] = []
+    played = 0
+    progress = sys.stderr.isatty()
+    out: TextIO | None = args.out.open("a", encoding="utf-8") if args.out else None
+    try:
+        for board in boards:
+            record = done.get(board.index)
+            if record is not None and record.get("layout") != board.digest:
+                raise BenchmarkError(
+                    f"{args.out}: game {board.index} there was played on another board: "
+                    "use another --out file"
+                )
+            if record is None:
+                if not (0 <= start[0] < board.layout.rows and 0 <= start[1] < board.layout.cols):
+                    raise BenchmarkError(
+                        f"start {start[0]},{start[1]} is off the board of game {board.index}"
+                    )
+                try:
+                    ours = play_minesat(board, start, args.first_click, args.strategy)
+                except ValueError as error:  # the layout breaks the first-click rule
+                    raise BenchmarkError(f"game {board.index}: {error}") from None
+                theirs = peer.play(board, start)
+                record = {
+                    "game": board.index,
+                    "layout": board.digest,
+                    **settings,
+                    "minesat": ours,
+                    "jsminesweeper": theirs,
+                }
+                if out is not None:
+                    out.write(json.dumps(record) + "\n")
+                    out.flush()
+                played += 1
+            results.append(record)
+            if progress:
+                print(f"\r{len(results)}/{total} games", end="", file=sys.stderr, flush=True)
+    finally:
+        if progress:
+            print(file=sys.stderr)
+        if out is not None:
+            out.close()
+        peer.close()
+    print(
+        f"{len(results)} games ({played} played now, {len(results) - played} from {args.out})"
+        if args.out
+        else f"{len(results)} games"
+    )
+    print(summarize(results, args.strategy))
+
+
+def parse_cell(text: str) -> Cell:
+    try:
+        r, c = (int(x) for x in text.split(","))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected ROW,COL, not {text!r}") from None
+    if r < 0 or c < 0:
+        raise argparse.ArgumentTypeError(f"expected ROW,COL at or above 0, not {text!r}")
+    return r, c
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
+    parser.add_argument("--jsms", type=Path, required=True, help="a JSMinesweeper checkout")
+    parser.add_argument("--boards", type=Path, help="a board set (SPEC section 6); line i is game i")
+    parser.add_argument("--preset", default="expert", choices=list(PRESETS))
+    parser.add_argument("--games", type=int, help="games to play (default 200; with --boards all lines)")
+    parser.add_argument("--first", type=int, default=0, help="index of the first game (to split a run)")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--first-click", default="opening", choices=[r.value for r in FirstClick])
+    parser.add_argument("--start", type=parse_cell, default=(3, 3), help="ROW,COL of the first click")
+    parser.add_argument("--strategy", default=DEFAULT_STRATEGY, choices=sorted(STRATEGIES))
+    parser.add_argument("--out", type=Path, help="per-game results, JSON Lines; resumes from it")
+    parser.add_argument(
+        "--clock",
+        default="frozen",
+        choices=["frozen", "real"],
+        help="the clock JSMinesweeper's solver sees (see the module docstring)",
+    )
+    parser.add_argument("--node", default=os.environ.get("NODE", "node"), help="the Node.js executable")
+    args = parser.parse_args(argv)
+    prog = Path(sys.argv[0]).name if argv is None else "jsminesweeper.py"
+    try:
+        if (args.games is not None and args.games < 1) or args.first < 0:
+            raise BenchmarkError("--games must be at least 1 and --first at least 0")
+        if args.boards is not None:
+            boards = read_board_set(args.boards, args.first, args.games)
+            describe = (
+                f"board set {args.boards}, games {boards[0].index}..{boards[-1].index}, "
+                f"first click at {args.start[0]},{args.start[1]} ({args.first_click})"
+            )
+            run(args, boards, len(boards), describe)
+        else:
+            rows, cols, mines = PRESETS[args.preset]
+            games = 200 if args.games is None else args.games
+            describe = (
+                f"{args.preset} {rows}x{cols}/{mines}, first click {args.first_click} at "
+                f"{args.start[0]},{args.start[1]}, seed {args.seed}, "
+                f"games {args.first}..{args.first + games - 1}"
+            )
+            try:
+                generate_layout(rows, cols, mines, start=args.start, rule=args.first_click, seed=0)
+            except ValueError as error:
+                raise BenchmarkError(str(error)) from None
+            boards_iter = generated_boards(
+                rows, cols, mines, args.first_click, args.start, args.seed, args.first, games
+            )
+            run(args, boards_iter, games, describe)
+    except BenchmarkError as error:
+        print(f"{prog}: {error}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print(f"{prog}: interrupted", file=sys.stderr)
+        return 130
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

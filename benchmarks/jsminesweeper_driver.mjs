@@ -1,0 +1,315 @@
+// Plays Minesweeper games with DavidNHill's JSMinesweeper solver, headless under Node.
+//
+//     node benchmarks/jsminesweeper_driver.mjs --jsms PATH [--clock frozen|real] [--verbose]
+//
+// PATH is a checkout of https://github.com/DavidNHill/JSMinesweeper; nothing of it is copied
+// here. Its browser scripts are loaded, in index.html's order, into one `vm` context (so their
+// top-level classes and constants see each other as they do in a page), with the few browser
+// globals the solver touches replaced by minimal shims: showMessage (a status line), sleep (a
+// yield to the GUI), console (quiet unless --verbose), performance.now, three main.js globals
+// (BOMB = 9, analysisMode = false, and board: a few solver lines, e.g. in LongTermRiskHelper's
+// 2x2-box check, read the page's current board instead of their own; here it is the board of
+// the game being played) and the binomial cache main.js builds at start-up. main.js itself (the GUI) is not loaded; its bulkRun() is the game
+// loop followed below, move for move.
+//
+// Protocol: one JSON object per line on stdin, one reply per line on stdout.
+//   request  {"game": 7, "rows": 16, "cols": 30, "mines": [[r, c], ...], "start": [r, c], "seed": 123}
+//   reply    {"game": 7, "won": true, "guesses": [[r, c, mine_probability], ...], "clicks": 41,
+//             "uncovered": 381, "stalled": false, "cpu_seconds": 0.31, "wall_seconds": 0.30}
+// The first line written is {"ready": true, "settings": {...}}: the solver settings in force.
+//
+// The layout is known only to the referee below, which answers uncover requests the way
+// JSMinesweeper's own ServerGame does (a zero opens its neighbours, recursively); the solver
+// sees only its Board, filled by JSMinesweeper's applyResults().
+//
+// Determinism: the solver's only randomness is Math.random in BruteForceAnalysis (Zobrist hash
+// keys); it is replaced per game by a generator seeded from the request's "seed". Its only
+// clock dependence is in solver_main.js: the guessing heuristic (tie-break) runs only when the
+// probability engine took under 50 ms (Date.now). With --clock frozen (the default) the clock
+// in the solver's context stands still, so the heuristic always runs, as it does on a fast
+// machine, and every game is a pure function of its board and seed. With --clock real the
+// solver sees the real clock, as in a browser: results then depend on machine speed and load,
+// and the reply counts "slow_pe", the probability-engine runs that took 50 ms or more.
+
+import fs from "node:fs";
+import path from "node:path";
+import readline from "node:readline";
+import { pathToFileURL } from "node:url";
+import vm from "node:vm";
+
+// The scripts index.html loads, in its order, less main.js (the GUI).
+const SCRIPTS = [
+    "Minesweeper/client/Board.js",
+    "Minesweeper/client/Tile.js",
+    "Minesweeper/client/solver_main.js",
+    "Minesweeper/client/solver_probability_engine.js",
+    "Minesweeper/client/Brute_force.js",
+    "Minesweeper/client/BruteForceAnalysis.js",
+    "Minesweeper/client/MinesweeperGame.js",
+    "Minesweeper/client/SolutionCounter.js",
+    "Minesweeper/client/EfficiencyHelper.js",
+    "Minesweeper/client/FiftyFiftyHelper.js",
+    "Minesweeper/client/LongTermRiskHelper.js",
+    "Minesweeper/Utility/PrimeSieve.js",
+    "Minesweeper/Utility/Binomial.js",
+];
+
+// The options main.js's bulkRun() plays with (its headless bulk-play harness).
+const BULK_OPTIONS = {
+    playStyle: 2, // PLAY_STYLE_NOFLAGS: flags are never needed to win, and no time is spent on them
+    verbose: false,
+    advancedGuessing: true, // brute force deep analysis and the guessing heuristic (tie-break)
+    fullProbability: true,
+    hardcore: false,
+};
+
+// bulkRun() gives up on a game after this many solver calls without an end.
+const LOOP_LIMIT = 10000;
+
+function parseArgs(argv) {
+    const args = { jsms: null, clock: "frozen", verbose: false };
+    for (let i = 0; i < argv.length; i++) {
+        const a = argv[i];
+        if (a === "--jsms") args.jsms = argv[++i];
+        else if (a === "--clock") args.clock = argv[++i];
+        else if (a === "--verbose") args.verbose = true;
+        else fail(`unknown argument ${a}`);
+    }
+    if (!args.jsms) fail("--jsms PATH (a JSMinesweeper checkout) is required");
+    if (args.clock !== "frozen" && args.clock !== "real") fail("--clock is frozen or real");
+    return args;
+}
+
+function fail(message) {
+    process.stderr.write(`jsminesweeper_driver: ${message}\n`);
+    process.exit(2);
+}
+
+// sfc32: a small, well-mixed generator; the solver only needs distinct 32-bit hash keys.
+function seededRandom(seed) {
+    let a = 0x9e3779b9, b = 0x243f6a88, c = 0xb7e15162, d = seed >>> 0;
+    const next = () => {
+        a >>>= 0; b >>>= 0; c >>>= 0; d >>>= 0;
+        const t = (a + b | 0) + d | 0;
+        d = d + 1 | 0;
+        a = b ^ b >>> 9;
+        b = c + (c << 3) | 0;
+        c = c << 21 | c >>> 11;
+        c = c + t | 0;
+        return (t >>> 0) / 4294967296;
+    };
+    for (let i = 0; i < 12; i++) next(); // mix the seed in
+    return next;
+}
+
+export function loadSolver(root, clock = "frozen", verbose = false, extraGlobals = {}) {
+    const quiet = () => {};
+    const log = verbose ? (...a) => process.stderr.write(a.join(" ") + "\n") : quiet;
+    const slow = { count: 0 };
+    const sandbox = {
+        console: { log, info: log, debug: log, warn: log, error: (...a) => process.stderr.write(a.join(" ") + "\n") },
+        showMessage: verbose ? (text) => log("[message] " + text) : quiet,
+        // In the page sleep() lets the GUI repaint; headless there is nothing to wait for.
+        sleep: async () => {},
+        performance: { now: clock === "real" ? () => performance.now() : () => 0 },
+        // main.js globals the solver reads: the solution-table code for a mine, and the mode
+        // (play, not the analysis screen).
+        BOMB: 9,
+        analysisMode: false,
+        board: null,
+        ...extraGlobals,
+    };
+    const context = vm.createContext(sandbox);
+    for (const script of SCRIPTS) {
+        const file = path.join(root, script);
+        let code;
+        try {
+            code = fs.readFileSync(file, "utf8");
+        } catch (e) {
+            fail(`cannot read ${file}: is --jsms a JSMinesweeper checkout? (${e.code})`);
+        }
+        vm.runInContext(code, context, { filename: file });
+    }
+    // main.js's startup() builds these; the solver reads them as globals.
+    vm.runInContext(
+        "var binomialCache = new BinomialCache(5000, 500, new Binomial(65000, 500)); solver();",
+        context,
+        { filename: "driver-setup" },
+    );
+    if (clock === "frozen") {
+        vm.runInContext("Date.now = () => 1700000000000;", context);
+    } else {
+        // Count the probability-engine runs slow enough to switch the guessing heuristic off.
+        context.__slow = slow;
+        vm.runInContext(
+            `{
+                const process = ProbabilityEngine.prototype.process;
+                ProbabilityEngine.prototype.process = function (...args) {
+                    const result = process.apply(this, args);
+                    if (this.duration >= 50) __slow.count++;
+                    return result;
+                };
+            }`,
+            context,
+        );
+    }
+    const api = vm.runInContext(
+        `({ Board, solver, applyResults, SolverGlobal, BruteForceGlobal,
+            ACTION_CLEAR, ACTION_FLAG, ACTION_CHORD, WON, LOST, IN_PLAY,
+            PLAY_STYLE_NOFLAGS, HARD_CUT_OFF, OFF_EDGE_THRESHOLD, PROGRESS_CONTRIBUTION,
+            setRandom: (f) => { Math.random = f; },
+            setBoard: (b) => { board = b; } })`,
+        context,
+    );
+    api.slow = slow;
+    api.clock = clock;
+    api.context = context;
+    return api;
+}
+
+// The referee: knows the layout, answers clicks in the reply format of ServerGame.clickTile.
+class Referee {
+    constructor(js, rows, cols, mines) {
+        this.js = js;
+        this.width = cols;
+        this.height = rows;
+        this.mine = new Uint8Array(rows * cols);
+        for (const [r, c] of mines) this.mine[r * cols + c] = 1;
+        this.covered = new Uint8Array(rows * cols).fill(1);
+        this.safeLeft = rows * cols - mines.length;
+        this.value = new Uint8Array(rows * cols);
+        for (let i = 0; i < rows * cols; i++) {
+            for (const j of this.adjacent(i)) this.value[i] += this.mine[j];
+        }
+    }
+
+    *adjacent(index) {
+        const x = index % this.width, y = (index - x) / this.width;
+        for (let dy = -1; dy <= 1; dy++) {
+            for (let dx = -1; dx <= 1; dx++) {
+                const nx = x + dx, ny = y + dy;
+                if ((dx || dy) && nx >= 0 && nx < this.width && ny >= 0 && ny < this.height) {
+                    yield ny * this.width + nx;
+                }
+            }
+        }
+    }
+
+    click(index) {
+        const reply = { header: {}, tiles: [] };
+        if (this.mine[index]) {
+            reply.header.status = this.js.LOST;
+            return reply;
+        }
+        const stack = this.covered[index] ? [index] : [];
+        if (stack.length) this.covered[index] = 0;
+        while (stack.length) {
+            const i = stack.pop();
+            this.safeLeft--;
+            reply.tiles.push({ action: 1, index: i, value: this.value[i] });
+            if (this.value[i] === 0) {
+                for (const j of this.adjacent(i)) {
+                    if (this.covered[j]) {
+                        this.covered[j] = 0;
+                        stack.push(j);
+                    }
+                }
+            }
+        }
+        reply.header.status = this.safeLeft === 0 ? this.js.WON : this.js.IN_PLAY;
+        return reply;
+    }
+}
+
+// One game, as bulkRun() plays it: the solver's first action each turn, then its other certain
+// clears; a guess (safety below 1) ends the turn. Flags and chords are never requested in the
+// no-flag style; they would be ignored, as bulkRun ignores them.
+export async function playGame(js, request) {
+    const { rows, cols, mines, start, seed } = request;
+    js.setRandom(seededRandom(seed));
+    js.slow.count = 0;
+    const cpu0 = process.cpuUsage();
+    const wall0 = performance.now();
+
+    const referee = new Referee(js, rows, cols, mines);
+    const board = new js.Board(0, cols, rows, mines.length, 0, "safe");
+    js.setBoard(board);
+    let result = referee.click(start[0] * cols + start[1]);
+    if (result.header.status !== js.LOST) js.applyResults(board, result);
+
+    const guesses = [];
+    let clicks = 1;
+    let loops = 0;
+    let stalled = false;
+    while (result.header.status === js.IN_PLAY) {
+        if (++loops > LOOP_LIMIT) {
+            stalled = true;
+            break;
+        }
+        const reply = await js.solver(board, { ...BULK_OPTIONS });
+        const actions = reply.actions;
+        for (let i = 0; i < actions.length; i++) {
+            const action = actions[i];
+            if (action.action === js.ACTION_CHORD || action.action === js.ACTION_FLAG) continue;
+            if (i === 0 || action.prob === 1) {
+                if (action.prob !== 1) guesses.push([action.y, action.x, 1 - action.prob]);
+                clicks++;
+                result = referee.click(board.xy_to_index(action.x, action.y));
+                if (result.header.status !== js.IN_PLAY) break;
+                js.applyResults(board, result);
+            }
+            if (action.prob !== 1) break;
+        }
+    }
+
+    const cpu = process.cpuUsage(cpu0);
+    const reply = {
+        game: request.game,
+        won: result.header.status === js.WON,
+        guesses,
+        clicks,
+        uncovered: rows * cols - mines.length - referee.safeLeft,
+        stalled,
+        cpu_seconds: (cpu.user + cpu.system) / 1e6,
+        wall_seconds: (performance.now() - wall0) / 1000,
+    };
+    if (js.clock === "real") reply.slow_pe = js.slow.count;
+    return reply;
+}
+
+function settings(js, clock) {
+    const g = js.SolverGlobal, b = js.BruteForceGlobal;
+    return {
+        options: BULK_OPTIONS,
+        clock,
+        PRUNE_GUESSES: g.PRUNE_GUESSES,
+        EARLY_FIFTY_FIFTY_CHECKING: g.EARLY_FIFTY_FIFTY_CHECKING,
+        CALCULATE_LONG_TERM_SAFETY: g.CALCULATE_LONG_TERM_SAFETY,
+        REUSE_BRUTE_FORCE_ANALYSIS: g.REUSE_BRUTE_FORCE_ANALYSIS,
+        PLAY_BFDA_THRESHOLD: b.PLAY_BFDA_THRESHOLD,
+        BRUTE_FORCE_ANALYSIS_MAX_NODES: b.BRUTE_FORCE_ANALYSIS_MAX_NODES,
+        BRUTE_FORCE_CYCLES_THRESHOLD: b.BRUTE_FORCE_CYCLES_THRESHOLD,
+        PRUNE_BF_ANALYSIS: b.PRUNE_BF_ANALYSIS,
+        INCLUDE_DEAD_TOP_TILES: b.INCLUDE_DEAD_TOP_TILES,
+        HARD_CUT_OFF: js.HARD_CUT_OFF,
+        OFF_EDGE_THRESHOLD: js.OFF_EDGE_THRESHOLD,
+        PROGRESS_CONTRIBUTION: js.PROGRESS_CONTRIBUTION,
+    };
+}
+
+async function main() {
+    const args = parseArgs(process.argv.slice(2));
+    const js = loadSolver(args.jsms, args.clock, args.verbose);
+    process.stdout.write(JSON.stringify({ ready: true, settings: settings(js, args.clock) }) + "\n");
+    const lines = readline.createInterface({ input: process.stdin, crlfDelay: Infinity });
+    for await (const line of lines) {
+        if (!line.trim()) continue;
+        const reply = await playGame(js, JSON.parse(line));
+        process.stdout.write(JSON.stringify(reply) + "\n");
+    }
+}
+
+// Run as a program, not when imported (a cross-check can import loadSolver and playGame).
+if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
+    main().catch((e) => fail(e && e.stack ? e.stack : String(e)));
+}

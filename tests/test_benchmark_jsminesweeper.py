@@ -1,0 +1,126 @@
+"""benchmarks/jsminesweeper.py: its statistics, its input checks, and (given a checkout) a real run.
+
+The end-to-end test needs Node and a JSMinesweeper checkout named by the environment variable
+``JSMINESWEEPER``; without them it is skipped (CI has neither).
+"""
+
+from __future__ import annotations
+
+import doctest
+import importlib.util
+import json
+import math
+import os
+import shutil
+import sys
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _load():
+    spec = importlib.util.spec_from_file_location(
+        "jsminesweeper_bench", ROOT / "benchmarks" / "jsminesweeper.py"
+    )
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses look their module up by name
+    spec.loader.exec_module(module)
+    return module
+
+
+bench = _load()
+
+
+def test_doctests() -> None:
+    failed, attempted = doctest.testmod(bench)
+    assert attempted > 0 and failed == 0
+
+
+def _two_sided_by_definition(a: int, b: int) -> Fraction:
+    """Sum of the probabilities of all outcomes no likelier than the one seen, Binomial(a+b, 1/2)."""
+    n = a + b
+    p = [Fraction(math.comb(n, k), 2**n) for k in range(n + 1)]
+    return sum((q for q in p if q <= p[a]), Fraction(0))
+
+
+@pytest.mark.parametrize(("a", "b"), [(0, 0), (0, 1), (3, 3), (1, 9), (9, 1), (12, 5), (40, 61), (0, 30)])
+def test_mcnemar_matches_the_definition(a: int, b: int) -> None:
+    assert bench.mcnemar_exact(a, b) == pytest.approx(float(_two_sided_by_definition(a, b)), rel=1e-12)
+
+
+def test_generated_boards_are_the_simulated_games() -> None:
+    from minesat.generate import game_seed, generate_layout
+
+    boards = list(bench.generated_boards(16, 30, 99, "opening", (3, 3), 0, 5, 2))
+    assert [b.index for b in boards] == [5, 6]
+    seed = game_seed(16, 30, 99, "opening", (3, 3), 0, 6)
+    assert boards[1].layout == generate_layout(16, 30, 99, start=(3, 3), rule="opening", seed=seed)
+    assert boards[0].digest != boards[1].digest
+
+
+def test_board_set_is_read_from_first_line_on(tmp_path: Path) -> None:
+    path = tmp_path / "set.jsonl"
+    lines = [{"rows": 3, "cols": 4, "mines": [[0, k]], "game": k} for k in range(4)]
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    boards = bench.read_board_set(path, 1, 2)
+    assert [(b.index, sorted(b.layout.mines)) for b in boards] == [(1, [(0, 1)]), (2, [(0, 2)])]
+
+
+@pytest.mark.parametrize(
+    ("line", "where", "message"),
+    [
+        ('{"rows": 3, "cols": 3, "mines": [[0, 0]]', ":2:41:", "not JSON"),
+        ('{"rows": 3, "cols": 3, "mines": [[0, 3]]}', ":2:1:", "not a [row, col] pair"),
+        ('{"rows": 3, "cols": 3, "mines": [[1, 1], [1, 1]]}', ":2:1:", "listed twice"),
+        ('{"rows": 300, "cols": 3, "mines": []}', ":2:1:", "from 1 to 250"),
+        ("[1, 2]", ":2:1:", "expected an object"),
+    ],
+)
+def test_bad_board_set_is_one_line_and_status_2(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], line: str, where: str, message: str
+) -> None:
+    path = tmp_path / "set.jsonl"
+    path.write_text('{"rows": 3, "cols": 3, "mines": []}\n' + line + "\n")
+    assert bench.main(["--jsms", str(tmp_path), "--boards", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and f"{path}{where}" in err and message in err
+
+
+def test_not_a_checkout_is_status_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    if shutil.which("node") is None:
+        pytest.skip("no Node.js")
+    assert bench.main(["--jsms", str(tmp_path), "--preset", "beginner", "--games", "1"]) == 2
+    assert "not a JSMinesweeper checkout" in capsys.readouterr().err
+
+
+JSMS = os.environ.get("JSMINESWEEPER")
+
+
+@pytest.mark.skipif(not JSMS or shutil.which("node") is None, reason="set JSMINESWEEPER to a checkout")
+def test_real_run_is_reproducible_and_resumes(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "runs.jsonl"
+    common = ["--jsms", str(JSMS), "--preset", "beginner", "--seed", "5"]
+    assert bench.main([*common, "--games", "6", "--out", str(out)]) == 0
+    first = [json.loads(line) for line in out.read_text().splitlines()]
+    assert [r["game"] for r in first] == list(range(6))
+    for record in first:
+        theirs = record["jsminesweeper"]
+        assert theirs["uncovered"] == 71 if theirs["won"] else theirs["uncovered"] < 71
+        assert theirs["guesses"] == len(theirs["guessed"])
+    # Resuming plays only the missing games; a fresh run plays the same games the same way.
+    assert bench.main([*common, "--games", "8", "--out", str(out)]) == 0
+    assert "8 games (2 played now, 6 from" in capsys.readouterr().out
+    again = tmp_path / "again.jsonl"
+    assert bench.main([*common, "--games", "6", "--out", str(again)]) == 0
+
+    def outcome(path: Path) -> list[tuple]:
+        records = [json.loads(line) for line in path.read_text().splitlines()][:6]
+        return [
+            (r["jsminesweeper"]["won"], r["jsminesweeper"]["guessed"], r["minesat"]["won"]) for r in records
+        ]
+
+    assert outcome(again) == outcome(out)
