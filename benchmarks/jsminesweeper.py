@@ -15,6 +15,9 @@ minesat). Every board is played twice, one game at a time, so each side has one 
 
 Both start with the start cell (safe by the board's construction). JSMinesweeper never sees the
 layout: the driver's referee knows it only to answer uncover requests.
+``node benchmarks/jsminesweeper_driver.mjs --jsms PATH --check-bulk-run N`` plays N games of
+JSMinesweeper's own generator with its ``bulkRun`` verbatim and with the driver, and prints how
+many outcomes agree (at its commit d8ff392: 200 of 200).
 
 The boards are a board set (SPEC section 6, ``--boards``; line *i* is game *i*) or the very
 layouts ``minesat simulate`` plays with the same options (:func:`minesat.generate.game_seed`,
@@ -220,7 +223,7 @@ class JSMinesweeper:
         return {
             "won": reply["won"],
             "guesses": len(reply["guesses"]),
-            "guessed": [[r, c, round(p, 9)] for r, c, p in reply["guesses"]],
+            "guessed": [[r, c, None if p is None else round(p, 9)] for r, c, p in reply["guesses"]],
             "uncovered": reply["uncovered"],
             "stalled": reply["stalled"],
             "cpu_seconds": reply["cpu_seconds"],

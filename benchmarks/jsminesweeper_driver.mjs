@@ -1,6 +1,7 @@
 // Plays Minesweeper games with DavidNHill's JSMinesweeper solver, headless under Node.
 //
 //     node benchmarks/jsminesweeper_driver.mjs --jsms PATH [--clock frozen|real] [--verbose]
+//     node benchmarks/jsminesweeper_driver.mjs --jsms PATH --check-bulk-run N [--classic]
 //
 // PATH is a checkout of https://github.com/DavidNHill/JSMinesweeper; nothing of it is copied
 // here. Its browser scripts are loaded, in index.html's order, into one `vm` context (so their
@@ -67,16 +68,19 @@ const BULK_OPTIONS = {
 const LOOP_LIMIT = 10000;
 
 function parseArgs(argv) {
-    const args = { jsms: null, clock: "frozen", verbose: false };
+    const args = { jsms: null, clock: "frozen", verbose: false, check: 0, classic: false };
     for (let i = 0; i < argv.length; i++) {
         const a = argv[i];
         if (a === "--jsms") args.jsms = argv[++i];
+        else if (a === "--check-bulk-run") args.check = Number(argv[++i]);
+        else if (a === "--classic") args.classic = true;
         else if (a === "--clock") args.clock = argv[++i];
         else if (a === "--verbose") args.verbose = true;
         else fail(`unknown argument ${a}`);
     }
     if (!args.jsms) fail("--jsms PATH (a JSMinesweeper checkout) is required");
     if (args.clock !== "frozen" && args.clock !== "real") fail("--clock is frozen or real");
+    if (!Number.isInteger(args.check) || args.check < 0) fail("--check-bulk-run takes a number of games");
     return args;
 }
 
@@ -252,7 +256,10 @@ export async function playGame(js, request) {
             const action = actions[i];
             if (action.action === js.ACTION_CHORD || action.action === js.ACTION_FLAG) continue;
             if (i === 0 || action.prob === 1) {
-                if (action.prob !== 1) guesses.push([action.y, action.x, 1 - action.prob]);
+                if (action.prob !== 1) {
+                    const mine = typeof action.prob === "number" ? 1 - action.prob : null;
+                    guesses.push([action.y, action.x, mine]);
+                }
                 clicks++;
                 result = referee.click(board.xy_to_index(action.x, action.y));
                 if (result.header.status !== js.IN_PLAY) break;
@@ -297,8 +304,58 @@ function settings(js, clock) {
     };
 }
 
+// --check-bulk-run N: JSMinesweeper's own bulkRun(0, N, modern), run verbatim from main.js on
+// expert boards of its own generator (seed 0; modern: opening at (3,3); --classic: safe start in
+// the corner), against this driver's loop on the same layouts. Prints how many outcomes agree.
+async function checkBulkRun(args) {
+    const logged = [];
+    const js = loadSolver(args.jsms, args.clock, args.verbose, { oldrng: false });
+    js.context.console.log = (...a) => logged.push(a.join(" "));
+    const file = path.join(args.jsms, "Minesweeper/client/main.js");
+    const main = fs.readFileSync(file, "utf8");
+    const start = main.indexOf("async function bulkRun(");
+    const end = main.indexOf("\nasync function ", start + 1);
+    if (start < 0 || end < 0) fail(`${file}: no bulkRun() found`);
+    vm.runInContext(main.slice(start, end) + "\nglobalThis.bulkRun = bulkRun;", js.context, { filename: file });
+    const modern = !args.classic;
+    const n = args.check;
+    const [startIndex, type] = modern ? [93, "zero"] : [0, "safe"];
+    // The layouts bulkRun will play: the same JSF stream and ServerGame it uses.
+    const layouts = vm.runInContext(
+        `(() => {
+            const rng = JSF(0), out = [];
+            for (let k = 0; k < ${n}; k++) {
+                const seed = Math.round(rng() * Number.MAX_SAFE_INTEGER);
+                const game = new ServerGame(0, 30, 16, 99, ${startIndex}, seed, "${type}");
+                out.push(game.tiles.filter((t) => t.is_bomb).map((t) => [Math.floor(t.index / 30), t.index % 30]));
+            }
+            return out;
+        })()`,
+        js.context,
+    );
+    js.setBoard(new js.Board(0, 30, 16, 99, 0, type)); // in the page: the expert board on screen
+    js.setRandom(seededRandom(0));
+    await js.context.bulkRun(0, n, modern);
+    const theirs = logged.filter((l) => l.startsWith("Seed ")).map((l) => l.includes(" result won,"));
+    if (theirs.length !== n) fail(`bulkRun reported ${theirs.length} games, not ${n}`);
+    let same = 0, ours = 0;
+    for (let k = 0; k < n; k++) {
+        const reply = await playGame(js, {
+            game: k, rows: 16, cols: 30, mines: layouts[k], start: modern ? [3, 3] : [0, 0], seed: k,
+        });
+        same += reply.won === theirs[k];
+        ours += reply.won;
+    }
+    const won = theirs.filter(Boolean).length;
+    process.stdout.write(
+        `${n} ${modern ? "modern" : "classic"} expert games (JSMinesweeper seed 0): bulkRun won ${won}, ` +
+        `this driver won ${ours}; same outcome in ${same}/${n}\n`,
+    );
+}
+
 async function main() {
     const args = parseArgs(process.argv.slice(2));
+    if (args.check) return checkBulkRun(args);
     const js = loadSolver(args.jsms, args.clock, args.verbose);
     process.stdout.write(JSON.stringify({ ready: true, settings: settings(js, args.clock) }) + "\n");
     const lines = readline.createInterface({ input: process.stdin, crlfDelay: Infinity });
