@@ -59,6 +59,7 @@ import math
 import os
 import platform
 import shutil
+import statistics
 import subprocess
 import sys
 import time
@@ -284,20 +285,25 @@ def mcnemar_exact(only_a: int, only_b: int) -> float:
 
 
 def summarize(results: list[dict[str, Any]], strategy: str) -> str:
-    """The printed comparison of games played by both sides."""
+    """The printed comparison of games played by both sides.
+
+    CPU seconds per game: mean, median and the slowest game (a few endgame searches can
+    dominate the mean); wall seconds: mean.
+    """
     n = len(results)
     lines = [
         f"{'':<22}{'win rate':>9}  {'95% CI':<17} {'wins':>11}  {'guesses':>7}  "
-        f"{'CPU s/game':>10}  {'wall s/game':>11}"
+        f"{'CPU s/game':>10} {'median':>8} {'max':>8}  {'wall s/game':>11}"
     ]
     for key, name in (("jsminesweeper", "JSMinesweeper"), ("minesat", f"minesat ({strategy})")):
         side = [r[key] for r in results]
         wins = sum(s["won"] for s in side)
         lo, hi = wilson(wins, n)
+        cpu = [s["cpu_seconds"] for s in side]
         lines.append(
             f"{name:<22}{wins / n:>9.2%}  [{lo:6.2%}, {hi:6.2%}] {f'{wins}/{n}':>11}  "
             f"{sum(s['guesses'] for s in side) / n:>7.2f}  "
-            f"{sum(s['cpu_seconds'] for s in side) / n:>10.4f}  "
+            f"{sum(cpu) / n:>10.4f} {statistics.median(cpu):>8.4f} {max(cpu):>8.3f}  "
             f"{sum(s['wall_seconds'] for s in side) / n:>11.4f}"
         )
     both = sum(r["minesat"]["won"] and r["jsminesweeper"]["won"] for r in results)
