@@ -208,7 +208,8 @@ class JSMinesweeper:
             raise BenchmarkError(f"the JSMinesweeper driver stopped: {error[0] if error else 'no message'}")
         return json.loads(line)
 
-    def play(self, board: Board, start: Cell) -> dict[str, Any]:
+    def play(self, board: Board, start: Cell, rule: str) -> dict[str, Any]:
+        """One game. Under the rule ``any`` the first click counts as a guess, as minesat counts it."""
         assert self.process.stdin is not None
         request = {
             "game": board.index,
@@ -221,10 +222,14 @@ class JSMinesweeper:
         self.process.stdin.write(json.dumps(request) + "\n")
         self.process.stdin.flush()
         reply = self._read()
+        guessed = [[r, c, None if p is None else round(p, 9)] for r, c, p in reply["guesses"]]
+        if rule == FirstClick.ANY.value:
+            cells = board.layout.rows * board.layout.cols
+            guessed.insert(0, [start[0], start[1], round(board.layout.mine_count / cells, 9)])
         return {
             "won": reply["won"],
-            "guesses": len(reply["guesses"]),
-            "guessed": [[r, c, None if p is None else round(p, 9)] for r, c, p in reply["guesses"]],
+            "guesses": len(guessed),
+            "guessed": guessed,
             "uncovered": reply["uncovered"],
             "stalled": reply["stalled"],
             "cpu_seconds": reply["cpu_seconds"],
@@ -395,8 +400,9 @@ def run(args: argparse.Namespace, boards: list[Board] | Iterator[Board], total: 
                 try:
                     ours = play_minesat(board, start, args.first_click, args.strategy)
                 except ValueError as error:  # the layout breaks the first-click rule
-                    raise BenchmarkError(f"game {board.index}: {error}") from None
-                theirs = peer.play(board, start)
+                    hint = " (--first-click any plays boards as they are)" if args.boards else ""
+                    raise BenchmarkError(f"game {board.index}: {error}{hint}") from None
+                theirs = peer.play(board, start, args.first_click)
                 record = {
                     "game": board.index,
                     "layout": board.digest,

@@ -124,3 +124,20 @@ def test_real_run_is_reproducible_and_resumes(tmp_path: Path, capsys: pytest.Cap
         ]
 
     assert outcome(again) == outcome(out)
+
+
+@pytest.mark.skipif(not JSMS or shutil.which("node") is None, reason="set JSMINESWEEPER to a checkout")
+def test_board_set_played_as_it_is_under_rule_any(tmp_path: Path) -> None:
+    boards = tmp_path / "set.jsonl"
+    # Game 0: the start is a mine, both lose at once. Game 1: one click opens the whole board.
+    lines = [{"rows": 4, "cols": 4, "mines": [[0, 0]]}, {"rows": 4, "cols": 4, "mines": [[3, 3]]}]
+    boards.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    out = tmp_path / "runs.jsonl"
+    argv = ["--jsms", str(JSMS), "--boards", str(boards), "--start", "0,0", "--first-click", "any"]
+    assert bench.main([*argv, "--out", str(out)]) == 0
+    records = [json.loads(line) for line in out.read_text().splitlines()]
+    for record, won in zip(records, (False, True), strict=True):
+        for side in ("minesat", "jsminesweeper"):
+            assert record[side]["won"] is won
+            assert record[side]["guesses"] == 1  # the first click, at 1 mine in 16 cells
+    assert records[0]["jsminesweeper"]["guessed"] == [[0, 0, 0.0625]]
