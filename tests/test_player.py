@@ -203,7 +203,7 @@ def test_probabilities_within_the_tolerance_tie() -> None:
 
 
 def test_registry() -> None:
-    assert DEFAULT_STRATEGY == "safest"
+    assert DEFAULT_STRATEGY == "best" and "safest" in STRATEGIES  # SPEC section 4: the baseline stays
     for name, factory in STRATEGIES.items():
         assert factory().name == name
         assert get_strategy(name).name == name

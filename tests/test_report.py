@@ -109,7 +109,7 @@ def test_reproduce_command(summary):
     assert summary.complete
     assert summary.command == (
         "minesat simulate --preset beginner --games 5 --seed 7 --first-click opening "
-        "--start 3,3 --db runs/beginner.sqlite"
+        "--start 3,3 --strategy best --db runs/beginner.sqlite"
     )
     custom = {"rows": 5, "cols": 6, "mines": 4, "rule": "safe", "start": [0, 0], "seed": 1,
               "strategy": "safest-rowmajor"}  # fmt: skip

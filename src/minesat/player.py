@@ -27,6 +27,7 @@ import enum
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from typing import Protocol
 
 from minesat.analysis import Analysis, Analyzer
@@ -43,6 +44,7 @@ from minesat.board import (
 )
 from minesat.game import Game, Status
 from minesat.generate import FirstClick, kept_clear
+from minesat.guess.best import PIECES, BestGuess, strategy_named
 
 #: Probabilities closer than this are the same probability: exact values that
 #: are mathematically equal can differ in the last bits after float division.
@@ -68,6 +70,7 @@ class GameRecord:
     bbbv: int  # 3BV of the layout
     seconds: float  # wall time of the game (not part of any determinism promise)
     analyses: int = 0  # calls to the analysis engine during the game
+    searches_cut: int = 0  # endgame searches that ran out of budget (the guess fell back to heuristics)
 
     @property
     def fatal_guess(self) -> int | None:
@@ -178,23 +181,34 @@ class SafestRowMajor:
         return _lowest(analysis)[1][0]
 
 
-#: Strategies by the name the command line and the simulation use.
+#: Strategies by the name the command line and the simulation use. ``best`` is
+#: :class:`~minesat.guess.best.BestGuess`; ``best-no-PIECE`` switches one of its
+#: pieces off, for experiments that measure what each piece is worth.
 STRATEGIES: dict[str, Callable[[], Strategy]] = {
     SafestCell.name: SafestCell,
     SafestRowMajor.name: SafestRowMajor,
+    BestGuess.name: BestGuess,
+    **{f"best-no-{piece}": partial(strategy_named, f"best-no-{piece}") for piece in PIECES},  # type: ignore[dict-item]
 }
 
-DEFAULT_STRATEGY = SafestCell.name
+#: The strongest strategy; ``safest`` stays as the baseline (SPEC section 4).
+DEFAULT_STRATEGY = BestGuess.name
 
 
 def get_strategy(name: str) -> Strategy:
-    """A fresh strategy from :data:`STRATEGIES`; :class:`ValueError` names the known ones."""
-    try:
-        factory = STRATEGIES[name]
-    except KeyError:
-        known = ", ".join(sorted(STRATEGIES))
-        raise ValueError(f"unknown strategy {name!r} (known: {known})") from None
-    return factory()
+    """A fresh strategy from :data:`STRATEGIES`, or ``best`` with several pieces off
+    (``best-no-fifty-no-dead``); :class:`ValueError` names the known ones."""
+    if name in STRATEGIES:
+        return STRATEGIES[name]()
+    if (strategy := strategy_named(name)) is not None:
+        return strategy
+    known = ", ".join(sorted(STRATEGIES))
+    raise ValueError(f"unknown strategy {name!r} (known: {known}, and best-no-A-no-B...)") from None
+
+
+def is_strategy(name: str) -> bool:
+    """True when :func:`get_strategy` knows ``name``."""
+    return name in STRATEGIES or strategy_named(name) is not None
 
 
 # --- the game loop -----------------------------------------------------------------
@@ -253,7 +267,7 @@ def play_game(
     """
     began = time.perf_counter()
     rule = check_start(layout, start, rule)
-    strategy = strategy if strategy is not None else SafestCell()
+    strategy = strategy if strategy is not None else get_strategy(DEFAULT_STRATEGY)
     if analyzer is None:
         analyzer = Analyzer()  # one per game: its component cache makes re-analysis incremental
     game = Game(layout)
@@ -296,6 +310,7 @@ def play_game(
         bbbv=layout.bbbv(),
         seconds=time.perf_counter() - began,
         analyses=analyses,
+        searches_cut=getattr(strategy, "searches_cut", 0),
     )
 
 

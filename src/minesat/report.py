@@ -258,7 +258,8 @@ def simulate_command(config: dict[str, Any] | None, games: int, db: str | None =
     args += ["--games", str(games), "--seed", str(config["seed"])]
     args += ["--first-click", str(config["rule"])]
     args += ["--start", "{},{}".format(*config["start"])]
-    if config.get("strategy", "safest") != "safest":
+    # Always named: the default strategy changes as stronger ones land; old runs used "safest".
+    if "strategy" in config:
         args += ["--strategy", str(config["strategy"])]
     if db:
         args += ["--db", db]

@@ -31,7 +31,7 @@ from pathlib import Path
 from types import TracebackType
 
 from minesat.board import Cell
-from minesat.player import GameRecord, Guess
+from minesat.player import DEFAULT_STRATEGY, GameRecord, Guess
 
 #: Bumped when the tables change shape; a store with another version is refused.
 SCHEMA_VERSION = 1
@@ -76,7 +76,7 @@ class RunConfig:
     rule: str  # a generate.FirstClick value: "opening", "safe" or "any"
     start: Cell
     seed: int
-    strategy: str = "safest"
+    strategy: str = DEFAULT_STRATEGY  # always stored, so old stores read back as they were played
 
     def __post_init__(self) -> None:
         # Normalise so that a config read back from SQLite (or JSON) compares equal.

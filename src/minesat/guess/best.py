@@ -1,0 +1,205 @@
+"""The strongest guessing strategy minesat has: each idea a named piece that can be switched off.
+
+When nothing is proven, :class:`BestGuess` asks, in this order:
+
+1. **Endgame search** (:mod:`.endgame`): few layouts left? Then search the game
+   tree exactly and play the move with the highest chance to *win*.
+2. **Unavoidable guesses** (:mod:`.fifty`): cells (a 50/50 pair, say) that nothing
+   can ever tell apart must be guessed some time; guess now, while the number
+   shown can still help. The other pieces pick the cell among them.
+3. **Look-ahead** (:mod:`.outcomes`): for each cell nearly as safe as the safest,
+   the probability of every number it could show and how safe the next move
+   would then be. The score is the chance to survive this guess *and* the next
+   one: ``sum over numbers n of P(safe, shows n) * next_safety(n)``, where
+   ``next_safety`` is 1 when the number proves a cell safe, else a blend of the
+   two safest cells then (a lone safe-looking cell is worth less than two).
+4. **Dead cells**: a cell that can show only one number teaches nothing; it is
+   guessed only when every candidate is dead (later information may still clear
+   it for free).
+
+With every piece off it is the plain safest-cell player. ``BestGuess`` keeps
+one :class:`~minesat.analysis.Analyzer` per game, so the many hypothetical
+positions of a look-ahead re-solve only the components a reveal touches.
+
+>>> p = Position.from_rows(["???", "???", "???"], mines=1)
+>>> from minesat.analysis import analyze
+>>> BestGuess().choose(p, analyze(p))
+(0, 0)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from minesat.analysis import Analysis, Analyzer
+from minesat.board import Cell, Position, neighbour_table
+from minesat.guess.endgame import ENDGAME_LAYOUTS, SEARCH_BUDGET, EndgameSearch
+from minesat.guess.fifty import unavoidable_guess
+from minesat.guess.outcomes import outcomes
+
+#: Probabilities closer than this are equal (exact values can differ in the last bits).
+TIE = 1e-9
+
+#: Look ahead at cells whose chance to be safe is at least this share of the best.
+CANDIDATE_SHARE = 0.90
+
+#: Most cells looked ahead at per guess (the safest first).
+MAX_CANDIDATES = 12
+
+#: Interior cells (next to no number) are interchangeable for safety; this many
+#: representatives of each kind are looked at: corners-first and next to the frontier.
+INTERIOR_SAMPLES = 2
+
+#: Names of the pieces, as ``best-no-PIECE`` strategy names switch them off.
+PIECES = ("endgame", "fifty", "lookahead", "dead")
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A cell considered for a guess, with what the look-ahead found."""
+
+    cell: Cell
+    safety: float  # chance the cell is safe
+    score: float  # chance to survive it and the next move
+    dead: bool  # it can show only one number
+
+
+def _safety(analysis: Analysis, cell: Cell) -> float:
+    p = analysis.probability[cell[0]][cell[1]]
+    return 0.5 if p is None else 1.0 - p
+
+
+def next_safety(analysis: Analysis) -> float:
+    """How safe the next move is after a reveal: 1 with a proven safe cell, else a blend of the two safest."""
+    if analysis.safe:
+        return 1.0
+    probs = sorted(p for r, c in analysis.unknown if (p := analysis.probability[r][c]) is not None)
+    if not probs:
+        return 1.0  # nothing left to guess: the reveal won the game
+    best = 1.0 - probs[0]
+    second = 1.0 - probs[1] if len(probs) > 1 else best
+    return (4 * best + second) / 5
+
+
+class BestGuess:
+    """Endgame search, unavoidable 50/50s, look-ahead and dead cells; see the module docstring.
+
+    ``searches_cut`` counts endgame searches that ran out of budget (the move
+    then came from the other pieces).
+    """
+
+    name = "best"
+
+    def __init__(
+        self, *, endgame: bool = True, fifty: bool = True, lookahead: bool = True, dead: bool = True
+    ) -> None:
+        self.endgame = endgame
+        self.fifty = fifty
+        self.lookahead = lookahead
+        self.dead = dead
+        self.endgame_layouts = ENDGAME_LAYOUTS
+        self.search_budget = SEARCH_BUDGET
+        self.candidate_share = CANDIDATE_SHARE
+        self.max_candidates = MAX_CANDIDATES
+        self.interior_samples = INTERIOR_SAMPLES
+        self.analyzer = Analyzer()
+        self.searches_cut = 0
+
+    def choose(self, position: Position, analysis: Analysis) -> Cell:
+        if self.endgame and analysis.layouts is not None and analysis.layouts <= self.endgame_layouts:
+            search = EndgameSearch.of(position, analysis, self.search_budget, self.endgame_layouts)
+            if search is not None:
+                found = search.best_move()
+                if found is not None:
+                    return found[0]
+                self.searches_cut += 1
+        if self.fifty and (group := unavoidable_guess(position, analysis)) is not None:
+            candidates = list(group)  # one of them must be guessed some day: now, the best of them
+        else:
+            candidates = self.candidates(position, analysis)
+        if not (self.lookahead or self.dead) or analysis.layouts is None:
+            return candidates[0]
+        return self.rank(position, analysis, candidates)[0].cell
+
+    # --- the pieces ---------------------------------------------------------------
+
+    def candidates(self, position: Position, analysis: Analysis) -> list[Cell]:
+        """Cells worth a look, safest first; ties to fewer neighbours, then row-major."""
+        rows, cols = position.rows, position.cols
+        table = neighbour_table(rows, cols)
+        cells = position.cells
+        frontier, interior = [], []
+        for r, c in analysis.unknown:
+            around = table[r * cols + c]
+            (frontier if any(cells[j] >= 0 for j in around) else interior).append((r, c))
+        safest = max(_safety(analysis, cell) for cell in analysis.unknown)
+        floor = safest * self.candidate_share - TIE if self.lookahead else safest - TIE
+
+        def order(cell: Cell) -> tuple[float, int, Cell]:
+            return (-round(_safety(analysis, cell), 9), len(table[cell[0] * cols + cell[1]]), cell)
+
+        chosen = [cell for cell in frontier if _safety(analysis, cell) >= floor]
+        if interior and _safety(analysis, interior[0]) >= floor:
+            # Interior cells share one probability; a few stand for them all: those
+            # with fewest neighbours (likeliest to open a region) and those next to
+            # the frontier (likeliest to inform it).
+            by_corner = sorted(interior, key=order)[: self.interior_samples]
+            near = [
+                cell for cell in interior
+                if any(cells[j] < 0 and _touches_number(cells, table, j) for j in table[_index(cell, cols)])
+            ]
+            near = [c for c in sorted(near, key=order) if c not in by_corner]
+            chosen += by_corner + near[: self.interior_samples]
+        chosen.sort(key=order)
+        return chosen[: self.max_candidates] if self.lookahead else chosen
+
+    def rank(self, position: Position, analysis: Analysis, cells: list[Cell]) -> list[Candidate]:
+        """Score the candidates, best first: live before dead (when on), then score, then safety."""
+        layouts = analysis.layouts
+        assert layouts is not None
+        scored: list[Candidate] = []
+        best: Candidate | None = None
+        for cell in cells:
+            safety = _safety(analysis, cell)
+            if best is not None and safety <= best.score and not (self.dead and best.dead):
+                # Its score cannot exceed its safety: it cannot beat the best.
+                scored.append(Candidate(cell, safety, 0.0, False))
+                continue
+            found = outcomes(self.analyzer, position, cell, layouts)
+            dead = len(found) == 1
+            # Without the look-ahead only deadness is used; the score is plain safety.
+            score = sum(o.probability * next_safety(o.analysis) for o in found) if self.lookahead else safety
+            candidate = Candidate(cell, safety, score, dead)
+            scored.append(candidate)
+            if best is None or self._key(candidate) < self._key(best):
+                best = candidate
+        scored.sort(key=self._key)
+        return scored
+
+    def _key(self, c: Candidate) -> tuple[bool, float, float, Cell]:
+        return (self.dead and c.dead, -round(c.score, 9), -round(c.safety, 9), c.cell)
+
+
+def _index(cell: Cell, cols: int) -> int:
+    return cell[0] * cols + cell[1]
+
+
+def _touches_number(cells: tuple[int, ...], table: tuple[tuple[int, ...], ...], j: int) -> bool:
+    return any(cells[k] >= 0 for k in table[j])
+
+
+def strategy_named(name: str) -> BestGuess | None:
+    """``best`` or ``best-no-PIECE[-no-PIECE...]``; ``None`` for other names.
+
+    >>> s = strategy_named("best-no-endgame-no-fifty")
+    >>> s.endgame, s.fifty, s.lookahead, s.name
+    (False, False, True, 'best-no-endgame-no-fifty')
+    """
+    if name != "best" and not name.startswith("best-no-"):
+        return None
+    off = name.split("-no-")[1:]
+    if any(piece not in PIECES for piece in off):
+        return None
+    strategy = BestGuess(**{piece: False for piece in off})
+    strategy.name = name
+    return strategy

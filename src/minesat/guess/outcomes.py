@@ -1,0 +1,78 @@
+"""What uncovering a cell could show, and what each answer would prove.
+
+A covered cell that turns out safe shows a number: how many of its neighbours
+hold mines. Each number has a probability, and each leaves a position that the
+analysis engine can classify. Every layout consistent with "the cell is safe and
+shows ``n``" is a layout of the current position, so
+
+    P(the cell is safe and shows n) = layouts(position with n there) / layouts(position)
+
+exactly, with :attr:`~minesat.analysis.Analysis.layouts` counting both sides.
+These probabilities sum to the cell's chance of being safe.
+
+>>> from minesat.analysis import Analyzer
+>>> position = Position.from_rows(["1??", "???"], mines=2)   # C1 is safe half the time
+>>> [(o.value, round(o.probability, 4)) for o in outcomes(Analyzer(), position, (0, 2))]
+[(1, 0.1667), (2, 0.3333)]
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from minesat.analysis import Analysis, Analyzer, InconsistentPositionError
+from minesat.board import COVERED, FLAG, Cell, Position, neighbour_table
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """One number a cell could show: its probability (joint with the cell being safe) and analysis."""
+
+    value: int
+    probability: float
+    analysis: Analysis
+
+
+def revealed(position: Position, cell: Cell, value: int) -> Position:
+    """``position`` with ``cell`` uncovered showing ``value`` (nothing else opens)."""
+    cells = list(position.cells)
+    cells[cell[0] * position.cols + cell[1]] = value
+    return Position(position.rows, position.cols, tuple(cells), position.mines)
+
+
+def value_range(position: Position, cell: Cell) -> range:
+    """The numbers ``cell`` could show: from its flagged neighbours to those plus its covered ones."""
+    cells = position.cells
+    flags = covered = 0
+    for j in neighbour_table(position.rows, position.cols)[cell[0] * position.cols + cell[1]]:
+        if cells[j] == FLAG:
+            flags += 1
+        elif cells[j] == COVERED:
+            covered += 1
+    return range(flags, flags + covered + 1)
+
+
+def outcomes(
+    analyzer: Analyzer, position: Position, cell: Cell, layouts: int | None = None
+) -> list[Outcome]:
+    """Every number ``cell`` can show, with its probability and the analysis it leads to.
+
+    ``layouts`` is the current position's layout count (computed when not given).
+    Numbers no layout allows are left out. Raises :class:`ValueError` when the
+    position's layouts are not counted exactly (a component past the budget).
+    """
+    if layouts is None:
+        layouts = analyzer.analyze(position).layouts
+    if not layouts:
+        raise ValueError("outcomes need the exact layout count of the position")
+    found = []
+    for value in value_range(position, cell):
+        try:
+            after = analyzer.analyze(revealed(position, cell, value))
+        except InconsistentPositionError:
+            continue  # no layout puts exactly this many mines around the cell
+        if after.layouts is None:
+            raise ValueError("outcomes need exact layout counts")
+        if after.layouts:
+            found.append(Outcome(value, after.layouts / layouts, after))
+    return found

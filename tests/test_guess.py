@@ -1,0 +1,262 @@
+"""The guessing pieces (minesat.guess) against plain enumeration of whole layouts.
+
+Every check here lists the layouts of a small position by trying every subset of
+its covered cells (nothing from :mod:`minesat.analysis` or :mod:`minesat.guess`),
+then asks the same question of both:
+
+- outcomes: P(cell safe and shows n) is the share of layouts where it does;
+- endgame search: its chance to win is the optimum of a naive game-tree search
+  over (layouts, uncovered cells), and its move achieves it;
+- unavoidable guesses: two layouts that differ only inside the group show the
+  same number on every other safe cell (nothing can ever tell them apart);
+- the strategy: it always names an uncertain cell, the same one every time, and
+  games played with it never uncover a proven mine.
+"""
+
+from __future__ import annotations
+
+import itertools
+from functools import cache
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from minesat.analysis import Analyzer, InconsistentPositionError, analyze
+from minesat.board import COVERED, FLAG, Cell, Layout, Position, neighbours
+from minesat.game import Game
+from minesat.generate import FirstClick, game_seed, generate_layout
+from minesat.guess.best import BestGuess, next_safety, strategy_named
+from minesat.guess.endgame import EndgameSearch, list_layouts
+from minesat.guess.fifty import unavoidable_guess
+from minesat.guess.outcomes import outcomes
+from minesat.player import get_strategy, play_game
+
+examples = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+def layouts_of(position: Position) -> list[frozenset[Cell]]:
+    """Every set of mines (flags included) consistent with the position and its total."""
+    covered = position.cells_in(COVERED)
+    flags = set(position.cells_in(FLAG))
+    numbers = [(c, position[c]) for c in position.all_cells() if position[c] >= 0]
+    assert position.mines is not None
+    found = []
+    for chosen in itertools.combinations(covered, position.mines - len(flags)):
+        mines = flags | set(chosen)
+        if all(sum(n in mines for n in neighbours(c, position.rows, position.cols)) == v for c, v in numbers):
+            found.append(frozenset(mines))
+    return found
+
+
+def value(cell: Cell, mines: frozenset[Cell], rows: int, cols: int) -> int:
+    return sum(n in mines for n in neighbours(cell, rows, cols))
+
+
+@st.composite
+def small_positions(draw: st.DrawFn, max_cells: int = 12) -> Position:
+    """A consistent position on a small board from a random layout: some cells shown, some mines flagged."""
+    rows = draw(st.integers(1, 4))
+    cols = draw(st.integers(1, max(1, max_cells // rows)))
+    mines = draw(st.integers(0, rows * cols))
+    layout = generate_layout(rows, cols, mines, rule=FirstClick.ANY, seed=draw(st.integers(0, 2**32)))
+    rnd = draw(st.randoms(use_true_random=False))
+    show = draw(st.sampled_from([0.2, 0.4, 0.6]))
+    flag = draw(st.sampled_from([0.2, 0.6]))
+    cells = []
+    for i, count in enumerate(layout.counts):
+        cell = divmod(i, cols)
+        if cell in layout.mines:
+            cells.append(FLAG if rnd.random() < flag else COVERED)
+        else:
+            cells.append(count if rnd.random() < show else COVERED)
+    return Position(rows, cols, tuple(cells), mines)
+
+
+# --- outcomes -------------------------------------------------------------------
+
+
+@examples
+@given(small_positions())
+def test_outcome_probabilities_are_shares_of_layouts(position: Position) -> None:
+    layouts = layouts_of(position)
+    covered = position.cells_in(COVERED)
+    if not layouts or not covered:
+        return
+    analyzer = Analyzer()
+    total = analyzer.analyze(position).layouts
+    assert total == len(layouts)
+    for cell in covered:
+        got = {o.value: o.probability for o in outcomes(analyzer, position, cell, total)}
+        expected: dict[int, int] = {}
+        for mines in layouts:
+            if cell not in mines:
+                v = value(cell, mines, position.rows, position.cols)
+                expected[v] = expected.get(v, 0) + 1
+        assert got.keys() == expected.keys()
+        for v, n in expected.items():
+            assert got[v] == pytest.approx(n / len(layouts), abs=1e-12)
+
+
+def test_next_safety_is_one_when_something_is_proven() -> None:
+    proven = analyze(Position.from_rows(["1??"], mines=1))  # A2 is the mine, A3 safe
+    assert proven.safe and next_safety(proven) == 1.0
+    open_question = analyze(Position.from_rows(["???", "???"], mines=3))
+    assert next_safety(open_question) == pytest.approx(0.5)
+
+
+# --- the endgame search --------------------------------------------------------------
+
+
+def naive_win(position: Position) -> float:
+    """The best chance to win, by a plain game tree over (layouts, uncovered cells)."""
+    rows, cols = position.rows, position.cols
+    covered = tuple(position.cells_in(COVERED))
+
+    @cache
+    def win(layouts: frozenset[frozenset[Cell]], opened: frozenset[Cell]) -> float:
+        if all(set(covered) - mines <= opened for mines in layouts):
+            return 1.0
+        best = 0.0
+        for cell in covered:
+            if cell in opened:
+                continue
+            by_value: dict[int, set[frozenset[Cell]]] = {}
+            for mines in layouts:
+                if cell not in mines:
+                    by_value.setdefault(value(cell, mines, rows, cols), set()).add(mines)
+            chance = sum(len(s) * win(frozenset(s), opened | {cell}) for s in by_value.values())
+            best = max(best, chance / len(layouts))
+        return best
+
+    return win(frozenset(layouts_of(position)), frozenset())
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(small_positions(max_cells=9))
+def test_endgame_search_finds_the_best_chance_to_win(position: Position) -> None:
+    try:
+        analysis = analyze(position)
+    except InconsistentPositionError:
+        return
+    if analysis.safe or not analysis.unknown:
+        return  # the player never searches while something is proven
+    search = EndgameSearch.of(position, analysis, budget=10**6)
+    assert search is not None
+    found = search.best_move()
+    assert found is not None
+    cell, chance = found
+    assert cell in analysis.unknown
+    assert chance == pytest.approx(naive_win(position), abs=1e-12)
+    # The move itself achieves it: play it in every layout and search on.
+    layouts = layouts_of(position)
+    rows, cols = position.rows, position.cols
+    won = 0.0
+    for v in {value(cell, m, rows, cols) for m in layouts if cell not in m}:
+        cells = list(position.cells)
+        cells[cell[0] * cols + cell[1]] = v
+        after = Position(rows, cols, tuple(cells), position.mines)
+        won += len(layouts_of(after)) * naive_win(after)
+    assert won / len(layouts) == pytest.approx(chance, abs=1e-12)
+
+
+def test_list_layouts_counts_match_the_engine() -> None:
+    position = Position.from_rows(["?????", "?2?1?", "?????"], mines=3)
+    listed = list_layouts(position, limit=10_000)
+    assert listed is not None
+    _, layouts = listed
+    assert len(layouts) == len(set(layouts)) == analyze(position).layouts == len(layouts_of(position))
+    assert list_layouts(position, limit=10) is None  # more than the limit: refused, not truncated
+
+
+def test_search_gives_up_past_its_budget() -> None:
+    position = Position.from_rows(["??????", "??????", "??????"], mines=4)
+    search = EndgameSearch.of(position, analyze(position), budget=5, limit=10_000)
+    assert search is not None and search.best_move() is None
+
+
+# --- unavoidable guesses -------------------------------------------------------------
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(small_positions())
+def test_unavoidable_groups_can_never_be_told_apart(position: Position) -> None:
+    try:
+        analysis = analyze(position)
+    except InconsistentPositionError:
+        return
+    group = unavoidable_guess(position, analysis)
+    if group is None:
+        return
+    members = set(group)
+    assert members <= set(analysis.unknown)
+    layouts = layouts_of(position)
+    rows, cols = position.rows, position.cols
+    assert len({len(m & members) for m in layouts}) == 1, "the group's mine count varies"
+    outside = [c for c in position.all_cells() if c not in members]
+    for a, b in itertools.combinations(layouts, 2):
+        if a - members != b - members:
+            continue
+        for c in outside:
+            if c not in a:
+                assert value(c, a, rows, cols) == value(c, b, rows, cols), (position.to_rows(), group, c)
+
+
+def test_a_walled_in_pair_is_found() -> None:
+    position = Position.from_rows(["??*", "13*", " 11"], mines=3)
+    assert unavoidable_guess(position, analyze(position)) == ((0, 0), (0, 1))
+    # A1, A2, B2 share one mine, but A3 (perhaps safe) sees A2 and B2, not A1: it could tell.
+    opened = Position.from_rows(["???", "1??"], mines=1)
+    assert unavoidable_guess(opened, analyze(opened)) is None
+
+
+# --- the strategy --------------------------------------------------------------------
+
+
+@examples
+@given(small_positions())
+def test_best_guess_names_an_uncertain_cell_deterministically(position: Position) -> None:
+    try:
+        analysis = analyze(position)
+    except InconsistentPositionError:
+        return
+    if analysis.safe or analysis.mine or not analysis.unknown:
+        return
+    for name in ("best", "best-no-lookahead", "best-no-endgame-no-fifty"):
+        first = get_strategy(name).choose(position, analysis)
+        assert first in analysis.unknown
+        assert get_strategy(name).choose(position, analysis) == first
+
+
+def test_strategy_names() -> None:
+    assert strategy_named("best-no-dead").dead is False  # type: ignore[union-attr]
+    assert strategy_named("best-no-wings") is None
+    assert strategy_named("safest") is None
+    with pytest.raises(ValueError, match="unknown strategy"):
+        get_strategy("best-no-wings")
+
+
+@pytest.mark.parametrize("index", range(6))
+def test_games_with_best_never_uncover_a_proven_mine(index: int) -> None:
+    rows, cols, mines, start = 16, 30, 99, (3, 3)
+    layout = generate_layout(rows, cols, mines, start=start, rule="opening",
+                             seed=game_seed(rows, cols, mines, "opening", start, 0, index))
+    record = play_game(layout, start, strategy=BestGuess())
+    again = play_game(layout, start, strategy=BestGuess())
+    assert (record.won, record.moves, record.guesses) == (again.won, again.moves, again.guesses)
+    game = Game(Layout(rows, cols, layout.mines))
+    analyzer = Analyzer()
+    for move in record.moves:
+        if not move.endswith("*"):
+            position = game.position()
+            cell = game_cell(move)
+            if position[cell] == COVERED and any(position[c] >= 0 for c in position.all_cells()):
+                assert cell not in analyzer.analyze(position).mine, f"{move} was a proven mine"
+        game.play(move)
+    assert game.over and record.won == (game.status.value == "won")
+
+
+def game_cell(move: str) -> Cell:
+    from minesat.board import Move
+
+    return Move.parse(move).cell
