@@ -160,6 +160,36 @@ def test_endgame_search_finds_the_best_chance_to_win(position: Position) -> None
     assert won / len(layouts) == pytest.approx(chance, abs=1e-12)
 
 
+@settings(max_examples=1500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(small_positions())
+def test_isolated_search_weighs_solutions_by_the_rest_of_the_board(position: Position) -> None:
+    try:
+        analysis = analyze(position)
+    except InconsistentPositionError:
+        return
+    search = EndgameSearch.isolated(position, analysis, Analyzer(), budget=10**6)
+    if search is None:
+        return
+    members = set(search.cells)
+    # Every covered neighbour of the component is in it: it is walled in.
+    rows, cols = position.rows, position.cols
+    for cell in members:
+        assert all(position[n] != COVERED or n in members for n in neighbours(cell, rows, cols))
+    # Each listed solution weighs as many whole layouts as restrict to it.
+    by_solution: dict[frozenset[Cell], int] = {}
+    for mines in layouts_of(position):
+        key = mines & members
+        by_solution[key] = by_solution.get(key, 0) + 1
+    assert search.weights is not None
+    listed = {}
+    for i in range(search.everything.bit_length()):
+        mines = frozenset(c for c, m in zip(search.cells, search.mined, strict=True) if m >> i & 1)
+        listed[mines] = next(w for mask, w in search.weights if mask >> i & 1)
+    assert listed == by_solution
+    found = search.best_move()
+    assert found is not None and found[0] in members
+
+
 def test_list_layouts_counts_match_the_engine() -> None:
     position = Position.from_rows(["?????", "?2?1?", "?????"], mines=3)
     listed = list_layouts(position, limit=10_000)

@@ -4,16 +4,22 @@ When nothing is proven, :class:`BestGuess` asks, in this order:
 
 1. **Endgame search** (:mod:`.endgame`): few layouts left? Then search the game
    tree exactly and play the move with the highest chance to *win*.
-2. **Unavoidable guesses** (:mod:`.fifty`): cells (a 50/50 pair, say) that nothing
+2. **Isolated components** (:meth:`.EndgameSearch.isolated`): a walled-in part of
+   the frontier is a game of its own that must be won some day; search it
+   exactly (its solutions weighted by the rest of the board) and play its best move.
+3. **Unavoidable guesses** (:mod:`.fifty`): cells (a 50/50 pair, say) that nothing
    can ever tell apart must be guessed some time; guess now, while the number
    shown can still help. The other pieces pick the cell among them.
-3. **Look-ahead** (:mod:`.outcomes`): for each cell nearly as safe as the safest,
+4. **Look-ahead** (:mod:`.outcomes`): for each cell nearly as safe as the safest,
    the probability of every number it could show and how safe the next move
    would then be. The score is the chance to survive this guess *and* the next
    one: ``sum over numbers n of P(safe, shows n) * next_safety(n)``, where
    ``next_safety`` is 1 when the number proves a cell safe, else a blend of the
    two safest cells then (a lone safe-looking cell is worth less than two).
-4. **Dead cells**: a cell that can show only one number teaches nothing; it is
+5. **Heading off 50/50s** (:mod:`.influence`): a cell that may still end up in a
+   two-cell 50/50 scores higher, by the chance it does, since guessing it now
+   replaces a later coin toss.
+6. **Dead cells**: a cell that can show only one number teaches nothing; it is
    guessed only when every candidate is dead (later information may still clear
    it for free).
 
@@ -35,6 +41,7 @@ from minesat.analysis import Analysis, Analyzer
 from minesat.board import Cell, Position, neighbour_table
 from minesat.guess.endgame import ENDGAME_LAYOUTS, SEARCH_BUDGET, EndgameSearch
 from minesat.guess.fifty import unavoidable_guess
+from minesat.guess.influence import influences
 from minesat.guess.outcomes import outcomes
 
 #: Probabilities closer than this are equal (exact values can differ in the last bits).
@@ -51,7 +58,10 @@ MAX_CANDIDATES = 12
 INTERIOR_SAMPLES = 2
 
 #: Names of the pieces, as ``best-no-PIECE`` strategy names switch them off.
-PIECES = ("endgame", "fifty", "lookahead", "dead")
+PIECES = ("endgame", "isolated", "fifty", "lookahead", "headoff", "dead")
+
+#: How much a cell's chance of heading off a later 50/50 adds to its score (JSMinesweeper's 0.9).
+HEADOFF_WEIGHT = 0.9
 
 
 @dataclass(frozen=True)
@@ -91,12 +101,22 @@ class BestGuess:
     name = "best"
 
     def __init__(
-        self, *, endgame: bool = True, fifty: bool = True, lookahead: bool = True, dead: bool = True
+        self,
+        *,
+        endgame: bool = True,
+        isolated: bool = True,
+        fifty: bool = True,
+        lookahead: bool = True,
+        headoff: bool = True,
+        dead: bool = True,
     ) -> None:
         self.endgame = endgame
+        self.isolated = isolated
         self.fifty = fifty
         self.lookahead = lookahead
+        self.headoff = headoff
         self.dead = dead
+        self.headoff_weight = HEADOFF_WEIGHT
         self.endgame_layouts = ENDGAME_LAYOUTS
         self.search_budget = SEARCH_BUDGET
         self.candidate_share = CANDIDATE_SHARE
@@ -113,18 +133,32 @@ class BestGuess:
                 if found is not None:
                     return found[0]
                 self.searches_cut += 1
+        if self.isolated:
+            search = EndgameSearch.isolated(position, analysis, self.analyzer, self.search_budget)
+            if search is not None:
+                found = search.best_move()
+                if found is not None:
+                    return found[0]
+                self.searches_cut += 1
+        headoff = influences(self.analyzer, position, analysis) if self.headoff else {}
         if self.fifty and (group := unavoidable_guess(position, analysis)) is not None:
             candidates = list(group)  # one of them must be guessed some day: now, the best of them
         else:
-            candidates = self.candidates(position, analysis)
-        if not (self.lookahead or self.dead) or analysis.layouts is None:
+            candidates = self.candidates(position, analysis, headoff)
+        if not (self.lookahead or self.dead or self.headoff) or analysis.layouts is None:
             return candidates[0]
-        return self.rank(position, analysis, candidates)[0].cell
+        return self.rank(position, analysis, candidates, headoff)[0].cell
 
     # --- the pieces ---------------------------------------------------------------
 
-    def candidates(self, position: Position, analysis: Analysis) -> list[Cell]:
-        """Cells worth a look, safest first; ties to fewer neighbours, then row-major."""
+    def candidates(
+        self, position: Position, analysis: Analysis, headoff: dict[Cell, float] | None = None
+    ) -> list[Cell]:
+        """Cells worth a look, safest first; ties to fewer neighbours, then row-major.
+
+        A cell that may head off a 50/50 counts its influence as extra safety here.
+        """
+        headoff = headoff or {}
         rows, cols = position.rows, position.cols
         table = neighbour_table(rows, cols)
         cells = position.cells
@@ -138,7 +172,7 @@ class BestGuess:
         def order(cell: Cell) -> tuple[float, int, Cell]:
             return (-round(_safety(analysis, cell), 9), len(table[cell[0] * cols + cell[1]]), cell)
 
-        chosen = [cell for cell in frontier if _safety(analysis, cell) >= floor]
+        chosen = [cell for cell in frontier if _safety(analysis, cell) + headoff.get(cell, 0.0) >= floor]
         if interior and _safety(analysis, interior[0]) >= floor:
             # Interior cells share one probability; a few stand for them all: those
             # with fewest neighbours (likeliest to open a region) and those next to
@@ -150,18 +184,30 @@ class BestGuess:
             ]
             near = [c for c in sorted(near, key=order) if c not in by_corner]
             chosen += by_corner + near[: self.interior_samples]
+        chosen += [cell for cell in interior if cell not in chosen and headoff.get(cell)
+                   and _safety(analysis, cell) + headoff[cell] >= floor]
         chosen.sort(key=order)
         return chosen[: self.max_candidates] if self.lookahead else chosen
 
-    def rank(self, position: Position, analysis: Analysis, cells: list[Cell]) -> list[Candidate]:
+    def rank(
+        self,
+        position: Position,
+        analysis: Analysis,
+        cells: list[Cell],
+        headoff: dict[Cell, float] | None = None,
+    ) -> list[Candidate]:
         """Score the candidates, best first: live before dead (when on), then score, then safety."""
         layouts = analysis.layouts
         assert layouts is not None
+        headoff = headoff or {}
         scored: list[Candidate] = []
         best: Candidate | None = None
         for cell in cells:
             safety = _safety(analysis, cell)
-            if best is not None and safety <= best.score and not (self.dead and best.dead):
+            # Heading off a later 50/50: a cell likely to end up in one is worth more
+            # now than its safety says (it would be a coin toss later).
+            bonus = 1.0 + self.headoff_weight * headoff.get(cell, 0.0) / safety if safety > 0 else 1.0
+            if best is not None and safety * bonus <= best.score and not (self.dead and best.dead):
                 # Its score cannot exceed its safety: it cannot beat the best.
                 scored.append(Candidate(cell, safety, 0.0, False))
                 continue
@@ -169,6 +215,7 @@ class BestGuess:
             dead = len(found) == 1
             # Without the look-ahead only deadness is used; the score is plain safety.
             score = sum(o.probability * next_safety(o.analysis) for o in found) if self.lookahead else safety
+            score *= bonus
             candidate = Candidate(cell, safety, score, dead)
             scored.append(candidate)
             if best is None or self._key(candidate) < self._key(best):

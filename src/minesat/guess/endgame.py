@@ -38,7 +38,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
 
-from minesat.analysis import Analysis
+from minesat.analysis import Analysis, Analyzer, InconsistentPositionError
 from minesat.analysis.constraints import Component, Frontier
 from minesat.board import COVERED, FLAG, Cell, Position, neighbour_table
 
@@ -141,6 +141,9 @@ class EndgameSearch:
     shows: list[list[int]]  # per cell: for each number it can show, the layouts where it does
     everything: int  # all layouts
     budget: int = SEARCH_BUDGET
+    #: ``(layouts, weight)`` pairs when layouts are not equally likely (see :meth:`isolated`);
+    #: ``None``: every layout counts once.
+    weights: list[tuple[int, int]] | None = None
     evaluated: int = 0
     memo: dict[int, float] = field(default_factory=dict)
 
@@ -158,7 +161,8 @@ class EndgameSearch:
 
     @classmethod
     def over(cls, position: Position, cells: Sequence[Cell], layouts: Sequence[int],
-             budget: int = SEARCH_BUDGET) -> EndgameSearch:
+             budget: int = SEARCH_BUDGET, weights: Sequence[int] | None = None) -> EndgameSearch:
+        """A search over the given layouts of ``cells`` (bit sets); ``weights[i]`` is layout i's weight."""
         rows, cols = position.rows, position.cols
         table = neighbour_table(rows, cols)
         index = {r * cols + c: i for i, (r, c) in enumerate(cells)}
@@ -179,7 +183,72 @@ class EndgameSearch:
                     by_value[value] = by_value.get(value, 0) | 1 << i
             mined.append(mine_set)
             shows.append([by_value[v] for v in sorted(by_value)])
-        return cls(tuple(cells), mined, shows, (1 << len(layouts)) - 1, budget)
+        grouped = None
+        if weights is not None:
+            by_weight: dict[int, int] = {}
+            for i, w in enumerate(weights):
+                by_weight[w] = by_weight.get(w, 0) | 1 << i
+            grouped = [(mask, w) for w, mask in by_weight.items()]
+        return cls(tuple(cells), mined, shows, (1 << len(layouts)) - 1, budget, weights=grouped)
+
+    def _size(self, layouts: int) -> int:
+        if self.weights is None:
+            return layouts.bit_count()
+        return sum(w * (layouts & mask).bit_count() for mask, w in self.weights)
+
+    @classmethod
+    def isolated(cls, position: Position, analysis: Analysis, analyzer: Analyzer,
+                 budget: int = SEARCH_BUDGET, limit: int = ENDGAME_LAYOUTS) -> EndgameSearch | None:
+        """A search over the smallest *isolated* component, or ``None`` if there is none to search.
+
+        A component is isolated when every covered, unflagged neighbour of its
+        cells is in it: numbers uncovered inside it see only its own mines (and
+        flags), so it is a game of its own that must be won some day, and can be
+        searched exactly even while the whole board has far too many layouts.
+        Its solutions are weighted by how many ways the rest of the board
+        completes each: with ``k`` mines in the component, that is the layout
+        count of the position with one ``k``-mine solution flagged (its other
+        cells are then forced safe).
+        """
+        if analysis.layouts is None:
+            return None
+        frontier = Frontier.of(position)
+        table = neighbour_table(position.rows, position.cols)
+        cols = position.cols
+        best: tuple[int, Component] | None = None
+        for component in frontier.components():
+            members = {r * cols + c for r, c in component.cells}
+            if any(position.cells[j] == COVERED and j not in members for i in members for j in table[i]):
+                continue
+            if best is None or len(component.cells) < best[0]:
+                best = (len(component.cells), component)
+        if best is None:
+            return None
+        component = best[1]
+        cells = component.cells
+        bit = {cell: 1 << i for i, cell in enumerate(cells)}
+        solutions = _component_solutions(component, bit, limit)
+        if not solutions or len(solutions) < 2:
+            return None
+        weight_of: dict[int, int] = {}
+        for mask, mines in solutions:
+            if mines not in weight_of:
+                flagged = list(position.cells)
+                for i, (r, c) in enumerate(cells):
+                    if mask >> i & 1:
+                        flagged[r * cols + c] = FLAG
+                try:
+                    after = analyzer.analyze(Position(position.rows, cols, tuple(flagged), position.mines))
+                except InconsistentPositionError:
+                    weight_of[mines] = 0
+                    continue
+                if after.layouts is None:
+                    return None
+                weight_of[mines] = after.layouts
+        kept = [(mask, weight_of[mines]) for mask, mines in solutions if weight_of[mines]]
+        if len(kept) < 2:
+            return None
+        return cls.over(position, cells, [m for m, _ in kept], budget, weights=[w for _, w in kept])
 
     def best_move(self) -> tuple[Cell, float] | None:
         """The cell to uncover and its exact chance to win; ``None`` when the budget ran out."""
@@ -197,14 +266,14 @@ class EndgameSearch:
         self.evaluated += 1
         if self.evaluated > self.budget:
             raise OutOfBudget
-        total = layouts.bit_count()
+        total = self._size(layouts)
         # Free information: a cell safe in every layout is uncovered at no risk;
         # if the layouts disagree on its number, that number splits them.
         for u, mine_set in enumerate(self.mined):
             if not layouts & mine_set:
                 parts = [p for m in self.shows[u] if (p := layouts & m)]
                 if len(parts) > 1:
-                    chance = sum(p.bit_count() * self.win(p) for p in parts) / total
+                    chance = sum(self._size(p) * self.win(p) for p in parts) / total
                     self.memo[layouts] = chance
                     return chance
         chance, _ = self._decide(layouts, want_cell=False)
@@ -212,10 +281,10 @@ class EndgameSearch:
         return chance
 
     def _decide(self, layouts: int, *, want_cell: bool) -> tuple[float, int | None]:
-        total = layouts.bit_count()
+        total = self._size(layouts)
         candidates = []
         for u, mine_set in enumerate(self.mined):
-            mines = (layouts & mine_set).bit_count()
+            mines = self._size(layouts & mine_set)
             if 0 < mines < total:
                 candidates.append((total - mines, u))
         if not candidates:
@@ -230,7 +299,7 @@ class EndgameSearch:
             for m in self.shows[u]:
                 part = layouts & m
                 if part:
-                    size = part.bit_count()
+                    size = self._size(part)
                     won += size * self.win(part)
                     unseen -= size
                     if (won + unseen) / total <= best:
