@@ -13,7 +13,7 @@ from hypothesis import given
 from minesat.analysis import Analyzer, InconsistentPositionError
 from minesat.analysis.constraints import Frontier
 from minesat.analysis.counting import count_component
-from minesat.board import Position
+from minesat.board import COVERED, Position
 from test_analysis import Played, examples, played_games
 
 
@@ -83,3 +83,36 @@ def test_global_count_contradiction_names_a_cell() -> None:
     assert err.value.cell in {(0, 0), (0, 3)}
     with pytest.raises(InconsistentPositionError):
         Analyzer(state_budget=0).analyze(position)
+
+
+def outcome(analyzer: Analyzer, position: Position) -> tuple:
+    """The whole Analysis, or the number an inconsistent position is blamed on."""
+    try:
+        return ("analysis", analyzer.analyze(position))
+    except InconsistentPositionError as err:
+        return ("inconsistent", err.cell)
+
+
+@examples(150)
+@given(played_games())
+def test_incremental_model_answers_like_a_fresh_build(game: Played) -> None:
+    # One Analyzer follows the game, and between moves looks ahead the way a
+    # strategy does: a covered cell uncovered with each number it could show
+    # (consistent or not), then back. Its incremental model and caches must give
+    # exactly what a fresh Analyzer gives, and ``proven`` exactly ``safe``/``mine``.
+    reused = Analyzer()
+    for position in game.positions:
+        looks = [position]
+        covered = [i for i, s in enumerate(position.cells) if s == COVERED]
+        for i in covered[:: max(1, len(covered) // 3)]:
+            for n in (0, 1, 2, 4):
+                cells = list(position.cells)
+                cells[i] = n
+                looks += [Position(position.rows, position.cols, tuple(cells), position.mines), position]
+        for look in looks:
+            expected = outcome(Analyzer(), look)
+            assert outcome(reused, look) == expected
+            if expected[0] == "analysis":
+                assert reused.proven(look) == (expected[1].safe, expected[1].mine)
+                blind = Analyzer().analyze(look.with_mines(None))
+                assert reused.proven(look.with_mines(None)) == (blind.safe, blind.mine)

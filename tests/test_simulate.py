@@ -350,7 +350,9 @@ def _stored(db: Path) -> int:
 
 def test_sigkill_loses_only_games_in_flight(tmp_path: Path) -> None:
     """Kill a CLI run (and its workers) at a random moment; rerunning completes it exactly."""
-    games = 600
+    # Enough games that the run outlasts the kill's random delay (beginner games
+    # take about a millisecond each).
+    games = 2400
     db = tmp_path / "killed.sqlite"
     args = [
         *BEGINNER_ARGS,

@@ -11,12 +11,26 @@ constrains them.
 [(((0, 1), (1, 0), (1, 1)), 1, (0, 0))]
 >>> f.interior, f.flags
 ((), 0)
+
+:class:`FrontierModel` keeps the same model for a sequence of positions (the
+moves of a game, or hypothetical positions one cell away from it) and updates
+only what the changed cells touch: the numbers around them and the components
+those numbers belong to.
+
+>>> model = FrontierModel()
+>>> model.update(Position.from_rows(["1?", "??"]))
+>>> [c.cells for c in model.components()], model.interior_size
+([((0, 1), (1, 0), (1, 1))], 0)
+>>> model.update(Position.from_rows(["1?", "?1"]))
+>>> [c.cells for c in model.components()], model.interior_size
+([((0, 1), (1, 0))], 0)
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass
+from functools import cached_property
 
 import networkx as nx
 
@@ -44,7 +58,7 @@ class Component:
     cells: tuple[Cell, ...]  # sorted row-major
     constraints: tuple[Constraint, ...]
 
-    @property
+    @cached_property
     def key(self) -> tuple[tuple[tuple[Cell, ...], int], ...]:
         """What the component's solutions depend on, for caching across moves.
 
@@ -123,3 +137,180 @@ class Frontier:
             parts.append(Component(ordered, constraints))
         parts.sort(key=lambda comp: comp.cells[0])
         return parts
+
+
+class FrontierModel:
+    """The constraints and components of the last position seen, updated incrementally.
+
+    :meth:`update` compares the new position with the previous one row by row
+    (equal rows cost one C-level comparison), rebuilds the constraints of the
+    numbers around the changed cells, and re-splits only the components those
+    numbers belonged to or now reach (a breadth-first search over numbers that
+    share a cell). Components nothing touched keep their identity, so their
+    cached solutions are found again at once. The first position, or a board of
+    another size, is built from scratch the same way.
+
+    Cells are flat row-major indices inside; the :class:`Component` values it
+    hands out use ``(row, col)`` cells like everything else.
+    """
+
+    def __init__(self) -> None:
+        self._shape: tuple[int, int] | None = None
+        self._state: tuple[int, ...] = ()
+        self._table: tuple[tuple[int, ...], ...] = ()
+        self._need: dict[int, int] = {}  # number -> mines its covered neighbours hold
+        self._sees: dict[int, tuple[int, ...]] = {}  # number -> its covered, unflagged neighbours
+        self._watch: dict[int, set[int]] = {}  # frontier cell -> the numbers that see it
+        self._comp_of: dict[int, int] = {}  # number -> component id
+        self._comps: dict[int, Component] = {}
+        self._next_id = 0
+        self._sorted: list[Component] | None = None
+        self.flags = 0
+        self.covered = 0
+
+    # --- what the analysis reads ----------------------------------------------
+
+    @property
+    def frontier_size(self) -> int:
+        return len(self._watch)
+
+    @property
+    def interior_size(self) -> int:
+        return self.covered - len(self._watch)
+
+    def components(self) -> list[Component]:
+        """The components, ordered by their first cell (as :meth:`Frontier.components`)."""
+        if self._sorted is None:
+            self._sorted = sorted(self._comps.values(), key=lambda comp: comp.cells[0])
+        return self._sorted
+
+    def frontier(self) -> Frontier:
+        """The whole :class:`Frontier` value, for the rarer roads that need every cell listed."""
+        assert self._shape is not None
+        rows, cols = self._shape
+        constraints = tuple(
+            Constraint(tuple(divmod(j, cols) for j in self._sees[i]), self._need[i], divmod(i, cols))
+            for i in sorted(self._sees)
+        )
+        frontier = tuple(divmod(i, cols) for i in sorted(self._watch))
+        interior = tuple(
+            divmod(i, cols) for i, s in enumerate(self._state) if s == COVERED and i not in self._watch
+        )
+        return Frontier(rows, cols, constraints, frontier, interior, self.flags)
+
+    # --- keeping it up to date ------------------------------------------------
+
+    def update(self, position: Position) -> None:
+        """Bring the model to ``position``; :class:`InconsistentPositionError` as :meth:`Frontier.of`."""
+        rows, cols, new = position.rows, position.cols, position.cells
+        if self._shape != (rows, cols):
+            self.__init__()  # type: ignore[misc]
+            self._shape = (rows, cols)
+            self._table = neighbour_table(rows, cols)
+            self._state = (COVERED,) * (rows * cols)
+            self.covered = rows * cols
+        old = self._state
+        if old == new:
+            return
+        changed: list[int] = []
+        for r in range(rows):
+            lo, hi = r * cols, (r + 1) * cols
+            if old[lo:hi] != new[lo:hi]:
+                changed.extend(i for i in range(lo, hi) if old[i] != new[i])
+        try:
+            self._apply(new, changed)
+        except InconsistentPositionError:
+            # Start again next time, and name the same number a fresh build names
+            # (the first broken one, row-major).
+            self._shape = None
+            Frontier.of(position)
+            raise
+
+    def _apply(self, new: tuple[int, ...], changed: list[int]) -> None:
+        old, table, cols = self._state, self._table, self._shape[1] if self._shape else 0
+        need, sees, watch, comp_of, comps = self._need, self._sees, self._watch, self._comp_of, self._comps
+        affected: set[int] = set()
+        for i in changed:
+            self.flags += (new[i] == FLAG) - (old[i] == FLAG)
+            self.covered += (new[i] == COVERED) - (old[i] == COVERED)
+            affected.add(i)
+            affected.update(table[i])
+        self._state = new
+        self._sorted = None
+
+        # Drop the old constraints of every affected number, and their components.
+        pool: set[int] = set()
+        for a in affected:
+            if a not in sees:
+                continue
+            for j in sees.pop(a):
+                watchers = watch[j]
+                watchers.discard(a)
+                if not watchers:
+                    del watch[j]
+            del need[a]
+            cid = comp_of.pop(a)
+            if cid in comps:
+                for c in comps.pop(cid).constraints:
+                    pool.add(c.source[0] * cols + c.source[1])
+        # The new constraints of the affected numbers (checked as Frontier.of checks them).
+        for a in sorted(affected):
+            state = new[a]
+            if state < 0:
+                continue
+            covered = []
+            flagged = 0
+            for j in table[a]:
+                if new[j] == COVERED:
+                    covered.append(j)
+                elif new[j] == FLAG:
+                    flagged += 1
+            left = state - flagged
+            if left < 0 or left > len(covered):
+                raise InconsistentPositionError(divmod(a, cols), "this number cannot be satisfied")
+            if covered:
+                sees[a] = tuple(sorted(covered))
+                need[a] = left
+                for j in covered:
+                    watch.setdefault(j, set()).add(a)
+                pool.add(a)
+
+        # Re-split what was touched: numbers linked through shared cells. A
+        # number reached in an untouched component takes that component along.
+        seen: set[int] = set()
+        for a in sorted(pool):
+            if a in seen or a not in sees:
+                continue
+            seen.add(a)
+            stack = [a]
+            members = []
+            while stack:
+                x = stack.pop()
+                members.append(x)
+                cid = comp_of.get(x)
+                if cid is not None:
+                    comps.pop(cid, None)
+                for j in sees[x]:
+                    for b in watch[j]:
+                        if b not in seen:
+                            seen.add(b)
+                            stack.append(b)
+            self._add_component(members)
+
+    def _add_component(self, members: list[int]) -> None:
+        cols = self._shape[1] if self._shape else 0
+        sees, need = self._sees, self._need
+        # Constraints in the order Frontier.components gives them: by first cell, then source.
+        members.sort(key=lambda x: (sees[x][0], x))
+        cells = sorted({j for x in members for j in sees[x]})
+        component = Component(
+            tuple(divmod(j, cols) for j in cells),
+            tuple(
+                Constraint(tuple(divmod(j, cols) for j in sees[x]), need[x], divmod(x, cols)) for x in members
+            ),
+        )
+        cid = self._next_id
+        self._next_id += 1
+        self._comps[cid] = component
+        for x in members:
+            self._comp_of[x] = cid

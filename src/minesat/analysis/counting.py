@@ -48,6 +48,22 @@ class ComponentCount:
     mine_ways: dict[Cell, tuple[int, ...]]
 
 
+def single_solution(component: Component, mined: dict[Cell, bool]) -> ComponentCount:
+    """The count of a component whose every cell is decided (``mined[cell]``): one layout.
+
+    >>> from minesat.analysis.constraints import Frontier
+    >>> from minesat.board import Position
+    >>> [comp] = Frontier.of(Position.from_rows(["1?", "1?", "1?"])).components()
+    >>> single_solution(comp, {(0, 1): False, (1, 1): True, (2, 1): False}) == count_component(comp)
+    True
+    """
+    k = sum(mined.values())
+    size = len(component.cells) + 1
+    ways = tuple(1 if i == k else 0 for i in range(size))
+    zero = (0,) * size
+    return ComponentCount(ways, {cell: ways if mined[cell] else zero for cell in component.cells})
+
+
 def _boxes(component: Component) -> tuple[list[tuple[Cell, ...]], list[frozenset[int]]]:
     """Group cells by the set of constraints (by index) that see them."""
     seen_by: dict[Cell, list[int]] = defaultdict(list)

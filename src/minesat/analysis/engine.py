@@ -16,9 +16,9 @@ from collections.abc import Callable, Sequence
 from math import comb
 from typing import NoReturn, TypeVar
 
-from minesat.analysis.classify import Certainties, classify_component, classify_with_total
-from minesat.analysis.constraints import Component, Frontier
-from minesat.analysis.counting import STATE_BUDGET, ComponentCount, count_component
+from minesat.analysis.classify import Certainties, classify_component, classify_with_total, local_rules
+from minesat.analysis.constraints import Component, Frontier, FrontierModel
+from minesat.analysis.counting import STATE_BUDGET, ComponentCount, count_component, single_solution
 from minesat.analysis.result import Analysis, InconsistentPositionError
 from minesat.board import COVERED, FLAG, Cell, Position
 
@@ -54,13 +54,20 @@ class Analyzer:
         self.use_local_rules = use_local_rules
         self._certain: dict[object, Certainties] = {}
         self._counts: dict[object, ComponentCount | None] = {}
+        self._decided: dict[object, _Decided] = {}
+        self._model = FrontierModel()
 
     def _cached(self, cache: dict[object, T], key: object, compute: Callable[[], T]) -> T:
         if key not in cache:
-            if len(cache) >= CACHE_LIMIT:
-                cache.clear()
-            cache[key] = compute()
+            self._cache(cache, key, compute())
         return cache[key]
+
+    @staticmethod
+    def _cache(cache: dict[object, T], key: object, value: T) -> T:
+        if len(cache) >= CACHE_LIMIT:
+            cache.clear()
+        cache[key] = value
+        return value
 
     def certainties(self, component: Component) -> Certainties:
         return self._cached(
@@ -70,27 +77,36 @@ class Analyzer:
         )
 
     def count(self, component: Component) -> ComponentCount | None:
-        return self._cached(
-            self._counts, component.key, lambda: count_component(component, self.state_budget)
-        )
+        return self._cached(self._counts, component.key, lambda: self._count(component))
+
+    def _count(self, component: Component) -> ComponentCount | None:
+        if self.use_local_rules and len(component.cells) < self.state_budget:
+            # Certainties first: when the local rules decide every cell, the count
+            # is that one solution, and no dynamic programme is needed (the
+            # budget still applies: it would have taken one state per cell).
+            try:
+                decided = local_rules(component.constraints)
+            except InconsistentPositionError:
+                decided = {}  # the programme finds no layout; analyze names the number
+            if len(decided) == len(component.cells):
+                return single_solution(component, decided)
+        return count_component(component, self.state_budget)
 
     def analyze(self, position: Position, mines: int | None = None) -> Analysis:
         """Classify every covered, unflagged cell; ``mines`` overrides ``position.mines``."""
         total = mines if mines is not None else position.mines
-        frontier = Frontier.of(position)
-        components = frontier.components()
+        model = self._model
+        model.update(position)
+        components = model.components()
 
         if total is not None:
-            counts = [self.count(comp) for comp in components]
-            for comp, count in zip(components, counts, strict=True):
-                if count is not None and not any(count.ways):
-                    self.certainties(comp)  # no layout at all: raises, naming a number in the conflict
-            remaining = total - frontier.flags
-            _check_room(position, frontier, remaining)
+            counts = self._counts_of(components)
+            remaining = total - model.flags
+            _check_room(position, model, remaining)
             if all(c is not None for c in counts):
                 # Exact counting decides every cell, the global count included:
                 # the per-component SAT step would only repeat what it proves.
-                return self._from_counts(position, total, frontier, components, counts, remaining)
+                return self._from_counts(position, total, model, components, counts, remaining)
 
         # Step 1: each component on its own (local rules, then SAT).
         safe: set[Cell] = set()
@@ -101,15 +117,15 @@ class Analyzer:
             mine |= m
 
         if total is None:
-            # Without the total only certainties are promised (SPEC section 3).
-            probability: dict[Cell, float | None] = {
-                cell: 0.0 if cell in safe else 1.0 if cell in mine else None
-                for cell in (*frontier.frontier, *frontier.interior)
-            }
+            # Without the total only certainties are promised (SPEC section 3);
+            # every other covered cell reads None.
+            probability: dict[Cell, float | None] = dict.fromkeys(safe, 0.0)
+            probability.update(dict.fromkeys(mine, 1.0))
             return _build(position, total, safe, mine, probability, len(components), exact=True)
 
         # Step 2': a component too large to count. Certainties stay exact (SAT
         # with the global count); probabilities become estimates.
+        frontier = model.frontier()
         (s, m), interior = classify_with_total(components, len(frontier.interior), remaining)
         safe, mine = set(s), set(m)
         if interior is not None:
@@ -117,19 +133,79 @@ class Analyzer:
         probability = _estimate(frontier, components, counts, safe, mine, remaining)
         return _build(position, total, safe, mine, probability, len(components), exact=False)
 
+    def proven(
+        self, position: Position, mines: int | None = None
+    ) -> tuple[tuple[Cell, ...], tuple[Cell, ...]]:
+        """``(safe, mine)`` exactly as :meth:`analyze` gives them, without the probabilities.
+
+        The game loop's question after every move. Each component's certain
+        cells come from its cached exact count; the total adds nothing when
+        every combination of component mine counts leaves the interior a
+        number of mines it can hold (``remaining - interior <= min`` and
+        ``max <= remaining``), and then no convolution, no probability and no
+        grid is computed. Any other case (the total decides something, a
+        component past the budget, no total, an inconsistent position) takes
+        :meth:`analyze`'s road and returns its answer.
+
+        >>> from minesat.board import Position
+        >>> Analyzer().proven(Position.from_rows(["1?", "1?", "1?"], mines=1))
+        (((0, 1), (2, 1)), ((1, 1),))
+        """
+        total = mines if mines is not None else position.mines
+        if total is None:
+            a = self.analyze(position, mines)
+            return a.safe, a.mine
+        model = self._model
+        model.update(position)
+        components = model.components()
+        remaining = total - model.flags
+        interior = model.interior_size
+        low = high = 0
+        decided = []
+        for comp in components:
+            found = self._decided.get(comp.key)
+            if found is None:
+                count = self.count(comp)
+                if count is None or not any(count.ways):
+                    break
+                found = self._cache(self._decided, comp.key, _decided_by(comp, count))
+            decided.append(found)
+            low += found[2]
+            high += found[3]
+        else:
+            # Every combination of component counts fits the interior, so the
+            # total rules none out; and it decides the interior only when the
+            # frontier's count is fixed and leaves it no mine or only mines.
+            fits = remaining - interior <= low and high <= remaining
+            interior_open = not interior or low != high or 0 < remaining - low < interior
+            if fits and interior_open:
+                safe = sorted(cell for d in decided for cell in d[0])
+                mine = sorted(cell for d in decided for cell in d[1])
+                return tuple(safe), tuple(mine)
+        a = self.analyze(position, mines)
+        return a.safe, a.mine
+
+    def _counts_of(self, components: Sequence[Component]) -> list[ComponentCount | None]:
+        counts = [self.count(comp) for comp in components]
+        for comp, count in zip(components, counts, strict=True):
+            if count is not None and not any(count.ways):
+                self.certainties(comp)  # no layout at all: raises, naming a number in the conflict
+        return counts
+
     def _from_counts(
         self,
         position: Position,
         total: int,
-        frontier: Frontier,
+        model: FrontierModel,
         components: Sequence[Component],
         counts: Sequence[ComponentCount | None],
         remaining: int,
     ) -> Analysis:
         """Step 2: exact probabilities; a cell is certain when its weight is 0 or all."""
-        weights = _exact_probabilities(counts, components, len(frontier.interior), remaining)
+        interior = model.interior_size
+        weights = _exact_probabilities(counts, components, interior, remaining)
         if weights is None:
-            _raise_total_conflict(components, frontier, remaining)
+            _raise_total_conflict(components, model.frontier(), remaining)
         numerators, interior_mined, denominator = weights
         probability: dict[Cell, float | None] = {}
         safe: set[Cell] = set()
@@ -140,26 +216,35 @@ class Analyzer:
                 safe.add(cell)
             elif num == denominator:
                 mine.add(cell)
-        if frontier.interior:
-            # Interior cells are interchangeable: one division serves them all.
-            p = interior_mined / denominator
-            probability.update(dict.fromkeys(frontier.interior, p))
-            if interior_mined == 0:
-                safe.update(frontier.interior)
-            elif interior_mined == denominator:
-                mine.update(frontier.interior)
+        # Interior cells are interchangeable: one division serves them all.
+        p_interior = interior_mined / denominator if interior else None
+        if interior and (interior_mined == 0 or interior_mined == denominator):
+            (safe if interior_mined == 0 else mine).update(model.frontier().interior)
         return _build(
             position, total, safe, mine, probability, len(components), exact=True,
-            layouts=denominator // (len(frontier.interior) or 1),
+            layouts=denominator // (interior or 1), otherwise=p_interior,
         )
 
 
-def _check_room(position: Position, frontier: Frontier, remaining: int) -> None:
+#: A component's certain cells and its fewest and most mines: ``(safe, mine, low, high)``.
+_Decided = tuple[tuple[Cell, ...], tuple[Cell, ...], int, int]
+
+
+def _decided_by(component: Component, count: ComponentCount) -> _Decided:
+    """What a component proves on its own, read from its exact count."""
+    ways = count.ways
+    support = [k for k, w in enumerate(ways) if w]
+    safe = tuple(cell for cell in component.cells if not any(count.mine_ways[cell]))
+    mine = tuple(cell for cell in component.cells if count.mine_ways[cell] == ways)
+    return safe, mine, support[0], support[-1]
+
+
+def _check_room(position: Position, model: FrontierModel, remaining: int) -> None:
     """The total must leave a non-negative number of mines that fit under the covered cells."""
-    covered = len(frontier.frontier) + len(frontier.interior)
+    covered = model.covered
     if remaining < 0:
         flag = position.cells_in(FLAG)[0]
-        raise InconsistentPositionError(flag, f"more flags than the {remaining + frontier.flags} mines")
+        raise InconsistentPositionError(flag, f"more flags than the {remaining + model.flags} mines")
     if remaining > covered:
         cells = position.cells_in(COVERED)
         where = cells[0] if cells else (0, 0)
@@ -272,24 +357,29 @@ def _build(
     components: int,
     exact: bool,
     layouts: int | None = None,
+    otherwise: float | None = None,
 ) -> Analysis:
+    """The Analysis value; covered cells missing from ``probability`` read ``otherwise``."""
     grid: list[tuple[float | None, ...]] = []
     unknown: list[Cell] = []
     cols, cells = position.cols, position.cells
+    get = probability.get
     for r in range(position.rows):
-        row: list[float | None] = []
-        for c in range(cols):
-            state = cells[r * cols + c]
-            if state == FLAG:
-                row.append(1.0)
-            elif state != COVERED:
-                row.append(None)
-            else:
+        base = r * cols
+        row = cells[base : base + cols]
+        if COVERED not in row:
+            grid.append(tuple(1.0 if s == FLAG else None for s in row))
+            continue
+        out: list[float | None] = []
+        for c, state in enumerate(row):
+            if state == COVERED:
                 cell = (r, c)
-                row.append(probability.get(cell))
+                out.append(get(cell, otherwise))
                 if cell not in safe and cell not in mine:
                     unknown.append(cell)
-        grid.append(tuple(row))
+            else:
+                out.append(1.0 if state == FLAG else None)
+        grid.append(tuple(out))
     return Analysis(
         rows=position.rows,
         cols=position.cols,
