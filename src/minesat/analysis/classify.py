@@ -131,9 +131,45 @@ class CardinalitySolver:
 def local_rules(constraints: Sequence[Constraint]) -> dict[Cell, bool]:
     """Cells the two classic single-number rules decide (True: mine), to a fixpoint.
 
-    Raises :class:`InconsistentPositionError` when the decisions leave a number
-    with too many or too few mines.
+    A worklist: a number is looked at again only when one of its cells was
+    just decided. Raises :class:`InconsistentPositionError` when the decisions
+    leave a number with too many or too few mines (naming the number the
+    plain pass-by-pass reading names, :func:`_local_rules_by_passes`).
+
+    >>> from minesat.analysis.constraints import Frontier
+    >>> from minesat.board import Position
+    >>> sorted(local_rules(Frontier.of(Position.from_rows(["1*", "??"])).constraints).items())
+    [((1, 0), False), ((1, 1), False)]
     """
+    decided: dict[Cell, bool] = {}
+    watching: dict[Cell, list[int]] = {}
+    for i, c in enumerate(constraints):
+        for x in c.cells:
+            watching.setdefault(x, []).append(i)
+    todo = list(range(len(constraints) - 1, -1, -1))  # popped in order: first number first
+    queued = [True] * len(constraints)
+    while todo:
+        i = todo.pop()
+        queued[i] = False
+        c = constraints[i]
+        open_cells = [x for x in c.cells if x not in decided]
+        need = c.count - sum(1 for x in c.cells if decided.get(x))
+        if need < 0 or need > len(open_cells):
+            return _local_rules_by_passes(constraints)  # raises, naming the same number as ever
+        # Rule "satisfied": the number's mines are all known, the rest is safe.
+        # Rule "full": the number needs every open cell around it.
+        if open_cells and (need == 0 or need == len(open_cells)):
+            for x in open_cells:
+                decided[x] = need > 0
+                for j in watching[x]:
+                    if not queued[j]:
+                        queued[j] = True
+                        todo.append(j)
+    return decided
+
+
+def _local_rules_by_passes(constraints: Sequence[Constraint]) -> dict[Cell, bool]:
+    """The same rules in whole passes over the numbers until nothing changes (the reference)."""
     decided: dict[Cell, bool] = {}
     changed = True
     while changed:
@@ -147,8 +183,6 @@ def local_rules(constraints: Sequence[Constraint]) -> dict[Cell, bool]:
                 raise InconsistentPositionError(c.source, "this number cannot be satisfied")
             if not open_cells:
                 continue
-            # Rule "satisfied": the number's mines are all known, the rest is safe.
-            # Rule "full": the number needs every open cell around it.
             if need == 0 or need == len(open_cells):
                 for x in open_cells:
                     decided[x] = need > 0

@@ -159,6 +159,8 @@ class FrontierModel:
         self._state: tuple[int, ...] = ()
         self._table: tuple[tuple[int, ...], ...] = ()
         self._need: dict[int, int] = {}  # number -> mines its covered neighbours hold
+        self._constraint: dict[int, Constraint] = {}  # number -> its constraint, made once
+        self._cell: tuple[Cell, ...] = ()  # flat index -> (row, col)
         self._sees: dict[int, tuple[int, ...]] = {}  # number -> its covered, unflagged neighbours
         self._watch: dict[int, set[int]] = {}  # frontier cell -> the numbers that see it
         self._comp_of: dict[int, int] = {}  # number -> component id
@@ -188,10 +190,7 @@ class FrontierModel:
         """The whole :class:`Frontier` value, for the rarer roads that need every cell listed."""
         assert self._shape is not None
         rows, cols = self._shape
-        constraints = tuple(
-            Constraint(tuple(divmod(j, cols) for j in self._sees[i]), self._need[i], divmod(i, cols))
-            for i in sorted(self._sees)
-        )
+        constraints = tuple(self._constraint[i] for i in sorted(self._sees))
         frontier = tuple(divmod(i, cols) for i in sorted(self._watch))
         interior = tuple(
             divmod(i, cols) for i, s in enumerate(self._state) if s == COVERED and i not in self._watch
@@ -207,6 +206,7 @@ class FrontierModel:
             self.__init__()  # type: ignore[misc]
             self._shape = (rows, cols)
             self._table = neighbour_table(rows, cols)
+            self._cell = tuple(divmod(i, cols) for i in range(rows * cols))
             self._state = (COVERED,) * (rows * cols)
             self.covered = rows * cols
         old = self._state
@@ -227,8 +227,10 @@ class FrontierModel:
             raise
 
     def _apply(self, new: tuple[int, ...], changed: list[int]) -> None:
-        old, table, cols = self._state, self._table, self._shape[1] if self._shape else 0
+        old, table, cell_of = self._state, self._table, self._cell
         need, sees, watch, comp_of, comps = self._need, self._sees, self._watch, self._comp_of, self._comps
+        constraint = self._constraint
+        cols = self._shape[1] if self._shape else 0
         affected: set[int] = set()
         for i in changed:
             self.flags += (new[i] == FLAG) - (old[i] == FLAG)
@@ -249,6 +251,7 @@ class FrontierModel:
                 if not watchers:
                     del watch[j]
             del need[a]
+            del constraint[a]
             cid = comp_of.pop(a)
             if cid in comps:
                 for c in comps.pop(cid).constraints:
@@ -267,10 +270,12 @@ class FrontierModel:
                     flagged += 1
             left = state - flagged
             if left < 0 or left > len(covered):
-                raise InconsistentPositionError(divmod(a, cols), "this number cannot be satisfied")
+                raise InconsistentPositionError(cell_of[a], "this number cannot be satisfied")
             if covered:
-                sees[a] = tuple(sorted(covered))
+                covered.sort()
+                sees[a] = ordered = tuple(covered)
                 need[a] = left
+                constraint[a] = Constraint(tuple(map(cell_of.__getitem__, ordered)), left, cell_of[a])
                 for j in covered:
                     watch.setdefault(j, set()).add(a)
                 pool.add(a)
@@ -298,16 +303,12 @@ class FrontierModel:
             self._add_component(members)
 
     def _add_component(self, members: list[int]) -> None:
-        cols = self._shape[1] if self._shape else 0
-        sees, need = self._sees, self._need
+        sees, constraint = self._sees, self._constraint
         # Constraints in the order Frontier.components gives them: by first cell, then source.
         members.sort(key=lambda x: (sees[x][0], x))
         cells = sorted({j for x in members for j in sees[x]})
         component = Component(
-            tuple(divmod(j, cols) for j in cells),
-            tuple(
-                Constraint(tuple(divmod(j, cols) for j in sees[x]), need[x], divmod(x, cols)) for x in members
-            ),
+            tuple(map(self._cell.__getitem__, cells)), tuple(constraint[x] for x in members)
         )
         cid = self._next_id
         self._next_id += 1

@@ -28,10 +28,11 @@ coefficient (at most 2^cells), so the packed digits never overlap.
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass
 from math import comb
 
-from minesat.analysis.constraints import Component
+from minesat.analysis.constraints import Component, Constraint
 from minesat.board import Cell
 
 #: Default limit on the dynamic programme's states per component. Real expert
@@ -62,6 +63,110 @@ def single_solution(component: Component, mined: dict[Cell, bool]) -> ComponentC
     ways = tuple(1 if i == k else 0 for i in range(size))
     zero = (0,) * size
     return ComponentCount(ways, {cell: ways if mined[cell] else zero for cell in component.cells})
+
+
+def split_decided(component: Component, mined: dict[Cell, bool]) -> list[Component]:
+    """What is left of ``component`` once the cells in ``mined`` are decided, as components.
+
+    Each number keeps its undecided cells and the mines they still need.
+    Decided cells no longer link the numbers around them, so the rest often
+    falls apart into smaller, independent components: each is counted (and
+    cached) on its own, and far parts of a frontier that a move did not touch
+    are found again in the cache.
+
+    >>> from minesat.analysis.constraints import Frontier
+    >>> from minesat.board import Position
+    >>> [comp] = Frontier.of(Position.from_rows(["?1?1?"])).components()
+    >>> [p.cells for p in split_decided(comp, {(0, 2): False})]
+    [((0, 0),), ((0, 4),)]
+    """
+    reduced: list[Constraint] = []
+    for c in component.constraints:
+        rest = tuple(x for x in c.cells if x not in mined)
+        if rest:
+            reduced.append(Constraint(rest, c.count - sum(1 for x in c.cells if mined.get(x)), c.source))
+    # Union-find over cells, each constraint joining its cells.
+    parent: dict[Cell, Cell] = {}
+
+    def find(x: Cell) -> Cell:
+        while parent.setdefault(x, x) != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    for c in reduced:
+        root = find(c.cells[0])
+        for x in c.cells[1:]:
+            other = find(x)
+            if other != root:
+                parent[other] = root
+    groups: dict[Cell, list[Constraint]] = defaultdict(list)
+    for c in reduced:
+        groups[find(c.cells[0])].append(c)
+    parts = []
+    for constraints in groups.values():
+        cells = tuple(sorted({x for c in constraints for x in c.cells}))
+        constraints.sort(key=lambda c: (c.cells[0], c.source))
+        parts.append(Component(cells, tuple(constraints)))
+    parts.sort(key=lambda comp: comp.cells[0])
+    return parts
+
+
+def combine_parts(
+    component: Component, mined: dict[Cell, bool], parts: list[Component], counts: list[ComponentCount]
+) -> ComponentCount:
+    """The count of ``component`` from its decided cells and the counts of the parts left.
+
+    A layout of the component is one layout of each part plus the decided
+    mines, so its count is the product of the parts' polynomials times
+    ``x^(decided mines)``; a cell's mine count replaces its own part's factor
+    by the cell's. Products are single integer multiplications of packed
+    polynomials, as in :func:`count_component`.
+    """
+    bits = len(component.cells) + 1
+    degree = len(component.cells) + 1
+    shift = sum(mined.values()) * bits
+
+    def pack(poly: tuple[int, ...]) -> int:
+        out = 0
+        for k in range(len(poly) - 1, -1, -1):
+            out = (out << bits) | poly[k]
+        return out
+
+    packed = [pack(c.ways) for c in counts]
+    # others[i]: the product of every part's ways but part i's, shifted by the decided mines.
+    prefix = [1 << shift]
+    for p in packed:
+        prefix.append(prefix[-1] * p)
+    suffix = [1]
+    for p in reversed(packed):
+        suffix.append(suffix[-1] * p)
+    suffix.reverse()
+    unpack = _unpacker(bits, degree)
+    ways = unpack(prefix[-1])
+    zero = (0,) * degree
+    mine_ways: dict[Cell, tuple[int, ...]] = {cell: ways if m else zero for cell, m in mined.items()}
+    for i, (part, count) in enumerate(zip(parts, counts, strict=True)):
+        others = prefix[i] * suffix[i + 1]
+        seen: dict[int, tuple[int, ...]] = {}  # cells of one box share their tuple
+        for cell in part.cells:
+            own = count.mine_ways[cell]
+            if id(own) not in seen:
+                seen[id(own)] = unpack(pack(own) * others)
+            mine_ways[cell] = seen[id(own)]
+    return ComponentCount(ways, {cell: mine_ways[cell] for cell in component.cells})
+
+
+def _unpacker(bits: int, degree: int) -> Callable[[int], tuple[int, ...]]:
+    """Read ``degree`` coefficients of ``bits`` bits each out of a packed polynomial."""
+    mask = (1 << bits) - 1
+
+    def unpack(poly: int) -> tuple[int, ...]:
+        # Only up to the highest nonzero coefficient; the rest are zeros.
+        top = min(degree, poly.bit_length() // bits + 1)
+        return tuple((poly >> (k * bits)) & mask for k in range(top)) + (0,) * (degree - top)
+
+    return unpack
 
 
 def _boxes(component: Component) -> tuple[list[tuple[Cell, ...]], list[frozenset[int]]]:
@@ -137,37 +242,51 @@ def count_component(component: Component, budget: int = STATE_BUDGET) -> Compone
 
     bits = len(component.cells) + 1
 
+    # Each box's plan, worked out once: where each of its constraints' residual
+    # is read from (a slot of the state, or the number itself when it opens
+    # here) with the capacity after the box; and how the next state is made
+    # (each slot copied from a slot or a number, less the box's mines if the
+    # constraint sees the box).
+    plans = []
+    for i in range(n):
+        slot = {c: t for t, c in enumerate(open_at[i])}
+        reads = [(slot.get(c, -1), counts[c], capacity_after[i][c]) for c in cons[i]]
+        makes = [(slot.get(c, -1), counts[c], c in cons[i]) for c in open_at[i + 1]]
+        plans.append((sizes[i], reads, makes))
+
     def transitions(i: int, state: tuple[int, ...]) -> list[tuple[int, tuple[int, ...]]]:
         """(mines in box i, next state) for every way box i can be filled."""
-        need = dict(zip(open_at[i], state, strict=True))
-        for c in cons[i]:
-            if first[c] == i:
-                need[c] = counts[c]
-        lo, hi = 0, sizes[i]
-        for c in cons[i]:
-            hi = min(hi, need[c])
-            lo = max(lo, need[c] - capacity_after[i][c])
-        out = []
-        nxt = open_at[i + 1]
-        for j in range(lo, hi + 1):
-            out.append((j, tuple(need[c] - j if c in cons[i] else need[c] for c in nxt)))
-        return out
+        size, reads, makes = plans[i]
+        lo, hi = 0, size
+        for t, number, cap in reads:
+            need = state[t] if t >= 0 else number
+            if need < hi:
+                hi = need
+            if need - cap > lo:
+                lo = need - cap
+        if lo > hi:
+            return []
+        base = [(state[t] if t >= 0 else number, seen) for t, number, seen in makes]
+        return [(j, tuple([v - j if seen else v for v, seen in base])) for j in range(lo, hi + 1)]
 
     # Forward: ways to fill boxes 0..i-1 reaching each state.
     forward: list[dict[tuple[int, ...], int]] = [{(): 1}]
     moves: list[dict[tuple[int, ...], list[tuple[int, tuple[int, ...]]]]] = []  # reused going back
     states = 1
     for i in range(n):
-        layer: dict[tuple[int, ...], int] = defaultdict(int)
-        moves.append({})
+        layer: dict[tuple[int, ...], int] = {}
+        get = layer.get
+        here: dict[tuple[int, ...], list[tuple[int, tuple[int, ...]]]] = {}
+        moves.append(here)
+        binomials = [comb(sizes[i], j) << (j * bits) for j in range(sizes[i] + 1)]
         for state, poly in forward[i].items():
-            moves[i][state] = out = transitions(i, state)
+            here[state] = out = transitions(i, state)
             for j, nxt in out:
-                layer[nxt] += (poly * comb(sizes[i], j)) << (j * bits)
+                layer[nxt] = get(nxt, 0) + poly * binomials[j]
         states += len(layer)
         if states > budget:
             return None
-        forward.append(dict(layer))
+        forward.append(layer)
 
     # Backward: ways to fill boxes i..n-1 from each state; and each box's mine
     # weight, where C(s-1, j-1) = C(s, j) * j / s counts layouts that mine one
@@ -176,26 +295,27 @@ def count_component(component: Component, budget: int = STATE_BUDGET) -> Compone
     box_weight: list[int] = [0] * n
     for i in range(n - 1, -1, -1):
         layer = {}
+        size = sizes[i]
+        binomials = [comb(size, j) << (j * bits) for j in range(size + 1)]
+        per_cell = [comb(size - 1, j - 1) << (j * bits) if j else 0 for j in range(size + 1)]
+        get = backward.get
+        weight_sum = 0
         for state, poly in forward[i].items():
             total = 0
             weight = 0
             for j, nxt in moves[i][state]:
-                after = backward.get(nxt, 0)
+                after = get(nxt, 0)
                 if after:
-                    total += (after * comb(sizes[i], j)) << (j * bits)
+                    total += after * binomials[j]
                     if j:
-                        weight += (after * comb(sizes[i] - 1, j - 1)) << (j * bits)
+                        weight += after * per_cell[j]
             layer[state] = total
             if weight:
-                box_weight[i] += poly * weight
+                weight_sum += poly * weight
+        box_weight[i] = weight_sum
         backward = layer
 
-    mask = (1 << bits) - 1
-    degree = len(component.cells) + 1
-
-    def unpack(poly: int) -> tuple[int, ...]:
-        return tuple((poly >> (k * bits)) & mask for k in range(degree))
-
+    unpack = _unpacker(bits, len(component.cells) + 1)
     ways = unpack(backward.get((), 0))
     mine_ways: dict[Cell, tuple[int, ...]] = {}
     for i, b in enumerate(order):

@@ -18,7 +18,14 @@ from typing import NoReturn, TypeVar
 
 from minesat.analysis.classify import Certainties, classify_component, classify_with_total, local_rules
 from minesat.analysis.constraints import Component, Frontier, FrontierModel
-from minesat.analysis.counting import STATE_BUDGET, ComponentCount, count_component, single_solution
+from minesat.analysis.counting import (
+    STATE_BUDGET,
+    ComponentCount,
+    combine_parts,
+    count_component,
+    single_solution,
+    split_decided,
+)
 from minesat.analysis.result import Analysis, InconsistentPositionError
 from minesat.board import COVERED, FLAG, Cell, Position
 
@@ -90,6 +97,14 @@ class Analyzer:
                 decided = {}  # the programme finds no layout; analyze names the number
             if len(decided) == len(component.cells):
                 return single_solution(component, decided)
+            if decided:
+                # What the rules leave open is counted part by part (each part
+                # cached: a move elsewhere on the frontier leaves it unchanged).
+                parts = split_decided(component, decided)
+                counts = [self.count(part) for part in parts]
+                if any(c is None for c in counts):
+                    return None
+                return combine_parts(component, decided, parts, counts)  # type: ignore[arg-type]
         return count_component(component, self.state_budget)
 
     def analyze(self, position: Position, mines: int | None = None) -> Analysis:
