@@ -116,3 +116,16 @@ def test_incremental_model_answers_like_a_fresh_build(game: Played) -> None:
                 assert reused.proven(look) == (expected[1].safe, expected[1].mine)
                 blind = Analyzer().analyze(look.with_mines(None))
                 assert reused.proven(look.with_mines(None)) == (blind.safe, blind.mine)
+
+
+@examples(200)
+@given(played_games())
+def test_search_and_dynamic_programme_count_alike(game: Played) -> None:
+    # The box-by-box search and the dynamic programme are two roads to the same counts.
+    for position in game.positions:
+        try:
+            components = Frontier.of(position).components()
+        except InconsistentPositionError:
+            continue
+        for comp in components:
+            assert count_component(comp, search_nodes=0) == count_component(comp, search_nodes=10**9)

@@ -162,9 +162,14 @@ def _unpacker(bits: int, degree: int) -> Callable[[int], tuple[int, ...]]:
     mask = (1 << bits) - 1
 
     def unpack(poly: int) -> tuple[int, ...]:
-        # Only up to the highest nonzero coefficient; the rest are zeros.
+        # Only the coefficients between the lowest and the highest nonzero one
+        # are read (a component's mine counts span a narrow range); the rest are zeros.
+        if not poly:
+            return (0,) * degree
+        low = ((poly & -poly).bit_length() - 1) // bits
         top = min(degree, poly.bit_length() // bits + 1)
-        return tuple((poly >> (k * bits)) & mask for k in range(top)) + (0,) * (degree - top)
+        inside = tuple((poly >> (k * bits)) & mask for k in range(low, top))
+        return (0,) * low + inside + (0,) * (degree - top)
 
     return unpack
 
@@ -188,33 +193,120 @@ def _order(box_cons: list[frozenset[int]], n_constraints: int) -> list[int]:
     Next is the box, among those touching an open constraint, that leaves the
     fewest constraints open after it; ties go to the lowest index.
     """
-    remaining_boxes_of: list[int] = [0] * n_constraints
-    for cons in box_cons:
-        for c in cons:
-            remaining_boxes_of[c] += 1
-    todo = set(range(len(box_cons)))
-    opened: set[int] = set()
+    n = len(box_cons)
+    boxes_of: list[list[int]] = [[] for _ in range(n_constraints)]
+    for b, cs in enumerate(box_cons):
+        for c in cs:
+            boxes_of[c].append(b)
+    remaining = [len(bs) for bs in boxes_of]  # boxes not yet placed, per constraint
+    opened = [False] * n_constraints
+    todo = set(range(n))
+    # Boxes touching an open constraint that still has boxes to come; a box
+    # stays one until it is placed (its own constraints keep some box to come).
+    candidates: set[int] = set()
     order: list[int] = []
     while todo:
-        live = {c for c in opened if remaining_boxes_of[c] > 0}
-        candidates = [b for b in todo if box_cons[b] & live] if live else list(todo)
-
-        def cost(b: int, opened: set[int] = opened) -> tuple[int, int, int]:
-            newly = len(box_cons[b] - opened)
-            closing = sum(1 for c in box_cons[b] if remaining_boxes_of[c] == 1)
-            return (newly - closing, -closing, b)
-
-        best = min(candidates, key=cost)
+        best, best_cost = -1, (0, 0, 0)
+        for b in candidates or todo:
+            newly = closing = 0
+            for c in box_cons[b]:
+                newly += not opened[c]
+                closing += remaining[c] == 1
+            cost = (newly - closing, -closing, b)
+            if best < 0 or cost < best_cost:
+                best, best_cost = b, cost
         order.append(best)
         todo.discard(best)
-        opened |= box_cons[best]
+        candidates.discard(best)
         for c in box_cons[best]:
-            remaining_boxes_of[c] -= 1
+            opened[c] = True
+            remaining[c] -= 1
+            if remaining[c]:
+                candidates.update(x for x in boxes_of[c] if x in todo)
     return order
 
 
-def count_component(component: Component, budget: int = STATE_BUDGET) -> ComponentCount | None:
-    """Exact counts, or ``None`` when the dynamic programme would exceed ``budget`` states."""
+#: Most search nodes :func:`_search` visits before it leaves a component to the
+#: dynamic programme. Most components of real games have a handful of solutions
+#: and are enumerated in far fewer; a component with many is merged better by
+#: the programme's states.
+SEARCH_NODES = 2000
+
+
+class _TooMany(Exception):
+    """The search passed its node limit."""
+
+
+def _search(
+    sizes: list[int],
+    cons: list[frozenset[int]],
+    counts: list[int],
+    capacity_after: list[dict[int, int]],
+    degree: int,
+    limit: int,
+) -> tuple[list[int], list[list[int]]] | None:
+    """Enumerate the box fillings one by one: ``(ways, weights)`` or ``None`` past ``limit`` nodes.
+
+    ``ways[k]`` counts layouts with ``k`` mines; ``weights[i][k]`` is the sum,
+    over those layouts, of the mines box ``i`` holds (so a cell of box ``i``
+    is mined in ``weights[i][k] / sizes[i]`` of them). Boxes go in the given
+    order with the same bounds as the dynamic programme: a number never gets
+    more than it needs, nor less than the boxes after this one can still make up.
+    """
+    n = len(sizes)
+    need = list(counts)
+    reads = [[(c, capacity_after[i][c]) for c in cons[i]] for i in range(n)]
+    members = [list(cs) for cs in cons]
+    binomials = [[comb(s, j) for j in range(s + 1)] for s in sizes]
+    ways = [0] * degree
+    weights = [[0] * degree for _ in range(n)]
+    chosen = [0] * n
+    nodes = 0
+
+    def visit(i: int, k: int, w: int) -> None:
+        nonlocal nodes
+        nodes += 1
+        if nodes > limit:
+            raise _TooMany
+        if i == n:
+            ways[k] += w
+            for b in range(n):
+                if chosen[b]:
+                    weights[b][k] += w * chosen[b]
+            return
+        lo, hi = 0, sizes[i]
+        for c, cap in reads[i]:
+            left = need[c]
+            if left < hi:
+                hi = left
+            if left - cap > lo:
+                lo = left - cap
+        mine = members[i]
+        for j in range(lo, hi + 1):
+            for c in mine:
+                need[c] -= j
+            chosen[i] = j
+            visit(i + 1, k + j, w * binomials[i][j])
+            for c in mine:
+                need[c] += j
+        chosen[i] = 0
+
+    try:
+        visit(0, 0, 1)
+    except _TooMany:
+        return None
+    return ways, weights
+
+
+def count_component(
+    component: Component, budget: int = STATE_BUDGET, *, search_nodes: int = SEARCH_NODES
+) -> ComponentCount | None:
+    """Exact counts, or ``None`` when the dynamic programme would exceed ``budget`` states.
+
+    A plain search over the boxes goes first (up to ``search_nodes`` nodes, and
+    never more than ``budget``): most components have few solutions. Past that,
+    the dynamic programme merges equal states.
+    """
     box_cells, box_cons_unordered = _boxes(component)
     order = _order(box_cons_unordered, len(component.constraints))
     sizes = [len(box_cells[b]) for b in order]
@@ -237,6 +329,23 @@ def count_component(component: Component, budget: int = STATE_BUDGET) -> Compone
             capacity_after[i][c] = left[c]
         for c in cons[i]:
             left[c] += sizes[i]
+    degree = len(component.cells) + 1
+    found = _search(sizes, cons, counts, capacity_after, degree, min(search_nodes, budget))
+    if found is not None:
+        ways, weights = found
+        # Only mine counts some layout has need dividing out.
+        low = next((k for k, w in enumerate(ways) if w), 0)
+        high = max((k for k, w in enumerate(ways) if w), default=-1) + 1
+        head, tail = (0,) * low, (0,) * (degree - high)
+        mine_ways: dict[Cell, tuple[int, ...]] = {}
+        for i, b in enumerate(order):
+            size = sizes[i]
+            # C(s, j) * j / s = C(s-1, j-1) layouts mine a given cell of the box.
+            per_cell = head + tuple(x // size for x in weights[i][low:high]) + tail
+            for cell in box_cells[b]:
+                mine_ways[cell] = per_cell
+        return ComponentCount(tuple(ways), mine_ways)
+
     # open_at[i]: constraints with residuals carried in the state *before* box i.
     open_at = [sorted(c for c in first if first[c] < i <= last[c]) for i in range(n + 1)]
 
@@ -315,9 +424,9 @@ def count_component(component: Component, budget: int = STATE_BUDGET) -> Compone
         box_weight[i] = weight_sum
         backward = layer
 
-    unpack = _unpacker(bits, len(component.cells) + 1)
+    unpack = _unpacker(bits, degree)
     ways = unpack(backward.get((), 0))
-    mine_ways: dict[Cell, tuple[int, ...]] = {}
+    mine_ways = {}
     for i, b in enumerate(order):
         per_cell = unpack(box_weight[i])
         for cell in box_cells[b]:

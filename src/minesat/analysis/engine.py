@@ -101,7 +101,11 @@ class Analyzer:
                 # What the rules leave open is counted part by part (each part
                 # cached: a move elsewhere on the frontier leaves it unchanged).
                 parts = split_decided(component, decided)
-                counts = [self.count(part) for part in parts]
+                # A part is what the rules left open: they decide nothing more in it.
+                counts = [
+                    self._cached(self._counts, part.key, lambda p=part: count_component(p, self.state_budget))
+                    for part in parts
+                ]
                 if any(c is None for c in counts):
                     return None
                 return combine_parts(component, decided, parts, counts)  # type: ignore[arg-type]
