@@ -61,7 +61,7 @@ class Analyzer:
         self.use_local_rules = use_local_rules
         self._certain: dict[object, Certainties] = {}
         self._counts: dict[object, ComponentCount | None] = {}
-        self._decided: dict[object, _Decided] = {}
+        self._decided: dict[object, _Decided | None] = {}
         self._model = FrontierModel()
 
     def _cached(self, cache: dict[object, T], key: object, compute: Callable[[], T]) -> T:
@@ -86,30 +86,72 @@ class Analyzer:
     def count(self, component: Component) -> ComponentCount | None:
         return self._cached(self._counts, component.key, lambda: self._count(component))
 
+    def _rules(self, component: Component) -> dict[Cell, bool]:
+        """What the local rules decide in a component (nothing when they are off or break a number).
+
+        Certainties first: a component the rules settle needs no count at all,
+        and what they leave open is counted part by part. The budget still
+        applies (the rules cost about one step per cell).
+        """
+        if not self.use_local_rules or len(component.cells) >= self.state_budget:
+            return {}
+        try:
+            return local_rules(component.constraints)
+        except InconsistentPositionError:
+            return {}  # the count finds no layout; analyze names the number
+
+    def _part_count(self, part: Component) -> ComponentCount | None:
+        # A part is what the rules left open: they decide nothing more in it.
+        return self._cached(self._counts, part.key, lambda: count_component(part, self.state_budget))
+
     def _count(self, component: Component) -> ComponentCount | None:
-        if self.use_local_rules and len(component.cells) < self.state_budget:
-            # Certainties first: when the local rules decide every cell, the count
-            # is that one solution, and no dynamic programme is needed (the
-            # budget still applies: it would have taken one state per cell).
-            try:
-                decided = local_rules(component.constraints)
-            except InconsistentPositionError:
-                decided = {}  # the programme finds no layout; analyze names the number
-            if len(decided) == len(component.cells):
-                return single_solution(component, decided)
-            if decided:
-                # What the rules leave open is counted part by part (each part
-                # cached: a move elsewhere on the frontier leaves it unchanged).
-                parts = split_decided(component, decided)
-                # A part is what the rules left open: they decide nothing more in it.
-                counts = [
-                    self._cached(self._counts, part.key, lambda p=part: count_component(p, self.state_budget))
-                    for part in parts
-                ]
-                if any(c is None for c in counts):
-                    return None
-                return combine_parts(component, decided, parts, counts)  # type: ignore[arg-type]
+        decided = self._rules(component)
+        if len(decided) == len(component.cells):
+            return single_solution(component, decided)
+        if decided:
+            # Each part cached: a move elsewhere on the frontier leaves it unchanged.
+            parts = split_decided(component, decided)
+            counts = [self._part_count(part) for part in parts]
+            if any(c is None for c in counts):
+                return None
+            return combine_parts(component, decided, parts, counts)  # type: ignore[arg-type]
         return count_component(component, self.state_budget)
+
+    def decided(self, component: Component) -> _Decided | None:
+        """A component's certain cells and its fewest and most mines, from counts alone.
+
+        ``None`` when it has no layout or is past the budget. What the local
+        rules decide is read directly, and each part they leave open adds its
+        own (cached) certainties and range: a cell of a part is certain in the
+        component exactly when it is in its part, since the other parts only
+        multiply every count by the same nonzero polynomial. No combined count
+        is built.
+        """
+        key = component.key
+        if key in self._decided:
+            return self._decided[key]
+        rules = self._rules(component)
+        if rules:
+            safe = [cell for cell, mined in rules.items() if not mined]
+            mine = [cell for cell, mined in rules.items() if mined]
+            low = high = len(mine)
+            for part in split_decided(component, rules) if len(rules) < len(component.cells) else ():
+                found = self._decided_of_count(part, self._part_count(part))
+                if found is None:
+                    return self._cache(self._decided, key, None)
+                safe += found[0]
+                mine += found[1]
+                low += found[2]
+                high += found[3]
+            return self._cache(self._decided, key, (tuple(safe), tuple(mine), low, high))
+        return self._cache(self._decided, key, self._decided_of_count(component, self.count(component)))
+
+    def _decided_of_count(self, component: Component, count: ComponentCount | None) -> _Decided | None:
+        key = component.key
+        if key not in self._decided:
+            found = None if count is None or not any(count.ways) else _decided_by(component, count)
+            self._cache(self._decided, key, found)
+        return self._decided[key]
 
     def analyze(self, position: Position, mines: int | None = None) -> Analysis:
         """Classify every covered, unflagged cell; ``mines`` overrides ``position.mines``."""
@@ -158,7 +200,8 @@ class Analyzer:
         """``(safe, mine)`` exactly as :meth:`analyze` gives them, without the probabilities.
 
         The game loop's question after every move. Each component's certain
-        cells come from its cached exact count; the total adds nothing when
+        cells come from :meth:`decided` (local rules, then cached exact counts
+        of what they leave open); the total adds nothing when
         every combination of component mine counts leaves the interior a
         number of mines it can hold (``remaining - interior <= min`` and
         ``max <= remaining``), and then no convolution, no probability and no
@@ -182,12 +225,9 @@ class Analyzer:
         low = high = 0
         decided = []
         for comp in components:
-            found = self._decided.get(comp.key)
+            found = self.decided(comp)
             if found is None:
-                count = self.count(comp)
-                if count is None or not any(count.ways):
-                    break
-                found = self._cache(self._decided, comp.key, _decided_by(comp, count))
+                break
             decided.append(found)
             low += found[2]
             high += found[3]
