@@ -142,6 +142,11 @@ def local_rules(constraints: Sequence[Constraint]) -> dict[Cell, bool]:
     [((1, 0), False), ((1, 1), False)]
     """
     decided: dict[Cell, bool] = {}
+    # Most numbers of a real frontier fire no rule on their own: the index of
+    # which numbers see which cell is built only once some number fires.
+    todo = [i for i in range(len(constraints) - 1, -1, -1) if _fires(constraints[i])]
+    if not todo:
+        return decided
     watching: dict[Cell, list[int]] = {}
     for i, c in enumerate(constraints):
         for x in c.cells:
@@ -166,6 +171,11 @@ def local_rules(constraints: Sequence[Constraint]) -> dict[Cell, bool]:
                         queued[j] = True
                         todo.append(j)
     return decided
+
+
+def _fires(c: Constraint) -> bool:
+    """A rule applies to this number on its own (or it is already broken)."""
+    return c.count <= 0 or c.count >= len(c.cells)
 
 
 def _local_rules_by_passes(constraints: Sequence[Constraint]) -> dict[Cell, bool]:

@@ -272,8 +272,7 @@ class FrontierModel:
             if left < 0 or left > len(covered):
                 raise InconsistentPositionError(cell_of[a], "this number cannot be satisfied")
             if covered:
-                covered.sort()
-                sees[a] = ordered = tuple(covered)
+                sees[a] = ordered = tuple(covered)  # the neighbour table is in ascending order
                 need[a] = left
                 constraint[a] = Constraint(tuple(map(cell_of.__getitem__, ordered)), left, cell_of[a])
                 for j in covered:
