@@ -1,6 +1,15 @@
-"""Expert games per second on one core, and the win rate with its 95 % interval.
+"""Games per second on one core, and the win rate with its 95 % interval.
 
     python benchmarks/simulate.py [GAMES] [--preset expert] [--seed 0] [--strategy safest]
+    python benchmarks/simulate.py GAMES --rows 64 --cols 120 --mines 1536
+    python benchmarks/simulate.py --suite [--scale 1.0]
+
+``--suite`` plays, in one run, the three boards the engine's targets are set
+on: expert (16x30/99, opening at 3,3), beginner (9x9/10, opening at 2,2) and
+64x120 with 1536 mines (opening at 3,3), minesat's ``safest`` player against
+ms-toollib's, game batches alternating between the two so that a change in the
+machine's load hits both alike. It prints games per CPU second for each and
+their ratio (``--scale`` multiplies the number of games).
 
 When ``ms_toollib`` is importable (it is not a dependency), the same seeded
 layouts are also played from the same start by a player that takes its
@@ -115,9 +124,63 @@ def describe(name: str, games: list[StoredGame], wall: float, cpu: float) -> str
     )
 
 
+#: The suite: (label, rows, cols, mines, start, games at scale 1).
+SUITE: list[tuple[str, int, int, int, tuple[int, int], int]] = [
+    ("expert 16x30/99", 16, 30, 99, (3, 3), 200),
+    ("beginner 9x9/10", 9, 9, 10, (2, 2), 2000),
+    ("64x120/1536", 64, 120, 1536, (3, 3), 20),
+]
+
+
+def compare(config: RunConfig, games: int, batches: int = 10) -> tuple[float, float, int, int]:
+    """Both players on games 0..games-1, batches alternating: (our CPU s, their CPU s, our wins, same games).
+
+    "Same games" counts games where both players won or lost alike and guessed the very same cells.
+    """
+    ours_cpu = theirs_cpu = 0.0
+    wins = same = 0
+    step = max(1, games // batches)
+    for lo in range(0, games, step):
+        indices = range(lo, min(games, lo + step))
+        cpu = time.process_time()
+        ours = play_indices(config, indices)
+        ours_cpu += time.process_time() - cpu
+        cpu = time.process_time()
+        theirs = play_indices(config, indices, play=ms_toollib_game)
+        theirs_cpu += time.process_time() - cpu
+        wins += sum(g.won for g in ours)
+        same += sum(
+            a.won == b.won and [g.move for g in a.guesses] == [g.move for g in b.guesses]
+            for a, b in zip(ours, theirs, strict=True)
+        )
+    return ours_cpu, theirs_cpu, wins, same
+
+
+def suite(scale: float, seed: int, strategy: str) -> None:
+    print(
+        f"minesat '{strategy}' player against ms-toollib's engine in the same game loop, seed {seed}, "
+        f"one core ({platform.python_version()}, {platform.machine()}); CPU time"
+    )
+    generate_layout(9, 9, 10, start=(2, 2), rule="opening", seed=0)  # warm imports
+    for label, rows, cols, mines, start, games in SUITE:
+        n = max(1, round(games * scale))
+        config = RunConfig(rows, cols, mines, "opening", start, seed, strategy)
+        ours, theirs, wins, same = compare(config, n)
+        print(
+            f"{label:<16} {n:5d} games  minesat {n / ours:8.1f} games/s ({ours / n * 1000:7.2f} ms)  "
+            f"ms-toollib {n / theirs:8.1f} games/s ({theirs / n * 1000:7.2f} ms)  "
+            f"ratio {theirs / ours:.2f}x  won {wins}  same games {same}/{n}"
+        )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("games", type=int, nargs="?", default=200)
+    parser.add_argument("--suite", action="store_true", help="the three target boards, both players")
+    parser.add_argument("--scale", type=float, default=1.0, help="--suite: multiply the number of games")
+    parser.add_argument("--rows", type=int)
+    parser.add_argument("--cols", type=int)
+    parser.add_argument("--mines", type=int)
     parser.add_argument("--preset", default="expert", choices=list(PRESETS))
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--rule", default="opening", choices=["opening", "safe", "any"])
@@ -125,8 +188,14 @@ def main() -> None:
     parser.add_argument("--strategy", default=DEFAULT_STRATEGY)
     parser.add_argument("--no-ms-toollib", action="store_true", help="skip the comparison")
     args = parser.parse_args()
+    if args.suite:
+        suite(args.scale, args.seed, args.strategy)
+        return
 
     rows, cols, mines = PRESETS[args.preset]
+    if args.rows or args.cols or args.mines:
+        rows, cols, mines = args.rows or rows, args.cols or cols, args.mines or mines
+        args.preset = "custom"
     r, c = (int(x) for x in args.start.split(","))
     config = RunConfig(rows, cols, mines, args.rule, (r, c), args.seed, args.strategy)
     print(
