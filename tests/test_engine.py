@@ -129,3 +129,17 @@ def test_search_and_dynamic_programme_count_alike(game: Played) -> None:
             continue
         for comp in components:
             assert count_component(comp, search_nodes=0) == count_component(comp, search_nodes=10**9)
+
+
+@examples(300)
+@given(played_games())
+def test_certainties_by_feasibility_match_exact_counting(game: Played) -> None:
+    # work_budget=0 leaves every position too big to combine exactly: the
+    # certainties then come from which mine counts are feasible, and must be
+    # the very same; only the probabilities become estimates.
+    for position in game.positions:
+        exact = certainties(Analyzer(), position, position.mines)
+        by_sets = Analyzer(work_budget=0)
+        assert certainties(by_sets, position, position.mines) == exact
+        if exact[0] != "inconsistent" and Frontier.of(position).frontier:
+            assert by_sets.analyze(position).exact is False

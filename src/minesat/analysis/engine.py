@@ -34,15 +34,11 @@ T = TypeVar("T")
 #: Component results kept per Analyzer; a game never needs more than a few hundred.
 CACHE_LIMIT = 4096
 
-
-def _convolve(a: Sequence[int], b: Sequence[int]) -> list[int]:
-    out = [0] * (len(a) + len(b) - 1)
-    for i, x in enumerate(a):
-        if x:
-            for j, y in enumerate(b):
-                if y:
-                    out[i + j] += x * y
-    return out
+#: Most work the exact combination of components may take, in units of one
+#: product of two 2000-bit integers (a product of longer integers counts as
+#: several). Past it the probabilities are estimated and ``exact`` is false;
+#: the certainties stay exact (:func:`_certain_by_feasibility`).
+WORK_BUDGET = 4_000_000
 
 
 class Analyzer:
@@ -56,8 +52,15 @@ class Analyzer:
     probabilities of that position are estimates and ``Analysis.exact`` is false.
     """
 
-    def __init__(self, state_budget: int = STATE_BUDGET, *, use_local_rules: bool = True) -> None:
+    def __init__(
+        self,
+        state_budget: int = STATE_BUDGET,
+        *,
+        use_local_rules: bool = True,
+        work_budget: int = WORK_BUDGET,
+    ) -> None:
         self.state_budget = state_budget
+        self.work_budget = work_budget
         self.use_local_rules = use_local_rules
         self._certain: dict[object, Certainties] = {}
         self._counts: dict[object, ComponentCount | None] = {}
@@ -262,7 +265,10 @@ class Analyzer:
     ) -> Analysis:
         """Step 2: exact probabilities; a cell is certain when its weight is 0 or all."""
         interior = model.interior_size
-        weights = _exact_probabilities(counts, components, interior, remaining)
+        try:
+            weights = _exact_probabilities(counts, components, interior, remaining, self.work_budget)
+        except _TooMuchWork:
+            return self._from_feasibility(position, total, model, components, counts, remaining)
         if weights is None:
             _raise_total_conflict(components, model.frontier(), remaining)
         numerators, interior_mined, denominator = weights
@@ -283,6 +289,27 @@ class Analyzer:
             position, total, safe, mine, probability, len(components), exact=True,
             layouts=denominator // (interior or 1), otherwise=p_interior,
         )
+
+
+    def _from_feasibility(
+        self,
+        position: Position,
+        total: int,
+        model: FrontierModel,
+        components: Sequence[Component],
+        counts: Sequence[ComponentCount | None],
+        remaining: int,
+    ) -> Analysis:
+        """Step 2, too big to combine exactly: exact certainties, estimated probabilities."""
+        found = _certain_by_feasibility(counts, components, model.interior_size, remaining)
+        if found is None:
+            _raise_total_conflict(components, model.frontier(), remaining)
+        safe, mine, fate = found
+        frontier = model.frontier()
+        if fate is not None:
+            (mine if fate else safe).update(frontier.interior)
+        probability = _estimate(frontier, components, counts, safe, mine, remaining)
+        return _build(position, total, safe, mine, probability, len(components), exact=False)
 
 
 #: A component's certain cells and its fewest and most mines: ``(safe, mine, low, high)``.
@@ -310,8 +337,35 @@ def _check_room(position: Position, model: FrontierModel, remaining: int) -> Non
         raise InconsistentPositionError(where, f"{remaining} mines remain but only {covered} covered cells")
 
 
+class _TooMuchWork(Exception):
+    """Combining the components exactly would pass :data:`WORK_BUDGET`."""
+
+
+def _binomial_row(n: int, low: int, high: int) -> list[int]:
+    """``C(n, r)`` for ``r`` in ``low..high`` (0 outside ``0..n``): one binomial, then ratios.
+
+    ``C(n, r + 1) = C(n, r) * (n - r) / (r + 1)`` exactly, so a big interior
+    costs one large binomial, not one per possible number of frontier mines.
+
+    >>> _binomial_row(5, -1, 6) == [0] + [comb(5, r) for r in range(6)] + [0]
+    True
+    """
+    row = [0] * (high - low + 1)
+    start, stop = max(low, 0), min(high, n)
+    if start <= stop:
+        value = comb(n, start)
+        for r in range(start, stop + 1):
+            row[r - low] = value
+            value = value * (n - r) // (r + 1)
+    return row
+
+
 def _exact_probabilities(
-    counts: Sequence[ComponentCount | None], components: Sequence[Component], interior: int, remaining: int
+    counts: Sequence[ComponentCount | None],
+    components: Sequence[Component],
+    interior: int,
+    remaining: int,
+    budget: int = WORK_BUDGET,
 ) -> tuple[dict[Cell, int], int, int] | None:
     """Exact mine weights: ``(numerators, interior_numerator, denominator)``.
 
@@ -319,45 +373,146 @@ def _exact_probabilities(
     rest of the mines in the interior: a frontier solution with ``K`` mines in
     all extends in ``C(interior, remaining - K)`` ways. A frontier cell's
     probability is ``numerators[cell] / denominator``; every interior cell's is
-    ``interior_numerator / denominator``. ``None`` when no layout exists.
+    ``interior_numerator / denominator``. ``None`` when no layout exists;
+    :class:`_TooMuchWork` past ``budget``.
+
+    Each component's table is cut to the mine counts it can have. Going
+    forward, ``before[i]`` counts the ways to fill components ``0..i-1`` by
+    mines; going back, ``after[i][x]`` sums, over fillings of components
+    ``i..`` and of the interior, the ways that complete ``x`` mines before
+    them. A component's weights are then one correlation of the two, so the
+    cost grows with the number of components times the spread of mine counts,
+    never its square.
     """
-    tables = [c.ways for c in counts if c is not None]
-    # ways_inside[K]: placements of the other remaining - K mines in the interior.
-    most = sum(len(t) - 1 for t in tables)
-    ways_inside = [
-        comb(interior, remaining - k) if 0 <= remaining - k <= interior else 0 for k in range(most + 1)
-    ]
+    tables: list[tuple[int, tuple[int, ...]]] = []
+    for count in counts:
+        assert count is not None
+        ways = count.ways
+        support = [k for k, w in enumerate(ways) if w]
+        if not support:
+            return None
+        tables.append((support[0], ways[support[0] : support[-1] + 1]))
+    low = sum(lo for lo, _ in tables)
+    width = 1 + sum(len(t) - 1 for _, t in tables)
+    # Work: one product per pair of coefficients met, longer integers costing more.
+    size = 1 + (sum(len(comp.cells) for comp in components) + interior) // 2000
+    work, spread = 0, 1
+    for _, t in tables:
+        work += size * spread * len(t)
+        spread += len(t) - 1
+    if work > budget:
+        raise _TooMuchWork
+    # inside[u]: placements of the other remaining - K mines in the interior, K = low + u.
+    inside = _binomial_row(interior, remaining - (low + width - 1), remaining - low)[::-1]
 
-    # prefix[i] * suffix[i+1] is the convolution of every component but i.
-    prefix: list[list[int]] = [[1]]
-    for t in tables:
-        prefix.append(_convolve(prefix[-1], t))
-    suffix: list[list[int]] = [[1]]
-    for t in reversed(tables):
-        suffix.append(_convolve(suffix[-1], t))
-    suffix.reverse()
-
-    everything = prefix[-1]
-    layouts = sum(w * ways_inside[k] for k, w in enumerate(everything))
+    # after[i][u]: components i.. and the interior, from u extra mines before them.
+    n = len(tables)
+    after: list[list[int]] = [[]] * (n + 1)
+    after[n] = inside
+    for i in range(n - 1, -1, -1):
+        t = tables[i][1]
+        nxt = after[i + 1]
+        after[i] = [sum(w * nxt[u + j] for j, w in enumerate(t)) for u in range(len(nxt) - len(t) + 1)]
+    layouts = after[0][0]
     if layouts == 0:
         return None
+
+    scale = interior or 1  # keeps every weight an integer (see interior_mined)
+    numerators: dict[Cell, int] = {}
+    before = [1]
+    for i, (comp, count) in enumerate(zip(components, counts, strict=True)):
+        assert count is not None
+        lo, t = tables[i]
+        nxt = after[i + 1]
+        # weight[j]: ways to complete a solution of this component with lo + j mines.
+        weight = [sum(p * nxt[u + j] for u, p in enumerate(before) if p) for j in range(len(t))]
+        done: dict[int, int] = {}  # cells of one box share their table: one sum per box
+        for cell in comp.cells:
+            mined = count.mine_ways[cell]
+            key = id(mined)
+            if key not in done:
+                done[key] = scale * sum(m * w for m, w in zip(mined[lo : lo + len(t)], weight, strict=True))
+            numerators[cell] = done[key]
+        grown = [0] * (len(before) + len(t) - 1)
+        for u, p in enumerate(before):
+            if p:
+                for j, w in enumerate(t):
+                    grown[u + j] += p * w
+        before = grown
     # Interior cells share the mines the frontier leaves: in a layout whose
     # frontier holds K, each interior cell is mined in (remaining - K) / interior
     # of the placements. Scaling every weight by ``interior`` keeps this integer.
-    scale = interior or 1
-    interior_mined = sum(w * ways_inside[k] * (remaining - k) for k, w in enumerate(everything))
+    interior_mined = sum(w * inside[u] * (remaining - low - u) for u, w in enumerate(before))
+    return numerators, interior_mined, layouts * scale
 
-    numerators: dict[Cell, int] = {}
+
+def _certain_by_feasibility(
+    counts: Sequence[ComponentCount | None],
+    components: Sequence[Component],
+    interior: int,
+    remaining: int,
+) -> tuple[set[Cell], set[Cell], bool | None] | None:
+    """Exact certainties without exact probabilities: ``(safe, mine, interior)``, None if no layout.
+
+    Which mine counts each component can have *together with the others* is a
+    question of sets, not of counts: bit sets of the possible counts are
+    combined by shifts, and a count of component ``i`` is feasible when the
+    others can make up a total the interior can absorb. A cell is then safe
+    (mined) when no feasible count of its component ever mines (spares) it.
+    ``interior`` is False (all safe), True (all mined) or None.
+    """
+    supports = []
+    for count in counts:
+        assert count is not None
+        supports.append(sum(1 << k for k, w in enumerate(count.ways) if w))
+
+    def combine(a: int, b: int) -> int:
+        out, k = 0, 0
+        while b:
+            if b & 1:
+                out |= a << k
+            b >>= 1
+            k += 1
+        return out
+
+    n = len(supports)
+    suffix = [1] * (n + 1)
+    for i in range(n - 1, -1, -1):
+        suffix[i] = combine(suffix[i + 1], supports[i])
+    lo_total, hi_total = max(0, remaining - interior), remaining  # what the frontier may hold
+    window = (1 << (hi_total - lo_total + 1)) - 1
+    if not (suffix[0] >> lo_total) & window:
+        return None
+    safe: set[Cell] = set()
+    mine: set[Cell] = set()
+    prefix = 1
     for i, (comp, count) in enumerate(zip(components, counts, strict=True)):
         assert count is not None
-        others = _convolve(prefix[i], suffix[i + 1])
-        # weight[k]: ways to complete a k-mine solution of this component.
-        weight = [
-            sum(w * ways_inside[k + k2] for k2, w in enumerate(others) if w) for k in range(len(count.ways))
-        ]
+        others = combine(prefix, suffix[i + 1])
+        feasible = [k for k, w in enumerate(count.ways) if w and _meets(others, lo_total - k, hi_total - k)]
         for cell in comp.cells:
-            numerators[cell] = scale * sum(m * w for m, w in zip(count.mine_ways[cell], weight, strict=True))
-    return numerators, interior_mined, layouts * scale
+            mined = count.mine_ways[cell]
+            if all(mined[k] == 0 for k in feasible):
+                safe.add(cell)
+            elif all(mined[k] == count.ways[k] for k in feasible):
+                mine.add(cell)
+        prefix = combine(prefix, supports[i])
+    totals = (suffix[0] >> lo_total) & window  # bit t: the frontier can hold lo_total + t mines
+    fate: bool | None = None
+    if interior:
+        if totals == 1 << (remaining - lo_total):
+            fate = False  # the frontier always holds every remaining mine
+        elif remaining >= interior and totals == 1:
+            fate = True  # it always leaves the interior full
+    return safe, mine, fate
+
+
+def _meets(bits: int, low: int, high: int) -> bool:
+    """Some bit of ``bits`` between ``low`` and ``high`` (inclusive, clipped at 0) is set."""
+    if high < 0:
+        return False
+    low = max(low, 0)
+    return bool((bits >> low) & ((1 << (high - low + 1)) - 1))
 
 
 def _raise_total_conflict(components: Sequence[Component], frontier: Frontier, remaining: int) -> NoReturn:

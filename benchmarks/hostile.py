@@ -1,0 +1,175 @@
+"""Hostile positions: time and peak memory of ``minesat analyze --json`` on each.
+
+    python benchmarks/hostile.py [--only NAME] [--keep DIR] [--big]
+
+Each position is valid (it comes from a real layout) and states the total
+mine count, which is what makes exact counting couple everything:
+
+- ``solved-N``: a solved NxN board with its mines left covered (not flagged);
+- ``checkerboard-N``: numbers on one colour of an NxN board, covered cells on
+  the other, so the whole board is one component (``-half``: half of the
+  covered cells mined, which leaves the local rules least to decide);
+- ``snake``: a one-cell-wide covered path of about 3,466 cells winding through
+  numbers (``-half``: half of it mined);
+- ``islands``: 1,320 small covered holes, each a component whose mine count
+  varies, plus a covered block with an interior;
+- with ``--big``, the same kinds at the 1000x1000 cap.
+
+Each file is analysed by a fresh ``minesat analyze --json`` process
+(so start-up, reading and writing the JSON line are counted); its wall time, its
+peak resident memory, and the ``exact`` flag of its JSON line are printed.
+Nothing is asserted: this prints figures. The goal (issue 8): every position
+within 60 s and 1.5 GB.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import subprocess
+import sys
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+
+from minesat.board import COVERED, Cell, Layout, Position
+from minesat.formats import write_position
+
+DENSITY = 0.2
+
+
+def _counts(rows: int, cols: int, mines: set[Cell]) -> list[int]:
+    return list(Layout(rows, cols, frozenset(mines)).counts)
+
+
+def _position(rows: int, cols: int, mines: set[Cell], covered: Callable[[int, int], bool]) -> Position:
+    """Mines and the cells ``covered`` says stay covered; every other cell shows its number."""
+    counts = _counts(rows, cols, mines)
+    cells = [
+        COVERED if (r, c) in mines or covered(r, c) else counts[r * cols + c]
+        for r in range(rows)
+        for c in range(cols)
+    ]
+    return Position(rows, cols, tuple(cells), len(mines))
+
+
+def solved(n: int, seed: int = 0) -> Position:
+    """A solved n x n board with every mine still covered."""
+    rng = random.Random(seed)
+    cells = [(r, c) for r in range(n) for c in range(n)]
+    mines = set(rng.sample(cells, round(DENSITY * n * n)))
+    return _position(n, n, mines, lambda r, c: False)
+
+
+def checkerboard(n: int, seed: int = 0, density: float = DENSITY) -> Position:
+    """Numbers on the cells with r + c even, covered cells (some mined) on the others."""
+    rng = random.Random(seed)
+    odd = [(r, c) for r in range(n) for c in range(n) if (r + c) % 2]
+    mines = set(rng.sample(odd, round(density * len(odd))))
+    return _position(n, n, mines, lambda r, c: (r + c) % 2 == 1)
+
+
+def snake(rows: int = 59, cols: int = 120, seed: int = 0, density: float = DENSITY) -> Position:
+    """A covered path: every odd row across, joined at alternate ends; numbers elsewhere."""
+    path: set[Cell] = set()
+    for k, r in enumerate(range(1, rows - 1, 2)):
+        path.update((r, c) for c in range(1, cols - 1))
+        if r + 2 < rows - 1:
+            path.add((r + 1, cols - 2 if k % 2 == 0 else 1))
+    rng = random.Random(seed)
+    mines = set(rng.sample(sorted(path), round(density * len(path))))
+    return _position(rows, cols, mines, lambda r, c: (r, c) in path)
+
+
+def islands(across: int = 40, down: int = 33, block: int = 20, seed: int = 0) -> Position:
+    """``across`` x ``down`` holes of 2x3 covered cells, 5 cells apart, and a covered block below."""
+    rows, cols = down * 5 + block + 2, across * 5
+    holes: set[Cell] = set()
+    for i in range(down):
+        for j in range(across):
+            holes.update((i * 5 + 1 + dr, j * 5 + 1 + dc) for dr in range(2) for dc in range(3))
+    lump = {(r, c) for r in range(rows - block, rows) for c in range(block)}
+    rng = random.Random(seed)
+    mines = {cell for cell in holes if rng.random() < 0.3}
+    mines |= set(rng.sample(sorted(lump), block * block // 5))
+    return _position(rows, cols, mines, lambda r, c: (r, c) in holes or (r, c) in lump)
+
+
+def positions(big: bool) -> dict[str, Callable[[], Position]]:
+    made: dict[str, Callable[[], Position]] = {
+        "solved-100": lambda: solved(100),
+        "solved-150": lambda: solved(150),
+        "checkerboard-100": lambda: checkerboard(100),
+        "checkerboard-half": lambda: checkerboard(100, density=0.5),
+        "snake": snake,
+        "snake-half": lambda: snake(density=0.5),
+        "islands": islands,
+    }
+    if big:
+        made |= {
+            "solved-1000": lambda: solved(1000),
+            "checkerboard-1000": lambda: checkerboard(1000),
+            "snake-1000": lambda: snake(999, 1000),
+        }
+    return made
+
+
+#: Run in a fresh interpreter: it starts ``minesat analyze`` and reports on it as
+#: JSON, so that the peak memory measured (RUSAGE_CHILDREN) is that one process's.
+_MEASURE = """
+import json, resource, subprocess, sys, time
+start = time.perf_counter()
+try:
+    cli = "from minesat.cli import main; main()"
+    done = subprocess.run([sys.executable, "-c", cli, "analyze", "--json", sys.argv[1]],
+                          capture_output=True, text=True, timeout=float(sys.argv[2]))
+except subprocess.TimeoutExpired:
+    print(json.dumps({"outcome": "timed out"}))
+    sys.exit()
+line = done.stdout.strip().splitlines()[-1] if done.stdout.strip() else ""
+print(json.dumps({
+    "seconds": time.perf_counter() - start,
+    "peak_mb": resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024,
+    "outcome": f"exit {done.returncode}, JSON line {len(line) / 1e6:.1f} MB, "
+               f"exact {json.loads(line).get('exact') if line else None}",
+    "error": done.stderr.strip().splitlines()[-1] if done.stderr.strip() else "",
+}))
+"""
+
+
+def measure(path: Path, timeout: float) -> dict[str, object]:
+    """Wall seconds, peak MB and the outcome of one ``minesat analyze --json`` process."""
+    done = subprocess.run(
+        [sys.executable, "-c", _MEASURE, str(path), str(timeout)], capture_output=True, text=True
+    )
+    return json.loads(done.stdout)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--only", help="run only the position with this name")
+    parser.add_argument("--big", action="store_true", help="also the 1000x1000 positions")
+    parser.add_argument("--keep", type=Path, help="write the files here (default: a temporary directory)")
+    parser.add_argument("--timeout", type=float, default=120.0)
+    args = parser.parse_args()
+    made = positions(args.big)
+    names = [args.only] if args.only else list(made)
+    with tempfile.TemporaryDirectory() as tmp:
+        where = args.keep or Path(tmp)
+        where.mkdir(parents=True, exist_ok=True)
+        print(f"{'position':<18} {'size':>9} {'covered':>8} {'seconds':>8} {'peak MB':>8}  outcome")
+        for name in names:
+            position = made[name]()
+            path = where / f"{name}.txt"
+            write_position(position, path)
+            got = measure(path, args.timeout)
+            covered = sum(1 for s in position.cells if s == COVERED)
+            size = f"{position.rows}x{position.cols}"
+            took, peak = got.get("seconds", float("nan")), got.get("peak_mb", float("nan"))
+            what = f"{got['outcome']} {got.get('error', '')}".rstrip()
+            print(f"{name:<18} {size:>9} {covered:8d} {took:8.1f} {peak:8.0f}  {what}", flush=True)
+
+
+if __name__ == "__main__":
+    main()
