@@ -11,8 +11,8 @@ mine count, which is what makes exact counting couple everything:
   covered cells mined, which leaves the local rules least to decide);
 - ``snake``: a one-cell-wide covered path of about 3,466 cells winding through
   numbers (``-half``: half of it mined);
-- ``islands``: 1,320 small covered holes, each a component whose mine count
-  varies, plus a covered block with an interior;
+- ``islands``: 1,320 covered 3x3 holes, each a component whose mine count
+  varies (its centre is interior), plus a covered block;
 - with ``--big``, the same kinds at the 1000x1000 cap.
 
 Each file is analysed by a fresh ``minesat analyze --json`` process
@@ -83,12 +83,16 @@ def snake(rows: int = 59, cols: int = 120, seed: int = 0, density: float = DENSI
 
 
 def islands(across: int = 40, down: int = 33, block: int = 20, seed: int = 0) -> Position:
-    """``across`` x ``down`` holes of 2x3 covered cells, 5 cells apart, and a covered block below."""
+    """``across`` x ``down`` holes of 3x3 covered cells, 5 cells apart, and a covered block below.
+
+    A hole's centre touches no number: it belongs to the interior with the
+    block's inside, so the holes' mine counts vary and the total couples them all.
+    """
     rows, cols = down * 5 + block + 2, across * 5
     holes: set[Cell] = set()
     for i in range(down):
         for j in range(across):
-            holes.update((i * 5 + 1 + dr, j * 5 + 1 + dc) for dr in range(2) for dc in range(3))
+            holes.update((i * 5 + 1 + dr, j * 5 + 1 + dc) for dr in range(3) for dc in range(3))
     lump = {(r, c) for r in range(rows - block, rows) for c in range(block)}
     rng = random.Random(seed)
     mines = {cell for cell in holes if rng.random() < 0.3}
@@ -111,6 +115,7 @@ def positions(big: bool) -> dict[str, Callable[[], Position]]:
             "solved-1000": lambda: solved(1000),
             "checkerboard-1000": lambda: checkerboard(1000),
             "snake-1000": lambda: snake(999, 1000),
+            "islands-1000": lambda: islands(200, 195, 20),
         }
     return made
 

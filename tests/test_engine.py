@@ -7,6 +7,8 @@ is identical whichever road produced it.
 
 from __future__ import annotations
 
+import random
+
 import pytest
 from hypothesis import given
 
@@ -143,3 +145,43 @@ def test_certainties_by_feasibility_match_exact_counting(game: Played) -> None:
         assert certainties(by_sets, position, position.mines) == exact
         if exact[0] != "inconsistent" and Frontier.of(position).frontier:
             assert by_sets.analyze(position).exact is False
+
+
+def test_feasible_counts_give_the_certainties_of_exact_weights() -> None:
+    # Made-up components whose possible mine counts have gaps (as 0 or 2 but
+    # never 1), combined with an interior: the shortcut by feasible counts and
+    # the exact weights must find the same certain cells and the same fate
+    # for the interior.
+    from minesat.analysis.constraints import Component
+    from minesat.analysis.counting import ComponentCount
+    from minesat.analysis.engine import _certain_by_feasibility, _exact_probabilities
+
+    rng = random.Random(8)
+    for _ in range(400):
+        components, counts = [], []
+        for i in range(rng.randint(1, 4)):
+            cells = tuple((i, j) for j in range(rng.randint(1, 3)))
+            ways = [rng.choice((0, 0, 1, 2)) for _ in range(len(cells) + 1)]
+            if not any(ways):
+                ways[rng.randrange(len(ways))] = 1
+            mine_ways = {}
+            for cell in cells:
+                mine_ways[cell] = tuple(rng.choice((0, w, w // 2)) for w in ways)
+            components.append(Component(cells, ()))
+            counts.append(ComponentCount(tuple(ways), mine_ways))
+        interior = rng.randint(0, 3)
+        remaining = rng.randint(0, sum(len(c.cells) for c in components) + interior)
+        exact = _exact_probabilities(counts, components, interior, remaining)
+        by_sets = _certain_by_feasibility(counts, components, interior, remaining)
+        assert (exact is None) == (by_sets is None)
+        if exact is None or by_sets is None:
+            continue
+        numerators, interior_mined, denominator = exact
+        assert by_sets[0] == {cell for cell, n in numerators.items() if n == 0}
+        assert by_sets[1] == {cell for cell, n in numerators.items() if n == denominator}
+        fate = None
+        if interior and interior_mined == 0:
+            fate = False
+        elif interior and interior_mined == denominator:
+            fate = True
+        assert by_sets[2] == fate

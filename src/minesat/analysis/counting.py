@@ -187,11 +187,14 @@ def _boxes(component: Component) -> tuple[list[tuple[Cell, ...]], list[frozenset
     return [tuple(groups[k]) for k in keys], [frozenset(k) for k in keys]
 
 
-def _order(box_cons: list[frozenset[int]], n_constraints: int) -> list[int]:
+def _order(box_cons: list[frozenset[int]], n_constraints: int, budget: int) -> list[int] | None:
     """A box order that keeps the set of open constraints small (a greedy path).
 
     Next is the box, among those touching an open constraint, that leaves the
-    fewest constraints open after it; ties go to the lowest index.
+    fewest constraints open after it; ties go to the lowest index. ``None``
+    when weighing the candidates would take more than ``budget`` steps: the
+    candidates are as many as the open constraints' boxes, and a component
+    that keeps that many open has far more states than any budget allows.
     """
     n = len(box_cons)
     boxes_of: list[list[int]] = [[] for _ in range(n_constraints)]
@@ -205,8 +208,12 @@ def _order(box_cons: list[frozenset[int]], n_constraints: int) -> list[int]:
     # stays one until it is placed (its own constraints keep some box to come).
     candidates: set[int] = set()
     order: list[int] = []
+    steps = 0
     while todo:
         best, best_cost = -1, (0, 0, 0)
+        steps += len(candidates) or len(todo)
+        if steps > budget:
+            return None
         for b in candidates or todo:
             newly = closing = 0
             for c in box_cons[b]:
@@ -308,7 +315,9 @@ def count_component(
     the dynamic programme merges equal states.
     """
     box_cells, box_cons_unordered = _boxes(component)
-    order = _order(box_cons_unordered, len(component.constraints))
+    order = _order(box_cons_unordered, len(component.constraints), budget)
+    if order is None:
+        return None
     sizes = [len(box_cells[b]) for b in order]
     cons = [box_cons_unordered[b] for b in order]
     n = len(order)

@@ -93,10 +93,11 @@ class Analyzer:
         """What the local rules decide in a component (nothing when they are off or break a number).
 
         Certainties first: a component the rules settle needs no count at all,
-        and what they leave open is counted part by part. The budget still
-        applies (the rules cost about one step per cell).
+        and what they leave open is counted part by part. The rules cost a few
+        steps per cell, so only a zero budget (every component "too large")
+        turns them off.
         """
-        if not self.use_local_rules or len(component.cells) >= self.state_budget:
+        if not self.use_local_rules or self.state_budget <= 0:
             return {}
         try:
             return local_rules(component.constraints)
@@ -455,56 +456,80 @@ def _certain_by_feasibility(
     """Exact certainties without exact probabilities: ``(safe, mine, interior)``, None if no layout.
 
     Which mine counts each component can have *together with the others* is a
-    question of sets, not of counts: bit sets of the possible counts are
-    combined by shifts, and a count of component ``i`` is feasible when the
-    others can make up a total the interior can absorb. A cell is then safe
-    (mined) when no feasible count of its component ever mines (spares) it.
-    ``interior`` is False (all safe), True (all mined) or None.
+    question of sets, not of counts. Most components can hold any count
+    between their fewest and most mines, and a sum of such ranges is a range;
+    the others (a count skipped in between) are combined as bit sets, by
+    shifts. A count of component ``i`` is feasible when the others can make up
+    a total the interior can absorb; a cell is then safe (mined) when no
+    feasible count of its component ever mines (spares) it. ``interior`` is
+    False (all safe), True (all mined) or None.
     """
-    supports = []
+    supports: list[int] = []
     for count in counts:
         assert count is not None
         supports.append(sum(1 << k for k, w in enumerate(count.ways) if w))
+    fewest = [(bits & -bits).bit_length() - 1 for bits in supports]
+    most = [bits.bit_length() - 1 for bits in supports]
+    ranges = fewest, most
+    solid = [bits == (1 << (hi + 1)) - (1 << lo) for bits, lo, hi in zip(supports, fewest, most, strict=True)]
+    low = sum(lo for lo, whole in zip(ranges[0], solid, strict=True) if whole)
+    high = sum(hi for hi, whole in zip(ranges[1], solid, strict=True) if whole)
+    gapped = [i for i, whole in enumerate(solid) if not whole]
+    # Bit sets of what the gapped components can hold together, all but one of them.
+    after = [1] * (len(gapped) + 1)
+    for g in range(len(gapped) - 1, -1, -1):
+        after[g] = _sumset(after[g + 1], supports[gapped[g]])
+    gap_all = after[0]
+    gap_but: dict[int, int] = {}
+    before = 1
+    for g, i in enumerate(gapped):
+        gap_but[i] = _sumset(before, after[g + 1])
+        before = _sumset(before, supports[i])
 
-    def combine(a: int, b: int) -> int:
-        out, k = 0, 0
-        while b:
-            if b & 1:
-                out |= a << k
-            b >>= 1
-            k += 1
-        return out
-
-    n = len(supports)
-    suffix = [1] * (n + 1)
-    for i in range(n - 1, -1, -1):
-        suffix[i] = combine(suffix[i + 1], supports[i])
     lo_total, hi_total = max(0, remaining - interior), remaining  # what the frontier may hold
-    window = (1 << (hi_total - lo_total + 1)) - 1
-    if not (suffix[0] >> lo_total) & window:
+
+    def reachable(bits: int, lo: int, hi: int, a: int, b: int) -> bool:
+        # Some s in bits and t in lo..hi with a <= s + t <= b.
+        return a <= b and _meets(bits, a - hi, b - lo)
+
+    if not reachable(gap_all, low, high, lo_total, hi_total):
         return None
     safe: set[Cell] = set()
     mine: set[Cell] = set()
-    prefix = 1
     for i, (comp, count) in enumerate(zip(components, counts, strict=True)):
         assert count is not None
-        others = combine(prefix, suffix[i + 1])
-        feasible = [k for k, w in enumerate(count.ways) if w and _meets(others, lo_total - k, hi_total - k)]
+        if solid[i]:
+            bits, lo, hi = gap_all, low - ranges[0][i], high - ranges[1][i]
+        else:
+            bits, lo, hi = gap_but[i], low, high
+        feasible = [
+            k for k, w in enumerate(count.ways) if w and reachable(bits, lo, hi, lo_total - k, hi_total - k)
+        ]
         for cell in comp.cells:
             mined = count.mine_ways[cell]
             if all(mined[k] == 0 for k in feasible):
                 safe.add(cell)
             elif all(mined[k] == count.ways[k] for k in feasible):
                 mine.add(cell)
-        prefix = combine(prefix, supports[i])
-    totals = (suffix[0] >> lo_total) & window  # bit t: the frontier can hold lo_total + t mines
     fate: bool | None = None
     if interior:
-        if totals == 1 << (remaining - lo_total):
+        if not reachable(gap_all, low, high, lo_total, remaining - 1):
             fate = False  # the frontier always holds every remaining mine
-        elif remaining >= interior and totals == 1:
+        elif remaining >= interior and not reachable(gap_all, low, high, lo_total + 1, hi_total):
             fate = True  # it always leaves the interior full
     return safe, mine, fate
+
+
+def _sumset(a: int, b: int) -> int:
+    """The bit set of sums of an element of ``a`` and one of ``b`` (shifts of the denser by the sparser)."""
+    if a.bit_count() < b.bit_count():
+        a, b = b, a
+    out = 0
+    while b:
+        low = b & -b
+        out |= a << (low.bit_length() - 1)
+        b ^= low
+    return out
 
 
 def _meets(bits: int, low: int, high: int) -> bool:
