@@ -7,6 +7,12 @@ represented. Each position is analysed by a fresh Analyzer (no cache), so the
 figures are those of a cold, one-off analysis.
 
     python benchmarks/analyze.py [--games 40] [--seed 0]
+    python benchmarks/analyze.py --sizes [--games 10]
+
+``--sizes`` instead times the cold analysis of positions from games on
+16x30 (99 mines), 64x120 (1536) and 100x100 (2000), all about one mine in
+five cells, and prints the time per position and per thousand cells: linear
+cost shows as a flat time per cell.
 
 It prints figures; it asserts nothing.
 """
@@ -27,16 +33,18 @@ from minesat.generate import game_seed, generate_layout
 ROWS, COLS, MINES, START = 16, 30, 99, (3, 3)
 
 
-def expert_positions(games: int, seed: int) -> Iterator[Position]:
+def expert_positions(
+    games: int, seed: int, rows: int = ROWS, cols: int = COLS, mines: int = MINES
+) -> Iterator[Position]:
     """Every position where a player would have to stop and think, over ``games`` games."""
     for i in range(games):
         layout = generate_layout(
-            ROWS,
-            COLS,
-            MINES,
+            rows,
+            cols,
+            mines,
             start=START,
             rule="opening",
-            seed=game_seed(ROWS, COLS, MINES, "opening", START, seed, i),
+            seed=game_seed(rows, cols, mines, "opening", START, seed, i),
         )
         rng = random.Random(i)
         game = Game(layout)
@@ -74,11 +82,33 @@ def ms_toollib_board(position: Position) -> list[list[int]]:
     ]
 
 
+#: Boards for ``--sizes``: (rows, cols, mines), about one mine in five cells.
+SIZES = [(16, 30, 99), (64, 120, 1536), (100, 100, 2000)]
+
+
+def sizes(games: int, seed: int) -> None:
+    """Cold analysis time per position on growing boards, and per thousand cells."""
+    print(f"cold analysis (fresh Analyzer, total known), positions from {games} games a board, seed {seed}")
+    for rows, cols, mines in SIZES:
+        positions = list(expert_positions(games, seed, rows, cols, mines))
+        samples = [timed(lambda p=p: Analyzer().analyze(p)) for p in positions]
+        median, p90 = percentiles(samples)
+        cells = rows * cols
+        print(
+            f"{rows}x{cols}/{mines:<5} {len(positions):5d} positions  median {median * 1e3:7.2f} ms  "
+            f"p90 {p90 * 1e3:7.2f} ms  median per 1000 cells {median * 1e6 / cells:6.2f} ms"
+        )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=40)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--sizes", action="store_true", help="time per position on growing boards")
     args = parser.parse_args()
+    if args.sizes:
+        sizes(args.games, args.seed)
+        return
 
     positions = list(expert_positions(args.games, args.seed))
     print(f"{len(positions)} expert positions from {args.games} games (seed {args.seed})")
