@@ -354,6 +354,7 @@ class Layout:
         mines = self.mines
         seen = bytearray(rows * cols)
         clicks = 0
+        table = neighbour_table(rows, cols)
         # Openings: flood each zero region, marking it and its border.
         for start in range(rows * cols):
             if seen[start] or counts[start] or divmod(start, cols) in mines:
@@ -362,9 +363,7 @@ class Layout:
             seen[start] = 1
             stack = [start]
             while stack:
-                r, c = divmod(stack.pop(), cols)
-                for nr, nc in neighbours((r, c), rows, cols):
-                    j = nr * cols + nc
+                for j in table[stack.pop()]:
                     if not seen[j]:
                         seen[j] = 1
                         if counts[j] == 0:

@@ -27,7 +27,7 @@ import enum
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from functools import partial
+from functools import lru_cache, partial
 from typing import Protocol
 
 from minesat.analysis import Analysis, Analyzer
@@ -328,6 +328,12 @@ def play_game(
     )
 
 
+@lru_cache(maxsize=1 << 16)
+def _move_name(cell: Cell, action: Action) -> str:
+    """A move's SPEC notation, remembered: a game writes the same few hundred names again and again."""
+    return str(Move(cell, action))
+
+
 def _make_proven_moves(game: Game, safe: Sequence[Cell], mine: Sequence[Cell], moves: list[str] | None,
                        trace: list[Step] | None) -> None:
     """Uncover every proven-safe cell, then flag every proven mine.
@@ -342,7 +348,7 @@ def _make_proven_moves(game: Game, safe: Sequence[Cell], mine: Sequence[Cell], m
             continue
         game.uncover(cell)
         if moves is not None:
-            move = str(Move(cell))
+            move = _move_name(cell, Action.UNCOVER)
             moves.append(move)
             if trace is not None:
                 trace.append(Step(move, Reason.SAFE))
@@ -351,7 +357,7 @@ def _make_proven_moves(game: Game, safe: Sequence[Cell], mine: Sequence[Cell], m
             return
         game.flag(cell)
         if moves is not None:
-            move = str(Move(cell, Action.FLAG))
+            move = _move_name(cell, Action.FLAG)
             moves.append(move)
             if trace is not None:
                 trace.append(Step(move, Reason.MINE))

@@ -105,7 +105,8 @@ class Analyzer:
             return {}  # the count finds no layout; analyze names the number
 
     def _part_count(self, part: Component) -> ComponentCount | None:
-        # A part is what the rules left open: they decide nothing more in it.
+        # A part is what the rules left open (or a component they decide nothing
+        # in): they decide nothing more in it, so it goes straight to counting.
         return self._cached(self._counts, part.key, lambda: count_component(part, self.state_budget))
 
     def _count(self, component: Component) -> ComponentCount | None:
@@ -148,7 +149,8 @@ class Analyzer:
                 low += found[2]
                 high += found[3]
             return self._cache(self._decided, key, (tuple(safe), tuple(mine), low, high))
-        return self._cache(self._decided, key, self._decided_of_count(component, self.count(component)))
+        # The rules decide nothing here: the component is counted whole (as a part would be).
+        return self._cache(self._decided, key, self._decided_of_count(component, self._part_count(component)))
 
     def _decided_of_count(self, component: Component, count: ComponentCount | None) -> _Decided | None:
         key = component.key
