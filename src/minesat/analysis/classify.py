@@ -150,15 +150,27 @@ def local_rules(constraints: Sequence[Constraint]) -> dict[Cell, bool]:
     watching: dict[Cell, list[int]] = {}
     for i, c in enumerate(constraints):
         for x in c.cells:
-            watching.setdefault(x, []).append(i)
-    todo = list(range(len(constraints) - 1, -1, -1))  # popped in order: first number first
-    queued = [True] * len(constraints)
+            if x in watching:
+                watching[x].append(i)
+            else:
+                watching[x] = [i]
+    # Only the numbers that fire start on the list: another can fire only once
+    # one of its cells is decided, and then it is queued (and checked) again.
+    queued = [False] * len(constraints)
+    for i in todo:
+        queued[i] = True
     while todo:
         i = todo.pop()
         queued[i] = False
         c = constraints[i]
-        open_cells = [x for x in c.cells if x not in decided]
-        need = c.count - sum(1 for x in c.cells if decided.get(x))
+        open_cells = []
+        need = c.count
+        for x in c.cells:
+            known = decided.get(x)
+            if known is None:
+                open_cells.append(x)
+            elif known:
+                need -= 1
         if need < 0 or need > len(open_cells):
             return _local_rules_by_passes(constraints)  # raises, naming the same number as ever
         # Rule "satisfied": the number's mines are all known, the rest is safe.
