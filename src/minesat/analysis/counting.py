@@ -315,7 +315,26 @@ def count_component(
     the dynamic programme merges equal states.
     """
     box_cells, box_cons_unordered = _boxes(component)
-    order = _order(box_cons_unordered, len(component.constraints), budget)
+    degree = len(component.cells) + 1
+    if len(box_cells) == 1 and budget > 1:
+        # One box (every number sees every cell): C(s, k) layouts if all the
+        # numbers ask for the same k, none otherwise. (Two states of the
+        # programme: a budget below that still refuses it.)
+        wanted = {c.count for c in component.constraints}
+        ways_list = [0] * degree
+        per_cell = [0] * degree
+        if len(wanted) == 1:
+            (k,) = wanted
+            if 0 <= k < degree:
+                ways_list[k] = comb(degree - 1, k)
+                per_cell[k] = comb(degree - 2, k - 1) if k else 0
+        shared = tuple(per_cell)
+        return ComponentCount(tuple(ways_list), dict.fromkeys(component.cells, shared))
+    # Any order is exact; the greedy one only pays off past a few boxes.
+    n_boxes = len(box_cells)
+    order: list[int] | None = list(range(n_boxes))
+    if n_boxes > 3:
+        order = _order(box_cons_unordered, len(component.constraints), budget)
     if order is None:
         return None
     sizes = [len(box_cells[b]) for b in order]
@@ -338,7 +357,6 @@ def count_component(
             capacity_after[i][c] = left[c]
         for c in cons[i]:
             left[c] += sizes[i]
-    degree = len(component.cells) + 1
     found = _search(sizes, cons, counts, capacity_after, degree, min(search_nodes, budget))
     if found is not None:
         ways, weights = found
