@@ -59,13 +59,14 @@ class Component:
     constraints: tuple[Constraint, ...]
 
     @cached_property
-    def key(self) -> tuple[tuple[tuple[Cell, ...], int], ...]:
+    def key(self) -> frozenset[tuple[tuple[Cell, ...], int]]:
         """What the component's solutions depend on, for caching across moves.
 
         Two positions with the same key have exactly the same component solutions,
-        whatever else changed on the board.
+        whatever else changed on the board. A set (a repeated constraint adds
+        nothing), which keeps its hash: the caches look a key up several times.
         """
-        return tuple(sorted((c.cells, c.count) for c in self.constraints))
+        return frozenset((c.cells, c.count) for c in self.constraints)
 
 
 @dataclass(frozen=True)

@@ -323,9 +323,18 @@ def _decided_by(component: Component, count: ComponentCount) -> _Decided:
     """What a component proves on its own, read from its exact count."""
     ways = count.ways
     support = [k for k, w in enumerate(ways) if w]
-    safe = tuple(cell for cell in component.cells if not any(count.mine_ways[cell]))
-    mine = tuple(cell for cell in component.cells if count.mine_ways[cell] == ways)
-    return safe, mine, support[0], support[-1]
+    safe: list[Cell] = []
+    mine: list[Cell] = []
+    verdict: dict[int, list[Cell] | None] = {}  # cells of one box share their table
+    for cell in component.cells:
+        mined = count.mine_ways[cell]
+        key = id(mined)
+        if key not in verdict:
+            verdict[key] = safe if not any(mined) else mine if mined == ways else None
+        found = verdict[key]
+        if found is not None:
+            found.append(cell)
+    return tuple(safe), tuple(mine), support[0], support[-1]
 
 
 def _check_room(position: Position, model: FrontierModel, remaining: int) -> None:
