@@ -258,7 +258,7 @@ class FrontierModel:
                 for c in comps.pop(cid).constraints:
                     pool.add(c.source[0] * cols + c.source[1])
         # The new constraints of the affected numbers (checked as Frontier.of checks them).
-        for a in sorted(affected):
+        for a in affected:
             state = new[a]
             if state < 0:
                 continue
