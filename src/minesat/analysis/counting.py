@@ -248,7 +248,6 @@ def _search(
     sizes: list[int],
     cons: list[frozenset[int]],
     counts: list[int],
-    capacity_after: list[dict[int, int]],
     degree: int,
     limit: int,
 ) -> tuple[list[int], list[list[int]]] | None:
@@ -262,8 +261,12 @@ def _search(
     """
     n = len(sizes)
     need = list(counts)
-    reads = [[(c, capacity_after[i][c]) for c in cons[i]] for i in range(n)]
     members = [list(cs) for cs in cons]
+    # room[c]: cells of number c in the boxes not placed yet (this one excluded while it is placed).
+    room = [0] * len(counts)
+    for size, cs in zip(sizes, members, strict=True):
+        for c in cs:
+            room[c] += size
     binomials = [[comb(s, j) for j in range(s + 1)] for s in sizes]
     ways = [0] * degree
     weights = [[0] * degree for _ in range(n)]
@@ -281,14 +284,16 @@ def _search(
                 if chosen[b]:
                     weights[b][k] += w * chosen[b]
             return
-        lo, hi = 0, sizes[i]
-        for c, cap in reads[i]:
+        size = sizes[i]
+        lo, hi = 0, size
+        mine = members[i]
+        for c in mine:
             left = need[c]
+            room[c] -= size
             if left < hi:
                 hi = left
-            if left - cap > lo:
-                lo = left - cap
-        mine = members[i]
+            if left - room[c] > lo:
+                lo = left - room[c]
         for j in range(lo, hi + 1):
             for c in mine:
                 need[c] -= j
@@ -296,6 +301,8 @@ def _search(
             visit(i + 1, k + j, w * binomials[i][j])
             for c in mine:
                 need[c] += j
+        for c in mine:
+            room[c] += size
         chosen[i] = 0
 
     try:
@@ -342,22 +349,7 @@ def count_component(
     n = len(order)
     counts = [c.count for c in component.constraints]
 
-    # For each constraint: where it opens, where it closes, and its capacity left
-    # after each box (the most mines the boxes after this one could still give it).
-    first: dict[int, int] = {}
-    last: dict[int, int] = {}
-    for i, cs in enumerate(cons):
-        for c in cs:
-            first.setdefault(c, i)
-            last[c] = i
-    capacity_after: list[dict[int, int]] = [{} for _ in range(n)]
-    left = defaultdict(int)
-    for i in range(n - 1, -1, -1):
-        for c in cons[i]:
-            capacity_after[i][c] = left[c]
-        for c in cons[i]:
-            left[c] += sizes[i]
-    found = _search(sizes, cons, counts, capacity_after, degree, min(search_nodes, budget))
+    found = _search(sizes, cons, counts, degree, min(search_nodes, budget))
     if found is not None:
         ways, weights = found
         # Only mine counts some layout has need dividing out.
@@ -373,6 +365,21 @@ def count_component(
                 mine_ways[cell] = per_cell
         return ComponentCount(tuple(ways), mine_ways)
 
+    # For each constraint: where it opens, where it closes, and its capacity left
+    # after each box (the most mines the boxes after this one could still give it).
+    first: dict[int, int] = {}
+    last: dict[int, int] = {}
+    for i, cs in enumerate(cons):
+        for c in cs:
+            first.setdefault(c, i)
+            last[c] = i
+    capacity_after: list[dict[int, int]] = [{} for _ in range(n)]
+    left = defaultdict(int)
+    for i in range(n - 1, -1, -1):
+        for c in cons[i]:
+            capacity_after[i][c] = left[c]
+        for c in cons[i]:
+            left[c] += sizes[i]
     # open_at[i]: constraints with residuals carried in the state *before* box i.
     open_at = [sorted(c for c in first if first[c] < i <= last[c]) for i in range(n + 1)]
 
