@@ -233,6 +233,30 @@ def _order(box_cons: list[frozenset[int]], n_constraints: int, budget: int) -> l
     return order
 
 
+def _nearby_order(box_cons: list[frozenset[int]], n_constraints: int) -> list[int]:
+    """Boxes in breadth-first order through shared numbers, from the first: cheap, and local."""
+    boxes_of: list[list[int]] = [[] for _ in range(n_constraints)]
+    for b, cs in enumerate(box_cons):
+        for c in cs:
+            boxes_of[c].append(b)
+    placed = [False] * len(box_cons)
+    order: list[int] = []
+    for start in range(len(box_cons)):
+        if placed[start]:
+            continue
+        placed[start] = True
+        order.append(start)
+        at = len(order) - 1
+        while at < len(order):
+            for c in box_cons[order[at]]:
+                for b in boxes_of[c]:
+                    if not placed[b]:
+                        placed[b] = True
+                        order.append(b)
+            at += 1
+    return order
+
+
 #: Most search nodes :func:`_search` visits before it leaves a component to the
 #: dynamic programme. Most components of real games have a handful of solutions
 #: and are enumerated in far fewer; a component with many is merged better by
@@ -337,33 +361,38 @@ def count_component(
                 per_cell[k] = comb(degree - 2, k - 1) if k else 0
         shared = tuple(per_cell)
         return ComponentCount(tuple(ways_list), dict.fromkeys(component.cells, shared))
-    # Any order is exact; the greedy one only pays off past a few boxes.
-    n_boxes = len(box_cells)
-    order: list[int] | None = list(range(n_boxes))
-    if n_boxes > 3:
-        order = _order(box_cons_unordered, len(component.constraints), budget)
-    if order is None:
+    # Any order is exact. The search goes breadth-first (cheap to find, and
+    # local); the programme, which pays for every constraint kept open, takes
+    # the greedy path that keeps them fewest.
+    n_constraints = len(component.constraints)
+    counts = [c.count for c in component.constraints]
+    limit = min(search_nodes, budget)
+    if limit > 0:
+        order = _nearby_order(box_cons_unordered, n_constraints)
+        sizes = [len(box_cells[b]) for b in order]
+        found = _search(sizes, [box_cons_unordered[b] for b in order], counts, degree, limit)
+        if found is not None:
+            ways, weights = found
+            # Only mine counts some layout has need dividing out.
+            low = next((k for k, w in enumerate(ways) if w), 0)
+            high = max((k for k, w in enumerate(ways) if w), default=-1) + 1
+            head, tail = (0,) * low, (0,) * (degree - high)
+            mine_ways: dict[Cell, tuple[int, ...]] = {}
+            for i, b in enumerate(order):
+                size = sizes[i]
+                # C(s, j) * j / s = C(s-1, j-1) layouts mine a given cell of the box.
+                per_cell = head + tuple(x // size for x in weights[i][low:high]) + tail
+                for cell in box_cells[b]:
+                    mine_ways[cell] = per_cell
+            return ComponentCount(tuple(ways), mine_ways)
+
+    greedy = _order(box_cons_unordered, n_constraints, budget)
+    if greedy is None:
         return None
+    order = greedy
     sizes = [len(box_cells[b]) for b in order]
     cons = [box_cons_unordered[b] for b in order]
     n = len(order)
-    counts = [c.count for c in component.constraints]
-
-    found = _search(sizes, cons, counts, degree, min(search_nodes, budget))
-    if found is not None:
-        ways, weights = found
-        # Only mine counts some layout has need dividing out.
-        low = next((k for k, w in enumerate(ways) if w), 0)
-        high = max((k for k, w in enumerate(ways) if w), default=-1) + 1
-        head, tail = (0,) * low, (0,) * (degree - high)
-        mine_ways: dict[Cell, tuple[int, ...]] = {}
-        for i, b in enumerate(order):
-            size = sizes[i]
-            # C(s, j) * j / s = C(s-1, j-1) layouts mine a given cell of the box.
-            per_cell = head + tuple(x // size for x in weights[i][low:high]) + tail
-            for cell in box_cells[b]:
-                mine_ways[cell] = per_cell
-        return ComponentCount(tuple(ways), mine_ways)
 
     # For each constraint: where it opens, where it closes, and its capacity left
     # after each box (the most mines the boxes after this one could still give it).
