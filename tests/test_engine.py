@@ -101,7 +101,8 @@ def test_incremental_model_answers_like_a_fresh_build(game: Played) -> None:
     # One Analyzer follows the game, and between moves looks ahead the way a
     # strategy does: a covered cell uncovered with each number it could show
     # (consistent or not), then back. Its incremental model and caches must give
-    # exactly what a fresh Analyzer gives, and ``proven`` exactly ``safe``/``mine``.
+    # exactly what a fresh Analyzer gives, ``proven`` exactly ``safe``/``mine``
+    # and ``layouts`` exactly the count.
     reused = Analyzer()
     for position in game.positions:
         looks = [position]
@@ -114,6 +115,8 @@ def test_incremental_model_answers_like_a_fresh_build(game: Played) -> None:
         for look in looks:
             expected = outcome(Analyzer(), look)
             assert outcome(reused, look) == expected
+            # The count alone, as a look-ahead asks for it: 0 where analyze refuses.
+            assert reused.layouts(look) == (expected[1].layouts if expected[0] == "analysis" else 0)
             if expected[0] == "analysis":
                 assert reused.proven(look) == (expected[1].safe, expected[1].mine)
                 blind = Analyzer().analyze(look.with_mines(None))

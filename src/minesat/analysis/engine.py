@@ -250,6 +250,54 @@ class Analyzer:
         a = self.analyze(position, mines)
         return a.safe, a.mine
 
+    def layouts(self, position: Position, mines: int | None = None) -> int | None:
+        """The number of layouts consistent with ``position`` and the total: ``analyze(...).layouts``.
+
+        Nothing but the count: no probability, no certainty, no grid, which
+        makes it the cheap question of a look-ahead (P(a cell is safe and shows
+        n) is ``layouts(position with that n) / layouts(position)``). 0 when no
+        layout exists (where :meth:`analyze` raises); ``None`` when the total
+        is unknown or a component is past a budget.
+
+        >>> from minesat.board import Position
+        >>> a = Analyzer()
+        >>> a.layouts(Position.from_rows(["1?", "??"], mines=1))
+        3
+        >>> a.layouts(Position.from_rows(["1?", "?3"], mines=1))  # the 3 cannot be met
+        0
+        """
+        total = mines if mines is not None else position.mines
+        if total is None:
+            return None
+        model = self._model
+        try:
+            model.update(position)
+        except InconsistentPositionError:
+            return 0
+        remaining = total - model.flags
+        if remaining < 0 or remaining > model.covered:
+            return 0
+        counts = [self.count(comp) for comp in model.components()]
+        if any(c is None for c in counts):
+            return None
+        try:
+            cut = _tables(counts, model.components(), model.interior_size, remaining, self.work_budget)
+        except _TooMuchWork:
+            return None
+        if cut is None:
+            return 0
+        tables, _, inside = cut
+        # The frontier's ways by mine count, then each count's interior placements.
+        product = [1]
+        for _, t in tables:
+            grown = [0] * (len(product) + len(t) - 1)
+            for u, p in enumerate(product):
+                if p:
+                    for j, w in enumerate(t):
+                        grown[u + j] += p * w
+            product = grown
+        return sum(p * ways for p, ways in zip(product, inside, strict=True))
+
     def _counts_of(self, components: Sequence[Component]) -> list[ComponentCount | None]:
         counts = [self.count(comp) for comp in components]
         for comp, count in zip(components, counts, strict=True):
@@ -372,6 +420,42 @@ def _binomial_row(n: int, low: int, high: int) -> list[int]:
     return row
 
 
+def _tables(
+    counts: Sequence[ComponentCount | None],
+    components: Sequence[Component],
+    interior: int,
+    remaining: int,
+    budget: int,
+) -> tuple[list[tuple[int, tuple[int, ...]]], int, list[int]] | None:
+    """Each component's ways cut to the mine counts it can have, as ``(fewest, ways)``;
+    the fewest frontier mines in all; and ``inside[u]``, the placements of the
+    interior's mines when the frontier holds ``fewest + u``.
+
+    ``None`` when a component has no layout at all; :class:`_TooMuchWork`
+    when combining them would pass ``budget``.
+    """
+    tables: list[tuple[int, tuple[int, ...]]] = []
+    for count in counts:
+        assert count is not None
+        ways = count.ways
+        support = [k for k, w in enumerate(ways) if w]
+        if not support:
+            return None
+        tables.append((support[0], ways[support[0] : support[-1] + 1]))
+    low = sum(lo for lo, _ in tables)
+    width = 1 + sum(len(t) - 1 for _, t in tables)
+    # Work: one product per pair of coefficients met, longer integers costing more.
+    size = 1 + (sum(len(comp.cells) for comp in components) + interior) // 2000
+    work, spread = 0, 1
+    for _, t in tables:
+        work += size * spread * len(t)
+        spread += len(t) - 1
+    if work > budget:
+        raise _TooMuchWork
+    inside = _binomial_row(interior, remaining - (low + width - 1), remaining - low)[::-1]
+    return tables, low, inside
+
+
 def _exact_probabilities(
     counts: Sequence[ComponentCount | None],
     components: Sequence[Component],
@@ -396,26 +480,10 @@ def _exact_probabilities(
     cost grows with the number of components times the spread of mine counts,
     never its square.
     """
-    tables: list[tuple[int, tuple[int, ...]]] = []
-    for count in counts:
-        assert count is not None
-        ways = count.ways
-        support = [k for k, w in enumerate(ways) if w]
-        if not support:
-            return None
-        tables.append((support[0], ways[support[0] : support[-1] + 1]))
-    low = sum(lo for lo, _ in tables)
-    width = 1 + sum(len(t) - 1 for _, t in tables)
-    # Work: one product per pair of coefficients met, longer integers costing more.
-    size = 1 + (sum(len(comp.cells) for comp in components) + interior) // 2000
-    work, spread = 0, 1
-    for _, t in tables:
-        work += size * spread * len(t)
-        spread += len(t) - 1
-    if work > budget:
-        raise _TooMuchWork
-    # inside[u]: placements of the other remaining - K mines in the interior, K = low + u.
-    inside = _binomial_row(interior, remaining - (low + width - 1), remaining - low)[::-1]
+    cut = _tables(counts, components, interior, remaining, budget)
+    if cut is None:
+        return None
+    tables, low, inside = cut
 
     # after[i][u]: components i.. and the interior, from u extra mines before them.
     n = len(tables)
