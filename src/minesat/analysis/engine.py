@@ -48,8 +48,15 @@ class Analyzer:
     only the components touched by new numbers are solved; the rest come from
     the cache. One Analyzer per game makes re-analysis after every move cheap.
 
-    ``state_budget`` bounds exact counting per component; past it the
-    probabilities of that position are estimates and ``Analysis.exact`` is false.
+    ``state_budget`` bounds exact counting per component, ``work_budget`` the
+    exact combination of all components with the interior (see
+    :data:`WORK_BUDGET`); past either, the probabilities of that position are
+    estimates and ``Analysis.exact`` is false, while the certainties stay exact.
+
+    The Analyzer also keeps the constraints of the last position it saw
+    (:class:`~minesat.analysis.constraints.FrontierModel`): the next position,
+    a move later or one hypothetical cell away, updates them instead of
+    rebuilding them.
     """
 
     def __init__(

@@ -22,8 +22,10 @@ class Analysis:
 
     ``probability[r][c]`` is ``None`` for uncovered cells, ``1.0`` for flags, and the
     exact mine probability otherwise (``None`` for uncertain cells when the total
-    mine count is unknown). ``exact`` is false only when a component was too large
-    to count exactly and its probabilities are estimates.
+    mine count is unknown). ``exact`` is false only when the probabilities are
+    estimates: a component was too large to count exactly, or the components
+    too many to combine exactly within the engine's work budget. The safe and
+    mine cells are exact either way.
     """
 
     rows: int
