@@ -30,7 +30,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cached_property, lru_cache
 
 import networkx as nx
 
@@ -140,6 +140,12 @@ class Frontier:
         return parts
 
 
+@lru_cache(maxsize=4)
+def _cell_table(rows: int, cols: int) -> tuple[Cell, ...]:
+    """``(row, col)`` of every flat index, made once per board size (as the neighbour table)."""
+    return tuple(divmod(i, cols) for i in range(rows * cols))
+
+
 class FrontierModel:
     """The constraints and components of the last position seen, updated incrementally.
 
@@ -207,17 +213,19 @@ class FrontierModel:
             self.__init__()  # type: ignore[misc]
             self._shape = (rows, cols)
             self._table = neighbour_table(rows, cols)
-            self._cell = tuple(divmod(i, cols) for i in range(rows * cols))
+            self._cell = _cell_table(rows, cols)
             self._state = (COVERED,) * (rows * cols)
             self.covered = rows * cols
         old = self._state
         if old == new:
             return
-        changed: list[int] = []
-        for r in range(rows):
-            lo, hi = r * cols, (r + 1) * cols
-            if old[lo:hi] != new[lo:hi]:
-                changed.extend(i for i in range(lo, hi) if old[i] != new[i])
+        changed: list[int] | None = None  # None: a fresh build, every number is new
+        if self._sees or self.covered != rows * cols:
+            changed = []
+            for r in range(rows):
+                lo, hi = r * cols, (r + 1) * cols
+                if old[lo:hi] != new[lo:hi]:
+                    changed.extend(i for i in range(lo, hi) if old[i] != new[i])
         try:
             self._apply(new, changed)
         except InconsistentPositionError:
@@ -227,23 +235,30 @@ class FrontierModel:
             Frontier.of(position)
             raise
 
-    def _apply(self, new: tuple[int, ...], changed: list[int]) -> None:
+    def _apply(self, new: tuple[int, ...], changed: list[int] | None) -> None:
         old, table, cell_of = self._state, self._table, self._cell
         need, sees, watch, comp_of, comps = self._need, self._sees, self._watch, self._comp_of, self._comps
         constraint = self._constraint
         cols = self._shape[1] if self._shape else 0
-        affected: set[int] = set()
-        for i in changed:
-            self.flags += (new[i] == FLAG) - (old[i] == FLAG)
-            self.covered += (new[i] == COVERED) - (old[i] == COVERED)
-            affected.add(i)
-            affected.update(table[i])
+        affected: set[int] | list[int]
+        if changed is None:
+            # From nothing: every number is affected, and only numbers are.
+            affected = [i for i, state in enumerate(new) if state >= 0]
+            self.flags = new.count(FLAG)
+            self.covered = new.count(COVERED)
+        else:
+            affected = set()
+            for i in changed:
+                self.flags += (new[i] == FLAG) - (old[i] == FLAG)
+                self.covered += (new[i] == COVERED) - (old[i] == COVERED)
+                affected.add(i)
+                affected.update(table[i])
         self._state = new
         self._sorted = None
 
         # Drop the old constraints of every affected number, and their components.
         pool: set[int] = set()
-        for a in affected:
+        for a in affected if changed is not None else ():
             if a not in sees:
                 continue
             for j in sees.pop(a):
