@@ -16,7 +16,7 @@ from typer.testing import CliRunner
 from minesat.cli import app
 from minesat.player import Guess
 from minesat.report import (
-    Accumulator,
+    Tally,
     bin_buckets,
     render_html,
     render_json,
@@ -156,7 +156,7 @@ def test_counters_add_up(raw):
 
 def test_accumulator_streams():
     # One pass over a generator; the state is counters whose size does not grow with games.
-    acc = Accumulator()
+    acc = Tally()
     for g in (g for _ in range(200) for g in GAMES):
         acc.add(g)
     s = acc.summary()
@@ -309,3 +309,35 @@ def test_report_on_a_simulated_run(tmp_path):
         assert run[key] == simulated[key], key
     assert run["ci95"] == pytest.approx(simulated["ci95"])
     assert run["command"].startswith("minesat simulate --preset beginner --games 6 --seed 0")
+
+
+def test_one_tally_for_simulate_and_report(tmp_path):
+    # A small real run counted three ways: by simulate as games arrive (no store), by the
+    # report reading the store back, and by plain SQL over the store's rows.
+    import sqlite3
+
+    from minesat.simulate import run
+
+    config = RunConfig(rows=9, cols=9, mines=10, rule="opening", start=(3, 3), seed=3)
+    live = run(config, 12, workers=1)
+    with GameStore(tmp_path / "run.sqlite", config) as store:
+        stored = run(config, 12, workers=1, store=store)
+    report = summarize_db(tmp_path / "run.sqlite")
+    with sqlite3.connect(tmp_path / "run.sqlite") as db:
+        games, wins, guesses, no_guess, moves = db.execute(
+            "SELECT COUNT(*), SUM(won), SUM(guess_count), SUM(won AND guess_count = 0), SUM(moves) FROM game"
+        ).fetchone()
+    for summary in (live, stored):
+        assert (summary["games"], summary["wins"], summary["no_guess_wins"]) == (games, wins, no_guess)
+        assert summary["guesses_mean"] == pytest.approx(guesses / games)
+    assert (report.games, report.wins, report.no_guess_wins) == (games, wins, no_guess)
+    assert (report.guesses_total, report.moves_total) == (guesses, moves)
+    assert list(report.ci95) == pytest.approx(stored["ci95"])
+    assert report.seconds_mean == pytest.approx(stored["game_seconds_mean"])
+
+
+def test_templates_ship_inside_the_package():
+    from importlib.resources import files
+
+    names = {p.name for p in files("minesat.report").joinpath("templates").iterdir()}
+    assert {"base.html.j2", "report.html.j2", "report.css"} <= names

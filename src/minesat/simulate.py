@@ -19,12 +19,13 @@ import multiprocessing
 import os
 import signal
 import time
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 from minesat.board import Cell, Layout
 from minesat.generate import check_mine_count, game_seed, generate_layout
 from minesat.player import GameRecord, get_strategy, play_game
+from minesat.report.statistics import Tally
 from minesat.stats import wilson
 from minesat.store import GameStore, RunConfig, StoredGame
 
@@ -82,39 +83,7 @@ def _trivial_game(layout: Layout, start: Cell, rule: str, strategy: str) -> Game
     return GameRecord(won=won, moves=("start",), guesses=(), uncovered=1, bbbv=layout.bbbv(), seconds=0.0)
 
 
-# --- the tally ---------------------------------------------------------------------
-
-
-@dataclass
-class Tally:
-    """Running totals over games, in any order; what the summary is made of."""
-
-    games: int = 0
-    wins: int = 0
-    guesses: int = 0
-    no_guess_wins: int = 0
-    game_seconds: float = 0.0
-    fatal_guess_probability: float = 0.0  # sum over losses, for the mean
-    analyses: int = 0
-
-    def add(self, game: StoredGame) -> None:
-        self.games += 1
-        self.wins += game.won
-        self.guesses += len(game.guesses)
-        self.no_guess_wins += game.no_guess_win
-        self.game_seconds += game.seconds
-        self.analyses += game.analyses
-        if game.fatal_guess is not None:
-            self.fatal_guess_probability += game.guesses[-1].probability
-
-    def update(self, games: Iterable[StoredGame]) -> Tally:
-        for game in games:
-            self.add(game)
-        return self
-
-    @property
-    def win_rate(self) -> float:
-        return self.wins / self.games if self.games else 0.0
+# --- the summary --------------------------------------------------------------------
 
 
 def summarize(
@@ -143,9 +112,9 @@ def summarize(
         "guesses_mean": tally.guesses / n if n else 0.0,
         "no_guess_wins": tally.no_guess_wins,
         "no_guess_win_rate": tally.no_guess_wins / n if n else 0.0,
-        "fatal_guess_probability_mean": tally.fatal_guess_probability / losses if losses else None,
+        "fatal_guess_probability_mean": tally.fatal_probability / losses if losses else None,
         "analyses_mean": tally.analyses / n if n else 0.0,
-        "game_seconds_mean": tally.game_seconds / n if n else 0.0,
+        "game_seconds_mean": tally.seconds / n if n else 0.0,
         "played": played,
         "seconds": seconds,
         "games_per_second": played / seconds if played and seconds > 0 else 0.0,

@@ -1,0 +1,83 @@
+"""Solvability reports: statistics over stored games, plots, and Markdown / JSON / HTML pages.
+
+The package is split by concern:
+
+- :mod:`minesat.report.statistics`: :class:`Tally`, the one streaming counter
+  (``minesat simulate``'s summary uses it too), frozen into a :class:`Summary`;
+- :mod:`minesat.report.plots`: matplotlib figures as SVG;
+- :mod:`minesat.report.render`: Markdown, JSON, and HTML from the Jinja2
+  templates in ``templates/``; :func:`write_report` picks the format by file name.
+
+>>> from minesat.report import summarize, render_markdown
+>>> render_markdown([summarize([], label="nothing")]).startswith("# minesat solvability report")
+True
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from minesat.report.statistics import (
+    Bucket,
+    GuessStep,
+    RiskBin,
+    Summary,
+    Tally,
+    bin_buckets,
+    simulate_command,
+    summarize,
+    summarize_db,
+)
+
+#: Names loaded on first use: ``minesat simulate`` and its workers count with
+#: :class:`Tally` and should not pay for Jinja2 and the plotting code.
+_LAZY = {
+    "FORMATS": "render",
+    "render_html": "render",
+    "render_json": "render",
+    "render_markdown": "render",
+    "unique_labels": "render",
+    "write_report": "render",
+    "PLOTS": "plots",
+    "render_plots": "plots",
+    "ci_text": "formatting",
+    "describe_config": "formatting",
+    "headline": "formatting",
+    "pct": "formatting",
+    "secs": "formatting",
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'minesat.report' has no attribute {name!r}")
+    import importlib
+
+    return getattr(importlib.import_module(f"minesat.report.{module}"), name)
+
+
+__all__ = [
+    "FORMATS",
+    "PLOTS",
+    "Bucket",
+    "GuessStep",
+    "RiskBin",
+    "Summary",
+    "Tally",
+    "bin_buckets",
+    "ci_text",
+    "describe_config",
+    "headline",
+    "pct",
+    "render_html",
+    "render_json",
+    "render_markdown",
+    "render_plots",
+    "secs",
+    "simulate_command",
+    "summarize",
+    "summarize_db",
+    "unique_labels",
+    "write_report",
+]

@@ -1,0 +1,244 @@
+"""Reports as Markdown, JSON or HTML; HTML from the Jinja2 templates shipped in ``templates/``.
+
+Every renderer takes a sequence of summaries: with several, the runs are
+compared side by side. :func:`write_report` picks the format from the file name.
+
+>>> from minesat.report.statistics import summarize
+>>> print(render_markdown([summarize([], label="empty")]).splitlines()[0])
+# minesat solvability report: empty
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import replace
+from pathlib import Path
+
+import jinja2
+from markupsafe import Markup
+
+from minesat.report.formatting import ci_text, config_rows, describe_config, headline, pct, secs
+from minesat.report.plots import inline_svg, render_plots
+from minesat.report.statistics import Summary
+
+
+def unique_labels(summaries: Sequence[Summary]) -> list[Summary]:
+    """Give runs that share a label distinct ones (their source path), for legends and tables."""
+    counts = Counter(s.label for s in summaries)
+    out = []
+    for i, s in enumerate(summaries):
+        if counts[s.label] > 1:
+            s = replace(s, label=s.source or f"{s.label} #{i + 1}")
+        out.append(s)
+    return out
+
+
+# --- Markdown ------------------------------------------------------------------
+
+
+def _md_table(header: Sequence[str], rows: Iterable[Sequence[str]], align: str = "") -> str:
+    align = align or "l" + "r" * (len(header) - 1)
+    marks = {"l": "---", "r": "---:", "c": ":---:"}
+    lines = ["| " + " | ".join(header) + " |", "|" + "|".join(marks[a] for a in align) + "|"]
+    lines += ["| " + " | ".join(str(c).replace("|", "\\|") for c in row) + " |" for row in rows]
+    return "\n".join(lines)
+
+
+def detail_tables(s: Summary) -> list[tuple[str, list[str], list[list[str]]]]:
+    """The detailed tables of one run as (title, header, rows); shared by Markdown and HTML."""
+    tables: list[tuple[str, list[str], list[list[str]]]] = []
+    tables.append((
+        "Guesses per game",
+        ["Guesses", "Games", "Share", "Won", "Win rate"],
+        [[str(int(b.lo)), f"{b.games:,}", pct(b.games / s.games), f"{b.wins:,}", pct(b.win_rate)]
+         for b in s.guesses],
+    ))  # fmt: skip
+    lost = [st for st in s.guess_steps if st.fatal]
+    tables.append((
+        "Where games are lost",
+        ["Guess no.", "Games that made it", "Lost on it", "Chance it loses", "Share of losses"],
+        [[str(st.number), f"{st.made:,}", f"{st.fatal:,}", pct(st.fatal / st.made),
+          pct(st.fatal / s.losses)] for st in lost],
+    ))  # fmt: skip
+    risky = [r for r in s.fatal_risk if r.guesses]
+    tables.append((
+        "Guesses by mine probability (fatal guess and calibration)",
+        ["Mine probability", "Guesses", "Mean predicted", "Hit a mine", "Observed", "Share of losses"],
+        [[f"{r.lo:.2f}–{r.hi:.2f}", f"{r.guesses:,}", pct(r.mean_probability), f"{r.fatal:,}",
+          pct(r.loss_rate), pct(r.fatal / s.losses if s.losses else None)] for r in risky],
+    ))  # fmt: skip
+    tables.append((
+        "Win rate by 3BV",
+        ["3BV", "Games", "Won", "Win rate", "95 % CI"],
+        [[f"{int(b.lo)}–{int(b.hi) - 1}", f"{b.games:,}", f"{b.wins:,}", pct(b.win_rate),
+          ci_text(b.ci95)] for b in s.bbbv_binned],
+    ))  # fmt: skip
+    return tables
+
+
+def comparison_rows(summaries: Sequence[Summary]) -> tuple[list[str], list[list[str]]]:
+    """A metrics × runs table: the configuration then the headline figures."""
+    names: list[str] = []
+    per_run = []
+    for s in summaries:
+        d = dict(config_rows(s) + headline(s))
+        per_run.append(d)
+        names += [k for k in d if k not in names]
+    return ["", *[s.label for s in summaries]], [
+        [name, *[d.get(name, "–") for d in per_run]] for name in names
+    ]
+
+
+def render_markdown(summaries: Sequence[Summary], plots: Sequence[tuple[str, str]] = ()) -> str:
+    """A Markdown report. ``plots`` are ``(alt text, relative link)`` pairs to show.
+
+    Use :func:`write_report` to also write the plot files beside the Markdown.
+    """
+    summaries = unique_labels(summaries)
+    title = "minesat solvability report"
+    out = [f"# {title}" + (f": {summaries[0].label}" if len(summaries) == 1 else "")]
+    if len(summaries) > 1:
+        out += ["", "## Comparison", ""]
+        header, rows = comparison_rows(summaries)
+        out.append(_md_table(header, rows))
+    if plots:
+        out += ["", "## Plots", ""]
+        out.append("\n\n".join(f"![{alt}]({link})" for alt, link in plots))
+    for s in summaries:
+        level = "##" if len(summaries) == 1 else "###"
+        if len(summaries) > 1:
+            out += ["", f"## {s.label}"]
+        out += ["", f"{level} Key figures", "", _md_table(["", ""], headline(s))]
+        out += ["", f"{level} Reproduce", "", _md_table(["", ""], describe_config(s))]
+        if s.command:
+            out += ["", "```sh", s.command, "```"]
+        out += [f"\n> Note: {n}" for n in s.notes]
+        if s.games:
+            for title_, header, rows in detail_tables(s):
+                if rows:
+                    out += ["", f"{level} {title_}", "", _md_table(header, rows)]
+    return "\n".join(out).rstrip() + "\n"
+
+
+# --- JSON ----------------------------------------------------------------------
+
+
+def render_json(summaries: Sequence[Summary]) -> str:
+    """``{"report": "minesat", "version": 1, "runs": [summary, ...]}``, one entry per run."""
+    doc = {"report": "minesat", "version": 1, "runs": [s.to_dict() for s in summaries]}
+    return json.dumps(doc, indent=1, allow_nan=False) + "\n"
+
+
+# --- HTML ----------------------------------------------------------------------
+
+#: Rows of the key-figure and comparison tables shown in bold.
+KEY_ROWS = frozenset({"Win rate", "95 % CI (Wilson)", "Won with no guess"})
+
+
+@functools.cache
+def templates() -> jinja2.Environment:
+    """The Jinja2 environment over the templates shipped in this package; autoescaping on.
+
+    >>> templates().get_template("report.html.j2").name
+    'report.html.j2'
+    """
+    return jinja2.Environment(
+        loader=jinja2.PackageLoader("minesat.report", "templates"),
+        autoescape=True,
+        undefined=jinja2.StrictUndefined,  # a misspelt name fails loudly instead of printing nothing
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+    )
+
+
+def _cards(s: Summary) -> list[tuple[str, str, str]]:
+    if not s.games:
+        return []
+    return [
+        ("Win rate", pct(s.win_rate), f"95 % CI {ci_text(s.ci95)}"),
+        ("Games", f"{s.games:,}", f"{s.wins:,} won, {s.losses:,} lost"),
+        ("Won with no guess", pct(s.no_guess_share), f"{s.no_guess_wins:,} games"),
+        ("Guesses per game", f"{s.guesses_mean:.2f}", f"{s.moves_mean:.0f} moves per game"),
+        ("Time per game", secs(s.seconds_mean), f"median ≈ {secs(s.seconds_median)}, "
+         f"p90 ≈ {secs(s.seconds_p90)}"),
+    ]  # fmt: skip
+
+
+def _run_context(s: Summary) -> dict[str, object]:
+    tables = []
+    if s.games:
+        for title, header, rows in detail_tables(s):
+            if rows:
+                # Six columns do not fit half the page: such tables take a whole row.
+                tables.append({"title": title, "header": header, "rows": rows, "wide": len(header) > 5})
+    return {
+        "label": s.label,
+        "cards": _cards(s),
+        "headline": headline(s),
+        "config": describe_config(s),
+        "command": s.command,
+        "notes": s.notes,
+        "tables": tables,
+    }
+
+
+def render_html(summaries: Sequence[Summary], plots: Sequence[tuple[str, str, str]] | None = None) -> str:
+    """One self-contained HTML page: inline CSS, plots as inline SVG, no scripts, no links out."""
+    summaries = unique_labels(summaries)
+    if plots is None:
+        plots = render_plots(summaries)
+    many = len(summaries) > 1
+    title = "Solvability report: " + (" vs ".join(s.label for s in summaries) if many else summaries[0].label)
+    header, rows = comparison_rows(summaries)
+    return templates().get_template("report.html.j2").render(
+        title=title,
+        many=many,
+        comparison={"header": header, "rows": rows},
+        runs=[_run_context(s) for s in summaries],
+        plots=[(alt, Markup(inline_svg(svg))) for _, alt, svg in plots],
+        key_rows=KEY_ROWS,
+        paired=[],
+    )
+
+
+# --- files -----------------------------------------------------------------------
+
+#: Report format by file extension.
+FORMATS = {
+    ".html": "html",
+    ".htm": "html",
+    ".md": "markdown",
+    ".markdown": "markdown",
+    ".json": "json",
+}
+
+
+def write_report(summaries: Sequence[Summary], out: str | Path) -> list[Path]:
+    """Write the report to ``out`` in the format its extension names; return every file written.
+
+    Markdown gets its plots as SVG files beside it, ``NAME-<plot>.svg``, linked relatively.
+    """
+    out = Path(out)
+    kind = FORMATS.get(out.suffix.lower())
+    if kind is None:
+        raise ValueError(f"{out}: unknown report format (use .html, .md or .json)")
+    out.parent.mkdir(parents=True, exist_ok=True)
+    written = []
+    if kind == "json":
+        text = render_json(summaries)
+    elif kind == "html":
+        text = render_html(summaries)
+    else:
+        links = []
+        for name, alt, svg in render_plots(unique_labels(summaries)):
+            path = out.with_name(f"{out.stem}-{name}.svg")
+            path.write_text(svg, encoding="utf-8")
+            written.append(path)
+            links.append((alt, path.name))
+        text = render_markdown(summaries, links)
+    out.write_text(text, encoding="utf-8")
+    return [out, *written]
