@@ -26,6 +26,7 @@ from minesat.report import (
     summarize_db,
     write_report,
 )
+from minesat.stats import wilson
 from minesat.store import GameStore, RunConfig, StoredGame
 
 BEGINNER = RunConfig(rows=9, cols=9, mines=10, rule="opening", start=(3, 3), seed=7)
@@ -341,3 +342,40 @@ def test_templates_ship_inside_the_package():
 
     names = {p.name for p in files("minesat.report").joinpath("templates").iterdir()}
     assert {"base.html.j2", "report.html.j2", "report.css"} <= names
+
+
+# --- plots ---------------------------------------------------------------------
+
+
+def test_rates_join_only_dense_points_and_carry_bands():
+    from matplotlib.collections import PolyCollection
+    from matplotlib.figure import Figure
+
+    from minesat.report.plots import plot_rates
+
+    ax = Figure().add_subplot()
+    # x=3 stands on 5 trials: it must break the line in two, not be joined into it.
+    points = [(1, 10, 100), (2, 20, 100), (3, 1, 5), (4, 30, 100), (5, 31, 100)]
+    plot_rates(ax, points, "C0", "run")
+    joined = [list(line.get_xdata()) for line in ax.lines if line.get_linestyle() != "None"]
+    assert [1, 2] in joined and [4, 5] in joined
+    assert not any(3 in xs for xs in joined)
+    bands = [c for c in ax.collections if isinstance(c, PolyCollection)]
+    assert len(bands) == 2
+    # Each band is the Wilson interval: at x=1, 10 of 100.
+    lo, hi = wilson(10, 100)
+    at_1 = [y for x, y in bands[0].get_paths()[0].vertices if x == 1]
+    assert min(at_1) == pytest.approx(lo) and max(at_1) == pytest.approx(hi)
+
+
+def test_time_axis_names_no_unit_its_ticks_contradict(summary):
+    from minesat.report.plots import plot_time
+
+    label = plot_time([summary]).axes[0].get_xlabel()
+    assert "seconds" not in label and "log" in label
+
+
+def test_detail_tables_do_not_scroll(summary):
+    # A table boxed to a fixed height cut rows in half; every report table is bounded, shown whole.
+    page = render_html([summary])
+    assert "max-height" not in page and 'class="scroll tall"' not in page

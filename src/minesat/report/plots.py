@@ -16,6 +16,7 @@ from cycler import cycler
 
 from minesat.report.formatting import secs
 from minesat.report.statistics import RISK_BINS, Summary, bin_buckets
+from minesat.stats import wilson
 
 #: Look of every plot: light, no chart junk, system sans-serif fonts, text kept as text.
 PLOT_STYLE = {
@@ -82,6 +83,54 @@ def plot_guesses(summaries: Sequence[Summary]) -> Any:
     return fig
 
 
+#: A rate that stands on fewer trials than this is drawn as a lone point with its
+#: interval, never joined into a trend line: its interval is wider than the trend.
+DENSE = 20
+
+
+def plot_rates(
+    ax: Any,
+    points: Sequence[tuple[float, int, int]],
+    color: str,
+    label: str | None,
+    dense: int = DENSE,
+    sparse_label: str | None = None,
+) -> None:
+    """Draw rates ``k / n`` at ``x`` with Wilson 95 % bands, from ``(x, k, n)`` in x order.
+
+    Runs of consecutive points with at least ``dense`` trials are one line
+    inside a shaded band; every other point is a hollow marker with an error
+    bar, joined to nothing, so a handful of trials cannot pass for a trend.
+    """
+    runs: list[list[tuple[float, float, float, float]]] = [[]]
+    lone = []
+    for x, k, n in points:
+        if n <= 0:
+            continue
+        lo, hi = wilson(k, n)
+        if n >= dense:
+            runs[-1].append((x, k / n, lo, hi))
+        else:
+            lone.append((x, k / n, lo, hi))
+            if runs[-1]:
+                runs.append([])
+    for run in runs:
+        if len(run) == 1:  # a band needs two points: one alone keeps its interval as a bar
+            (x, y, lo, hi), = run
+            ax.errorbar([x], [y], yerr=[[y - lo], [hi - y]], fmt="o", ms=3, color=color, lw=0.8, capsize=2)
+        elif run:
+            xs, ys, los, his = zip(*run, strict=True)
+            ax.fill_between(xs, los, his, color=color, alpha=0.18, lw=0)
+            ax.plot(xs, ys, marker="o", ms=3, color=color, label=label)
+            label = None  # one legend entry per run of games
+    if lone:
+        xs, ys, los, his = zip(*lone, strict=True)
+        below = [y - lo for y, lo in zip(ys, los, strict=True)]
+        above = [hi - y for y, hi in zip(ys, his, strict=True)]
+        ax.errorbar(xs, ys, yerr=[below, above], fmt="o", ms=3.5, mfc="white", color=color, alpha=0.6,
+                    lw=0.8, capsize=2, label=sparse_label)  # fmt: skip
+
+
 def plot_fatal(summaries: Sequence[Summary]) -> Any:
     """Where games are lost: share of all games lost on the k-th guess, and that guess's hazard."""
     fig = _figure(4.8)
@@ -92,13 +141,12 @@ def plot_fatal(summaries: Sequence[Summary]) -> Any:
         xs = [st.number + (i - (len(summaries) - 1) / 2) * w for st in steps]
         color = LOSS if len(summaries) == 1 else f"C{i}"
         top.bar(xs, [st.fatal / s.games for st in steps], width=w, color=color, label=s.label)
-        # The hazard is noisy where few games got that far: hide steps under 20 games.
-        hz = [(st.number, st.fatal / st.made) for st in steps if st.made >= 20]
-        if hz:
-            bottom.plot(*zip(*hz, strict=True), marker="o", ms=3, color=color, label=s.label)
+        plot_rates(bottom, [(x, st.fatal, st.made) for x, st in zip(xs, steps, strict=True)], color, s.label)
     top.set_title("Where games are lost")
     top.set_ylabel("share of all games\nlost on this guess")
-    bottom.set_ylabel("chance this guess\nloses (≥ 20 games)")
+    bottom.set_title(f"Chance this guess loses (95 % CI band; hollow: fewer than {DENSE} games made it)",
+                     fontsize=9, fontweight="normal")  # fmt: skip
+    bottom.set_ylabel("chance this\nguess loses")
     bottom.set_xlabel("number of the guess in the game")
     bottom.set_ylim(0, None)
     _percent_axis(top)
@@ -120,17 +168,19 @@ def plot_risk(summaries: Sequence[Summary]) -> Any:
         xs = [r.lo + 0.1 / RISK_BINS + (i + 0.5) * w for r in s.fatal_risk]
         left.bar(xs, [r.fatal / fatal if fatal else 0 for r in s.fatal_risk], width=w,
                  color=color, label=s.label)  # fmt: skip
-        pts = [(r.mean_probability, r.loss_rate) for r in s.fatal_risk if r.guesses >= 20]
-        if pts:
-            right.plot(*zip(*pts, strict=True), marker="o", ms=4, color=color, label=s.label)
+        # Every guess that hit a mine lost the game: the observed share is fatal / guesses.
+        sparse = f"< {DENSE} guesses" if len(summaries) == 1 else None
+        plot_rates(right, [(r.mean_probability, r.fatal, r.guesses) for r in s.fatal_risk], color, s.label,
+                   sparse_label=sparse)  # fmt: skip
     left.set_title("Probability of the fatal guess")
     left.set_xlabel("mine probability the player saw")
     left.set_ylabel("share of losses")
     right.plot([0, 1], [0, 1], color="#999999", lw=1, ls="--", label="perfect")
-    top = max((r.hi for s in summaries for r in s.fatal_risk if r.guesses >= 20), default=0.5)
+    # Bins with a handful of guesses would stretch the axes for nothing.
+    top = max((r.hi for s in summaries for r in s.fatal_risk if r.guesses >= 5), default=0.5)
     right.set_xlim(0, top)
     right.set_ylim(0, top)
-    right.set_title("Calibration of guesses")
+    right.set_title("Calibration of guesses (95 % CI)")
     right.set_xlabel("predicted mine probability")
     right.set_ylabel("observed share that hit a mine")
     right.grid(True, axis="both")
@@ -156,18 +206,12 @@ def plot_bbbv(summaries: Sequence[Summary]) -> Any:
         top.stairs(ys, xs, color=color, fill=one, alpha=0.45 if one else 1, label=s.label)
         if one:
             top.stairs(ys, xs, color=color)
-        # Bins with very few games say nothing: plot those with at least 10.
-        bins = [b for b in s.bbbv_binned if b.games >= 10]
-        if bins:
-            mids = [(b.lo + b.hi) / 2 for b in bins]
-            color = "#333333" if one else f"C{i}"
-            bottom.plot(mids, [b.win_rate for b in bins], marker="o", ms=3, color=color,
-                        label=s.label)  # fmt: skip
-            bottom.fill_between(mids, [b.ci95[0] for b in bins], [b.ci95[1] for b in bins],
-                                color=color, alpha=0.15, lw=0)  # fmt: skip
+        color = "#333333" if one else f"C{i}"
+        plot_rates(bottom, [((b.lo + b.hi) / 2, b.wins, b.games) for b in s.bbbv_binned], color, s.label,
+                   dense=10)  # fmt: skip
     top.set_title("3BV (clicks a perfect player needs)")
     top.set_ylabel("share of games\nper unit of 3BV")
-    bottom.set_title("Win rate by 3BV (95 % CI band, bins with ≥ 10 games)")
+    bottom.set_title("Win rate by 3BV (95 % CI band; hollow: bins with < 10 games)")
     bottom.set_ylabel("win rate")
     bottom.set_xlabel("3BV of the layout")
     bottom.set_ylim(0, 1.02)
@@ -196,7 +240,8 @@ def plot_time(summaries: Sequence[Summary]) -> Any:
 
     ax.xaxis.set_major_formatter(FuncFormatter(lambda x, _: secs(x)))
     ax.set_title("Time per game (dashed: median)")
-    ax.set_xlabel("seconds")
+    # The ticks carry their unit (µs, ms, s): the label must not name one.
+    ax.set_xlabel("wall time per game (log scale)")
     ax.set_ylabel("share of games")
     _percent_axis(ax)
     if len(summaries) > 1:
