@@ -26,7 +26,7 @@ from minesat.report import (
     summarize_db,
     write_report,
 )
-from minesat.stats import wilson
+from minesat.stats import mcnemar_exact, wilson
 from minesat.store import GameStore, RunConfig, StoredGame
 
 BEGINNER = RunConfig(rows=9, cols=9, mines=10, rule="opening", start=(3, 3), seed=7)
@@ -379,3 +379,58 @@ def test_detail_tables_do_not_scroll(summary):
     # A table boxed to a fixed height cut rows in half; every report table is bounded, shown whole.
     page = render_html([summary])
     assert "max-height" not in page and 'class="scroll tall"' not in page
+
+
+# --- paired comparison ------------------------------------------------------------
+
+
+def test_pair_games_by_index_skipping_unshared():
+    from minesat.report import pair_games
+
+    a = [game(0, True), game(1, True), game(2, False), game(4, True), game(5, False)]
+    b = [game(1, False), game(2, True), game(3, True), game(4, True), game(5, False), game(6, True)]
+    p = pair_games(iter(a), iter(b), "A", "B")  # generators: one pass each
+    # Shared indices 1, 2, 4, 5: A only on 1, B only on 2, both on 4, neither on 5.
+    assert (p.games, p.both, p.only_a, p.only_b, p.neither) == (4, 1, 1, 1, 1)
+    assert (p.a_wins, p.b_wins, p.difference, p.p_value) == (2, 2, 0.0, 1.0)
+
+
+def test_same_boards_ignores_only_the_strategy():
+    from dataclasses import replace
+
+    from minesat.report import same_boards
+
+    assert same_boards(BEGINNER, replace(BEGINNER, strategy="safest-rowmajor"))
+    for change in ({"seed": 8}, {"mines": 11}, {"start": (0, 0)}, {"rule": "safe"}):
+        assert not same_boards(BEGINNER, replace(BEGINNER, **change))
+
+
+def test_report_pairs_two_runs_on_the_same_boards(tmp_path):
+    from dataclasses import replace
+
+    wins_a = [True, True, False, False, True, True, False, True]
+    wins_b = [True, False, False, True, False, False, False, True]
+    a = make_db(tmp_path / "a.sqlite", BEGINNER, [game(i, w) for i, w in enumerate(wins_a)])
+    b = make_db(tmp_path / "b.sqlite", replace(BEGINNER, strategy="safest-rowmajor"),
+                [game(i, w) for i, w in enumerate(wins_b)])  # fmt: skip
+    other = make_db(tmp_path / "other.sqlite", replace(BEGINNER, seed=8), [game(0, True)])
+    result = CliRunner().invoke(app, ["report", str(a), str(b), str(other), "--json"])
+    assert result.exit_code == 0, result.output
+    (p,) = json.loads(result.stdout)["paired"]  # the run on other boards pairs with nothing
+    both = sum(x and y for x, y in zip(wins_a, wins_b, strict=True))
+    only_a = sum(x and not y for x, y in zip(wins_a, wins_b, strict=True))
+    only_b = sum(y and not x for x, y in zip(wins_a, wins_b, strict=True))
+    assert (p["a"], p["b"], p["games"]) == ("a", "b", 8)
+    neither = 8 - both - only_a - only_b
+    assert (p["both"], p["only_a"], p["only_b"], p["neither"]) == (both, only_a, only_b, neither)
+    assert p["p_value"] == pytest.approx(mcnemar_exact(only_a, only_b))
+    assert p["a_win_rate"] == pytest.approx(sum(wins_a) / 8)
+    md = CliRunner().invoke(app, ["report", str(a), str(b)]).stdout
+    assert "## Paired: a vs b" in md and f"| Only a won | {only_a} |" in md
+    out = tmp_path / "ab.html"
+    assert CliRunner().invoke(app, ["report", str(a), str(b), "--out", str(out)]).exit_code == 0
+    page = out.read_text()
+    assert "Paired: a vs b" in page and "McNemar" in page
+    # Runs on different boards are only compared side by side.
+    alone = json.loads(CliRunner().invoke(app, ["report", str(a), str(other), "--json"]).stdout)
+    assert alone["paired"] == []

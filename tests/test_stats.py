@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from minesat.stats import wilson
+from minesat.stats import mcnemar_exact, wilson
 
 
 @pytest.mark.parametrize(
@@ -56,3 +56,29 @@ def test_bounds_solve_the_score_equation(case: tuple[int, int]) -> None:
         if p0 in (0.0, 1.0) and p0 == p:
             continue  # the degenerate bound of an all-or-nothing record
         assert abs(p - p0) == pytest.approx(z * math.sqrt(p0 * (1 - p0) / n), abs=1e-9)
+
+
+# Reference values from scipy.stats.binomtest(k, n, 0.5).pvalue (two-sided), SciPy 1.x.
+@pytest.mark.parametrize(
+    ("only_a", "only_b", "expected"),
+    [
+        (1, 9, 0.021484375),
+        (0, 5, 0.0625),
+        (5, 15, 0.04138946533203125),
+        (42, 30, 0.1945051658673991),
+        (100, 150, 0.0018833009350761602),
+        (409, 329, 0.0036086406581774446),
+    ],
+)
+def test_mcnemar_exact_known_values(only_a, only_b, expected):
+    assert mcnemar_exact(only_a, only_b) == pytest.approx(expected, rel=1e-12)
+    assert mcnemar_exact(only_b, only_a) == mcnemar_exact(only_a, only_b)
+
+
+def test_mcnemar_exact_edges():
+    assert mcnemar_exact(0, 0) == 1.0
+    assert mcnemar_exact(7, 7) == 1.0  # a tie: capped at 1, never above
+    # Far past where floats of 2**-n underflow to 0, the exact ratio still comes out right.
+    assert mcnemar_exact(0, 1100) == 0.0 and mcnemar_exact(0, 1000) == pytest.approx(2 * 2.0**-1000)
+    with pytest.raises(ValueError):
+        mcnemar_exact(-1, 3)

@@ -8,6 +8,7 @@
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 
 
 def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -36,3 +37,32 @@ def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
     lo = 0.0 if wins == 0 else max(0.0, centre - half)
     hi = 1.0 if wins == n else min(1.0, centre + half)
     return lo, hi
+
+
+def mcnemar_exact(only_a: int, only_b: int) -> float:
+    """The exact two-sided McNemar p-value for paired wins: ``only_a`` pairs won by A alone,
+    ``only_b`` by B alone.
+
+    Under "A and B are equally strong" each discordant pair goes either way with
+    probability 1/2, so the p-value is a two-sided binomial test at 1/2: twice
+    the smaller tail, capped at 1. Counted exactly with integers (a
+    :class:`~fractions.Fraction` until the last step), so it stays right where
+    the normal approximation fails: few discordant pairs, or p-values of 1e-300.
+
+    >>> mcnemar_exact(0, 0), mcnemar_exact(3, 3)
+    (1.0, 1.0)
+    >>> mcnemar_exact(0, 5)  # 2 * (1/2)**5
+    0.0625
+    >>> round(mcnemar_exact(1, 9), 6)  # 2 * (1 + 10) / 1024
+    0.021484
+    """
+    if only_a < 0 or only_b < 0:
+        raise ValueError(f"need counts >= 0, not {only_a} and {only_b}")
+    n = only_a + only_b
+    k = min(only_a, only_b)
+    # sum of C(n, i) for i <= k, each term from the last: C(n, i+1) = C(n, i) (n-i) / (i+1)
+    term = tail = 1
+    for i in range(k):
+        term = term * (n - i) // (i + 1)
+        tail += term
+    return float(min(Fraction(1), Fraction(2 * tail, 2**n)))

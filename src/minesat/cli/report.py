@@ -41,6 +41,10 @@ def report(
     """Win rate with a Wilson 95 % interval, guesses per game, where games are lost,
     win rate by 3BV, time per game, and the command that reproduces each run.
 
+    Two databases that hold the same boards (the same options apart from
+    --strategy) are also paired game by game: both won, only A, only B,
+    neither, and the exact McNemar p-value.
+
     Example: minesat report reports/expert.sqlite --out reports/expert.html
     """
     # Imported here so `minesat --help` and the other commands do not pay for it.
@@ -61,15 +65,21 @@ def report(
             if not reason.startswith(str(path)):
                 reason = f"{path}: not a readable minesat game database ({reason})"
             fail(reason)
+    # Two databases on the same boards are also compared game by game (SPEC section 8).
+    labels = [s.label for s in rep.unique_labels(summaries)]
+    try:
+        paired = rep.pair_dbs(db, labels)
+    except (StoreError, sqlite3.Error, OSError, ValueError, KeyError) as exc:
+        fail(" ".join(str(exc).split()))
 
     if out is not None:
         try:
-            written = rep.write_report(summaries, out)
+            written = rep.write_report(summaries, out, paired)
         except OSError as exc:
             fail(f"{out}: cannot write the report ({exc.strerror or exc})")
         for path in written:
             typer.echo(f"wrote {path}")
     if as_json:
-        typer.echo(rep.render_json(summaries), nl=False)
+        typer.echo(rep.render_json(summaries, paired), nl=False)
     elif out is None:
-        typer.echo(rep.render_markdown(summaries), nl=False)
+        typer.echo(rep.render_markdown(summaries, paired=paired), nl=False)

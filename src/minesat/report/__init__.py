@@ -4,6 +4,8 @@ The package is split by concern:
 
 - :mod:`minesat.report.statistics`: :class:`Tally`, the one streaming counter
   (``minesat simulate``'s summary uses it too), frozen into a :class:`Summary`;
+- :mod:`minesat.report.paired`: two runs on the same boards, game by game, with
+  the exact McNemar test;
 - :mod:`minesat.report.plots`: matplotlib figures as SVG;
 - :mod:`minesat.report.render`: Markdown, JSON, and HTML from the Jinja2
   templates in ``templates/``; :func:`write_report` picks the format by file name.
@@ -17,6 +19,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from minesat.report.paired import Paired, pair_dbs, pair_games, same_boards
 from minesat.report.statistics import (
     Bucket,
     GuessStep,
@@ -62,6 +65,7 @@ __all__ = [
     "PLOTS",
     "Bucket",
     "GuessStep",
+    "Paired",
     "RiskBin",
     "Summary",
     "Tally",
@@ -69,11 +73,14 @@ __all__ = [
     "ci_text",
     "describe_config",
     "headline",
+    "pair_dbs",
+    "pair_games",
     "pct",
     "render_html",
     "render_json",
     "render_markdown",
     "render_plots",
+    "same_boards",
     "secs",
     "simulate_command",
     "summarize",

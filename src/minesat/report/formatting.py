@@ -6,6 +6,7 @@
 
 from __future__ import annotations
 
+from minesat.report.paired import Paired
 from minesat.report.statistics import Summary, preset_name
 
 
@@ -67,3 +68,40 @@ def config_rows(s: Summary) -> list[tuple[str, str]]:
     return [(k, v) for k, v in describe_config(s) if k != "Database"]
 
 
+
+
+def p_text(p: float) -> str:
+    """A p-value in few digits: ``0.0215``, ``4.1e-05``; tiny ones stay readable.
+
+    >>> p_text(1.0), p_text(0.021484375), p_text(4.1e-05)
+    ('1', '0.0215', '4.1e-05')
+    """
+    return f"{p:.3g}"
+
+
+def paired_rows(p: Paired) -> list[tuple[str, str]]:
+    """(name, value) rows of a paired comparison, for Markdown and HTML alike."""
+    n = p.games
+    return [
+        ("Games on the same boards", f"{n:,}"),
+        ("Both won", f"{p.both:,}"),
+        (f"Only {p.a} won", f"{p.only_a:,}"),
+        (f"Only {p.b} won", f"{p.only_b:,}"),
+        ("Neither won", f"{p.neither:,}"),
+        (f"Win rate {p.a}", pct(p.a_wins / n if n else None)),
+        (f"Win rate {p.b}", pct(p.b_wins / n if n else None)),
+        (f"Difference ({p.a} − {p.b})", f"{100 * p.difference:+.2f} points"),
+        ("McNemar p (exact, two-sided)", p_text(p.p_value)),
+    ]
+
+
+def paired_text(p: Paired) -> str:
+    """One sentence that says what the paired test found."""
+    if not p.only_a and not p.only_b:
+        return f"{p.a} and {p.b} won and lost the same {p.games:,} games."
+    better = p.a if p.only_a > p.only_b else p.b if p.only_b > p.only_a else None
+    verdict = f"{better} won more of the games where they differ" if better else "neither wins more often"
+    return (
+        f"Of {p.games:,} boards, {p.only_a + p.only_b:,} were won by one run only: {verdict} "
+        f"({p.only_a:,} against {p.only_b:,}); exact McNemar p = {p_text(p.p_value)}."
+    )

@@ -20,7 +20,17 @@ from pathlib import Path
 import jinja2
 from markupsafe import Markup
 
-from minesat.report.formatting import ci_text, config_rows, describe_config, headline, pct, secs
+from minesat.report.formatting import (
+    ci_text,
+    config_rows,
+    describe_config,
+    headline,
+    paired_rows,
+    paired_text,
+    pct,
+    secs,
+)
+from minesat.report.paired import Paired
 from minesat.report.plots import inline_svg, render_plots
 from minesat.report.statistics import Summary
 
@@ -92,8 +102,11 @@ def comparison_rows(summaries: Sequence[Summary]) -> tuple[list[str], list[list[
     ]
 
 
-def render_markdown(summaries: Sequence[Summary], plots: Sequence[tuple[str, str]] = ()) -> str:
-    """A Markdown report. ``plots`` are ``(alt text, relative link)`` pairs to show.
+def render_markdown(
+    summaries: Sequence[Summary], plots: Sequence[tuple[str, str]] = (), paired: Sequence[Paired] = ()
+) -> str:
+    """A Markdown report. ``plots`` are ``(alt text, relative link)`` pairs to show;
+    ``paired`` the runs compared game by game (:func:`~minesat.report.paired.pair_dbs`).
 
     Use :func:`write_report` to also write the plot files beside the Markdown.
     """
@@ -104,6 +117,8 @@ def render_markdown(summaries: Sequence[Summary], plots: Sequence[tuple[str, str
         out += ["", "## Comparison", ""]
         header, rows = comparison_rows(summaries)
         out.append(_md_table(header, rows))
+    for p in paired:
+        out += ["", f"## Paired: {p.a} vs {p.b}", "", paired_text(p), "", _md_table(["", ""], paired_rows(p))]
     if plots:
         out += ["", "## Plots", ""]
         out.append("\n\n".join(f"![{alt}]({link})" for alt, link in plots))
@@ -126,9 +141,18 @@ def render_markdown(summaries: Sequence[Summary], plots: Sequence[tuple[str, str
 # --- JSON ----------------------------------------------------------------------
 
 
-def render_json(summaries: Sequence[Summary]) -> str:
-    """``{"report": "minesat", "version": 1, "runs": [summary, ...]}``, one entry per run."""
-    doc = {"report": "minesat", "version": 1, "runs": [s.to_dict() for s in summaries]}
+def render_json(summaries: Sequence[Summary], paired: Sequence[Paired] = ()) -> str:
+    """``{"report": "minesat", "version": 1, "runs": [summary, ...], "paired": [pair, ...]}``.
+
+    ``runs`` has one entry per run; ``paired`` one per two runs on the same boards
+    (empty when none are).
+    """
+    doc = {
+        "report": "minesat",
+        "version": 1,
+        "runs": [s.to_dict() for s in summaries],
+        "paired": [p.to_dict() for p in paired],
+    }
     return json.dumps(doc, indent=1, allow_nan=False) + "\n"
 
 
@@ -186,7 +210,11 @@ def _run_context(s: Summary) -> dict[str, object]:
     }
 
 
-def render_html(summaries: Sequence[Summary], plots: Sequence[tuple[str, str, str]] | None = None) -> str:
+def render_html(
+    summaries: Sequence[Summary],
+    plots: Sequence[tuple[str, str, str]] | None = None,
+    paired: Sequence[Paired] = (),
+) -> str:
     """One self-contained HTML page: inline CSS, plots as inline SVG, no scripts, no links out."""
     summaries = unique_labels(summaries)
     if plots is None:
@@ -201,7 +229,10 @@ def render_html(summaries: Sequence[Summary], plots: Sequence[tuple[str, str, st
         runs=[_run_context(s) for s in summaries],
         plots=[(alt, Markup(inline_svg(svg))) for _, alt, svg in plots],
         key_rows=KEY_ROWS,
-        paired=[],
+        paired=[
+            {"a": p.a, "b": p.b, "text": paired_text(p), "header": None, "rows": paired_rows(p)}
+            for p in paired
+        ],
     )
 
 
@@ -217,7 +248,7 @@ FORMATS = {
 }
 
 
-def write_report(summaries: Sequence[Summary], out: str | Path) -> list[Path]:
+def write_report(summaries: Sequence[Summary], out: str | Path, paired: Sequence[Paired] = ()) -> list[Path]:
     """Write the report to ``out`` in the format its extension names; return every file written.
 
     Markdown gets its plots as SVG files beside it, ``NAME-<plot>.svg``, linked relatively.
@@ -229,9 +260,9 @@ def write_report(summaries: Sequence[Summary], out: str | Path) -> list[Path]:
     out.parent.mkdir(parents=True, exist_ok=True)
     written = []
     if kind == "json":
-        text = render_json(summaries)
+        text = render_json(summaries, paired)
     elif kind == "html":
-        text = render_html(summaries)
+        text = render_html(summaries, paired=paired)
     else:
         links = []
         for name, alt, svg in render_plots(unique_labels(summaries)):
@@ -239,6 +270,6 @@ def write_report(summaries: Sequence[Summary], out: str | Path) -> list[Path]:
             path.write_text(svg, encoding="utf-8")
             written.append(path)
             links.append((alt, path.name))
-        text = render_markdown(summaries, links)
+        text = render_markdown(summaries, links, paired)
     out.write_text(text, encoding="utf-8")
     return [out, *written]
