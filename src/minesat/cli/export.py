@@ -1,0 +1,68 @@
+"""``minesat export``: every stored game as one record, JSON Lines or CSV (SPEC section 7)."""
+
+from __future__ import annotations
+
+import sqlite3
+import sys
+from contextlib import closing, nullcontext
+from pathlib import Path
+from typing import Annotated, NoReturn
+
+import typer
+
+from minesat.cli import app
+from minesat.cli.common import fail
+
+
+@app.command()
+def export(
+    db: Annotated[
+        Path,
+        typer.Argument(
+            metavar="DB", help="Game database written by `minesat simulate --db`.", show_default=False
+        ),
+    ],
+    out: Annotated[
+        Path | None,
+        typer.Option("--out", "-o", metavar="FILE", help="Write here instead of stdout.", show_default=False),
+    ] = None,
+    as_csv: Annotated[
+        bool, typer.Option("--csv", help="CSV with a header row instead of JSON Lines.")
+    ] = False,
+) -> None:
+    """One record per stored game, in game order: game, seed, won, guesses, moves, uncovered,
+    bbbv, seconds, analyses, fatal_move, fatal_probability, first_guess_probability.
+
+    Example: minesat export reports/expert.sqlite --csv --out expert.csv
+    """
+    from minesat.export import write_records
+    from minesat.store import GameStore, StoreError
+
+    def unreadable(exc: Exception) -> NoReturn:
+        reason = " ".join(str(exc).split())
+        if not reason.startswith(str(db)):
+            reason = f"{db}: not a readable minesat game database ({reason})"
+        fail(reason)
+
+    try:
+        store = GameStore(db)
+    except FileNotFoundError:
+        fail(f"{db}: no such game database")
+    except (StoreError, sqlite3.Error, OSError, ValueError, KeyError) as exc:
+        unreadable(exc)
+    with store:
+        try:
+            # newline="": the csv module writes its own line ends.
+            handle = sys.stdout if out is None else out.open("w", encoding="utf-8", newline="")
+        except OSError as exc:
+            fail(f"{out}: cannot write ({exc.strerror or exc})")
+        try:
+            # closing(): the game cursor is closed before the store, even when the pipe breaks.
+            with handle if out is not None else nullcontext(handle), closing(store.games()) as games:
+                write_records(games, handle, as_csv=as_csv)
+        except BrokenPipeError:
+            # `minesat export DB | head`: the reader has what it wanted.
+            sys.stdout = None  # type: ignore[assignment]  # nothing more can be flushed to it
+            raise typer.Exit(0) from None
+        except (sqlite3.Error, ValueError, KeyError) as exc:  # a damaged row, met while streaming
+            unreadable(exc)
