@@ -10,13 +10,16 @@ from __future__ import annotations
 import io
 import re
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from cycler import cycler
 
 from minesat.report.formatting import secs
 from minesat.report.statistics import RISK_BINS, Summary, bin_buckets
 from minesat.stats import wilson
+
+if TYPE_CHECKING:
+    from minesat.sweep import Sweep
 
 #: Look of every plot: light, no chart junk, system sans-serif fonts, text kept as text.
 PLOT_STYLE = {
@@ -41,6 +44,7 @@ PLOT_STYLE = {
     ),
 }
 WIN, LOSS = "#3b8d3b", "#c44e52"
+WIN_CURVE, NO_GUESS_CURVE, GUESS_CURVE = "#1f5fa8", "#3b8d3b", "#c44e52"
 
 
 def _figure(height: float = 3.2) -> Any:
@@ -311,3 +315,51 @@ def inline_svg(svg: str) -> str:
     return svg.replace("<svg", '<svg role="img" class="plot"', 1)
 
 
+
+
+# --- sweeps ----------------------------------------------------------------------
+
+
+def plot_sweep(sweep: Sweep) -> Any:
+    """Solvability against density: win rate, share won with no guess (Wilson bands), guesses per game."""
+    fig = _figure(7.6)
+    win, no_guess, guesses = fig.subplots(3, 1, sharex=True, height_ratios=[3, 2, 2])
+    pts = [p for p in sweep.points if p.games]
+    xs = [p.density for p in pts]
+    plot_rates(win, [(p.density, p.wins, p.games) for p in pts], WIN_CURVE, "win rate")
+    plot_rates(no_guess, [(p.density, p.no_guess_wins, p.games) for p in pts], NO_GUESS_CURVE, "no guess")
+    means = [p.guesses_mean for p in pts]
+    bands = [p.guesses_ci95 for p in pts]
+    guesses.fill_between(xs, [lo for lo, _ in bands], [hi for _, hi in bands], color=GUESS_CURVE,
+                         alpha=0.18, lw=0)  # fmt: skip
+    guesses.plot(xs, means, marker="o", ms=3, color=GUESS_CURVE)
+    c = sweep.config
+    win.set_title(f"Win rate against mine density, {c.rows}x{c.cols} (95 % CI band)")
+    win.set_ylabel("win rate")
+    win.set_ylim(0, 1.02)
+    no_guess.set_title("Won with no guess at all", fontsize=10)
+    no_guess.set_ylabel("share of games")
+    no_guess.set_ylim(0, None)
+    guesses.set_title("Guesses per game (mean, 95 % CI)", fontsize=10)
+    guesses.set_ylabel("guesses")
+    guesses.set_ylim(0, None)
+    guesses.set_xlabel("mine density (mines per cell)")
+    for ax in (win, no_guess):
+        _percent_axis(ax)
+    _percent_axis(guesses, "x")
+    # The mine counts along the top, so a reader can find a board they know.
+    cells = c.rows * c.cols
+    top = win.secondary_xaxis("top", functions=(lambda d: d * cells, lambda m: m / cells))
+    top.set_xlabel("mines")
+    return fig
+
+
+def render_sweep_plots(sweep: Sweep) -> list[tuple[str, str, str]]:
+    """The sweep's plot as ``[(name, alt text, SVG text)]``; none when no point has games."""
+    import matplotlib
+
+    if not any(p.games for p in sweep.points):
+        return []
+    with matplotlib.rc_context(PLOT_STYLE):
+        fig = plot_sweep(sweep)
+        return [("curves", "Win rate, no-guess share and guesses against density", figure_svg(fig, "sweep"))]
