@@ -16,7 +16,10 @@ from minesat.cli import app
 from minesat.cli.common import fail, first_click_rule, start_cell
 from minesat.generate import FirstClick
 from minesat.player import DEFAULT_STRATEGY, STRATEGIES
+from minesat.report.statistics import Tally
+from minesat.simulate import ProgressCallback
 from minesat.store import RunConfig
+from minesat.sweep import PointCallback
 
 
 @app.command()
@@ -145,7 +148,7 @@ def default_dir(c: RunConfig) -> Path:
 
 
 @contextmanager
-def _progress() -> Iterator[tuple[object, object]]:
+def _progress() -> Iterator[tuple[PointCallback, ProgressCallback]]:
     """A rich progress bar on stderr: which mine count, and its games."""
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
@@ -157,7 +160,7 @@ def _progress() -> Iterator[tuple[object, object]]:
         def on_point(i: int, n: int, mines: int) -> None:
             bar.update(task, description=f"point {i + 1}/{n}: {mines} mines", completed=0, total=None)
 
-        def progress(played: int, to_play: int, _tally: object) -> None:
+        def progress(played: int, to_play: int, _tally: Tally) -> None:
             bar.update(task, completed=played, total=to_play)
 
         yield on_point, progress

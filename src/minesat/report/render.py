@@ -13,7 +13,7 @@ from __future__ import annotations
 import functools
 import json
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -252,8 +252,14 @@ FORMATS = {
 }
 
 
-def write_report(summaries: Sequence[Summary], out: str | Path, paired: Sequence[Paired] = ()) -> list[Path]:
-    """Write the report to ``out`` in the format its extension names; return every file written.
+def _write(
+    out: str | Path,
+    as_json: Callable[[], str],
+    as_html: Callable[[], str],
+    as_markdown: Callable[[list[tuple[str, str]]], str],
+    plots: Callable[[], list[tuple[str, str, str]]],
+) -> list[Path]:
+    """Write one report in the format ``out``'s extension names; return every file written.
 
     Markdown gets its plots as SVG files beside it, ``NAME-<plot>.svg``, linked relatively.
     """
@@ -264,19 +270,30 @@ def write_report(summaries: Sequence[Summary], out: str | Path, paired: Sequence
     out.parent.mkdir(parents=True, exist_ok=True)
     written = []
     if kind == "json":
-        text = render_json(summaries, paired)
+        text = as_json()
     elif kind == "html":
-        text = render_html(summaries, paired=paired)
+        text = as_html()
     else:
         links = []
-        for name, alt, svg in render_plots(unique_labels(summaries)):
+        for name, alt, svg in plots():
             path = out.with_name(f"{out.stem}-{name}.svg")
             path.write_text(svg, encoding="utf-8")
             written.append(path)
             links.append((alt, path.name))
-        text = render_markdown(summaries, links, paired)
+        text = as_markdown(links)
     out.write_text(text, encoding="utf-8")
     return [out, *written]
+
+
+def write_report(summaries: Sequence[Summary], out: str | Path, paired: Sequence[Paired] = ()) -> list[Path]:
+    """Write the report to ``out`` in the format its extension names; return every file written."""
+    return _write(
+        out,
+        lambda: render_json(summaries, paired),
+        lambda: render_html(summaries, paired=paired),
+        lambda links: render_markdown(summaries, links, paired),
+        lambda: render_plots(unique_labels(summaries)),
+    )
 
 
 # --- sweeps ------------------------------------------------------------------------
@@ -356,23 +373,10 @@ def render_sweep_html(sweep: Sweep, db: str | None = None) -> str:
 
 def write_sweep_report(sweep: Sweep, out: str | Path, db: str | None = None) -> list[Path]:
     """Write the sweep report in the format ``out``'s extension names; return every file written."""
-    out = Path(out)
-    kind = FORMATS.get(out.suffix.lower())
-    if kind is None:
-        raise ValueError(f"{out}: unknown report format (use .html, .md or .json)")
-    out.parent.mkdir(parents=True, exist_ok=True)
-    written = []
-    if kind == "json":
-        text = render_sweep_json(sweep)
-    elif kind == "html":
-        text = render_sweep_html(sweep, db)
-    else:
-        links = []
-        for name, alt, svg in render_sweep_plots(sweep):
-            path = out.with_name(f"{out.stem}-{name}.svg")
-            path.write_text(svg, encoding="utf-8")
-            written.append(path)
-            links.append((alt, path.name))
-        text = render_sweep_markdown(sweep, links, db)
-    out.write_text(text, encoding="utf-8")
-    return [out, *written]
+    return _write(
+        out,
+        lambda: render_sweep_json(sweep),
+        lambda: render_sweep_html(sweep, db),
+        lambda links: render_sweep_markdown(sweep, links, db),
+        lambda: render_sweep_plots(sweep),
+    )
