@@ -119,7 +119,7 @@ def sweep(
         fail(f"interrupted: the games played so far are stored in {directory}; "
              "run the same command again to resume", 130)  # fmt: skip
 
-    from minesat.report.render import render_sweep_markdown, sweep_table, write_sweep_report
+    from minesat.report.render import render_sweep_markdown, write_sweep_report
 
     if out is not None:
         try:
@@ -130,13 +130,8 @@ def sweep(
             typer.echo(f"wrote {path}", err=as_json)
     if as_json:
         typer.echo(json.dumps(result.to_dict()))
-    elif out is None:
-        typer.echo(render_sweep_markdown(result, db=str(directory)), nl=False)
     else:
-        header, rows_ = sweep_table(result)
-        typer.echo("  ".join(header[:6]))
-        for row in rows_:
-            typer.echo("  ".join(row[:6]))
+        typer.echo(render_sweep_markdown(result, db=str(directory)), nl=False)
 
 
 def default_dir(c: RunConfig) -> Path:

@@ -346,7 +346,9 @@ def plot_sweep(sweep: Sweep) -> Any:
     guesses.set_xlabel("mine density (mines per cell)")
     for ax in (win, no_guess):
         _percent_axis(ax)
-    _percent_axis(guesses, "x")
+    from matplotlib.ticker import PercentFormatter
+
+    guesses.xaxis.set_major_formatter(PercentFormatter(1.0, decimals=0))
     # The mine counts along the top, so a reader can find a board they know.
     cells = c.rows * c.cols
     top = win.secondary_xaxis("top", functions=(lambda d: d * cells, lambda m: m / cells))

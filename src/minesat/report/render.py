@@ -301,7 +301,7 @@ def write_report(summaries: Sequence[Summary], out: str | Path, paired: Sequence
 
 def sweep_table(sweep: Sweep) -> tuple[list[str], list[list[str]]]:
     """One row per mine count: the three measures with their intervals."""
-    header = ["Mines", "Density", "Games", "Won", "Win rate", "95 % CI", "No guess", "95 % CI",
+    header = ["Mines", "Density", "Games", "Won", "Win rate", "95 % CI", "Won, no guess", "95 % CI",
               "Guesses per game"]  # fmt: skip
     rows = [
         [str(p.mines), pct(p.density), f"{p.games:,}", f"{p.wins:,}", pct(p.win_rate), ci_text(p.ci95),
