@@ -9,6 +9,11 @@ only the indices its store lacks.
 >>> config = RunConfig(rows=9, cols=9, mines=10, rule="opening", start=(3, 3), seed=0)
 >>> [g.index for g in play_indices(config, [4, 2], play=_trivial_game)]
 [4, 2]
+
+A run over a *board set* (``RunConfig.boards``, the file's SHA-256) plays line
+*i* of the file as game *i*: :func:`board_run_config` checks the file once,
+streamed, and :func:`run` hands every batch its layouts, so no worker reads
+the file.
 """
 
 from __future__ import annotations
@@ -21,10 +26,12 @@ import signal
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from minesat.board import Cell, Layout
-from minesat.generate import check_mine_count, game_seed, generate_layout
-from minesat.player import GameRecord, get_strategy, play_game
+from minesat.formats.boardset import iter_boardset, scan_boardset
+from minesat.generate import FirstClick, check_mine_count, game_seed, generate_layout
+from minesat.player import GameRecord, check_start, get_strategy, play_game
 from minesat.report.statistics import Tally
 from minesat.stats import wilson
 from minesat.store import GameStore, RunConfig, StoredGame
@@ -32,8 +39,9 @@ from minesat.store import GameStore, RunConfig, StoredGame
 #: Plays one layout from a start cell under a rule with a named strategy.
 PlayFunction = Callable[[Layout, Cell, str, str], GameRecord]
 
-#: Plays a batch of game indices of a run; must be picklable (a top-level function).
-BatchFunction = Callable[[RunConfig, Sequence[int]], list[StoredGame]]
+#: Plays a batch of a run: game indices, or ``(index, layout)`` pairs for a board set;
+#: must be picklable (a top-level function).
+BatchFunction = Callable[[RunConfig, Sequence[Any]], list[StoredGame]]
 
 #: Called after every stored batch with (games played so far, games to play, their tally).
 ProgressCallback = Callable[[int, int, "Tally"], None]
@@ -75,6 +83,79 @@ def play_indices(
         record = play(layout, start, rule, config.strategy)
         games.append(StoredGame.from_record(index, seed, record))
     return games
+
+
+def play_boards(
+    config: RunConfig, items: Sequence[tuple[int, Layout]], *, play: PlayFunction = _play_with_player
+) -> list[StoredGame]:
+    """Play the given layouts of a board-set run as games ``index``, in the order given.
+
+    The layouts come with the batch (a few kilobytes to pickle), so a worker
+    never opens the board file. No first-click rule moves a mine: each board is
+    played as it is. The stored seed is 0: a board's identity is its line.
+    """
+    return [
+        StoredGame.from_record(index, 0, play(layout, config.start, config.rule, config.strategy))
+        for index, layout in items
+    ]
+
+
+def board_run_config(
+    path: str | os.PathLike[str],
+    *,
+    rule: FirstClick | str,
+    start: Cell,
+    strategy: str,
+    seed: int = 0,
+) -> tuple[RunConfig, int]:
+    """The run configuration for playing the board set in ``path``, and its number of boards.
+
+    One streamed pass checks every line (a :class:`~minesat.formats.BoardFormatError`
+    names the first bad one), that all boards share one size, and that each keeps
+    the promise ``rule`` makes at ``start``: the player trusts the rule, so a board
+    breaking it is refused rather than played under a false promise.
+    """
+    rule = FirstClick(rule)
+
+    def keeps_the_rule(layout: Layout) -> None:
+        try:
+            check_start(layout, start, rule)
+        except ValueError as err:
+            raise ValueError(f"{err} (play such boards with --first-click any)") from None
+
+    info = scan_boardset(path, keeps_the_rule)
+    config = RunConfig(
+        rows=info.rows,
+        cols=info.cols,
+        mines=info.mines,
+        rule=rule.value,
+        start=start,
+        seed=seed,
+        strategy=strategy,
+        boards=info.digest,
+    )
+    return config, info.count
+
+
+def _board_batches(
+    path: str | os.PathLike[str], indices: Iterator[int], size: int
+) -> Iterator[list[tuple[int, Layout]]]:
+    """Batches of ``(index, layout)`` for the wanted ``indices`` (ascending), read as the file streams."""
+    wanted = next(indices, None)
+    batch: list[tuple[int, Layout]] = []
+    for number, layout in iter_boardset(path):
+        if wanted is None:
+            break
+        if number - 1 == wanted:
+            batch.append((wanted, layout))
+            wanted = next(indices, None)
+            if len(batch) == size:
+                yield batch
+                batch = []
+    if wanted is not None:
+        raise ValueError(f"{path}: the board set ends before game {wanted}")
+    if batch:
+        yield batch
 
 
 def _trivial_game(layout: Layout, start: Cell, rule: str, strategy: str) -> GameRecord:
@@ -255,7 +336,8 @@ def run(
     store: GameStore | None = None,
     batch_size: int | None = None,
     progress: ProgressCallback | None = None,
-    batch_fn: BatchFunction = play_indices,
+    batch_fn: BatchFunction | None = None,
+    boards: str | os.PathLike[str] | None = None,
 ) -> dict[str, object]:
     """Play games ``0 .. games-1`` of the run ``config`` and return the summary.
 
@@ -269,10 +351,17 @@ def run(
       worker busy, at most :data:`MAX_BATCH` games).
     - ``progress(played, to_play, tally)``: once before the first batch, then
       after every stored batch.
-    - ``batch_fn``: plays a batch; tests inject stand-ins, runs keep the default.
+    - ``batch_fn``: plays a batch; tests inject stand-ins, runs keep the default
+      (:func:`play_indices`, or :func:`play_boards` for a board set).
+    - ``boards``: the board-set file of a run whose ``config.boards`` is set
+      (see :func:`board_run_config`); game *i* is its line *i*.
     """
     if games < 0:
         raise ValueError(f"the number of games must be >= 0, not {games}")
+    if (boards is None) != (config.boards is None):
+        raise ValueError("a board-set run needs its file (boards=...), and only a board-set run takes one")
+    if batch_fn is None:
+        batch_fn = play_indices if boards is None else play_boards
     check_config(config)
     if store is not None and store.config != config:
         raise ValueError(f"the store holds {store.config.label()}, not {config.label()}")
@@ -296,12 +385,15 @@ def run(
     # while this process stores the results.
     in_flight = 2 * slots
 
+    batches: Iterator[list[Any]] = (
+        _batches(todo, batch_size) if boards is None else _board_batches(boards, todo, batch_size)
+    )
     state = _Progress(progress, to_play)
     if progress is not None:
         progress(0, to_play, state.tally)  # the total is known before the first batch ends
     finished = False
     try:
-        for games_done in _run_batches(executor, batch_fn, config, _batches(todo, batch_size), in_flight):
+        for games_done in _run_batches(executor, batch_fn, config, batches, in_flight):
             if store is not None:
                 store.add(games_done)
             state.add(games_done)

@@ -26,7 +26,7 @@ import contextlib
 import json
 import sqlite3
 from collections.abc import Iterable, Iterator
-from dataclasses import asdict, dataclass, fields
+from dataclasses import MISSING, asdict, dataclass, fields
 from pathlib import Path
 from types import TracebackType
 
@@ -77,6 +77,9 @@ class RunConfig:
     start: Cell
     seed: int
     strategy: str = DEFAULT_STRATEGY  # always stored, so old stores read back as they were played
+    #: For a run over a board set (``simulate --boards``): the hex SHA-256 of the
+    #: file's bytes. Game *i* is then line *i* of that file, and ``seed`` plays no part.
+    boards: str | None = None
 
     def __post_init__(self) -> None:
         # Normalise so that a config read back from SQLite (or JSON) compares equal.
@@ -91,9 +94,10 @@ class RunConfig:
 
     def label(self) -> str:
         """A short human name, e.g. ``9x9/10 opening at 3,3 seed 0 (safest)``."""
+        where = f"boards {self.boards[:12]}" if self.boards is not None else f"seed {self.seed}"
         return (
             f"{self.rows}x{self.cols}/{self.mines} {self.rule} at {self.start[0]},{self.start[1]} "
-            f"seed {self.seed} ({self.strategy})"
+            f"{where} ({self.strategy})"
         )
 
 
@@ -233,7 +237,14 @@ class GameStore:
                 f"{self.path}: game database schema {schema}, this minesat reads {SCHEMA_VERSION}"
             )
         try:
-            found = RunConfig(**{f.name: stored[f.name] for f in fields(RunConfig)})
+            # A field added since the store was made is absent from it: it takes its default
+            # (a store made before board sets holds a seeded run, boards None).
+            found = RunConfig(
+                **{
+                    f.name: stored[f.name] if f.name in stored or f.default is MISSING else f.default
+                    for f in fields(RunConfig)
+                }
+            )
         except (KeyError, TypeError, IndexError, ValueError) as exc:
             raise StoreError(f"{self.path}: damaged run table ({exc})") from exc
         if config is not None and found != config:

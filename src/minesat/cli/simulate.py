@@ -14,9 +14,11 @@ import typer
 from minesat.board import PRESETS
 from minesat.cli import app
 from minesat.cli.common import fail, first_click_rule, start_cell
+from minesat.formats import BoardFormatError
+from minesat.formats.boardset import iter_boardset
 from minesat.generate import FirstClick
 from minesat.player import DEFAULT_STRATEGY, STRATEGIES
-from minesat.simulate import ProgressCallback, SchedulerError, Tally, check_config, run
+from minesat.simulate import ProgressCallback, SchedulerError, Tally, board_run_config, check_config, run
 from minesat.store import GameStore, RunConfig, StoreError
 
 #: The first click when --start is not given, clipped to smaller boards.
@@ -24,7 +26,20 @@ from minesat.store import GameStore, RunConfig, StoreError
 
 @app.command()
 def simulate(
-    games: Annotated[int, typer.Option("--games", help="Number of games to play (game indices 0..N-1).")],
+    games: Annotated[
+        int | None,
+        typer.Option(
+            "--games",
+            help="Number of games to play (game indices 0..N-1); with --boards, default all lines.",
+        ),
+    ] = None,
+    boards: Annotated[
+        Path | None,
+        typer.Option(
+            help="Play a board set (JSON Lines, one layout per line) instead of generated layouts: "
+            "game i is line i. The boards set the size; no first-click rule moves a mine.",
+        ),
+    ] = None,
     preset: Annotated[str | None, typer.Option(help=f"Board preset: {', '.join(PRESETS)}.")] = None,
     rows: Annotated[int | None, typer.Option(help="Board rows (with --cols and --mines).")] = None,
     cols: Annotated[int | None, typer.Option(help="Board columns.")] = None,
@@ -73,7 +88,14 @@ def simulate(
     The same command gives the same games and results whatever --workers or
     --scheduler say; rerunning it with the same --db plays only what is missing.
     """
-    config = _config(preset, rows, cols, mines, seed, first_click, start, strategy)
+    if boards is not None:
+        config, games = _board_config(
+            boards, games, preset, rows, cols, mines, seed, first_click, start, strategy
+        )
+    else:
+        config = _config(preset, rows, cols, mines, seed, first_click, start, strategy)
+        if games is None:
+            fail("give --games N (or --boards FILE to play a board set)")
     if games < 0:
         fail(f"--games must be >= 0, not {games}")
     if workers is not None and workers < 1:
@@ -99,8 +121,9 @@ def simulate(
                     store=store,
                     batch_size=batch_size,
                     progress=progress,
+                    boards=boards,
                 )
-        except SchedulerError as exc:
+        except (SchedulerError, BoardFormatError) as exc:
             fail(str(exc))
         except KeyboardInterrupt:
             fail(
@@ -148,16 +171,60 @@ def _config(
     return config
 
 
+def _board_config(
+    path: Path,
+    games: int | None,
+    preset: str | None,
+    rows: int | None,
+    cols: int | None,
+    mines: int | None,
+    seed: int,
+    first_click: str,
+    start: str | None,
+    strategy: str,
+) -> tuple[RunConfig, int]:
+    """Check a board set and build its run configuration; how many games to play."""
+    if preset is not None or any(v is not None for v in (rows, cols, mines)):
+        fail("--boards sets the board size: leave out --preset, --rows, --cols and --mines")
+    rule = first_click_rule(first_click)
+    if strategy not in STRATEGIES:
+        fail(f"unknown strategy {strategy!r} (known: {', '.join(STRATEGIES)})")
+    try:
+        _, first = next(iter_boardset(path))
+    except StopIteration:
+        fail(f"{path}:1:1: empty board set: no layout in the file")
+    except BoardFormatError as exc:
+        fail(str(exc))
+    except OSError as exc:
+        fail(f"{path}: {exc.strerror or exc}")
+    cell = start_cell(start, first.rows, first.cols)
+    try:
+        config, count = board_run_config(path, rule=rule, start=cell, strategy=strategy, seed=seed)
+        check_config(config)
+    except OSError as exc:
+        fail(f"{path}: {exc.strerror or exc}")
+    except ValueError as exc:  # BoardFormatError names file:line:column itself
+        fail(str(exc))
+    if games is not None and games > count:
+        fail(f"--games {games} is more than the {count} boards in {path}")
+    return config, count if games is None else games
+
+
 def default_db(config: RunConfig) -> Path:
     """``reports/<board>-<rule>-r<ROW>c<COL>-s<SEED>[-<strategy>].sqlite``.
 
-    ``<board>`` is a preset name, or ``RxCxM`` for other sizes.
+    ``<board>`` is a preset name, or ``RxCxM`` for other sizes; a board-set run is
+    ``boards-<first 12 digits of its SHA-256>-<rule>-r<ROW>c<COL>[-<strategy>].sqlite``.
     """
     board = next(
         (name for name, size in PRESETS.items() if size == (config.rows, config.cols, config.mines)),
         f"{config.rows}x{config.cols}x{config.mines}",
     )
-    name = f"{board}-{config.rule}-r{config.start[0]}c{config.start[1]}-s{config.seed}"
+    if config.boards is not None:
+        board = f"boards-{config.boards[:12]}"
+    name = f"{board}-{config.rule}-r{config.start[0]}c{config.start[1]}"
+    if config.boards is None:
+        name += f"-s{config.seed}"
     if config.strategy != DEFAULT_STRATEGY:
         name += f"-{config.strategy}"
     return Path("reports") / f"{name}.sqlite"
@@ -203,9 +270,11 @@ def describe(summary: dict[str, object]) -> str:
     """The summary in a few lines for people."""
     s = summary
     lo, hi = s["ci95"]  # type: ignore[misc]
+    boards = s["config"].get("boards")  # type: ignore[attr-defined]
+    source = f"board set {boards[:12]}" if boards else f"seed {s['seed']}"
     lines = [
         f"{s['rows']}x{s['cols']} board, {s['mines']} mines, first click {s['first_click']} at "
-        f"{s['start'][0]},{s['start'][1]}, seed {s['seed']}, strategy {s['strategy']}",  # type: ignore[index]
+        f"{s['start'][0]},{s['start'][1]}, {source}, strategy {s['strategy']}",  # type: ignore[index]
         f"games      {s['games']}: {s['wins']} won, {s['losses']} lost",
         f"win rate   {s['win_rate']:.2%}  (95% CI {lo:.2%} .. {hi:.2%})",
         f"guesses    {s['guesses_mean']:.3f} per game; {s['no_guess_wins']} games won without a guess",
