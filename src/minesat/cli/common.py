@@ -6,7 +6,7 @@ from typing import NoReturn
 
 import typer
 
-from minesat.board import Cell, parse_cell
+from minesat.board import PRESETS, Cell, parse_cell
 from minesat.generate import FirstClick
 
 #: The first click when none is given (SPEC section 4), clipped to small boards.
@@ -45,3 +45,19 @@ def start_cell(text: str | None, rows: int, cols: int) -> Cell:
     if not (0 <= cell[0] < rows and 0 <= cell[1] < cols):
         fail(f"--start {text} is off the {rows}x{cols} board")
     return cell
+
+
+def board_size(
+    preset: str | None, rows: int | None, cols: int | None, mines: int | None
+) -> tuple[int, int, int]:
+    """``--preset NAME`` or all of ``--rows/--cols/--mines``, as (rows, cols, mines); fails otherwise."""
+    board = (rows, cols, mines)
+    if preset is not None:
+        if any(v is not None for v in board):
+            fail("give either --preset or --rows/--cols/--mines, not both")
+        if preset.lower() not in PRESETS:
+            fail(f"unknown preset {preset!r} (known: {', '.join(PRESETS)})")
+        return PRESETS[preset.lower()]
+    if rows is None or cols is None or mines is None:
+        fail("give --preset NAME or all of --rows, --cols and --mines")
+    return rows, cols, mines

@@ -13,7 +13,7 @@ import typer
 
 from minesat.board import PRESETS
 from minesat.cli import app
-from minesat.cli.common import fail, first_click_rule, start_cell
+from minesat.cli.common import board_size, fail, first_click_rule, start_cell
 from minesat.formats import BoardFormatError
 from minesat.formats.boardset import iter_boardset
 from minesat.generate import FirstClick
@@ -149,16 +149,7 @@ def _config(
     strategy: str,
 ) -> RunConfig:
     """Check the board options and build the run configuration, or fail with one line."""
-    board = (rows, cols, mines)
-    if preset is not None:
-        if any(v is not None for v in board):
-            fail("give either --preset or --rows/--cols/--mines, not both")
-        if preset.lower() not in PRESETS:
-            fail(f"unknown preset {preset!r} (known: {', '.join(PRESETS)})")
-        rows, cols, mines = PRESETS[preset.lower()]
-    elif any(v is None for v in board):
-        fail("give --preset NAME or all of --rows, --cols and --mines")
-    assert rows is not None and cols is not None and mines is not None
+    rows, cols, mines = board_size(preset, rows, cols, mines)
     rule = first_click_rule(first_click).value
     cell = start_cell(start, rows, cols)
     if strategy not in STRATEGIES:

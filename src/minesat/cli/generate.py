@@ -1,0 +1,136 @@
+"""``minesat generate``: seeded board sets, optionally no-guess (SPEC section 9)."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import sys
+import tempfile
+import time
+from collections import Counter
+from collections.abc import Iterator
+from pathlib import Path
+from typing import IO, Annotated
+
+import typer
+
+from minesat.board import PRESETS
+from minesat.cli import app
+from minesat.cli.common import board_size, fail, first_click_rule, start_cell
+from minesat.formats.boardset import format_board
+from minesat.generate import FirstClick, check_mine_count
+from minesat.noguess import MAX_TRIES, REJECTION_TRIES, Method, NoGuessError, generate_boards
+
+
+@app.command()
+def generate(
+    count: Annotated[int, typer.Option("--count", help="Number of boards (games 0..N-1).")],
+    preset: Annotated[str | None, typer.Option(help=f"Board preset: {', '.join(PRESETS)}.")] = None,
+    rows: Annotated[int | None, typer.Option(help="Board rows (with --cols and --mines).")] = None,
+    cols: Annotated[int | None, typer.Option(help="Board columns.")] = None,
+    mines: Annotated[int | None, typer.Option(help="Number of mines.")] = None,
+    seed: Annotated[int, typer.Option(help="Set seed: board i is a pure function of the options and i.")] = 0,
+    first_click: Annotated[
+        str,
+        typer.Option(
+            "--first-click",
+            help="opening: the first cell and its neighbours are mine-free; "
+            "safe: the first cell only; any: no rule.",
+        ),
+    ] = FirstClick.OPENING.value,
+    start: Annotated[
+        str | None,
+        typer.Option(
+            help="First click as ROW,COL (0-based) or a cell name; default 3,3 clipped to the board."
+        ),
+    ] = None,
+    no_guess: Annotated[
+        bool,
+        typer.Option(
+            "--no-guess",
+            help="Only boards won from the start cell with no guess by the full analysis "
+            "(rejection: uniform; repair, where rejection finds none: not uniform).",
+        ),
+    ] = False,
+    method: Annotated[
+        str,
+        typer.Option(
+            help="With --no-guess: auto (rejection, then repair), rejection (only) or repair (at once)."
+        ),
+    ] = "auto",
+    max_tries: Annotated[
+        int,
+        typer.Option("--max-tries", help="With --no-guess: layouts checked per board before giving up."),
+    ] = MAX_TRIES,
+    out: Annotated[
+        Path | None, typer.Option(help="Write the board set here (whole or not at all); default stdout.")
+    ] = None,
+) -> None:
+    """Write seeded layouts as a board set: JSON Lines, one board per line.
+
+    Each line is {"game", "seed", "rows", "cols", "mines": [[r, c], ...]}, with
+    "method" and "tries" under --no-guess. Without --no-guess board i is the
+    layout `simulate` plays as game i with the same options.
+    """
+    rows, cols, mines = board_size(preset, rows, cols, mines)
+    rule = first_click_rule(first_click)
+    cell = start_cell(start, rows, cols)
+    if count < 0:
+        fail(f"--count must be >= 0, not {count}")
+    if max_tries < 1:
+        fail(f"--max-tries must be >= 1, not {max_tries}")
+    tries_first = {"auto": REJECTION_TRIES, "rejection": max_tries, "repair": 0}
+    if method not in tries_first:
+        fail(f"--method must be one of {', '.join(tries_first)}, not {method!r}")
+    try:
+        check_mine_count(rows, cols, mines, cell, rule)
+    except ValueError as exc:
+        fail(str(exc))
+
+    boards = generate_boards(
+        rows, cols, mines, count, start=cell, rule=rule, seed=seed, no_guess=no_guess,
+        rejection_tries=tries_first[method], max_tries=max_tries,
+    )
+    began = time.perf_counter()
+    methods: Counter[str] = Counter()
+    tries = 0
+    try:
+        with _output(out) as stream:
+            for board in boards:
+                stream.write(format_board(board.layout, **board.record()))
+                if board.method is not None:
+                    methods[board.method.value] += 1
+                    tries += board.tries or 0
+    except NoGuessError as exc:
+        fail(str(exc))
+    except OSError as exc:
+        fail(f"{out}: {exc.strerror or exc}")
+    if no_guess:
+        seconds = time.perf_counter() - began
+        per = f"{seconds / count:.3f} s and {tries / count:.1f} tries per board" if count else "no board"
+        typer.echo(
+            f"generated {count} no-guess {rows}x{cols}/{mines} boards: "
+            f"{methods[Method.REJECTION.value]} by rejection (uniform), "
+            f"{methods[Method.REPAIR.value]} by repair (not uniform); {tries} layouts tried, {per}",
+            err=True,
+        )
+
+
+@contextlib.contextmanager
+def _output(path: Path | None) -> Iterator[IO[str]]:
+    """stdout, or a temporary file beside ``path`` renamed onto it at the end: never half a set."""
+    if path is None:
+        yield sys.stdout
+        sys.stdout.flush()
+        return
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w") as stream:
+            yield stream
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise

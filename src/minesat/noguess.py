@@ -1,0 +1,307 @@
+"""No-guess boards: layouts won from the start cell by proof alone, and how to draw them.
+
+:func:`solve_by_proof` is the check. From the start cell it asks the complete
+analysis (:class:`~minesat.analysis.Analyzer`, SAT classification and exact
+counting with the total mine count) what the position proves, makes *every*
+proven move, and repeats until the board is solved or nothing is proven. The
+analysis is complete, so the fixed point does not depend on the order of the
+moves: a layout it does not solve cannot be won without a guess by anyone.
+
+>>> lay = Layout.from_rows(["*  ", "   ", "   "])
+>>> solve_by_proof(lay, (2, 2)).solved
+True
+>>> solve_by_proof(Layout.from_rows(["* ", "  "]), (1, 1), rule="safe").solved
+False
+
+:func:`generate_no_guess` draws such layouts in two ways. **Rejection** draws
+uniform layouts under the first-click rule and keeps the first one the check
+solves: the result is uniform over no-guess layouts. Where they are too rare
+for that (dense boards), **repair** follows Simon Tatham's ``mines.c``: when the
+check gets stuck, pick a revealed number whose covered neighbours it would like
+to open, move the mines out of them to covered cells elsewhere (far from what
+is revealed, when there is room), and check again; the result is no longer
+uniform. Generation calls the analysis; the analysis knows nothing of it.
+
+>>> board = generate_no_guess(9, 9, 10, start=(3, 3), rule="opening", seed=5)
+>>> board.method.value, solve_by_proof(board.layout, (3, 3)).solved
+('rejection', True)
+"""
+
+from __future__ import annotations
+
+import enum
+import random
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from minesat.analysis import Analyzer
+from minesat.board import COVERED, FLAG, Cell, Layout, neighbour_table
+from minesat.game import Game, Status
+from minesat.generate import FirstClick, check_mine_count, game_seed, generate_layout, kept_clear
+
+#: Layouts drawn by rejection before a board falls back to repair. On expert
+#: (opening at 3,3) about one layout in six is no-guess, so 100 tries fail once
+#: in 10**8 boards; by 120 mines on 16x30 rejection finds none in hundreds.
+REJECTION_TRIES = 100
+
+#: Repairs (moves of mines) allowed on one layout before a fresh one is drawn.
+REPAIR_STEPS = 400
+
+#: Layouts checked per board, rejection and repair together, before the request
+#: is given up: about a minute on 16x30 when nothing can be found.
+MAX_TRIES = 3000
+
+
+class Method(enum.StrEnum):
+    """How a no-guess layout was drawn."""
+
+    REJECTION = "rejection"  # uniform over no-guess layouts
+    REPAIR = "repair"  # mines moved until the check passes: not uniform
+
+
+class NoGuessError(ValueError):
+    """No no-guess layout was found within the budget: the request is impossible or too hard."""
+
+
+@dataclass(frozen=True)
+class ProofResult:
+    """How far proof alone gets on a layout.
+
+    ``state`` is the final position's cells (row-major, as :class:`~minesat.game.Game`
+    keeps them): what was uncovered and flagged when the check stopped.
+    ``rounds`` counts analyses.
+    """
+
+    solved: bool
+    state: tuple[int, ...]
+    rounds: int
+
+
+def solve_by_proof(
+    layout: Layout,
+    start: Cell,
+    *,
+    rule: FirstClick | str = FirstClick.OPENING,
+    analyzer: Analyzer | None = None,
+) -> ProofResult:
+    """Play ``layout`` from ``start`` making only proven moves; solved means no guess was needed.
+
+    Under the rule ``any`` the start cell itself is not known to be safe, but it
+    is where the game begins: a layout with a mine there is not solved.
+    ``analyzer`` may be shared between calls on the same board size: its cache
+    makes re-checking a slightly changed layout cheap.
+    """
+    analyzer = analyzer if analyzer is not None else Analyzer()
+    game = Game(layout)
+    rounds = 0
+    game.uncover(start)
+    while not game.over:
+        analysis = analyzer.analyze(game.position())
+        rounds += 1
+        if not (analysis.safe or analysis.mine):
+            break
+        for cell in analysis.safe:
+            if game[cell] == COVERED:
+                game.uncover(cell)
+        for cell in analysis.mine:
+            game.flag(cell)
+    return ProofResult(game.status is Status.WON, tuple(game.state), rounds)
+
+
+@dataclass(frozen=True)
+class NoGuessBoard:
+    """A no-guess layout, how it was drawn, and how many layouts were checked to find it."""
+
+    layout: Layout
+    method: Method
+    tries: int
+
+
+def generate_no_guess(
+    rows: int,
+    cols: int,
+    mines: int,
+    *,
+    start: Cell,
+    rule: FirstClick | str = FirstClick.OPENING,
+    seed: int | None = None,
+    rejection_tries: int = REJECTION_TRIES,
+    max_tries: int = MAX_TRIES,
+    repair_steps: int = REPAIR_STEPS,
+    analyzer: Analyzer | None = None,
+) -> NoGuessBoard:
+    """A layout won from ``start`` without a guess, by rejection when it finds one, else by repair.
+
+    ``rejection_tries`` layouts are drawn first (0: repair at once; equal to
+    ``max_tries``: rejection only). Then layouts are repaired, ``repair_steps``
+    at most each, until ``max_tries`` layouts in all have been checked (every
+    repair step re-checks its layout and counts as a try). Deterministic: the
+    same arguments give the same board. Raises :class:`NoGuessError` when the
+    budget runs out.
+    """
+    check_mine_count(rows, cols, mines, start, rule)
+    rule = FirstClick(rule)
+    rng = random.Random(seed)
+    analyzer = analyzer if analyzer is not None else Analyzer()
+    tries = 0
+    for _ in range(min(rejection_tries, max_tries)):
+        layout = generate_layout(rows, cols, mines, start=start, rule=rule, rng=rng)
+        tries += 1
+        if solve_by_proof(layout, start, rule=rule, analyzer=analyzer).solved:
+            return NoGuessBoard(layout, Method.REJECTION, tries)
+    while tries < max_tries:
+        layout = generate_layout(rows, cols, mines, start=start, rule=rule, rng=rng)
+        found, checked = _repair(layout, start, rule, rng, min(repair_steps, max_tries - tries), analyzer)
+        tries += checked
+        if found is not None:
+            return NoGuessBoard(found, Method.REPAIR, tries)
+    raise NoGuessError(
+        f"no no-guess {rows}x{cols} layout with {mines} mines from {start[0]},{start[1]} "
+        f"({rule.value} first click) found in {tries} tries; try fewer mines"
+    )
+
+
+def _repair(
+    layout: Layout, start: Cell, rule: FirstClick, rng: random.Random, steps: int, analyzer: Analyzer
+) -> tuple[Layout | None, int]:
+    """Move mines until proof alone solves ``layout``; ``(layout or None, layouts checked)``.
+
+    Each step re-checks from the start: moving a mine changes numbers already
+    revealed, so earlier proofs may no longer hold. The shared analyzer's cache
+    keeps the parts of the board that did not change cheap.
+    """
+    rows, cols = layout.rows, layout.cols
+    table = neighbour_table(rows, cols)
+    clear = {r * cols + c for r, c in kept_clear(start, rows, cols, rule)}
+    if rule is FirstClick.ANY:
+        clear.add(start[0] * cols + start[1])  # the check starts there: it must hold no mine
+    mines = {r * cols + c for r, c in layout.mines}
+    if mines & clear:
+        # Rule "any" with a mine on the start cell: move it, as the first click must survive.
+        for i in sorted(mines & clear):
+            mines.discard(i)
+            mines.add(rng.choice([j for j in range(rows * cols) if j not in mines and j not in clear]))
+    for checked in range(1, steps + 1):
+        current = Layout(rows, cols, frozenset(divmod(i, cols) for i in mines))
+        result = solve_by_proof(current, start, rule=rule, analyzer=analyzer)
+        if result.solved:
+            return current, checked
+        if not _perturb(result.state, mines, clear, table, rng):
+            return None, checked
+    return None, steps
+
+
+@dataclass(frozen=True)
+class GeneratedBoard:
+    """Board ``game`` of a generated set, drawn from ``seed``; ``method`` and ``tries`` for no-guess."""
+
+    game: int
+    seed: int
+    layout: Layout
+    method: Method | None = None
+    tries: int | None = None
+
+    def record(self) -> dict[str, object]:
+        """The extra keys of its board-set line."""
+        extra: dict[str, object] = {"game": self.game, "seed": self.seed}
+        if self.method is not None:
+            extra.update(method=self.method.value, tries=self.tries)
+        return extra
+
+
+def generate_boards(
+    rows: int,
+    cols: int,
+    mines: int,
+    count: int,
+    *,
+    start: Cell,
+    rule: FirstClick | str = FirstClick.OPENING,
+    seed: int = 0,
+    no_guess: bool = False,
+    rejection_tries: int = REJECTION_TRIES,
+    max_tries: int = MAX_TRIES,
+) -> Iterator[GeneratedBoard]:
+    """Boards ``0 .. count-1`` of a seeded set, one at a time (SPEC section 9).
+
+    Board *i* is drawn from :func:`~minesat.generate.game_seed` of the options
+    and *i*, so without ``no_guess`` it is exactly the layout ``simulate`` plays
+    as game *i* with the same options, and with it, it depends on nothing else.
+
+    >>> [b.layout == generate_layout(9, 9, 10, start=(3, 3), rule="opening", seed=b.seed)
+    ...  for b in generate_boards(9, 9, 10, 2, start=(3, 3))]
+    [True, True]
+    """
+    check_mine_count(rows, cols, mines, start, rule)
+    rule = FirstClick(rule)
+    analyzer = Analyzer() if no_guess else None
+    for game in range(count):
+        board_seed = game_seed(rows, cols, mines, rule, start, seed, game)
+        if not no_guess:
+            layout = generate_layout(rows, cols, mines, start=start, rule=rule, seed=board_seed)
+            yield GeneratedBoard(game, board_seed, layout)
+            continue
+        found = generate_no_guess(
+            rows, cols, mines, start=start, rule=rule, seed=board_seed,
+            rejection_tries=rejection_tries, max_tries=max_tries, analyzer=analyzer,
+        )
+        yield GeneratedBoard(game, board_seed, found.layout, found.method, found.tries)
+
+
+def _perturb(
+    state: tuple[int, ...],
+    mines: set[int],
+    clear: set[int],
+    table: tuple[tuple[int, ...], ...],
+    rng: random.Random,
+) -> bool:
+    """One repair step on a stuck position (``mines`` is changed in place); False if none is possible.
+
+    Choose a revealed number whose covered neighbours hold the fewest mines (the
+    smallest change; ties at random) and *clear* them: its mines go to covered
+    cells that touch nothing revealed, so the number becomes its flags and the
+    check can open all its neighbours. Without room there, they go to other
+    covered cells. Without room at all (a nearly full board), *fill* instead:
+    bring mines from elsewhere until every covered neighbour is a mine, which
+    the number then proves.
+    """
+    unknown = [i for i, s in enumerate(state) if s == COVERED]
+    revealed = [i for i, s in enumerate(state) if s >= 0]
+    touching = {j for i in revealed for j in table[i] if state[j] == COVERED}
+    interior = [i for i in unknown if i not in touching and i not in clear]
+    best: list[tuple[int, list[int]]] = []
+    fewest = None
+    for i in revealed:
+        around = [j for j in table[i] if state[j] == COVERED]
+        if not around:
+            continue
+        held = sum(1 for j in around if j in mines)
+        if fewest is None or held < fewest:
+            fewest, best = held, [(i, around)]
+        elif held == fewest:
+            best.append((i, around))
+    if not best:
+        return False
+    _, around = rng.choice(best)
+    targets = set(around)
+    moving = [j for j in around if j in mines]
+    free_far = [j for j in interior if j not in mines]
+    free_near = [
+        j for j in unknown if j not in mines and j not in targets and j not in clear and j in touching
+    ]
+    if len(free_far) + len(free_near) >= len(moving):
+        rng.shuffle(free_far)
+        rng.shuffle(free_near)
+        places = (free_far + free_near)[: len(moving)]
+        mines.difference_update(moving)
+        mines.update(places)
+        return True
+    # Fill: every covered neighbour a mine, the mines taken from covered cells elsewhere.
+    empty = [j for j in around if j not in mines]
+    donors = [j for j in unknown if j in mines and j not in targets and state[j] != FLAG]
+    if len(donors) < len(empty):
+        return False
+    rng.shuffle(donors)
+    mines.difference_update(donors[: len(empty)])
+    mines.update(empty)
+    return True
