@@ -1,0 +1,72 @@
+"""``minesat metrics``: 3BV, openings, islands and greedy ZiNi per layout (SPEC section 10)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from minesat.board import Layout
+from minesat.cli import app
+from minesat.cli.common import EXIT_BAD_INPUT
+from minesat.formats import read_layout
+from minesat.formats.boardset import iter_boardset
+from minesat.metrics import metrics as layout_metrics
+
+#: Extensions read as board sets (one layout per line); others are single layout files.
+BOARD_SET_EXTENSIONS = (".jsonl", ".ndjson")
+
+_COLUMNS = ("cells", "mines", "bbbv", "openings", "islands", "zini")
+
+
+@app.command()
+def metrics(
+    files: Annotated[
+        list[Path],
+        typer.Argument(
+            metavar="LAYOUT...",
+            help="Layout files (.txt/.dat, .mine, .mbf, .json) or board sets (.jsonl, one layout per line).",
+            show_default=False,
+        ),
+    ],
+    as_json: Annotated[
+        bool, typer.Option("--json", help="One JSON object per layout (JSON Lines), with its file and line.")
+    ] = False,
+) -> None:
+    """How hard each layout is to clear: cells, mines, 3BV, openings, islands, greedy ZiNi.
+
+    A file that cannot be read is one line on stderr (and with --json an object
+    {"file", "error"}); the other files are still measured, and the exit status is 2.
+    """
+    failed = False
+    if not as_json:
+        typer.echo(f"{'layout':<24} " + " ".join(f"{name:>8}" for name in _COLUMNS))
+    for path in files:
+        try:
+            for line, layout in _layouts(path):
+                figures = layout_metrics(layout).to_json()
+                if as_json:
+                    where = {"file": str(path)} if line is None else {"file": str(path), "line": line}
+                    typer.echo(json.dumps({**where, **figures}))
+                else:
+                    name = str(path) if line is None else f"{path}:{line}"
+                    typer.echo(f"{name:<24} " + " ".join(f"{figures[k]:>8}" for k in _COLUMNS))
+        except (ValueError, OSError) as exc:  # BoardFormatError names file:line:column itself
+            message = f"{path}: {exc.strerror or exc}" if isinstance(exc, OSError) else str(exc)
+            typer.echo(f"minesat: {message}", err=True)
+            if as_json:
+                typer.echo(json.dumps({"file": str(path), "error": message}))
+            failed = True
+    if failed:
+        raise typer.Exit(EXIT_BAD_INPUT)
+
+
+def _layouts(path: Path) -> Iterator[tuple[int | None, Layout]]:
+    """``(line, layout)`` per board of a board set, or ``(None, layout)`` for a layout file."""
+    if path.suffix.lower() in BOARD_SET_EXTENSIONS:
+        yield from iter_boardset(path)
+    else:
+        yield None, read_layout(path)

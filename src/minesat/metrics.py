@@ -1,0 +1,229 @@
+"""How hard a layout is to clear: 3BV, openings, islands and greedy ZiNi (SPEC section 10).
+
+- **openings**: 8-connected regions of zero cells (one click opens each, with its border);
+- **islands**: 8-connected groups of numbered cells that touch no zero cell: the
+  numbers no opening reveals, which must be clicked one by one;
+- **bbbv** (3BV): the fewest left clicks that clear the board, openings plus the
+  numbered cells no opening reveals;
+- **zini**: greedy ZiNi (Zimmermann and Nikolaus), the clicks of a player who
+  may also flag and chord, always taking the cell whose chord saves the most.
+
+>>> m = metrics(Layout.from_rows(["*    ", "     ", "     ", "    *"]))
+>>> (m.cells, m.mines, m.bbbv, m.openings, m.islands, m.zini)
+(20, 2, 1, 1, 0, 1)
+>>> metrics(Layout.from_rows(["* *", "   ", "* *"])).to_json()
+{'rows': 3, 'cols': 3, 'cells': 9, 'mines': 4, 'bbbv': 5, 'openings': 0, 'islands': 1, 'zini': 5}
+
+All four equal ms-toollib's (``cal_bbbv``, ``cal_op``, ``Board.isl``, ``cal_zini``)
+on random layouts (``tests/test_metrics.py``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+
+from minesat.board import Layout, neighbour_table
+
+
+@dataclass(frozen=True)
+class Metrics:
+    """The figures of one layout, keyed as in ``minesat metrics --json``."""
+
+    rows: int
+    cols: int
+    cells: int
+    mines: int
+    bbbv: int
+    openings: int
+    islands: int
+    zini: int
+
+    def to_json(self) -> dict[str, int]:
+        return asdict(self)
+
+
+def metrics(layout: Layout) -> Metrics:
+    """Every figure of ``layout``."""
+    regions = opening_regions(layout)
+    return Metrics(
+        rows=layout.rows,
+        cols=layout.cols,
+        cells=layout.rows * layout.cols,
+        mines=layout.mine_count,
+        bbbv=layout.bbbv(),
+        openings=max(regions, default=0),
+        islands=islands(layout),
+        zini=greedy_zini(layout),
+    )
+
+
+def opening_regions(layout: Layout) -> list[int]:
+    """Per cell (row-major), the 1-based number of its opening if it is a zero, else 0.
+
+    >>> opening_regions(Layout.from_rows(["  *  "]))
+    [1, 0, 0, 0, 2]
+    """
+    table = neighbour_table(layout.rows, layout.cols)
+    counts = layout.counts
+    mined = _mined(layout)
+    region = [0] * len(counts)
+    found = 0
+    for start, count in enumerate(counts):
+        if count or mined[start] or region[start]:
+            continue
+        found += 1
+        region[start] = found
+        stack = [start]
+        while stack:
+            for j in table[stack.pop()]:
+                if not region[j] and not counts[j] and not mined[j]:
+                    region[j] = found
+                    stack.append(j)
+    return region
+
+
+def islands(layout: Layout) -> int:
+    """8-connected groups of numbered cells with no zero among their neighbours.
+
+    >>> islands(Layout.from_rows(["*  ", "   ", "  *"]))
+    0
+    >>> islands(Layout.from_rows(["* *", "   ", "* *"]))
+    1
+    """
+    table = neighbour_table(layout.rows, layout.cols)
+    counts = layout.counts
+    mined = _mined(layout)
+    # A numbered cell beside a zero is revealed by that zero's opening.
+    lonely = [
+        not mined[i] and counts[i] > 0 and all(counts[j] or mined[j] for j in table[i])
+        for i in range(len(counts))
+    ]
+    seen = [False] * len(counts)
+    groups = 0
+    for start, alone in enumerate(lonely):
+        if not alone or seen[start]:
+            continue
+        groups += 1
+        seen[start] = True
+        stack = [start]
+        while stack:
+            for j in table[stack.pop()]:
+                if lonely[j] and not seen[j]:
+                    seen[j] = True
+                    stack.append(j)
+    return groups
+
+
+def greedy_zini(layout: Layout) -> int:
+    """Clicks (left, flags and chords) of the greedy ZiNi player.
+
+    Every mine-free cell *x* has a *premium*: the 3BV left in its 3x3 block
+    (unopened numbers no opening reveals, and the unrevealed openings *x*
+    borders, at most two) minus what chording *x* costs (a click to open it if
+    still covered, a flag per unflagged mine beside it, the chord itself). While
+    some premium is at least 0 the player takes the highest (the first in
+    column-major order on ties, as the original program scans), opens it,
+    flags around it and chords; otherwise it clicks the first covered cell that
+    costs a click anyway (a zero, or a number no opening reveals). This is the
+    greedy algorithm as Zimmermann and Nikolaus published it (not the random or
+    human variants); it equals ms-toollib's ``cal_zini``.
+
+    >>> greedy_zini(Layout.from_rows(["   ", "   "]))
+    1
+    >>> greedy_zini(Layout.from_rows(["*1", "11"]))  # flag, chord: 3 cells in 2 clicks + 1 to start
+    3
+    """
+    rows, cols = layout.rows, layout.cols
+    size = rows * cols
+    table = neighbour_table(rows, cols)
+    counts = layout.counts
+    mined = _mined(layout)
+    region = opening_regions(layout)
+    # The openings each cell borders or belongs to, at most two as in the original.
+    borders: list[tuple[int, ...]] = []
+    for i in range(size):
+        if mined[i]:
+            borders.append(())
+        elif region[i]:
+            borders.append((region[i],))
+        else:
+            seen: list[int] = []
+            for j in table[i]:
+                if region[j] and region[j] not in seen:
+                    seen.append(region[j])
+            borders.append(tuple(seen[:2]))
+    isolated = [not mined[i] and not borders[i] for i in range(size)]
+    block = [(i, *table[i]) for i in range(size)]
+    # Column-major scan order, as the original program's.
+    order = [r * cols + c for c in range(cols) for r in range(rows)]
+    members: dict[int, list[int]] = {}  # opening -> the cells it reveals
+    for i in range(size):
+        for op in borders[i]:
+            members.setdefault(op, []).append(i)
+
+    opened = [False] * size
+    flagged = [False] * size
+    closed = size - layout.mine_count
+    clicks = 0
+
+    # premium[i] starts from its definition and is kept up to date as cells open,
+    # mines are flagged and openings are revealed: each event changes a few terms.
+    premium = [
+        sum(1 for j in block[i] if isolated[j])
+        + len(borders[i])
+        - 2
+        - sum(1 for j in table[i] if mined[j])
+        for i in range(size)
+    ]
+
+    def open_cell(i: int) -> None:
+        nonlocal closed
+        if opened[i]:
+            return
+        opened[i] = True
+        closed -= 1
+        premium[i] += 1  # no click needed to open it any more
+        if isolated[i]:
+            for j in block[i]:
+                premium[j] -= 1  # one 3BV unit fewer around
+
+    def reveal(i: int) -> None:
+        if opened[i] or flagged[i] or mined[i]:
+            return
+        if counts[i]:
+            open_cell(i)
+            return
+        for j in members[region[i]]:
+            premium[j] -= 1  # the opening is no longer a unit for anyone beside it
+            open_cell(j)
+
+    while closed > 0:
+        best, best_premium = -1, -1
+        for i in order:
+            if premium[i] > best_premium and not mined[i]:
+                best, best_premium = i, premium[i]
+        if best >= 0:
+            if not opened[best]:
+                clicks += 1
+                reveal(best)
+            for j in table[best]:
+                if mined[j] and not flagged[j]:
+                    flagged[j] = True
+                    clicks += 1
+                    for k in table[j]:
+                        premium[k] += 1  # one flag fewer to place around
+            clicks += 1  # the chord
+            for j in block[best]:
+                reveal(j)
+            continue
+        fallback = next(i for i in order if not opened[i] and not mined[i] and (isolated[i] or not counts[i]))
+        clicks += 1
+        reveal(fallback)
+    return clicks
+
+
+def _mined(layout: Layout) -> list[bool]:
+    mined = [False] * (layout.rows * layout.cols)
+    for r, c in layout.mines:
+        mined[r * layout.cols + c] = True
+    return mined
