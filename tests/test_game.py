@@ -220,3 +220,17 @@ def test_render_position_matches_the_game() -> None:
 def test_moves_accept_move_objects() -> None:
     game = exam()
     assert game.play(Move((1, 5))) is MoveResult.VALID
+
+
+def test_copy_is_independent_of_the_original() -> None:
+    layout = Layout.from_rows(["*   ", "    ", "  * "])
+    game = Game(layout)
+    game.play("B2")
+    twin = game.copy()
+    assert twin.position() == game.position() and twin.layout is game.layout
+    twin.play("A1*")
+    twin.play("C3")
+    assert game[0, 0] == COVERED and not game.over
+    assert twin[0, 0] == FLAG and twin.status is Status.LOST
+    game.play("A4")
+    assert game[0, 3] == 0 and twin[0, 3] == COVERED

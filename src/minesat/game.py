@@ -18,6 +18,7 @@ that the first-click rule can be honoured.
 
 from __future__ import annotations
 
+import copy
 import enum
 from collections.abc import Callable
 
@@ -94,6 +95,20 @@ class Game:
     ) -> Game:
         """A game whose layout is drawn from ``seed`` at the first uncover."""
         return cls(None, rows=rows, cols=cols, mines=mines, rule=rule, seed=seed)
+
+    def copy(self) -> Game:
+        """An independent copy of the game in progress: moves on one leave the other alone.
+
+        The layout is shared (it is immutable); the cell states are copied.
+
+        >>> game = Game(Layout.from_rows(["*  ", "   ", "   "]))
+        >>> twin = game.copy()
+        >>> twin.play("A2"), game[0, 1] == COVERED
+        (<MoveResult.VALID: 'valid'>, True)
+        """
+        twin = copy.copy(self)
+        twin.state = list(self.state)
+        return twin
 
     # --- queries -------------------------------------------------------------
 

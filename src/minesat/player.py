@@ -22,7 +22,6 @@ mine-free cell that opens the most.
 
 from __future__ import annotations
 
-import copy
 import enum
 import time
 from collections.abc import Callable, Sequence
@@ -433,7 +432,7 @@ def solve_oracle(
         before = game.uncovered
         best: tuple[int, Cell, Game] | None = None
         for cell in _oracle_candidates(game, layout, limit):
-            trial = _fork(game)
+            trial = game.copy()
             trial.uncover(cell)
             _settle(trial, analyzer)
             gain = trial.uncovered - before
@@ -452,13 +451,6 @@ def _settle(game: Game, analyzer: Analyzer) -> None:
         if not (safe or mine):
             return
         _make_proven_moves(game, safe, mine, None, None)
-
-
-def _fork(game: Game) -> Game:
-    """An independent copy of a game in progress (the layout is shared: it is immutable)."""
-    twin = copy.copy(game)
-    twin.state = list(game.state)
-    return twin
 
 
 def _oracle_candidates(game: Game, layout: Layout, limit: int) -> list[Cell]:
