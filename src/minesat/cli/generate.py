@@ -68,8 +68,8 @@ def generate(
 ) -> None:
     """Write seeded layouts as a board set: JSON Lines, one board per line.
 
-    Each line is {"game", "seed", "rows", "cols", "mines": [[r, c], ...]}, with
-    "method" and "tries" under --no-guess. Without --no-guess board i is the
+    Each line is an object with "game", "seed", "rows", "cols" and "mines" (a list
+    of row, col pairs), plus "method" and "tries" under --no-guess. Without --no-guess board i is the
     layout `simulate` plays as game i with the same options.
     """
     rows, cols, mines = board_size(preset, rows, cols, mines)
