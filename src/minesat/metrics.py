@@ -63,23 +63,9 @@ def opening_regions(layout: Layout) -> list[int]:
     >>> opening_regions(Layout.from_rows(["  *  "]))
     [1, 0, 0, 0, 2]
     """
-    table = neighbour_table(layout.rows, layout.cols)
     counts = layout.counts
     mined = _mined(layout)
-    region = [0] * len(counts)
-    found = 0
-    for start, count in enumerate(counts):
-        if count or mined[start] or region[start]:
-            continue
-        found += 1
-        region[start] = found
-        stack = [start]
-        while stack:
-            for j in table[stack.pop()]:
-                if not region[j] and not counts[j] and not mined[j]:
-                    region[j] = found
-                    stack.append(j)
-    return region
+    return _label([not counts[i] and not mined[i] for i in range(len(counts))], layout)
 
 
 def islands(layout: Layout) -> int:
@@ -98,20 +84,26 @@ def islands(layout: Layout) -> int:
         not mined[i] and counts[i] > 0 and all(counts[j] or mined[j] for j in table[i])
         for i in range(len(counts))
     ]
-    seen = [False] * len(counts)
-    groups = 0
-    for start, alone in enumerate(lonely):
-        if not alone or seen[start]:
+    return max(_label(lonely, layout), default=0)
+
+
+def _label(member: list[bool], layout: Layout) -> list[int]:
+    """Number the 8-connected groups of member cells 1, 2, ... in row-major order; 0 elsewhere."""
+    table = neighbour_table(layout.rows, layout.cols)
+    label = [0] * len(member)
+    found = 0
+    for start, inside in enumerate(member):
+        if not inside or label[start]:
             continue
-        groups += 1
-        seen[start] = True
+        found += 1
+        label[start] = found
         stack = [start]
         while stack:
             for j in table[stack.pop()]:
-                if lonely[j] and not seen[j]:
-                    seen[j] = True
+                if member[j] and not label[j]:
+                    label[j] = found
                     stack.append(j)
-    return groups
+    return label
 
 
 def greedy_zini(layout: Layout) -> int:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import NoReturn
+from typing import Annotated, NoReturn
 
 import typer
 
@@ -11,6 +11,24 @@ from minesat.generate import FirstClick
 
 #: The first click when none is given (SPEC section 4), clipped to small boards.
 DEFAULT_START: Cell = (3, 3)
+
+#: The board options ``simulate`` and ``generate`` share (read them with :func:`board_size`).
+PresetOption = Annotated[str | None, typer.Option(help=f"Board preset: {', '.join(PRESETS)}.")]
+RowsOption = Annotated[int | None, typer.Option(help="Board rows (with --cols and --mines).")]
+ColsOption = Annotated[int | None, typer.Option(help="Board columns.")]
+MinesOption = Annotated[int | None, typer.Option(help="Number of mines.")]
+FirstClickOption = Annotated[
+    str,
+    typer.Option(
+        "--first-click",
+        help="opening: the first cell and its neighbours are mine-free; "
+        "safe: the first cell only; any: no rule.",
+    ),
+]
+StartOption = Annotated[
+    str | None,
+    typer.Option(help="First click as ROW,COL (0-based) or a cell name; default 3,3 clipped to the board."),
+]
 
 #: Exit statuses, as SPEC promises them.
 EXIT_INCONSISTENT = 1  # a position no layout satisfies

@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 import contextlib
-import os
+import io
 import sys
-import tempfile
 import time
 from collections import Counter
 from collections.abc import Iterator
@@ -14,9 +13,20 @@ from typing import IO, Annotated
 
 import typer
 
-from minesat.board import PRESETS
 from minesat.cli import app
-from minesat.cli.common import board_size, fail, first_click_rule, start_cell
+from minesat.cli.common import (
+    ColsOption,
+    FirstClickOption,
+    MinesOption,
+    PresetOption,
+    RowsOption,
+    StartOption,
+    board_size,
+    fail,
+    first_click_rule,
+    start_cell,
+)
+from minesat.formats import open_atomic
 from minesat.formats.boardset import format_board
 from minesat.generate import FirstClick, check_mine_count
 from minesat.noguess import MAX_TRIES, REJECTION_TRIES, Method, NoGuessError, generate_boards
@@ -25,25 +35,13 @@ from minesat.noguess import MAX_TRIES, REJECTION_TRIES, Method, NoGuessError, ge
 @app.command()
 def generate(
     count: Annotated[int, typer.Option("--count", help="Number of boards (games 0..N-1).")],
-    preset: Annotated[str | None, typer.Option(help=f"Board preset: {', '.join(PRESETS)}.")] = None,
-    rows: Annotated[int | None, typer.Option(help="Board rows (with --cols and --mines).")] = None,
-    cols: Annotated[int | None, typer.Option(help="Board columns.")] = None,
-    mines: Annotated[int | None, typer.Option(help="Number of mines.")] = None,
+    preset: PresetOption = None,
+    rows: RowsOption = None,
+    cols: ColsOption = None,
+    mines: MinesOption = None,
     seed: Annotated[int, typer.Option(help="Set seed: board i is a pure function of the options and i.")] = 0,
-    first_click: Annotated[
-        str,
-        typer.Option(
-            "--first-click",
-            help="opening: the first cell and its neighbours are mine-free; "
-            "safe: the first cell only; any: no rule.",
-        ),
-    ] = FirstClick.OPENING.value,
-    start: Annotated[
-        str | None,
-        typer.Option(
-            help="First click as ROW,COL (0-based) or a cell name; default 3,3 clipped to the board."
-        ),
-    ] = None,
+    first_click: FirstClickOption = FirstClick.OPENING.value,
+    start: StartOption = None,
     no_guess: Annotated[
         bool,
         typer.Option(
@@ -118,19 +116,13 @@ def generate(
 
 @contextlib.contextmanager
 def _output(path: Path | None) -> Iterator[IO[str]]:
-    """stdout, or a temporary file beside ``path`` renamed onto it at the end: never half a set."""
+    """stdout, or ``path`` written whole at the end (never half a set)."""
     if path is None:
         yield sys.stdout
         sys.stdout.flush()
         return
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w") as stream:
-            yield stream
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    with open_atomic(path) as raw:
+        stream = io.TextIOWrapper(raw, encoding="utf-8")
+        yield stream
+        stream.flush()
+        stream.detach()  # open_atomic closes the file itself

@@ -13,7 +13,18 @@ import typer
 
 from minesat.board import PRESETS
 from minesat.cli import app
-from minesat.cli.common import board_size, fail, first_click_rule, start_cell
+from minesat.cli.common import (
+    ColsOption,
+    FirstClickOption,
+    MinesOption,
+    PresetOption,
+    RowsOption,
+    StartOption,
+    board_size,
+    fail,
+    first_click_rule,
+    start_cell,
+)
 from minesat.formats import BoardFormatError
 from minesat.formats.boardset import iter_boardset
 from minesat.generate import FirstClick
@@ -40,25 +51,13 @@ def simulate(
             "game i is line i. The boards set the size; no first-click rule moves a mine.",
         ),
     ] = None,
-    preset: Annotated[str | None, typer.Option(help=f"Board preset: {', '.join(PRESETS)}.")] = None,
-    rows: Annotated[int | None, typer.Option(help="Board rows (with --cols and --mines).")] = None,
-    cols: Annotated[int | None, typer.Option(help="Board columns.")] = None,
-    mines: Annotated[int | None, typer.Option(help="Number of mines.")] = None,
+    preset: PresetOption = None,
+    rows: RowsOption = None,
+    cols: ColsOption = None,
+    mines: MinesOption = None,
     seed: Annotated[int, typer.Option(help="Run seed: game i is a pure function of the options and i.")] = 0,
-    first_click: Annotated[
-        str,
-        typer.Option(
-            "--first-click",
-            help="opening: the first cell and its neighbours are mine-free; "
-            "safe: the first cell only; any: no rule.",
-        ),
-    ] = FirstClick.OPENING.value,
-    start: Annotated[
-        str | None,
-        typer.Option(
-            help="First click as ROW,COL (0-based) or a cell name; default 3,3 clipped to the board."
-        ),
-    ] = None,
+    first_click: FirstClickOption = FirstClick.OPENING.value,
+    start: StartOption = None,
     workers: Annotated[int | None, typer.Option(help="Local worker processes (default: all cores).")] = None,
     scheduler: Annotated[
         str | None,

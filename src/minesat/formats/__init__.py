@@ -20,9 +20,12 @@ names the file, the 1-based line and column, and what is wrong, in one line.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
+from typing import BinaryIO
 
 from minesat.board import MAX_SIDE, Layout, Position
 from minesat.formats import jsonfmt, mbf, mine, text
@@ -37,6 +40,7 @@ __all__ = [
     "format_for",
     "format_layout",
     "format_position",
+    "open_atomic",
     "parse_layout",
     "parse_position",
     "read_layout",
@@ -167,12 +171,23 @@ def _decode(data: bytes, path: str) -> str:
 
 def _save(content: str | bytes, path: str | os.PathLike[str]) -> None:
     """Write through a temporary file in the same directory, then rename: never a partial file."""
-    target = Path(path)
     payload = content.encode() if isinstance(content, str) else content
+    with open_atomic(path) as f:
+        f.write(payload)
+
+
+@contextlib.contextmanager
+def open_atomic(path: str | os.PathLike[str]) -> Iterator[BinaryIO]:
+    """A binary file that appears at ``path`` whole when the block ends, or not at all.
+
+    Written through a temporary file in the same directory and renamed; on an
+    error (or an interrupt) the temporary file is removed and ``path`` is untouched.
+    """
+    target = Path(path)
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
     try:
         with os.fdopen(fd, "wb") as f:
-            f.write(payload)
+            yield f
         # mkstemp makes the file private (0600); give it the permissions a plain open() would.
         umask = os.umask(0)
         os.umask(umask)
