@@ -53,7 +53,7 @@ def ms_toollib_case(rows: int, cols: int, mines: int, boards: int, limit: float)
     began = time.perf_counter()
     layouts = []
     asked = 0
-    while asked < boards and time.perf_counter() - began < limit:
+    while asked < boards and (asked == 0 or time.perf_counter() - began < limit):
         board, ok = ms_toollib.laymine_solvable(rows, cols, mines, START[0], START[1])
         asked += 1
         found += bool(ok)
@@ -76,7 +76,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--cases", default="16x30x99,16x30x140", help="comma-separated RxCxM")
     parser.add_argument(
-        "--limit", type=float, default=60.0, help="seconds of ms-toollib per case"
+        "--limit", type=float, default=60.0, help="seconds of ms-toollib per case (one board at least)"
     )
     args = parser.parse_args()
     print(f"no-guess generation, opening at {START[0]},{START[1]}; {platform.python_implementation()} "

@@ -102,6 +102,8 @@ def generate(
     except NoGuessError as exc:
         fail(str(exc))
     except OSError as exc:
+        if out is None:
+            raise  # stdout went away (a closed pipe): not a file of ours to name
         fail(f"{out}: {exc.strerror or exc}")
     if no_guess:
         seconds = time.perf_counter() - began

@@ -45,21 +45,28 @@ def metrics(
     if not as_json:
         typer.echo(f"{'layout':<24} " + " ".join(f"{name:>8}" for name in _COLUMNS))
     for path in files:
-        try:
-            for line, layout in _layouts(path):
-                figures = layout_metrics(layout).to_json()
+        layouts = _layouts(path)
+        while True:
+            # Only reading is guarded: an error writing the output is not this file's fault.
+            try:
+                item = next(layouts, None)
+            except (ValueError, OSError) as exc:  # BoardFormatError names file:line:column itself
+                message = f"{path}: {exc.strerror or exc}" if isinstance(exc, OSError) else str(exc)
+                typer.echo(f"minesat: {message}", err=True)
                 if as_json:
-                    where = {"file": str(path)} if line is None else {"file": str(path), "line": line}
-                    typer.echo(json.dumps({**where, **figures}))
-                else:
-                    name = str(path) if line is None else f"{path}:{line}"
-                    typer.echo(f"{name:<24} " + " ".join(f"{figures[k]:>8}" for k in _COLUMNS))
-        except (ValueError, OSError) as exc:  # BoardFormatError names file:line:column itself
-            message = f"{path}: {exc.strerror or exc}" if isinstance(exc, OSError) else str(exc)
-            typer.echo(f"minesat: {message}", err=True)
+                    typer.echo(json.dumps({"file": str(path), "error": message}))
+                failed = True
+                break
+            if item is None:
+                break
+            line, layout = item
+            figures = layout_metrics(layout).to_json()
             if as_json:
-                typer.echo(json.dumps({"file": str(path), "error": message}))
-            failed = True
+                where = {"file": str(path)} if line is None else {"file": str(path), "line": line}
+                typer.echo(json.dumps({**where, **figures}))
+            else:
+                name = str(path) if line is None else f"{path}:{line}"
+                typer.echo(f"{name:<24} " + " ".join(f"{figures[k]:>8}" for k in _COLUMNS))
     if failed:
         raise typer.Exit(EXIT_BAD_INPUT)
 
