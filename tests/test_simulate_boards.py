@@ -41,7 +41,7 @@ def test_games_are_the_lines_played_as_they_are(tmp_path: Path) -> None:
     config, count = board_run_config(path, rule="opening", start=(3, 3), strategy="safest")
     assert count == 12
     assert config.boards == hashlib.sha256(path.read_bytes()).hexdigest()
-    assert (config.rows, config.cols, config.mines) == (9, 9, 10)
+    assert (config.rows, config.cols, config.mines, config.seed) == (9, 9, 10, 0)
     with GameStore(tmp_path / "run.sqlite", config) as store:
         summary = run(config, 12, workers=1, store=store, boards=path)
         stored = without_time(store)
@@ -174,3 +174,15 @@ def test_cli_without_games_or_boards_is_one_line() -> None:
     result = invoke(["simulate", "--preset", "beginner"])
     assert result.exit_code == 2
     assert "give --games N" in result.stderr
+
+
+def test_cli_seed_plays_no_part_in_a_board_set(tmp_path: Path) -> None:
+    path = write(tmp_path / "set.jsonl", boards(4))
+    db = str(tmp_path / "run.sqlite")
+    common = ["simulate", "--boards", str(path), "--db", db, "--workers", "1", "--json"]
+    first = invoke([*common, "--games", "2"])
+    assert first.exit_code == 0, first.output
+    again = invoke([*common, "--seed", "9"])
+    assert again.exit_code == 0, again.output
+    summary = json.loads(again.stdout.strip().splitlines()[-1])
+    assert (summary["games"], summary["played"], summary["seed"]) == (4, 2, 0)

@@ -106,9 +106,11 @@ def board_run_config(
     rule: FirstClick | str,
     start: Cell,
     strategy: str,
-    seed: int = 0,
 ) -> tuple[RunConfig, int]:
     """The run configuration for playing the board set in ``path``, and its number of boards.
+
+    The seed plays no part in a board-set run and is stored as 0, so two runs of
+    the same set differ only in what really differs (strategy, rule, start) and pair.
 
     One streamed pass checks every line (a :class:`~minesat.formats.BoardFormatError`
     names the first bad one), that all boards share one size, and that each keeps
@@ -130,7 +132,7 @@ def board_run_config(
         mines=info.mines,
         rule=rule.value,
         start=start,
-        seed=seed,
+        seed=0,
         strategy=strategy,
         boards=info.digest,
     )

@@ -48,7 +48,7 @@ def simulate(
         Path | None,
         typer.Option(
             help="Play a board set (JSON Lines, one layout per line) instead of generated layouts: "
-            "game i is line i. The boards set the size; no first-click rule moves a mine.",
+            "game i is line i. The boards set the size; no first-click rule moves a mine; --seed is unused.",
         ),
     ] = None,
     preset: PresetOption = None,
@@ -88,9 +88,8 @@ def simulate(
     --scheduler say; rerunning it with the same --db plays only what is missing.
     """
     if boards is not None:
-        config, games = _board_config(
-            boards, games, preset, rows, cols, mines, seed, first_click, start, strategy
-        )
+        # The seed plays no part in a board set: the file is the boards.
+        config, games = _board_config(boards, games, preset, rows, cols, mines, first_click, start, strategy)
     else:
         config = _config(preset, rows, cols, mines, seed, first_click, start, strategy)
         if games is None:
@@ -168,7 +167,6 @@ def _board_config(
     rows: int | None,
     cols: int | None,
     mines: int | None,
-    seed: int,
     first_click: str,
     start: str | None,
     strategy: str,
@@ -189,7 +187,7 @@ def _board_config(
         fail(f"{path}: {exc.strerror or exc}")
     cell = start_cell(start, first.rows, first.cols)
     try:
-        config, count = board_run_config(path, rule=rule, start=cell, strategy=strategy, seed=seed)
+        config, count = board_run_config(path, rule=rule, start=cell, strategy=strategy)
         check_config(config)
     except OSError as exc:
         fail(f"{path}: {exc.strerror or exc}")
