@@ -11,8 +11,7 @@ import typer
 from minesat.analysis import Analysis, Analyzer, InconsistentPositionError, explain
 from minesat.board import COVERED, FLAG, Cell, Position, cell_name, parse_cell
 from minesat.cli import app
-from minesat.cli.common import EXIT_BAD_INPUT, EXIT_INCONSISTENT, fail
-from minesat.formats import BoardFormatError, read_position
+from minesat.cli.common import EXIT_BAD_INPUT, EXIT_INCONSISTENT, InputError, fail, read_board
 from minesat.game import render_grid
 
 LEGEND = "o certainly safe, X certainly a mine, numbers: mine probability in %, * flag, ? uncertain"
@@ -85,12 +84,13 @@ def analyze(
     status = 0
     for path in files:
         try:
-            position = read_position(path, format)
+            position = read_board(path, format, "position", "analyze")
+            assert isinstance(position, Position)
             if target is not None:
                 _explain(path, position, target, mines, as_json)
                 continue
             analysis = analyzer.analyze(position, mines)
-        except BoardFormatError as err:
+        except InputError as err:
             status = max(status, EXIT_BAD_INPUT)
             _report_error(path, str(err), as_json, with_path=False)
             continue

@@ -9,13 +9,11 @@ import typer
 
 from minesat.board import FLAG, Layout, Position
 from minesat.cli import app
-from minesat.cli.common import EXIT_BAD_INPUT, fail
+from minesat.cli.common import EXIT_BAD_INPUT, InputError, fail, read_board, with_path
 from minesat.formats import (
     EXTENSIONS,
     FORMATS,
     format_for,
-    read_layout,
-    read_position,
     write_layout,
     write_position,
 )
@@ -34,14 +32,11 @@ _LAYOUT_HELP = (
 def load(path: Path, format: str | None, as_layout: bool) -> Position | Layout:
     """Read a board for a command, turning every problem into one line and exit status 2."""
     try:
-        name = format_for(path, format)
-        if as_layout or name == "mbf":
-            return read_layout(path, name)
-        return read_position(path, name)
-    except ValueError as err:  # BoardFormatError names file:line:column itself
-        fail(str(err), EXIT_BAD_INPUT)
-    except OSError as err:
-        fail(f"{path}: {err.strerror or err}", EXIT_BAD_INPUT)
+        mbf = str(path) != "-" and format_for(path, format) == "mbf"
+        want = "layout" if as_layout or mbf else "position"
+        return read_board(path, format, want, "show", check_kind=False)
+    except (InputError, ValueError) as err:
+        fail(with_path(path, str(err)), EXIT_BAD_INPUT)
 
 
 def describe(board: Position | Layout) -> str:
@@ -115,6 +110,6 @@ def convert(
         else:
             write_position(board, target, out_format)
     except ValueError as err:
-        fail(f"{target}: {err}", EXIT_BAD_INPUT)
+        fail(with_path(target, str(err)), EXIT_BAD_INPUT)
     except OSError as err:
         fail(f"{target}: {err.strerror or err}", EXIT_BAD_INPUT)

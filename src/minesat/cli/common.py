@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Annotated, NoReturn
+import sys
+from pathlib import Path
+from typing import Annotated, Literal, NoReturn
 
 import typer
 
-from minesat.board import PRESETS, Cell, parse_cell
+from minesat.board import COVERED, PRESETS, Cell, Layout, Position, parse_cell
+from minesat.formats import MAX_BYTES, format_for, parse_layout, parse_position, read_layout, read_position
 from minesat.generate import FirstClick
 
 #: The first click when none is given (SPEC section 4), clipped to small boards.
@@ -39,6 +42,88 @@ def fail(message: str, status: int = EXIT_BAD_INPUT) -> NoReturn:
     """Print ``minesat: message`` on stderr (one line, no traceback) and exit."""
     typer.echo(f"minesat: {message}", err=True)
     raise typer.Exit(status)
+
+
+class InputError(ValueError):
+    """Input a command cannot use; the message is one line that names the file."""
+
+
+def with_path(path: str | Path, message: str) -> str:
+    """``PATH: message``, unless the message already starts with the path (no ``a.txt: a.txt:``)."""
+    name = str(path)
+    return message if message.startswith(name) else f"{name}: {message}"
+
+
+#: What each kind of board is, for messages that say which one a command wants.
+KIND = {
+    "position": "a position (what a player sees: '?' covered cells, numbers, '*' flags)",
+    "layout": "a layout (where the mines are: '*' mines)",
+}
+
+
+def read_board(
+    path: Path,
+    format: str | None,
+    want: Literal["position", "layout"],
+    command: str,
+    check_kind: bool = True,
+) -> Position | Layout:
+    """Read the board a command wants, or raise :class:`InputError` with one line.
+
+    ``-`` reads standard input (text format unless ``format`` says otherwise).
+    A layout where a position is wanted (an MBF file, or a text board with no
+    covered cell), or a position where a layout is wanted (a board with covered
+    cells), is refused with a message that says what the file is; ``check_kind``
+    false skips that (``show`` and ``convert`` take either).
+    """
+    name = str(path)
+    try:
+        if name == "-":
+            fmt = format_for(name, format or "text")
+            data = sys.stdin.buffer.read(MAX_BYTES + 1)
+            if len(data) > MAX_BYTES:
+                raise InputError(f"<stdin>: more than {MAX_BYTES} bytes: too large for a board")
+            read_p = lambda: parse_position(data, "<stdin>", fmt)  # noqa: E731
+            read_l = lambda: parse_layout(data, "<stdin>", fmt)  # noqa: E731
+        else:
+            if path.is_dir():
+                raise InputError(f"{name}: is a directory, not a board file")
+            fmt = format_for(path, format)
+            read_p = lambda: read_position(path, fmt)  # noqa: E731
+            read_l = lambda: read_layout(path, fmt)  # noqa: E731
+        if not check_kind:
+            return read_p() if want == "position" else read_l()
+        if want == "position":
+            if fmt == "mbf":
+                raise InputError(
+                    f"{name}: an MBF file is {KIND['layout']}; {command} wants {KIND['position']}"
+                )
+            position = read_p()
+            if not position.cells_in(COVERED):
+                raise InputError(
+                    f"{name}: no covered cell, so this reads as {KIND['layout']} or a finished game; "
+                    f"{command} wants {KIND['position']}"
+                )
+            return position
+        if fmt in ("text", "json"):
+            # Layout characters are '*' and anything else, so a position reads as a layout
+            # without error: its covered cells would silently count as mine-free.
+            try:
+                as_position = read_p()
+            except ValueError:
+                as_position = None
+            if as_position is not None and as_position.cells_in(COVERED):
+                raise InputError(
+                    f"{name}: covered cells ('?'), so this is {KIND['position']}; {command} wants "
+                    f"{KIND['layout']}"
+                )
+        return read_l()
+    except InputError:
+        raise
+    except (ValueError, RecursionError) as err:
+        raise InputError(with_path(name, " ".join(str(err).split()))) from None
+    except OSError as err:
+        raise InputError(f"{name}: {err.strerror or err}") from None
 
 
 def first_click_rule(text: str) -> FirstClick:

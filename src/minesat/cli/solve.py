@@ -11,8 +11,7 @@ import typer
 
 from minesat.board import Cell, Layout, Move, cell_name
 from minesat.cli import app
-from minesat.cli.common import fail, first_click_rule, start_cell
-from minesat.formats import BoardFormatError, UnsupportedFormatError, read_layout
+from minesat.cli.common import InputError, fail, first_click_rule, read_board, start_cell
 from minesat.game import Game
 from minesat.generate import FirstClick
 from minesat.player import (
@@ -66,11 +65,10 @@ def solve(
 ) -> None:
     """Play LAYOUT with the automatic player, printing each move and why it was made."""
     try:
-        layout = read_layout(layout_file, fmt)
-    except (BoardFormatError, UnsupportedFormatError) as err:
+        layout = read_board(layout_file, fmt, "layout", "solve")
+    except InputError as err:
         fail(str(err))
-    except OSError as err:
-        fail(f"{layout_file}: {err.strerror or err}")
+    assert isinstance(layout, Layout)
     rule = first_click_rule(first_click)
     cell = start_cell(start, layout.rows, layout.cols)
     if strategy not in STRATEGIES:

@@ -26,6 +26,33 @@ from minesat.formats.common import BoardFormatError, too_large
 from minesat.formats.text import check_layout_total, position_from_rows
 
 _WS = re.compile(r"\s*")
+#: More digits than any board count needs; longer numbers are never converted, since
+#: Python refuses (or takes quadratic time) to turn thousands of digits into an int.
+MAX_DIGITS = 18
+#: Nesting beyond this is reported where it starts; a board uses two levels.
+MAX_DEPTH = 64
+
+
+class _TooLong(str):
+    """A JSON integer with more than :data:`MAX_DIGITS` digits: not a whole number we accept."""
+
+
+def _whole_number(text: str) -> int | _TooLong:
+    return _TooLong(text) if len(text.lstrip("-")) > MAX_DIGITS else int(text)
+
+
+def _too_deep(content: str) -> int:
+    """The offset where nesting first passes :data:`MAX_DEPTH` (brackets in strings skipped)."""
+    depth = 0
+    for m in re.finditer(r'"(?:[^"\\]|\\.)*"|[\[{]|[\]}]', content):
+        token = m.group()
+        if token in "[{":
+            depth += 1
+            if depth > MAX_DEPTH:
+                return m.start()
+        elif token in "]}":
+            depth -= 1
+    return 0
 
 
 class _Source:
@@ -34,9 +61,12 @@ class _Source:
     def __init__(self, content: str, path: str) -> None:
         self.content, self.path = content, path
         try:
-            self.data: Any = json.loads(content)
+            self.data: Any = json.loads(content, parse_int=_whole_number)
         except json.JSONDecodeError as err:
             raise BoardFormatError(path, err.lineno, err.colno, f"bad JSON: {err.msg}") from None
+        except RecursionError:
+            # json.loads recurses once per nesting level; a board needs two.
+            raise self.error(self.at(_too_deep(content)), "bad JSON: nested too deeply") from None
         self.keys: dict[str, int] = {}
         self.rows: list[int] = []
         # json.loads accepted the text, so the scan cannot fail; if it ever did, errors

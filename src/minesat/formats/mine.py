@@ -36,6 +36,8 @@ STATES: dict[str, int] = {
 #: Characters that are mines when the file is read as a layout.
 MINES = frozenset("M?F")
 
+#: More digits than any count on a board needs.
+MAX_DIGITS = 18
 _SIZE = re.compile(r"^\s*([0-9]+)\s*[xX]\s*([0-9]+)\s*[xX]\s*([0-9]+)\s*$")
 
 
@@ -51,6 +53,11 @@ def _split(content: str, path: str) -> tuple[int, int, int, int, list[str], list
         raise BoardFormatError(
             path, 1, 1, f"bad header {lines[0][:40]!r}: expected 'WxHxM' (width x height x mines)"
         )
+    for group in (1, 2, 3):
+        if len(m.group(group)) > MAX_DIGITS:  # never convert: Python refuses ints of 4300+ digits
+            raise BoardFormatError(
+                path, 1, m.start(group) + 1, f"header value too large ({len(m.group(group))} digits)"
+            )
     width, height, mines = (int(g) for g in m.groups())
     for value, group, what in ((width, 1, "columns"), (height, 2, "rows")):
         if value > MAX_SIDE:

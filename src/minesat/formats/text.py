@@ -42,6 +42,8 @@ STATES: dict[str, int] = {
 
 _HEADER = re.compile(r"^#\s*([A-Za-z][A-Za-z0-9_-]*)\s*:\s*(.*?)\s*$")
 _NUMBER = re.compile(r"^[0-9]+$")
+#: More digits than any count on a board needs (see :data:`MAX_SIDE`).
+MAX_DIGITS = 18
 #: Header keys this format understands; other ``# key: value`` lines are comments.
 _KEYS = ("mines", "rows", "cols")
 
@@ -140,6 +142,10 @@ def _header(board: TextBoard, line: str, number: int) -> None:
             number,
             column,
             f"bad header value {text!r} for '{key}': expected a whole number",
+        )
+    if len(text) > MAX_DIGITS:  # never convert: Python refuses ints of 4300+ digits
+        raise BoardFormatError(
+            board.path, number, column, f"header value for '{key}' is too large ({len(text)} digits)"
         )
     value = int(text)
     if key in ("rows", "cols"):
