@@ -341,6 +341,8 @@ def _cli(args: list[str], **kwargs) -> subprocess.Popen:
 
 
 def _stored(db: Path) -> int:
+    if not db.exists():  # sqlite3.connect would create it empty, and the run refuses empty files
+        return 0
     try:
         with sqlite3.connect(db, timeout=5) as con:
             return con.execute("SELECT COUNT(*) FROM game").fetchone()[0]

@@ -66,6 +66,14 @@ class ConfigMismatchError(StoreError):
     """The database already holds games of a different run configuration."""
 
 
+class StoreBusyError(StoreError):
+    """Another process is running games into the same store."""
+
+
+#: What to do about a damaged store, said at the end of every such message.
+_DAMAGED_ADVICE = "move it aside (or delete it) and run again, or give another --db path"
+
+
 @dataclass(frozen=True)
 class RunConfig:
     """Everything game *i* of a run depends on, apart from *i*."""
@@ -168,7 +176,19 @@ class StoredGame:
 
     @classmethod
     def _from_row(cls, row: tuple) -> StoredGame:
+        """The game in a row; :class:`ValueError` naming the row when it is malformed."""
+        try:
+            return cls._checked_row(row)
+        except (ValueError, TypeError) as exc:
+            raise ValueError(f"bad game row {row[0]!r}: {exc}") from None
+
+    @classmethod
+    def _checked_row(cls, row: tuple) -> StoredGame:
         index, seed, won, moves, _count, guesses, uncovered, bbbv, seconds, analyses = row
+        for name, value in (("idx", index), ("seed", seed), ("moves", moves), ("uncovered", uncovered),
+                            ("bbbv", bbbv), ("analyses", analyses)):
+            if not isinstance(value, int):
+                raise TypeError(f"{name} is {value!r}, not a whole number")
         return cls(
             index=index,
             seed=seed,
@@ -200,6 +220,13 @@ class GameStore:
         self.path = Path(path)
         if config is None and not self.path.exists():
             raise FileNotFoundError(f"{self.path}: no such game database")
+        if self.path.is_file() and self.path.stat().st_size == 0:
+            # SQLite would happily turn an empty file into a database: refuse rather than
+            # adopt a file some other program (or a typo) created.
+            raise StoreError(
+                f"{self.path}: an empty file, not a minesat game database; remove it or give another path"
+            )
+        self._lock_file: object | None = None
         try:
             self._db = sqlite3.connect(self.path)
             self._db.execute("PRAGMA journal_mode=WAL")
@@ -210,7 +237,9 @@ class GameStore:
             self.config = self._open(config)
         except sqlite3.DatabaseError as exc:
             self._close_quietly()
-            raise StoreError(f"{self.path}: not usable as a game database ({exc})") from exc
+            raise StoreError(
+                f"{self.path}: not usable as a game database ({exc}); {_DAMAGED_ADVICE}"
+            ) from exc
         except BaseException:
             self._close_quietly()
             raise
@@ -222,6 +251,13 @@ class GameStore:
             if stored is None:
                 if config is None:
                     raise StoreError(f"{self.path}: not a minesat game database (no run table)")
+                tables = self._tables()
+                if tables:
+                    # Another program's database: adding our tables to it would mix two owners.
+                    raise StoreError(
+                        f"{self.path}: an SQLite database of another program (tables: "
+                        f"{', '.join(sorted(tables))}), not a minesat game database; give another path"
+                    )
                 self._db.executescript("BEGIN;" + _SCHEMA)
                 values = {
                     **{k: json.dumps(v) for k, v in config.to_dict().items()},
@@ -230,6 +266,8 @@ class GameStore:
                 }
                 self._db.executemany("INSERT INTO run (key, value) VALUES (?, ?)", values.items())
                 return config
+        if "game" not in self._tables():
+            raise StoreError(f"{self.path}: damaged game database (no game table); {_DAMAGED_ADVICE}")
         schema = stored.pop("schema", None)
         stored.pop("minesat", None)  # informational: which version created the store
         if schema != SCHEMA_VERSION:
@@ -246,7 +284,7 @@ class GameStore:
                 }
             )
         except (KeyError, TypeError, IndexError, ValueError) as exc:
-            raise StoreError(f"{self.path}: damaged run table ({exc})") from exc
+            raise StoreError(f"{self.path}: damaged run table ({exc}); {_DAMAGED_ADVICE}") from exc
         if config is not None and found != config:
             differ = ", ".join(
                 f"{f.name} {_show(getattr(found, f.name))} (asked {_show(getattr(config, f.name))})"
@@ -258,13 +296,49 @@ class GameStore:
             )
         return found
 
+    def _tables(self) -> set[str]:
+        return {name for (name,) in self._db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+
     def _stored_run(self) -> dict[str, object] | None:
-        has_run = self._db.execute(
-            "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'run'"
-        ).fetchone()
-        if not has_run:
+        if "run" not in self._tables():
             return None
-        return {key: json.loads(value) for key, value in self._db.execute("SELECT key, value FROM run")}
+        try:
+            return {key: json.loads(value) for key, value in self._db.execute("SELECT key, value FROM run")}
+        except (ValueError, TypeError) as exc:
+            raise StoreError(f"{self.path}: damaged run table ({exc}); {_DAMAGED_ADVICE}") from exc
+
+    def damaged(self, exc: BaseException) -> StoreError:
+        """The one-line error for a store found damaged while it is read or written."""
+        reason = " ".join(str(exc).split())
+        return StoreError(f"{self.path}: damaged game database ({reason}); {_DAMAGED_ADVICE}")
+
+    # --- one writer at a time ----------------------------------------------------
+
+    @contextlib.contextmanager
+    def lock(self) -> Iterator[None]:
+        """Hold the store for one run: a second process asking meanwhile gets :class:`StoreBusyError`.
+
+        Without it two runs on the same file would both play every missing game.
+        The lock is an advisory ``flock`` on the file itself (independent of SQLite's
+        own locks), released when the run ends or its process dies.
+        """
+        try:
+            import fcntl
+        except ImportError:  # not on a POSIX system: no lock
+            yield
+            return
+        with open(self.path, "rb") as handle:
+            try:
+                fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                raise StoreBusyError(
+                    f"{self.path}: another minesat run is playing into this database; "
+                    "wait for it to finish, or give another --db path"
+                ) from None
+            try:
+                yield
+            finally:
+                fcntl.flock(handle, fcntl.LOCK_UN)
 
     # --- writing ---------------------------------------------------------------
 
@@ -320,7 +394,11 @@ class GameStore:
             cursor = self._db.execute(f"SELECT {_COLUMNS} FROM game WHERE idx < ? ORDER BY idx", (stop,))
         try:
             for row in cursor:
-                yield StoredGame._from_row(row)
+                try:
+                    game = StoredGame._from_row(row)
+                except ValueError as exc:
+                    raise self.damaged(exc) from None
+                yield game
         finally:
             cursor.close()
 

@@ -126,6 +126,16 @@ def read_board(
         raise InputError(f"{name}: {err.strerror or err}") from None
 
 
+def plural(count: int, noun: str) -> str:
+    """``1 game``, ``2 games``: counts read as English.
+
+    >>> plural(1, "game"), plural(0, "guess")
+    ('1 game', '0 guesses')
+    """
+    suffix = "es" if noun.endswith(("s", "sh", "ch", "x")) else "s"
+    return f"{count} {noun}" if count == 1 else f"{count} {noun}{suffix}"
+
+
 def first_click_rule(text: str) -> FirstClick:
     """Parse ``--first-click``; a bad value fails with the list of rules."""
     try:

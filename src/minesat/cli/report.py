@@ -78,7 +78,8 @@ def report(
         except OSError as exc:
             fail(f"{out}: cannot write the report ({exc.strerror or exc})")
         for path in written:
-            typer.echo(f"wrote {path}")
+            # On stderr when stdout carries the JSON, so that it parses.
+            typer.echo(f"wrote {path}", err=as_json)
     if as_json:
         typer.echo(rep.render_json(summaries, paired), nl=False)
     elif out is None:

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import signal
+import sqlite3
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager, nullcontext
@@ -11,7 +13,7 @@ from typing import Annotated
 
 import typer
 
-from minesat.board import PRESETS
+from minesat.board import PRESETS, cell_name
 from minesat.cli import app
 from minesat.cli.common import (
     ColsOption,
@@ -23,6 +25,7 @@ from minesat.cli.common import (
     board_size,
     fail,
     first_click_rule,
+    plural,
     start_cell,
 )
 from minesat.formats import BoardFormatError
@@ -31,8 +34,6 @@ from minesat.generate import FirstClick
 from minesat.player import DEFAULT_STRATEGY, STRATEGIES
 from minesat.simulate import ProgressCallback, SchedulerError, Tally, board_run_config, check_config, run
 from minesat.store import GameStore, RunConfig, StoreError
-
-#: The first click when --start is not given, clipped to smaller boards.
 
 
 @app.command()
@@ -101,14 +102,17 @@ def simulate(
     if batch_size is not None and batch_size < 1:
         fail(f"--batch-size must be >= 1, not {batch_size}")
     path = db if db is not None else default_db(config)
+    if db is None:  # say where the games go: the user did not choose the file
+        typer.echo(f"minesat: storing the games in {path} (choose the file with --db)", err=True)
 
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         store = GameStore(path, config)
     except (StoreError, OSError) as exc:
         fail(str(exc))
-    with store:
-        show_bar = sys.stdout.isatty() and not as_json
+    with store, _stop_on_signals():
+        # Progress is for a person watching stderr, whatever stdout is (a pipe, --json).
+        show_bar = sys.stderr.isatty()
         try:
             with _progress_bar() if show_bar else nullcontext() as progress:
                 summary = run(
@@ -121,19 +125,54 @@ def simulate(
                     progress=progress,
                     boards=boards,
                 )
-        except (SchedulerError, BoardFormatError) as exc:
+        except (SchedulerError, BoardFormatError, StoreError) as exc:
             fail(str(exc))
-        except KeyboardInterrupt:
-            fail(
-                f"interrupted: {store.count(games)} of {games} games are stored in {path}; "
-                "run the same command again to resume",
-                130,
-            )
+        except sqlite3.DatabaseError as exc:
+            fail(str(store.damaged(exc)))
+        except KeyboardInterrupt as exc:
+            status = 128 + exc.signum if isinstance(exc, Stopped) else 130
+            try:
+                stored = f"{store.count(games)} of {games} games are stored in {path}"
+            except (sqlite3.Error, StoreError):
+                stored = f"the games played so far are stored in {path}"
+            fail(f"interrupted: {stored}; run the same command again to resume", status)
 
     if as_json:
         typer.echo(json.dumps(summary))
     else:
         typer.echo(describe(summary))
+
+
+class Stopped(KeyboardInterrupt):
+    """SIGTERM or SIGHUP, turned into the same clean stop as Ctrl-C."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+
+@contextmanager
+def _stop_on_signals() -> Iterator[None]:
+    """While a run plays, stop on SIGTERM and SIGHUP as on Ctrl-C: workers stopped, games kept.
+
+    By default those signals kill the process at once, leaving its pool workers
+    orphaned; raising in the main thread instead lets the run clean up.
+    """
+    wanted = [getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name)]
+
+    def stop(signum: int, frame: object) -> None:
+        raise Stopped(signum)
+
+    try:
+        previous = {signum: signal.signal(signum, stop) for signum in wanted}
+    except ValueError:  # not the main thread (an embedding program): leave signals alone
+        yield
+        return
+    try:
+        yield
+    finally:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
 
 
 def _config(
@@ -221,6 +260,7 @@ def default_db(config: RunConfig) -> Path:
 @contextmanager
 def _progress_bar() -> Iterator[ProgressCallback]:
     """A rich progress bar with games/s and the running win rate, as a ``run`` progress callback."""
+    from rich.console import Console
     from rich.progress import (
         BarColumn,
         MofNCompleteColumn,
@@ -237,7 +277,7 @@ def _progress_bar() -> Iterator[ProgressCallback]:
         TextColumn("win rate {task.fields[win_rate]}"),
         TimeRemainingColumn(),
     )
-    with Progress(*columns, transient=True) as bar:
+    with Progress(*columns, transient=True, console=Console(stderr=True)) as bar:
         task = bar.add_task("simulating", total=None, speed="-", win_rate="-")
 
         def progress(played: int, to_play: int, tally: Tally) -> None:
@@ -262,13 +302,21 @@ def describe(summary: dict[str, object]) -> str:
     source = f"board set {boards[:12]}" if boards else f"seed {s['seed']}"
     lines = [
         f"{s['rows']}x{s['cols']} board, {s['mines']} mines, first click {s['first_click']} at "
-        f"{s['start'][0]},{s['start'][1]}, {source}, strategy {s['strategy']}",  # type: ignore[index]
-        f"games      {s['games']}: {s['wins']} won, {s['losses']} lost",
-        f"win rate   {s['win_rate']:.2%}  (95% CI {lo:.2%} .. {hi:.2%})",
-        f"guesses    {s['guesses_mean']:.3f} per game; {s['no_guess_wins']} games won without a guess",
-        f"this run   {s['played']} games played in {s['seconds']:.1f} s "
-        f"({s['games_per_second']:.1f} games/s)",
+        f"{cell_name(tuple(s['start']))}, {source}, strategy {s['strategy']}",  # type: ignore[arg-type]
     ]
+    if not s["games"]:
+        lines.append("games      none played or stored")
+    else:
+        lines += [
+            f"games      {plural(s['games'], 'game')}: {s['wins']} won, {s['losses']} lost",
+            f"win rate   {s['win_rate']:.2%}  (95% CI {lo:.2%} .. {hi:.2%})",
+            f"guesses    {s['guesses_mean']:.3f} per game; "
+            f"{plural(s['no_guess_wins'], 'game')} won without a guess",  # type: ignore[arg-type]
+        ]
+    lines.append(
+        f"this run   {plural(s['played'], 'game')} played in {s['seconds']:.1f} s "  # type: ignore[arg-type]
+        f"({s['games_per_second']:.1f} games/s)"
+    )
     if s.get("db"):
         lines.append(f"stored in  {s['db']}")
     return "\n".join(lines)
