@@ -140,7 +140,12 @@ def test_a_signal_stops_the_workers_and_says_how_to_resume(tmp_path: Path, signu
         time.sleep(0.05)
     assert proc.poll() is None and workers
     proc.send_signal(signum)  # to the parent only, as `kill PID` does
-    _, err = proc.communicate(timeout=30)
+    try:
+        _, err = proc.communicate(timeout=30)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        _, err = proc.communicate()
+        raise AssertionError(f"still running 30 s after the signal; stderr: {err}") from None
     assert proc.returncode == 128 + signum, err
     assert "games are stored" in err and "run the same command again to resume" in err, err
     assert "Traceback" not in err, err

@@ -63,7 +63,7 @@ def test_a_guess_shows_its_probability(tmp_path: Path) -> None:
     path.write_text("* \n  \n")
     code, out, _ = solve(path, "--start", "B2", "--first-click", "safe")
     assert code == 0
-    assert "guess, mine probability 0.3333" in out
+    assert "guess, mine probability 33.3%" in out
     assert out.count("\n") > 2  # the board is drawn too
 
 

@@ -31,6 +31,7 @@ from minesat.board import (
     Layout,
     Move,
     Position,
+    cell_name,
     neighbours,
     on_board,
     row_name,
@@ -129,6 +130,50 @@ class Game:
         return Position(self.rows, self.cols, tuple(self.state), self.mines)
 
     # --- moves ---------------------------------------------------------------
+
+    def refusal(self, move: Move) -> str | None:
+        """Why ``move`` would change nothing (``INVALID`` or ``REDUNDANT``), or None if it would.
+
+        >>> game = Game(Layout.from_rows(["*  ", "   "]))
+        >>> game.play("A3"), game.refusal(Move.parse("A1+"))
+        (<MoveResult.VALID: 'valid'>, 'A1 is not an uncovered number: only numbers can be chorded')
+        >>> game.refusal(Move.parse("A2+"))
+        'A2 shows 1 and has 0 flagged neighbours: chording needs exactly 1'
+        """
+        cell, name = move.cell, cell_name(move.cell)
+        if self.over:
+            return f"the game is over ({self.status.value})"
+        if not on_board(cell, self.rows, self.cols):
+            return f"{name} is off the {self.rows}x{self.cols} board"
+        state = self[cell]
+        match move.action:
+            case Action.UNCOVER:
+                if state == FLAG:
+                    return f"{name} is flagged: unflag it first ({name}-)"
+                if state >= 0:
+                    return f"{name} is already uncovered"
+            case Action.FLAG:
+                if state == FLAG:
+                    return f"{name} is already flagged"
+                if state >= 0:
+                    return f"{name} is uncovered: only covered cells take flags"
+            case Action.UNFLAG:
+                if state != FLAG:
+                    return f"{name} has no flag"
+            case Action.CHORD:
+                if state < 0:
+                    return f"{name} is not an uncovered number: only numbers can be chorded"
+                around = list(neighbours(cell, self.rows, self.cols))
+                flags = sum(1 for n in around if self[n] == FLAG)
+                if flags != state:
+                    return (
+                        f"{name} shows {state} and has {flags} flagged "
+                        f"neighbour{'' if flags == 1 else 's'}: "
+                        f"chording needs exactly {state}"
+                    )
+                if not any(self[n] == COVERED for n in around):
+                    return f"{name} has no covered, unflagged neighbour left to uncover"
+        return None
 
     def play(self, move: Move | str) -> MoveResult:
         """Apply a move in SPEC notation or as a :class:`Move`."""

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import os
+import sys
 from pathlib import Path
 from typing import Annotated
 
@@ -11,14 +13,45 @@ import typer
 from minesat.analysis import Analysis, Analyzer, InconsistentPositionError, explain
 from minesat.board import COVERED, FLAG, Cell, Position, cell_name, parse_cell
 from minesat.cli import app
-from minesat.cli.common import EXIT_BAD_INPUT, EXIT_INCONSISTENT, InputError, fail, read_board
+from minesat.cli.common import (
+    EXIT_BAD_INPUT,
+    EXIT_INCONSISTENT,
+    InputError,
+    fail,
+    percent,
+    plural,
+    read_board,
+)
 from minesat.game import render_grid
 
-LEGEND = "o certainly safe, X certainly a mine, numbers: mine probability in %, * flag, ? uncertain"
+LEGEND = (
+    "o certainly safe, X certainly a mine, 12% an uncertain cell's mine probability, "
+    "? uncertain (total unknown), * flag, 1-8 the board's numbers"
+)
+
+#: Colours (ANSI) for a terminal that has them: the board's numbers stay plain.
+_SAFE, _MINE, _RESET = "\x1b[1;32m", "\x1b[1;31m", "\x1b[0m"
 
 
-def render_analysis(position: Position, analysis: Analysis) -> str:
-    """The board with the classification drawn in, three characters a cell."""
+def _shade(p: float) -> str:
+    """Green for nearly safe through yellow to red for nearly a mine (256-colour palette)."""
+    palette = (46, 82, 118, 154, 190, 226, 220, 214, 208, 202, 196)
+    return f"\x1b[38;5;{palette[round(p * (len(palette) - 1))]}m"
+
+
+def render_analysis(position: Position, analysis: Analysis, colour: bool = False) -> str:
+    """The board with the classification drawn in, three characters a cell.
+
+    An uncertain cell shows its mine probability with a ``%`` sign, so it cannot
+    be read as one of the board's numbers; never rounded to 0 % or 100 %.
+
+    >>> from minesat.analysis import analyze
+    >>> pos = Position.from_rows(["1??", "???"], mines=1)
+    >>> print(render_analysis(pos, analyze(pos)))
+        1   2   3
+    A   1 33%   o
+    B 33% 33%   o
+    """
     safe, mine = set(analysis.safe), set(analysis.mine)
 
     def char(cell: Cell) -> str:
@@ -28,14 +61,45 @@ def render_analysis(position: Position, analysis: Analysis) -> str:
         if state != COVERED:
             return str(state) if state else ""
         if cell in safe:
-            return "o"
+            return f"{_SAFE}o{_RESET}" if colour else "o"
         if cell in mine:
-            return "X"
+            return f"{_MINE}X{_RESET}" if colour else "X"
         p = analysis.probability[cell[0]][cell[1]]
-        # Two digits of percent; never round an uncertain cell to 0 or 100.
-        return "?" if p is None else str(min(99, max(1, round(p * 100))))
+        if p is None:
+            return "?"
+        text = f"{min(99, max(1, round(p * 100)))}%"
+        return f"{_shade(p)}{text}{_RESET}" if colour else text
 
-    return render_grid(position.rows, position.cols, char, width=2)
+    if colour:  # the escape codes would count in the padding: pad by the visible text
+        return render_grid(position.rows, position.cols, lambda c: _pad(char(c), 3), width=3)
+    return render_grid(position.rows, position.cols, char, width=3)
+
+
+def _pad(text: str, width: int) -> str:
+    visible = text
+    for code in (_SAFE, _MINE, _RESET):
+        visible = visible.replace(code, "")
+    if "\x1b[38;5;" in visible:
+        visible = visible.split("m", 1)[1]
+    return " " * (width - len(visible)) + text
+
+
+def best_guess(analysis: Analysis) -> tuple[Cell, float] | None:
+    """The uncertain cell least likely to be a mine (row-major among ties), or None.
+
+    None when a safe cell exists (no need to guess) or no probability is known.
+    """
+    if analysis.safe:
+        return None
+    known = [
+        (p, cell)
+        for cell in analysis.unknown
+        if (p := analysis.probability[cell[0]][cell[1]]) is not None
+    ]
+    if not known:
+        return None
+    p, cell = min(known)
+    return cell, p
 
 
 def _summary(analysis: Analysis) -> list[str]:
@@ -44,10 +108,20 @@ def _summary(analysis: Analysis) -> list[str]:
 
     lines = [f"safe:  {names(analysis.safe)}", f"mines: {names(analysis.mine)}"]
     if analysis.unknown:
-        lines.append(f"uncertain: {len(analysis.unknown)} cells")
+        lines.append(f"uncertain: {plural(len(analysis.unknown), 'cell')}")
+    guess = best_guess(analysis)
+    if guess is not None:
+        lines.append(f"best guess: {cell_name(guess[0])} (mine probability {percent(guess[1])})")
+    elif not analysis.safe and analysis.unknown:
+        lines.append("best guess: unknown without the total mine count (give --mines)")
     if not analysis.exact:
         lines.append("probabilities are estimates: a component was too large to count exactly")
     return lines
+
+
+def _colour_wanted() -> bool:
+    """Colour on a terminal, unless NO_COLOR (https://no-color.org) or TERM=dumb says otherwise."""
+    return sys.stdout.isatty() and "NO_COLOR" not in os.environ and os.environ.get("TERM") != "dumb"
 
 
 @app.command()
@@ -86,10 +160,10 @@ def analyze(
         try:
             position = read_board(path, format, "position", "analyze")
             assert isinstance(position, Position)
-            if target is not None:
-                _explain(path, position, target, mines, as_json)
-                continue
             analysis = analyzer.analyze(position, mines)
+            if target is not None:
+                _explain(path, position, analysis, target, mines, as_json)
+                continue
         except InputError as err:
             status = max(status, EXIT_BAD_INPUT)
             _report_error(path, str(err), as_json, with_path=False)
@@ -109,21 +183,37 @@ def analyze(
                 typer.echo(f"== {path}")
             total = "unknown" if analysis.mines is None else analysis.mines
             typer.echo(f"{position.rows}x{position.cols}, mines: {total}, components: {analysis.components}")
-            typer.echo(render_analysis(position, analysis))
+            typer.echo(render_analysis(position, analysis, colour=_colour_wanted()))
             typer.echo("\n".join(_summary(analysis)))
             typer.echo(f"({LEGEND})")
     if status:
         raise typer.Exit(status)
 
 
-def _explain(path: Path, position: Position, cell: Cell, mines: int | None, as_json: bool) -> None:
+def _explain(
+    path: Path, position: Position, analysis: Analysis, cell: Cell, mines: int | None, as_json: bool
+) -> None:
+    """Why a certain cell is certain; for an uncertain cell, its probability (not an error)."""
     if not (0 <= cell[0] < position.rows and 0 <= cell[1] < position.cols):
         raise ValueError(f"{cell_name(cell)} is off the {position.rows}x{position.cols} board")
+    if cell in analysis.unknown:
+        p = analysis.probability[cell[0]][cell[1]]
+        if as_json:
+            payload = {"file": str(path), "cell": cell_name(cell), "certain": False, "probability": p}
+            typer.echo(json.dumps(payload))
+        elif p is None:
+            typer.echo(f"{cell_name(cell)} is uncertain: nothing proves it safe or mined "
+                       "(give --mines for its probability)")
+        else:
+            typer.echo(f"{cell_name(cell)} is uncertain: nothing proves it safe or mined; "
+                       f"mine probability {percent(p)}")
+        return
     proof = explain(position, cell, mines)
     if as_json:
         payload = {
             "file": str(path),
             "cell": cell_name(proof.cell),
+            "certain": True,
             "mine": proof.mined,
             "numbers": [cell_name(c) for c in proof.numbers],
             "uses_total": proof.uses_total,

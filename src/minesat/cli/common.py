@@ -126,6 +126,19 @@ def read_board(
         raise InputError(f"{name}: {err.strerror or err}") from None
 
 
+def percent(p: float) -> str:
+    """A probability for people, one way everywhere: ``12.5%``; never 0 % or 100 % unless exact.
+
+    >>> percent(0.125), percent(0.0004), percent(1.0)
+    ('12.5%', '<0.1%', '100.0%')
+    """
+    if 0.0 < p < 0.001:
+        return "<0.1%"
+    if 0.999 < p < 1.0:
+        return ">99.9%"
+    return f"{p:.1%}"
+
+
 def plural(count: int, noun: str) -> str:
     """``1 game``, ``2 games``: counts read as English.
 

@@ -5,7 +5,7 @@ and prints the board. It works the same from a terminal or from a pipe, and
 ends cleanly at end of input.
 
 >>> parse_command("uncover 1 5")
-('uncover', (1, 5))
+('uncover', (0, 4))
 >>> parse_command("flag A5")
 ('flag', (0, 4))
 >>> parse_command("B6*")
@@ -14,6 +14,7 @@ ends cleanly at end of input.
 
 from __future__ import annotations
 
+import re
 import sys
 from collections.abc import Callable, Iterator
 from typing import Annotated
@@ -22,19 +23,20 @@ import typer
 
 from minesat.board import FLAG, PRESETS, Action, Cell, Move, cell_name, parse_cell
 from minesat.cli import app
-from minesat.cli.common import EXIT_BAD_INPUT, fail
+from minesat.cli.common import EXIT_BAD_INPUT, fail, percent
 from minesat.game import LEGEND, Game, MoveResult
 from minesat.generate import FirstClick, check_mine_count
 
 HELP = f"""\
-commands (rows and columns are 0-based, as in the classic program):
+commands (a cell is a name like A5, or ROW COL numbered from 1 as on the board: 1 5 is A5):
   new R C M      start a new game: R rows, C columns, M mines
   show           draw the board
-  uncover R C    uncover a cell (also: uncover A5, with a cell name)
-  flag R C       mark a cell as a mine
-  unflag R C     remove a flag
-  chord R C      uncover the unflagged neighbours of a number whose flags are all placed
-  A5 A5* A5- A5+ a move in SPEC notation: uncover, flag, unflag, chord
+  uncover A5     uncover a cell (also: uncover 1 5)
+  flag A5        mark a cell as a mine
+  unflag A5      remove a flag
+  chord A5       uncover the unflagged neighbours of a number whose flags are all placed
+  A5 A5* A5- A5+ the same moves in short: uncover, flag, unflag, chord
+  hint           what the position proves: safe cells, mines, probabilities, the best guess
   help           this text
   quit           leave (end of input does the same)
 board: {LEGEND}"""
@@ -43,20 +45,31 @@ _VERBS = {"uncover": Action.UNCOVER, "flag": Action.FLAG, "unflag": Action.UNFLA
 _VERB_OF = {action: verb for verb, action in _VERBS.items()}
 
 
+#: A cell name a board can have (at most 3 row letters: 18278 rows, past MAX_SIDE), and a
+#: move: anything longer, like ``clearC8+``, is a typo, not a far-away cell.
+_NAME = re.compile(r"^[A-Za-z]{1,3}[0-9]{1,4}$")
+_MOVE = re.compile(r"^[A-Za-z]{1,3}[0-9]{1,4}[*+-]?$")
+
+
 class CommandError(ValueError):
     """A line that is not a command; the message is shown to the player."""
 
 
 def parse_cell_args(args: list[str]) -> Cell:
-    """``R C`` (0-based numbers), ``R,C`` or a cell name like ``A5``."""
-    if len(args) == 2 and all(a.isdigit() for a in args):
-        return int(args[0]), int(args[1])
-    if len(args) == 1:
-        try:
-            return parse_cell(args[0])
-        except ValueError:
-            pass
-    raise CommandError(f"expected a cell as ROW COL (0-based) or a name like A5, not {' '.join(args)!r}")
+    """``R C`` (or ``R,C``) numbered from 1 as the board's labels are, or a name like ``A5``.
+
+    >>> parse_cell_args(["4", "4"]), parse_cell_args(["d4"]), parse_cell_args(["4,4"])
+    ((3, 3), (3, 3), (3, 3))
+    """
+    if len(args) == 1 and "," in args[0]:
+        args = [a.strip() for a in args[0].split(",")]
+    if len(args) == 2 and all(a.isdigit() and len(a) <= 6 for a in args):
+        row, col = int(args[0]), int(args[1])
+        if row >= 1 and col >= 1:
+            return row - 1, col - 1
+    if len(args) == 1 and _NAME.match(args[0]):
+        return parse_cell(args[0])
+    raise CommandError(f"expected a cell as a name like A5 or ROW COL from 1, not {' '.join(args)!r}")
 
 
 def parse_command(line: str) -> tuple[str, Cell | tuple[int, int, int] | None]:
@@ -72,15 +85,11 @@ def parse_command(line: str) -> tuple[str, Cell | tuple[int, int, int] | None]:
             raise CommandError("usage: new ROWS COLS MINES")
         rows, cols, mines = (int(a) for a in args)
         return verb, (rows, cols, mines)
-    if verb in ("show", "help", "quit", "exit") and not args:
+    if verb in ("show", "help", "quit", "exit", "hint") and not args:
         return verb, None
-    if len(words) == 1:
-        try:
-            move = Move.parse(words[0])
-        except ValueError:
-            pass
-        else:
-            return _VERB_OF[move.action], move.cell
+    if len(words) == 1 and _MOVE.match(words[0]):
+        move = Move.parse(words[0])
+        return _VERB_OF[move.action], move.cell
     raise CommandError(f"unknown command {line.strip()!r} (type help)")
 
 
@@ -112,27 +121,50 @@ class Session:
     def move(self, verb: str, cell: Cell) -> None:
         assert self.game is not None
         game = self.game
-        was_over = game.over
+        move = Move(cell, _VERBS[verb])
+        reason = game.refusal(move)
+        if reason is not None:
+            self.echo(f"{verb} {cell_name(cell)}: refused: {reason}")
+            if game.over:
+                self.echo("type new ROWS COLS MINES to play again")
+            return
         try:
-            result = game.play(Move(cell, _VERBS[verb]))
+            result = game.play(move)
         except ValueError as err:  # a layout the rule cannot draw; check_playable prevents it
             self.echo(f"error: {err}")
             return
         self.echo(f"{verb} {cell_name(cell)}: {result.value}")
-        if result is MoveResult.INVALID and was_over:
-            self.echo("the game is over: type new ROWS COLS MINES to play again")
-            return
         self.show()
         if result is MoveResult.SOLVED:
             self.echo("You win: every safe cell is uncovered.")
         elif result is MoveResult.BLOWN_UP:
             self.echo(f"Boom: {cell_name(game.exploded or cell)} was a mine. You lose.")
 
+    def hint(self) -> None:
+        """The analysis of the current position: what a careful player knows now."""
+        assert self.game is not None
+        game = self.game
+        if game.over:
+            self.echo("the game is over: type new ROWS COLS MINES to play again")
+            return
+        from minesat.analysis import analyze
+        from minesat.cli.analyze import best_guess, render_analysis
+
+        analysis = analyze(game.position())
+        self.echo(render_analysis(game.position(), analysis))
+        safe = " ".join(cell_name(c) for c in analysis.safe) or "-"
+        mines = " ".join(cell_name(c) for c in analysis.mine if game[c] != FLAG) or "-"
+        self.echo(f"safe: {safe}\nmines: {mines}")
+        guess = best_guess(analysis)
+        if guess is not None:
+            self.echo(f"no safe cell: the best guess is {cell_name(guess[0])} "
+                      f"(mine probability {percent(guess[1])})")
+
     def handle(self, line: str) -> bool:
         """Run one command line; False when the player quits."""
         try:
             verb, arg = parse_command(line)
-        except CommandError as err:
+        except ValueError as err:  # CommandError, or a cell name like A0
             self.echo(f"error: {err}")
             return True
         match verb:
@@ -144,6 +176,8 @@ class Session:
                 self.echo(HELP)
             case "show":
                 self.show()
+            case "hint":
+                self.hint()
             case "new":
                 assert isinstance(arg, tuple) and len(arg) == 3
                 try:
@@ -180,8 +214,8 @@ def input_lines() -> Iterator[str]:
 
 @app.command(
     help="Play Minesweeper line by line (works from a pipe too).\n\n"
-    "Commands: new R C M, show, uncover R C, flag R C, unflag R C, chord R C, help, quit; "
-    "a cell may also be a name like A5. Rows and columns are 0-based. "
+    "Commands: new R C M, show, uncover A5, flag A5, unflag A5, chord A5, hint, help, quit; "
+    "a cell is a name like A5 or ROW COL numbered from 1 as on the board. "
     "Default board: the beginner preset."
 )
 def play(

@@ -11,7 +11,7 @@ import typer
 
 from minesat.board import Cell, Layout, Move, cell_name
 from minesat.cli import app
-from minesat.cli.common import InputError, fail, first_click_rule, read_board, start_cell
+from minesat.cli.common import InputError, fail, first_click_rule, percent, plural, read_board, start_cell
 from minesat.game import Game
 from minesat.generate import FirstClick
 from minesat.player import (
@@ -92,7 +92,7 @@ def solve(
         return
     width = len(str(len(steps)))
     for number, step in enumerate(steps, 1):
-        typer.echo(f"{number:>{width}}. {step.move:<6} {step.describe()}")
+        typer.echo(f"{number:>{width}}. {step.move:<6} {_reason(step)}")
     typer.echo(_summary(record))
     typer.echo(_final_board(layout, record))
 
@@ -125,13 +125,20 @@ def _game_json(
 
 def _summary(record: GameRecord) -> str:
     guesses = len(record.guesses)
-    plural = "" if guesses == 1 else "es"
     outcome = "Won" if record.won else f"Lost on guess {record.fatal_guess}"
-    chance = f" (chance they were all safe {survival(record):.4g})" if guesses else ""
+    # After a loss the product is no chance of anything: the fatal guess was not safe.
+    chance = f" (chance they were all safe {percent(survival(record))})" if guesses and record.won else ""
     return (
-        f"{outcome}: {len(record.moves)} moves, {guesses} guess{plural}{chance}, "
+        f"{outcome}: {plural(len(record.moves), 'move')}, {plural(guesses, 'guess')}{chance}, "
         f"3BV {record.bbbv}, {record.seconds:.3f} s."
     )
+
+
+def _reason(step: Step) -> str:
+    """The step's reason; a guess's probability as a percentage, as every command prints it."""
+    if step.probability is not None and step.reason.value == "guess":
+        return f"guess, mine probability {percent(step.probability)}"
+    return step.describe()
 
 
 def _final_board(layout: Layout, record: GameRecord) -> str:
@@ -161,8 +168,7 @@ def _print_oracle(risky: list[RiskyMove], start: Cell, rule: FirstClick, as_json
     width = len(str(len(risky)))
     for number, r in enumerate(risky, 1):
         typer.echo(
-            f"{number:>{width}}. {r.move:<6} risky (mine probability {r.probability:.4g} without "
+            f"{number:>{width}}. {r.move:<6} risky (mine probability {percent(r.probability)} without "
             f"the layout), uncovers {r.uncovers} with the safe moves that follow"
         )
-    plural = "" if len(risky) == 1 else "s"
-    typer.echo(f"{len(risky)} risky move{plural} from {cell_name(start)} ({rule.value} rule).")
+    typer.echo(f"{plural(len(risky), 'risky move')} from {cell_name(start)} ({rule.value} rule).")
