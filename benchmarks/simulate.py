@@ -1,6 +1,6 @@
 """Games per second on one core, and the win rate with its 95 % interval.
 
-    python benchmarks/simulate.py [GAMES] [--preset expert] [--seed 0] [--strategy safest]
+    python benchmarks/simulate.py [--games GAMES] [--preset expert] [--seed 0] [--strategy safest]
     python benchmarks/simulate.py GAMES --rows 64 --cols 120 --mines 1536
     python benchmarks/simulate.py --suite [--scale 1.0]
 
@@ -173,9 +173,11 @@ def suite(scale: float, seed: int, strategy: str) -> None:
         )
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("games", type=int, nargs="?", default=200)
+    # Both `simulate.py 200` and `simulate.py --games 200` (as the README and `minesat simulate` say).
+    parser.add_argument("count", type=int, nargs="?", default=None, metavar="games")
+    parser.add_argument("--games", type=int, default=None, help="games to play (default 200)")
     parser.add_argument("--suite", action="store_true", help="the three target boards, both players")
     parser.add_argument("--scale", type=float, default=1.0, help="--suite: multiply the number of games")
     parser.add_argument("--rows", type=int)
@@ -187,7 +189,12 @@ def main() -> None:
     parser.add_argument("--start", default="3,3", help="ROW,COL of the first click")
     parser.add_argument("--strategy", default=DEFAULT_STRATEGY)
     parser.add_argument("--no-ms-toollib", action="store_true", help="skip the comparison")
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
+    if args.count is not None and args.games is not None and args.count != args.games:
+        parser.error(f"give the number of games once, not {args.count} and --games {args.games}")
+    args.games = next((n for n in (args.games, args.count) if n is not None), 200)
+    if args.games < 1:
+        parser.error(f"--games must be >= 1, not {args.games}")
     if args.suite:
         suite(args.scale, args.seed, args.strategy)
         return
