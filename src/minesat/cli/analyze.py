@@ -22,6 +22,7 @@ from minesat.cli.common import (
     plural,
     read_board,
 )
+from minesat.formats import write_text_atomically
 from minesat.game import render_grid
 
 LEGEND = (
@@ -141,6 +142,14 @@ def analyze(
     format: Annotated[
         str | None, typer.Option("--format", help="Force the file format: text, mine, json.")
     ] = None,
+    svg: Annotated[
+        Path | None,
+        typer.Option(
+            "--svg",
+            metavar="OUT",
+            help="Also draw the position with its analysis as an SVG picture in OUT (one FILE only).",
+        ),
+    ] = None,
 ) -> None:
     """Classify every covered cell as certainly safe, certainly a mine, or uncertain.
 
@@ -154,6 +163,8 @@ def analyze(
             target = parse_cell(explain_cell)
         except ValueError as err:
             fail(f"--explain: {err}")
+    if svg is not None and len(files) != 1:
+        fail(f"--svg draws one position: give one FILE, not {len(files)}")
     analyzer = Analyzer()  # shared: its component cache serves every file
     status = 0
     for path in files:
@@ -176,6 +187,8 @@ def analyze(
             status = max(status, EXIT_BAD_INPUT)
             _report_error(path, str(err), as_json)
             continue
+        if svg is not None:
+            _write_svg(svg, position, analysis, str(path))
         if as_json:
             typer.echo(json.dumps({"file": str(path), **analysis.to_json()}))
         else:
@@ -221,6 +234,15 @@ def _explain(
         typer.echo(json.dumps(payload))
     else:
         typer.echo(str(proof))
+
+
+def _write_svg(out: Path, position: Position, analysis: Analysis, title: str) -> None:
+    from minesat.svg import position_svg
+
+    try:
+        write_text_atomically(out, position_svg(position, analysis, title=title))
+    except OSError as err:
+        fail(f"{out}: cannot write the picture ({err.strerror or err})")
 
 
 def _report_error(path: Path, message: str, as_json: bool, with_path: bool = True) -> None:

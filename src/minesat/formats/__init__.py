@@ -47,6 +47,7 @@ __all__ = [
     "read_position",
     "write_layout",
     "write_position",
+    "write_text_atomically",
 ]
 
 #: Format names accepted by ``format=`` and the CLI's ``--format``/``--from``/``--to``.
@@ -167,6 +168,11 @@ def _decode(data: bytes, path: str) -> str:
             path, line, column, f"not UTF-8 text (byte 0x{data[err.start]:02x})"
         ) from None
     return content.removeprefix("\ufeff")  # a byte-order mark some editors add
+
+
+def write_text_atomically(path: str | os.PathLike[str], content: str) -> None:
+    """Write any text file (a picture, a report) whole or not at all, as boards are written."""
+    _save(content, path)
 
 
 def _save(content: str | bytes, path: str | os.PathLike[str]) -> None:
