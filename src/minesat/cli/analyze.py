@@ -136,7 +136,9 @@ def analyze(
     explain_cell: Annotated[
         str | None,
         typer.Option(
-            "--explain", help="Explain why CELL (A5 or ROW,COL) is certain: the numbers that force it."
+            "--explain",
+            help="Explain CELL (A5 or ROW,COL): the fewest numbers that force it, or its "
+            "probability when nothing does.",
         ),
     ] = None,
     format: Annotated[

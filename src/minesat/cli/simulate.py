@@ -64,7 +64,7 @@ def simulate(
         str | None,
         typer.Option(
             help="Dask scheduler address (tcp://HOST:PORT) to run on instead of local processes; "
-            "needs the extra: pip install 'minesat\\[dask]'."
+            "needs the extra: pip install 'minesat[dask]'."
         ),
     ] = None,
     db: Annotated[
