@@ -127,7 +127,10 @@ def _colour_wanted() -> bool:
 
 @app.command()
 def analyze(
-    files: Annotated[list[Path], typer.Argument(help="Position files (.txt, .dat, .mine, .json).")],
+    files: Annotated[
+        list[Path],
+        typer.Argument(metavar="FILE", help="Position files (.txt, .dat, .mine, .json); - for stdin."),
+    ],
     mines: Annotated[
         int | None,
         typer.Option("--mines", "-m", min=0, help="Total mines on the board (overrides the file)."),
