@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from minesat.player import GameRecord, Guess
-from minesat.store import ConfigMismatchError, GameStore, RunConfig, StoredGame, StoreError
+from minesat.store import ConfigMismatchError, GameStore, RunConfig, StoreBusyError, StoredGame, StoreError
 
 CONFIG = RunConfig(rows=9, cols=9, mines=10, rule="opening", start=(3, 3), seed=7)
 
@@ -165,3 +165,39 @@ def test_missing_is_lazy_while_games_are_added(tmp_path: Path) -> None:
         assert first == list(range(20))
         assert next(todo) == 20
         assert len(store) == 20
+
+
+def test_empty_and_foreign_files_are_refused_and_left_alone(tmp_path: Path) -> None:
+    empty = tmp_path / "empty.sqlite"
+    empty.touch()
+    with pytest.raises(StoreError, match="an empty file"):
+        GameStore(empty, CONFIG)
+    assert empty.stat().st_size == 0
+    foreign = tmp_path / "foreign.sqlite"
+    sqlite3.connect(foreign).execute("CREATE TABLE t (x)").connection.close()
+    with pytest.raises(StoreError, match="another program"):
+        GameStore(foreign, CONFIG)
+    con = sqlite3.connect(foreign)
+    assert [n for (n,) in con.execute("SELECT name FROM sqlite_master")] == ["t"]
+    con.close()
+
+
+def test_a_bad_row_is_a_store_error_naming_the_row(tmp_path: Path) -> None:
+    path = tmp_path / "run.sqlite"
+    with GameStore(path, CONFIG) as store:
+        store.add(game(i) for i in range(3))
+    con = sqlite3.connect(path)
+    with con:
+        con.execute("UPDATE game SET bbbv = 'many' WHERE idx = 1")
+    con.close()
+    with GameStore(path) as store, pytest.raises(StoreError, match="bad game row 1: bbbv"):
+        list(store)
+
+
+def test_one_run_at_a_time(tmp_path: Path) -> None:
+    path = tmp_path / "run.sqlite"
+    with GameStore(path, CONFIG) as first, GameStore(path, CONFIG) as second:
+        with first.lock(), pytest.raises(StoreBusyError), second.lock():
+            pass
+        with second.lock():  # released when the first run ended
+            pass

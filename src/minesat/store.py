@@ -185,8 +185,8 @@ class StoredGame:
     @classmethod
     def _checked_row(cls, row: tuple) -> StoredGame:
         index, seed, won, moves, _count, guesses, uncovered, bbbv, seconds, analyses = row
-        for name, value in (("idx", index), ("seed", seed), ("moves", moves), ("uncovered", uncovered),
-                            ("bbbv", bbbv), ("analyses", analyses)):
+        counts = {"idx": index, "seed": seed, "moves": moves, "uncovered": uncovered, "bbbv": bbbv}
+        for name, value in {**counts, "analyses": analyses}.items():
             if not isinstance(value, int):
                 raise TypeError(f"{name} is {value!r}, not a whole number")
         return cls(
@@ -226,7 +226,6 @@ class GameStore:
             raise StoreError(
                 f"{self.path}: an empty file, not a minesat game database; remove it or give another path"
             )
-        self._lock_file: object | None = None
         try:
             self._db = sqlite3.connect(self.path)
             self._db.execute("PRAGMA journal_mode=WAL")
