@@ -220,6 +220,8 @@ class GameStore:
         self.path = Path(path)
         if config is None and not self.path.exists():
             raise FileNotFoundError(f"{self.path}: no such game database")
+        if self.path.is_dir():
+            raise StoreError(f"{self.path}: a directory, not a game database; give a file path")
         if self.path.is_file() and self.path.stat().st_size == 0:
             # SQLite would happily turn an empty file into a database: refuse rather than
             # adopt a file some other program (or a typo) created.
@@ -236,9 +238,7 @@ class GameStore:
             self.config = self._open(config)
         except sqlite3.DatabaseError as exc:
             self._close_quietly()
-            raise StoreError(
-                f"{self.path}: not usable as a game database ({exc}); {_DAMAGED_ADVICE}"
-            ) from exc
+            raise StoreError(f"{self.path}: not usable as a game database ({exc}); {_advice(exc)}") from exc
         except BaseException:
             self._close_quietly()
             raise
@@ -423,6 +423,17 @@ class GameStore:
         tb: TracebackType | None,
     ) -> None:
         self.close()
+
+
+def _advice(exc: sqlite3.DatabaseError) -> str:
+    """What to do, by what SQLite says: a file it cannot open is not one to delete."""
+    message = str(exc)
+    if "unable to open" in message:
+        return "check the path and its permissions, or give another path"
+    if "not a database" in message:
+        # Junk from the first byte: another program's file, or a store damaged beyond recognition.
+        return "give another path; if this was a game database, it is damaged: move it aside and run again"
+    return _DAMAGED_ADVICE
 
 
 def _show(value: object) -> str:
