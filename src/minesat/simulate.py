@@ -337,16 +337,18 @@ def _stop_workers(executor: cf.Executor) -> None:
     """
     if not isinstance(executor, cf.ProcessPoolExecutor):
         return
-    executor.shutdown(wait=False, cancel_futures=True)  # nothing more is sent to the workers
     terminate = getattr(executor, "terminate_workers", None)  # Python 3.14+
     if terminate is not None:
         terminate()
         return
-    # Older Pythons: the pool keeps its processes in a private dict (pid -> Process).
-    for process in list((getattr(executor, "_processes", None) or {}).values()):
+    # Older Pythons: the pool keeps its processes in a private dict (pid -> Process),
+    # which shutdown() forgets: take them first.
+    processes = list((getattr(executor, "_processes", None) or {}).values())
+    executor.shutdown(wait=False, cancel_futures=True)  # nothing more is sent to the workers
+    for process in processes:
         with contextlib.suppress(OSError, ValueError):
             process.terminate()
-    for process in list((getattr(executor, "_processes", None) or {}).values()):
+    for process in processes:
         with contextlib.suppress(OSError, ValueError, AssertionError):
             process.join(timeout=5)
 
