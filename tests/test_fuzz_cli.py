@@ -133,3 +133,24 @@ def test_the_commands_never_crash(tmp_path: Path) -> None:
     for path in files[::5]:
         if path.stat().st_size < 200:  # beginner-sized boards: the player's games stay short
             _check(runner.invoke(command, ["solve", str(path), "--json"]), f"solve {path.name}")
+
+
+def test_play_survives_any_line() -> None:
+    """2000 random lines in one session (verbs, cells far and near, junk): the game answers
+    each one and never crashes."""
+    import typer.main
+
+    from minesat.cli import app
+
+    rng = random.Random(4)
+    verbs = ["uncover", "flag", "unflag", "chord", "new", "show", "hint", "help", "", "UNCOVER", "x"]
+    words = ["A1", "D4", "i9", "Z99", "AAAA1", "A0", "0", "1", "9", "10", "-1", "9" * 12, "5,5", "+", "*"]
+    lines = []
+    for _ in range(2000):
+        line = " ".join([rng.choice(verbs), *rng.choices(words, k=rng.randint(0, 3))])
+        if rng.random() < 0.2:
+            line = "".join(chr(rng.randrange(32, 0x250)) for _ in range(rng.randint(1, 12)))
+        lines.append(line)
+    result = CliRunner().invoke(typer.main.get_command(app), ["play", "--seed", "2"], input="\n".join(lines))
+    _check(result, "play")
+    assert result.exit_code == 0

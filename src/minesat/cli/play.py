@@ -147,11 +147,20 @@ class Session:
         if game.over:
             self.echo("the game is over: type new ROWS COLS MINES to play again")
             return
-        from minesat.analysis import analyze
+        from minesat.analysis import InconsistentPositionError, analyze
+        from minesat.board import COVERED, Position
         from minesat.cli.analyze import best_guess, render_analysis
 
-        analysis = analyze(game.position())
-        self.echo(render_analysis(game.position(), analysis))
+        position = game.position()
+        try:
+            analysis = analyze(position)
+        except InconsistentPositionError as err:
+            # The numbers are facts, the flags only the player's belief: drop the flags.
+            self.echo(f"your flags contradict the numbers ({err}): a flag is wrong; hint without flags:")
+            cells = tuple(COVERED if state == FLAG else state for state in position.cells)
+            position = Position(position.rows, position.cols, cells, position.mines)
+            analysis = analyze(position)
+        self.echo(render_analysis(position, analysis))
         safe = " ".join(cell_name(c) for c in analysis.safe) or "-"
         mines = " ".join(cell_name(c) for c in analysis.mine if game[c] != FLAG) or "-"
         self.echo(f"safe: {safe}\nmines: {mines}")
