@@ -86,3 +86,18 @@ def test_unknown_extension_names_the_file_once() -> None:
     result = run("analyze", "foo.xyz")
     assert result.exit_code == 2
     assert one_line_error(result).count("foo.xyz") == 1
+
+
+def test_huge_option_values_are_one_line(tmp_path: Path) -> None:
+    games = run("simulate", "--preset", "beginner", "--games", "9" * 30, "--db", tmp_path / "g.sqlite")
+    assert games.exit_code == 2 and "--games must be between" in one_line_error(games)
+    far = run("analyze", PUZZLES / "partial.dat", "--explain", "9" * 20 + ",1")
+    assert far.exit_code == 2 and "off the 9x9 board" in one_line_error(far)
+    assert ("9" * 20 + ",1") in far.stderr  # the cell as given, not a made-up name
+
+
+def test_stdin_errors_name_stdin_once() -> None:
+    result = run("show", "-", "--format", "mbf", input="")
+    assert result.exit_code == 2
+    line = one_line_error(result)
+    assert line.startswith("minesat: <stdin>:1:1:") and line.count("stdin") == 1

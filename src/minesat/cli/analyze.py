@@ -178,7 +178,7 @@ def analyze(
             assert isinstance(position, Position)
             analysis = analyzer.analyze(position, mines)
             if target is not None:
-                _explain(path, position, analysis, target, mines, as_json)
+                _explain(path, position, analysis, target, explain_cell or "", as_json)
                 continue
         except InputError as err:
             status = max(status, EXIT_BAD_INPUT)
@@ -209,11 +209,12 @@ def analyze(
 
 
 def _explain(
-    path: Path, position: Position, analysis: Analysis, cell: Cell, mines: int | None, as_json: bool
+    path: Path, position: Position, analysis: Analysis, cell: Cell, given: str, as_json: bool
 ) -> None:
     """Why a certain cell is certain; for an uncertain cell, its probability (not an error)."""
     if not (0 <= cell[0] < position.rows and 0 <= cell[1] < position.cols):
-        raise ValueError(f"{cell_name(cell)} is off the {position.rows}x{position.cols} board")
+        raise ValueError(f"--explain {given}: off the {position.rows}x{position.cols} board")
+    mines = analysis.mines
     if cell in analysis.unknown:
         p = analysis.probability[cell[0]][cell[1]]
         if as_json:

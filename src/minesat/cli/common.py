@@ -50,8 +50,8 @@ class InputError(ValueError):
 
 def with_path(path: str | Path, message: str) -> str:
     """``PATH: message``, unless the message already starts with the path (no ``a.txt: a.txt:``)."""
-    name = str(path)
-    return message if message.startswith(name) else f"{name}: {message}"
+    name = "<stdin>" if str(path) == "-" else str(path)
+    return message if message.startswith((name, str(path))) else f"{name}: {message}"
 
 
 #: What each kind of board is, for messages that say which one a command wants.

@@ -35,6 +35,9 @@ from minesat.player import DEFAULT_STRATEGY, STRATEGIES
 from minesat.simulate import ProgressCallback, SchedulerError, Tally, board_run_config, check_config, run
 from minesat.store import GameStore, RunConfig, StoreError
 
+#: Most games a run may ask for: game indices are SQLite integers (and no run gets near this).
+MAX_GAMES = 10**15
+
 
 @app.command()
 def simulate(
@@ -95,8 +98,8 @@ def simulate(
         config = _config(preset, rows, cols, mines, seed, first_click, start, strategy)
         if games is None:
             fail("give --games N (or --boards FILE to play a board set)")
-    if games < 0:
-        fail(f"--games must be >= 0, not {games}")
+    if not 0 <= games <= MAX_GAMES:
+        fail(f"--games must be between 0 and {MAX_GAMES}, not {games}")
     if workers is not None and workers < 1:
         fail(f"--workers must be >= 1, not {workers}")
     if batch_size is not None and batch_size < 1:
