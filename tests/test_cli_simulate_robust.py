@@ -179,21 +179,24 @@ def test_empty_and_foreign_files_are_refused_not_adopted(tmp_path: Path) -> None
     assert tables == {"customers"}
 
 
-def test_a_dropped_table_or_a_bad_row_is_one_line_naming_what_to_do(tmp_path: Path) -> None:
-    dropped = _store_with_games(tmp_path / "dropped.sqlite")
-    with sqlite3.connect(dropped) as con:
-        con.execute("DROP TABLE game")
+@pytest.mark.parametrize(
+    ("damage", "expected"),
+    [
+        ("DROP TABLE game", "damaged game database (no game table)"),
+        ("UPDATE game SET guesses = '[[1' WHERE idx = 3", "bad game row 3"),
+        ("UPDATE game SET bbbv = 'many' WHERE idx = 5", "bad game row 5: bbbv"),
+    ],
+)
+def test_a_dropped_table_or_a_bad_row_is_one_line_naming_what_to_do(
+    tmp_path: Path, damage: str, expected: str
+) -> None:
+    db = _store_with_games(tmp_path / "damaged.sqlite")
+    with sqlite3.connect(db) as con:
+        con.execute(damage)
     con.close()
     for command in ([*BEGINNER, "--games", "50", "--db"], ["report"]):
-        line = one_line(run(*command, dropped))
-        assert "damaged" in line and "move it aside" in line
-    bad = _store_with_games(tmp_path / "bad.sqlite")
-    with sqlite3.connect(bad) as con:
-        con.execute("UPDATE game SET guesses = '[[1' WHERE idx = 3")
-    con.close()
-    for command in ([*BEGINNER, "--games", "50", "--db"], ["report"]):
-        line = one_line(run(*command, bad))
-        assert "bad.sqlite" in line and "move it aside" in line
+        line = one_line(run(*command, db))
+        assert "damaged.sqlite" in line and expected in line and "move it aside" in line
 
 
 def test_junk_inside_the_file_is_one_line(tmp_path: Path) -> None:
