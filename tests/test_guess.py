@@ -290,3 +290,17 @@ def game_cell(move: str) -> Cell:
     from minesat.board import Move
 
     return Move.parse(move).cell
+
+
+def test_the_cli_takes_chained_piece_names(tmp_path) -> None:
+    from typer.testing import CliRunner
+
+    from minesat.cli import app
+
+    db = tmp_path / "run.sqlite"
+    args = ["simulate", "--preset", "beginner", "--games", "4", "--workers", "1", "--db", str(db)]
+    ok = CliRunner().invoke(app, [*args, "--strategy", "best-no-fifty-no-dead", "--json"])
+    assert ok.exit_code == 0, ok.output
+    assert '"strategy": "best-no-fifty-no-dead"' in ok.stdout
+    bad = CliRunner().invoke(app, [*args, "--strategy", "best-no-wings"])
+    assert bad.exit_code == 2 and "unknown strategy 'best-no-wings'" in bad.output

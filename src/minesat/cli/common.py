@@ -11,6 +11,8 @@ import typer
 from minesat.board import COVERED, PRESETS, Cell, Layout, Position, parse_cell
 from minesat.formats import MAX_BYTES, format_for, parse_layout, parse_position, read_layout, read_position
 from minesat.generate import FirstClick
+from minesat.guess.best import PIECES
+from minesat.player import STRATEGIES, is_strategy
 
 #: The first click when none is given (SPEC section 4), clipped to small boards.
 DEFAULT_START: Cell = (3, 3)
@@ -187,3 +189,19 @@ def board_size(
     if rows is None or cols is None or mines is None:
         fail("give --preset NAME or all of --rows, --cols and --mines")
     return rows, cols, mines
+
+
+#: Help for every --strategy option.
+STRATEGY_HELP = (
+    "Guessing strategy: best (default), safest (the baseline), safest-rowmajor, or "
+    "best-no-PIECE[-no-PIECE...] to switch pieces of best off (pieces: "
+    + ", ".join(PIECES)
+    + "); see docs/strategies.md."
+)
+
+
+def check_strategy(name: str) -> str:
+    """``name`` if the player knows the strategy; otherwise one line and exit 2."""
+    if not is_strategy(name):
+        fail(f"unknown strategy {name!r} (known: {', '.join(STRATEGIES)}, and best-no-A-no-B...)")
+    return name

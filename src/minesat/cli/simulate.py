@@ -16,6 +16,7 @@ import typer
 from minesat.board import PRESETS, cell_name
 from minesat.cli import app
 from minesat.cli.common import (
+    STRATEGY_HELP,
     ColsOption,
     FirstClickOption,
     MinesOption,
@@ -23,6 +24,7 @@ from minesat.cli.common import (
     RowsOption,
     StartOption,
     board_size,
+    check_strategy,
     fail,
     first_click_rule,
     plural,
@@ -31,7 +33,7 @@ from minesat.cli.common import (
 from minesat.formats import BoardFormatError
 from minesat.formats.boardset import iter_boardset
 from minesat.generate import FirstClick
-from minesat.player import DEFAULT_STRATEGY, STRATEGIES
+from minesat.player import DEFAULT_STRATEGY
 from minesat.simulate import ProgressCallback, SchedulerError, Tally, board_run_config, check_config, run
 from minesat.store import GameStore, RunConfig, StoreError
 
@@ -78,7 +80,7 @@ def simulate(
         ),
     ] = None,
     strategy: Annotated[
-        str, typer.Option(help=f"Guessing strategy: {', '.join(STRATEGIES)}.")
+        str, typer.Option(help=STRATEGY_HELP)
     ] = DEFAULT_STRATEGY,
     batch_size: Annotated[
         int | None,
@@ -192,8 +194,7 @@ def _config(
     rows, cols, mines = board_size(preset, rows, cols, mines)
     rule = first_click_rule(first_click).value
     cell = start_cell(start, rows, cols)
-    if strategy not in STRATEGIES:
-        fail(f"unknown strategy {strategy!r} (known: {', '.join(STRATEGIES)})")
+    check_strategy(strategy)
     config = RunConfig(rows=rows, cols=cols, mines=mines, rule=rule, start=cell, seed=seed, strategy=strategy)
     try:
         check_config(config)
@@ -217,8 +218,7 @@ def _board_config(
     if preset is not None or any(v is not None for v in (rows, cols, mines)):
         fail("--boards sets the board size: leave out --preset, --rows, --cols and --mines")
     rule = first_click_rule(first_click)
-    if strategy not in STRATEGIES:
-        fail(f"unknown strategy {strategy!r} (known: {', '.join(STRATEGIES)})")
+    check_strategy(strategy)
     try:
         _, first = next(iter_boardset(path))
     except StopIteration:

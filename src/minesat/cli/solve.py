@@ -11,12 +11,21 @@ import typer
 
 from minesat.board import Cell, Layout, Move, cell_name
 from minesat.cli import app
-from minesat.cli.common import InputError, fail, first_click_rule, percent, plural, read_board, start_cell
+from minesat.cli.common import (
+    STRATEGY_HELP,
+    InputError,
+    check_strategy,
+    fail,
+    first_click_rule,
+    percent,
+    plural,
+    read_board,
+    start_cell,
+)
 from minesat.game import Game
 from minesat.generate import FirstClick
 from minesat.player import (
     DEFAULT_STRATEGY,
-    STRATEGIES,
     GameRecord,
     RiskyMove,
     Step,
@@ -48,7 +57,7 @@ def solve(
         ),
     ] = FirstClick.ANY.value,
     strategy: Annotated[
-        str, typer.Option(help=f"Guessing strategy: {', '.join(STRATEGIES)}.")
+        str, typer.Option(help=STRATEGY_HELP)
     ] = DEFAULT_STRATEGY,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
     oracle: Annotated[
@@ -71,8 +80,7 @@ def solve(
     assert isinstance(layout, Layout)
     rule = first_click_rule(first_click)
     cell = start_cell(start, layout.rows, layout.cols)
-    if strategy not in STRATEGIES:
-        fail(f"unknown strategy {strategy!r} (known: {', '.join(STRATEGIES)})")
+    check_strategy(strategy)
 
     if oracle:
         try:

@@ -13,9 +13,9 @@ import typer
 
 from minesat.board import PRESETS
 from minesat.cli import app
-from minesat.cli.common import fail, first_click_rule, start_cell
+from minesat.cli.common import STRATEGY_HELP, check_strategy, fail, first_click_rule, start_cell
 from minesat.generate import FirstClick
-from minesat.player import DEFAULT_STRATEGY, STRATEGIES
+from minesat.player import DEFAULT_STRATEGY
 from minesat.report.statistics import Tally
 from minesat.simulate import ProgressCallback
 from minesat.store import RunConfig
@@ -48,7 +48,7 @@ def sweep(
         typer.Option(help="First click as ROW,COL or a cell name; default 3,3 clipped to the board."),
     ] = None,
     strategy: Annotated[
-        str, typer.Option(help=f"Guessing strategy: {', '.join(STRATEGIES)}.")
+        str, typer.Option(help=STRATEGY_HELP)
     ] = DEFAULT_STRATEGY,
     workers: Annotated[int | None, typer.Option(help="Local worker processes (default: all cores).")] = None,
     scheduler: Annotated[
@@ -91,8 +91,7 @@ def sweep(
         fail(f"--games must be >= 0, not {games}")
     if workers is not None and workers < 1:
         fail(f"--workers must be >= 1, not {workers}")
-    if strategy not in STRATEGIES:
-        fail(f"unknown strategy {strategy!r} (known: {', '.join(STRATEGIES)})")
+    check_strategy(strategy)
     if out is not None and out.suffix.lower() not in FORMATS:
         fail(f"{out}: unknown report format {out.suffix or '(none)'!r}; use .html, .md or .json")
     rule = first_click_rule(first_click).value
