@@ -201,3 +201,31 @@ def test_one_run_at_a_time(tmp_path: Path) -> None:
             pass
         with second.lock():  # released when the first run ended
             pass
+
+
+def test_searches_cut_round_trips_and_old_stores_read_zero(tmp_path) -> None:
+    import sqlite3
+
+    from minesat.player import GameRecord
+    from minesat.store import GameStore, RunConfig, StoredGame
+
+    config = RunConfig(rows=9, cols=9, mines=10, rule="opening", start=(3, 3), seed=0)
+    record = GameRecord(won=True, moves=("D4",), guesses=(), uncovered=71, bbbv=9, seconds=0.1,
+                        analyses=3, searches_cut=2)
+    path = tmp_path / "new.sqlite"
+    with GameStore(path, config) as store:
+        store.add([StoredGame.from_record(0, 1, record)])
+        assert next(store.games()).searches_cut == 2
+    # A store made before the column existed: rebuild the game table without it.
+    old = tmp_path / "old.sqlite"
+    with GameStore(old, config) as store:
+        store.add([StoredGame.from_record(0, 1, record)])
+    with sqlite3.connect(old) as db:
+        db.execute("CREATE TABLE g2 AS SELECT idx, seed, won, moves, guess_count, guesses, uncovered, "
+                   "bbbv, seconds, analyses FROM game")
+        db.execute("DROP TABLE game")
+        db.execute("ALTER TABLE g2 RENAME TO game")
+    with GameStore(old, config) as store:
+        assert next(store.games()).searches_cut == 0
+        store.add([StoredGame.from_record(1, 2, record)])  # written in the old shape
+        assert [g.index for g in store.games()] == [0, 1]

@@ -38,6 +38,7 @@ FIELDS = (
     "bbbv",  # 3BV of the layout
     "seconds",  # wall time of the game
     "analyses",  # calls to the analysis engine
+    "searches_cut",  # endgame searches that ran out of budget
     "fatal_move",  # the guess that hit a mine (lost games)
     "fatal_probability",  # its mine probability as the player saw it
     "first_guess_probability",  # mine probability of the game's first guess, if any
@@ -57,6 +58,7 @@ def record(game: StoredGame) -> dict[str, Any]:
         "bbbv": game.bbbv,
         "seconds": game.seconds,
         "analyses": game.analyses,
+        "searches_cut": game.searches_cut,
         "fatal_move": fatal.move if fatal else None,
         "fatal_probability": fatal.probability if fatal else None,
         "first_guess_probability": game.guesses[0].probability if game.guesses else None,
@@ -99,8 +101,8 @@ def export_db(path: str | Path, out: TextIO, *, as_csv: bool = False) -> int:
 def read_records(lines: Iterable[str], *, as_csv: bool = False) -> Iterator[dict[str, Any]]:
     """Read back what :func:`write_records` wrote, with the same types (a round trip).
 
-    >>> rows = ["game,seed,won,guesses,moves,uncovered,bbbv,seconds,analyses,fatal_move,"
-    ...         "fatal_probability,first_guess_probability", "0,5,true,0,9,71,12,0.01,3,,,"]
+    >>> rows = ["game,seed,won,guesses,moves,uncovered,bbbv,seconds,analyses,searches_cut,fatal_move,"
+    ...         "fatal_probability,first_guess_probability", "0,5,true,0,9,71,12,0.01,3,0,,,"]
     >>> next(read_records(rows, as_csv=True))["won"]
     True
     """
@@ -109,7 +111,7 @@ def read_records(lines: Iterable[str], *, as_csv: bool = False) -> Iterator[dict
             if line.strip():
                 yield json.loads(line)
         return
-    ints = ("game", "seed", "guesses", "moves", "uncovered", "bbbv", "analyses")
+    ints = ("game", "seed", "guesses", "moves", "uncovered", "bbbv", "analyses", "searches_cut")
     floats = ("seconds", "fatal_probability", "first_guess_probability")
     for row in csv.DictReader(lines):
         out: dict[str, Any] = dict(row)

@@ -201,6 +201,7 @@ def summarize(
         "no_guess_win_rate": tally.no_guess_wins / n if n else 0.0,
         "fatal_guess_probability_mean": tally.fatal_probability / losses if losses else None,
         "analyses_mean": tally.analyses / n if n else 0.0,
+        "searches_cut": tally.searches_cut,
         "game_seconds_mean": tally.seconds / n if n else 0.0,
         "played": played,
         "seconds": seconds,

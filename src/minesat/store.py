@@ -51,11 +51,14 @@ CREATE TABLE IF NOT EXISTS game (
     uncovered   INTEGER NOT NULL,     -- mine-free cells uncovered when the game ended
     bbbv        INTEGER NOT NULL,     -- 3BV of the layout
     seconds     REAL NOT NULL,        -- wall time of the game
-    analyses    INTEGER NOT NULL      -- calls to the analysis engine during the game
+    analyses    INTEGER NOT NULL,     -- calls to the analysis engine during the game
+    searches_cut INTEGER NOT NULL DEFAULT 0  -- endgame searches that ran out of budget
 );
 """
 
 _COLUMNS = "idx, seed, won, moves, guess_count, guesses, uncovered, bbbv, seconds, analyses"
+#: Added later, with a default: a store made before it has no such column and reads 0.
+_CUT_COLUMN = "searches_cut"
 
 
 class StoreError(ValueError):
@@ -122,6 +125,7 @@ class StoredGame:
     bbbv: int
     seconds: float
     analyses: int = 0  # calls to the analysis engine during the game
+    searches_cut: int = 0  # endgame searches that ran out of budget (the guess came from heuristics)
 
     @classmethod
     def from_record(cls, index: int, seed: int, record: GameRecord) -> StoredGame:
@@ -135,6 +139,7 @@ class StoredGame:
             bbbv=record.bbbv,
             seconds=record.seconds,
             analyses=record.analyses,
+            searches_cut=record.searches_cut,
         )
 
     @property
@@ -172,6 +177,7 @@ class StoredGame:
             self.bbbv,
             self.seconds,
             self.analyses,
+            self.searches_cut,
         )
 
     @classmethod
@@ -184,9 +190,9 @@ class StoredGame:
 
     @classmethod
     def _checked_row(cls, row: tuple) -> StoredGame:
-        index, seed, won, moves, _count, guesses, uncovered, bbbv, seconds, analyses = row
+        index, seed, won, moves, _count, guesses, uncovered, bbbv, seconds, analyses, cut = row
         counts = {"idx": index, "seed": seed, "moves": moves, "uncovered": uncovered, "bbbv": bbbv}
-        for name, value in {**counts, "analyses": analyses}.items():
+        for name, value in {**counts, "analyses": analyses, "searches_cut": cut}.items():
             if not isinstance(value, int):
                 raise TypeError(f"{name} is {value!r}, not a whole number")
         return cls(
@@ -199,6 +205,7 @@ class StoredGame:
             bbbv=bbbv,
             seconds=seconds,
             analyses=analyses,
+            searches_cut=cut,
         )
 
 
@@ -343,11 +350,23 @@ class GameStore:
 
     def add(self, games: Iterable[StoredGame]) -> None:
         """Store finished games in one transaction; games already stored are left alone."""
+        if self._has_cut_column():
+            sql = f"INSERT OR IGNORE INTO game ({_COLUMNS}, {_CUT_COLUMN}) VALUES (?,?,?,?,?,?,?,?,?,?,?)"
+            rows = (game._row() for game in games)
+        else:  # a store made before the column: its games keep their shape
+            sql = f"INSERT OR IGNORE INTO game ({_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?,?)"
+            rows = (game._row()[:-1] for game in games)
         with self._db:
-            self._db.executemany(
-                f"INSERT OR IGNORE INTO game ({_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?,?)",
-                (game._row() for game in games),
-            )
+            self._db.executemany(sql, rows)
+
+    def _has_cut_column(self) -> bool:
+        if not hasattr(self, "_cut_column"):
+            names = {row[1] for row in self._db.execute("PRAGMA table_info(game)")}
+            self._cut_column = _CUT_COLUMN in names
+        return self._cut_column
+
+    def _select(self) -> str:
+        return f"{_COLUMNS}, {_CUT_COLUMN if self._has_cut_column() else '0'}"
 
     # --- reading ---------------------------------------------------------------
 
@@ -387,10 +406,11 @@ class GameStore:
     def games(self, stop: int | None = None) -> Iterator[StoredGame]:
         """Stored games ordered by index (those below ``stop`` when given), streamed."""
         # A cursor of its own: rows are fetched as iterated, never all at once.
+        columns = self._select()
         if stop is None:
-            cursor = self._db.execute(f"SELECT {_COLUMNS} FROM game ORDER BY idx")
+            cursor = self._db.execute(f"SELECT {columns} FROM game ORDER BY idx")
         else:
-            cursor = self._db.execute(f"SELECT {_COLUMNS} FROM game WHERE idx < ? ORDER BY idx", (stop,))
+            cursor = self._db.execute(f"SELECT {columns} FROM game WHERE idx < ? ORDER BY idx", (stop,))
         try:
             for row in cursor:
                 try:

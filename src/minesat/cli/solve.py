@@ -127,6 +127,7 @@ def _game_json(
         "uncovered": record.uncovered,
         "bbbv": record.bbbv,
         "analyses": record.analyses,
+        "searches_cut": record.searches_cut,
         "seconds": record.seconds,
     }
 

@@ -300,6 +300,7 @@ class Tally:
         self.guesses = 0  # guesses made, all games together
         self.moves = 0
         self.analyses = 0  # calls to the analysis engine, all games together
+        self.searches_cut = 0  # endgame searches that ran out of budget, all games together
         self.fatal_probability = 0.0  # sum over lost games of the fatal guess's probability
         self.index_max = -1
         self.uncovered_lost = 0
@@ -328,6 +329,7 @@ class Tally:
         # StoredGame keeps the move count, GameRecord the moves themselves.
         self.moves += moves if isinstance(moves, int) else len(moves)
         self.analyses += getattr(game, "analyses", 0)
+        self.searches_cut += getattr(game, "searches_cut", 0)
         self.index_max = max(self.index_max, getattr(game, "index", self.games - 1))
         self.by_guesses[n_guesses] += 1
         self.by_bbbv[game.bbbv] += 1
