@@ -434,3 +434,26 @@ def test_report_pairs_two_runs_on_the_same_boards(tmp_path):
     # Runs on different boards are only compared side by side.
     alone = json.loads(CliRunner().invoke(app, ["report", str(a), str(other), "--json"]).stdout)
     assert alone["paired"] == []
+
+
+def test_fatal_boards_replay_each_lost_game_to_the_guess_that_lost_it(tmp_path) -> None:
+    from minesat.board import COVERED, Move
+    from minesat.generate import generate_layout
+    from minesat.report.fatal import fatal_boards, fatal_svg
+    from minesat.simulate import run
+    from minesat.store import GameStore, RunConfig
+
+    config = RunConfig(rows=9, cols=9, mines=10, rule="opening", start=(3, 3), seed=3, strategy="best")
+    path = tmp_path / "run.sqlite"
+    with GameStore(path, config) as store:
+        run(config, 60, workers=1, store=store)
+        lost = [g for g in store.games() if not g.won]
+    boards = list(fatal_boards(path, limit=3))
+    assert [b.game for b in boards] == [g.index for g in lost[:3]]
+    for board, game in zip(boards, lost, strict=False):
+        layout = generate_layout(9, 9, 10, start=(3, 3), rule="opening", seed=game.seed)
+        cell = Move.parse(board.move).cell
+        assert board.position[cell] == COVERED and cell in layout.mines  # it was covered, and a mine
+        assert board.move == game.guesses[-1].move and board.probability == game.guesses[-1].probability
+        assert cell in board.analysis.unknown  # the player never guesses a proven cell
+        assert "<svg" in fatal_svg(board) and board.move in fatal_svg(board)

@@ -27,6 +27,7 @@ from minesat.board import COVERED, FLAG, Cell, Position, cell_name, row_name
 #: Classic Minesweeper colours of the numbers 1-8.
 NUMBER_COLOURS = ("#0000ff", "#007b00", "#ff0000", "#00007b", "#7b0000", "#007b7b", "#000000", "#7b7b7b")
 _UNCOVERED, _COVERED, _GRID = "#e8e8e8", "#b8bcc4", "#7a7f88"
+_MARK = "#1d4ed8"  # the outlined cell: blue, apart from the red of mines and risk
 _SAFE, _MINE, _FLAG = "#1a9a3a", "#c62828", "#d32f2f"
 _FONT = "font-family='DejaVu Sans, Arial, Helvetica, sans-serif'"
 
@@ -56,13 +57,15 @@ def position_svg(
     cell_size: int = 32,
     title: str | None = None,
     legend: bool = True,
+    mark: Cell | None = None,
 ) -> str:
     """The position as a standalone SVG document, with ``analysis`` drawn in when given.
 
     ``cell_size`` is the side of a cell in pixels; ``title`` becomes the SVG
     ``<title>`` and a caption; ``legend`` adds a key below the board. The text
     is self-contained (no scripts, no external references), so it can be
-    written to a file or inlined into an HTML page.
+    written to a file or inlined into an HTML page. ``mark`` outlines one cell
+    (the report uses it for the guess that lost a game).
     """
     s = cell_size
     label_w = max(len(row_name(position.rows - 1)), 1) * s * 0.42 + s * 0.4
@@ -103,6 +106,11 @@ def position_svg(
     for r in range(position.rows):
         for c in range(position.cols):
             out.extend(_cell(position, analysis, (r, c), x0 + c * s, y0 + r * s, s, safe, mine))
+    if mark is not None:
+        out.append(
+            f"<rect x='{x0 + mark[1] * s + 1.5:.1f}' y='{y0 + mark[0] * s + 1.5:.1f}' width='{s - 3}' "
+            f"height='{s - 3}' fill='none' stroke='{_MARK}' stroke-width='{max(2.0, s * 0.12):.1f}'/>"
+        )
     if legend and analysis is not None:
         out.extend(_legend(x0, y0 + position.rows * s + s * 0.5, s))
     out.append("</svg>")

@@ -226,7 +226,9 @@ def render_html(
     many = len(summaries) > 1
     title = "Solvability report: " + (" vs ".join(s.label for s in summaries) if many else summaries[0].label)
     header, rows = comparison_rows(summaries)
+    fatal = [] if many else _fatal_pictures(summaries[0])
     return templates().get_template("report.html.j2").render(
+        fatal=fatal,
         title=title,
         many=many,
         comparison={"header": header, "rows": rows},
@@ -238,6 +240,20 @@ def render_html(
             for p in paired
         ],
     )
+
+
+def _fatal_pictures(summary: Summary) -> list[Markup]:
+    """The first lost games of a one-run report, each at its fatal guess, as inline SVG.
+
+    Only for a seeded run whose store is at hand: the games are replayed from
+    their seeds (a board-set run, or a summary without a store, gets none).
+    """
+    from minesat.report.fatal import fatal_boards, fatal_svg
+
+    if not summary.source or not Path(summary.source).is_file():
+        return []
+    return [Markup(fatal_svg(board).replace("<svg ", "<svg class='board' ", 1))
+            for board in fatal_boards(summary.source)]
 
 
 # --- files -----------------------------------------------------------------------

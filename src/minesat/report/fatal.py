@@ -1,0 +1,88 @@
+"""The positions where games were lost: each lost game replayed to its fatal guess.
+
+A store keeps outcomes, not moves, but every game is reproducible: its layout
+comes from its seed and the player is deterministic. Replaying a lost game with
+the run's strategy gives its moves; the position before the last one is what
+the player saw when it made the guess that lost, and the analysis of that
+position shows why the guess looked best.
+
+>>> import os, tempfile
+>>> from minesat.simulate import run
+>>> from minesat.store import GameStore, RunConfig
+>>> config = RunConfig(rows=9, cols=9, mines=10, rule="opening", start=(3, 3), seed=0, strategy="safest")
+>>> path = os.path.join(tempfile.mkdtemp(), "run.sqlite")
+>>> with GameStore(path, config) as store:
+...     _ = run(config, 40, workers=1, store=store)
+>>> [board.move for board in fatal_boards(path, limit=2)]
+['H9', 'I9']
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from minesat.analysis import Analysis, Analyzer
+from minesat.board import Move, Position
+from minesat.game import Game
+from minesat.generate import generate_layout
+from minesat.player import get_strategy, play_game
+from minesat.store import GameStore
+
+#: Lost games a report shows by default: enough to see a pattern, few enough to replay at once.
+FATAL_BOARDS = 4
+
+
+@dataclass(frozen=True)
+class FatalBoard:
+    """A lost game at its fatal guess: the position, its analysis, and the guess."""
+
+    game: int  # index of the game in its run
+    move: str  # the fatal guess, in SPEC notation
+    probability: float  # its mine probability as the player saw it
+    position: Position
+    analysis: Analysis
+
+
+def fatal_boards(path: str | Path, limit: int = FATAL_BOARDS) -> Iterator[FatalBoard]:
+    """The first ``limit`` lost games of a seeded run, each at its fatal guess.
+
+    Runs of a board set are skipped (the store does not hold the boards), and
+    so are games lost without a guess (a first click under the rule ``any``).
+    """
+    with GameStore(path) as store:
+        config = store.config
+        if getattr(config, "boards", None) or limit <= 0:
+            return
+        lost = []
+        for game in store.games():
+            if game.fatal_guess is not None:
+                lost.append(game)
+                if len(lost) == limit:
+                    break
+    for game in lost:
+        layout = generate_layout(
+            config.rows, config.cols, config.mines, start=config.start, rule=config.rule, seed=game.seed
+        )
+        record = play_game(layout, config.start, strategy=get_strategy(config.strategy), rule=config.rule)
+        replay = Game(layout)
+        for move in record.moves[:-1]:
+            replay.play(move)
+        position = replay.position()
+        fatal = record.guesses[-1]
+        yield FatalBoard(game.index, fatal.move, fatal.probability, position, Analyzer().analyze(position))
+
+
+def fatal_svg(board: FatalBoard, cell_size: int = 18) -> str:
+    """The board as an SVG picture with the fatal guess outlined."""
+    from minesat.svg import position_svg
+
+    return position_svg(
+        board.position,
+        board.analysis,
+        cell_size=cell_size,
+        title=f"game {board.game}: {board.move} at {board.probability:.1%}",
+        legend=False,
+        mark=Move.parse(board.move).cell,
+    )
