@@ -252,15 +252,20 @@ def test_best_guess_names_an_uncertain_cell_deterministically(position: Position
         return
     if analysis.safe or analysis.mine or not analysis.unknown:
         return
-    for name in ("best", "best-no-lookahead", "best-no-endgame-no-fifty"):
+    every_piece = "best-with-isolated-with-fifty-with-headoff-with-dead"
+    for name in ("best", "best-no-lookahead", "best-no-endgame-with-fifty", every_piece):
         first = get_strategy(name).choose(position, analysis)
         assert first in analysis.unknown
         assert get_strategy(name).choose(position, analysis) == first
 
 
 def test_strategy_names() -> None:
-    assert strategy_named("best-no-dead").dead is False  # type: ignore[union-attr]
+    assert strategy_named("best-with-dead").dead is True  # type: ignore[union-attr]
+    assert strategy_named("best-no-lookahead").lookahead is False  # type: ignore[union-attr]
     assert strategy_named("best-no-wings") is None
+    assert strategy_named("best-no-dead") is None  # off already: the name would change nothing
+    assert strategy_named("best-with-fifty-with-fifty") is None
+    assert strategy_named("best-with-fiftyx") is None
     assert strategy_named("safest") is None
     with pytest.raises(ValueError, match="unknown strategy"):
         get_strategy("best-no-wings")
@@ -299,8 +304,8 @@ def test_the_cli_takes_chained_piece_names(tmp_path) -> None:
 
     db = tmp_path / "run.sqlite"
     args = ["simulate", "--preset", "beginner", "--games", "4", "--workers", "1", "--db", str(db)]
-    ok = CliRunner().invoke(app, [*args, "--strategy", "best-no-fifty-no-dead", "--json"])
+    ok = CliRunner().invoke(app, [*args, "--strategy", "best-no-endgame-with-dead", "--json"])
     assert ok.exit_code == 0, ok.output
-    assert '"strategy": "best-no-fifty-no-dead"' in ok.stdout
+    assert '"strategy": "best-no-endgame-with-dead"' in ok.stdout
     bad = CliRunner().invoke(app, [*args, "--strategy", "best-no-wings"])
     assert bad.exit_code == 2 and "unknown strategy 'best-no-wings'" in bad.output

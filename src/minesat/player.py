@@ -43,7 +43,7 @@ from minesat.board import (
 )
 from minesat.game import Game, Status
 from minesat.generate import FirstClick, kept_clear
-from minesat.guess.best import PIECES, BestGuess, strategy_named
+from minesat.guess.best import DEFAULT_PIECES, BestGuess, strategy_named
 
 #: Probabilities closer than this are the same probability: exact values that
 #: are mathematically equal can differ in the last bits after float division.
@@ -182,27 +182,32 @@ class SafestRowMajor:
 
 #: Strategies by the name the command line and the simulation use. ``best`` is
 #: :class:`~minesat.guess.best.BestGuess`; ``best-no-PIECE`` switches one of its
-#: pieces off, for experiments that measure what each piece is worth.
+#: pieces off and ``best-with-PIECE`` one of the others on, for experiments that
+#: measure what each piece is worth.
 STRATEGIES: dict[str, Callable[[], Strategy]] = {
     SafestCell.name: SafestCell,
     SafestRowMajor.name: SafestRowMajor,
     BestGuess.name: BestGuess,
-    **{f"best-no-{piece}": partial(strategy_named, f"best-no-{piece}") for piece in PIECES},  # type: ignore[dict-item]
+    **{  # type: ignore[dict-item]
+        name: partial(strategy_named, name)
+        for piece, on in DEFAULT_PIECES.items()
+        for name in [f"best-{'no' if on else 'with'}-{piece}"]
+    },
 }
 
-#: The strongest strategy; ``safest`` stays as the baseline (SPEC section 4).
+#: The strongest strategy; ``safest`` stays as the baseline.
 DEFAULT_STRATEGY = BestGuess.name
 
 
 def get_strategy(name: str) -> Strategy:
-    """A fresh strategy from :data:`STRATEGIES`, or ``best`` with several pieces off
-    (``best-no-fifty-no-dead``); :class:`ValueError` names the known ones."""
+    """A fresh strategy from :data:`STRATEGIES`, or ``best`` with several pieces switched
+    (``best-no-endgame-with-fifty``); :class:`ValueError` names the known ones."""
     if name in STRATEGIES:
         return STRATEGIES[name]()
     if (strategy := strategy_named(name)) is not None:
         return strategy
     known = ", ".join(sorted(STRATEGIES))
-    raise ValueError(f"unknown strategy {name!r} (known: {known}, and best-no-A-no-B...)") from None
+    raise ValueError(f"unknown strategy {name!r} (known: {known}, and chains like best-no-A-with-B)")
 
 
 def is_strategy(name: str) -> bool:

@@ -11,7 +11,7 @@ import typer
 from minesat.board import COVERED, PRESETS, Cell, Layout, Position, parse_cell
 from minesat.formats import MAX_BYTES, format_for, parse_layout, parse_position, read_layout, read_position
 from minesat.generate import FirstClick
-from minesat.guess.best import PIECES
+from minesat.guess.best import DEFAULT_PIECES
 from minesat.player import STRATEGIES, is_strategy
 
 #: The first click when none is given (SPEC section 4), clipped to small boards.
@@ -193,15 +193,17 @@ def board_size(
 
 #: Help for every --strategy option.
 STRATEGY_HELP = (
-    "Guessing strategy: best (default), safest (the baseline), safest-rowmajor, or "
-    "best-no-PIECE[-no-PIECE...] to switch pieces of best off (pieces: "
-    + ", ".join(PIECES)
-    + "); see docs/strategies.md."
+    "Guessing strategy: best (default), safest (the baseline), safest-rowmajor, or best "
+    "with pieces switched: best-no-PIECE turns one of best's pieces ("
+    + ", ".join(p for p, on in DEFAULT_PIECES.items() if on)
+    + ") off, best-with-PIECE another ("
+    + ", ".join(p for p, on in DEFAULT_PIECES.items() if not on)
+    + ") on, and they chain: best-no-endgame-with-fifty. See docs/strategies.md."
 )
 
 
 def check_strategy(name: str) -> str:
     """``name`` if the player knows the strategy; otherwise one line and exit 2."""
     if not is_strategy(name):
-        fail(f"unknown strategy {name!r} (known: {', '.join(STRATEGIES)}, and best-no-A-no-B...)")
+        fail(f"unknown strategy {name!r} (known: {', '.join(STRATEGIES)}, and chains like best-no-A-with-B)")
     return name
