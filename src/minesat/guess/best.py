@@ -65,8 +65,8 @@ PIECES = ("endgame", "isolated", "fifty", "lookahead", "headoff", "dead")
 
 #: Which pieces ``best`` uses. A piece is on only when a paired run of 20 000
 #: expert boards showed it helps (reports/README.md): the endgame search and the
-#: look-ahead did; the other four changed 124 of 14 720 games, 63 won and 61 lost
-#: (McNemar p = 0.93), so they stay off, ready for ``best-with-PIECE`` experiments.
+#: look-ahead did; the other four together changed 165 of 20 000 games, 89 won and
+#: 76 lost (McNemar p = 0.35), so they stay off, ready for ``best-with-PIECE`` experiments.
 DEFAULT_PIECES = {
     "endgame": True,
     "isolated": False,
