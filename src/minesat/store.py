@@ -243,6 +243,8 @@ class GameStore:
             self._db.execute("PRAGMA synchronous=NORMAL")
             self._db.execute("PRAGMA busy_timeout=10000")
             self.config = self._open(config)
+            # A store made before the column was added has no searches_cut: its rows keep their shape.
+            self._has_cut = _CUT_COLUMN in {row[1] for row in self._db.execute("PRAGMA table_info(game)")}
         except sqlite3.DatabaseError as exc:
             self._close_quietly()
             raise StoreError(f"{self.path}: not usable as a game database ({exc}); {_advice(exc)}") from exc
@@ -350,7 +352,7 @@ class GameStore:
 
     def add(self, games: Iterable[StoredGame]) -> None:
         """Store finished games in one transaction; games already stored are left alone."""
-        if self._has_cut_column():
+        if self._has_cut:
             sql = f"INSERT OR IGNORE INTO game ({_COLUMNS}, {_CUT_COLUMN}) VALUES (?,?,?,?,?,?,?,?,?,?,?)"
             rows = (game._row() for game in games)
         else:  # a store made before the column: its games keep their shape
@@ -359,14 +361,8 @@ class GameStore:
         with self._db:
             self._db.executemany(sql, rows)
 
-    def _has_cut_column(self) -> bool:
-        if not hasattr(self, "_cut_column"):
-            names = {row[1] for row in self._db.execute("PRAGMA table_info(game)")}
-            self._cut_column = _CUT_COLUMN in names
-        return self._cut_column
-
     def _select(self) -> str:
-        return f"{_COLUMNS}, {_CUT_COLUMN if self._has_cut_column() else '0'}"
+        return f"{_COLUMNS}, {_CUT_COLUMN if self._has_cut else '0'}"
 
     # --- reading ---------------------------------------------------------------
 
