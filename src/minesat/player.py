@@ -43,11 +43,8 @@ from minesat.board import (
 )
 from minesat.game import Game, Status
 from minesat.generate import FirstClick, kept_clear
+from minesat.guess import TIE, mine_probability
 from minesat.guess.best import DEFAULT_PIECES, BestGuess, strategy_named
-
-#: Probabilities closer than this are the same probability: exact values that
-#: are mathematically equal can differ in the last bits after float division.
-TIE = 1e-9
 
 
 @dataclass(frozen=True)
@@ -125,18 +122,12 @@ class Strategy(Protocol):
     def choose(self, position: Position, analysis: Analysis) -> Cell: ...
 
 
-def _mine_probability(analysis: Analysis, cell: Cell) -> float:
-    p = analysis.probability[cell[0]][cell[1]]
-    # None only when the total is unknown; such a cell is worth no more than a coin toss.
-    return 0.5 if p is None else p
-
-
 def _lowest(analysis: Analysis) -> tuple[float, list[Cell]]:
     """The lowest mine probability among unknown cells, and every cell within :data:`TIE` of it."""
     cells = analysis.unknown
     if not cells:
         raise ValueError("nothing to guess: the analysis has no uncertain cell")
-    probs = [_mine_probability(analysis, c) for c in cells]
+    probs = [mine_probability(analysis, c) for c in cells]
     best = min(probs)
     return best, [c for c, p in zip(cells, probs, strict=True) if p <= best + TIE]
 
@@ -313,7 +304,7 @@ def play_game(
             continue
         cell = strategy.choose(position, analysis)
         move = str(Move(cell))
-        p = _mine_probability(analysis, cell)
+        p = mine_probability(analysis, cell)
         moves.append(move)
         guesses.append(Guess(move, p))
         if trace is not None:
@@ -445,7 +436,7 @@ def solve_oracle(
                 best = (gain, cell, trial)
         assert best is not None  # a covered mine-free cell exists while the game is on
         gain, cell, game = best
-        risky.append(RiskyMove(str(Move(cell)), _mine_probability(analysis, cell), gain))
+        risky.append(RiskyMove(str(Move(cell)), mine_probability(analysis, cell), gain))
     return risky
 
 

@@ -42,13 +42,11 @@ from dataclasses import dataclass
 
 from minesat.analysis import Analysis, Analyzer
 from minesat.board import Cell, Position, neighbour_table
+from minesat.guess import TIE, mine_probability
 from minesat.guess.endgame import ENDGAME_LAYOUTS, SEARCH_BUDGET, EndgameSearch
 from minesat.guess.fifty import unavoidable_guess
 from minesat.guess.influence import influences
 from minesat.guess.outcomes import outcomes
-
-#: Probabilities closer than this are equal (exact values can differ in the last bits).
-TIE = 1e-9
 
 #: Look ahead at cells whose chance to be safe is at least this share of the best.
 CANDIDATE_SHARE = 0.90
@@ -91,8 +89,7 @@ class Candidate:
 
 
 def _safety(analysis: Analysis, cell: Cell) -> float:
-    p = analysis.probability[cell[0]][cell[1]]
-    return 0.5 if p is None else 1.0 - p
+    return 1.0 - mine_probability(analysis, cell)
 
 
 def next_safety(analysis: Analysis) -> float:
