@@ -55,7 +55,6 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
-import math
 import os
 import platform
 import shutil
@@ -70,8 +69,8 @@ from typing import Any, TextIO
 
 from minesat.board import PRESETS, Cell, Layout
 from minesat.generate import FirstClick, game_seed, generate_layout
-from minesat.player import DEFAULT_STRATEGY, STRATEGIES, get_strategy, play_game
-from minesat.stats import wilson
+from minesat.player import DEFAULT_STRATEGY, STRATEGIES, get_strategy, is_strategy, play_game
+from minesat.stats import mcnemar_exact, wilson
 
 DRIVER = Path(__file__).with_name("jsminesweeper_driver.mjs")
 
@@ -273,22 +272,6 @@ def play_minesat(board: Board, start: Cell, rule: str, strategy: str) -> dict[st
 # --- statistics --------------------------------------------------------------------------
 
 
-def mcnemar_exact(only_a: int, only_b: int) -> float:
-    """Exact two-sided McNemar p-value: a binomial test of the discordant pairs at 1/2.
-
-    >>> mcnemar_exact(0, 0)
-    1.0
-    >>> round(mcnemar_exact(1, 9), 4)
-    0.0215
-    """
-    n = only_a + only_b
-    if n == 0:
-        return 1.0
-    k = min(only_a, only_b)
-    tail = sum(math.comb(n, i) for i in range(k + 1))
-    return min(1.0, 2 * tail / 2**n)
-
-
 def summarize(results: list[dict[str, Any]], strategy: str) -> str:
     """The printed comparison of games played by both sides.
 
@@ -451,7 +434,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--first-click", default="opening", choices=[r.value for r in FirstClick])
     parser.add_argument("--start", type=parse_cell, default=(3, 3), help="ROW,COL of the first click")
-    parser.add_argument("--strategy", default=DEFAULT_STRATEGY, choices=sorted(STRATEGIES))
+    parser.add_argument(
+        "--strategy", default=DEFAULT_STRATEGY, help="minesat's strategy, as for minesat simulate --strategy"
+    )
     parser.add_argument("--out", type=Path, help="per-game results, JSON Lines; resumes from it")
     parser.add_argument(
         "--clock",
@@ -465,6 +450,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if (args.games is not None and args.games < 1) or args.first < 0:
             raise BenchmarkError("--games must be at least 1 and --first at least 0")
+        if not is_strategy(args.strategy):
+            raise BenchmarkError(f"unknown strategy {args.strategy!r} (known: {', '.join(STRATEGIES)}, ...)")
         if args.boards is not None:
             boards = read_board_set(args.boards, args.first, args.games)
             describe = (
