@@ -19,7 +19,6 @@ check :mod:`minesat.analysis`:
 
 from __future__ import annotations
 
-import itertools
 import json
 import random
 from dataclasses import dataclass
@@ -30,7 +29,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bruteforce import Result, build_problem, forced, forces, frontier_components, solve
+from bruteforce import Result, build_problem, forced, forces, frontier_components, solve, whole_layouts
 from minesat.analysis import Analysis, Analyzer, InconsistentPositionError, analyze, explain
 from minesat.board import COVERED, FLAG, Cell, Layout, Position, cell_name, neighbours, parse_cell
 from minesat.formats import read_layout, read_position
@@ -225,22 +224,11 @@ def naive(position: Position, total: int | None) -> tuple[int, dict[Cell, int]]:
     Even plainer than the brute force: no frontier, no interior, no weights.
     """
     covered = covered_cells(position)
-    flags = set(position.cells_in(FLAG))
-    numbers = [(c, position[c]) for c in position.all_cells() if position[c] >= 0]
-    sizes = range(len(covered) + 1) if total is None else [total - len(flags)]
     layouts, mined = 0, dict.fromkeys(covered, 0)
-    for size in sizes:
-        if not 0 <= size <= len(covered):
-            continue
-        for chosen in itertools.combinations(covered, size):
-            mines = flags | set(chosen)
-            if all(
-                sum(n in mines for n in neighbours(c, position.rows, position.cols)) == value
-                for c, value in numbers
-            ):
-                layouts += 1
-                for cell in chosen:
-                    mined[cell] += 1
+    for mines in whole_layouts(position, total):
+        layouts += 1
+        for cell in covered:
+            mined[cell] += cell in mines
     return layouts, mined
 
 

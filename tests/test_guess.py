@@ -22,6 +22,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from bruteforce import whole_layouts
 from minesat.analysis import Analyzer, InconsistentPositionError, analyze
 from minesat.board import COVERED, FLAG, Cell, Layout, Position, neighbours
 from minesat.game import Game
@@ -37,16 +38,8 @@ examples = settings(max_examples=150, deadline=None, suppress_health_check=[Heal
 
 def layouts_of(position: Position) -> list[frozenset[Cell]]:
     """Every set of mines (flags included) consistent with the position and its total."""
-    covered = position.cells_in(COVERED)
-    flags = set(position.cells_in(FLAG))
-    numbers = [(c, position[c]) for c in position.all_cells() if position[c] >= 0]
     assert position.mines is not None
-    found = []
-    for chosen in itertools.combinations(covered, position.mines - len(flags)):
-        mines = flags | set(chosen)
-        if all(sum(n in mines for n in neighbours(c, position.rows, position.cols)) == v for c, v in numbers):
-            found.append(frozenset(mines))
-    return found
+    return list(whole_layouts(position, position.mines))
 
 
 def value(cell: Cell, mines: frozenset[Cell], rows: int, cols: int) -> int:
