@@ -24,8 +24,8 @@ from hypothesis import strategies as st
 
 from bruteforce import whole_layouts
 from minesat.analysis import Analyzer, InconsistentPositionError, analyze
-from minesat.board import COVERED, FLAG, Cell, Layout, Position, neighbours
-from minesat.game import Game
+from minesat.board import COVERED, FLAG, Cell, Move, Position, neighbours
+from minesat.game import Game, Status
 from minesat.generate import FirstClick, game_seed, generate_layout
 from minesat.guess.best import BestGuess, next_safety, strategy_named
 from minesat.guess.endgame import EndgameSearch, list_layouts
@@ -272,22 +272,16 @@ def test_games_with_best_never_uncover_a_proven_mine(index: int) -> None:
     record = play_game(layout, start, strategy=BestGuess())
     again = play_game(layout, start, strategy=BestGuess())
     assert (record.won, record.moves, record.guesses) == (again.won, again.moves, again.guesses)
-    game = Game(Layout(rows, cols, layout.mines))
+    game = Game(layout)
     analyzer = Analyzer()
     for move in record.moves:
         if not move.endswith("*"):
             position = game.position()
-            cell = game_cell(move)
+            cell = Move.parse(move).cell
             if position[cell] == COVERED and any(position[c] >= 0 for c in position.all_cells()):
                 assert cell not in analyzer.analyze(position).mine, f"{move} was a proven mine"
         game.play(move)
-    assert game.over and record.won == (game.status.value == "won")
-
-
-def game_cell(move: str) -> Cell:
-    from minesat.board import Move
-
-    return Move.parse(move).cell
+    assert game.over and record.won == (game.status is Status.WON)
 
 
 def test_the_cli_takes_chained_piece_names(tmp_path) -> None:
