@@ -29,6 +29,7 @@ from minesat.game import Game
 from minesat.generate import generate_layout
 from minesat.player import get_strategy, play_game
 from minesat.store import GameStore
+from minesat.svg import position_svg
 
 #: Lost games a report shows by default: enough to see a pattern, few enough to replay at once.
 FATAL_BOARDS = 4
@@ -76,8 +77,6 @@ def fatal_boards(path: str | Path, limit: int = FATAL_BOARDS) -> Iterator[FatalB
 
 def fatal_svg(board: FatalBoard, cell_size: int = 18) -> str:
     """The board as an SVG picture with the fatal guess outlined."""
-    from minesat.svg import position_svg
-
     return position_svg(
         board.position,
         board.analysis,

@@ -252,8 +252,7 @@ def _fatal_pictures(summary: Summary) -> list[Markup]:
 
     if not summary.source or not Path(summary.source).is_file():
         return []
-    return [Markup(fatal_svg(board).replace("<svg ", "<svg class='board' ", 1))
-            for board in fatal_boards(summary.source)]
+    return [Markup(fatal_svg(board)) for board in fatal_boards(summary.source)]
 
 
 # --- files -----------------------------------------------------------------------
