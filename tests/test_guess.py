@@ -91,9 +91,15 @@ def test_outcome_probabilities_are_shares_of_layouts(position: Position) -> None
             assert got[v] == pytest.approx(n / len(layouts), abs=1e-12)
 
 
-def test_next_safety_is_one_when_something_is_proven() -> None:
-    proven = analyze(Position.from_rows(["1??"], mines=1))  # A2 is the mine, A3 safe
-    assert proven.safe and next_safety(proven) == 1.0
+def test_next_safety_blends_the_two_safest_cells() -> None:
+    finished = analyze(Position.from_rows(["1??"], mines=1))  # A2 is the mine, A3 safe, nothing else
+    assert finished.safe and not finished.unknown and next_safety(finished) == 1.0
+    two_safe = analyze(Position.from_rows(["001?", "001?", "112?", "????"], mines=3))
+    assert len(two_safe.safe) == 2 and two_safe.unknown and next_safety(two_safe) == 1.0
+    one_safe = analyze(Position.from_rows(["1?2?", "????"], mines=2))  # B1 safe; best other cell 2/3 safe
+    assert len(one_safe.safe) == 1
+    best_other = 1 - min(one_safe.probability[r][c] for r, c in one_safe.unknown)
+    assert next_safety(one_safe) == pytest.approx((4 + best_other) / 5) and next_safety(one_safe) < 1
     open_question = analyze(Position.from_rows(["???", "???"], mines=3))
     assert next_safety(open_question) == pytest.approx(0.5)
 
