@@ -28,7 +28,10 @@ McNemar p-value, guesses per game, and CPU and wall seconds per game for each si
 ``--out FILE`` appends one JSON line per game (``game``, ``layout`` digest, both results); a run
 that finds FILE plays only the games of its range that FILE lacks, so a long run can be
 interrupted and resumed, or split with ``--first``/``--games`` and summarised over the whole
-range afterwards (concatenate the files).
+range afterwards (concatenate the files). JSMinesweeper's side of a game does not depend on minesat, and
+takes about ten times as long: after a change to minesat, ``--rerun-minesat`` replays only
+minesat's side of the games FILE already has (with ``--strategy``, the current code) and
+prints the comparison without touching FILE; games FILE lacks are played by both as usual.
 
 JSMinesweeper's settings (those of its bulk play, which are also the page's defaults; the
 driver prints them): play style "no flags" (``PLAY_STYLE_NOFLAGS``; flagging changes nothing a
@@ -352,7 +355,9 @@ def load_done(out: Path | None, settings: dict[str, str]) -> dict[int, dict[str,
 def run(args: argparse.Namespace, boards: list[Board] | Iterator[Board], total: int, describe: str) -> None:
     start: Cell = args.start
     settings = {"strategy": args.strategy, "clock": args.clock, "rule": args.first_click}
-    done = load_done(args.out, settings)
+    # Replaying minesat's side, the file's strategy may differ: only JSMinesweeper's side is kept.
+    checked = {k: v for k, v in settings.items() if not (args.rerun_minesat and k == "strategy")}
+    done = load_done(args.out, checked)
     peer = JSMinesweeper(args.jsms, args.clock, args.node)
     shown = {k: v for k, v in peer.settings.items() if k != "options"}
     print(
@@ -364,7 +369,7 @@ def run(args: argparse.Namespace, boards: list[Board] | Iterator[Board], total: 
     )
     print(f"  settings {json.dumps(shown)}")
     results: list[dict[str, Any]] = []
-    played = 0
+    played = replayed = 0
     progress = sys.stderr.isatty()
     out: TextIO | None = args.out.open("a", encoding="utf-8") if args.out else None
     try:
@@ -375,6 +380,10 @@ def run(args: argparse.Namespace, boards: list[Board] | Iterator[Board], total: 
                     f"{args.out}: game {board.index} there was played on another board: "
                     "use another --out file"
                 )
+            if record is not None and args.rerun_minesat:
+                ours = play_minesat(board, start, args.first_click, args.strategy)
+                record = {**record, "strategy": args.strategy, "minesat": ours}
+                replayed += 1
             if record is None:
                 if not (0 <= start[0] < board.layout.rows and 0 <= start[1] < board.layout.cols):
                     raise BenchmarkError(
@@ -406,8 +415,9 @@ def run(args: argparse.Namespace, boards: list[Board] | Iterator[Board], total: 
         if out is not None:
             out.close()
         peer.close()
+    replay = f"; minesat's side replayed now in {replayed}" if replayed else ""
     print(
-        f"{len(results)} games ({played} played now, {len(results) - played} from {args.out})"
+        f"{len(results)} games ({played} played now, {len(results) - played} from {args.out}{replay})"
         if args.out
         else f"{len(results)} games"
     )
@@ -439,6 +449,11 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--out", type=Path, help="per-game results, JSON Lines; resumes from it")
     parser.add_argument(
+        "--rerun-minesat",
+        action="store_true",
+        help="replay only minesat's side of the games already in --out; the file is not changed",
+    )
+    parser.add_argument(
         "--clock",
         default="frozen",
         choices=["frozen", "real"],
@@ -448,6 +463,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     prog = Path(sys.argv[0]).name if argv is None else "jsminesweeper.py"
     try:
+        if args.rerun_minesat and args.out is None:
+            raise BenchmarkError("--rerun-minesat replays the games of an --out file: give one")
         if (args.games is not None and args.games < 1) or args.first < 0:
             raise BenchmarkError("--games must be at least 1 and --first at least 0")
         if not is_strategy(args.strategy):

@@ -90,6 +90,12 @@ def test_bad_board_set_is_one_line_and_status_2(
     assert err.count("\n") == 1 and f"{path}{where}" in err and message in err
 
 
+def test_rerun_minesat_needs_an_out_file(capsys: pytest.CaptureFixture[str]) -> None:
+    assert bench.main(["--jsms", "nowhere", "--games", "1", "--rerun-minesat"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "--rerun-minesat" in err and "--out" in err
+
+
 def test_not_a_checkout_is_status_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     if shutil.which("node") is None:
         pytest.skip("no Node.js")
@@ -124,6 +130,15 @@ def test_real_run_is_reproducible_and_resumes(tmp_path: Path, capsys: pytest.Cap
         ]
 
     assert outcome(again) == outcome(out)
+
+    # Replaying minesat's side with another strategy keeps JSMinesweeper's games and the file.
+    before = out.read_text()
+    capsys.readouterr()
+    replay = ["--games", "8", "--out", str(out), "--rerun-minesat", "--strategy", "safest"]
+    assert bench.main([*common, *replay]) == 0
+    printed = capsys.readouterr().out
+    assert "8 games (0 played now, 8 from" in printed and "minesat's side replayed now in 8" in printed
+    assert "minesat (safest)" in printed and out.read_text() == before
 
 
 @pytest.mark.skipif(not JSMS or shutil.which("node") is None, reason="set JSMINESWEEPER to a checkout")
