@@ -35,13 +35,16 @@ from minesat.board import COVERED, FLAG, Position, neighbour_table
 #: cells in the mask ``cells``, stated by the number at flat index ``number``.
 MaskConstraint = tuple[int, int, int]
 
-#: Lowest and highest cell state a position may hold (flag, covered, 0..8).
-_LOWEST, _HIGHEST = FLAG, 8
+#: A cell's byte is its state plus this: flag 0, covered 1, numbers 0..8 as 2..10.
+_OFFSET = -FLAG
+
+#: The bytes of every state a position may hold.
+_KNOWN = bytes(state + _OFFSET for state in (FLAG, COVERED, *range(9)))
 
 
 def _digits(state: int) -> bytes:
-    """A translation table: ``state``'s byte (``state & 255``) to ``b"1"``, every other byte to ``b"0"``."""
-    return bytes(49 if b == state & 255 else 48 for b in range(256))
+    """A translation table: ``state``'s byte to ``b"1"``, every other byte to ``b"0"``."""
+    return bytes(49 if b == state + _OFFSET else 48 for b in range(256))
 
 
 _COVERED_DIGITS = _digits(COVERED)
@@ -110,22 +113,33 @@ def read(position: Position) -> Reading | None:
     True
     """
     cells = position.cells
-    if min(cells) < _LOWEST or max(cells) > _HIGHEST:
+    try:
+        # One byte per cell, the last cell first: int() reads its most significant digit first.
+        raw = bytes(map(_OFFSET.__add__, reversed(cells)))
+    except ValueError:  # a state far out of range
+        return None
+    if raw.translate(None, _KNOWN):  # some byte is no known state
         return None
     geometry = Geometry.of(position.rows, position.cols)
-    # One byte per cell, the last cell first: int() reads its most significant digit first.
-    raw = bytes(map((255).__and__, reversed(cells)))
     covered = int(raw.translate(_COVERED_DIGITS), 2)
     flags = int(raw.translate(_FLAG_DIGITS), 2)
     numbers = geometry.full & ~(covered | flags)
-    watched = geometry.near(covered | flags)
-    # A number that sees neither a covered cell nor a flag must be a 0.
-    if numbers & ~watched & ~int(raw.translate(_ZERO_DIGITS), 2):
+    near_covered, near_flags = geometry.near(covered), geometry.near(flags)
+    # A number that sees neither a covered cell nor a flag must be a 0 ...
+    if numbers & ~(near_covered | near_flags) & ~int(raw.translate(_ZERO_DIGITS), 2):
         return None
     around = geometry.around
+    # ... and one that sees flags but no covered cell shows just as many.
+    todo = numbers & near_flags & ~near_covered
+    while todo:
+        low = todo & -todo
+        todo ^= low
+        i = low.bit_length() - 1
+        if cells[i] != (around[i] & flags).bit_count():
+            return None
     constraints: list[MaskConstraint] = []
     frontier = 0
-    todo = numbers & watched
+    todo = numbers & near_covered
     while todo:
         low = todo & -todo
         todo ^= low
@@ -135,9 +149,8 @@ def read(position: Position) -> Reading | None:
         need = cells[i] - (near & flags).bit_count()
         if need < 0 or need > sees.bit_count():
             return None
-        if sees:
-            constraints.append((sees, need, i))
-            frontier |= sees
+        constraints.append((sees, need, i))
+        frontier |= sees
     return Reading(geometry, covered, flags, constraints, frontier)
 
 
@@ -147,7 +160,9 @@ def settle(constraints: Sequence[MaskConstraint]) -> tuple[int, int, list[MaskCo
     The two classic rules (a number whose mines are all known clears its other
     cells; a number that needs every open cell mines them) of
     :func:`~minesat.analysis.classify.local_rules`, in whole passes over the
-    numbers: a pass is a few integer operations per number. The constraints
+    numbers: a pass is a few integer operations per number, and after the
+    first it looks again only at numbers some of whose cells the last pass
+    decided. The constraints
     left open are reduced to their undecided cells and the mines those still
     hold, and each still needs some but not all of them.
 
@@ -160,14 +175,16 @@ def settle(constraints: Sequence[MaskConstraint]) -> tuple[int, int, list[MaskCo
     """
     safe = mine = 0
     todo = list(constraints)
-    changed = True
-    while changed:
-        changed = False
+    fresh = -1  # cells decided since the last pass: at first, as good as all
+    while fresh:
+        before = safe | mine
         still: list[MaskConstraint] = []
         for c in todo:
             cells, mines, _ = c
-            known = safe | mine
-            open_cells = cells & ~known
+            if not cells & fresh:
+                still.append(c)  # none of its cells changed since it was last looked at
+                continue
+            open_cells = cells & ~(safe | mine)
             need = mines - (cells & mine).bit_count()
             if not open_cells:
                 if need:
@@ -176,15 +193,14 @@ def settle(constraints: Sequence[MaskConstraint]) -> tuple[int, int, list[MaskCo
             width = open_cells.bit_count()
             if need == 0:
                 safe |= open_cells
-                changed = True
             elif need == width:
                 mine |= open_cells
-                changed = True
             elif need < 0 or need > width:
                 return None
             else:
                 still.append(c)
         todo = still
+        fresh = (safe | mine) & ~before
     known = safe | mine
     rest = [(cells & ~known, mines - (cells & mine).bit_count(), number) for cells, mines, number in todo]
     return safe, mine, rest
@@ -193,14 +209,10 @@ def settle(constraints: Sequence[MaskConstraint]) -> tuple[int, int, list[MaskCo
 def split(constraints: Sequence[MaskConstraint]) -> list[tuple[int, list[MaskConstraint]]]:
     """Independent parts: ``(cells, constraints)``, constraints linked through shared cells.
 
-    Parts come in the order of their lowest number. Within a part the
-    constraints start at its lowest number, and each follows one it shares a
-    cell with (see :func:`solutions`).
-
     >>> split([(0b0011, 1, 9), (0b1100, 1, 8), (0b0110, 1, 7)])
-    [(15, [(6, 1, 7), (12, 1, 8), (3, 1, 9)])]
-    >>> [cells for cells, _ in split([(0b0011, 1, 9), (0b1100, 1, 8)])]  # the 8 comes first
-    [12, 3]
+    [(15, [(6, 1, 7), (3, 1, 9), (12, 1, 8)])]
+    >>> [cells for cells, _ in split([(0b0011, 1, 9), (0b1100, 1, 8)])]
+    [3, 12]
     """
     parts: list[tuple[int, list[MaskConstraint]]] = []
     for c in constraints:
@@ -215,12 +227,11 @@ def split(constraints: Sequence[MaskConstraint]) -> list[tuple[int, list[MaskCon
                 kept.append(part)
         kept.append((cells, joined))
         parts = kept
-    return sorted(((cells, _linked_order(cs)) for cells, cs in parts), key=lambda p: p[1][0][2])
+    return parts
 
 
-def _linked_order(constraints: list[MaskConstraint]) -> list[MaskConstraint]:
-    """From the lowest number on, each constraint after one it shares a cell with: a search
-    through them then meets a broken number soon after the cells that break it are chosen."""
+def _linked_order(constraints: Sequence[MaskConstraint]) -> list[MaskConstraint]:
+    """From the lowest number on, each constraint after one it shares a cell with."""
     rest = sorted(constraints, key=lambda c: c[2])
     ordered = [rest.pop(0)]
     seen = ordered[0][0]
@@ -256,13 +267,16 @@ def solutions(constraints: Sequence[MaskConstraint], limit: int) -> list[int] | 
 
     Each constraint in turn places the mines it still needs among its cells
     no earlier constraint placed (one step per placement tried), so a layout
-    is found once. ``constraints`` should be in :func:`split`'s order.
+    is found once. From the lowest number on, each constraint comes after one
+    it shares a cell with: a broken number is then met soon after the
+    placements that break it.
 
     >>> sorted(solutions([(0b011, 1, 0), (0b110, 1, 1)], 100))  # cell 1, or cells 0 and 2
     [2, 5]
     >>> solutions([(0b011, 1, 0), (0b110, 1, 1)], 1) is None
     True
     """
+    constraints = _linked_order(constraints)
     found: list[int] = []
     last = len(constraints)
     steps = 0
