@@ -308,9 +308,13 @@ class Layout:
         """Adjacency count of every cell, row-major (mines included)."""
         rows, cols = self.rows, self.cols
         grid = [0] * (rows * cols)
-        for mine in self.mines:
-            for r, c in neighbours(mine, rows, cols):
-                grid[r * cols + c] += 1
+        for r, c in self.mines:
+            # The 3x3 block around the mine, clipped to the board, then the mine itself taken out.
+            for nr in range(max(r - 1, 0), min(r + 2, rows)):
+                base = nr * cols
+                for nc in range(max(c - 1, 0), min(c + 2, cols)):
+                    grid[base + nc] += 1
+            grid[r * cols + c] -= 1
         return tuple(grid)
 
     def to_rows(self) -> list[str]:
@@ -351,13 +355,15 @@ class Layout:
         """
         rows, cols = self.rows, self.cols
         counts = self.counts
-        mines = self.mines
+        mined = bytearray(rows * cols)
+        for r, c in self.mines:
+            mined[r * cols + c] = 1
         seen = bytearray(rows * cols)
         clicks = 0
         table = neighbour_table(rows, cols)
         # Openings: flood each zero region, marking it and its border.
         for start in range(rows * cols):
-            if seen[start] or counts[start] or divmod(start, cols) in mines:
+            if seen[start] or counts[start] or mined[start]:
                 continue
             clicks += 1
             seen[start] = 1
@@ -369,7 +375,4 @@ class Layout:
                         if counts[j] == 0:
                             stack.append(j)
         # Remaining numbered cells each need a click of their own.
-        for i in range(rows * cols):
-            if not seen[i] and divmod(i, cols) not in mines:
-                clicks += 1
-        return clicks
+        return clicks + sum(1 for i in range(rows * cols) if not seen[i] and not mined[i])
