@@ -18,7 +18,14 @@ from math import comb
 from typing import NoReturn, Protocol, TypeVar
 
 from minesat.analysis import small
-from minesat.analysis.classify import Certainties, classify_component, classify_with_total, local_rules
+from minesat.analysis.classify import (
+    Certainties,
+    WorkBudget,
+    check_component,
+    classify_component,
+    classify_with_total,
+    local_rules,
+)
 from minesat.analysis.constraints import Component, Constraint, Frontier, FrontierModel
 from minesat.analysis.counting import (
     STATE_BUDGET,
@@ -122,12 +129,15 @@ class Analyzer:
         cache[key] = value
         return value
 
-    def certainties(self, component: Component) -> Certainties:
-        return self._cached(
-            self._certain,
-            component.key,
-            lambda: classify_component(component, use_local_rules=self.use_local_rules),
-        )
+    def certainties(self, component: Component, budget: WorkBudget | None = None) -> Certainties:
+        """A component's certain cells on its own (local rules, then SAT), cached when complete."""
+        key = component.key
+        if key in self._certain:
+            return self._certain[key]
+        found = classify_component(component, use_local_rules=self.use_local_rules, budget=budget)
+        if budget is None or not budget.ran_out:
+            self._cache(self._certain, key, found)
+        return found
 
     def count(self, component: Component) -> ComponentCount | None:
         return self._cached(self._counts, component.key, lambda: self._count(component))
@@ -220,25 +230,33 @@ class Analyzer:
                 # the per-component SAT step would only repeat what it proves.
                 return self._from_counts(position, total, model, components, counts, remaining)
 
-        # Step 1: each component on its own (local rules, then SAT).
-        safe: set[Cell] = set()
-        mine: set[Cell] = set()
-        for comp in components:
-            s, m = self.certainties(comp)
-            safe |= s
-            mine |= m
-
+        # The solver calls below share the work budget: a hostile position
+        # (thousands of cells no count can take) stops at it, and is flagged
+        # inexact, its certainties correct but perhaps incomplete.
+        budget = WorkBudget(self.work_budget)
         if total is None:
+            # Step 1: each component on its own (local rules, then SAT).
             # Without the total only certainties are promised (SPEC section 3);
             # every other covered cell reads None.
+            safe: set[Cell] = set()
+            mine: set[Cell] = set()
+            for comp in components:
+                s, m = self.certainties(comp, budget)
+                safe |= s
+                mine |= m
             probability: dict[Cell, float | None] = dict.fromkeys(safe, 0.0)
             probability.update(dict.fromkeys(mine, 1.0))
-            return _build(position, total, safe, mine, probability, len(components), exact=True)
+            return _build(position, total, safe, mine, probability, len(components), exact=not budget.ran_out)
 
-        # Step 2': a component too large to count. Certainties stay exact (SAT
-        # with the global count); probabilities become estimates.
+        # Step 2': a component too large to count. Certainties come from SAT
+        # with the global count (exact unless past the budget); probabilities
+        # become estimates. A component with no layout of its own is named
+        # first, as the count names it.
+        for comp, count in zip(components, counts, strict=True):
+            if count is None:
+                check_component(comp, use_local_rules=self.use_local_rules)
         frontier = model.frontier()
-        (s, m), interior = classify_with_total(components, len(frontier.interior), remaining)
+        (s, m), interior = classify_with_total(components, len(frontier.interior), remaining, budget)
         safe, mine = set(s), set(m)
         if interior is not None:
             (mine if interior else safe).update(frontier.interior)
