@@ -14,7 +14,13 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from minesat.analysis import Analyzer, InconsistentPositionError
-from minesat.analysis.classify import check_component, classify_component
+from minesat.analysis.classify import (
+    WorkBudget,
+    check_component,
+    classify_component,
+    classify_with_total,
+    solver_call_cost,
+)
 from minesat.analysis.constraints import Frontier
 from minesat.analysis.counting import count_component
 from minesat.board import COVERED, Position
@@ -212,21 +218,36 @@ def mesh(n: int, seed: int = 0) -> Position:
     return Position(n, n, tuple(cells), len(mines))
 
 
-@pytest.mark.parametrize("total", [True, False])
-def test_solver_calls_stop_at_the_work_budget(total: bool) -> None:
+@pytest.mark.parametrize(("total", "budget"), [(True, 2), (True, 20), (False, 20)])
+def test_solver_calls_stop_at_the_work_budget(total: bool, budget: int) -> None:
     # state_budget=0 sends every component to the solver. A budget of a few
     # calls leaves some certain cells unfound: what is found is still certain,
     # and the analysis says it is not exact. A generous budget finds them all.
+    # (A budget of 2 cannot pay one call with the total: each component's own
+    # certainties stand in.)
     position = mesh(14)
     if not total:
         position = position.with_mines(None)
     full = Analyzer(state_budget=0).analyze(position)
-    cut = Analyzer(state_budget=0, work_budget=20).analyze(position)
+    cut = Analyzer(state_budget=0, work_budget=budget).analyze(position)
     assert cut.exact is False
     assert set(cut.safe) < set(full.safe) or set(cut.mine) < set(full.mine)
     assert set(cut.safe) <= set(full.safe) and set(cut.mine) <= set(full.mine)
     assert Analyzer(state_budget=0, work_budget=10**9).analyze(position) == full
     assert full.exact is (not total)  # with the total, the probabilities are estimates
+
+
+def test_the_global_count_is_left_out_when_not_even_one_call_fits() -> None:
+    position = mesh(14)
+    frontier = Frontier.of(position)
+    components = frontier.components()
+    cells = sum(len(comp.cells) for comp in components)
+    args = (components, len(frontier.interior), position.mines - frontier.flags)
+    first = solver_call_cost(cells, total=True, first=True)
+    budget = WorkBudget(first - 1)
+    assert classify_with_total(*args, budget) is None and budget.ran_out
+    assert classify_with_total(*args, WorkBudget(first)) is not None
+    assert classify_with_total(*args, WorkBudget(10**9)) == classify_with_total(*args)
 
 
 def test_a_cut_classification_is_not_cached_as_complete() -> None:

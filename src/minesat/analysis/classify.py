@@ -38,15 +38,44 @@ Certainties = tuple[frozenset[Cell], frozenset[Cell]]  # (safe, mine)
 #: What one solver call costs in the units of the engine's work budget (one
 #: product of two 2000-bit integers, about 2.5 us): a call on v cells, with
 #: reading its model, took about v / 32 of them (measured on components of
-#: 500 to 9000 cells).
+#: 2,600 to 180,000 cells).
 SAT_CELLS_PER_UNIT = 32
+
+#: With the global count, Minicard's two cardinality constraints span the whole
+#: frontier and a call grows faster than the cells: measured, 1.2x the linear
+#: cost at 29,000 cells, 2.7x at 117,000, 4x to 10x at 180,000.
+TOTAL_CELLS_SCALE = 40_000
+
+#: The first call of a solver searches from nothing and grows with the square
+#: of the cells: measured 0.04 s on 20,000 open cells, 0.2 s on 46,000, 1.8 s
+#: on 128,000, some 60 s on 750,000. It costs ``(cells / FIRST_CALL_CELLS) ** 2``
+#: units more than the others.
+FIRST_CALL_CELLS = 150
+
+
+def solver_call_cost(cells: int, *, total: bool = False, first: bool = False) -> int:
+    """What one call on ``cells`` cells costs, in work units (``total``: with the global
+    count; ``first``: the solver's first call).
+
+    >>> solver_call_cost(3200), solver_call_cost(3200, total=True), solver_call_cost(120_000, total=True)
+    (101, 101, 37510)
+    >>> solver_call_cost(120_000, first=True)
+    643751
+    """
+    cost = 1 + cells // SAT_CELLS_PER_UNIT
+    if total:
+        cost *= 1 + (cells // TOTAL_CELLS_SCALE) ** 2
+    if first:
+        cost += (cells // FIRST_CALL_CELLS) ** 2
+    return cost
 
 
 class WorkBudget:
     """The work one analysis may still spend on solver calls, in the engine's units.
 
     ``ran_out`` turns true at the first call refused: the certainties found
-    until then are certain, but some certain cells may be missing.
+    until then are certain (if the position has a layout at all: a component
+    too big for even one call is not checked), but some may be missing.
     """
 
     def __init__(self, units: int) -> None:
@@ -55,15 +84,17 @@ class WorkBudget:
 
     def spend(self, units: int) -> bool:
         """Take ``units`` if they are left (True), else refuse and mark the budget spent."""
-        if units > self.left:
-            self.ran_out = True
+        if not self.affords(units):
             return False
         self.left -= units
         return True
 
-    def charge(self, units: int) -> None:
-        """Take ``units`` for work that must be done anyway (what is left may go below 0)."""
-        self.left -= units
+    def affords(self, units: int) -> bool:
+        """Whether ``units`` are left, without taking them (if not, the budget is marked spent)."""
+        if units > self.left:
+            self.ran_out = True
+            return False
+        return True
 
 
 class CardinalitySolver:
@@ -124,7 +155,11 @@ class CardinalitySolver:
         return set(self.solver.get_core() or ())
 
     def certain_cells(
-        self, cells: Sequence[Cell], assumptions: Sequence[int] = (), budget: WorkBudget | None = None
+        self,
+        cells: Sequence[Cell],
+        assumptions: Sequence[int] = (),
+        budget: WorkBudget | None = None,
+        total: bool = False,
     ) -> Certainties | None:
         """Classify ``cells``; ``None`` when the constraints have no solution.
 
@@ -134,14 +169,16 @@ class CardinalitySolver:
         integer, a bit per variable: on thousands of cells, reading it cell by
         cell after every call would cost more than the calls.
 
-        With a ``budget``, each call is paid for (:data:`SAT_CELLS_PER_UNIT`);
-        the first call, which decides whether there is a solution at all, is
-        always made. Past the budget the cells not yet tested are left out:
-        what is returned is certain, but may be incomplete (``budget.ran_out``).
+        With a ``budget``, each call is paid for (:func:`solver_call_cost`;
+        ``total``: the solver holds the global count). Past the budget the
+        cells not yet tested are left out: what is returned is certain, but
+        may be incomplete (``budget.ran_out``). When not even the first call
+        fits, nothing is tested and nothing is returned: whether there is a
+        solution at all is then not known.
         """
-        cost = 1 + self.top // SAT_CELLS_PER_UNIT
-        if budget is not None:
-            budget.charge(cost)
+        if budget is not None and not budget.spend(solver_call_cost(self.top, total=total, first=True)):
+            return frozenset(), frozenset()
+        cost = solver_call_cost(self.top, total=total)
         if not self.solve(assumptions):
             return None
         # Bit v - 1 of seen_mine (seen_safe): some model mined (spared) variable v.
@@ -292,14 +329,19 @@ def classify_component(
     return frozenset(safe), frozenset(mine)
 
 
-def check_component(component: Component, *, use_local_rules: bool = True) -> None:
+def check_component(
+    component: Component, *, use_local_rules: bool = True, budget: WorkBudget | None = None
+) -> None:
     """Raise :class:`InconsistentPositionError` exactly when :func:`classify_component` would.
 
     One solver call instead of one per open cell: the check the global count's
-    road needs, whose own classification replaces the component's.
+    road needs, whose own classification replaces the component's. A
+    component too big for the call within the ``budget`` is not checked.
     """
     decided, open_cells = _rules_first(component, use_local_rules)
     if open_cells:
+        if budget is not None and not budget.spend(solver_call_cost(len(open_cells), first=True)):
+            return
         with _solver_for(component, decided, open_cells) as sat:
             solvable = sat.solve()
         if not solvable:
@@ -324,14 +366,18 @@ def _solver_for(component: Component, decided: dict[Cell, bool], open_cells: lis
 
 def classify_with_total(
     components: Sequence[Component], interior: int, remaining: int, budget: WorkBudget | None = None
-) -> tuple[Certainties, bool | None]:
+) -> tuple[Certainties, bool | None] | None:
     """Certain frontier cells and the interior's fate when ``remaining`` mines are left.
 
     Returns ``((safe, mine), interior)`` where ``interior`` is False (all interior
     cells safe), True (all mined) or None (undecided, or there is no interior;
-    or not known, past the ``budget``).
+    or not known, past the ``budget``). ``None`` when the ``budget`` cannot pay
+    even the first call (:func:`solver_call_cost` with the total): on a
+    frontier of hundreds of thousands of cells that call alone takes minutes.
     """
     cells = [c for comp in components for c in comp.cells]
+    if budget is not None and not budget.affords(solver_call_cost(len(cells), total=True, first=True)):
+        return None
     constraints = [c for comp in components for c in comp.constraints]
     with CardinalitySolver(cells) as sat:
         for c in constraints:
@@ -341,7 +387,7 @@ def classify_with_total(
         # between 0 and all of its cells.
         sat.at_most(lits, remaining)
         sat.at_most([-v for v in lits], len(lits) - (remaining - interior))
-        found = sat.certain_cells(cells, budget=budget)
+        found = sat.certain_cells(cells, budget=budget, total=True)
         if found is None:
             raise InconsistentPositionError(
                 conflict_source(constraints, total=(cells, interior, remaining)),
@@ -349,7 +395,7 @@ def classify_with_total(
             )
         if not interior:
             return found, None
-        if budget is not None and not budget.spend(2 * (1 + sat.top // SAT_CELLS_PER_UNIT)):
+        if budget is not None and not budget.spend(2 * solver_call_cost(len(cells), total=True)):
             return found, None
         # Interior all safe iff the frontier cannot hold fewer than every remaining
         # mine; all mined iff it cannot hold more than ``remaining - interior``.

@@ -254,10 +254,23 @@ class Analyzer:
         # first, as the count names it.
         for comp, count in zip(components, counts, strict=True):
             if count is None:
-                check_component(comp, use_local_rules=self.use_local_rules)
+                check_component(comp, use_local_rules=self.use_local_rules, budget=budget)
         frontier = model.frontier()
-        (s, m), interior = classify_with_total(components, len(frontier.interior), remaining, budget)
-        safe, mine = set(s), set(m)
+        found = classify_with_total(components, len(frontier.interior), remaining, budget)
+        if found is None:
+            # Too big for even one call with the total: each component's own
+            # certainties (from its count, or SAT within the budget), which
+            # are certain with the total too; what only the total decides, and
+            # a total no layout can place, go unseen.
+            safe, mine = set(), set()
+            for comp, count in zip(components, counts, strict=True):
+                own = self.certainties(comp, budget) if count is None else _decided_by(comp, count)
+                safe.update(own[0])
+                mine.update(own[1])
+            interior = None
+        else:
+            (s, m), interior = found
+            safe, mine = set(s), set(m)
         if interior is not None:
             (mine if interior else safe).update(frontier.interior)
         probability = _estimate(frontier, components, counts, safe, mine, remaining)
