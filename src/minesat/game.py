@@ -198,9 +198,10 @@ class Game:
 
     def uncover(self, cell: Cell) -> MoveResult:
         """Uncover a cell; a zero opens its whole region and that region's border."""
-        if self.over or not on_board(cell, self.rows, self.cols):
+        row, col = cell
+        if self.status is not Status.PLAYING or not (0 <= row < self.rows and 0 <= col < self.cols):
             return MoveResult.INVALID
-        state = self[cell]
+        state = self.state[row * self.cols + col]
         if state >= 0:
             return MoveResult.REDUNDANT
         if state == FLAG:
