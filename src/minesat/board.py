@@ -308,13 +308,9 @@ class Layout:
         """Adjacency count of every cell, row-major (mines included)."""
         rows, cols = self.rows, self.cols
         grid = [0] * (rows * cols)
-        for r, c in self.mines:
-            # The 3x3 block around the mine, clipped to the board, then the mine itself taken out.
-            for nr in range(max(r - 1, 0), min(r + 2, rows)):
-                base = nr * cols
-                for nc in range(max(c - 1, 0), min(c + 2, cols)):
-                    grid[base + nc] += 1
-            grid[r * cols + c] -= 1
+        for mine in self.mines:
+            for r, c in neighbours(mine, rows, cols):
+                grid[r * cols + c] += 1
         return tuple(grid)
 
     def to_rows(self) -> list[str]:
