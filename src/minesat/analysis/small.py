@@ -116,7 +116,7 @@ def read(position: Position) -> Reading | None:
     try:
         # One byte per cell, the last cell first: int() reads its most significant digit first.
         raw = bytes(map(_OFFSET.__add__, reversed(cells)))
-    except ValueError:  # a state far out of range
+    except (TypeError, ValueError):  # a state far out of range, or no integer
         return None
     if raw.translate(None, _KNOWN):  # some byte is no known state
         return None
