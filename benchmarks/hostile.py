@@ -13,6 +13,10 @@ mine count, which is what makes exact counting couple everything:
   numbers (``-half``: half of it mined);
 - ``islands``: 1,320 covered 3x3 holes, each a component whose mine count
   varies (its centre is interior), plus a covered block;
+- ``mesh-N``: numbers on the cells of odd row and odd column of an NxN board,
+  every other cell covered: each number shares cells with eight others, so the
+  board is one component no count within the budget takes, and the solver
+  decides (within its share of the work budget);
 - with ``--big``, the same kinds at the 1000x1000 cap.
 
 Each file is analysed by a fresh ``minesat analyze --json`` process
@@ -100,6 +104,13 @@ def islands(across: int = 40, down: int = 33, block: int = 20, seed: int = 0) ->
     return _position(rows, cols, mines, lambda r, c: (r, c) in holes or (r, c) in lump)
 
 
+def mesh(n: int, seed: int = 0) -> Position:
+    """Numbers on the cells with odd row and odd column (unless mined), every other cell covered."""
+    rng = random.Random(seed)
+    mines = set(rng.sample([(r, c) for r in range(n) for c in range(n)], round(DENSITY * n * n)))
+    return _position(n, n, mines, lambda r, c: not (r % 2 == 1 and c % 2 == 1))
+
+
 def positions(big: bool) -> dict[str, Callable[[], Position]]:
     made: dict[str, Callable[[], Position]] = {
         "solved-100": lambda: solved(100),
@@ -109,6 +120,7 @@ def positions(big: bool) -> dict[str, Callable[[], Position]]:
         "snake": snake,
         "snake-half": lambda: snake(density=0.5),
         "islands": islands,
+        "mesh-300": lambda: mesh(300),
     }
     if big:
         made |= {
@@ -116,6 +128,7 @@ def positions(big: bool) -> dict[str, Callable[[], Position]]:
             "checkerboard-1000": lambda: checkerboard(1000),
             "snake-1000": lambda: snake(999, 1000),
             "islands-1000": lambda: islands(200, 195, 20),
+            "mesh-1000": lambda: mesh(1000),
         }
     return made
 

@@ -11,8 +11,16 @@ import random
 
 import pytest
 from hypothesis import given
+from hypothesis import strategies as st
 
 from minesat.analysis import Analyzer, InconsistentPositionError
+from minesat.analysis.classify import (
+    WorkBudget,
+    check_component,
+    classify_component,
+    classify_with_total,
+    solver_call_cost,
+)
 from minesat.analysis.constraints import Frontier
 from minesat.analysis.counting import count_component
 from minesat.board import COVERED, Position
@@ -102,8 +110,10 @@ def test_incremental_model_answers_like_a_fresh_build(game: Played) -> None:
     # strategy does: a covered cell uncovered with each number it could show
     # (consistent or not), then back. Its incremental model and caches must give
     # exactly what a fresh Analyzer gives, ``proven`` exactly ``safe``/``mine``
-    # and ``layouts`` exactly the count.
-    reused = Analyzer()
+    # and ``layouts`` exactly the count. (These boards are small: the reused
+    # Analyzer is kept off the small-board road, so that its model is the one
+    # tested.)
+    reused = Analyzer(small_boards=False)
     for position in game.positions:
         looks = [position]
         covered = [i for i, s in enumerate(position.cells) if s == COVERED]
@@ -188,3 +198,102 @@ def test_feasible_counts_give_the_certainties_of_exact_weights() -> None:
         elif interior and interior_mined == denominator:
             fate = True
         assert by_sets[2] == fate
+
+
+# --- the solver's share of the work budget ---------------------------------------
+
+
+def mesh(n: int, seed: int = 0) -> Position:
+    """Numbers on every cell with odd row and odd column, everything else covered:
+    one component in which every number shares cells with eight others, and
+    which no count within the default state budget takes (the solver's road)."""
+    rng = random.Random(seed)
+    mines = set(rng.sample([(r, c) for r in range(n) for c in range(n)], n * n // 5))
+    cells = []
+    for r in range(n):
+        for c in range(n):
+            shown = r % 2 == 1 and c % 2 == 1 and (r, c) not in mines
+            around = sum((r + dr, c + dc) in mines for dr in (-1, 0, 1) for dc in (-1, 0, 1))
+            cells.append(around if shown else COVERED)
+    return Position(n, n, tuple(cells), len(mines))
+
+
+@pytest.mark.parametrize(("total", "budget"), [(True, 2), (True, 20), (False, 20)])
+def test_solver_calls_stop_at_the_work_budget(total: bool, budget: int) -> None:
+    # state_budget=0 sends every component to the solver. A budget of a few
+    # calls leaves some certain cells unfound: what is found is still certain,
+    # and the analysis says it is not exact. A generous budget finds them all.
+    # (A budget of 2 cannot pay one call with the total: each component's own
+    # certainties stand in.)
+    position = mesh(14)
+    if not total:
+        position = position.with_mines(None)
+    full = Analyzer(state_budget=0).analyze(position)
+    cut = Analyzer(state_budget=0, work_budget=budget).analyze(position)
+    assert cut.exact is False
+    assert set(cut.safe) < set(full.safe) or set(cut.mine) < set(full.mine)
+    assert set(cut.safe) <= set(full.safe) and set(cut.mine) <= set(full.mine)
+    assert Analyzer(state_budget=0, work_budget=10**9).analyze(position) == full
+    assert full.exact is (not total)  # with the total, the probabilities are estimates
+
+
+def test_the_global_count_is_left_out_when_not_even_one_call_fits() -> None:
+    position = mesh(14)
+    frontier = Frontier.of(position)
+    components = frontier.components()
+    cells = sum(len(comp.cells) for comp in components)
+    args = (components, len(frontier.interior), position.mines - frontier.flags)
+    first = solver_call_cost(cells, total=True, first=True)
+    budget = WorkBudget(first - 1)
+    assert classify_with_total(*args, budget) is None and budget.ran_out
+    assert classify_with_total(*args, WorkBudget(first)) is not None
+    assert classify_with_total(*args, WorkBudget(10**9)) == classify_with_total(*args)
+
+
+def test_a_cut_classification_is_not_cached_as_complete() -> None:
+    position = mesh(14).with_mines(None)
+    analyzer = Analyzer(state_budget=0, work_budget=20)
+    assert analyzer.analyze(position).exact is False
+    analyzer.work_budget = 10**9
+    assert analyzer.analyze(position) == Analyzer(state_budget=0).analyze(position)
+
+
+@examples(150)
+@given(played_games(max_steps=3), st.randoms(use_true_random=False))
+def test_a_component_is_checked_as_it_is_classified(played: Played, rnd: random.Random) -> None:
+    # check_component raises exactly when classify_component raises, naming the same number.
+    position = played.positions[-1]
+    numbers = [i for i, s in enumerate(position.cells) if s >= 0]
+    if not numbers:
+        return
+    cells = list(position.cells)
+    cells[rnd.choice(numbers)] = rnd.randint(0, 8)
+    try:
+        components = Frontier.of(Position(position.rows, position.cols, tuple(cells))).components()
+    except InconsistentPositionError:
+        return
+    for comp in components:
+        for rules in (True, False):
+            try:
+                classify_component(comp, use_local_rules=rules)
+                expected = None
+            except InconsistentPositionError as err:
+                expected = err.cell
+            try:
+                check_component(comp, use_local_rules=rules)
+                checked = None
+            except InconsistentPositionError as err:
+                checked = err.cell
+            assert checked == expected
+
+
+def test_a_long_chain_is_counted_without_deep_recursion() -> None:
+    # A covered row over a row of numbers, 3000 long: one part of 3000 boxes in
+    # a chain. The search would recurse once per box; the programme counts it.
+    n = 3000
+    mines = {c for c in range(n) if c % 3 == 1}
+    shown = [sum(c + d in mines for d in (-1, 0, 1)) for c in range(n)]
+    position = Position(2, n, (COVERED,) * n + tuple(shown), len(mines))
+    analysis = Analyzer().analyze(position)
+    assert analysis.exact and analysis.layouts == 1
+    assert set(analysis.mine) == {(0, c) for c in mines}

@@ -351,13 +351,15 @@ class Layout:
         """
         rows, cols = self.rows, self.cols
         counts = self.counts
-        mines = self.mines
+        mined = bytearray(rows * cols)
+        for r, c in self.mines:
+            mined[r * cols + c] = 1
         seen = bytearray(rows * cols)
         clicks = 0
         table = neighbour_table(rows, cols)
         # Openings: flood each zero region, marking it and its border.
         for start in range(rows * cols):
-            if seen[start] or counts[start] or divmod(start, cols) in mines:
+            if seen[start] or counts[start] or mined[start]:
                 continue
             clicks += 1
             seen[start] = 1
@@ -369,7 +371,4 @@ class Layout:
                         if counts[j] == 0:
                             stack.append(j)
         # Remaining numbered cells each need a click of their own.
-        for i in range(rows * cols):
-            if not seen[i] and divmod(i, cols) not in mines:
-                clicks += 1
-        return clicks
+        return clicks + sum(1 for i in range(rows * cols) if not seen[i] and not mined[i])

@@ -32,6 +32,7 @@ from minesat.board import (
     Move,
     Position,
     cell_name,
+    neighbour_table,
     neighbours,
     on_board,
     row_name,
@@ -123,7 +124,8 @@ class Game:
     @property
     def uncovered(self) -> int:
         """Number of cells uncovered so far."""
-        return sum(1 for s in self.state if s >= 0)
+        state = self.state
+        return len(state) - state.count(COVERED) - state.count(FLAG)
 
     def position(self) -> Position:
         """What the player sees now, with the total mine count."""
@@ -196,9 +198,10 @@ class Game:
 
     def uncover(self, cell: Cell) -> MoveResult:
         """Uncover a cell; a zero opens its whole region and that region's border."""
-        if self.over or not on_board(cell, self.rows, self.cols):
+        row, col = cell
+        if self.status is not Status.PLAYING or not (0 <= row < self.rows and 0 <= col < self.cols):
             return MoveResult.INVALID
-        state = self[cell]
+        state = self.state[row * self.cols + col]
         if state >= 0:
             return MoveResult.REDUNDANT
         if state == FLAG:
@@ -263,31 +266,30 @@ class Game:
         """Uncover ``cell``; if it is a zero, its 8-connected zero region and border.
 
         Iterative (an explicit stack), so a 2000x2000 empty board cannot hit the
-        recursion limit. A cell is uncovered when it is pushed, so it is pushed at
-        most once: the stack stays small and each cell is visited once. Flags are
-        never uncovered.
+        recursion limit. A cell is uncovered when it is reached and only zeros
+        are pushed, so each zero is expanded once and the stack stays small.
+        Flags are never uncovered. Most uncovers of a game are of numbers, which
+        open themselves alone and return at once.
         """
         assert self.layout is not None
-        rows, cols, state, counts = self.rows, self.cols, self.state, self.layout.counts
-        start = cell[0] * cols + cell[1]
+        state, counts = self.state, self.layout.counts
+        start = cell[0] * self.cols + cell[1]
         if state[start] != COVERED:
             return
         state[start] = counts[start]
+        if counts[start]:
+            self._to_uncover -= 1
+            return
+        table = neighbour_table(self.rows, self.cols)
         opened = 1
         stack = [start]
         while stack:
-            i = stack.pop()
-            if counts[i]:
-                continue  # a number: the border of the region, not opened further
-            r, c = divmod(i, cols)
-            for rr in (r - 1, r, r + 1):
-                if 0 <= rr < rows:
-                    for cc in (c - 1, c, c + 1):
-                        j = rr * cols + cc
-                        if 0 <= cc < cols and state[j] == COVERED:
-                            state[j] = counts[j]
-                            opened += 1
-                            stack.append(j)
+            for j in table[stack.pop()]:
+                if state[j] == COVERED:
+                    state[j] = counts[j]
+                    opened += 1
+                    if not counts[j]:
+                        stack.append(j)
         self._to_uncover -= opened
 
     def _after_uncover(self) -> MoveResult:

@@ -334,11 +334,12 @@ def _make_proven_moves(game: Game, safe: Sequence[Cell], mine: Sequence[Cell], m
     """Uncover every proven-safe cell, then flag every proven mine.
 
     A safe cell may already be open by the time its turn comes (a zero opened
-    it); it is skipped, so no redundant move is recorded.
+    it); it is skipped, so no redundant move is recorded. Only an uncover can
+    end the game (it wins), so the game is looked at after each one alone.
     """
+    if game.over:
+        return
     for cell in safe:
-        if game.over:
-            return
         if game[cell] != COVERED:
             continue
         game.uncover(cell)
@@ -347,9 +348,9 @@ def _make_proven_moves(game: Game, safe: Sequence[Cell], mine: Sequence[Cell], m
             moves.append(move)
             if trace is not None:
                 trace.append(Step(move, Reason.SAFE))
-    for cell in mine:
         if game.over:
             return
+    for cell in mine:
         game.flag(cell)
         if moves is not None:
             move = _move_name(cell, Action.FLAG)

@@ -4,6 +4,8 @@ The data flows through the modules in order: :mod:`.constraints` (numbers to
 cardinality constraints, split into components) -> :mod:`.classify` (local
 rules, then SAT) -> :mod:`.counting` (exact counts over boxes) ->
 :mod:`.engine` (the pipeline and its cache) -> :mod:`.explain` (proofs).
+Small boards take a shorter road through :mod:`.small` (the position read
+whole as bit masks), to the same answers.
 
 >>> from minesat.board import Position, cell_name
 >>> position = Position.from_rows(["1?", "??"])

@@ -35,6 +35,67 @@ SAT_SOLVER = "mc"
 
 Certainties = tuple[frozenset[Cell], frozenset[Cell]]  # (safe, mine)
 
+#: What one solver call costs in the units of the engine's work budget (one
+#: product of two 2000-bit integers, about 2.5 us): a call on v cells, with
+#: reading its model, took about v / 32 of them (measured on components of
+#: 2,600 to 180,000 cells).
+SAT_CELLS_PER_UNIT = 32
+
+#: With the global count, Minicard's two cardinality constraints span the whole
+#: frontier and a call grows faster than the cells: measured, 1.2x the linear
+#: cost at 29,000 cells, 2.7x at 117,000, 4x to 10x at 180,000.
+TOTAL_CELLS_SCALE = 40_000
+
+#: The first call of a solver searches from nothing and grows with the square
+#: of the cells: measured 0.04 s on 20,000 open cells, 0.2 s on 46,000, 1.8 s
+#: on 128,000, some 60 s on 750,000. It costs ``(cells / FIRST_CALL_CELLS) ** 2``
+#: units more than the others.
+FIRST_CALL_CELLS = 150
+
+
+def solver_call_cost(cells: int, *, total: bool = False, first: bool = False) -> int:
+    """What one call on ``cells`` cells costs, in work units (``total``: with the global
+    count; ``first``: the solver's first call).
+
+    >>> solver_call_cost(3200), solver_call_cost(3200, total=True), solver_call_cost(120_000, total=True)
+    (101, 101, 37510)
+    >>> solver_call_cost(120_000, first=True)
+    643751
+    """
+    cost = 1 + cells // SAT_CELLS_PER_UNIT
+    if total:
+        cost *= 1 + (cells // TOTAL_CELLS_SCALE) ** 2
+    if first:
+        cost += (cells // FIRST_CALL_CELLS) ** 2
+    return cost
+
+
+class WorkBudget:
+    """The work one analysis may still spend on solver calls, in the engine's units.
+
+    ``ran_out`` turns true at the first call refused: the certainties found
+    until then are certain (if the position has a layout at all: a component
+    too big for even one call is not checked), but some may be missing.
+    """
+
+    def __init__(self, units: int) -> None:
+        self.left = units
+        self.ran_out = False
+
+    def spend(self, units: int) -> bool:
+        """Take ``units`` if they are left (True), else refuse and mark the budget spent."""
+        if not self.affords(units):
+            return False
+        self.left -= units
+        return True
+
+    def affords(self, units: int) -> bool:
+        """Whether ``units`` are left, without taking them (if not, the budget is marked spent)."""
+        if units > self.left:
+            self.ran_out = True
+            return False
+        return True
+
 
 class CardinalitySolver:
     """Minicard over a fixed list of cells, with "exactly k" constraints.
@@ -93,31 +154,53 @@ class CardinalitySolver:
     def core(self) -> set[int]:
         return set(self.solver.get_core() or ())
 
-    def certain_cells(self, cells: Sequence[Cell], assumptions: Sequence[int] = ()) -> Certainties | None:
+    def certain_cells(
+        self,
+        cells: Sequence[Cell],
+        assumptions: Sequence[int] = (),
+        budget: WorkBudget | None = None,
+        total: bool = False,
+    ) -> Certainties | None:
         """Classify ``cells``; ``None`` when the constraints have no solution.
 
         Model reuse: every model found marks which cells it mines and which it
         leaves safe. Only a value not yet seen is tested, under an assumption;
-        if that is unsatisfiable the cell is certain.
+        if that is unsatisfiable the cell is certain. A model is read as one
+        integer, a bit per variable: on thousands of cells, reading it cell by
+        cell after every call would cost more than the calls.
+
+        With a ``budget``, each call is paid for (:func:`solver_call_cost`;
+        ``total``: the solver holds the global count). Past the budget the
+        cells not yet tested are left out: what is returned is certain, but
+        may be incomplete (``budget.ran_out``). When not even the first call
+        fits, nothing is tested and nothing is returned: whether there is a
+        solution at all is then not known.
         """
+        if budget is not None and not budget.spend(solver_call_cost(self.top, total=total, first=True)):
+            return frozenset(), frozenset()
+        cost = solver_call_cost(self.top, total=total)
         if not self.solve(assumptions):
             return None
-        seen_mine: set[Cell] = set()
-        seen_safe: set[Cell] = set()
+        # Bit v - 1 of seen_mine (seen_safe): some model mined (spared) variable v.
+        seen_mine = seen_safe = 0
 
         def absorb() -> None:
-            mined = self.mined_in_model()
-            for cell in cells:
-                (seen_mine if cell in mined else seen_safe).add(cell)
+            nonlocal seen_mine, seen_safe
+            mined = _true_mask(self.solver.get_model() or [])
+            seen_mine |= mined
+            seen_safe |= ~mined
 
         absorb()
         safe: set[Cell] = set()
         mine: set[Cell] = set()
         for cell in cells:
-            if cell in seen_mine and cell in seen_safe:
-                continue
             v = self.var[cell]
-            untested = -v if cell in seen_mine else v  # the value no model has shown yet
+            bit = 1 << (v - 1)
+            if seen_mine & bit and seen_safe & bit:
+                continue
+            if budget is not None and not budget.spend(cost):
+                break
+            untested = -v if seen_mine & bit else v  # the value no model has shown yet
             if self.solve([*assumptions, untested]):
                 absorb()
             else:
@@ -126,6 +209,20 @@ class CardinalitySolver:
                     # Learnt for good: later calls need not rediscover it.
                     self.solver.add_clause([-untested])
         return frozenset(safe), frozenset(mine)
+
+
+_TRUE_DIGITS = bytes.maketrans(b"\x00\x01", b"01")
+
+
+def _true_mask(model: Sequence[int]) -> int:
+    """Bit ``v - 1`` set for every variable ``v`` the model makes true (in C, not a Python loop).
+
+    >>> bin(_true_mask([1, -2, 3]))
+    '0b101'
+    """
+    if not model:
+        return 0
+    return int(bytes(map((0).__lt__, reversed(model))).translate(_TRUE_DIGITS), 2)
 
 
 def local_rules(constraints: Sequence[Constraint]) -> dict[Cell, bool]:
@@ -212,19 +309,19 @@ def _local_rules_by_passes(constraints: Sequence[Constraint]) -> dict[Cell, bool
     return decided
 
 
-def classify_component(component: Component, *, use_local_rules: bool = True) -> Certainties:
-    """Certain cells of one component, from its own constraints only."""
-    decided = local_rules(component.constraints) if use_local_rules else {}
-    open_cells = [c for c in component.cells if c not in decided]
+def classify_component(
+    component: Component, *, use_local_rules: bool = True, budget: WorkBudget | None = None
+) -> Certainties:
+    """Certain cells of one component, from its own constraints only.
+
+    ``budget``: as for :meth:`CardinalitySolver.certain_cells`.
+    """
+    decided, open_cells = _rules_first(component, use_local_rules)
     safe = {c for c, mined in decided.items() if not mined}
     mine = {c for c, mined in decided.items() if mined}
     if open_cells:
-        with CardinalitySolver(open_cells) as sat:
-            for c in component.constraints:
-                rest = [x for x in c.cells if x not in decided]
-                if rest:
-                    sat.exactly(rest, c.count - sum(1 for x in c.cells if decided.get(x)))
-            found = sat.certain_cells(open_cells)
+        with _solver_for(component, decided, open_cells) as sat:
+            found = sat.certain_cells(open_cells, budget=budget)
         if found is None:
             raise InconsistentPositionError(conflict_source(component.constraints), "no layout satisfies it")
         safe |= found[0]
@@ -232,15 +329,55 @@ def classify_component(component: Component, *, use_local_rules: bool = True) ->
     return frozenset(safe), frozenset(mine)
 
 
+def check_component(
+    component: Component, *, use_local_rules: bool = True, budget: WorkBudget | None = None
+) -> None:
+    """Raise :class:`InconsistentPositionError` exactly when :func:`classify_component` would.
+
+    One solver call instead of one per open cell: the check the global count's
+    road needs, whose own classification replaces the component's. A
+    component too big for the call within the ``budget`` is not checked.
+    """
+    decided, open_cells = _rules_first(component, use_local_rules)
+    if open_cells:
+        if budget is not None and not budget.spend(solver_call_cost(len(open_cells), first=True)):
+            return
+        with _solver_for(component, decided, open_cells) as sat:
+            solvable = sat.solve()
+        if not solvable:
+            raise InconsistentPositionError(conflict_source(component.constraints), "no layout satisfies it")
+
+
+def _rules_first(component: Component, use_local_rules: bool) -> tuple[dict[Cell, bool], list[Cell]]:
+    """What the local rules decide (they raise on a broken number), and the cells left open."""
+    decided = local_rules(component.constraints) if use_local_rules else {}
+    return decided, [c for c in component.cells if c not in decided]
+
+
+def _solver_for(component: Component, decided: dict[Cell, bool], open_cells: list[Cell]) -> CardinalitySolver:
+    """A solver over the open cells, each number reduced to them and the mines they still hold."""
+    sat = CardinalitySolver(open_cells)
+    for c in component.constraints:
+        rest = [x for x in c.cells if x not in decided]
+        if rest:
+            sat.exactly(rest, c.count - sum(1 for x in c.cells if decided.get(x)))
+    return sat
+
+
 def classify_with_total(
-    components: Sequence[Component], interior: int, remaining: int
-) -> tuple[Certainties, bool | None]:
+    components: Sequence[Component], interior: int, remaining: int, budget: WorkBudget | None = None
+) -> tuple[Certainties, bool | None] | None:
     """Certain frontier cells and the interior's fate when ``remaining`` mines are left.
 
     Returns ``((safe, mine), interior)`` where ``interior`` is False (all interior
-    cells safe), True (all mined) or None (undecided, or there is no interior).
+    cells safe), True (all mined) or None (undecided, or there is no interior;
+    or not known, past the ``budget``). ``None`` when the ``budget`` cannot pay
+    even the first call (:func:`solver_call_cost` with the total): on a
+    frontier of hundreds of thousands of cells that call alone takes minutes.
     """
     cells = [c for comp in components for c in comp.cells]
+    if budget is not None and not budget.affords(solver_call_cost(len(cells), total=True, first=True)):
+        return None
     constraints = [c for comp in components for c in comp.constraints]
     with CardinalitySolver(cells) as sat:
         for c in constraints:
@@ -250,13 +387,15 @@ def classify_with_total(
         # between 0 and all of its cells.
         sat.at_most(lits, remaining)
         sat.at_most([-v for v in lits], len(lits) - (remaining - interior))
-        found = sat.certain_cells(cells)
+        found = sat.certain_cells(cells, budget=budget, total=True)
         if found is None:
             raise InconsistentPositionError(
                 conflict_source(constraints, total=(cells, interior, remaining)),
                 f"no layout places the {remaining} remaining mines",
             )
         if not interior:
+            return found, None
+        if budget is not None and not budget.spend(2 * solver_call_cost(len(cells), total=True)):
             return found, None
         # Interior all safe iff the frontier cannot hold fewer than every remaining
         # mine; all mined iff it cannot hold more than ``remaining - interior``.

@@ -263,6 +263,12 @@ def _nearby_order(box_cons: list[frozenset[int]], n_constraints: int) -> list[in
 #: the programme's states.
 SEARCH_NODES = 2000
 
+#: Most boxes :func:`_search` takes on: it recurses once per box, and a long
+#: chain of boxes (a covered row under a row of numbers, thousands of cells)
+#: would pass Python's recursion limit of 1000. Larger components go straight
+#: to the dynamic programme, which counts such a chain in a few states.
+SEARCH_BOXES = 400
+
 
 class _TooMany(Exception):
     """The search passed its node limit."""
@@ -274,12 +280,14 @@ def _search(
     counts: list[int],
     degree: int,
     limit: int,
-) -> tuple[list[int], list[list[int]]] | None:
+) -> tuple[list[int], list[dict[int, int]]] | None:
     """Enumerate the box fillings one by one: ``(ways, weights)`` or ``None`` past ``limit`` nodes.
 
-    ``ways[k]`` counts layouts with ``k`` mines; ``weights[i][k]`` is the sum,
-    over those layouts, of the mines box ``i`` holds (so a cell of box ``i``
-    is mined in ``weights[i][k] / sizes[i]`` of them). Boxes go in the given
+    ``ways[k]`` counts layouts with ``k`` mines; ``weights[i].get(k, 0)`` is the
+    sum, over those layouts, of the mines box ``i`` holds (so a cell of box ``i``
+    is mined in ``weights[i][k] / sizes[i]`` of them). The weights are sparse:
+    a dense table would take boxes x cells entries before the first node, which
+    on a hostile component of tens of thousands of cells is gigabytes. Boxes go in the given
     order with the same bounds as the dynamic programme: a number never gets
     more than it needs, nor less than the boxes after this one can still make up.
     """
@@ -293,7 +301,7 @@ def _search(
             room[c] += size
     binomials = [[comb(s, j) for j in range(s + 1)] for s in sizes]
     ways = [0] * degree
-    weights = [[0] * degree for _ in range(n)]
+    weights: list[dict[int, int]] = [{} for _ in range(n)]
     chosen = [0] * n
     nodes = 0
 
@@ -306,7 +314,8 @@ def _search(
             ways[k] += w
             for b in range(n):
                 if chosen[b]:
-                    weights[b][k] += w * chosen[b]
+                    row = weights[b]
+                    row[k] = row.get(k, 0) + w * chosen[b]
             return
         size = sizes[i]
         lo, hi = 0, size
@@ -367,7 +376,7 @@ def count_component(
     n_constraints = len(component.constraints)
     counts = [c.count for c in component.constraints]
     limit = min(search_nodes, budget)
-    if limit > 0:
+    if limit > 0 and len(box_cells) <= SEARCH_BOXES:
         order = _nearby_order(box_cons_unordered, n_constraints)
         sizes = [len(box_cells[b]) for b in order]
         found = _search(sizes, [box_cons_unordered[b] for b in order], counts, degree, limit)
@@ -381,7 +390,8 @@ def count_component(
             for i, b in enumerate(order):
                 size = sizes[i]
                 # C(s, j) * j / s = C(s-1, j-1) layouts mine a given cell of the box.
-                per_cell = head + tuple(x // size for x in weights[i][low:high]) + tail
+                row = weights[i]
+                per_cell = head + tuple(row.get(k, 0) // size for k in range(low, high)) + tail
                 for cell in box_cells[b]:
                     mine_ways[cell] = per_cell
             return ComponentCount(tuple(ways), mine_ways)

@@ -22,10 +22,14 @@ class Analysis:
 
     ``probability[r][c]`` is ``None`` for uncovered cells, ``1.0`` for flags, and the
     exact mine probability otherwise (``None`` for uncertain cells when the total
-    mine count is unknown). ``exact`` is false only when the probabilities are
-    estimates: a component was too large to count exactly, or the components
-    too many to combine exactly within the engine's work budget. The safe and
-    mine cells are exact either way.
+    mine count is unknown). ``exact`` is false when the probabilities are
+    estimates (a component was too large to count exactly, or the components
+    too many to combine exactly within the engine's work budget), or when the
+    solver that then decides the certain cells ran out of that budget. The
+    safe and mine cells listed are always certain; they are all of them unless
+    the solver ran out (only on hostile positions of thousands of cells that
+    no count takes; a component too big for a single solver call is then not
+    even checked for a layout).
     """
 
     rows: int

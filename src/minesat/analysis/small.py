@@ -1,0 +1,332 @@
+"""Small boards read whole, as bit masks: the analysis's fast road on beginner-sized boards.
+
+:class:`~minesat.analysis.constraints.FrontierModel` updates constraint
+objects move by move, which pays on big boards, where a move touches a tiny
+share of the frontier. On a small board a move (often a flood fill) touches
+most of it, and the objects cost more than reading the whole position again.
+Here a position becomes Python ints, one bit per cell (bit ``r * cols + c``):
+the covered cells, the flags, and for each number the mask of the covered
+cells it sees with the mines they still hold. The local rules, the split into
+independent parts and the enumeration of a small part's layouts are then a
+few integer operations per number.
+
+The road only reads: :class:`~minesat.analysis.engine.Analyzer` combines what
+it finds with the same exact arithmetic as its general road, and a position
+this module cannot read (a broken number, an unknown state) goes back to the
+general road, which names the problem.
+
+>>> from minesat.board import Position
+>>> reading = read(Position.from_rows(["???", "11 ", "   "]))
+>>> safe, mine, rest = settle(reading.constraints)  # the 0 clears two cells, the 1s mine the third
+>>> cells(safe, 3), cells(mine, 3), rest
+([(0, 1), (0, 2)], [(0, 0)], [])
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from itertools import combinations
+
+from minesat.board import COVERED, FLAG, Position, neighbour_table
+
+#: A constraint as masks: ``(cells, mines, number)``, ``mines`` of the covered
+#: cells in the mask ``cells``, stated by the number at flat index ``number``.
+MaskConstraint = tuple[int, int, int]
+
+#: A cell's byte is its state plus this: flag 0, covered 1, numbers 0..8 as 2..10.
+_OFFSET = -FLAG
+
+#: The bytes of every state a position may hold.
+_KNOWN = bytes(state + _OFFSET for state in (FLAG, COVERED, *range(9)))
+
+
+def _digits(state: int) -> bytes:
+    """A translation table: ``state``'s byte to ``b"1"``, every other byte to ``b"0"``."""
+    return bytes(49 if b == state + _OFFSET else 48 for b in range(256))
+
+
+_COVERED_DIGITS = _digits(COVERED)
+_FLAG_DIGITS = _digits(FLAG)
+_ZERO_DIGITS = _digits(0)
+
+
+@dataclass(frozen=True)
+class Geometry:
+    """One board size as masks: every cell's neighbours, and the edges a shift must not wrap over."""
+
+    rows: int
+    cols: int
+    full: int  # every cell
+    around: tuple[int, ...]  # flat index -> mask of its neighbours
+    not_first_col: int  # every cell but those of column 0
+    not_last_col: int  # every cell but those of the last column
+
+    @staticmethod
+    @lru_cache(maxsize=8)
+    def of(rows: int, cols: int) -> Geometry:
+        """Built once per board size (as the neighbour table it comes from)."""
+        around = tuple(sum(1 << j for j in near) for near in neighbour_table(rows, cols))
+        first_col = sum(1 << (r * cols) for r in range(rows))
+        full = (1 << (rows * cols)) - 1
+        return Geometry(rows, cols, full, around, full ^ first_col, full ^ (first_col << (cols - 1)))
+
+    def near(self, mask: int) -> int:
+        """``mask`` and every neighbour of its cells: eight shifts instead of a loop over cells.
+
+        >>> g = Geometry.of(3, 3)
+        >>> cells(g.near(1 << 0), 3)
+        [(0, 0), (0, 1), (1, 0), (1, 1)]
+        """
+        across = mask | ((mask << 1) & self.not_first_col) | ((mask >> 1) & self.not_last_col)
+        return (across | (across << self.cols) | (across >> self.cols)) & self.full
+
+
+@dataclass(frozen=True)
+class Reading:
+    """A position as masks: its covered cells, flags, and the constraints of its numbers."""
+
+    geometry: Geometry
+    covered: int  # covered, unflagged cells
+    flags: int
+    constraints: list[MaskConstraint]  # numbers that see covered cells, row-major
+    frontier: int  # covered cells some number sees
+
+    @property
+    def interior(self) -> int:
+        """Covered cells no number sees."""
+        return self.covered & ~self.frontier
+
+
+def read(position: Position) -> Reading | None:
+    """The position as masks; ``None`` when a number cannot be met or a cell holds no known state.
+
+    ``None`` sends the position back to the general road, which names the
+    broken number; so every number is checked here, including those that see
+    no covered cell.
+
+    >>> r = read(Position.from_rows(["1?", "??"]))
+    >>> r.constraints, r.covered, r.frontier
+    ([(14, 1, 0)], 14, 14)
+    >>> read(Position.from_rows(["1 "])) is None  # the 1 sees no mine
+    True
+    """
+    cells = position.cells
+    try:
+        # One byte per cell, the last cell first: int() reads its most significant digit first.
+        raw = bytes(map(_OFFSET.__add__, reversed(cells)))
+    except (TypeError, ValueError):  # a state far out of range, or no integer
+        return None
+    if raw.translate(None, _KNOWN):  # some byte is no known state
+        return None
+    geometry = Geometry.of(position.rows, position.cols)
+    covered = int(raw.translate(_COVERED_DIGITS), 2)
+    flags = int(raw.translate(_FLAG_DIGITS), 2)
+    numbers = geometry.full & ~(covered | flags)
+    near_covered, near_flags = geometry.near(covered), geometry.near(flags)
+    # A number that sees neither a covered cell nor a flag must be a 0 ...
+    if numbers & ~(near_covered | near_flags) & ~int(raw.translate(_ZERO_DIGITS), 2):
+        return None
+    around = geometry.around
+    # ... and one that sees flags but no covered cell shows just as many.
+    todo = numbers & near_flags & ~near_covered
+    while todo:
+        low = todo & -todo
+        todo ^= low
+        i = low.bit_length() - 1
+        if cells[i] != (around[i] & flags).bit_count():
+            return None
+    constraints: list[MaskConstraint] = []
+    frontier = 0
+    todo = numbers & near_covered
+    while todo:
+        low = todo & -todo
+        todo ^= low
+        i = low.bit_length() - 1
+        near = around[i]
+        sees = near & covered
+        need = cells[i] - (near & flags).bit_count()
+        if need < 0 or need > sees.bit_count():
+            return None
+        constraints.append((sees, need, i))
+        frontier |= sees
+    return Reading(geometry, covered, flags, constraints, frontier)
+
+
+def settle(constraints: Sequence[MaskConstraint]) -> tuple[int, int, list[MaskConstraint]] | None:
+    """The local rules to a fixpoint: ``(safe, mine, what is left open)``; ``None`` if a number breaks.
+
+    The two classic rules (a number whose mines are all known clears its other
+    cells; a number that needs every open cell mines them) of
+    :func:`~minesat.analysis.classify.local_rules`, in whole passes over the
+    numbers: a pass is a few integer operations per number, and after the
+    first it looks again only at numbers some of whose cells the last pass
+    decided. The constraints
+    left open are reduced to their undecided cells and the mines those still
+    hold, and each still needs some but not all of them.
+
+    >>> settle([(0b011, 1, 5), (0b110, 1, 6)])  # 1 of cells 0,1; 1 of cells 1,2: no rule fires
+    (0, 0, [(3, 1, 5), (6, 1, 6)])
+    >>> settle([(0b011, 1, 5), (0b110, 2, 6)])  # 2 of cells 1,2: both mined, so cell 0 is safe
+    (1, 6, [])
+    >>> settle([(0b011, 1, 5), (0b001, 1, 6)])  # cell 0 is the mine: cell 1 is safe
+    (2, 1, [])
+    """
+    safe = mine = 0
+    todo = list(constraints)
+    fresh = -1  # cells decided since the last pass: at first, as good as all
+    while fresh:
+        before = safe | mine
+        still: list[MaskConstraint] = []
+        for c in todo:
+            cells, mines, _ = c
+            if not cells & fresh:
+                still.append(c)  # none of its cells changed since it was last looked at
+                continue
+            open_cells = cells & ~(safe | mine)
+            need = mines - (cells & mine).bit_count()
+            if not open_cells:
+                if need:
+                    return None
+                continue
+            width = open_cells.bit_count()
+            if need == 0:
+                safe |= open_cells
+            elif need == width:
+                mine |= open_cells
+            elif need < 0 or need > width:
+                return None
+            else:
+                still.append(c)
+        todo = still
+        fresh = (safe | mine) & ~before
+    known = safe | mine
+    rest = [(cells & ~known, mines - (cells & mine).bit_count(), number) for cells, mines, number in todo]
+    return safe, mine, rest
+
+
+def split(constraints: Sequence[MaskConstraint]) -> list[tuple[int, list[MaskConstraint]]]:
+    """Independent parts: ``(cells, constraints)``, constraints linked through shared cells.
+
+    >>> split([(0b0011, 1, 9), (0b1100, 1, 8), (0b0110, 1, 7)])
+    [(15, [(6, 1, 7), (3, 1, 9), (12, 1, 8)])]
+    >>> [cells for cells, _ in split([(0b0011, 1, 9), (0b1100, 1, 8)])]
+    [3, 12]
+    """
+    parts: list[tuple[int, list[MaskConstraint]]] = []
+    for c in constraints:
+        cells = c[0]
+        joined = [c]
+        kept = []
+        for part in parts:
+            if part[0] & cells:
+                cells |= part[0]
+                joined += part[1]
+            else:
+                kept.append(part)
+        kept.append((cells, joined))
+        parts = kept
+    return parts
+
+
+def _linked_order(constraints: Sequence[MaskConstraint]) -> list[MaskConstraint]:
+    """From the lowest number on, each constraint after one it shares a cell with."""
+    rest = sorted(constraints, key=lambda c: c[2])
+    ordered = [rest.pop(0)]
+    seen = ordered[0][0]
+    while rest:
+        at = next((i for i, c in enumerate(rest) if c[0] & seen), 0)
+        c = rest.pop(at)
+        ordered.append(c)
+        seen |= c[0]
+    return ordered
+
+
+def components(constraints: Sequence[MaskConstraint]) -> int:
+    """How many independent components the numbers form (cells linked through shared numbers).
+
+    >>> components([(0b0011, 1, 9), (0b1100, 1, 8)]), components([(0b0011, 1, 9), (0b0110, 1, 8)])
+    (2, 1)
+    """
+    groups: list[int] = []
+    for cells, _, _ in constraints:
+        kept = []
+        for group in groups:
+            if group & cells:
+                cells |= group
+            else:
+                kept.append(group)
+        kept.append(cells)
+        groups = kept
+    return len(groups)
+
+
+def solutions(constraints: Sequence[MaskConstraint], limit: int) -> list[int] | None:
+    """Every layout of a part, as the mask of its mines; ``None`` past ``limit`` search steps.
+
+    Each constraint in turn places the mines it still needs among its cells
+    no earlier constraint placed (one step per placement tried), so a layout
+    is found once. From the lowest number on, each constraint comes after one
+    it shares a cell with: a broken number is then met soon after the
+    placements that break it.
+
+    >>> sorted(solutions([(0b011, 1, 0), (0b110, 1, 1)], 100))  # cell 1, or cells 0 and 2
+    [2, 5]
+    >>> solutions([(0b011, 1, 0), (0b110, 1, 1)], 1) is None
+    True
+    """
+    constraints = _linked_order(constraints)
+    found: list[int] = []
+    last = len(constraints)
+    steps = 0
+
+    def place(i: int, placed: int, mined: int) -> None:
+        nonlocal steps
+        steps += 1
+        if steps > limit:
+            raise _TooManySteps
+        if i == last:
+            found.append(mined)
+            return
+        cells, mines, _ = constraints[i]
+        free = cells & ~placed
+        need = mines - (cells & mined).bit_count()
+        width = free.bit_count()
+        if need < 0 or need > width:
+            return
+        placed |= free
+        if need == 0 or need == width:
+            place(i + 1, placed, mined | (free if need else 0))
+            return
+        singles = []
+        while free:
+            low = free & -free
+            singles.append(low)
+            free ^= low
+        for chosen in combinations(singles, need):
+            place(i + 1, placed, mined | sum(chosen))
+
+    try:
+        place(0, 0, 0)
+    except _TooManySteps:
+        return None
+    return found
+
+
+class _TooManySteps(Exception):
+    """The search passed its limit."""
+
+
+def cells(mask: int, cols: int) -> list[tuple[int, int]]:
+    """The ``(row, col)`` cells of a mask, row-major.
+
+    >>> cells(0b100110, 3)
+    [(0, 1), (0, 2), (1, 2)]
+    """
+    out = []
+    while mask:
+        low = mask & -mask
+        mask ^= low
+        out.append(divmod(low.bit_length() - 1, cols))
+    return out

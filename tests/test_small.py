@@ -1,0 +1,190 @@
+"""The small-board road (minesat.analysis.small) is only a shortcut: the general road's very answers.
+
+Boards of up to SMALL_CELLS cells are read whole as bit masks; every other
+board, and every Analyzer built with ``small_boards=False``, takes the general
+road of incremental constraints. tests/test_analysis.py checks the default
+Analyzer (on its boards up to 8x8, the small road) against the brute force;
+here the general road must give the same Analysis, value for value, or blame
+the same number, on the same positions and on positions one cell away.
+"""
+
+from __future__ import annotations
+
+import random
+from unittest import mock
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from minesat.analysis import Analysis, Analyzer, InconsistentPositionError, engine, small
+from minesat.analysis.constraints import Component, Constraint
+from minesat.analysis.counting import count_component
+from minesat.board import COVERED, FLAG, Layout, Position, neighbours
+from minesat.generate import generate_layout
+from minesat.player import get_strategy, play_game
+from test_analysis import Played, examples, played_games, revealed_layouts
+
+
+def outcome(analyzer: Analyzer, position: Position) -> tuple:
+    """The whole Analysis, or the number an inconsistent position is blamed on."""
+    try:
+        return ("analysis", analyzer.analyze(position))
+    except InconsistentPositionError as err:
+        return ("inconsistent", err.cell)
+
+
+def proof(analyzer: Analyzer, position: Position) -> tuple:
+    try:
+        return ("proven", analyzer.proven(position))
+    except InconsistentPositionError as err:
+        return ("inconsistent", err.cell)
+
+
+def nearby(position: Position, rnd: random.Random) -> list[Position]:
+    """The position and a few others one cell away from it (any cell set to a number, a flag, covered)."""
+    out = [position]
+    for _ in range(4):
+        i = rnd.randrange(len(position.cells))
+        cells = list(position.cells)
+        cells[i] = rnd.choice([0, 1, 2, 3, FLAG, COVERED])
+        out.append(Position(position.rows, position.cols, tuple(cells), position.mines))
+    return out
+
+
+def assert_roads_agree(positions: list[Position]) -> None:
+    """Fresh and reused Analyzers on both roads: the same outcome and the same proofs."""
+    small_road, general_road = Analyzer(), Analyzer(small_boards=False)
+    for position in positions:
+        for subject in (position, position.with_mines(None)):
+            expected = outcome(Analyzer(small_boards=False), subject)
+            assert outcome(Analyzer(), subject) == expected, subject.to_rows()
+            assert outcome(small_road, subject) == expected, subject.to_rows()
+            assert outcome(general_road, subject) == expected, subject.to_rows()
+            if expected[0] == "analysis":
+                assert proof(small_road, subject) == ("proven", (expected[1].safe, expected[1].mine))
+
+
+@examples(300)
+@given(played_games(max_steps=10), st.randoms(use_true_random=False))
+def test_played_positions_take_either_road_alike(game: Played, rnd: random.Random) -> None:
+    assert_roads_agree([look for position in game.positions for look in nearby(position, rnd)])
+
+
+@examples(200)
+@given(revealed_layouts())
+def test_revealed_positions_take_either_road_alike(case: tuple[Layout, Position]) -> None:
+    # Zeros next to covered cells, numbers far from each other: what a game never shows.
+    assert_roads_agree([case[1]])
+
+
+@examples(100)
+@given(played_games(max_steps=10), st.randoms(use_true_random=False))
+def test_counted_parts_give_what_enumerated_parts_give(game: Played, rnd: random.Random) -> None:
+    # With no enumeration step allowed, every part is counted by count_component.
+    positions = [look for position in game.positions for look in nearby(position, rnd)]
+    enumerated = [outcome(Analyzer(), p) for p in positions]
+    with mock.patch.object(engine, "ENUMERATION_STEPS", 0):
+        assert [outcome(Analyzer(), p) for p in positions] == enumerated
+
+
+@examples(200)
+@given(played_games(max_steps=10))
+def test_enumerated_layouts_count_as_count_component_counts(game: Played) -> None:
+    # Every part the rules leave open: its layouts one by one against the exact count.
+    for position in game.positions:
+        reading = small.read(position)
+        settled = small.settle(reading.constraints) if reading is not None else None
+        if settled is None:
+            continue
+        cols = position.cols
+        for mask, constraints in small.split(settled[2]):
+            layouts = small.solutions(constraints, 10**6)
+            assert layouts is not None
+            cells = small.cells(mask, cols)
+            component = Component(
+                tuple(cells),
+                tuple(Constraint(tuple(small.cells(m, cols)), k, divmod(n, cols)) for m, k, n in constraints),
+            )
+            count = count_component(component)
+            assert count is not None
+            assert len(set(layouts)) == len(layouts)  # each layout once
+            ways = [0] * (len(cells) + 1)
+            for layout in layouts:
+                ways[layout.bit_count()] += 1
+            assert tuple(ways) == count.ways
+            for cell in cells:
+                bit = 1 << (cell[0] * cols + cell[1])
+                mined = [0] * (len(cells) + 1)
+                for layout in layouts:
+                    if layout & bit:
+                        mined[layout.bit_count()] += 1
+                assert tuple(mined) == count.mine_ways[cell]
+
+
+def test_expert_games_take_either_road_alike() -> None:
+    # Expert boards take the small road too: whole games of them, every position.
+    seen: list[Position] = []
+
+    class Recording(Analyzer):
+        def proven(self, position: Position, mines: int | None = None) -> tuple:
+            seen.append(position)
+            return super().proven(position, mines)
+
+    for seed in range(3):
+        layout = generate_layout(16, 30, 99, start=(3, 3), rule="opening", seed=seed)
+        play_game(layout, (3, 3), strategy=get_strategy("safest"), analyzer=Recording())
+    assert engine.SMALL_CELLS >= 16 * 30
+    general = Analyzer(small_boards=False)
+    small_road = Analyzer()
+    for position in seen:
+        expected = outcome(general, position)
+        assert outcome(small_road, position) == expected
+        assert isinstance(expected[1], Analysis) and expected[1].exact
+
+
+def test_larger_boards_keep_the_general_road() -> None:
+    # One cell past the limit: no reading, no part counted on the small road.
+    analyzer = Analyzer()
+    position = Position.covered(1, engine.SMALL_CELLS + 1, mines=3)
+    cells = list(position.cells)
+    cells[0] = 1
+    analyzer.analyze(Position(1, engine.SMALL_CELLS + 1, tuple(cells), 3))
+    assert not analyzer._parts and analyzer._last is None
+
+
+@pytest.mark.parametrize(
+    "rows",
+    [
+        ["1 ", "  "],  # a 1 that sees no covered cell and no flag
+        ["1*", "*?"],  # a 1 with two flags
+        ["4?", "??"],  # a 4 with three neighbours
+        ["2?", "1?"],  # each fine alone: the 2 mines both cells, the 1 wants one
+    ],
+)
+def test_broken_numbers_go_back_to_the_general_road(rows: list[str]) -> None:
+    # The small road declines; the general road names the number, for both.
+    position = Position.from_rows(rows, mines=2)
+    reading = small.read(position)
+    assert reading is None or small.settle(reading.constraints) is None
+    expected = outcome(Analyzer(small_boards=False), position)
+    assert expected[0] == "inconsistent"
+    assert outcome(Analyzer(), position) == expected
+
+
+def test_unknown_states_are_not_read() -> None:
+    assert small.read(Position(1, 2, (9, COVERED), 1)) is None
+    assert small.read(Position(1, 2, (-3, COVERED), 1)) is None
+
+
+def test_near_marks_each_cell_and_its_neighbours() -> None:
+    rnd = random.Random(4)
+    for rows, cols in [(1, 1), (1, 7), (7, 1), (3, 5), (9, 9), (16, 30)]:
+        geometry = small.Geometry.of(rows, cols)
+        for _ in range(20):
+            mask = rnd.getrandbits(rows * cols)
+            expected = mask
+            for r, c in small.cells(mask, cols):
+                for nr, nc in neighbours((r, c), rows, cols):
+                    expected |= 1 << (nr * cols + nc)
+            assert geometry.near(mask) == expected
