@@ -128,8 +128,9 @@ def positions(big: bool) -> dict[str, Callable[[], Position]]:
             "checkerboard-1000": lambda: checkerboard(1000),
             "snake-1000": lambda: snake(999, 1000),
             "islands-1000": lambda: islands(200, 195, 20),
-            # Between the two meshes the solver's calls are dearest: each fits the
-            # budget's price but runs far longer (issue 8 is open on this).
+            # Between the two meshes the solver's calls are dearest: the first one
+            # with the global count grows with the cube of the cells (it took 90 s
+            # here until its price said so).
             "mesh-500": lambda: mesh(500),
             "mesh-1000": lambda: mesh(1000),
         }

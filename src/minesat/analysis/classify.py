@@ -52,6 +52,14 @@ TOTAL_CELLS_SCALE = 40_000
 #: units more than the others.
 FIRST_CALL_CELLS = 150
 
+#: With the global count the first call must also find a layout holding exactly
+#: the mines left, and grows with the cube of the cells: measured on meshes of
+#: numbers (``benchmarks/hostile.py``), 0.33 s on 29,000 open cells, 3.4 s on
+#: 66,000, 8.2 s on 89,000, 22 s on 117,000 (about ``(cells / 560) ** 3``
+#: units). Priced by the square alone, the 500x500 mesh's first call (some
+#: 180,000 cells) fitted the budget and ran 90 s.
+FIRST_TOTAL_CALL_CELLS = 560
+
 
 def solver_call_cost(cells: int, *, total: bool = False, first: bool = False) -> int:
     """What one call on ``cells`` cells costs, in work units (``total``: with the global
@@ -59,14 +67,16 @@ def solver_call_cost(cells: int, *, total: bool = False, first: bool = False) ->
 
     >>> solver_call_cost(3200), solver_call_cost(3200, total=True), solver_call_cost(120_000, total=True)
     (101, 101, 37510)
-    >>> solver_call_cost(120_000, first=True)
-    643751
+    >>> solver_call_cost(120_000, first=True), solver_call_cost(120_000, total=True, first=True)
+    (643751, 10477854)
     """
     cost = 1 + cells // SAT_CELLS_PER_UNIT
     if total:
         cost *= 1 + (cells // TOTAL_CELLS_SCALE) ** 2
     if first:
         cost += (cells // FIRST_CALL_CELLS) ** 2
+        if total:
+            cost += (cells // FIRST_TOTAL_CALL_CELLS) ** 3
     return cost
 
 
