@@ -251,8 +251,8 @@ def test_best_guess_names_an_uncertain_cell_deterministically(position: Position
         return
     if analysis.safe or analysis.mine or not analysis.unknown:
         return
-    every_piece = "best-with-isolated-with-fifty-with-headoff-with-dead"
-    for name in ("best", "best-no-lookahead", "best-no-endgame-with-fifty", every_piece):
+    every_piece = "best-with-isolated-with-headoff-with-dead"
+    for name in ("best", "best-no-lookahead", "best-no-endgame-no-fifty", every_piece):
         first = get_strategy(name).choose(position, analysis)
         assert first in analysis.unknown
         assert get_strategy(name).choose(position, analysis) == first
@@ -263,8 +263,10 @@ def test_strategy_names() -> None:
     assert strategy_named("best-no-lookahead").lookahead is False  # type: ignore[union-attr]
     assert strategy_named("best-no-wings") is None
     assert strategy_named("best-no-dead") is None  # off already: the name would change nothing
-    assert strategy_named("best-with-fifty-with-fifty") is None
-    assert strategy_named("best-with-fiftyx") is None
+    assert strategy_named("best-no-fifty").fifty is False  # type: ignore[union-attr]
+    assert strategy_named("best-with-fifty") is None  # on already
+    assert strategy_named("best-with-dead-with-dead") is None
+    assert strategy_named("best-with-deadx") is None
     assert strategy_named("safest") is None
     with pytest.raises(ValueError, match="unknown strategy"):
         get_strategy("best-no-wings")

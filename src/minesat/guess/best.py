@@ -1,8 +1,8 @@
 """The strongest guessing strategy minesat has: each idea a named piece that can be switched on or off.
 
 ``best`` uses the pieces that measurably win games (:data:`DEFAULT_PIECES`: the
-endgame search and the look-ahead); the others are there for experiments
-(``best-with-fifty``). When nothing is proven, :class:`BestGuess` asks, in this order:
+endgame search, unavoidable guesses and the look-ahead); the others are there
+for experiments (``best-with-dead``). When nothing is proven, :class:`BestGuess` asks, in this order:
 
 1. **Endgame search** (:mod:`.endgame`): few layouts left? Then search the game
    tree exactly and play the move with the highest chance to *win*.
@@ -62,13 +62,14 @@ INTERIOR_SAMPLES = 2
 PIECES = ("endgame", "isolated", "fifty", "lookahead", "headoff", "dead")
 
 #: Which pieces ``best`` uses. A piece is on only when a paired run of 20 000
-#: expert boards showed it helps (reports/README.md): the endgame search and the
-#: look-ahead did; the other four together changed 165 of 20 000 games, 89 won and
-#: 76 lost (McNemar p = 0.35), so they stay off, ready for ``best-with-PIECE`` experiments.
+#: expert boards showed it helps (docs/strategies.md): the endgame search and the
+#: look-ahead did, and unavoidable guesses (on 20 000 fresh boards after a first
+#: 20 000 that pointed the same way: 27 games won only with it, 12 only without,
+#: McNemar p = 0.024). The other three stay off, ready for ``best-with-PIECE`` experiments.
 DEFAULT_PIECES = {
     "endgame": True,
     "isolated": False,
-    "fifty": False,
+    "fifty": True,
     "lookahead": True,
     "headoff": False,
     "dead": False,
@@ -267,9 +268,9 @@ def _touches_number(cells: tuple[int, ...], table: tuple[tuple[int, ...], ...], 
 def strategy_named(name: str) -> BestGuess | None:
     """``best`` with pieces switched off (``-no-PIECE``) or on (``-with-PIECE``); ``None`` for other names.
 
-    >>> s = strategy_named("best-no-endgame-with-fifty")
-    >>> s.endgame, s.fifty, s.lookahead, s.name
-    (False, True, True, 'best-no-endgame-with-fifty')
+    >>> s = strategy_named("best-no-endgame-with-dead")
+    >>> s.endgame, s.dead, s.lookahead, s.name
+    (False, True, True, 'best-no-endgame-with-dead')
     >>> strategy_named("best-with-lookahead") is None   # already on: a name says what it changes
     True
     """
