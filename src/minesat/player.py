@@ -23,6 +23,7 @@ mine-free cell that opens the most.
 from __future__ import annotations
 
 import enum
+import re
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -198,7 +199,14 @@ def get_strategy(name: str) -> Strategy:
     if (strategy := strategy_named(name)) is not None:
         return strategy
     known = ", ".join(sorted(STRATEGIES))
-    raise ValueError(f"unknown strategy {name!r} (known: {known}, and chains like best-no-A-with-B)")
+    switches = set(re.findall(r"-(no|with)-([a-z]+)", name)) if name.startswith("best-") else set()
+    already = [
+        f"{piece} is already {'on' if on else 'off'} in best"
+        for piece, on in DEFAULT_PIECES.items()
+        if ("with" if on else "no", piece) in switches
+    ]
+    hint = f"; {', '.join(already)}" if already else ""
+    raise ValueError(f"unknown strategy {name!r} (known: {known}, and chains like best-no-A-with-B){hint}")
 
 
 def is_strategy(name: str) -> bool:

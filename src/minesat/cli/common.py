@@ -12,7 +12,7 @@ from minesat.board import COVERED, PRESETS, Cell, Layout, Position, parse_cell
 from minesat.formats import MAX_BYTES, format_for, parse_layout, parse_position, read_layout, read_position
 from minesat.generate import FirstClick
 from minesat.guess.best import DEFAULT_PIECES
-from minesat.player import STRATEGIES, is_strategy
+from minesat.player import get_strategy
 
 #: The first click when none is given (SPEC section 4), clipped to small boards.
 DEFAULT_START: Cell = (3, 3)
@@ -204,6 +204,8 @@ STRATEGY_HELP = (
 
 def check_strategy(name: str) -> str:
     """``name`` if the player knows the strategy; otherwise one line and exit 2."""
-    if not is_strategy(name):
-        fail(f"unknown strategy {name!r} (known: {', '.join(STRATEGIES)}, and chains like best-no-A-with-B)")
+    try:
+        get_strategy(name)
+    except ValueError as err:
+        fail(str(err))
     return name
