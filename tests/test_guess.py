@@ -270,7 +270,7 @@ def test_strategy_names() -> None:
     assert strategy_named("safest") is None
     with pytest.raises(ValueError, match="unknown strategy"):
         get_strategy("best-no-wings")
-    with pytest.raises(ValueError, match="; fifty is already on in best, dead is already off in best$"):
+    with pytest.raises(ValueError, match=r"; fifty is already on in best, dead is already off in best$"):
         get_strategy("best-with-fifty-no-dead")
 
 
