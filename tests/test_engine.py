@@ -250,6 +250,36 @@ def test_the_global_count_is_left_out_when_not_even_one_call_fits() -> None:
     assert classify_with_total(*args, WorkBudget(10**9)) == classify_with_total(*args)
 
 
+def test_a_component_with_no_layout_is_named_when_the_total_cannot_be_paid() -> None:
+    # Past the price of one call with the total, the components are classified
+    # without it, and an impossible one is still named, as check_component names it.
+    position = mesh(40)
+    for i, shown in enumerate(position.cells):
+        if shown < 0:
+            continue
+        cells = list(position.cells)
+        cells[i] = shown + 1 if shown < 8 else shown - 1
+        broken = Position(position.rows, position.cols, tuple(cells), position.mines)
+        try:
+            components = Frontier.of(broken).components()
+        except InconsistentPositionError:
+            continue  # the number alone is impossible: no solver needed to see it
+        try:
+            for comp in components:
+                check_component(comp)
+        except InconsistentPositionError as err:
+            expected = err.cell
+            break
+    else:
+        pytest.fail("no broken variant of the mesh")
+    open_cells = sum(len(comp.cells) for comp in components)
+    budget = solver_call_cost(open_cells, total=True, first=True) - 1
+    assert budget >= solver_call_cost(open_cells, first=True)  # one call without the total fits
+    with pytest.raises(InconsistentPositionError) as got:
+        Analyzer(state_budget=0, work_budget=budget).analyze(broken)
+    assert got.value.cell == expected
+
+
 def test_a_cut_classification_is_not_cached_as_complete() -> None:
     position = mesh(14).with_mines(None)
     analyzer = Analyzer(state_budget=0, work_budget=20)

@@ -25,6 +25,7 @@ from minesat.analysis.classify import (
     classify_component,
     classify_with_total,
     local_rules,
+    solver_call_cost,
 )
 from minesat.analysis.constraints import Component, Constraint, Frontier, FrontierModel
 from minesat.analysis.counting import (
@@ -252,16 +253,21 @@ class Analyzer:
         # with the global count (exact unless past the budget); probabilities
         # become estimates. A component with no layout of its own is named
         # first, as the count names it.
-        for comp, count in zip(components, counts, strict=True):
-            if count is None:
-                check_component(comp, use_local_rules=self.use_local_rules, budget=budget)
         frontier = model.frontier()
-        found = classify_with_total(components, len(frontier.interior), remaining, budget)
+        open_cells = sum(len(comp.cells) for comp in components)
+        found = None
+        if budget.affords(solver_call_cost(open_cells, total=True, first=True)):
+            for comp, count in zip(components, counts, strict=True):
+                if count is None:
+                    check_component(comp, use_local_rules=self.use_local_rules, budget=budget)
+            found = classify_with_total(components, len(frontier.interior), remaining, budget)
         if found is None:
             # Too big for even one call with the total: each component's own
             # certainties (from its count, or SAT within the budget), which
             # are certain with the total too; what only the total decides, and
-            # a total no layout can place, go unseen.
+            # a total no layout can place, go unseen. (No separate check first:
+            # classify_component names a component with no layout just as
+            # check_component would, and a first call on 100 000 cells costs seconds.)
             safe, mine = set(), set()
             for comp, count in zip(components, counts, strict=True):
                 own = self.certainties(comp, budget) if count is None else _decided_by(comp, count)
