@@ -251,7 +251,7 @@ def test_best_guess_names_an_uncertain_cell_deterministically(position: Position
         return
     if analysis.safe or analysis.mine or not analysis.unknown:
         return
-    every_piece = "best-with-isolated-with-headoff-with-dead"
+    every_piece = "best-with-isolated-with-headoff"
     for name in ("best", "best-no-lookahead", "best-no-endgame-no-fifty", every_piece):
         first = get_strategy(name).choose(position, analysis)
         assert first in analysis.unknown
@@ -259,19 +259,19 @@ def test_best_guess_names_an_uncertain_cell_deterministically(position: Position
 
 
 def test_strategy_names() -> None:
-    assert strategy_named("best-with-dead").dead is True  # type: ignore[union-attr]
+    assert strategy_named("best-no-dead").dead is False  # type: ignore[union-attr]
     assert strategy_named("best-no-lookahead").lookahead is False  # type: ignore[union-attr]
     assert strategy_named("best-no-wings") is None
-    assert strategy_named("best-no-dead") is None  # off already: the name would change nothing
+    assert strategy_named("best-with-dead") is None  # on already: the name would change nothing
     assert strategy_named("best-no-fifty").fifty is False  # type: ignore[union-attr]
     assert strategy_named("best-with-fifty") is None  # on already
-    assert strategy_named("best-with-dead-with-dead") is None
-    assert strategy_named("best-with-deadx") is None
+    assert strategy_named("best-with-headoff-with-headoff") is None
+    assert strategy_named("best-with-headoffx") is None
     assert strategy_named("safest") is None
     with pytest.raises(ValueError, match="unknown strategy"):
         get_strategy("best-no-wings")
-    with pytest.raises(ValueError, match=r"; fifty is already on in best, dead is already off in best$"):
-        get_strategy("best-with-fifty-no-dead")
+    with pytest.raises(ValueError, match=r"; fifty is already on in best, headoff is already off in best$"):
+        get_strategy("best-with-fifty-no-headoff")
 
 
 @pytest.mark.parametrize("index", range(6))
@@ -301,8 +301,8 @@ def test_the_cli_takes_chained_piece_names(tmp_path) -> None:
 
     db = tmp_path / "run.sqlite"
     args = ["simulate", "--preset", "beginner", "--games", "4", "--workers", "1", "--db", str(db)]
-    ok = CliRunner().invoke(app, [*args, "--strategy", "best-no-endgame-with-dead", "--json"])
+    ok = CliRunner().invoke(app, [*args, "--strategy", "best-no-endgame-with-headoff", "--json"])
     assert ok.exit_code == 0, ok.output
-    assert '"strategy": "best-no-endgame-with-dead"' in ok.stdout
+    assert '"strategy": "best-no-endgame-with-headoff"' in ok.stdout
     bad = CliRunner().invoke(app, [*args, "--strategy", "best-no-wings"])
     assert bad.exit_code == 2 and "unknown strategy 'best-no-wings'" in bad.output
