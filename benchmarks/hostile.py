@@ -129,8 +129,8 @@ def positions(big: bool) -> dict[str, Callable[[], Position]]:
             "snake-1000": lambda: snake(999, 1000),
             "islands-1000": lambda: islands(200, 195, 20),
             # Between the two meshes the solver's calls are dearest: the first one
-            # with the global count grows with the cube of the cells (it took 90 s
-            # here until its price said so).
+            # with the global count grows with the cube of the cells (this took
+            # 102 s until its price said so).
             "mesh-500": lambda: mesh(500),
             "mesh-1000": lambda: mesh(1000),
         }

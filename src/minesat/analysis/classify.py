@@ -56,8 +56,8 @@ FIRST_CALL_CELLS = 150
 #: the mines left, and grows with the cube of the cells: measured on meshes of
 #: numbers (``benchmarks/hostile.py``), 0.33 s on 29,000 open cells, 3.4 s on
 #: 66,000, 8.2 s on 89,000, 22 s on 117,000 (about ``(cells / 560) ** 3``
-#: units). Priced by the square alone, the 500x500 mesh's first call (some
-#: 180,000 cells) fitted the budget and ran 90 s.
+#: units). Priced by the square alone, the calls on the 500x500 mesh's
+#: 182,000 frontier cells fitted the budget and ran 98 s (a profile).
 FIRST_TOTAL_CALL_CELLS = 560
 
 
