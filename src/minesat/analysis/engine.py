@@ -432,23 +432,16 @@ class Analyzer:
             return None
         if weights is None:
             return None  # no layout places the total: the general road names a number
-        numerators, interior_mined, denominator = weights
         safe = set(small.cells(found.safe, cols))
         mine = set(small.cells(found.mine, cols))
         probability: dict[Cell, float | None] = dict.fromkeys(safe, 0.0)
         probability.update(dict.fromkeys(mine, 1.0))
-        for cell, num in numerators.items():
-            probability[cell] = num / denominator
-            if num == 0:
-                safe.add(cell)
-            elif num == denominator:
-                mine.add(cell)
-        p_interior = interior_mined / denominator if interior else None
-        if interior and (interior_mined == 0 or interior_mined == denominator):
-            (safe if interior_mined == 0 else mine).update(small.cells(reading.interior, cols))
+        p_interior, interior_fate, layouts = _read_weights(weights, interior, safe, mine, probability)
+        if interior_fate is not None:
+            (mine if interior_fate else safe).update(small.cells(reading.interior, cols))
         analysis = _build(
             position, total, safe, mine, probability, small.components(reading.constraints), exact=True,
-            layouts=denominator // (interior or 1), otherwise=p_interior,
+            layouts=layouts, otherwise=p_interior,
         )
         self._last = (key, analysis)
         return analysis
@@ -525,23 +518,15 @@ class Analyzer:
             return self._from_feasibility(position, total, model, components, counts, remaining)
         if weights is None:
             _raise_total_conflict(components, model.frontier(), remaining)
-        numerators, interior_mined, denominator = weights
         probability: dict[Cell, float | None] = {}
         safe: set[Cell] = set()
         mine: set[Cell] = set()
-        for cell, num in numerators.items():
-            probability[cell] = num / denominator
-            if num == 0:
-                safe.add(cell)
-            elif num == denominator:
-                mine.add(cell)
-        # Interior cells are interchangeable: one division serves them all.
-        p_interior = interior_mined / denominator if interior else None
-        if interior and (interior_mined == 0 or interior_mined == denominator):
-            (safe if interior_mined == 0 else mine).update(model.frontier().interior)
+        p_interior, interior_fate, layouts = _read_weights(weights, interior, safe, mine, probability)
+        if interior_fate is not None:
+            (mine if interior_fate else safe).update(model.frontier().interior)
         return _build(
             position, total, safe, mine, probability, len(components), exact=True,
-            layouts=denominator // (interior or 1), otherwise=p_interior,
+            layouts=layouts, otherwise=p_interior,
         )
 
 
@@ -778,6 +763,35 @@ def _tables(
         raise _TooMuchWork
     inside = _binomial_row(interior, remaining - (low + width - 1), remaining - low)[::-1]
     return tables, low, inside
+
+
+def _read_weights(
+    weights: tuple[dict[Cell, int], int, int],
+    interior: int,
+    safe: set[Cell],
+    mine: set[Cell],
+    probability: dict[Cell, float | None],
+) -> tuple[float | None, bool | None, int]:
+    """Read :func:`_exact_probabilities`' weights into ``probability``, ``safe`` and ``mine``.
+
+    A cell is certain when its weight is 0 or all of them. Returns the
+    interior's probability (``None`` without an interior), its fate (``False``:
+    every interior cell safe, ``True``: every one mined, ``None``: undecided or
+    no interior), and the number of layouts. Interior cells are
+    interchangeable: one division serves them all, and the caller lists them
+    only when their fate is decided.
+    """
+    numerators, interior_mined, denominator = weights
+    for cell, num in numerators.items():
+        probability[cell] = num / denominator
+        if num == 0:
+            safe.add(cell)
+        elif num == denominator:
+            mine.add(cell)
+    if not interior:
+        return None, None, denominator
+    fate = None if 0 < interior_mined < denominator else interior_mined == denominator
+    return interior_mined / denominator, fate, denominator // interior
 
 
 def _exact_probabilities(
