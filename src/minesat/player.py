@@ -23,7 +23,6 @@ mine-free cell that opens the most.
 from __future__ import annotations
 
 import enum
-import re
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -45,7 +44,7 @@ from minesat.board import (
 from minesat.game import Game, Status
 from minesat.generate import FirstClick, kept_clear
 from minesat.guess import TIE, mine_probability
-from minesat.guess.best import DEFAULT_PIECES, BestGuess, strategy_named
+from minesat.guess.best import DEFAULT_PIECES, BestGuess, redundant_switches, strategy_named
 
 
 @dataclass(frozen=True)
@@ -199,12 +198,7 @@ def get_strategy(name: str) -> Strategy:
     if (strategy := strategy_named(name)) is not None:
         return strategy
     known = ", ".join(sorted(STRATEGIES))
-    switches = set(re.findall(r"-(no|with)-([a-z]+)", name)) if name.startswith("best-") else set()
-    already = [
-        f"{piece} is already {'on' if on else 'off'} in best"
-        for piece, on in DEFAULT_PIECES.items()
-        if ("with" if on else "no", piece) in switches
-    ]
+    already = redundant_switches(name)
     hint = f"; {', '.join(already)}" if already else ""
     raise ValueError(f"unknown strategy {name!r} (known: {known}, and chains like best-no-A-with-B){hint}")
 

@@ -374,6 +374,16 @@ def _solver_for(component: Component, decided: dict[Cell, bool], open_cells: lis
     return sat
 
 
+def affords_total_call(components: Sequence[Component], budget: WorkBudget | None) -> bool:
+    """Whether ``budget`` pays the first solver call with the global count over ``components``.
+
+    That call is priced by the cube of the open cells (:data:`FIRST_TOTAL_CALL_CELLS`);
+    past it, a position is classified without the total.
+    """
+    cells = sum(len(comp.cells) for comp in components)
+    return budget is None or budget.affords(solver_call_cost(cells, total=True, first=True))
+
+
 def classify_with_total(
     components: Sequence[Component], interior: int, remaining: int, budget: WorkBudget | None = None
 ) -> tuple[Certainties, bool | None] | None:
@@ -385,9 +395,9 @@ def classify_with_total(
     even the first call (:func:`solver_call_cost` with the total): on a
     frontier of hundreds of thousands of cells that call alone takes minutes.
     """
-    cells = [c for comp in components for c in comp.cells]
-    if budget is not None and not budget.affords(solver_call_cost(len(cells), total=True, first=True)):
+    if not affords_total_call(components, budget):
         return None
+    cells = [c for comp in components for c in comp.cells]
     constraints = [c for comp in components for c in comp.constraints]
     with CardinalitySolver(cells) as sat:
         for c in constraints:

@@ -21,11 +21,11 @@ from minesat.analysis import small
 from minesat.analysis.classify import (
     Certainties,
     WorkBudget,
+    affords_total_call,
     check_component,
     classify_component,
     classify_with_total,
     local_rules,
-    solver_call_cost,
 )
 from minesat.analysis.constraints import Component, Constraint, Frontier, FrontierModel
 from minesat.analysis.counting import (
@@ -254,9 +254,8 @@ class Analyzer:
         # become estimates. A component with no layout of its own is named
         # first, as the count names it.
         frontier = model.frontier()
-        open_cells = sum(len(comp.cells) for comp in components)
         found = None
-        if budget.affords(solver_call_cost(open_cells, total=True, first=True)):
+        if affords_total_call(components, budget):
             for comp, count in zip(components, counts, strict=True):
                 if count is None:
                     check_component(comp, use_local_rules=self.use_local_rules, budget=budget)

@@ -267,6 +267,26 @@ def _touches_number(cells: tuple[int, ...], table: tuple[tuple[int, ...], ...], 
     return any(cells[k] >= 0 for k in table[j])
 
 
+#: A piece switch in a strategy name: ``-no-PIECE`` or ``-with-PIECE``.
+_SWITCH = re.compile(r"-(no|with)-([a-z]+)")
+
+
+def redundant_switches(name: str) -> list[str]:
+    """What a ``best-...`` name switches to the way ``best`` already has it, said in words.
+
+    >>> redundant_switches("best-with-fifty-no-headoff")
+    ['fifty is already on in best', 'headoff is already off in best']
+    """
+    if not name.startswith("best-"):
+        return []
+    switches = set(_SWITCH.findall(name))
+    return [
+        f"{piece} is already {'on' if on else 'off'} in best"
+        for piece, on in DEFAULT_PIECES.items()
+        if ("with" if on else "no", piece) in switches
+    ]
+
+
 def strategy_named(name: str) -> BestGuess | None:
     """``best`` with pieces switched off (``-no-PIECE``) or on (``-with-PIECE``); ``None`` for other names.
 
@@ -279,7 +299,7 @@ def strategy_named(name: str) -> BestGuess | None:
     if name != "best" and not name.startswith(("best-no-", "best-with-")):
         return None
     settings: dict[str, bool] = {}
-    for part in re.findall(r"-(no|with)-([a-z]+)", name[len("best"):]):
+    for part in _SWITCH.findall(name[len("best"):]):
         switch, piece = part
         if piece not in PIECES or piece in settings or DEFAULT_PIECES[piece] == (switch == "with"):
             return None
