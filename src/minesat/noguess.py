@@ -88,7 +88,7 @@ def solve_by_proof(
 
     Under the rule ``any`` the start cell itself is not known to be safe, but it
     is where the game begins: a layout with a mine there is not solved.
-    ``analyzer`` may be shared between calls on the same board size: its cache
+    ``analyzer`` may be shared between calls (on boards of any size): its cache
     makes re-checking a slightly changed layout cheap.
     """
     analyzer = analyzer if analyzer is not None else Analyzer()

@@ -105,10 +105,15 @@ class Analyzer:
         work_budget: int = WORK_BUDGET,
         small_boards: bool = True,
     ) -> None:
-        self.state_budget = state_budget
+        # The settings that shape cached answers are fixed for the Analyzer's life
+        # (read-only properties below): a cache need not key on them.
+        self._state_budget = state_budget
+        self._use_local_rules = use_local_rules
+        self._small_boards = small_boards
+        # The work budget bounds one call at a time and may be raised between calls:
+        # a classification it cut short is never cached (:meth:`certainties`), and
+        # the small road's last answer keys on it.
         self.work_budget = work_budget
-        self.use_local_rules = use_local_rules
-        self.small_boards = small_boards
         self._certain: dict[object, Certainties] = {}
         self._counts: dict[object, ComponentCount | None] = {}
         self._decided: dict[object, _Decided | None] = {}
@@ -116,7 +121,22 @@ class Analyzer:
         self._model = FrontierModel()
         # The last analysis of the small road: the game loop asks proven() and
         # then analyze() of the same position when nothing is proven.
-        self._last: tuple[tuple[int, int, tuple[int, ...], int], Analysis] | None = None
+        self._last: tuple[tuple[int, int, tuple[int, ...], int, int], Analysis] | None = None
+
+    @property
+    def state_budget(self) -> int:
+        """Most states exact counting may hold per component (fixed: cached counts depend on it)."""
+        return self._state_budget
+
+    @property
+    def use_local_rules(self) -> bool:
+        """Whether the local rules run before the solver (fixed for the Analyzer's life)."""
+        return self._use_local_rules
+
+    @property
+    def small_boards(self) -> bool:
+        """Whether small boards take the small road (fixed for the Analyzer's life)."""
+        return self._small_boards
 
     def _cached(self, cache: dict[object, T], key: object, compute: Callable[[], T]) -> T:
         if key not in cache:
@@ -369,15 +389,21 @@ class Analyzer:
         safe, mine, rest = settled
         parts = []
         for _, constraints in small.split(rest):
-            part = self._small_part(constraints, position.cols)
+            part = self._small_part(constraints, position.rows, position.cols)
             if part is None:
                 return None
             parts.append(part)
         return _SmallPosition(reading, safe, mine, parts, remaining)
 
-    def _small_part(self, constraints: list[small.MaskConstraint], cols: int) -> _Part | None:
-        """A part's layouts, cached by its constraints; ``None`` with no layout or past the budget."""
-        key = frozenset((mask, mines) for mask, mines, _ in constraints)
+    def _small_part(self, constraints: list[small.MaskConstraint], rows: int, cols: int) -> _Part | None:
+        """A part's layouts, cached by its constraints; ``None`` with no layout or past the budget.
+
+        A mask means nothing without the board's width: bit ``r * cols + c`` is
+        another cell on a board of another width (issue 18: a part of an 8x3
+        board answered for a part of a 6x5 board). The key holds the board's
+        shape beside the masks, so one Analyzer serves boards of any size.
+        """
+        key = (rows, cols, frozenset((mask, mines) for mask, mines, _ in constraints))
         if key in self._parts:
             return self._parts[key]
         mask = 0
@@ -411,7 +437,7 @@ class Analyzer:
         open combine as components do (a part is a component of what is left
         open). ``found`` is the position already read, when the caller has it.
         """
-        key = (position.rows, position.cols, position.cells, total)
+        key = (position.rows, position.cols, position.cells, total, self.work_budget)
         if self._last is not None and self._last[0] == key:
             return self._last[1]
         if found is None and (found := self._small(position, total)) is None:

@@ -107,6 +107,8 @@ def _summary(analysis: Analysis) -> list[str]:
     def names(cells: tuple[Cell, ...]) -> str:
         return " ".join(cell_name(c) for c in cells) or "-"
 
+    if not (analysis.safe or analysis.mine or analysis.unknown):
+        return ["nothing is covered: a finished position, nothing to decide"]
     lines = [f"safe:  {names(analysis.safe)}", f"mines: {names(analysis.mine)}"]
     if analysis.unknown:
         lines.append(f"uncertain: {plural(len(analysis.unknown), 'cell')}")
@@ -186,7 +188,8 @@ def analyze(
             continue
         except InconsistentPositionError as err:
             status = max(status, EXIT_INCONSISTENT)
-            _report_error(path, f"inconsistent position: {err}", as_json)
+            hint = "" if position.cells_in(COVERED) else _LAYOUT_HINT
+            _report_error(path, f"inconsistent position: {err}{hint}", as_json)
             continue
         except ValueError as err:  # e.g. --explain on a cell that is not certain
             status = max(status, EXIT_BAD_INPUT)
@@ -206,6 +209,13 @@ def analyze(
             typer.echo(f"({LEGEND})")
     if status:
         raise typer.Exit(status)
+
+
+#: Said of an inconsistent position with nothing covered: the file may have been meant as a layout.
+_LAYOUT_HINT = (
+    " (nothing is covered: if this file is a layout, where the mines are, "
+    "use solve or metrics instead)"
+)
 
 
 def _explain(

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Literal, NoReturn
 
 import typer
 
-from minesat.board import COVERED, PRESETS, Cell, Layout, Position, parse_cell
+from minesat.board import COVERED, FLAG, PRESETS, Cell, Layout, Position, parse_cell
 from minesat.formats import MAX_BYTES, format_for, parse_layout, parse_position, read_layout, read_position
 from minesat.generate import FirstClick
 from minesat.guess.best import DEFAULT_PIECES
@@ -101,9 +102,9 @@ def read_board(
                     f"{name}: an MBF file is {KIND['layout']}; {command} wants {KIND['position']}"
                 )
             position = read_p()
-            if not position.cells_in(COVERED):
+            if not position.cells_in(COVERED) and not _shows_play(position, read_l):
                 raise InputError(
-                    f"{name}: no covered cell, so this reads as {KIND['layout']} or a finished game; "
+                    f"{name}: only mines and blank cells, so this is {KIND['layout']}; "
                     f"{command} wants {KIND['position']}"
                 )
             return position
@@ -126,6 +127,23 @@ def read_board(
         raise InputError(with_path(name, " ".join(str(err).split()))) from None
     except OSError as err:
         raise InputError(f"{name}: {err.strerror or err}") from None
+
+
+def _shows_play(position: Position, read_layout: Callable[[], Layout]) -> bool:
+    """Whether a board with no covered cell is a finished position rather than a layout.
+
+    A number (1-8) or a flag written ``F`` is something only a player sees: such a
+    file is a finished game, analysed like any position. A file of mines (``*``)
+    and blank cells alone is a layout. ``F`` shows where the layout reading of
+    the same file finds no mine on a flagged cell.
+    """
+    if any(state > 0 for state in position.cells):
+        return True
+    try:
+        mines = read_layout().mines
+    except ValueError:
+        return True  # not a layout at all
+    return set(position.cells_in(FLAG)) != mines
 
 
 def percent(p: float) -> str:
