@@ -1,0 +1,114 @@
+"""minesat.review: each move of a played game judged on the position before it.
+
+- Our own player's games: its proven moves review as safe and mine, its guesses as
+  guesses with the very probabilities it computed, its outcome as its outcome.
+- Chords over wrong flags: the chance of a mine among the cells a chord opens, against
+  an enumeration of whole layouts (tests/bruteforce.py).
+- Hand cases: a needless guess, a wrong flag, the first click, a loss.
+"""
+
+from __future__ import annotations
+
+import random
+from fractions import Fraction
+
+import pytest
+
+from bruteforce import whole_layouts
+from minesat.board import COVERED, FLAG, Action, Layout, Move, neighbours
+from minesat.game import Game
+from minesat.generate import generate_layout
+from minesat.player import Reason, Step, get_strategy, play_game
+from minesat.review import PlayedMove, Verdict, review_game, without_flags
+
+
+@pytest.mark.parametrize("strategy", ["best", "safest"])
+def test_our_own_games_review_as_the_player_saw_them(strategy: str) -> None:
+    for seed in range(25):
+        layout = generate_layout(9, 9, 12, start=(4, 4), rule="opening", seed=seed)
+        trace: list[Step] = []
+        record = play_game(layout, (4, 4), strategy=get_strategy(strategy), trace=trace)
+        review = review_game(layout, [Move.parse(m) for m in record.moves])
+        assert review.won == record.won and len(review.moves) == len(record.moves)
+        expected = {Reason.SAFE: Verdict.SAFE, Reason.MINE: Verdict.MINE, Reason.FIRST: Verdict.FIRST}
+        guesses = iter(record.guesses)
+        for step, move in zip(trace, review.moves, strict=True):
+            assert move.move == step.move
+            if step.reason is Reason.GUESS:
+                guess = next(guesses)
+                assert move.verdict in (Verdict.GUESS, Verdict.LOSS) and not move.needless
+                assert move.probability == pytest.approx(guess.probability, abs=1e-12)
+                assert move.safest is not None and move.safest <= move.probability + 1e-12
+            else:
+                assert move.verdict is expected[step.reason], step
+        assert review.guesses == len(record.guesses)
+        assert review.needless_guesses == 0
+        if not record.won:
+            assert review.moves[-1].verdict is Verdict.LOSS and review.exploded is not None
+
+
+def test_a_chord_over_flags_risks_exactly_what_the_layouts_say() -> None:
+    rnd = random.Random(20)
+    checked = 0
+    while checked < 60:
+        layout = generate_layout(5, 5, rnd.randint(3, 7), rule="any", seed=rnd.getrandbits(32))
+        safe_cells = [(r, c) for r in range(5) for c in range(5) if (r, c) not in layout.mines]
+        game = Game(layout)
+        for cell in rnd.sample(safe_cells, 4):
+            game.uncover(cell)
+        if game.over:
+            continue
+        # Flag covered cells at random, right or wrong, until some number's flags match it.
+        covered = [(r, c) for r in range(5) for c in range(5) if game[(r, c)] == COVERED]
+        for cell in rnd.sample(covered, min(len(covered), rnd.randint(1, 4))):
+            game.flag(cell)
+        chords = [Move(cell, Action.CHORD) for cell in safe_cells]
+        chords = [chord for chord in chords if game.refusal(chord) is None]
+        if not chords:
+            continue
+        chord = rnd.choice(chords)
+        opened = [n for n in neighbours(chord.cell, 5, 5) if game[n] == COVERED]
+        before = game.position()
+        moves = _moves_to(game)
+        review = review_game(layout, [*moves, chord])
+        judged = review.moves[-1]
+        assert judged.move == str(chord) and judged.position == before
+        layouts = list(whole_layouts(without_flags(before), layout.mine_count))
+        risk = Fraction(sum(any(n in mines for n in opened) for mines in layouts), len(layouts))
+        if risk == 0:
+            assert judged.verdict is Verdict.SAFE and judged.probability is None
+        else:
+            hit = any(n in layout.mines for n in opened)
+            assert judged.verdict is (Verdict.LOSS if hit else Verdict.GUESS)
+            assert judged.probability == pytest.approx(float(risk), abs=1e-12)
+        checked += 1
+
+
+def _moves_to(game: Game) -> list[Move]:
+    """Moves that rebuild ``game``'s position from a fresh game: its uncovered cells, then its flags."""
+    moves = [Move(cell) for cell in game.position().all_cells() if game[cell] >= 0]
+    return moves + [Move(cell, Action.FLAG) for cell in game.position().cells_in(FLAG)]
+
+
+def test_hand_cases() -> None:
+    layout = Layout.from_rows(["*  ", "   ", "  *"])
+    # B2 first (B2 shows 2); A3 then risks 2 mines in B2's 8 neighbours: a 25 % guess.
+    review = review_game(layout, [PlayedMove(Move.parse("B2"), 0.5), PlayedMove(Move.parse("A3"), 1.25)])
+    first, guess = review.moves
+    assert (first.verdict, first.time) == (Verdict.FIRST, 0.5)
+    assert (guess.verdict, guess.time, guess.probability) == (Verdict.GUESS, 1.25, 0.25)
+    assert guess.kind == "uncover" and guess.cell == (0, 2)
+    # After A3 opens, C1 is proven safe: guessing B1 instead is a needless guess (it survives).
+    # Then a flag on C2, a safe cell (wrong), taken off again.
+    review = review_game(layout, [Move.parse(m) for m in ["B2", "A3", "B1", "C2*", "C2-"]])
+    needless = review.moves[2]
+    assert needless.verdict is Verdict.GUESS and needless.needless and needless.safest == 0.0
+    assert review.needless_guesses == 1
+    wrong, unflag = review.moves[3:]
+    assert (wrong.verdict, unflag.verdict) == (Verdict.WRONG, Verdict.UNFLAG)
+    # Refused moves are left out: a click on an uncovered cell changes nothing.
+    again = review_game(layout, [Move.parse(m) for m in ["B2", "B2", "A1"]])
+    assert [m.move for m in again.moves] == ["B2", "A1"]
+    lost = review_game(layout, [Move.parse("B2"), Move.parse("A1")])
+    assert lost.moves[-1].verdict is Verdict.LOSS and lost.exploded == (0, 0) and not lost.won
+    assert lost.survival == pytest.approx(0.75)  # A1's risk, 2 mines in B2's 8 neighbours
