@@ -143,22 +143,24 @@ def test_a_won_game_is_a_position_with_nothing_to_decide(tmp_path: Path) -> None
     assert text.returncode == 0 and "nothing to decide" in text.stdout
 
 
-def test_a_finished_position_whose_numbers_break_its_flags_is_inconsistent(tmp_path: Path) -> None:
-    broken = tmp_path / "broken.txt"
-    broken.write_text("1F1\n1F1\n111\n")
-    result = run_cli("analyze", broken)
-    assert result.returncode == 1
+def analyze_file(tmp_path: Path, content: str) -> tuple[int, str]:
+    """``minesat analyze`` on a file holding ``content``: exit status and the one line on stderr."""
+    path = tmp_path / "board.txt"
+    path.write_text(content)
+    result = run_cli("analyze", path)
     [line] = result.stderr.splitlines()
-    assert line.startswith(f"minesat: {broken}: inconsistent position: A1") and "layout" in line
-    flagged = tmp_path / "flagged.txt"  # a flag written F is a player's mark, never a layout's mine
-    flagged.write_text("F..\n...\n")
-    assert run_cli("analyze", flagged).returncode == 1
+    return result.returncode, line.replace(str(path), "board.txt")
+
+
+def test_a_finished_position_whose_numbers_break_its_flags_is_inconsistent(tmp_path: Path) -> None:
+    status, line = analyze_file(tmp_path, "1F1\n1F1\n111\n")
+    assert status == 1
+    assert line.startswith("minesat: board.txt: inconsistent position: A1") and "layout" in line
+    # A flag written F is a player's mark, never a layout's mine: a position, and a broken one.
+    assert analyze_file(tmp_path, "F..\n...\n")[0] == 1
 
 
 def test_mines_and_blanks_alone_are_refused_as_a_layout(tmp_path: Path) -> None:
-    layout = tmp_path / "layout.txt"
-    layout.write_text("*..\n..*\n")
-    result = run_cli("analyze", layout)
-    assert result.returncode == 2
-    [line] = result.stderr.splitlines()
+    status, line = analyze_file(tmp_path, "*..\n..*\n")
+    assert status == 2
     assert "is a layout" in line and "analyze wants a position" in line
