@@ -157,8 +157,8 @@ def review_game(
     viewer's heat map); without it a position is fully analysed only before a
     risky move. ``progress`` is called with the number of moves looked at so far.
     """
-    analyzer = analyzer if analyzer is not None else Analyzer()
     game = Game(layout)
+    judge = _Judge(analyzer if analyzer is not None else Analyzer(), game, keep_analyses)
     reviewed: list[ReviewedMove] = []
     for done, played in enumerate(moves, 1):
         if progress is not None:
@@ -169,7 +169,7 @@ def review_game(
         if game.over or game.refusal(move) is not None:
             continue
         position = game.position()
-        judged = _judge(analyzer, game, position, move, keep_analyses)
+        judged = judge(position, move)
         reviewed.append(
             ReviewedMove(
                 len(reviewed), str(move), played.time, judged.verdict, judged.probability,
@@ -199,37 +199,61 @@ def without_flags(position: Position) -> Position:
     return Position(position.rows, position.cols, cells, position.mines)
 
 
-def _judge(analyzer: Analyzer, game: Game, position: Position, move: Move, keep: bool) -> _Judgement:
-    layout = game.layout
-    assert layout is not None
-    blank = without_flags(position)
-    analysis = analyzer.analyze(blank) if keep else None
-    safe, mine = (analysis.safe, analysis.mine) if analysis is not None else analyzer.proven(blank)
-    cell = move.cell
-    match move.action:
-        case Action.FLAG:
-            if cell in mine:
-                return _Judgement(Verdict.MINE, analysis=analysis)
-            return _Judgement(Verdict.UNPROVEN if cell in layout.mines else Verdict.WRONG, analysis=analysis)
-        case Action.UNFLAG:
-            return _Judgement(Verdict.UNFLAG, analysis=analysis)
-    # An uncover opens its cell; a chord every covered, unflagged neighbour of its number.
-    if move.action is Action.UNCOVER:
-        opened = [cell]
-    else:
-        opened = [n for n in neighbours(cell, game.rows, game.cols) if game[n] == COVERED]
-    hits = any(n in layout.mines for n in opened)
-    if not any(state >= 0 for state in position.cells):
-        # The first click, on a blank board: where the game starts, not a choice between risks.
-        first_risk = layout.mine_count / (layout.rows * layout.cols) if hits else None
-        return _Judgement(Verdict.LOSS if hits else Verdict.FIRST, first_risk, analysis=analysis)
-    if all(n in safe for n in opened):
-        return _Judgement(Verdict.SAFE, analysis=analysis)
-    full = analysis if analysis is not None else analyzer.analyze(blank)
-    risk = _risk(analyzer, blank, full, [n for n in opened if n not in safe])
-    known = [p for r, c in full.unknown if (p := full.probability[r][c]) is not None]
-    safest = 0.0 if full.safe else min(known, default=None)
-    return _Judgement(Verdict.LOSS if hits else Verdict.GUESS, risk, safest, bool(full.safe), analysis)
+class _Judge:
+    """Judges the moves of one game in order, remembering what earlier positions proved.
+
+    A proof only grows stronger as cells are uncovered (every layout it rules
+    out stays ruled out), and flags are not read: so a cell proven safe or
+    mined before is still proven now, and a move on it needs no new analysis.
+    Human players mostly click cells proven a while ago; this keeps a review of
+    a 1500-move game to a few seconds.
+    """
+
+    def __init__(self, analyzer: Analyzer, game: Game, keep: bool) -> None:
+        self.analyzer, self.game, self.keep = analyzer, game, keep
+        self.safe: set[Cell] = set()
+        self.mine: set[Cell] = set()
+
+    def _prove(self, blank: Position, analysis: Analysis | None) -> None:
+        safe, mine = (analysis.safe, analysis.mine) if analysis is not None else self.analyzer.proven(blank)
+        self.safe.update(safe)
+        self.mine.update(mine)
+
+    def __call__(self, position: Position, move: Move) -> _Judgement:
+        game, layout = self.game, self.game.layout
+        assert layout is not None
+        blank = without_flags(position)
+        analysis = self.analyzer.analyze(blank) if self.keep else None
+        cell = move.cell
+        match move.action:
+            case Action.FLAG:
+                if cell not in self.mine:
+                    self._prove(blank, analysis)
+                if cell in self.mine:
+                    return _Judgement(Verdict.MINE, analysis=analysis)
+                verdict = Verdict.UNPROVEN if cell in layout.mines else Verdict.WRONG
+                return _Judgement(verdict, analysis=analysis)
+            case Action.UNFLAG:
+                return _Judgement(Verdict.UNFLAG, analysis=analysis)
+        # An uncover opens its cell; a chord every covered, unflagged neighbour of its number.
+        if move.action is Action.UNCOVER:
+            opened = [cell]
+        else:
+            opened = [n for n in neighbours(cell, game.rows, game.cols) if game[n] == COVERED]
+        hits = any(n in layout.mines for n in opened)
+        if not any(state >= 0 for state in position.cells):
+            # The first click, on a blank board: where the game starts, not a choice between risks.
+            first_risk = layout.mine_count / (layout.rows * layout.cols) if hits else None
+            return _Judgement(Verdict.LOSS if hits else Verdict.FIRST, first_risk, analysis=analysis)
+        if not self.safe.issuperset(opened):
+            self._prove(blank, analysis)
+        if self.safe.issuperset(opened):
+            return _Judgement(Verdict.SAFE, analysis=analysis)
+        full = analysis if analysis is not None else self.analyzer.analyze(blank)
+        risk = _risk(self.analyzer, blank, full, [n for n in opened if n not in self.safe])
+        known = [p for r, c in full.unknown if (p := full.probability[r][c]) is not None]
+        safest = 0.0 if full.safe else min(known, default=None)
+        return _Judgement(Verdict.LOSS if hits else Verdict.GUESS, risk, safest, bool(full.safe), analysis)
 
 
 def _risk(analyzer: Analyzer, blank: Position, analysis: Analysis, cells: list[Cell]) -> float | None:
