@@ -9,8 +9,10 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from typer.testing import CliRunner
 
 from minesat.board import COVERED, Layout, Move, Position
+from minesat.cli import app
 from minesat.game import Game
 from minesat.generate import generate_layout
 from minesat.player import Reason, Step, get_strategy, play_game
@@ -26,6 +28,7 @@ from minesat.viewer.page import ALPHABET
 
 ROOT = Path(__file__).resolve().parents[1]
 MINES_DAT = ROOT / "puzzles" / "mines.dat"
+runner = CliRunner()
 
 
 # --- helpers: read a page back as the script does, independently of the Python writer ---------
@@ -255,3 +258,35 @@ def test_the_script_draws_the_step_the_address_names(tmp_path: Path) -> None:
     assert f"step 2 of {len(moves) + 1}" in dom
     assert f"Move 2: {moves[1]} (uncover)" in dom
     assert dom.count('class="c ') == 81 and " mv" in dom
+
+
+# --- the commands -----------------------------------------------------------------------------
+
+
+def test_solve_html_writes_the_page_and_keeps_stdout(tmp_path: Path) -> None:
+    out = tmp_path / "game.html"
+    plain = runner.invoke(app, ["solve", str(MINES_DAT), "--start", "A1", "--json"])
+    result = runner.invoke(app, ["solve", str(MINES_DAT), "--start", "A1", "--json", "--html", str(out)])
+    assert result.exit_code == 0
+    assert json.loads(result.stdout)["moves"] == json.loads(plain.stdout)["moves"]
+    assert result.stderr.strip() == f"wrote {out}"
+    data = page_data(out.read_text(encoding="utf-8"))
+    assert len(data["frames"]) == len(json.loads(result.stdout)["moves"]) + 1
+
+
+@pytest.mark.parametrize(
+    ("where", "message"),
+    [("missing/game.html", "no such directory"), (".", "is a directory")],
+)
+def test_solve_html_to_a_bad_place_is_one_line_and_status_2(tmp_path: Path, where: str, message: str) -> None:
+    result = runner.invoke(app, ["solve", str(MINES_DAT), "--html", str(tmp_path / where)])
+    assert result.exit_code == 2
+    assert result.stdout == ""
+    assert len(result.stderr.strip().splitlines()) == 1 and message in result.stderr
+    assert result.stderr.startswith("minesat: ")
+
+
+def test_solve_html_does_not_go_with_the_oracle(tmp_path: Path) -> None:
+    result = runner.invoke(app, ["solve", str(MINES_DAT), "--oracle", "--html", str(tmp_path / "x.html")])
+    assert result.exit_code == 2 and "--oracle" in result.stderr
+    assert not (tmp_path / "x.html").exists()
