@@ -290,3 +290,25 @@ def test_solve_html_does_not_go_with_the_oracle(tmp_path: Path) -> None:
     result = runner.invoke(app, ["solve", str(MINES_DAT), "--oracle", "--html", str(tmp_path / "x.html")])
     assert result.exit_code == 2 and "--oracle" in result.stderr
     assert not (tmp_path / "x.html").exists()
+
+
+def test_report_links_each_lost_game_shown_to_its_viewer_page(tmp_path: Path) -> None:
+    db = tmp_path / "run.sqlite"
+    args = ["--preset", "beginner", "--games", "40", "--seed", "0", "--strategy", "safest", "--workers", "1"]
+    sim = runner.invoke(app, ["simulate", *args, "--db", str(db), "--json"])
+    assert sim.exit_code == 0, sim.output
+    out = tmp_path / "report" / "beginner.html"
+    result = runner.invoke(app, ["report", str(db), "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    html = out.read_text(encoding="utf-8")
+    links = re.findall(r'<a href="([^"#]+)"', html)
+    assert links and len(links) <= 4
+    for link in links:
+        page = out.parent / link
+        assert page.is_file() and f"wrote {page}" in result.stdout
+        data = page_data(page.read_text(encoding="utf-8"))
+        assert data["frames"][-1]["v"] == "lost"
+        assert data["frames"][-2]["v"] == "loss"
+    # Other formats stay as they were: no pages.
+    other = runner.invoke(app, ["report", str(db), "--out", str(tmp_path / "r.json")])
+    assert other.exit_code == 0 and other.stdout == f"wrote {tmp_path / 'r.json'}\n"
