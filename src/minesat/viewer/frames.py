@@ -180,6 +180,7 @@ def game_frames(
     frames: list[ViewerFrame] = []
     moved = False
     trusted: set[Cell] = set()  # flags put on proven mines
+    last: tuple[Position, Analysis] | None = None  # the position analysed last, and its analysis
     for number, raw in enumerate(moves):
         move = _as_move(raw)
         if game.over:
@@ -187,7 +188,11 @@ def game_frames(
                 f"move {number + 1} ({move}) comes after the end of the game ({game.status.value})"
             )
         position = game.position()
-        analysis = analyzer.analyze(_trusted_flags(position, trusted))
+        seen = _trusted_flags(position, trusted)
+        if last is None or last[0] != seen:
+            # A move with no effect (a replay has many) leaves the position as it was.
+            last = (seen, analyzer.analyze(seen))
+        analysis = last[1]
         protected = not moved and rule is not FirstClick.ANY and move.action is Action.UNCOVER
         refusal = game.refusal(move)
         result = game.play(move) if refusal is None else MoveResult.INVALID

@@ -190,8 +190,26 @@
     if (D.mines !== null) line += "; mines left " + (D.mines - counts.flags);
     $("counts").textContent = line;
     for (const el of document.querySelectorAll("#marks button")) el.classList.toggle("on", Number(el.dataset.k) === step);
-    try { history.replaceState(null, "", "#step=" + (step + 1)); } catch (e) { /* some file:// pages refuse */ }
-    if (scroll && f.m) cells[f.m[0]].scrollIntoView({ block: "nearest", inline: "nearest" });
+    later(scroll);
+  }
+
+  // Scrolling the move into view forces a layout of the whole board, and browsers throttle
+  // history updates: both wait for the next frame (or a pause), however fast the steps come.
+  let scrollPending = false, wantScroll = false, hashTimer = 0;
+  function later(scroll) {
+    wantScroll = wantScroll || scroll;
+    if (!scrollPending) {
+      scrollPending = true;
+      requestAnimationFrame(() => {
+        const f = F[step];
+        if (wantScroll && f.m) cells[f.m[0]].scrollIntoView({ block: "nearest", inline: "nearest" });
+        scrollPending = wantScroll = false;
+      });
+    }
+    clearTimeout(hashTimer);
+    hashTimer = setTimeout(() => {
+      try { history.replaceState(null, "", "#step=" + (step + 1)); } catch (e) { /* some file:// pages refuse */ }
+    }, 250);
   }
 
   // --- the guesses: ticks under the slider and buttons to jump to them ---------------------
