@@ -71,6 +71,16 @@ def solve(
         str | None,
         typer.Option("--format", help="Layout file format when the extension does not say."),
     ] = None,
+    html: Annotated[
+        Path | None,
+        typer.Option(
+            "--html",
+            metavar="OUT",
+            help="Also write the game as one self-contained HTML page that steps through it, "
+            "every move with the analysis of the position before it (see docs/viewer.md).",
+            show_default=False,
+        ),
+    ] = None,
 ) -> None:
     """Play LAYOUT with the automatic player, printing each move and why it was made."""
     try:
@@ -81,6 +91,10 @@ def solve(
     rule = first_click_rule(first_click)
     cell = start_cell(start, layout.rows, layout.cols)
     check_strategy(strategy)
+    if html is not None:
+        if oracle:
+            fail("--html draws the player's game; it does not go with --oracle")
+        _check_out(html)
 
     if oracle:
         try:
@@ -95,6 +109,8 @@ def solve(
         record = play_game(layout, cell, strategy=get_strategy(strategy), rule=rule, trace=steps)
     except ValueError as err:
         fail(str(err))
+    if html is not None:
+        _write_viewer(html, layout_file, layout, record, cell, rule, strategy)
     if as_json:
         typer.echo(json.dumps(_game_json(record, steps, cell, rule, strategy)))
         return
@@ -156,6 +172,32 @@ def _final_board(layout: Layout, record: GameRecord) -> str:
     for move in record.moves:
         game.play(Move.parse(move))
     return game.render()
+
+
+def _check_out(out: Path) -> None:
+    """Refuse an OUT the page cannot be written to before the game is played, in one line."""
+    if out.is_dir():
+        fail(f"{out}: is a directory; --html wants a file name")
+    if not out.parent.is_dir():
+        fail(f"{out}: no such directory: {out.parent}")
+
+
+def _write_viewer(
+    out: Path, source: Path, layout: Layout, record: GameRecord, start: Cell, rule: FirstClick, strategy: str
+) -> None:
+    """The game as a viewer page: every move judged on the position before it (``wrote OUT`` on stderr)."""
+    from minesat.formats import write_text_atomically
+    from minesat.viewer import game_frames, record_summary, render_viewer
+
+    frames = game_frames(layout, record.moves, rule=rule)
+    summary = [("Layout", str(source)), *record_summary(record, layout, start, rule, strategy)]
+    page = render_viewer(f"minesat solve: {source.name}", summary, frames, layout)
+    try:
+        write_text_atomically(out, page)
+    except OSError as err:
+        fail(f"{out}: cannot write the viewer page ({err.strerror or err})")
+    # On stderr: stdout carries the moves (or the JSON) as before.
+    typer.echo(f"wrote {out}", err=True)
 
 
 def _print_oracle(risky: list[RiskyMove], start: Cell, rule: FirstClick, as_json: bool) -> None:

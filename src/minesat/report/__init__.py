@@ -41,6 +41,7 @@ _LAZY = {
     "render_markdown": "render",
     "unique_labels": "render",
     "write_report": "render",
+    "write_viewer_pages": "render",
     "PLOTS": "plots",
     "render_plots": "plots",
     "ci_text": "formatting",
@@ -87,4 +88,5 @@ __all__ = [
     "summarize_db",
     "unique_labels",
     "write_report",
+    "write_viewer_pages",
 ]

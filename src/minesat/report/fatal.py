@@ -24,15 +24,25 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from minesat.analysis import Analysis, Analyzer
-from minesat.board import Move, Position
+from minesat.board import Layout, Move, Position
 from minesat.game import Game
 from minesat.generate import generate_layout
-from minesat.player import get_strategy, play_game
-from minesat.store import GameStore
+from minesat.player import GameRecord, get_strategy, play_game
+from minesat.store import GameStore, RunConfig
 from minesat.svg import position_svg
 
 #: Lost games a report shows by default: enough to see a pattern, few enough to replay at once.
 FATAL_BOARDS = 4
+
+
+@dataclass(frozen=True)
+class LostGame:
+    """A lost game of a seeded run, replayed: its layout and how the player played it."""
+
+    game: int  # index of the game in its run
+    config: RunConfig
+    layout: Layout
+    record: GameRecord
 
 
 @dataclass(frozen=True)
@@ -46,8 +56,8 @@ class FatalBoard:
     analysis: Analysis
 
 
-def fatal_boards(path: str | Path, limit: int = FATAL_BOARDS) -> Iterator[FatalBoard]:
-    """The first ``limit`` lost games of a seeded run, each at its fatal guess.
+def lost_games(path: str | Path, limit: int = FATAL_BOARDS) -> Iterator[LostGame]:
+    """The first ``limit`` lost games of a seeded run, each replayed from its seed.
 
     Runs of a board set are skipped (the store does not hold the boards), and
     so are games lost without a guess (a first click under the rule ``any``).
@@ -67,12 +77,22 @@ def fatal_boards(path: str | Path, limit: int = FATAL_BOARDS) -> Iterator[FatalB
             config.rows, config.cols, config.mines, start=config.start, rule=config.rule, seed=game.seed
         )
         record = play_game(layout, config.start, strategy=get_strategy(config.strategy), rule=config.rule)
-        replay = Game(layout)
-        for move in record.moves[:-1]:
-            replay.play(move)
-        position = replay.position()
-        fatal = record.guesses[-1]
-        yield FatalBoard(game.index, fatal.move, fatal.probability, position, Analyzer().analyze(position))
+        yield LostGame(game.index, config, layout, record)
+
+
+def fatal_board(lost: LostGame) -> FatalBoard:
+    """The lost game at the guess that lost it: the position before it, and its analysis."""
+    replay = Game(lost.layout)
+    for move in lost.record.moves[:-1]:
+        replay.play(move)
+    position = replay.position()
+    fatal = lost.record.guesses[-1]
+    return FatalBoard(lost.game, fatal.move, fatal.probability, position, Analyzer().analyze(position))
+
+
+def fatal_boards(path: str | Path, limit: int = FATAL_BOARDS) -> Iterator[FatalBoard]:
+    """The first ``limit`` lost games of a seeded run, each at its fatal guess."""
+    return (fatal_board(lost) for lost in lost_games(path, limit))
 
 
 def fatal_svg(board: FatalBoard, cell_size: int = 18) -> str:
@@ -85,3 +105,18 @@ def fatal_svg(board: FatalBoard, cell_size: int = 18) -> str:
         legend=False,
         mark=Move.parse(board.move).cell,
     )
+
+
+def lost_game_page(lost: LostGame, label: str) -> str:
+    """The lost game as a self-contained viewer page (:mod:`minesat.viewer`), every move analysed."""
+    from minesat.viewer import game_frames, record_summary, render_viewer
+
+    config = lost.config
+    frames = game_frames(lost.layout, lost.record.moves, rule=config.rule)
+    summary = [
+        ("Run", label),
+        ("Game", str(lost.game)),
+        *record_summary(lost.record, lost.layout, config.start, config.rule, config.strategy),
+        ("Seed", str(config.seed)),
+    ]
+    return render_viewer(f"Lost game {lost.game} of {label}", summary, frames, lost.layout)

@@ -13,7 +13,7 @@ from __future__ import annotations
 import functools
 import json
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -218,15 +218,20 @@ def render_html(
     summaries: Sequence[Summary],
     plots: Sequence[tuple[str, str, str]] | None = None,
     paired: Sequence[Paired] = (),
+    viewers: Mapping[int, str] | None = None,
 ) -> str:
-    """One self-contained HTML page: inline CSS, plots as inline SVG, no scripts, no links out."""
+    """One self-contained HTML page: inline CSS, plots as inline SVG, no scripts, no links out.
+
+    ``viewers`` maps a lost game's index to the (relative) address of its viewer
+    page (:func:`write_viewer_pages`); each lost game shown links to its page.
+    """
     summaries = unique_labels(summaries)
     if plots is None:
         plots = render_plots(summaries)
     many = len(summaries) > 1
     title = "Solvability report: " + (" vs ".join(s.label for s in summaries) if many else summaries[0].label)
     header, rows = comparison_rows(summaries)
-    fatal = [] if many else _fatal_pictures(summaries[0])
+    fatal = [] if many else _fatal_pictures(summaries[0], viewers or {})
     return templates().get_template("report.html.j2").render(
         fatal=fatal,
         title=title,
@@ -242,8 +247,9 @@ def render_html(
     )
 
 
-def _fatal_pictures(summary: Summary) -> list[Markup]:
-    """The first lost games of a one-run report, each at its fatal guess, as inline SVG.
+def _fatal_pictures(summary: Summary, viewers: Mapping[int, str]) -> list[dict[str, object]]:
+    """The first lost games of a one-run report, each at its fatal guess, as inline SVG
+    with the address of its viewer page when there is one.
 
     Only for a seeded run whose store is at hand: the games are replayed from
     their seeds (a board-set run, or a summary without a store, gets none).
@@ -252,7 +258,31 @@ def _fatal_pictures(summary: Summary) -> list[Markup]:
 
     if not summary.source or not Path(summary.source).is_file():
         return []
-    return [Markup(fatal_svg(board)) for board in fatal_boards(summary.source)]
+    return [
+        {"svg": Markup(fatal_svg(board)), "game": board.game, "viewer": viewers.get(board.game)}
+        for board in fatal_boards(summary.source)
+    ]
+
+
+def write_viewer_pages(summary: Summary, out: str | Path, limit: int | None = None) -> dict[int, Path]:
+    """Write a viewer page (:mod:`minesat.viewer`) for each lost game the report shows, beside ``out``.
+
+    The pages are ``<out stem>-game-<index>.html``; returns them by game index.
+    Nothing for a run whose store is not at hand or that plays a board set.
+    """
+    from minesat.formats import write_text_atomically
+    from minesat.report.fatal import FATAL_BOARDS, lost_game_page, lost_games
+
+    out = Path(out)
+    if not summary.source or not Path(summary.source).is_file():
+        return {}
+    out.parent.mkdir(parents=True, exist_ok=True)
+    pages = {}
+    for lost in lost_games(summary.source, FATAL_BOARDS if limit is None else limit):
+        path = out.with_name(f"{out.stem}-game-{lost.game}.html")
+        write_text_atomically(path, lost_game_page(lost, summary.label))
+        pages[lost.game] = path
+    return pages
 
 
 # --- files -----------------------------------------------------------------------
@@ -301,14 +331,22 @@ def _write(
 
 
 def write_report(summaries: Sequence[Summary], out: str | Path, paired: Sequence[Paired] = ()) -> list[Path]:
-    """Write the report to ``out`` in the format its extension names; return every file written."""
-    return _write(
+    """Write the report to ``out`` in the format its extension names; return every file written.
+
+    An HTML report of one run also gets a viewer page for each lost game it
+    shows (:func:`write_viewer_pages`), written first and linked from it.
+    """
+    pages: dict[int, Path] = {}
+    if FORMATS.get(Path(out).suffix.lower()) == "html" and len(summaries) == 1:
+        pages = write_viewer_pages(unique_labels(summaries)[0], out)
+    written = _write(
         out,
         lambda: render_json(summaries, paired),
-        lambda: render_html(summaries, paired=paired),
+        lambda: render_html(summaries, paired=paired, viewers={g: p.name for g, p in pages.items()}),
         lambda links: render_markdown(summaries, links, paired),
         lambda: render_plots(unique_labels(summaries)),
     )
+    return written + list(pages.values())
 
 
 # --- sweeps ------------------------------------------------------------------------

@@ -1,0 +1,44 @@
+"""A game in the browser: one self-contained HTML page that steps through it move by move.
+
+:mod:`.frames` holds the data model (:class:`ViewerFrame`, one per move: the
+position the player saw, its analysis, the move and its verdict) and builds it
+from our own games; :mod:`.page` draws any list of frames as a page.
+
+>>> from minesat.board import Layout
+>>> frames = player_frames(Layout.from_rows(["*  ", "   ", "   "]), (2, 2))
+>>> page = render_viewer("tiny", [("moves", len(frames) - 1)], frames)
+>>> "game-data" in page and "http://" not in page and "https://" not in page
+True
+"""
+
+from __future__ import annotations
+
+from minesat.viewer.frames import (
+    KINDS,
+    Verdict,
+    ViewerFrame,
+    ViewerMove,
+    check_frames,
+    final_frame,
+    game_frames,
+    judge,
+    player_frames,
+    record_summary,
+)
+from minesat.viewer.page import encode_frames, render_viewer, script_json
+
+__all__ = [
+    "KINDS",
+    "Verdict",
+    "ViewerFrame",
+    "ViewerMove",
+    "check_frames",
+    "encode_frames",
+    "final_frame",
+    "game_frames",
+    "judge",
+    "player_frames",
+    "record_summary",
+    "render_viewer",
+    "script_json",
+]

@@ -1,0 +1,278 @@
+// The minesat game viewer. Reads the game from the JSON element #game-data (see
+// minesat.viewer.page.encode_frames) and draws one step at a time. No network, no libraries.
+(function () {
+  "use strict";
+  const ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz!#$%()*+,-./:;=?@[]^_{|}~";
+  const SAFE = 0, MINE = 1, UNKNOWN = 2, FIXED = 3;
+  const COVERED = -1, FLAG = -2;
+  const INTERESTING = new Set(["guess", "needless guess", "loss", "unproven flag"]);
+  const TICK = { "guess": "#d9a400", "needless guess": "#e8710a", "loss": "#c62828", "unproven flag": "#e8710a" };
+  const KIND = { uncover: "", flag: "*", unflag: "-", chord: "+" };
+
+  const D = JSON.parse(document.getElementById("game-data").textContent);
+  const R = D.rows, C = D.cols, F = D.frames, N = F.length;
+  const layoutMines = D.layout ? new Set(D.layout) : null;
+  const $ = (id) => document.getElementById(id);
+
+  // Every frame's board, each built from the one before: stepping anywhere is a lookup.
+  const boards = [];
+  let prev = new Int8Array(R * C).fill(COVERED);
+  for (const f of F) {
+    const b = prev.slice();
+    const d = f.d || [];
+    for (let j = 0; j < d.length; j += 2) b[d[j]] = d[j + 1];
+    boards.push(b);
+    prev = b;
+  }
+
+  function rowName(r) {
+    let s = "";
+    for (r += 1; r > 0; r = Math.floor((r - 1) / 26)) s = String.fromCharCode(65 + ((r - 1) % 26)) + s;
+    return s;
+  }
+  const cellName = (i) => rowName(Math.floor(i / C)) + String((i % C) + 1);
+
+  // The analysis of frame k: per cell -1 (none), SAFE, MINE, UNKNOWN or FIXED + table index.
+  function analysis(k) {
+    const f = F[k];
+    if (f.a === undefined) return null;
+    const board = boards[k], w = f.w || 1, base = ALPHABET.length;
+    const codes = new Int16Array(R * C).fill(-1);
+    let cell = 0, pos = 0;
+    const next = () => { while (cell < R * C && board[cell] !== COVERED) cell++; return cell++; };
+    while (pos < f.a.length) {
+      let code = 0;
+      for (let j = 0; j < w; j++) code = code * base + ALPHABET.indexOf(f.a[pos++]);
+      let digits = "";
+      while (pos < f.a.length && f.a[pos] >= "0" && f.a[pos] <= "9") digits += f.a[pos++];
+      for (let n = digits ? Number(digits) : 1; n > 0; n--) codes[next()] = code;
+    }
+    return codes;
+  }
+
+  // Green at 0, yellow at 0.5, red at 1: the scale minesat's pictures use.
+  function shade(p) {
+    const a = p <= 0.5 ? [0x4c, 0xaf, 0x50] : [0xff, 0xeb, 0x3b];
+    const b = p <= 0.5 ? [0xff, 0xeb, 0x3b] : [0xe5, 0x39, 0x35];
+    const t = p <= 0.5 ? p / 0.5 : (p - 0.5) / 0.5;
+    return "rgb(" + a.map((x, j) => Math.round(x + (b[j] - x) * t)).join(",") + ")";
+  }
+  function percent(p) {
+    if (p > 0 && p < 0.0001) return "<0.01 %";
+    if (p < 1 && p > 0.9999) return ">99.99 %";
+    return (100 * p).toFixed(2) + " %";
+  }
+  function shortPercent(p) {
+    if (p <= 0 || p >= 1) return String(Math.round(p * 100));
+    return String(Math.min(99, Math.max(1, Math.round(p * 100))));
+  }
+  function moveName(m) { return cellName(m[0]) + KIND[m[1]]; }
+
+  // --- the board's elements, made once --------------------------------------------------
+  const board = $("board"), wrap = $("boardwrap");
+  const cells = new Array(R * C);
+  const shown = new Array(R * C).fill("");
+  board.style.gridTemplateColumns = "auto repeat(" + C + ", var(--s))";
+  board.appendChild(document.createElement("div"));
+  for (let c = 0; c < C; c++) {
+    const lab = document.createElement("div");
+    lab.className = "lab";
+    lab.textContent = String(c + 1);
+    board.appendChild(lab);
+  }
+  for (let r = 0; r < R; r++) {
+    const lab = document.createElement("div");
+    lab.className = "lab r";
+    lab.textContent = rowName(r);
+    board.appendChild(lab);
+    for (let c = 0; c < C; c++) {
+      const el = document.createElement("div");
+      el.dataset.i = String(r * C + c);
+      board.appendChild(el);
+      cells[r * C + c] = el;
+    }
+  }
+
+  function fit() {
+    const top = wrap.getBoundingClientRect().top + window.scrollY;
+    const byWidth = Math.floor((wrap.clientWidth - 34) / C);
+    const byHeight = Math.floor((window.innerHeight - Math.min(top, 260) - 30) / (R + 1));
+    const s = Math.max(14, Math.min(36, byWidth, Math.max(byHeight, 18)));
+    document.documentElement.style.setProperty("--s", s + "px");
+    return s;
+  }
+  let size = fit();
+
+  // --- one step ------------------------------------------------------------------------
+  let step = 0;
+  const heat = $("heat"), peek = $("showmines");
+
+  function draw(k) {
+    const f = F[k], b = boards[k], codes = heat.checked ? analysis(k) : null;
+    const table = f.p || [];
+    const finalMines = f.x ? new Set(f.x) : null;
+    const showPeek = layoutMines && peek.checked;
+    const move = f.m ? f.m[0] : -1;
+    const small = size >= 20;
+    let covered = 0, safe = 0, mine = 0, flags = 0;
+    for (let i = 0; i < R * C; i++) {
+      const s = b[i];
+      let cls = "c", text = "", title = cellName(i), bg = "";
+      if (s >= 0) {
+        cls += " open" + (s ? " n" + s : "");
+        text = s ? String(s) : "";
+        title += ": " + (s ? s : "empty");
+      } else if (s === FLAG) {
+        flags++;
+        const wrong = finalMines && !finalMines.has(i);
+        cls += " cov flag" + (wrong ? " wrong" : "");
+        title += wrong ? ": flag, not a mine" : ": flag";
+      } else {
+        covered++;
+        const code = codes ? codes[i] : -1;
+        if (code === SAFE) safe++;
+        if (code === MINE) mine++;
+        if (f.e === i) {
+          cls += " boom";
+          title += ": the mine that went off";
+        } else if (finalMines && finalMines.has(i)) {
+          cls += " cov lm";
+          title += ": mine";
+        } else if (code === SAFE) {
+          cls += " safe";
+          title += ": proven safe";
+        } else if (code === MINE) {
+          cls += " mine";
+          title += ": proven mine";
+        } else if (code >= FIXED) {
+          const p = table[code - FIXED];
+          cls += " heat";
+          bg = shade(p);
+          if (small) text = shortPercent(p);
+          title += ": mine probability " + percent(p);
+        } else {
+          cls += " cov";
+          title += code === UNKNOWN ? ": mine probability unknown" : ": covered";
+        }
+        if (showPeek && layoutMines.has(i) && !(finalMines && finalMines.has(i)) && f.e !== i) cls += " peek";
+      }
+      if (i < C) cls += " top";
+      if (i % C === 0) cls += " left";
+      if (i === move) cls += " mv";
+      const key = cls + "|" + text + "|" + bg + "|" + title;
+      if (shown[i] !== key) {
+        const el = cells[i];
+        el.className = cls;
+        el.textContent = text;
+        el.style.background = bg;
+        el.title = title;
+        shown[i] = key;
+      }
+    }
+    return { covered: covered, safe: safe, mine: mine, flags: flags };
+  }
+
+  function show(k, scroll) {
+    step = Math.max(0, Math.min(N - 1, k));
+    const f = F[step];
+    const counts = draw(step);
+    $("slider").value = String(step + 1);
+    $("counter").textContent = "step " + (step + 1) + " of " + N;
+    $("movehead").textContent = f.m ? "Move " + (step + 1) + ": " + moveName(f.m) + " (" + f.m[1] + ")" : "End of the game";
+    const v = $("verdict");
+    v.textContent = f.v || "";
+    v.hidden = !f.v;
+    v.className = "badge v-" + (f.v || "").replace(/[^a-z]+/g, "-");
+    $("text").textContent = f.t || "";
+    $("time").textContent = typeof f.s === "number" ? "at " + f.s.toFixed(2) + " s" : "";
+    let line = counts.covered + " covered";
+    if (f.a !== undefined) line += ", " + counts.safe + " proven safe, " + counts.mine + " proven mines";
+    if (D.mines !== null) line += "; mines left " + (D.mines - counts.flags);
+    $("counts").textContent = line;
+    for (const el of document.querySelectorAll("#marks button")) el.classList.toggle("on", Number(el.dataset.k) === step);
+    later(scroll);
+  }
+
+  // Scrolling the move into view forces a layout of the whole board, and browsers throttle
+  // history updates: both wait for the next frame (or a pause), however fast the steps come.
+  let scrollPending = false, wantScroll = false, hashTimer = 0;
+  function later(scroll) {
+    wantScroll = wantScroll || scroll;
+    if (!scrollPending) {
+      scrollPending = true;
+      requestAnimationFrame(() => {
+        const f = F[step];
+        if (wantScroll && f.m) cells[f.m[0]].scrollIntoView({ block: "nearest", inline: "nearest" });
+        scrollPending = wantScroll = false;
+      });
+    }
+    clearTimeout(hashTimer);
+    hashTimer = setTimeout(() => {
+      try { history.replaceState(null, "", "#step=" + (step + 1)); } catch (e) { /* some file:// pages refuse */ }
+    }, 250);
+  }
+
+  // --- the guesses: ticks under the slider and buttons to jump to them ---------------------
+  const marks = [];
+  for (let k = 0; k < N; k++) if (INTERESTING.has(F[k].v)) marks.push(k);
+  const ticks = $("ticks"), list = $("marks");
+  for (const k of marks) {
+    const f = F[k];
+    const tick = document.createElement("i");
+    tick.style.left = (N > 1 ? (100 * k) / (N - 1) : 0) + "%";
+    tick.style.background = TICK[f.v] || "#888";
+    tick.title = (k + 1) + ". " + moveName(f.m) + ": " + (f.t || f.v);
+    tick.addEventListener("click", () => show(k, true));
+    ticks.appendChild(tick);
+    const btn = document.createElement("button");
+    btn.type = "button";
+    btn.dataset.k = String(k);
+    btn.textContent = (k + 1) + ". " + moveName(f.m);
+    btn.title = f.t || f.v;
+    btn.style.borderLeft = "4px solid " + (TICK[f.v] || "#888");
+    btn.addEventListener("click", () => show(k, true));
+    list.appendChild(btn);
+  }
+  if (!marks.length) list.textContent = "none: every move was proven";
+  const nextMark = (dir) => {
+    const k = dir > 0 ? marks.find((m) => m > step) : [...marks].reverse().find((m) => m < step);
+    if (k !== undefined) show(k, true);
+  };
+
+  // --- controls ------------------------------------------------------------------------
+  $("first").addEventListener("click", () => show(0, true));
+  $("prev").addEventListener("click", () => show(step - 1, true));
+  $("next").addEventListener("click", () => show(step + 1, true));
+  $("last").addEventListener("click", () => show(N - 1, true));
+  $("slider").addEventListener("input", (e) => show(Number(e.target.value) - 1, false));
+  heat.addEventListener("change", () => show(step, false));
+  if (layoutMines) {
+    $("minesrow").hidden = false;
+    peek.addEventListener("change", () => show(step, false));
+  }
+  document.addEventListener("keydown", (e) => {
+    if (e.altKey || e.ctrlKey || e.metaKey) return;
+    const keys = {
+      ArrowLeft: () => show(step - 1, true), ArrowRight: () => show(step + 1, true),
+      Home: () => show(0, true), End: () => show(N - 1, true),
+      PageUp: () => nextMark(-1), PageDown: () => nextMark(1),
+      h: () => { heat.checked = !heat.checked; show(step, false); },
+      m: () => { if (layoutMines) { peek.checked = !peek.checked; show(step, false); } },
+    };
+    const action = keys[e.key] || keys[e.key.toLowerCase()];
+    if (!action || (e.target.tagName === "INPUT" && e.target.type === "checkbox" && e.key === " ")) return;
+    e.preventDefault();
+    action();
+  });
+  window.addEventListener("resize", () => {
+    const s = fit();
+    if (s !== size) { size = s; shown.fill(""); show(step, false); }
+  });
+  window.addEventListener("hashchange", () => {
+    const m = /step=(\d+)/.exec(location.hash);
+    if (m && Number(m[1]) - 1 !== step) show(Number(m[1]) - 1, true);
+  });
+
+  const start = /step=(\d+)/.exec(location.hash);
+  show(start ? Number(start[1]) - 1 : 0, false);
+}());
