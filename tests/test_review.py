@@ -102,13 +102,19 @@ def test_hand_cases() -> None:
     # Then a flag on C2, a safe cell (wrong), taken off again.
     review = review_game(layout, [Move.parse(m) for m in ["B2", "A3", "B1", "C2*", "C2-"]])
     needless = review.moves[2]
-    assert needless.verdict is Verdict.GUESS and needless.needless and needless.safest == 0.0
+    assert needless.verdict is Verdict.GUESS and needless.needless and needless.safe_left == 1
+    assert needless.safest == needless.probability == 0.5  # the safest guess, C1 aside
     assert review.needless_guesses == 1
+    # Had the player taken the safe cell there, only A3's guess would have been a risk.
+    assert review.safest_survival == pytest.approx(0.75) and review.survival == pytest.approx(0.375)
     wrong, unflag = review.moves[3:]
     assert (wrong.verdict, unflag.verdict) == (Verdict.WRONG, Verdict.UNFLAG)
-    # Refused moves are left out: a click on an uncovered cell changes nothing.
+    # A refused move is kept and changes nothing: a click on an uncovered cell.
     again = review_game(layout, [Move.parse(m) for m in ["B2", "B2", "A1"]])
-    assert [m.move for m in again.moves] == ["B2", "A1"]
+    assert [(m.move, m.verdict) for m in again.moves][1] == ("B2", Verdict.NO_EFFECT)
+    assert again.moves[1].note == "B2 is already uncovered" and again.guesses == 1
+    with pytest.raises(ValueError, match="after the end of the game"):
+        review_game(layout, [Move.parse(m) for m in ["B2", "A1", "C1"]])
     lost = review_game(layout, [Move.parse("B2"), Move.parse("A1")])
     assert lost.moves[-1].verdict is Verdict.LOSS and lost.exploded == (0, 0) and not lost.won
     assert lost.survival == pytest.approx(0.75)  # A1's risk, 2 mines in B2's 8 neighbours

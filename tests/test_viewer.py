@@ -106,7 +106,7 @@ def test_each_frame_is_the_position_before_its_move_and_the_last_is_the_end() ->
         game.play(move)
     assert frames[-1].position == game.position()
     assert frames[-1].verdict == "won"
-    assert frames[0].verdict == "guess" and frames[0].text == "guess at 12.3 %, among the safest"
+    assert frames[0].verdict == "guess" and frames[0].text == "guess at 12.3%, among the safest"
     assert all(f.verdict in ("safe", "mine") for f in frames[1:-1])
 
 
@@ -154,9 +154,9 @@ def test_a_human_game_is_judged_move_by_move() -> None:
         ("B1", "needless guess"),  # C1, C2 and D1 were proven safe
     ]
     assert frames[1].text == "A3 is already uncovered"
-    assert frames[2].text == "flag on an unproven cell (mine probability 50.0 %): not a mine"
+    assert frames[2].text == "flag on an unproven cell (mine probability 50.0%): not a mine"
     assert frames[5].text == "chord: opens 1 proven-safe cell"
-    assert frames[7].text == "guess at 50.0 %, among the safest; 3 proven-safe cells left untaken"
+    assert frames[7].text == "guess at 50.0%, among the safest; 3 proven-safe cells left untaken"
     assert frames[-1].verdict == "unfinished" and frames[-1].mines == frozenset()
     assert frames[3].time == 1.5 and frames[-1].time is None
 
@@ -170,7 +170,7 @@ def test_a_loss_shows_the_mines() -> None:
 
 
 @pytest.mark.parametrize(
-    ("last", "text"), [("B1", "guess at 20.0 %"), ("B2+", "chord over 4 unproven cells")]
+    ("last", "text"), [("B1", "guess at 20.0%"), ("B2+", "chord over 4 unproven cells")]
 )
 def test_a_wrong_flag_does_not_fool_the_analysis(last: str, text: str) -> None:
     # The mine is B1; the flag on A1 is wrong. Were it believed, B2's 1 would be

@@ -5,32 +5,37 @@ Each move is played through :class:`~minesat.game.Game` and judged on the
 position just before it:
 
 - an **uncover** is *safe* when the numbers prove the cell mine-free, else a
-  *guess* with its exact mine probability (and the safest cell's, and whether a
-  proven-safe cell was there to take instead: a *needless* guess), or a *loss*
+  *guess* with its exact mine probability (and the safest cell's, and how many
+  proven-safe cells were there to take instead: a *needless* guess), or a *loss*
   when it hits a mine;
 - a **chord** is judged like an uncover of every cell it opens: safe when all
   are proven safe, else a guess whose probability is that of at least one mine
   among them;
 - a **flag** is on a proven *mine*, on a mine not proven yet (*unproven*), or
-  *wrong* (a safe cell); an **unflag** is noted.
+  *wrong* (a safe cell); an **unflag** is noted; a move the rules refuse (a
+  click on an uncovered cell) has *no effect*.
 
 The player's flags are their own notes, not knowledge: a wrong flag must not
 change what the numbers prove. So each position is analysed from its numbers
-and the total alone, its flags read as covered cells.
+and the total alone, its flags read as covered cells. This is the one judge
+of moves: ``minesat replay``, the game viewer and its pages of our own games
+all read it.
 
 >>> from minesat.board import Layout, Move
 >>> layout = Layout.from_rows(["*  ", "   ", "  *"])
 >>> review = review_game(layout, [Move.parse(m) for m in ["B2", "A3", "A1*", "C1"]])
 >>> [(m.move, m.verdict.value, m.probability) for m in review.moves]
-[('B2', 'first', None), ('A3', 'guess', 0.25), ('A1*', 'unproven', None), ('C1', 'safe', None)]
+[('B2', 'first', None), ('A3', 'guess', 0.25), ('A1*', 'unproven', 0.5), ('C1', 'safe', None)]
 >>> review.won, review.guesses, review.survival
 (True, 1, 0.75)
+>>> describe(review.moves[1]), describe(review.moves[2])
+('guess at 25.0%, among the safest', 'flag on an unproven cell (mine probability 50.0%)')
 """
 
 from __future__ import annotations
 
 import enum
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from fractions import Fraction
 from itertools import combinations
@@ -38,6 +43,9 @@ from itertools import combinations
 from minesat.analysis import Analysis, Analyzer
 from minesat.board import COVERED, FLAG, Action, Cell, Layout, Move, Position, neighbours
 from minesat.game import Game, Status
+from minesat.generate import FirstClick
+from minesat.guess import TIE
+from minesat.stats import percent
 
 
 class Verdict(enum.StrEnum):
@@ -51,6 +59,7 @@ class Verdict(enum.StrEnum):
     UNPROVEN = "unproven"  # a flag on a mine the numbers do not prove yet
     WRONG = "wrong"  # a flag on a safe cell
     UNFLAG = "unflag"  # a flag taken off
+    NO_EFFECT = "no effect"  # refused by the rules: changes nothing
 
 
 #: Verdicts of moves that risked a mine.
@@ -69,23 +78,33 @@ class PlayedMove:
 class ReviewedMove:
     """One move, its verdict, and what the position before it offered.
 
-    ``probability`` is the chance that the move hits a mine (uncover or chord;
-    ``None`` for a safe move, a flag, or when it cannot be counted); ``safest``
-    the lowest mine probability of any covered cell then; ``needless`` whether a
-    proven-safe cell was there to take instead of a risky move. ``position`` is
-    what the player saw (flags included); ``analysis`` its analysis (flags read as
-    covered), kept only when :func:`review_game` is asked for it.
+    ``probability`` is the chance that the move hits a mine (an uncover or a
+    chord that risks one), or that the flagged cell is a mine (an unproven or
+    wrong flag); ``None`` for proven moves, or where it cannot be counted.
+    ``safest`` is the lowest mine probability of any unproven covered cell
+    then (the safest guess), and ``safe_left`` how many proven-safe cells were
+    there to take instead (both for risky moves). ``position`` is what the
+    player saw (flags included); ``analysis`` its analysis (flags read as
+    covered), kept only when :func:`review_game` is asked for it. ``note`` says
+    why a move had no effect.
     """
 
-    index: int  # 0-based, among the moves the game accepted
+    index: int  # 0-based, in the order played
     move: str  # SPEC notation: A5, A5*, A5-, A5+
     time: float | None
     verdict: Verdict
     probability: float | None
     safest: float | None
-    needless: bool
+    safe_left: int
     position: Position
     analysis: Analysis | None = None
+    note: str = ""
+    unproven: int = 0  # cells the move opened that were not proven safe
+
+    @property
+    def needless(self) -> bool:
+        """A risky move made while a proven-safe cell was there to take."""
+        return self.safe_left > 0
 
     @property
     def cell(self) -> Cell:
@@ -103,9 +122,13 @@ class GameReview:
 
     layout: Layout
     moves: tuple[ReviewedMove, ...]
-    won: bool
+    status: Status
     final: Position  # the board after the last move
     exploded: Cell | None  # the mine that lost the game
+
+    @property
+    def won(self) -> bool:
+        return self.status is Status.WON
 
     @property
     def risky(self) -> list[ReviewedMove]:
@@ -128,8 +151,12 @@ class GameReview:
 
     @property
     def safest_survival(self) -> float | None:
-        """The same chance had each risky move been on the safest cell at that moment."""
-        return _product(m.safest for m in self.risky)
+        """The same chance had each risky move been the safest one at that moment.
+
+        That is a proven-safe cell where there was one (no risk at all), else the
+        safest guess.
+        """
+        return _product(0.0 if m.needless else m.safest for m in self.risky)
 
 
 def _product(probabilities: Iterable[float | None]) -> float | None:
@@ -143,41 +170,48 @@ def _product(probabilities: Iterable[float | None]) -> float | None:
 
 def review_game(
     layout: Layout,
-    moves: Sequence[Move | PlayedMove],
+    moves: Iterable[Move | PlayedMove],
     *,
+    rule: FirstClick | str = FirstClick.SAFE,
     keep_analyses: bool = False,
     progress: Callable[[int], None] | None = None,
     analyzer: Analyzer | None = None,
 ) -> GameReview:
     """Play ``moves`` on ``layout`` and judge each one (see the module docstring).
 
-    Moves the game refuses (a click on an uncovered cell, a chord whose flags
-    do not match its number, anything after the end) change nothing and are
-    left out. ``keep_analyses`` keeps each position's full analysis (for a
-    viewer's heat map); without it a position is fully analysed only before a
-    risky move. ``progress`` is called with the number of moves looked at so far.
+    ``rule`` is what the player could assume of the first click: under
+    ``opening`` or ``safe`` (the default, as in the programs people play) it is
+    the *first* move, not a guess; under ``any`` it is a guess like any other.
+    A move the rules refuse is kept, with no effect; a move after the end of
+    the game raises :class:`ValueError`. ``keep_analyses`` keeps each
+    position's full analysis (for a viewer's heat map); without it a position
+    is fully analysed only before a risky move or an unproven flag.
+    ``progress`` is called with the number of moves judged so far.
     """
     game = Game(layout)
-    judge = _Judge(analyzer if analyzer is not None else Analyzer(), game, keep_analyses)
+    judge = _Judge(analyzer if analyzer is not None else Analyzer(), game, FirstClick(rule), keep_analyses)
     reviewed: list[ReviewedMove] = []
-    for done, played in enumerate(moves, 1):
-        if progress is not None:
-            progress(done)
+    for index, played in enumerate(moves):
         if not isinstance(played, PlayedMove):
             played = PlayedMove(played)
         move = played.move
-        if game.over or game.refusal(move) is not None:
-            continue
+        if game.over:
+            where = f"move {index + 1} ({move})"
+            raise ValueError(f"{where} comes after the end of the game ({game.status.value})")
         position = game.position()
-        judged = judge(position, move)
+        refusal = game.refusal(move)
+        judged = judge(position, move) if refusal is None else judge.no_effect(position, refusal)
         reviewed.append(
             ReviewedMove(
-                len(reviewed), str(move), played.time, judged.verdict, judged.probability,
-                judged.safest, judged.needless, position, judged.analysis,
+                index, str(move), played.time, judged.verdict, judged.probability, judged.safest,
+                judged.safe_left, position, judged.analysis, judged.note, judged.unproven,
             )
         )
-        game.play(move)
-    return GameReview(layout, tuple(reviewed), game.status is Status.WON, game.position(), game.exploded)
+        if refusal is None:
+            game.play(move)
+        if progress is not None:
+            progress(index + 1)
+    return GameReview(layout, tuple(reviewed), game.status, game.position(), game.exploded)
 
 
 @dataclass(frozen=True)
@@ -185,8 +219,10 @@ class _Judgement:
     verdict: Verdict
     probability: float | None = None
     safest: float | None = None
-    needless: bool = False
+    safe_left: int = 0
     analysis: Analysis | None = None
+    note: str = ""
+    unproven: int = 0
 
 
 def without_flags(position: Position) -> Position:
@@ -206,54 +242,71 @@ class _Judge:
     out stays ruled out), and flags are not read: so a cell proven safe or
     mined before is still proven now, and a move on it needs no new analysis.
     Human players mostly click cells proven a while ago; this keeps a review of
-    a 1500-move game to a few seconds.
+    a 1500-move game to about a second.
     """
 
-    def __init__(self, analyzer: Analyzer, game: Game, keep: bool) -> None:
-        self.analyzer, self.game, self.keep = analyzer, game, keep
+    def __init__(self, analyzer: Analyzer, game: Game, rule: FirstClick, keep: bool) -> None:
+        self.analyzer, self.game, self.rule, self.keep = analyzer, game, rule, keep
         self.safe: set[Cell] = set()
         self.mine: set[Cell] = set()
+        self._last: tuple[Position, Analysis] | None = None
 
-    def _prove(self, blank: Position, analysis: Analysis | None) -> None:
-        safe, mine = (analysis.safe, analysis.mine) if analysis is not None else self.analyzer.proven(blank)
+    def _analysis(self, blank: Position) -> Analysis:
+        """The full analysis of ``blank``; a move with no effect leaves the position as it was."""
+        if self._last is None or self._last[0] != blank:
+            self._last = (blank, self.analyzer.analyze(blank))
+        analysis = self._last[1]
+        self.safe.update(analysis.safe)
+        self.mine.update(analysis.mine)
+        return analysis
+
+    def _prove(self, blank: Position) -> None:
+        safe, mine = self.analyzer.proven(blank)
         self.safe.update(safe)
         self.mine.update(mine)
+
+    def no_effect(self, position: Position, refusal: str) -> _Judgement:
+        analysis = self._analysis(without_flags(position)) if self.keep else None
+        return _Judgement(Verdict.NO_EFFECT, analysis=analysis, note=refusal)
 
     def __call__(self, position: Position, move: Move) -> _Judgement:
         game, layout = self.game, self.game.layout
         assert layout is not None
         blank = without_flags(position)
-        analysis = self.analyzer.analyze(blank) if self.keep else None
+        analysis = self._analysis(blank) if self.keep else None
         cell = move.cell
         match move.action:
-            case Action.FLAG:
-                if cell not in self.mine:
-                    self._prove(blank, analysis)
-                if cell in self.mine:
-                    return _Judgement(Verdict.MINE, analysis=analysis)
-                verdict = Verdict.UNPROVEN if cell in layout.mines else Verdict.WRONG
-                return _Judgement(verdict, analysis=analysis)
             case Action.UNFLAG:
                 return _Judgement(Verdict.UNFLAG, analysis=analysis)
+            case Action.FLAG:
+                if cell not in self.mine and analysis is None:
+                    self._prove(blank)
+                if cell in self.mine:
+                    return _Judgement(Verdict.MINE, analysis=analysis)
+                full = analysis if analysis is not None else self._analysis(blank)
+                verdict = Verdict.UNPROVEN if cell in layout.mines else Verdict.WRONG
+                return _Judgement(verdict, full.probability[cell[0]][cell[1]], analysis=analysis)
         # An uncover opens its cell; a chord every covered, unflagged neighbour of its number.
         if move.action is Action.UNCOVER:
             opened = [cell]
         else:
             opened = [n for n in neighbours(cell, game.rows, game.cols) if game[n] == COVERED]
         hits = any(n in layout.mines for n in opened)
-        if not any(state >= 0 for state in position.cells):
-            # The first click, on a blank board: where the game starts, not a choice between risks.
-            first_risk = layout.mine_count / (layout.rows * layout.cols) if hits else None
-            return _Judgement(Verdict.LOSS if hits else Verdict.FIRST, first_risk, analysis=analysis)
-        if not self.safe.issuperset(opened):
-            self._prove(blank, analysis)
+        if self.rule is not FirstClick.ANY and not any(state >= 0 for state in position.cells):
+            # The first click, which the rule keeps safe: where the game starts, not a risk taken.
+            return _Judgement(Verdict.LOSS if hits else Verdict.FIRST, analysis=analysis)
+        if not self.safe.issuperset(opened) and analysis is None:
+            self._prove(blank)
         if self.safe.issuperset(opened):
             return _Judgement(Verdict.SAFE, analysis=analysis)
-        full = analysis if analysis is not None else self.analyzer.analyze(blank)
-        risk = _risk(self.analyzer, blank, full, [n for n in opened if n not in self.safe])
+        full = analysis if analysis is not None else self._analysis(blank)
+        unproven = [n for n in opened if n not in self.safe]
+        risk = _risk(self.analyzer, blank, full, unproven)
         known = [p for r, c in full.unknown if (p := full.probability[r][c]) is not None]
-        safest = 0.0 if full.safe else min(known, default=None)
-        return _Judgement(Verdict.LOSS if hits else Verdict.GUESS, risk, safest, bool(full.safe), analysis)
+        safe_left = len(full.safe)
+        safest = min(known, default=None)
+        verdict = Verdict.LOSS if hits else Verdict.GUESS
+        return _Judgement(verdict, risk, safest, safe_left, analysis, unproven=len(unproven))
 
 
 def _risk(analyzer: Analyzer, blank: Position, analysis: Analysis, cells: list[Cell]) -> float | None:
@@ -284,3 +337,58 @@ def _flagged(position: Position, cells: Iterable[Cell]) -> Position:
     for r, c in cells:
         state[r * position.cols + c] = FLAG
     return Position(position.rows, position.cols, tuple(state), position.mines)
+
+
+# --- in words ---------------------------------------------------------------------------
+
+
+def describe(move: ReviewedMove) -> str:
+    """The verdict on ``move`` as a short sentence, as the viewer and ``minesat replay`` print it.
+
+    >>> from minesat.board import Layout
+    >>> review = review_game(Layout.from_rows(["*  ", "   ", "  *"]), [Move.parse("B2"), Move.parse("A1")])
+    >>> [describe(m) for m in review.moves]
+    ['first click', 'guess at 25.0%, among the safest: hit a mine']
+    """
+    match move.verdict:
+        case Verdict.FIRST:
+            return "first click"
+        case Verdict.SAFE if move.kind == "chord":
+            opened = sum(1 for n in neighbours(move.cell, move.position.rows, move.position.cols)
+                         if move.position[n] == COVERED)
+            return f"chord: opens {_plural(opened, 'proven-safe cell')}"
+        case Verdict.SAFE:
+            return "proven safe"
+        case Verdict.MINE:
+            return "proven mine"
+        case Verdict.UNPROVEN | Verdict.WRONG:
+            text = f"flag on an unproven cell ({_chance(move.probability)})"
+            return text + (": not a mine" if move.verdict is Verdict.WRONG else "")
+        case Verdict.UNFLAG:
+            return "flag removed"
+        case Verdict.NO_EFFECT:
+            return move.note or "changes nothing"
+    # A risky uncover or chord.
+    p = move.probability
+    if move.kind == "chord":
+        text = f"chord over {_plural(move.unproven, 'unproven cell')}"
+        text += "" if p is None else f", {percent(p)} risk"
+    elif p == 1.0:
+        text = "uncovered a proven mine"
+    elif p is None:
+        text = "guess (mine probability unknown)"
+    else:
+        safest = move.safest if move.safest is not None else p
+        than = "among the safest" if p <= safest + TIE else f"safest was {percent(safest)}"
+        text = f"guess at {percent(p)}, {than}"
+    if move.safe_left:
+        text += f"; {_plural(move.safe_left, 'proven-safe cell')} left untaken"
+    return text + (": hit a mine" if move.verdict is Verdict.LOSS else "")
+
+
+def _chance(p: float | None) -> str:
+    return "mine probability unknown" if p is None else f"mine probability {percent(p)}"
+
+
+def _plural(count: int, noun: str) -> str:
+    return f"{count} {noun}" + ("" if count == 1 else "s")

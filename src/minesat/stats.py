@@ -66,3 +66,18 @@ def mcnemar_exact(only_a: int, only_b: int) -> float:
         term = term * (n - i) // (i + 1)
         tail += term
     return float(min(Fraction(1), Fraction(2 * tail, 2**n)))
+
+
+def percent(p: float) -> str:
+    """A probability for people, one way everywhere (commands, replays, the viewer): ``12.5%``.
+
+    Never 0 % or 100 % unless exact.
+
+    >>> percent(0.125), percent(0.0004), percent(1.0)
+    ('12.5%', '<0.1%', '100.0%')
+    """
+    if 0.0 < p < 0.001:
+        return "<0.1%"
+    if 0.999 < p < 1.0:
+        return ">99.9%"
+    return f"{p:.1%}"

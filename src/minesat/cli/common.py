@@ -14,6 +14,7 @@ from minesat.formats import MAX_BYTES, format_for, parse_layout, parse_position,
 from minesat.generate import FirstClick
 from minesat.guess.best import DEFAULT_PIECES
 from minesat.player import get_strategy
+from minesat.stats import percent  # noqa: F401  (the commands import it from here)
 
 #: The first click when none is given (SPEC section 4), clipped to small boards.
 DEFAULT_START: Cell = (3, 3)
@@ -144,19 +145,6 @@ def _shows_play(position: Position, read_layout: Callable[[], Layout]) -> bool:
     except ValueError:
         return True  # not a layout at all
     return set(position.cells_in(FLAG)) != mines
-
-
-def percent(p: float) -> str:
-    """A probability for people, one way everywhere: ``12.5%``; never 0 % or 100 % unless exact.
-
-    >>> percent(0.125), percent(0.0004), percent(1.0)
-    ('12.5%', '<0.1%', '100.0%')
-    """
-    if 0.0 < p < 0.001:
-        return "<0.1%"
-    if 0.999 < p < 1.0:
-        return ">99.9%"
-    return f"{p:.1%}"
 
 
 def plural(count: int, noun: str) -> str:

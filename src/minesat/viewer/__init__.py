@@ -19,11 +19,12 @@ from minesat.viewer.frames import (
     ViewerFrame,
     ViewerMove,
     check_frames,
+    display_verdict,
     final_frame,
     game_frames,
-    judge,
     player_frames,
     record_summary,
+    review_frames,
 )
 from minesat.viewer.page import encode_frames, render_viewer, script_json
 
@@ -33,12 +34,13 @@ __all__ = [
     "ViewerFrame",
     "ViewerMove",
     "check_frames",
+    "display_verdict",
     "encode_frames",
     "final_frame",
     "game_frames",
-    "judge",
     "player_frames",
     "record_summary",
     "render_viewer",
+    "review_frames",
     "script_json",
 ]

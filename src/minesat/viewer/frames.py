@@ -9,7 +9,7 @@ by hand. :func:`minesat.viewer.render_viewer` draws any list of them.
 >>> layout = Layout.from_rows(["*  ", "   ", "   "])
 >>> frames = game_frames(layout, ["C3"])
 >>> [(f.move and str(f.move), f.verdict, f.text) for f in frames]
-[('C3', 'guess', 'guess at 11.1 %, among the safest'), (None, 'won', 'won in 1 move')]
+[('C3', 'guess', 'guess at 11.1%, among the safest'), (None, 'won', 'won in 1 move')]
 >>> frames[0].position.to_rows(), frames[-1].position.to_rows()
 (['???', '???', '???'], ['?1 ', '11 ', '   '])
 """
@@ -22,11 +22,13 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from minesat.analysis import Analysis, Analyzer
-from minesat.board import COVERED, FLAG, Action, Cell, Layout, Move, Position, cell_name, neighbours, on_board
-from minesat.game import Game, MoveResult, Status
+from minesat.board import COVERED, Action, Cell, Layout, Move, Position, cell_name, on_board
+from minesat.game import Status
 from minesat.generate import FirstClick
-from minesat.guess import TIE
 from minesat.player import GameRecord, Step, Strategy, play_game
+from minesat.review import GameReview, PlayedMove, ReviewedMove, describe, review_game
+from minesat.review import Verdict as Judged
+from minesat.stats import percent
 
 #: Move kinds by the action of a :class:`~minesat.board.Move`, in the words the viewer shows.
 KINDS: dict[Action, str] = {
@@ -156,7 +158,7 @@ class ViewerFrame:
 
 def game_frames(
     layout: Layout,
-    moves: Iterable[Move | str | ViewerMove],
+    moves: Iterable[Move | str | ViewerMove | PlayedMove],
     *,
     times: Sequence[float | None] | None = None,
     rule: FirstClick | str = FirstClick.ANY,
@@ -164,54 +166,57 @@ def game_frames(
 ) -> list[ViewerFrame]:
     """Play ``moves`` on ``layout`` and judge each on the position just before it.
 
-    One frame per move, then the final frame. Each move is analysed on the
-    position the player saw before making it, with the total mine count.
-    A flag counts in the analysis only when it was put on a proven mine; other
-    flags are set aside (their cells count as covered): a flag is a belief, and
-    a wrong one must not make the position look inconsistent or prove wrong
-    things. A proven mine stays proven, flagged or not, so this loses nothing.
-    The first uncover is safe (verdict :attr:`Verdict.FIRST`) when ``rule`` is
-    ``opening`` or ``safe``. A move after the game is over raises
-    :class:`ValueError`; a move the rules refuse is kept, as ``no effect``.
+    One frame per move, then the final frame. The moves are judged by
+    :func:`minesat.review.review_game` (flags read as the player's notes, so a
+    wrong one proves nothing; a refused move kept with no effect), each frame
+    drawn with the full analysis of its position. The first uncover is safe
+    (verdict :attr:`Verdict.FIRST`) when ``rule`` is ``opening`` or ``safe``.
+    A move after the game is over raises :class:`ValueError`.
     """
-    rule = FirstClick(rule)
-    analyzer = analyzer if analyzer is not None else Analyzer()
-    game = Game(layout)
-    frames: list[ViewerFrame] = []
-    moved = False
-    trusted: set[Cell] = set()  # flags put on proven mines
-    last: tuple[Position, Analysis] | None = None  # the position analysed last, and its analysis
-    for number, raw in enumerate(moves):
-        move = _as_move(raw)
-        if game.over:
-            raise ValueError(
-                f"move {number + 1} ({move}) comes after the end of the game ({game.status.value})"
-            )
-        position = game.position()
-        seen = _trusted_flags(position, trusted)
-        if last is None or last[0] != seen:
-            # A move with no effect (a replay has many) leaves the position as it was.
-            last = (seen, analyzer.analyze(seen))
-        analysis = last[1]
-        protected = not moved and rule is not FirstClick.ANY and move.action is Action.UNCOVER
-        refusal = game.refusal(move)
-        result = game.play(move) if refusal is None else MoveResult.INVALID
-        moved = moved or result is not MoveResult.INVALID
-        verdict, text = judge(position, analysis, move, result, refusal, layout)
-        if move.action is Action.FLAG and verdict is Verdict.MINE:
-            trusted.add(move.cell)
-        elif move.action is Action.UNFLAG:
-            trusted.discard(move.cell)
-        if protected and result is not MoveResult.INVALID:
-            verdict, text = Verdict.FIRST, f"first click, safe by the {rule.value} rule"
-        time = times[number] if times is not None and number < len(times) else None
+    played = []
+    for number, move in enumerate(moves):
+        if not isinstance(move, PlayedMove):
+            time = times[number] if times is not None and number < len(times) else None
+            move = PlayedMove(_as_move(move), time)
+        played.append(move)
+    review = review_game(layout, played, rule=rule, keep_analyses=True, analyzer=analyzer)
+    return review_frames(review)
+
+
+def review_frames(review: GameReview) -> list[ViewerFrame]:
+    """The frames of a reviewed game: one per move, drawn with its analysis, then the end."""
+    frames = []
+    for move in review.moves:
+        assert move.analysis is not None, "review the game with keep_analyses=True"
         frames.append(
             ViewerFrame.analysed(
-                position, analysis, move=ViewerMove.of(move), verdict=verdict.value, text=text, time=time
+                move.position, move.analysis, move=ViewerMove.of(move.move),
+                verdict=display_verdict(move).value, text=describe(move), time=move.time,
             )
         )
-    frames.append(final_frame(game, len(frames)))
+    frames.append(final_frame(review, len(frames)))
     return frames
+
+
+def display_verdict(move: ReviewedMove) -> Verdict:
+    """The word the viewer shows (and colours) for a reviewed move."""
+    if move.verdict is Judged.GUESS and move.needless:
+        return Verdict.NEEDLESS
+    return _SHOWN[move.verdict]
+
+
+#: The viewer's word for each verdict of :mod:`minesat.review`.
+_SHOWN = {
+    Judged.FIRST: Verdict.FIRST,
+    Judged.SAFE: Verdict.SAFE,
+    Judged.GUESS: Verdict.GUESS,
+    Judged.LOSS: Verdict.LOSS,
+    Judged.MINE: Verdict.MINE,
+    Judged.UNPROVEN: Verdict.UNPROVEN_FLAG,
+    Judged.WRONG: Verdict.UNPROVEN_FLAG,
+    Judged.UNFLAG: Verdict.UNFLAG,
+    Judged.NO_EFFECT: Verdict.NO_EFFECT,
+}
 
 
 def player_frames(
@@ -260,101 +265,24 @@ def record_summary(
     if record.won and guesses:
         # After a loss the product is no chance of anything: the fatal guess was not safe.
         survival = math.prod(1.0 - g.probability for g in record.guesses)
-        pairs.append(("Chance the guesses were all safe", _pct(survival)))
+        pairs.append(("Chance the guesses were all safe", percent(survival)))
     pairs.append(("3BV", str(record.bbbv)))
     return pairs
 
 
-def final_frame(game: Game, moves: int) -> ViewerFrame:
+def final_frame(review: GameReview, moves: int) -> ViewerFrame:
     """The position after the last move; the layout's mines shown once the game is over."""
-    position = game.position()
-    if game.status is Status.WON:
+    if review.status is Status.WON:
         verdict, text = Verdict.WON, f"won in {_plural(moves, 'move')}"
-    elif game.status is Status.LOST:
-        assert game.exploded is not None
-        verdict, text = Verdict.LOST, f"lost on move {moves}: a mine at {cell_name(game.exploded)}"
+    elif review.status is Status.LOST:
+        assert review.exploded is not None
+        verdict, text = Verdict.LOST, f"lost on move {moves}: a mine at {cell_name(review.exploded)}"
     else:
         verdict, text = Verdict.UNFINISHED, f"stopped after {_plural(moves, 'move')}"
-    mines = game.layout.mines if game.over and game.layout is not None else frozenset()
+    mines = review.layout.mines if review.status is not Status.PLAYING else frozenset()
     return ViewerFrame(
-        position, verdict=verdict.value, text=text, mines=frozenset(mines), exploded=game.exploded
+        review.final, verdict=verdict.value, text=text, mines=frozenset(mines), exploded=review.exploded
     )
-
-
-# --- judging one move --------------------------------------------------------------------
-
-
-def judge(
-    position: Position,
-    analysis: Analysis,
-    move: Move,
-    result: MoveResult,
-    refusal: str | None = None,
-    layout: Layout | None = None,
-) -> tuple[Verdict, str]:
-    """The verdict on ``move`` made on ``position`` (whose ``analysis`` is given), and a sentence.
-
-    ``result`` is what the rules made of the move; ``refusal`` why they refused
-    it; ``layout``, when known, tells a wrong flag from a right one.
-
-    >>> p = Position.from_rows(["1?", "??"], mines=1)
-    >>> from minesat.analysis import analyze
-    >>> judge(p, analyze(p), Move.parse("B2"), MoveResult.BLOWN_UP)
-    (<Verdict.LOSS: 'loss'>, 'guess at 33.3 %, among the safest: hit a mine')
-    """
-    cell = move.cell
-    if refusal is not None or result in (MoveResult.INVALID, MoveResult.REDUNDANT):
-        return Verdict.NO_EFFECT, refusal or "changes nothing"
-    # Flags the analysis set aside may be listed: only covered cells are there to take.
-    safe = {c for c in analysis.safe if position[c] == COVERED}
-    mine = set(analysis.mine)
-    match move.action:
-        case Action.FLAG:
-            if cell in mine:
-                return Verdict.MINE, "proven mine"
-            wrong = layout is not None and cell not in layout.mines
-            return Verdict.UNPROVEN_FLAG, (
-                f"flag on an unproven cell ({_probability_text(analysis, cell)})"
-                + (": not a mine" if wrong else "")
-            )
-        case Action.UNFLAG:
-            return Verdict.UNFLAG, "flag removed"
-        case Action.CHORD:
-            opened = [n for n in neighbours(cell, position.rows, position.cols) if position[n] == COVERED]
-            unproven = [n for n in opened if n not in safe]
-            if not unproven:
-                verdict, text = Verdict.SAFE, f"chord: opens {_plural(len(opened), 'proven-safe cell')}"
-            else:
-                verdict = Verdict.NEEDLESS if safe else Verdict.GUESS
-                text = f"chord over {_plural(len(unproven), 'unproven cell')}"
-        case _:
-            if cell in safe:
-                return Verdict.SAFE, "proven safe"
-            if cell in mine:
-                return Verdict.LOSS, "uncovered a proven mine"
-            verdict = Verdict.NEEDLESS if safe else Verdict.GUESS
-            text = _guess_text(position, analysis, cell, len(safe))
-    if result is MoveResult.BLOWN_UP:
-        return Verdict.LOSS, text + ": hit a mine"
-    return verdict, text
-
-
-def _guess_text(position: Position, analysis: Analysis, cell: Cell, safe: int) -> str:
-    """``guess at 18.2 %, safest was 12.0 %`` (or ``among the safest``), and the safe cells passed by."""
-    p = analysis.probability[cell[0]][cell[1]]
-    if p is None:
-        text = "guess (mine probability unknown)"
-    else:
-        known = [
-            q for c in analysis.unknown
-            if position[c] == COVERED and (q := analysis.probability[c[0]][c[1]]) is not None
-        ]
-        best = min(known, default=p)
-        than = "among the safest" if p <= best + TIE else f"safest was {_pct(best)}"
-        text = f"guess at {_pct(p)}, {than}"
-    if safe:
-        text += f"; {_plural(safe, 'proven-safe cell')} left untaken"
-    return text
 
 
 def _as_move(move: Move | str | ViewerMove) -> Move:
@@ -365,42 +293,6 @@ def _as_move(move: Move | str | ViewerMove) -> Move:
 
 def _plural(count: int, noun: str) -> str:
     return f"{count} {noun}" + ("" if count == 1 else "s")
-
-
-def _probability_text(analysis: Analysis, cell: Cell) -> str:
-    p = analysis.probability[cell[0]][cell[1]]
-    return "mine probability unknown" if p is None else f"mine probability {_pct(p)}"
-
-
-def _pct(p: float) -> str:
-    """``18.2 %``; never 0.0 % or 100.0 % for a probability strictly between.
-
-    >>> _pct(0.182), _pct(0.0004), _pct(0.99999)
-    ('18.2 %', '<0.1 %', '>99.9 %')
-    """
-    if 0.0 < p < 0.0005:
-        return "<0.1 %"
-    if 0.9995 < p < 1.0:
-        return ">99.9 %"
-    return f"{100 * p:.1f} %"
-
-
-def _trusted_flags(position: Position, trusted: set[Cell]) -> Position:
-    """The position with every flag not in ``trusted`` back to covered.
-
-    >>> _trusted_flags(Position.from_rows(["1*", "*?"]), {(0, 1)}).to_rows()
-    ['1*', '??']
-    """
-    cols = position.cols
-    cells = position.cells
-    if all(divmod(i, cols) in trusted for i, s in enumerate(cells) if s == FLAG):
-        return position
-    return Position(
-        position.rows,
-        cols,
-        tuple(COVERED if s == FLAG and divmod(i, cols) not in trusted else s for i, s in enumerate(cells)),
-        position.mines,
-    )
 
 
 def check_frames(frames: Sequence[ViewerFrame]) -> tuple[int, int]:
