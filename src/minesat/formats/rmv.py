@@ -104,7 +104,9 @@ def read(r: ByteReader) -> Replay:
     r.skip(6, "events and checksum sizes")
 
     result = r.take(result_size, "result string").decode("latin-1")
-    meta["version"] = r.take(version_size, "version info").decode("latin-1").strip("\0").strip()
+    # Version 2's text is UTF-8; version 1's version info is ASCII in every known file.
+    version_info = r.take(version_size, "version info")
+    meta["version"] = decode_text(version_info, True if version == 2 else None)[0].strip("\0").strip()
     raw_fields = [r.take(r.u8("player field size"), "player field") for _ in range(r.u16("player fields"))]
 
     meta["timestamp"] = str(r.u32("board timestamp"))
