@@ -65,9 +65,7 @@ def read(r: ByteReader) -> Replay:
         declared = r.u16("custom mine count")
     else:
         raise r.error(f"unknown level byte {level} (3-6: beginner, intermediate, expert, custom)", level_at)
-    check_board(r, rows, cols, level_at)
-    if declared > rows * cols:
-        raise r.error(f"{declared} mines do not fit a {rows}x{cols} board", level_at)
+    check_board(r, rows, cols, declared, level_at)
     r.need(2 * declared, f"list of {declared} mines")
     mines = set()
     for i in range(declared):

@@ -103,11 +103,9 @@ def read(r: ByteReader) -> Replay:
     rows, cols = r.u8("rows"), r.u8("columns")
     declared = r.u16("mine count")
     size = r.u8("cell size")
-    check_board(r, rows, cols, board_at)
+    check_board(r, rows, cols, declared, board_at)
     if size == 0:
         raise r.error("cell size 0", r.pos - 1)
-    if declared > rows * cols:
-        raise r.error(f"{declared} mines do not fit a {rows}x{cols} board", board_at)
     mode = r.u16("mode")
     bbbv = r.u16("3BV")
     time_ms = r.u32("game time") if version >= 4 else r.u24("game time")

@@ -103,9 +103,7 @@ def _read(r: ByteReader, start: int, version: str, *, new: bool, mode: str | Non
     board_at = r.pos
     cols, rows = r.u8("width"), r.u8("height")
     declared = r.u16("mine count")
-    check_board(r, rows, cols, board_at)
-    if declared > rows * cols:
-        raise r.error(f"{declared} mines do not fit a {rows}x{cols} board", board_at)
+    check_board(r, rows, cols, declared, board_at)
     mines = set()
     for i in range(declared):
         col, row = r.u8(f"mine {i + 1}"), r.u8(f"mine {i + 1}")

@@ -351,10 +351,13 @@ def cell_of(x: int, y: int, size: int, rows: int, cols: int) -> tuple[int | None
     return None, None
 
 
-def check_board(reader: ByteReader, rows: int, cols: int, at: int) -> None:
-    """A board needs at least one cell (every format bounds its sides to 255 or 256)."""
+def check_board(reader: ByteReader, rows: int, cols: int, mines: int, at: int) -> None:
+    """A board needs at least one cell, and room for its mines (every format bounds its
+    sides to 255 or 256, so no size cap is needed)."""
     if rows < 1 or cols < 1:
         raise reader.error(f"bad board size {rows}x{cols}: a board needs at least one row and column", at)
+    if mines > rows * cols:
+        raise reader.error(f"{mines} mines do not fit a {rows}x{cols} board", at)
 
 
 def check_events(reader: ByteReader, count: int) -> None:

@@ -113,9 +113,7 @@ def read(r: ByteReader) -> Replay:
     board_at = r.pos
     cols, rows = r.u8("columns"), r.u8("rows")
     declared = r.u16("mine count")
-    check_board(r, rows, cols, board_at)
-    if declared > rows * cols:
-        raise r.error(f"{declared} mines do not fit a {rows}x{cols} board", board_at)
+    check_board(r, rows, cols, declared, board_at)
     mines = {_cell(r, rows, cols, f"mine {i + 1}") for i in range(declared)}
     layout = Layout(rows, cols, frozenset(mines))
     preflags = []
