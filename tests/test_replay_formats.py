@@ -347,7 +347,7 @@ def test_mutated_files_fail_in_one_line_through_every_reader() -> None:
         mvf_2007(CLONE_RECORDS),
     ]
     sources = built + [
-        path.read_bytes()[:20_000]  # the large files' headers and first events: keeps the test quick
+        path.read_bytes()[:8_000]  # the large files' headers and first events: keeps the test quick
         for path in sample_files()
         if "utf8_" not in path.name or "basic" in path.name  # the others are the same games
     ]
@@ -365,4 +365,4 @@ def test_mutated_files_fail_in_one_line_through_every_reader() -> None:
                 read += 1
                 game = play_replay(replay)  # whatever was read also replays without error
                 assert all(isinstance(e, MouseEvent) for e in replay.events) and game.metrics.cl >= 0
-    assert read > 0 and tried >= 3 * 36 * 4
+    assert read > 100 and tried >= 3 * 36 * 4, (read, tried)
