@@ -1,5 +1,8 @@
 """Board files: text (``.txt``/``.dat``), ``.mine``, ``.mbf`` and ``.json`` (SPEC section 2).
 
+Replay files of real games (``.avf``, ``.rmv``, ``.mvf``, ``.evf``) are read by
+:func:`read_replay` (see :mod:`minesat.formats.replay`).
+
 Each format is a module with a reader paired with its writer; this package picks
 the module from the file's extension (or an explicit ``format``), caps how much
 of a file is read, and writes atomically.
@@ -30,12 +33,15 @@ from typing import BinaryIO
 from minesat.board import MAX_SIDE, Layout, Position
 from minesat.formats import jsonfmt, mbf, mine, text
 from minesat.formats.common import MAX_BYTES, BoardFormatError, UnsupportedFormatError
+from minesat.formats.replay import Replay, ReplayFormatError, parse_replay, read_replay
 
 __all__ = [
     "EXTENSIONS",
     "FORMATS",
     "MAX_BYTES",
     "BoardFormatError",
+    "Replay",
+    "ReplayFormatError",
     "UnsupportedFormatError",
     "format_for",
     "format_layout",
@@ -43,8 +49,10 @@ __all__ = [
     "open_atomic",
     "parse_layout",
     "parse_position",
+    "parse_replay",
     "read_layout",
     "read_position",
+    "read_replay",
     "write_layout",
     "write_position",
     "write_text_atomically",
