@@ -49,13 +49,18 @@ unflags again before starting has made no clicks.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import os
+from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass
+from pathlib import Path
 
 from minesat.board import COVERED, FLAG, Action, Cell, Layout, Move, Position, cell_name, neighbour_table
-from minesat.formats.replay import MouseEvent, Replay
+from minesat.formats.replay import MouseEvent, Replay, read_replay
 from minesat.game import Game, MoveResult, Status
+from minesat.generate import FirstClick
 from minesat.metrics import opening_regions
+from minesat.review import GameReview, PlayedMove, ReviewedMove, describe, review_game
+from minesat.stats import percent
 
 #: Move kinds, and the :class:`~minesat.board.Action` each is.
 MOVE_KINDS = {"uncover": Action.UNCOVER, "flag": Action.FLAG, "unflag": Action.UNFLAG, "chord": Action.CHORD}
@@ -394,3 +399,115 @@ class _Player:
             corr=ce / cl if cl else None,
         )
         return ReplayGame(tuple(self.moves), game.status, seconds, position, metrics)
+
+
+# --- every move analysed --------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ReplayReview:
+    """A replay, the game it replays to, and every move judged on the position before it.
+
+    The judging is :func:`minesat.review.review_game`'s (the first click is the
+    program's safe start: every program these files come from keeps it off a mine).
+    """
+
+    replay: Replay
+    game: ReplayGame
+    review: GameReview
+
+    def title(self) -> str:
+        """``arbiter-expert-49s.avf: 16x30, 99 mines, Name`` for a viewer page."""
+        player = self.replay.metadata.get("player")
+        board = f"{self.replay.rows}x{self.replay.cols}, {self.replay.mines} mines"
+        return f"{Path(self.replay.path).name}: {board}" + (f", {player}" if player else "")
+
+    def summary(self) -> list[tuple[str, str]]:
+        """(label, value) pairs: the game, its metrics and what its moves risked, in words."""
+        replay, metrics, review = self.replay, self.game.metrics, self.review
+        data = self.replay.metadata
+        pairs = [("Board", f"{replay.rows}x{replay.cols}, {replay.mines} mines ({replay.format})")]
+        about = ", ".join(data[key] for key in ("player", "program", "version", "date") if data.get(key))
+        if about:
+            pairs.append(("Game", about))
+        seconds = "" if metrics.seconds is None else f" in {metrics.seconds:.3f} s"
+        pairs.append(("Result", ("won" if self.game.won else "lost") + seconds))
+        speed = "" if metrics.bbbv_per_second is None else f", {metrics.bbbv_per_second:.3f}/s"
+        pairs.append(("3BV", f"{metrics.bbbv_solved}/{metrics.bbbv}{speed}"))
+        pairs.append((
+            "Clicks",
+            f"{metrics.cl} (left {metrics.left}, right {metrics.right}, double {metrics.double}), "
+            f"{metrics.ce} effective" + ("" if metrics.ioe is None else f"; IOE {metrics.ioe:.3f}")
+            + ("" if metrics.corr is None else f", correctness {metrics.corr:.3f}"),
+        ))
+        pairs.append(("Guesses", f"{review.guesses} ({review.needless_guesses} needless)"))
+        if review.guesses and review.survival is not None:
+            chance = f"{percent(review.survival)}"
+            if review.safest_survival is not None:
+                chance += f" (with the safest choices {percent(review.safest_survival)})"
+            pairs.append(("Chance the guesses all survive", chance))
+        return pairs
+
+    def to_json(self) -> dict[str, object]:
+        """The object ``minesat replay --json`` prints for the file (without its ``file`` key)."""
+        replay, metrics, review = self.replay, self.game.metrics, self.review
+        return {
+            "format": replay.format,
+            "rows": replay.rows,
+            "cols": replay.cols,
+            "mines": replay.mines,
+            "bbbv": metrics.bbbv,
+            "bbbv_solved": metrics.bbbv_solved,
+            "won": self.game.won,
+            "seconds": metrics.seconds,
+            "bbbv_per_second": metrics.bbbv_per_second,
+            "guesses": review.guesses,
+            "needless_guesses": review.needless_guesses,
+            "survival": review.survival,
+            "safest_survival": review.safest_survival,
+            "clicks": {key: getattr(metrics, key) for key in ("left", "right", "double", "cl", "ce")},
+            "ioe": metrics.ioe,
+            "corr": metrics.corr,
+            "file_time": replay.rtime,
+            "file_completed": replay.completed,
+            "metadata": dict(replay.metadata),
+            "moves": [_move_json(m) for m in review.moves],
+        }
+
+
+def _move_json(move: ReviewedMove) -> dict[str, object]:
+    return {
+        "cell": cell_name(move.cell),
+        "kind": move.kind,
+        "time": move.time,
+        "verdict": move.verdict.value,
+        "probability": move.probability,
+        "safest": move.safest,
+        "needless": move.needless,
+        "text": describe(move),
+    }
+
+
+def review_replay(
+    replay: Replay | str | os.PathLike[str],
+    format: str | None = None,
+    *,
+    keep_analyses: bool = False,
+    progress: Callable[[int, int], None] | None = None,
+) -> ReplayReview:
+    """Read (if given a path), replay and review a game; ``progress(done, total)`` over its moves.
+
+    Raises :class:`~minesat.formats.ReplayFormatError` for a file that cannot be read.
+    """
+    if not isinstance(replay, Replay):
+        replay = read_replay(replay, format)
+    game = play_replay(replay)
+    played = [PlayedMove(m.move, m.time) for m in game.moves]
+    review = review_game(
+        replay.layout,
+        played,
+        rule=FirstClick.SAFE,
+        keep_analyses=keep_analyses,
+        progress=None if progress is None else lambda done: progress(done, len(played)),
+    )
+    return ReplayReview(replay, game, review)

@@ -48,6 +48,7 @@ from minesat.cli import export as _export  # noqa: E402,F401
 from minesat.cli import generate as _generate  # noqa: E402,F401
 from minesat.cli import metrics as _metrics  # noqa: E402,F401
 from minesat.cli import play as _play  # noqa: E402,F401
+from minesat.cli import replay as _replay  # noqa: E402,F401
 from minesat.cli import report as _report  # noqa: E402,F401
 from minesat.cli import simulate as _simulate  # noqa: E402,F401
 from minesat.cli import solve as _solve  # noqa: E402,F401

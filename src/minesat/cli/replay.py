@@ -1,0 +1,180 @@
+"""``minesat replay``: real games from replay files, every move analysed on the position the player saw."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager, nullcontext
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from minesat.cli import app
+from minesat.cli.common import EXIT_BAD_INPUT, fail, percent, plural, with_path
+from minesat.formats import write_text_atomically
+from minesat.replay import ReplayReview, review_replay
+from minesat.review import RISKY, Verdict, describe
+
+#: Verdicts worth a line in the text output (every move with --moves).
+NOTABLE = (*RISKY, Verdict.WRONG)
+
+
+@app.command()
+def replay(
+    files: Annotated[
+        list[Path],
+        typer.Argument(
+            metavar="FILE...",
+            help="Replay files: .avf (Minesweeper Arbiter), .rmv (Viennasweeper), .mvf (Minesweeper "
+            "Clone), .evf (Metasweeper).",
+        ),
+    ],
+    as_json: Annotated[
+        bool, typer.Option("--json", help="One JSON object per file (JSON Lines), every move analysed.")
+    ] = False,
+    html: Annotated[
+        Path | None,
+        typer.Option(
+            "--html",
+            metavar="OUT",
+            help="Also write the game viewer: with one FILE, the page OUT; with several, one page per "
+            "file in the directory OUT.",
+        ),
+    ] = None,
+    moves: Annotated[
+        bool, typer.Option("--moves", help="Text output: every move, not only the guesses and wrong flags.")
+    ] = False,
+    fmt: Annotated[
+        str | None,
+        typer.Option("--format", help="Replay format when the extension does not say: avf, rmv, mvf, evf."),
+    ] = None,
+) -> None:
+    """Replay real games move by move through minesat's rules and analyse every move.
+
+    Each uncover is proven safe, a guess (its exact mine probability, the safest
+    guess's, and whether a proven-safe cell was there to take: a needless guess)
+    or a loss; each flag a proven mine, unproven, or wrong; each chord safe or
+    not. A summary per game gives the guesses, the chance the player's guesses
+    all survived (and with the safest guesses), 3BV, 3BV/s, clicks and
+    efficiency. Exit status: 0 every file read, 2 a file that could not be read.
+    """
+    pages = _page_paths(files, html)
+    status = 0
+    reviewed: list[tuple[Path, ReplayReview]] = []
+    for path in files:
+        try:
+            with _progress(path.name) as progress:
+                result = review_replay(path, fmt, keep_analyses=html is not None, progress=progress)
+        except (ValueError, OSError) as err:
+            status = EXIT_BAD_INPUT
+            line = with_path(path, getattr(err, "strerror", None) or " ".join(str(err).split()))
+            typer.echo(f"minesat: {line}", err=True)
+            if as_json:
+                typer.echo(json.dumps({"file": str(path), "error": line}))
+            continue
+        if pages is not None:
+            _write_page(pages[path], result)
+        if as_json:
+            typer.echo(json.dumps({"file": str(path), **result.to_json()}))
+        else:
+            _print_game(path, result, every_move=moves, heading=len(files) > 1)
+        reviewed.append((path, result))
+    if not as_json and len(reviewed) > 1:
+        _print_table(reviewed)
+    if status:
+        raise typer.Exit(status)
+
+
+def _page_paths(files: list[Path], html: Path | None) -> dict[Path, Path] | None:
+    """Where each file's viewer page goes; checked before any work, so a bad OUT fails at once."""
+    if html is None:
+        return None
+    if len(files) == 1:
+        if html.is_dir():
+            fail(f"--html {html}: is a directory; give the page's file name")
+        if not html.parent.is_dir():
+            fail(f"--html {html}: no directory {html.parent}")
+        return {files[0]: html}
+    if html.exists() and not html.is_dir():
+        fail(f"--html {html}: with several files OUT is a directory, and this is a file")
+    try:
+        html.mkdir(parents=True, exist_ok=True)
+    except OSError as err:
+        fail(f"--html {html}: {err.strerror or err}")
+    return {path: html / f"{path.stem}.html" for path in files}
+
+
+def _write_page(out: Path, result: ReplayReview) -> None:
+    from minesat.viewer import render_viewer, review_frames
+
+    page = render_viewer(result.title(), result.summary(), review_frames(result.review), result.review.layout)
+    try:
+        write_text_atomically(out, page)
+    except OSError as err:
+        fail(f"{out}: cannot write the page ({err.strerror or err})")
+    typer.echo(f"wrote {out}", err=True)
+
+
+@contextmanager
+def _progress(name: str) -> Iterator[Callable[[int, int], None] | None]:
+    """A progress bar over a game's moves on stderr, when stderr is a terminal."""
+    if not sys.stderr.isatty():
+        with nullcontext(None) as nothing:
+            yield nothing
+        return
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    columns = (
+        TextColumn(name), BarColumn(), MofNCompleteColumn(), TextColumn("moves"), TimeRemainingColumn()
+    )
+    with Progress(*columns, transient=True, console=Console(stderr=True)) as bar:
+        task = bar.add_task(name, total=None)
+
+        def progress(done: int, total: int) -> None:
+            bar.update(task, completed=done, total=total)
+
+        yield progress
+
+
+def _print_game(path: Path, result: ReplayReview, *, every_move: bool, heading: bool) -> None:
+    if heading:
+        typer.echo(f"== {path}")
+    for label, value in result.summary():
+        typer.echo(f"{label}: {value}")
+    shown = [m for m in result.review.moves if every_move or m.verdict in NOTABLE]
+    if shown:
+        typer.echo(f"{'move':>5}  {'time':>9}  {'cell':<5} what")
+        for m in shown:
+            time = "" if m.time is None else f"{m.time:.2f} s"
+            typer.echo(f"{m.index + 1:>5}  {time:>9}  {m.move:<5} {describe(m)}")
+    elif result.review.moves:
+        typer.echo("no guess, no wrong flag: every move was proven")
+
+
+def _print_table(reviewed: list[tuple[Path, ReplayReview]]) -> None:
+    """One line per game, for a batch."""
+    head = ["file", "format", "board", "won", "seconds", "3BV/s", "guesses", "needless", "survival"]
+    rows: list[list[str]] = [head]
+    for path, result in reviewed:
+        data: dict[str, Any] = result.to_json()
+        rows.append([
+            path.name,
+            data["format"],
+            f"{data['rows']}x{data['cols']}/{data['mines']}",
+            "yes" if data["won"] else "no",
+            "-" if data["seconds"] is None else f"{data['seconds']:.2f}",
+            "-" if data["bbbv_per_second"] is None else f"{data['bbbv_per_second']:.2f}",
+            str(data["guesses"]),
+            str(data["needless_guesses"]),
+            "-" if data["survival"] is None else percent(data["survival"]),
+        ])
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+    typer.echo("")
+    typer.echo(f"{plural(len(reviewed), 'game')}:")
+    for row in rows:
+        cells = [row[0].ljust(widths[0])]
+        cells += [cell.rjust(w) for cell, w in zip(row[1:], widths[1:], strict=True)]
+        typer.echo("  ".join(cells))
