@@ -365,4 +365,6 @@ def test_mutated_files_fail_in_one_line_through_every_reader() -> None:
                 read += 1
                 game = play_replay(replay)  # whatever was read also replays without error
                 assert all(isinstance(e, MouseEvent) for e in replay.events) and game.metrics.cl >= 0
-    assert read > 100 and tried >= 3 * 36 * 4, (read, tried)
+    # Every mutation went through every reader, and a fair share of them still read (a flipped
+    # byte in a mouse event is a valid file): the checks after a successful read ran too.
+    assert tried >= len(sources) * 12 * len(REPLAY_FORMATS) and read > tried // 20, (read, tried)
