@@ -54,7 +54,10 @@ def fits(rows: int, cols: int, mines: int, start: tuple[int, int], rule: str) ->
     return True
 
 
-@pytest.mark.parametrize("rows_cols", sorted({(r, c) for r, c, _ in CASES}), ids=lambda rc: f"{rc[0]}x{rc[1]}")
+SHAPES = sorted({(r, c) for r, c, _ in CASES})
+
+
+@pytest.mark.parametrize("rows_cols", SHAPES, ids=lambda rc: f"{rc[0]}x{rc[1]}")
 def test_every_start_and_rule_matches_the_brute_force(rows_cols: tuple[int, int]) -> None:
     rows, cols = rows_cols
     for mines in mine_counts(rows * cols):
@@ -84,10 +87,10 @@ def test_mirror_memo_changes_nothing() -> None:
     plain, mirrored = PerfectSearch(board, symmetric=False), PerfectSearch(board)
     column = matrix[:, 5]
     for value in sorted(set(column.tolist()) - {9}):
-        universe = Universe(matrix, range(12))
         subset = sum(1 << k for k, v in enumerate(column.tolist()) if v == value)
         seen = bytes(value if i == 5 else 10 for i in range(12))
-        assert plain.win_count(seen, universe, subset) == mirrored.win_count(seen, Universe(matrix, range(12)), subset)
+        one = plain.win_count(seen, Universe(matrix, range(12)), subset)
+        assert one == mirrored.win_count(seen, Universe(matrix, range(12)), subset)
 
 
 # --- strategies: the same count as playing every layout ----------------------------------
@@ -101,7 +104,12 @@ def every_layout(rows: int, cols: int, mines: int, start: tuple[int, int], rule:
 
 @pytest.mark.parametrize(
     ("rows", "cols", "mines", "start", "rule"),
-    [(3, 3, 2, (1, 1), "any"), (3, 4, 3, (1, 1), "safe"), (4, 4, 3, (0, 0), "opening"), (2, 5, 3, (0, 2), "safe")],
+    [
+        (3, 3, 2, (1, 1), "any"),
+        (3, 4, 3, (1, 1), "safe"),
+        (4, 4, 3, (0, 0), "opening"),
+        (2, 5, 3, (0, 2), "safe"),
+    ],
 )
 @pytest.mark.parametrize("strategy", ["safest", "best"])
 def test_strategy_count_is_what_the_player_wins(
@@ -120,7 +128,10 @@ def test_strategy_count_is_what_the_player_wins(
 # --- from a position ------------------------------------------------------------------------
 
 
-def partial_positions(count: int, seed: int) -> list[tuple[Position, BruteForce, frozenset[int], frozenset]]:
+Case = tuple[Position, BruteForce, frozenset[int], frozenset]
+
+
+def partial_positions(count: int, seed: int) -> list[Case]:
     """Positions part way through games on 3x4 boards, with the brute force's view of each."""
     rng = random.Random(seed)
     found = []
@@ -140,7 +151,9 @@ def partial_positions(count: int, seed: int) -> list[tuple[Position, BruteForce,
         shown = dict(seen)
         cells = tuple(shown.get((r, c), -1) for r in range(3) for c in range(4))
         consistent = frozenset(
-            j for j, m in enumerate(brute.layouts) if all(brute.counts[j][c] == v and c not in m for c, v in seen)
+            j
+            for j, m in enumerate(brute.layouts)
+            if all(brute.counts[j][c] == v and c not in m for c, v in seen)
         )
         found.append((Position(3, 4, cells, mines), brute, consistent, seen))
     return found
@@ -154,7 +167,8 @@ def test_position_value_and_its_moves_match_the_brute_force() -> None:
         for cell in brute.cells:
             if cell in opened:
                 continue
-            wins = sum(brute.value(frozenset(g), after) for after, g in brute.groups(consistent, seen, cell).items())
+            groups = brute.groups(consistent, seen, cell)
+            wins = sum(brute.value(frozenset(g), after) for after, g in groups.items())
             assert (wins == result.wins) == (cell in result.moves), (position.to_rows(), cell_name(cell))
             if cell == result.player_move:
                 assert wins == result.player_wins
