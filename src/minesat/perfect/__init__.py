@@ -23,7 +23,7 @@ works and why its shortcuts keep the answer exact: docs/perfect.md.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from math import comb
 from typing import Any
@@ -42,6 +42,7 @@ __all__ = [
     "PastBudget",
     "PerfectPlay",
     "PerfectResult",
+    "PlayerMove",
     "PositionResult",
     "StartValue",
     "StrategyCount",
@@ -130,14 +131,19 @@ class PerfectResult:
         return out
 
 
+def _pool(board: Board, start: Cell, rule: FirstClick) -> list[int]:
+    """The cells that may hold a mine in a game that goes on after the first click."""
+    clear = kept_clear(start, board.rows, board.cols, FirstClick.SAFE if rule is FirstClick.ANY else rule)
+    return [i for i in range(board.cells) if board.cell(i) not in clear]
+
+
 def root_layouts(board: Board, mines: int, start: Cell, rule: FirstClick) -> tuple[np.ndarray, int]:
     """The layouts whose games can still be won after the first click, and how many the rule allows.
 
     Under ``any`` a layout with a mine at the start is allowed but lost at
     once: the matrix holds the others (those ``safe`` allows), the count all.
     """
-    clear = kept_clear(start, board.rows, board.cols, FirstClick.SAFE if rule is FirstClick.ANY else rule)
-    pool = [i for i in range(board.cells) if board.cell(i) not in clear]
+    pool = _pool(board, start, rule)
     allowed = comb(board.cells if rule is FirstClick.ANY else len(pool), mines)
     if mines > len(pool):  # under ``any``, every cell a mine: nothing to win
         return np.zeros((0, board.cells), np.uint8), allowed
@@ -165,9 +171,17 @@ class PerfectPlay:
         self.board = Board(rows, cols)
         self.mines = mines
         self.progress = progress
-        self._settled = 0
-        self._layouts = 0
+        #: Layouts whose value is known, and of how many (each start's count is added when
+        #: it begins, unless the caller announced them all first with :meth:`plan`).
+        self.settled = 0
+        self.total = 0
+        self._planned = False
         self.search = PerfectSearch(self.board, max_states=max_states, progress=self._report)
+
+    def plan(self, starts: list[tuple[Cell, FirstClick]]) -> None:
+        """Announce the starts to come, so that progress counts all their layouts from the first."""
+        self.total = sum(comb(len(_pool(self.board, start, rule)), self.mines) for start, rule in starts)
+        self._planned = True
 
     @property
     def states(self) -> int:
@@ -175,7 +189,7 @@ class PerfectPlay:
 
     def _report(self, states: int) -> None:
         if self.progress is not None:
-            self.progress(states, self._settled, self._layouts)
+            self.progress(states, self.settled, self.total)
 
     def start_value(self, start: Cell, rule: FirstClick | str) -> StartValue:
         """Perfect play from ``start`` under ``rule``: layouts won and layouts allowed.
@@ -187,7 +201,8 @@ class PerfectPlay:
         board = self.board
         check_mine_count(board.rows, board.cols, self.mines, start, rule)
         matrix, allowed = root_layouts(board, self.mines, start, rule)
-        self._layouts += len(matrix)
+        if not self._planned:
+            self.total += len(matrix)
         if len(matrix) == 0:
             return StartValue(start, 0, allowed)
         s = board.index(start)
@@ -198,7 +213,7 @@ class PerfectPlay:
             subset = _subset(column == value)
             position = bytes(value if i == s else COVERED for i in range(board.cells))
             wins += self.search.win_count(position, universe, subset)
-            self._settled += subset.bit_count()
+            self.settled += subset.bit_count()
         return StartValue(start, wins, allowed)
 
 
@@ -242,6 +257,7 @@ def perfect_play(
         candidates = [c for c in candidates if _fits(rows, cols, mines, c, rule)]
         if not candidates:
             check_mine_count(rows, cols, mines, board.cell(0), rule)  # raises, saying why
+    solver.plan([(cell, rule) for cell in candidates])
     values: list[StartValue] = []
     for done, cell in enumerate(candidates):
         try:
@@ -250,8 +266,8 @@ def perfect_play(
             raise PastBudget(
                 _budget_message(solver, max_states, done, len(candidates), cell),
                 solver.states,
-                solver._settled,
-                solver._layouts,
+                solver.settled,
+                solver.total,
             ) from None
     best = _best_start(values)
     return PerfectResult(
@@ -286,10 +302,11 @@ def _fits(rows: int, cols: int, mines: int, start: Cell, rule: FirstClick) -> bo
 
 
 def _budget_message(solver: PerfectPlay, max_states: int | None, done: int, starts: int, cell: Cell) -> str:
-    share = solver._settled / solver._layouts if solver._layouts else 0.0
+    share = solver.settled / solver.total if solver.total else 0.0
     where = f"start {cell_name(cell)}" if starts == 1 else f"start {done + 1} of {starts} ({cell_name(cell)})"
+    of = "its layouts" if starts == 1 else f"the layouts of all {starts} starts"
     return (
-        f"past --max-states {max_states}: stopped at {where} with {share:.1%} of its layouts settled "
+        f"past --max-states {max_states}: stopped at {where} with {share:.1%} of {of} settled "
         f"after {solver.states} states; raise --max-states or try a smaller board"
     )
 
@@ -298,22 +315,31 @@ def _budget_message(solver: PerfectPlay, max_states: int | None, done: int, star
 
 
 @dataclass(frozen=True)
+class PlayerMove:
+    """What the automatic player would do from a position with a strategy, and what that wins.
+
+    ``move`` is ``None`` when the player would uncover the proven safe cells
+    (which always keeps the chance); else the cell the strategy guesses.
+    """
+
+    strategy: str
+    move: Cell | None
+    wins: int
+
+
+@dataclass(frozen=True)
 class PositionResult:
     """Perfect play from a position: ``wins`` of its ``layouts``, and the moves that keep that.
 
     ``moves`` are the cells whose uncovering (then perfect play) wins all
-    ``wins`` layouts, row-major. ``player_move`` is what the automatic player
-    would do with ``strategy``: ``None`` when it would uncover the proven safe
-    cells (which always keeps the chance), else the cell it guesses, which
-    wins ``player_wins`` layouts.
+    ``wins`` layouts, row-major; ``players`` what each strategy asked for
+    would do instead.
     """
 
     wins: int
     layouts: int
     moves: tuple[Cell, ...]
-    strategy: str
-    player_move: Cell | None
-    player_wins: int
+    players: tuple[PlayerMove, ...]
     states: int
     seconds: float
 
@@ -327,9 +353,10 @@ class PositionResult:
             "layouts": self.layouts,
             "win_probability": self.win_probability,
             "moves": [cell_name(c) for c in self.moves],
-            "strategy": self.strategy,
-            "strategy_move": cell_name(self.player_move) if self.player_move is not None else None,
-            "strategy_wins": self.player_wins,
+            "strategies": {
+                p.strategy: {"move": cell_name(p.move) if p.move is not None else None, "wins": p.wins}
+                for p in self.players
+            },
             "states": self.states,
             "seconds": round(self.seconds, 3),
         }
@@ -367,7 +394,7 @@ def position_layouts(position: Position, limit: int = POSITION_LAYOUTS) -> np.nd
 def perfect_from_position(
     position: Position,
     *,
-    strategy: str = "best",
+    strategies: Sequence[str] = ("best",),
     max_states: int | None = DEFAULT_MAX_STATES,
     progress: Progress | None = None,
 ) -> PositionResult:
@@ -380,15 +407,15 @@ def perfect_from_position(
     to list, and :class:`PastBudget` past ``max_states``.
 
     >>> p = Position.from_rows(["1?", "??"], mines=1)
-    >>> r = perfect_from_position(p)
-    >>> r.wins, r.layouts, [cell_name(c) for c in r.moves]
-    (1, 3, ['A2', 'B1', 'B2'])
+    >>> r = perfect_from_position(p, strategies=["safest"])
+    >>> r.wins, r.layouts, [cell_name(c) for c in r.moves], r.players
+    (1, 3, ['A2', 'B1', 'B2'], (PlayerMove(strategy='safest', move=(0, 1), wins=1),))
     """
     from minesat.player import get_strategy
 
     began = time.perf_counter()
     analysis = Analyzer().analyze(position)  # raises, naming a cell, when no layout fits
-    player = get_strategy(strategy)
+    chosen = [(name, get_strategy(name)) for name in strategies]
     matrix = position_layouts(position)
     board = Board(position.rows, position.cols)
     # Flags are kept apart from covered cells: the layouts of a state are those with mines
@@ -416,11 +443,14 @@ def perfect_from_position(
                 continue
             if search.move_wins(seen, universe, everything, i, at_least=wins) == wins:
                 moves.append(board.cell(i))
-        if analysis.safe or analysis.mine:
-            player_move, player_wins = None, wins
-        else:
-            player_move = player.choose(position, analysis)
-            player_wins = search.move_wins(seen, universe, everything, board.index(player_move))
+        players = []
+        for name, player in chosen:
+            if analysis.safe or analysis.mine:
+                players.append(PlayerMove(name, None, wins))
+            else:
+                cell = player.choose(position, analysis)
+                won = search.move_wins(seen, universe, everything, board.index(cell))
+                players.append(PlayerMove(name, cell, won))
     except OutOfBudget:
         raise PastBudget(
             f"past --max-states {max_states} after {search.states} states; raise --max-states",
@@ -428,16 +458,8 @@ def perfect_from_position(
             settled[0],
             total,
         ) from None
-    return PositionResult(
-        wins,
-        total,
-        tuple(moves),
-        strategy,
-        player_move,
-        player_wins,
-        search.states,
-        time.perf_counter() - began,
-    )
+    seconds = time.perf_counter() - began
+    return PositionResult(wins, total, tuple(moves), tuple(players), search.states, seconds)
 
 
 def _is_mine(universe: Universe, cell: int) -> bool:
