@@ -34,7 +34,14 @@ from minesat.analysis import Analyzer
 from minesat.board import FLAG, Cell, Position, cell_name
 from minesat.generate import FirstClick, check_mine_count, kept_clear
 from minesat.perfect.follow import StrategyCount, strategy_wins
-from minesat.perfect.geometry import COVERED, FLAGGED, Board, layouts_matrix
+from minesat.perfect.geometry import (
+    COVERED,
+    FLAGGED,
+    MAX_LAYOUTS,
+    Board,
+    TooManyLayouts,
+    layouts_matrix,
+)
 from minesat.perfect.search import OutOfBudget, PerfectSearch, Universe, members
 
 __all__ = [
@@ -46,6 +53,7 @@ __all__ = [
     "PositionResult",
     "StartValue",
     "StrategyCount",
+    "TooManyLayouts",
     "perfect_from_position",
     "perfect_play",
     "strategy_wins",
@@ -55,14 +63,14 @@ __all__ = [
 DEFAULT_MAX_STATES = 2_000_000
 
 #: Most layouts a position may have for :func:`perfect_from_position` to list them.
-POSITION_LAYOUTS = 2_000_000
+POSITION_LAYOUTS = MAX_LAYOUTS
 
 #: Progress reports: (states searched, layouts settled, layouts in all).
 Progress = Callable[[int, int, int], None]
 
 
 class PastBudget(Exception):
-    """The search needed more states than allowed; the message says how far it got."""
+    """The search needed more states (or layouts) than allowed; the message says how far it got."""
 
     def __init__(self, message: str, states: int, settled: int, layouts: int) -> None:
         super().__init__(message)
@@ -200,6 +208,9 @@ class PerfectPlay:
         rule = FirstClick(rule)
         board = self.board
         check_mine_count(board.rows, board.cols, self.mines, start, rule)
+        listed = comb(len(_pool(board, start, rule)), self.mines)
+        if listed > MAX_LAYOUTS:
+            raise TooManyLayouts(listed)
         matrix, allowed = root_layouts(board, self.mines, start, rule)
         if not self._planned:
             self.total += len(matrix)
@@ -262,6 +273,13 @@ def perfect_play(
     for done, cell in enumerate(candidates):
         try:
             values.append(solver.start_value(cell, rule))
+        except TooManyLayouts as err:
+            raise PastBudget(
+                f"start {cell_name(cell)} has {err}; try a smaller board or fewer mines",
+                solver.states,
+                solver.settled,
+                solver.total,
+            ) from None
         except OutOfBudget:
             raise PastBudget(
                 _budget_message(solver, max_states, done, len(candidates), cell),

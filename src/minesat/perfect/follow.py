@@ -26,7 +26,7 @@ import numpy as np
 from minesat.analysis import Analyzer
 from minesat.board import COVERED, FLAG, Cell, Position
 from minesat.generate import FirstClick, check_mine_count, kept_clear
-from minesat.perfect.geometry import MINE, Board, layouts_matrix
+from minesat.perfect.geometry import MAX_LAYOUTS, MINE, Board, TooManyLayouts, layouts_matrix
 
 
 @dataclass(frozen=True)
@@ -171,7 +171,8 @@ def strategy_wins(
 
     The same layouts as :func:`~minesat.perfect.perfect_play`: uniform among
     those the rule allows; under ``any`` a mine at the start loses at once.
-    Raises :class:`ValueError` for an unknown strategy or mines that do not fit.
+    Raises :class:`ValueError` for an unknown strategy or mines that do not fit, and
+    :class:`~minesat.perfect.geometry.TooManyLayouts` for a board too large to list.
     """
     from minesat.player import get_strategy
 
@@ -182,8 +183,10 @@ def strategy_wins(
     board = Board(rows, cols)
     clear = kept_clear(start, rows, cols, rule)
     pool = [i for i in range(board.cells) if board.cell(i) not in clear]
-    matrix = layouts_matrix(board, pool, mines)
     layouts = comb(len(pool), mines)
+    if layouts > MAX_LAYOUTS:
+        raise TooManyLayouts(layouts)
+    matrix = layouts_matrix(board, pool, mines)
     tree = _Tree(board, mines, matrix, strategy, progress)
     wins = tree.click([COVERED] * board.cells, (1 << len(matrix)) - 1, board.index(start))
     return StrategyCount(strategy, wins, layouts, tree.positions, time.perf_counter() - began)

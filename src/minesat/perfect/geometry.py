@@ -32,6 +32,19 @@ COVERED = 10
 FLAGGED = 11
 
 
+#: Most layouts a search lists (a byte per cell each, and bit sets over them): past
+#: this a board is refused as too large, rather than exhausting memory.
+MAX_LAYOUTS = 4_000_000
+
+
+class TooManyLayouts(Exception):
+    """More layouts than a search lists (:data:`MAX_LAYOUTS`)."""
+
+    def __init__(self, layouts: int) -> None:
+        super().__init__(f"{layouts} layouts: more than the {MAX_LAYOUTS} the search lists")
+        self.layouts = layouts
+
+
 class Board:
     """A ``rows`` x ``cols`` board: neighbours, and the symmetries that map it onto itself.
 
