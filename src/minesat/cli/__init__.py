@@ -47,6 +47,7 @@ from minesat.cli import boards as _boards  # noqa: E402,F401
 from minesat.cli import export as _export  # noqa: E402,F401
 from minesat.cli import generate as _generate  # noqa: E402,F401
 from minesat.cli import metrics as _metrics  # noqa: E402,F401
+from minesat.cli import perfect as _perfect  # noqa: E402,F401
 from minesat.cli import play as _play  # noqa: E402,F401
 from minesat.cli import replay as _replay  # noqa: E402,F401
 from minesat.cli import report as _report  # noqa: E402,F401

@@ -1,0 +1,325 @@
+"""Perfect play: how fast the search runs, how far it reaches, the table in reports/, the full check.
+
+    python3 benchmarks/perfect.py speed                 # states per second on a few boards
+    python3 benchmarks/perfect.py largest [--limit 600] # the largest boards solved within the limit (seconds)
+    python3 benchmarks/perfect.py table [--out reports/perfect] [--max-states N]
+    python3 benchmarks/perfect.py verify                # every board up to 12 cells against the brute force
+
+``table`` writes ``OUT.json`` and ``OUT.md``: perfect play for each board of
+:data:`TABLE` under each first-click rule (the best start of each, over the
+classes of cells the board's symmetries map together, or one given start), with
+the exact win counts of ``best`` and ``safest`` from the same start beside it.
+It saves after every row and skips rows already in ``OUT.json``: run it again
+to resume. A row past ``--max-states`` or too large to list is recorded as
+such. Nothing is asserted: this prints and writes figures.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+import time
+from itertools import product
+from pathlib import Path
+
+from minesat.board import Cell, cell_name
+from minesat.generate import FirstClick, check_mine_count
+from minesat.perfect import PastBudget, PerfectPlay, StartValue, perfect_play, strategy_wins
+from minesat.perfect.geometry import TooManyLayouts
+from minesat.perfect.search import OutOfBudget
+
+RULES = [FirstClick.OPENING, FirstClick.SAFE, FirstClick.ANY]
+STRATEGIES = ["best", "safest"]
+
+#: The boards of the table: (rows, cols, mines, start). A start of None tries one
+#: cell of every symmetry class and keeps the best; the large boards use the centre.
+TABLE: list[tuple[int, int, int, Cell | None]] = [
+    (2, 2, 1, None), (2, 2, 2, None),
+    (2, 3, 1, None), (2, 3, 2, None),
+    (3, 3, 1, None), (3, 3, 2, None), (3, 3, 3, None),
+    (3, 4, 2, None), (3, 4, 3, None), (3, 4, 4, None),
+    (4, 4, 2, None), (4, 4, 3, None), (4, 4, 4, None), (4, 4, 5, None),
+    (4, 5, 3, None), (4, 5, 4, None), (4, 5, 5, None),
+    (5, 5, 3, None), (5, 5, 4, None), (5, 5, 5, None), (5, 5, 6, None),
+    (5, 6, 3, None), (5, 6, 4, None), (5, 6, 5, None), (5, 6, 6, None),
+    (6, 6, 4, (2, 2)), (6, 6, 5, (2, 2)), (6, 6, 6, (2, 2)), (6, 6, 7, (2, 2)),
+    (6, 7, 5, (2, 3)), (6, 7, 6, (2, 3)), (6, 7, 7, (2, 3)),
+    (7, 7, 5, (3, 3)), (7, 7, 6, (3, 3)), (7, 7, 7, (3, 3)),
+    (8, 8, 10, (3, 3)),
+]
+
+
+# --- speed ---------------------------------------------------------------------------------
+
+SPEED = [
+    (4, 5, 4, "safe", (1, 2)),
+    (5, 5, 5, "safe", (2, 2)),
+    (4, 6, 5, "safe", (1, 2)),
+    (6, 6, 6, "opening", (2, 2)),
+]
+
+
+def speed() -> None:
+    header = ("board", "rule", "start", "chance", "states", "seconds", "states/s")
+    print(" ".join(f"{h:>9}" for h in header))
+    for rows, cols, mines, rule, start in SPEED:
+        r = perfect_play(rows, cols, mines, rule, start, max_states=None)
+        board = f"{rows}x{cols}/{mines}"
+        print(f"{board:>9} {rule:>9} {cell_name(start):>9} {r.win_probability:9.4f} "
+              f"{r.states:9d} {r.seconds:9.1f} {r.states / r.seconds:9.0f}")
+
+
+# --- the largest boards within a time limit ----------------------------------------------------
+
+LADDER = [
+    (5, 5, 5), (5, 6, 5), (5, 6, 6), (6, 6, 5), (6, 6, 6), (6, 6, 7), (6, 6, 8),
+    (6, 7, 6), (6, 7, 7), (7, 7, 6), (7, 7, 7), (7, 7, 8), (8, 8, 10),
+]
+
+
+def largest(limit: float) -> None:
+    """Each board of :data:`LADDER` from its centre, under ``opening`` and ``safe``, in a child process."""
+    print(f"each run: one start (the centre), at most {limit:.0f} s")
+    for rule in ("opening", "safe"):
+        for rows, cols, mines in LADDER:
+            start = f"{(rows - 1) // 2},{(cols - 1) // 2}"
+            command = [sys.executable, "-m", "minesat", "perfect", "--rows", str(rows), "--cols", str(cols),
+                       "--mines", str(mines), "--first-click", rule, "--start", start, "--json",
+                       "--max-states", str(10**9)]
+            began = time.perf_counter()
+            try:
+                done = subprocess.run(command, capture_output=True, text=True, timeout=limit)
+            except subprocess.TimeoutExpired:
+                print(f"{rows}x{cols}/{mines:<3} {rule:8} not solved within {limit:.0f} s")
+                continue
+            seconds = time.perf_counter() - began
+            if done.returncode:
+                print(f"{rows}x{cols}/{mines:<3} {rule:8} {done.stderr.strip()}")
+                continue
+            data = json.loads(done.stdout)
+            print(f"{rows}x{cols}/{mines:<3} {rule:8} solved in {seconds:6.1f} s: "
+                  f"{data['win_probability']:.4f} ({data['wins']} of {data['layouts']}), "
+                  f"{data['states']} states")
+
+
+# --- the table ----------------------------------------------------------------------------------
+
+
+def _best_start(solver: PerfectPlay, rule: FirstClick, starts: list[Cell], budget: int) -> list[StartValue]:
+    solver.search.max_states = solver.search.states + budget
+    return [solver.start_value(cell, rule) for cell in starts]
+
+
+def table_row(
+    rows: int, cols: int, mines: int, start: Cell | None, rule: FirstClick, solver: PerfectPlay, budget: int
+) -> dict:
+    board = solver.board
+    every = [board.cell(i) for i in board.orbit_representatives()]
+    starts = [s for s in (every if start is None else [start]) if _fits(rows, cols, mines, s, rule)]
+    record: dict = {
+        "rows": rows, "cols": cols, "mines": mines, "cells": rows * cols, "rule": rule.value,
+        "starts_tried": "every class" if start is None else "given", "classes": len(starts),
+    }
+    if not starts:
+        record["status"] = "the mines do not fit around any start"
+        return record
+    began, states = time.perf_counter(), solver.states
+    try:
+        values = _best_start(solver, rule, starts, budget)
+    except OutOfBudget:
+        record["status"] = f"past {budget} states ({time.perf_counter() - began:.0f} s)"
+        return record
+    except TooManyLayouts as err:
+        record["status"] = f"too large to list: {err}"
+        return record
+    best = values[0]
+    for v in values[1:]:
+        if v.wins * best.layouts > best.wins * v.layouts:
+            best = v
+    record.update({
+        "status": "done", "start": list(best.start), "wins": best.wins, "layouts": best.layouts,
+        "win_probability": best.win_probability, "states": solver.states - states,
+        "seconds": round(time.perf_counter() - began, 2),
+        "starts": [{"start": list(v.start), "wins": v.wins, "layouts": v.layouts} for v in values],
+    })
+    return record
+
+
+def _fits(rows: int, cols: int, mines: int, start: Cell, rule: FirstClick) -> bool:
+    try:
+        check_mine_count(rows, cols, mines, start, rule)
+    except ValueError:
+        return False
+    return True
+
+
+def add_strategies(record: dict, done: list[dict]) -> None:
+    """Each strategy's exact wins from the row's start; under ``any`` they are those under ``safe``.
+
+    A strategy plays the same moves whatever the rule once the first click is
+    safe, so under ``any`` it wins exactly the layouts it wins under ``safe``
+    from the same start (the layouts with a mine at the start are lost by every player).
+    """
+    if record.get("status") != "done":
+        return
+    start = tuple(record["start"])
+    if record["rule"] == "any":
+        same = (record["rows"], record["cols"], record["mines"], "safe", "done", start)
+        twin = next(
+            (r for r in done
+             if (r["rows"], r["cols"], r["mines"], r["rule"], r.get("status"), tuple(r.get("start", ())))
+             == same),
+            None,
+        )
+        if twin is not None:
+            record["strategies"] = dict(twin["strategies"])
+            record["strategy_seconds"] = {name: 0.0 for name in twin["strategies"]}
+            return
+    record["strategies"], record["strategy_seconds"] = {}, {}
+    for name in STRATEGIES:
+        count = strategy_wins(record["rows"], record["cols"], record["mines"], record["rule"], start, name)
+        record["strategies"][name] = count.wins
+        record["strategy_seconds"][name] = round(count.seconds, 2)
+
+
+def table(out: Path, budget: int, only: str | None) -> None:
+    path = out.with_suffix(".json")
+    done: list[dict] = json.loads(path.read_text())["rows"] if path.exists() else []
+    have = {(r["rows"], r["cols"], r["mines"], r["rule"]) for r in done}
+    command = f"python3 benchmarks/perfect.py table --out {out} --max-states {budget}"
+    for rows, cols, mines, start in TABLE:
+        if only and f"{rows}x{cols}" != only:
+            continue
+        solver = None
+        for rule in RULES:
+            if (rows, cols, mines, rule.value) in have:
+                continue
+            if solver is None:
+                solver = PerfectPlay(rows, cols, mines, max_states=None)
+            record = table_row(rows, cols, mines, start, rule, solver, budget)
+            add_strategies(record, done)
+            done.append(record)
+            done.sort(key=lambda r: (r["cells"], r["rows"], r["mines"], RULES.index(FirstClick(r["rule"]))))
+            payload = {"command": command, "max_states": budget, "rows": done}
+            path.write_text(json.dumps(payload, indent=1) + "\n")
+            out.with_suffix(".md").write_text(markdown(done, command, budget))
+            print(line(record), flush=True)
+
+
+def line(r: dict) -> str:
+    head = f"{r['rows']}x{r['cols']}/{r['mines']} {r['rule']:8}"
+    if r.get("status") != "done":
+        return f"{head} {r['status']}"
+    text = f"{head} {cell_name(tuple(r['start']))} perfect {r['win_probability']:.4f}"
+    for name, wins in r.get("strategies", {}).items():
+        text += f", {name} {wins / r['layouts']:.4f}"
+    return text + f"  ({r['states']} states, {r['seconds']} s)"
+
+
+def markdown(rows: list[dict], command: str, budget: int) -> str:
+    out = [
+        "# Perfect play: the exact chance to win, and how close the strategies come",
+        "",
+        "Every layout the first-click rule allows at the start is equally likely (as in `generate` and",
+        "`simulate`). *perfect* is the chance a perfect player wins: the exact number of layouts it wins",
+        "divided by the number of layouts, no sampling. *best* and *safest* are the exact chances of the",
+        "automatic player's strategies from the same start, every layout played (their counts, like",
+        "perfect's, are in `perfect.json`). *gap* is perfect minus best, in percentage points and in",
+        "layouts.",
+        "*start* is the best first click over one cell of each class of cells the board's symmetries map",
+        "onto each other (*every class*), or the centre on the larger boards (*given*). Under `any` the",
+        "first click may be a mine; the strategies then win exactly what they win under `safe` from the",
+        "same start, less nothing (those layouts are lost by every player), so their counts are reused.",
+        "",
+        "Regenerate (resumable: it skips rows already in `perfect.json`):",
+        "",
+        "```sh",
+        command,
+        "```",
+        "",
+        "| board | mines | first click | start | layouts | perfect | best | safest | best's gap | states "
+        "| seconds |",
+        "| --- | ---: | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+    ]
+    stopped = []
+    for r in rows:
+        board = f"{r['rows']}x{r['cols']}"
+        if r.get("status") != "done":
+            stopped.append(f"- {board} with {r['mines']} mines, `{r['rule']}`: {r['status']}")
+            continue
+        n = r["layouts"]
+        strategies = r.get("strategies", {})
+        best, safest = strategies.get("best"), strategies.get("safest")
+        gap = "" if best is None else f"{(r['wins'] - best) / n * 100:.2f} pp ({r['wins'] - best})"
+        start = cell_name(tuple(r["start"]))
+        if r["starts_tried"] == "every class":
+            start += " (every class)"
+        chances = [f"{w / n:.4f}" if w is not None else "" for w in (best, safest)]
+        out.append(
+            f"| {board} | {r['mines']} | {r['rule']} | {start} | {n} | {r['win_probability']:.4f} | "
+            f"{chances[0]} | {chances[1]} | {gap} | {r['states']} | {r['seconds']} |"
+        )
+    if stopped:
+        out += ["", f"## Where it stops (budget {budget} states a row)", "", *stopped]
+    return "\n".join(out) + "\n"
+
+
+# --- the full check against the brute force -------------------------------------------------------
+
+
+def verify() -> None:
+    """Every board up to 12 cells, every mine count, rule and start, against tests/perfect_bruteforce.py."""
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+    from perfect_bruteforce import BruteForce
+
+    began = time.perf_counter()
+    checked = boards = 0
+    for cells in range(1, 13):
+        for rows in (r for r in range(1, cells + 1) if cells % r == 0):
+            cols = cells // rows
+            for mines in range(cells + 1):
+                brute = BruteForce(rows, cols, mines)
+                solver = PerfectPlay(rows, cols, mines, max_states=None)
+                boards += 1
+                for start, rule in product(product(range(rows), range(cols)), RULES):
+                    if not _fits(rows, cols, mines, start, rule):
+                        continue
+                    ours = solver.start_value(start, rule)
+                    theirs = brute.start(start, rule.value)
+                    if (ours.wins, ours.layouts) != theirs:
+                        print(f"DISAGREE {rows}x{cols}/{mines} {rule.value} {start}: {ours} vs {theirs}")
+                        raise SystemExit(1)
+                    checked += 1
+    print(f"{checked} (board, mines, rule, start) cases on {boards} boards agree with the brute force "
+          f"({time.perf_counter() - began:.0f} s)")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    sub = parser.add_subparsers(dest="mode", required=True)
+    sub.add_parser("speed")
+    p = sub.add_parser("largest")
+    p.add_argument("--limit", type=float, default=600.0)
+    p = sub.add_parser("table")
+    p.add_argument("--out", type=Path, default=Path("reports/perfect"))
+    p.add_argument("--max-states", type=int, default=1_500_000)
+    p.add_argument("--only", help="one board size, as RxC")
+    sub.add_parser("verify")
+    args = parser.parse_args()
+    if args.mode == "speed":
+        speed()
+    elif args.mode == "largest":
+        largest(args.limit)
+    elif args.mode == "table":
+        table(args.out, args.max_states, args.only)
+    else:
+        verify()
+
+
+if __name__ == "__main__":
+    try:
+        main()
+    except PastBudget as err:
+        raise SystemExit(f"perfect.py: {err}") from None

@@ -1,0 +1,251 @@
+"""``minesat perfect``: the exact chance to win under perfect play (SPEC section 13)."""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from minesat.analysis import InconsistentPositionError
+from minesat.board import Cell, Position, cell_name, parse_cell
+from minesat.cli import app
+from minesat.cli.common import (
+    EXIT_INCONSISTENT,
+    STRATEGY_HELP,
+    ColsOption,
+    FirstClickOption,
+    InputError,
+    MinesOption,
+    PresetOption,
+    RowsOption,
+    board_size,
+    check_strategy,
+    fail,
+    first_click_rule,
+    read_board,
+)
+from minesat.generate import FirstClick, check_mine_count
+from minesat.perfect import (
+    DEFAULT_MAX_STATES,
+    PastBudget,
+    PerfectResult,
+    PositionResult,
+    perfect_from_position,
+    perfect_play,
+    strategy_wins,
+)
+
+#: Called with (states or positions so far, layouts settled, layouts in all).
+ProgressCallback = Callable[[int, int, int], None]
+
+
+@app.command()
+def perfect(
+    position_file: Annotated[
+        Path | None,
+        typer.Argument(
+            metavar="[POSITION_FILE]",
+            help="A position with the total (a '# mines: N' header, or --mines): perfect play from "
+            "there instead of from the first click.",
+        ),
+    ] = None,
+    preset: PresetOption = None,
+    rows: RowsOption = None,
+    cols: ColsOption = None,
+    mines: MinesOption = None,
+    first_click: FirstClickOption = FirstClick.OPENING.value,
+    start: Annotated[
+        str | None,
+        typer.Option(help="First click as ROW,COL (0-based) or a cell name; default: the best one."),
+    ] = None,
+    strategy: Annotated[
+        list[str] | None,
+        typer.Option(help="Also count this strategy's wins exactly (repeatable). " + STRATEGY_HELP),
+    ] = None,
+    max_states: Annotated[
+        int,
+        typer.Option("--max-states", min=1, help="Give up past this many searched states (exit 1)."),
+    ] = DEFAULT_MAX_STATES,
+    format: Annotated[
+        str | None, typer.Option("--format", help="Force the position file's format: text, mine, json.")
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the result as one JSON object.")] = False,
+) -> None:
+    """The exact chance to win under perfect play, and how close each strategy comes.
+
+    Layouts are uniform among those the first-click rule allows at the start,
+    as in generate and simulate. With no --start, every start is tried (one
+    per class of cells the board's symmetries map together) and the best is
+    given. With POSITION_FILE: the chance from that position, every move that
+    keeps it, and the move each --strategy would make (default best).
+    Exit status: 0 done, 1 past --max-states or an inconsistent position, 2 bad input.
+    """
+    names = [check_strategy(name) for name in strategy or []]
+    show_bar = sys.stderr.isatty()
+    began = time.perf_counter()
+    try:
+        if position_file is not None:
+            if preset is not None or rows is not None or cols is not None or start is not None:
+                fail("a POSITION_FILE sets the board: leave out --preset, --rows, --cols and --start")
+            _from_position(position_file, format, mines, names or ["best"], max_states, as_json, show_bar)
+            return
+        rows, cols, mines = board_size(preset, rows, cols, mines)
+        rule = first_click_rule(first_click)
+        cell = _start(start, rows, cols)
+        try:
+            check_mine_count(rows, cols, mines, cell, rule)
+        except ValueError as err:
+            fail(str(err))
+        with _bar(show_bar) as bar:
+            try:
+                result = perfect_play(
+                    rows, cols, mines, rule, cell, max_states=max_states, progress=bar("perfect")
+                )
+            except ValueError as err:  # the mines fit around no start
+                fail(str(err))
+            counts = {
+                name: strategy_wins(rows, cols, mines, rule, result.start, name, progress=bar(name)).wins
+                for name in names
+            }
+    except PastBudget as err:
+        _past_budget(str(err), err.states, as_json)
+    except KeyboardInterrupt:
+        fail(f"interrupted after {time.perf_counter() - began:.1f} s", 130)
+    result = PerfectResult(**{**result.__dict__, "strategies": counts})
+    if as_json:
+        typer.echo(json.dumps(result.to_json()))
+    else:
+        typer.echo(describe(result))
+
+
+def _start(text: str | None, rows: int, cols: int) -> Cell | None:
+    if text is None:
+        return None
+    try:
+        cell = parse_cell(text)
+    except ValueError as err:
+        fail(f"--start: {err}")
+    if not (0 <= cell[0] < rows and 0 <= cell[1] < cols):
+        fail(f"--start {text} is off the {rows}x{cols} board")
+    return cell
+
+
+def _from_position(
+    path: Path,
+    format: str | None,
+    mines: int | None,
+    names: list[str],
+    max_states: int,
+    as_json: bool,
+    show_bar: bool,
+) -> None:
+    try:
+        position = read_board(path, format, "position", "perfect")
+    except InputError as err:
+        fail(str(err))
+    assert isinstance(position, Position)
+    if mines is not None:
+        position = position.with_mines(mines)
+    if position.mines is None:
+        fail(f"{path}: perfect play needs the total number of mines: add a '# mines: N' header or --mines")
+    try:
+        with _bar(show_bar) as bar:
+            result = perfect_from_position(
+                position, strategies=names, max_states=max_states, progress=bar("perfect")
+            )
+    except InconsistentPositionError as err:
+        fail(f"{path}: inconsistent position: {err}", EXIT_INCONSISTENT)
+    except ValueError as err:  # too many layouts to list
+        fail(f"{path}: {err}", EXIT_INCONSISTENT)
+    if as_json:
+        typer.echo(json.dumps({"file": str(path), **result.to_json()}))
+    else:
+        typer.echo(describe_position(result))
+
+
+def _past_budget(message: str, states: int, as_json: bool) -> None:
+    if as_json:
+        typer.echo(json.dumps({"error": message, "states": states}))
+    fail(message, 1)
+
+
+def describe(result: PerfectResult) -> str:
+    """The result in a few lines: the chance, each strategy's beside it, and the work done.
+
+    >>> from minesat.perfect import perfect_play
+    >>> r = perfect_play(3, 3, 1, "safe", (1, 1))
+    >>> print(describe(PerfectResult(**{**r.__dict__, "strategies": {"safest": 7}, "seconds": 0.01})))
+    3x3 board, 1 mine, first click safe at B2
+    perfect 0.8750 (7 of 8 layouts), safest 0.8750 (100.0 % of perfect)
+    searched 4 states in 0.0 s
+    """
+    r = result
+    mines = f"{r.mines} mine{'s' if r.mines != 1 else ''}"
+    head = f"{r.rows}x{r.cols} board, {mines}, first click {r.rule.value} at {cell_name(r.start)}"
+    if r.starts:
+        head += f" (the best of {len(r.starts)} start classes)"
+    parts = [f"perfect {r.win_probability:.4f} ({r.wins} of {r.layouts} layouts)"]
+    for name, wins in r.strategies.items():
+        chance = wins / r.layouts if r.layouts else 0.0
+        share = f" ({wins / r.wins:.1%} of perfect)".replace("%", " %") if r.wins else ""
+        parts.append(f"{name} {chance:.4f}{share}")
+    lines = [head, ", ".join(parts)]
+    if len(r.starts) > 1:
+        lines.append(
+            "starts     " + ", ".join(f"{cell_name(s.start)} {s.win_probability:.4f}" for s in r.starts)
+        )
+    lines.append(f"searched {r.states} states in {r.seconds:.1f} s")
+    return "\n".join(lines)
+
+
+def describe_position(result: PositionResult) -> str:
+    """A position's result: the chance, the moves that keep it, each strategy's move."""
+    r = result
+    lines = [
+        f"perfect {r.win_probability:.4f} ({r.wins} of {r.layouts} layouts)",
+        "moves that keep it: " + (" ".join(cell_name(c) for c in r.moves) or "-"),
+    ]
+    for p in r.players:
+        if p.move is None:
+            lines.append(f"{p.strategy}: uncovers the proven safe cells (keeps {r.win_probability:.4f})")
+        else:
+            chance = p.wins / r.layouts if r.layouts else 0.0
+            verdict = "keeps it" if p.wins == r.wins else f"{r.wins - p.wins} layouts fewer"
+            lines.append(f"{p.strategy}: {cell_name(p.move)}, {chance:.4f} ({verdict})")
+    lines.append(f"searched {r.states} states in {r.seconds:.1f} s")
+    return "\n".join(lines)
+
+
+@contextmanager
+def _bar(show: bool) -> Iterator[Callable[[str], ProgressCallback | None]]:
+    """A rich progress bar on stderr: one task per search, layouts settled out of all, and states."""
+    if not show:
+        yield lambda name: None
+        return
+    from rich.console import Console
+    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
+    columns = (
+        TextColumn("[progress.description]{task.description}"),
+        BarColumn(),
+        TextColumn("{task.percentage:>5.1f} % of layouts settled"),
+        TextColumn("{task.fields[states]} states"),
+        TimeElapsedColumn(),
+    )
+    with Progress(*columns, transient=True, console=Console(stderr=True)) as progress:
+
+        def task(name: str) -> ProgressCallback:
+            handle = progress.add_task(name, total=None, states=0)
+
+            def update(states: int, settled: int, total: int) -> None:
+                progress.update(handle, completed=settled, total=total or None, states=states)
+
+            return update
+
+        yield task

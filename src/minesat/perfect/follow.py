@@ -1,0 +1,192 @@
+"""A named strategy's exact win count: every layout played, as :func:`~minesat.player.play_game` plays it.
+
+The automatic player is deterministic: what it does next depends only on the
+position it sees. So instead of playing each layout on its own, the layouts
+are played all together, split whenever a move shows different numbers in
+different layouts: one game tree, each position of it analysed once. At each
+position the player's own loop runs: the analysis engine's proven cells (all
+uncovered, cascades included, then the proven mines flagged), and when
+nothing is proven the strategy's guess; layouts with a mine there are lost.
+The count is exactly the number of layouts ``play_game`` wins
+(``tests/test_perfect.py`` plays every layout of small boards to check).
+
+>>> strategy_wins(2, 2, 1, "safe", (0, 0), "safest").wins   # the 1 shown proves nothing: a guess
+1
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from math import comb
+
+import numpy as np
+
+from minesat.analysis import Analyzer
+from minesat.board import COVERED, FLAG, Cell, Position
+from minesat.generate import FirstClick, check_mine_count, kept_clear
+from minesat.perfect.geometry import MAX_LAYOUTS, MINE, Board, TooManyLayouts, layouts_matrix
+
+
+@dataclass(frozen=True)
+class StrategyCount:
+    """How many of the ``layouts`` the rule allows the strategy wins, and how many positions it saw."""
+
+    strategy: str
+    wins: int
+    layouts: int
+    positions: int
+    seconds: float
+
+    @property
+    def win_probability(self) -> float:
+        return self.wins / self.layouts if self.layouts else 0.0
+
+
+def _bits(flags: np.ndarray) -> int:
+    return int.from_bytes(np.packbits(flags, bitorder="little").tobytes(), "little")
+
+
+class _Tree:
+    """The layouts as bit sets per cell and number, and the player's game tree over them."""
+
+    def __init__(
+        self,
+        board: Board,
+        mines: int,
+        matrix: np.ndarray,
+        strategy_name: str,
+        progress: Callable[[int, int, int], None] | None,
+    ) -> None:
+        from minesat.player import get_strategy
+
+        self.board = board
+        self.mines = mines
+        self.to_uncover = board.cells - mines
+        self.mined = [_bits(matrix[:, c] == MINE) for c in range(board.cells)]
+        self.shows: list[list[tuple[int, int]]] = []
+        for c in range(board.cells):
+            column = matrix[:, c]
+            self.shows.append([(int(v), _bits(column == v)) for v in np.unique(column) if v != MINE])
+        self.strategy = get_strategy(strategy_name)
+        self.analyzer = Analyzer()
+        self.positions = 0
+        self.memo: dict[tuple[int, ...], int] = {}
+        self.progress = progress
+        self.settled = 0
+        self.total = len(matrix)
+
+    def uncover(self, state: list[int], subset: int, pending: list[int]) -> Iterator[tuple[list[int], int]]:
+        """Uncover the cells ``pending`` (safe in every layout of ``subset``) with their cascades.
+
+        Yields each resulting state with the layouts that lead to it: the game's
+        flood fill, one number at a time, splitting the layouts wherever they
+        disagree on a number.
+        """
+        neighbours = self.board.neighbours
+        while pending:
+            c = pending.pop()
+            if state[c] != COVERED:
+                continue  # opened by a cascade already, or flagged: the game leaves it
+            parts = [(v, q) for v, mask in self.shows[c] if (q := subset & mask)]
+            if len(parts) == 1:
+                v = parts[0][0]
+                state[c] = v
+                if v == 0:
+                    pending.extend(j for j in neighbours[c] if state[j] == COVERED)
+                continue
+            for v, q in parts:
+                branch = list(state)
+                branch[c] = v
+                more = list(pending)
+                if v == 0:
+                    more.extend(j for j in neighbours[c] if branch[j] == COVERED)
+                yield from self.uncover(branch, q, more)
+            return
+        yield state, subset
+
+    def won(self, state: list[int]) -> bool:
+        return sum(1 for s in state if s >= 0) == self.to_uncover
+
+    def play(self, state: list[int], subset: int) -> int:
+        """Layouts of ``subset`` the player wins from ``state`` (the layouts consistent with it)."""
+        if self.won(state):
+            self.settled += subset.bit_count()
+            return subset.bit_count()
+        key = tuple(state)
+        if key in self.memo:
+            self.settled += subset.bit_count()
+            return self.memo[key]
+        self.positions += 1
+        if self.progress is not None and not self.positions % 256:
+            self.progress(self.positions, self.settled, self.total)
+        board = self.board
+        position = Position(board.rows, board.cols, key, self.mines)
+        safe, mine = self.analyzer.proven(position)
+        if not (safe or mine):
+            analysis = self.analyzer.analyze(position)
+            safe, mine = analysis.safe, analysis.mine
+        if safe or mine:
+            wins = self._proven(state, subset, [board.index(c) for c in safe], [board.index(c) for c in mine])
+        else:
+            cell = board.index(self.strategy.choose(position, analysis))
+            wins = self.click(state, subset, cell)
+        self.memo[key] = wins
+        return wins
+
+    def _proven(self, state: list[int], subset: int, safe: list[int], mine: list[int]) -> int:
+        """Every proven safe cell uncovered, then (unless that won) every proven mine flagged."""
+        wins = 0
+        for after, part in self.uncover(list(state), subset, safe[::-1]):
+            if not self.won(after):
+                for c in mine:
+                    if after[c] == COVERED:
+                        after[c] = FLAG
+            wins += self.play(after, part)
+        return wins
+
+    def click(self, state: list[int], subset: int, cell: int) -> int:
+        """Uncover ``cell`` as a guess: the layouts with a mine there are lost."""
+        survivors = subset & ~self.mined[cell]
+        self.settled += (subset & self.mined[cell]).bit_count()
+        wins = 0
+        if survivors:
+            for after, part in self.uncover(list(state), survivors, [cell]):
+                wins += self.play(after, part)
+        return wins
+
+
+def strategy_wins(
+    rows: int,
+    cols: int,
+    mines: int,
+    rule: FirstClick | str,
+    start: Cell,
+    strategy: str,
+    *,
+    progress: Callable[[int, int, int], None] | None = None,
+) -> StrategyCount:
+    """How many of the layouts ``rule`` allows the named strategy wins from ``start``, exactly.
+
+    The same layouts as :func:`~minesat.perfect.perfect_play`: uniform among
+    those the rule allows; under ``any`` a mine at the start loses at once.
+    Raises :class:`ValueError` for an unknown strategy or mines that do not fit, and
+    :class:`~minesat.perfect.geometry.TooManyLayouts` for a board too large to list.
+    """
+    from minesat.player import get_strategy
+
+    began = time.perf_counter()
+    rule = FirstClick(rule)
+    get_strategy(strategy)  # fails early on a bad name
+    check_mine_count(rows, cols, mines, start, rule)
+    board = Board(rows, cols)
+    clear = kept_clear(start, rows, cols, rule)
+    pool = [i for i in range(board.cells) if board.cell(i) not in clear]
+    layouts = comb(len(pool), mines)
+    if layouts > MAX_LAYOUTS:
+        raise TooManyLayouts(layouts)
+    matrix = layouts_matrix(board, pool, mines)
+    tree = _Tree(board, mines, matrix, strategy, progress)
+    wins = tree.click([COVERED] * board.cells, (1 << len(matrix)) - 1, board.index(start))
+    return StrategyCount(strategy, wins, layouts, tree.positions, time.perf_counter() - began)

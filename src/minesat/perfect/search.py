@@ -1,0 +1,500 @@
+"""The exact game-tree search: how many layouts a perfect player wins from a position.
+
+A *state* is what the player has seen, and with it the set ``S`` of layouts
+still possible (every one of them equally likely). Its value ``W(S)`` is the
+number of layouts of ``S`` a perfect player wins:
+
+- ``W(S) = 1`` when ``S`` holds one layout (every safe cell is then known);
+- **free cells first**: when some covered cells are safe in every layout of
+  ``S``, they are all uncovered at once, and ``W(S)`` is the sum of ``W`` over
+  the parts of ``S`` that agree on the numbers they show (uncovering a proven
+  safe cell never lowers the value: docs/perfect.md proves it);
+- otherwise ``W(S)`` is the best, over covered cells ``c``, of the sum over
+  the numbers ``c`` can show of ``W`` of the layouts where it shows it; the
+  layouts where ``c`` is a mine are lost.
+
+A click reveals only its own number here: the cascade of a zero is the free
+cells of the next state. Five things make the search tractable, none of which
+changes the answer (docs/perfect.md has the proofs):
+
+1. **Dead cells are never clicked first.** A cell that shows the same number
+   in every layout where it is safe teaches nothing; some other cell is always
+   as good, and when every cell is dead exactly one layout can be won.
+2. **Threshold search.** Every state is asked "more than ``lo``?": the exact
+   value when it is, and only an upper bound when it is not; a candidate move
+   is given up as soon as what its outcomes can still add cannot beat the best
+   move found.
+3. **Bounds.** ``W(S) <= |S|``; a move wins at most the layouts where it is
+   safe; and, much tighter, two layouts that no cell safe in both can tell
+   apart are never both won, so ``W(S)`` is at most the number of groups in
+   any split of ``S`` into groups of mutually indistinguishable layouts
+   (:meth:`Alike.cover` builds one greedily).
+4. **Memoisation** on the position seen, the same for every mirror image of
+   it (:meth:`~minesat.perfect.geometry.Board.canonical`), and of the sets of
+   layouts within one list of layouts. When the position is symmetric, one
+   move of each class of equivalent moves is tried.
+5. **Bit sets.** Layouts are listed once (:class:`Universe`); a set of
+   layouts is a Python int, so "the layouts where ``c`` is safe and shows
+   ``n``" is one ``&``. A small set is moved to its own short list, so that
+   deep in the tree the ints stay small.
+
+>>> from minesat.perfect.geometry import Board, layouts_matrix
+>>> board = Board(2, 3)                     # 2x3, one mine, nothing seen yet: 6 layouts
+>>> search = PerfectSearch(board)
+>>> universe = Universe(layouts_matrix(board, range(6), 1), range(6))
+>>> search.win_count(bytes([COVERED] * 6), universe, universe.everything)   # a corner first
+3
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+
+import numpy as np
+
+from minesat.perfect.geometry import COVERED, MINE, Board
+
+#: A list of layouts at most this long works out which of them can be told apart
+#: (:attr:`Universe.alike`) when it is made; a longer one only when it is the root
+#: and at most :data:`ROOT_ALIKE` long (the table takes ``size ** 2 / 8`` bytes).
+LOCAL_SIZE = 4096
+ROOT_ALIKE = 65536
+
+#: Layouts whose look-alikes are worked out together (bounds the memory of the work).
+_TABULATE_BLOCK = 2048
+
+#: A state whose layouts are fewer than ``1 / COMPACT_RATIO`` of its list (a list
+#: of more than :data:`COMPACT_MIN` layouts) gets its own list: its bit sets shrink.
+COMPACT_RATIO = 8
+COMPACT_MIN = 256
+
+#: Lists shorter than this are read column by column in Python, longer ones with numpy.
+_NUMPY_FROM = 512
+
+#: How many states pass between two calls of the progress callback.
+PROGRESS_EVERY = 4096
+
+_BYTE = [bytes((v,)) for v in range(256)]
+
+
+class OutOfBudget(Exception):
+    """The search evaluated more states than it was allowed."""
+
+    def __init__(self, states: int) -> None:
+        super().__init__(f"more than {states} states")
+        self.states = states
+
+
+def _bits(flags: np.ndarray) -> int:
+    """A boolean vector as a Python int, element ``i`` at bit ``i``."""
+    return int.from_bytes(np.packbits(flags, bitorder="little").tobytes(), "little")
+
+
+def members(subset: int, size: int) -> np.ndarray:
+    """The indices of the set bits of ``subset`` (``size`` bits), ascending.
+
+    >>> members(0b1011, 4).tolist()
+    [0, 1, 3]
+    """
+    raw = np.frombuffer(subset.to_bytes((size + 7) // 8, "little"), dtype=np.uint8)
+    return np.flatnonzero(np.unpackbits(raw, bitorder="little")[:size])
+
+
+class Alike:
+    """Which layouts of a list no cell safe in both can tell apart: a perfect player wins at most one.
+
+    Most layouts are alike to no other (``lonely``, a bit set); ``rows`` maps
+    each of the others to the bit set of its look-alikes (itself included).
+    """
+
+    __slots__ = ("cache", "lonely", "rows")
+
+    def __init__(self, lonely: int, rows: dict[int, int], size: int) -> None:
+        self.lonely = lonely
+        self.rows = rows
+        # Sets of a long list are long ints: remembering them would cost more than it saves.
+        self.cache: dict[int, int] | None = {} if size <= LOCAL_SIZE else None
+
+    def cover(self, subset: int) -> int:
+        """How many groups of mutually alike layouts a greedy split of ``subset`` makes.
+
+        Each group is started by its lowest layout and grown by every later one
+        alike to all its members so far. A perfect player wins at most one
+        layout of each group, so the count bounds the value of ``subset``.
+
+        >>> Alike(0b100, {0: 0b011, 1: 0b011}, 3).cover(0b111)     # layouts 0 and 1 look alike
+        2
+        """
+        rest = subset & ~self.lonely
+        if not rest:
+            return subset.bit_count()
+        cache = self.cache
+        if cache is not None and (found := cache.get(subset)) is not None:
+            return found
+        rows = self.rows
+        groups = (subset & self.lonely).bit_count()
+        while rest:
+            low = rest & -rest
+            rest ^= low
+            grow = rows[low.bit_length() - 1] & rest
+            while grow:
+                nxt = grow & -grow
+                rest ^= nxt
+                grow &= rows[nxt.bit_length() - 1]
+                grow &= ~nxt
+            groups += 1
+        if cache is not None:
+            cache[subset] = groups
+        return groups
+
+    def restrict(self, subset: int, index: np.ndarray) -> Alike:
+        """The table for the layouts ``index`` (the members of ``subset``), renumbered 0, 1, ..."""
+        where: dict[int, int] | None = None
+        rows: dict[int, int] = {}
+        lonely = 0
+        for new, old in enumerate(index.tolist()):
+            row = self.rows.get(old)
+            if row is not None:
+                row &= subset
+            if row is None or row == 1 << old:
+                lonely |= 1 << new
+                continue
+            if where is None:
+                where = {o: n for n, o in enumerate(index.tolist())}
+            bits = 0
+            while row:
+                low = row & -row
+                bits |= 1 << where[low.bit_length() - 1]
+                row ^= low
+            rows[new] = bits
+        return Alike(lonely, rows, len(index))
+
+
+class Universe:
+    """A list of layouts (rows of a matrix) and, per covered cell, bit sets over it.
+
+    ``columns`` holds, for each of the given cells that not all layouts agree
+    on, ``(cell, mined, shows)``: the layouts where the cell is a mine, and
+    ``(number, layouts)`` pairs for the numbers it shows in the others.
+    ``alike`` is the table of look-alike layouts (:class:`Alike`), or
+    ``None`` when the list is too long to tabulate. ``memo`` remembers the
+    values of sets of layouts of this list.
+    """
+
+    __slots__ = ("alike", "columns", "everything", "matrix", "memo", "size")
+
+    def __init__(
+        self,
+        matrix: np.ndarray,
+        cells: Iterable[int],
+        alike: Alike | None = None,
+        *,
+        tabulate: bool = True,
+    ) -> None:
+        self.matrix = matrix
+        self.size = size = len(matrix)
+        self.everything = (1 << size) - 1
+        self.memo: dict[int, int] = {}
+        cells = list(cells)
+        columns = []
+        if size < _NUMPY_FROM:
+            for c, values in zip(cells, matrix[:, cells].T.tolist(), strict=True):
+                mined = 0
+                shows: dict[int, int] = {}
+                bit = 1
+                for v in values:
+                    if v == MINE:
+                        mined |= bit
+                    else:
+                        shows[v] = shows.get(v, 0) | bit
+                    bit <<= 1
+                if mined != self.everything and (mined or len(shows) > 1):
+                    columns.append((c, mined, tuple(sorted(shows.items()))))
+        else:
+            for c in cells:
+                col = matrix[:, c]
+                values = np.unique(col)
+                if len(values) == 1:
+                    continue
+                shows_list = tuple((int(v), _bits(col == v)) for v in values if v != MINE)
+                columns.append((c, _bits(col == MINE), shows_list))
+        self.columns: list[tuple[int, int, tuple[tuple[int, int], ...]]] = columns
+        if alike is None and tabulate:
+            alike = self._tabulate()
+        self.alike = alike
+
+    def _tabulate(self) -> Alike:
+        """Which layouts no cell safe in both tells apart, worked out a block of layouts at a time."""
+        full = self.everything
+        lonely = 0
+        rows: dict[int, int] = {}
+        for first in range(0, self.size, _TABULATE_BLOCK):
+            count = min(_TABULATE_BLOCK, self.size - first)
+            block = ((1 << count) - 1) << first
+            apart: dict[int, int] = {}
+            for _, mined, shows in self.columns:
+                safe = full & ~mined
+                for _, layouts in shows:
+                    other = safe & ~layouts
+                    if not other:
+                        continue
+                    rest = layouts & block
+                    while rest:
+                        low = rest & -rest
+                        a = low.bit_length() - 1
+                        apart[a] = apart.get(a, 0) | other
+                        rest ^= low
+            for a in range(first, first + count):
+                row = full & ~apart.get(a, 0)
+                if row == 1 << a:
+                    lonely |= 1 << a
+                else:
+                    rows[a] = row
+        return Alike(lonely, rows, self.size)
+
+    def sub(self, subset: int, cells: Iterable[int]) -> tuple[Universe, int]:
+        """A universe of the layouts in ``subset`` alone, and the set of all of them in it."""
+        index = members(subset, self.size)
+        alike = None
+        if self.alike is not None:
+            alike = self.alike.restrict(subset, index)
+        part = Universe(self.matrix[index], cells, alike, tabulate=len(index) <= LOCAL_SIZE)
+        return part, part.everything
+
+
+class PerfectSearch:
+    """The search over one board and mine count, with its memo (shared by every start and rule).
+
+    The value of a position depends on the position alone: the layouts a
+    first-click rule allows are exactly those consistent with what the first
+    click revealed (the start is uncovered; with ``opening`` it shows 0), so
+    the memo is good for every start and rule on the board.
+    """
+
+    def __init__(
+        self,
+        board: Board,
+        *,
+        max_states: int | None = None,
+        progress: Callable[[int], None] | None = None,
+        symmetric: bool = True,
+    ) -> None:
+        self.board = board
+        self.max_states = max_states
+        self.progress = progress
+        self.symmetric = symmetric
+        self.memo: dict[bytes, int] = {}  # canonical position -> value << 1 | (1 if exact)
+        self.states = 0  # states searched (memo hits and bounds that settle a state do not count)
+
+    # --- the public questions -------------------------------------------------------
+
+    def win_count(self, position: bytes, universe: Universe, subset: int) -> int:
+        """``W``: how many layouts of ``subset`` a perfect player wins from ``position``.
+
+        ``subset`` must be exactly the layouts of ``universe`` consistent with ``position``.
+        """
+        return self._solve(position, universe, subset, -1)
+
+    def move_wins(
+        self, position: bytes, universe: Universe, subset: int, cell: int, at_least: int = 0
+    ) -> int:
+        """How many layouts uncovering ``cell`` first and then playing perfectly wins.
+
+        Exact when the answer is at least ``at_least``; otherwise some number below ``at_least``.
+        """
+        parts = []
+        for c, _, shows in universe.columns:
+            if c == cell:
+                for v, mask in shows:
+                    if p := subset & mask:
+                        parts.append((p.bit_count(), p, position[:c] + _BYTE[v] + position[c + 1:]))
+                break
+        else:
+            # A cell every layout agrees on: safe and showing one number (or a mine in all).
+            if subset and universe.matrix[members(subset, universe.size)[0], cell] == MINE:
+                return 0
+            value = int(universe.matrix[members(subset, universe.size)[0], cell])
+            parts = [(subset.bit_count(), subset, position[:cell] + _BYTE[value] + position[cell + 1:])]
+        bounded = self._bounded(universe, parts)
+        total, _ = self._chance(bounded, universe, at_least - 1)
+        return total
+
+    # --- the recursion ------------------------------------------------------------------
+
+    def _count(self) -> None:
+        self.states += 1
+        if self.max_states is not None and self.states > self.max_states:
+            raise OutOfBudget(self.max_states)
+        if self.progress is not None and not self.states % PROGRESS_EVERY:
+            self.progress(self.states)
+
+    def _solve(self, position: bytes, universe: Universe, subset: int, lo: int, ub: int | None = None) -> int:
+        """The exact value of the state if it is more than ``lo``, else an upper bound ``<= lo``."""
+        m = subset.bit_count()
+        if m <= 1 or m <= lo:
+            return m
+        alike = universe.alike
+        if alike is not None:
+            if ub is None:
+                ub = alike.cover(subset)
+            if m == 2 or ub <= lo:
+                return ub  # two layouts: both are won exactly when some safe cell tells them apart
+        else:
+            ub = m
+        local = universe.memo if universe.size <= LOCAL_SIZE else None
+        entry = local.get(subset) if local is not None else None
+        if entry is not None and (entry & 1 or entry >> 1 <= lo):
+            return entry >> 1
+        images = self.board.images(position) if self.symmetric else [tuple(position)]
+        key = bytes(min(images))
+        known = self.memo.get(key)
+        if known is not None:
+            if known & 1 or known >> 1 <= lo:
+                if local is not None:
+                    local[subset] = known
+                return known >> 1
+            ub = min(ub, known >> 1)
+        if entry is not None:
+            ub = min(ub, entry >> 1)
+        self._count()
+        here, mine = universe, subset
+        if (alike is None and m <= LOCAL_SIZE) or (
+            universe.size > COMPACT_MIN and m * COMPACT_RATIO < universe.size
+        ):
+            covered = [c for c, _, _ in universe.columns if position[c] == COVERED]
+            here, mine = universe.sub(subset, covered)
+        value, exact = self._search(position, here, mine, m, lo, ub, images)
+        code = value << 1 | exact
+        if local is not None:
+            local[subset] = code  # sets of a long list are long ints: the position memo holds those
+        self.memo[key] = code
+        return value
+
+    def _search(
+        self,
+        position: bytes,
+        universe: Universe,
+        subset: int,
+        m: int,
+        lo: int,
+        ub: int,
+        images: list[tuple[int, ...]],
+    ) -> tuple[int, bool]:
+        safe: list[tuple[int, tuple[tuple[int, int], ...]]] = []
+        live: list[tuple[int, int, list[tuple[int, int, int]]]] = []
+        for c, mined, shows in universe.columns:
+            if position[c] != COVERED:
+                continue
+            q = subset & mined
+            if not q:
+                safe.append((c, shows))
+            elif q != subset:
+                parts = [(p.bit_count(), p, v) for v, mask in shows if (p := subset & mask)]
+                if len(parts) > 1:  # a cell with one number when safe is dead: never clicked first
+                    live.append((m - q.bit_count(), c, parts))
+        if safe:
+            return self._free_cells(position, universe, subset, safe, lo, ub)
+        if not live:
+            return 1, True  # every cell dead: the clicks teach nothing, one layout is won
+        live = self._one_per_class(live, images)
+        alike = universe.alike
+        scored: list[tuple[int, int, int, list[tuple[int, int, int, int]]]] = []
+        for s, c, parts in live:
+            if alike is not None:
+                bounded = [(alike.cover(p) if size > 1 else 1, size, p, v) for size, p, v in parts]
+            else:
+                bounded = [(size, size, p, v) for size, p, v in parts]
+            scored.append((sum(b[0] for b in bounded), s, c, bounded))
+        scored.sort(key=lambda t: (-t[0], -t[1], t[2]))
+        ub = min(ub, scored[0][0])
+        if ub <= lo:
+            return ub, False
+        best = lo
+        found = False
+        failed = 0
+        for bound, _, c, bounded in scored:
+            if bound <= best:
+                failed = max(failed, bound)
+                break  # sorted by bound: no later move can beat the best either
+            bounded.sort(key=lambda t: -t[1])
+            children = [(b, size, p, position[:c] + _BYTE[v] + position[c + 1:]) for b, size, p, v in bounded]
+            total, exact = self._chance(children, universe, best)
+            if exact:
+                best, found = total, True
+                if best >= ub:
+                    break
+            else:
+                failed = max(failed, total)
+        if found:
+            return best, True
+        return min(failed, ub), False
+
+    def _free_cells(
+        self,
+        position: bytes,
+        universe: Universe,
+        subset: int,
+        safe: list[tuple[int, tuple[tuple[int, int], ...]]],
+        lo: int,
+        ub: int,
+    ) -> tuple[int, bool]:
+        """Uncover every proven safe cell at once; the value is the sum over what they show."""
+        parts = [(subset, position)]
+        for c, shows in safe:
+            split = []
+            for p, seen in parts:
+                for v, mask in shows:
+                    q = p & mask
+                    if q:
+                        split.append((q, seen[:c] + _BYTE[v] + seen[c + 1:]))
+                        if q == p:
+                            break
+            parts = split
+        bounded = self._bounded(universe, [(q.bit_count(), q, seen) for q, seen in parts])
+        total, exact = self._chance(bounded, universe, lo)
+        return (total, True) if exact else (min(total, ub), False)
+
+    @staticmethod
+    def _bounded(
+        universe: Universe, parts: list[tuple[int, int, bytes]]
+    ) -> list[tuple[int, int, int, bytes]]:
+        alike = universe.alike
+        if alike is None:
+            out = [(size, size, p, seen) for size, p, seen in parts]
+        else:
+            out = [(alike.cover(p) if size > 1 else 1, size, p, seen) for size, p, seen in parts]
+        out.sort(key=lambda t: -t[1])
+        return out
+
+    def _chance(
+        self, parts: list[tuple[int, int, int, bytes]], universe: Universe, target: int
+    ) -> tuple[int, bool]:
+        """The sum of the parts' values if it is more than ``target`` (exact), else an upper bound.
+
+        Each part is ``(upper bound, size, layouts, position)``; a part is asked
+        only for as much as the sum still needs from it.
+        """
+        known = 0
+        rest = sum(p[0] for p in parts)
+        tabulated = universe.alike is not None
+        for bound, _, p, seen in parts:
+            rest -= bound
+            need = target + 1 - known - rest
+            w = self._solve(seen, universe, p, need - 1, bound if tabulated else None)
+            if w < need:
+                return known + w + rest, False
+            known += w
+        return known, True
+
+    def _one_per_class(
+        self, live: list[tuple[int, int, list[tuple[int, int, int]]]], images: list[tuple[int, ...]]
+    ) -> list[tuple[int, int, list[tuple[int, int, int]]]]:
+        """When a symmetry maps the position onto itself, keep one move of each class it maps together."""
+        if len(images) == 1:
+            return live
+        here = images[0]
+        keep = [k for k in range(1, len(images)) if images[k] == here]
+        if not keep:
+            return live
+        maps = [self.board.symmetries[k] for k in keep]
+        return [t for t in live if all(image[t[1]] >= t[1] for image in maps)]

@@ -1,0 +1,207 @@
+"""Perfect play against an independent brute force, and strategy counts against the real player.
+
+The brute force (tests/perfect_bruteforce.py) shares nothing with minesat.perfect:
+it lists layouts as sets of mines, plays every click with its own flood fill and
+takes the best over every covered cell, with no shortcut. Every board shape up
+to 12 cells is checked here, under every first-click rule from every start;
+boards up to 9 cells with every mine count, the larger ones with a few (the
+full sweep, every mine count of every board up to 12 cells, is
+``python3 benchmarks/perfect.py --verify``).
+"""
+
+from __future__ import annotations
+
+import random
+from itertools import product
+
+import pytest
+
+from minesat.board import Layout, Position, cell_name
+from minesat.generate import FirstClick, check_mine_count, generate_layout
+from minesat.perfect import (
+    PastBudget,
+    PerfectPlay,
+    perfect_from_position,
+    perfect_play,
+    strategy_wins,
+)
+from minesat.perfect.geometry import Board, layouts_matrix
+from minesat.perfect.search import PerfectSearch, Universe
+from minesat.player import get_strategy, play_game
+from perfect_bruteforce import BruteForce
+
+RULES = [rule.value for rule in FirstClick]
+
+
+def shapes(cells: int) -> list[tuple[int, int]]:
+    return [(r, cells // r) for r in range(1, cells + 1) if cells % r == 0]
+
+
+def mine_counts(cells: int) -> list[int]:
+    if cells <= 9:
+        return list(range(cells + 1))
+    return [1, 2, cells - 3, cells - 2]
+
+
+CASES = [(r, c, m) for n in range(1, 13) for r, c in shapes(n) for m in mine_counts(n)]
+
+
+def fits(rows: int, cols: int, mines: int, start: tuple[int, int], rule: str) -> bool:
+    try:
+        check_mine_count(rows, cols, mines, start, rule)
+    except ValueError:
+        return False
+    return True
+
+
+SHAPES = sorted({(r, c) for r, c, _ in CASES})
+
+
+@pytest.mark.parametrize("rows_cols", SHAPES, ids=lambda rc: f"{rc[0]}x{rc[1]}")
+def test_every_start_and_rule_matches_the_brute_force(rows_cols: tuple[int, int]) -> None:
+    rows, cols = rows_cols
+    for mines in mine_counts(rows * cols):
+        brute = BruteForce(rows, cols, mines)
+        solver = PerfectPlay(rows, cols, mines, max_states=None)
+        for start, rule in product(product(range(rows), range(cols)), RULES):
+            if not fits(rows, cols, mines, start, rule):
+                continue
+            value = solver.start_value(start, rule)
+            assert (value.wins, value.layouts) == brute.start(start, rule), (rows, cols, mines, start, rule)
+
+
+def test_best_start_is_the_best_of_every_start() -> None:
+    brute = BruteForce(3, 3, 2)
+    result = perfect_play(3, 3, 2, "safe")
+    chances = {s: brute.start(s, "safe") for s in product(range(3), range(3))}
+    best = max(w / n for w, n in chances.values())
+    assert result.win_probability == best
+    assert chances[result.start] == (result.wins, result.layouts)
+    assert {v.start for v in result.starts} == {(0, 0), (0, 1), (1, 1)}  # one cell per symmetry class
+
+
+def test_mirror_memo_changes_nothing() -> None:
+    """The memo shared by mirror images gives the values a search without it gives."""
+    board = Board(3, 4)
+    matrix = layouts_matrix(board, [i for i in range(12) if i != 5], 3)
+    plain, mirrored = PerfectSearch(board, symmetric=False), PerfectSearch(board)
+    column = matrix[:, 5]
+    for value in sorted(set(column.tolist()) - {9}):
+        subset = sum(1 << k for k, v in enumerate(column.tolist()) if v == value)
+        seen = bytes(value if i == 5 else 10 for i in range(12))
+        one = plain.win_count(seen, Universe(matrix, range(12)), subset)
+        assert one == mirrored.win_count(seen, Universe(matrix, range(12)), subset)
+
+
+# --- strategies: the same count as playing every layout ----------------------------------
+
+
+def every_layout(rows: int, cols: int, mines: int, start: tuple[int, int], rule: str) -> list[Layout]:
+    brute = BruteForce(rows, cols, mines)
+    keep = {"opening": {start, *brute.around(start)}, "safe": {start}, "any": set()}[rule]
+    return [Layout(rows, cols, m) for m in brute.layouts if not (m & keep)]
+
+
+@pytest.mark.parametrize(
+    ("rows", "cols", "mines", "start", "rule"),
+    [
+        (3, 3, 2, (1, 1), "any"),
+        (3, 4, 3, (1, 1), "safe"),
+        (4, 4, 3, (0, 0), "opening"),
+        (2, 5, 3, (0, 2), "safe"),
+    ],
+)
+@pytest.mark.parametrize("strategy", ["safest", "best"])
+def test_strategy_count_is_what_the_player_wins(
+    rows: int, cols: int, mines: int, start: tuple[int, int], rule: str, strategy: str
+) -> None:
+    played = sum(
+        play_game(layout, start, strategy=get_strategy(strategy), rule=rule).won
+        for layout in every_layout(rows, cols, mines, start, rule)
+    )
+    counted = strategy_wins(rows, cols, mines, rule, start, strategy)
+    assert counted.wins == played
+    assert counted.layouts == perfect_play(rows, cols, mines, rule, start).layouts
+    assert counted.wins <= perfect_play(rows, cols, mines, rule, start).wins
+
+
+# --- from a position ------------------------------------------------------------------------
+
+
+Case = tuple[Position, BruteForce, frozenset[int], frozenset]
+
+
+def partial_positions(count: int, seed: int) -> list[Case]:
+    """Positions part way through games on 3x4 boards, with the brute force's view of each."""
+    rng = random.Random(seed)
+    found = []
+    while len(found) < count:
+        mines = rng.randint(2, 4)
+        layout = generate_layout(3, 4, mines, start=(1, 1), rule="safe", seed=rng.randrange(10**9))
+        brute = BruteForce(3, 4, mines)
+        k = brute.layouts.index(layout.mines)
+        seen = brute.click(k, frozenset(), (1, 1))
+        assert seen is not None
+        for _ in range(rng.randint(0, 2)):
+            safe = [c for c in brute.cells if c not in layout.mines and c not in dict(seen)]
+            seen = brute.click(k, seen, rng.choice(safe))
+            assert seen is not None
+        if len(seen) == 12 - mines:
+            continue
+        shown = dict(seen)
+        cells = tuple(shown.get((r, c), -1) for r in range(3) for c in range(4))
+        consistent = frozenset(
+            j
+            for j, m in enumerate(brute.layouts)
+            if all(brute.counts[j][c] == v and c not in m for c, v in seen)
+        )
+        found.append((Position(3, 4, cells, mines), brute, consistent, seen))
+    return found
+
+
+def test_position_value_and_its_moves_match_the_brute_force() -> None:
+    for position, brute, consistent, seen in partial_positions(12, seed=4):
+        result = perfect_from_position(position, strategies=["best", "safest"])
+        assert (result.wins, result.layouts) == (brute.value(consistent, seen), len(consistent))
+        opened = dict(seen)
+        for cell in brute.cells:
+            if cell in opened:
+                continue
+            groups = brute.groups(consistent, seen, cell)
+            wins = sum(brute.value(frozenset(g), after) for after, g in groups.items())
+            assert (wins == result.wins) == (cell in result.moves), (position.to_rows(), cell_name(cell))
+            for player in result.players:
+                if cell == player.move:
+                    assert wins == player.wins
+
+
+def test_position_needs_the_total() -> None:
+    with pytest.raises(ValueError, match="total number of mines"):
+        perfect_from_position(Position.from_rows(["1?", "??"]))
+
+
+def test_flags_count_as_mines() -> None:
+    flagged = perfect_from_position(Position.from_rows(["1*", "??"], mines=1))
+    assert (flagged.wins, flagged.layouts, flagged.moves) == (1, 1, ((1, 0), (1, 1)))
+
+
+# --- budget ----------------------------------------------------------------------------------
+
+
+def test_past_the_budget_says_how_far_it_got() -> None:
+    with pytest.raises(PastBudget, match=r"past --max-states 10: stopped at start 1 of 3") as caught:
+        perfect_play(4, 4, 4, "safe", max_states=10)
+    assert caught.value.states == 11
+    assert 0 <= caught.value.settled < caught.value.layouts
+
+
+def test_progress_is_reported() -> None:
+    seen: list[tuple[int, int, int]] = []
+    from minesat.perfect import search
+
+    every, search.PROGRESS_EVERY = search.PROGRESS_EVERY, 8
+    try:
+        perfect_play(4, 4, 4, "safe", (1, 1), progress=lambda *a: seen.append(a))
+    finally:
+        search.PROGRESS_EVERY = every
+    assert seen and all(s % 8 == 0 and 0 <= done <= total for s, done, total in seen)
