@@ -180,7 +180,8 @@ def describe(result: PerfectResult) -> str:
 
     >>> from minesat.perfect import perfect_play
     >>> r = perfect_play(3, 3, 1, "safe", (1, 1))
-    >>> print(describe(PerfectResult(**{**r.__dict__, "strategies": {"safest": 7}, "seconds": 0.01})))
+    >>> shown = {**r.__dict__, "strategies": {"safest": 7}, "states": 4, "seconds": 0.01}
+    >>> print(describe(PerfectResult(**shown)))
     3x3 board, 1 mine, first click safe at B2
     perfect 0.8750 (7 of 8 layouts), safest 0.8750 (100.0 % of perfect)
     searched 4 states in 0.0 s
