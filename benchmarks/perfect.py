@@ -4,6 +4,7 @@
     python3 benchmarks/perfect.py largest [--limit 600] # the largest boards solved within the limit (seconds)
     python3 benchmarks/perfect.py table [--out reports/perfect] [--max-states N]
     python3 benchmarks/perfect.py verify                # every board up to 12 cells against the brute force
+    python3 benchmarks/perfect.py gaps [--table reports/perfect.json] [--out reports/perfect-gaps]
 
 ``table`` writes ``OUT.json`` and ``OUT.md``: perfect play for each board of
 :data:`TABLE` under each first-click rule (the best start of each, over the
@@ -11,7 +12,11 @@ classes of cells the board's symmetries map together, or one given start), with
 the exact win counts of ``best`` and ``safest`` from the same start beside it.
 It saves after every row and skips rows already in ``OUT.json``: run it again
 to resume. A row past ``--max-states`` or too large to list is recorded as
-such. Nothing is asserted: this prints and writes figures.
+such. ``gaps`` takes each row of the table where ``best`` wins less than
+perfect play and lists the positions where its guess costs layouts
+(:func:`minesat.perfect.gaps.strategy_gaps`), into ``OUT.json``, ``OUT.md``
+and a picture of each of the largest in ``OUT/``. Nothing is asserted: this
+prints and writes figures.
 """
 
 from __future__ import annotations
@@ -24,7 +29,7 @@ import time
 from itertools import product
 from pathlib import Path
 
-from minesat.board import Cell, cell_name
+from minesat.board import Cell, cell_name, parse_cell
 from minesat.generate import FirstClick, check_mine_count
 from minesat.perfect import PastBudget, PerfectPlay, StartValue, perfect_play, strategy_wins
 from minesat.perfect.geometry import TooManyLayouts
@@ -34,7 +39,9 @@ RULES = [FirstClick.OPENING, FirstClick.SAFE, FirstClick.ANY]
 STRATEGIES = ["best", "safest"]
 
 #: The boards of the table: (rows, cols, mines, start). A start of None tries one
-#: cell of every symmetry class and keeps the best; the large boards use the centre.
+#: cell of every symmetry class and keeps the best. The larger boards are played
+#: from one start: the given cell (near the centre) under ``opening``, and the
+#: corner A1 (the classic rule, the best start of the 5x5 boards) under ``safe`` and ``any``.
 TABLE: list[tuple[int, int, int, Cell | None]] = [
     (2, 2, 1, None), (2, 2, 2, None),
     (2, 3, 1, None), (2, 3, 2, None),
@@ -117,6 +124,8 @@ def table_row(
 ) -> dict:
     board = solver.board
     every = [board.cell(i) for i in board.orbit_representatives()]
+    if start is not None and rule is not FirstClick.OPENING:
+        start = (0, 0)
     starts = [s for s in (every if start is None else [start]) if _fits(rows, cols, mines, s, rule)]
     record: dict = {
         "rows": rows, "cols": cols, "mines": mines, "cells": rows * cols, "rule": rule.value,
@@ -184,13 +193,20 @@ def add_strategies(record: dict, done: list[dict]) -> None:
         record["strategy_seconds"][name] = round(count.seconds, 2)
 
 
-def table(out: Path, budget: int, only: str | None) -> None:
+def table(out: Path, budget: int, only: str | None, from_cells: int, merge: list[Path]) -> None:
     path = out.with_suffix(".json")
     done: list[dict] = json.loads(path.read_text())["rows"] if path.exists() else []
-    have = {(r["rows"], r["cols"], r["mines"], r["rule"]) for r in done}
     command = f"python3 benchmarks/perfect.py table --out {out} --max-states {budget}"
+    if merge:  # rows computed elsewhere (another core, another run): add those not here yet
+        for other in merge:
+            done += [r for r in json.loads(other.read_text())["rows"]
+                     if (r["rows"], r["cols"], r["mines"], r["rule"])
+                     not in {(d["rows"], d["cols"], d["mines"], d["rule"]) for d in done}]
+        _save(out, done, command, budget)
+        return
+    have = {(r["rows"], r["cols"], r["mines"], r["rule"]) for r in done}
     for rows, cols, mines, start in TABLE:
-        if only and f"{rows}x{cols}" != only:
+        if (only and f"{rows}x{cols}" != only) or rows * cols < from_cells:
             continue
         solver = None
         for rule in RULES:
@@ -201,11 +217,15 @@ def table(out: Path, budget: int, only: str | None) -> None:
             record = table_row(rows, cols, mines, start, rule, solver, budget)
             add_strategies(record, done)
             done.append(record)
-            done.sort(key=lambda r: (r["cells"], r["rows"], r["mines"], RULES.index(FirstClick(r["rule"]))))
-            payload = {"command": command, "max_states": budget, "rows": done}
-            path.write_text(json.dumps(payload, indent=1) + "\n")
-            out.with_suffix(".md").write_text(markdown(done, command, budget))
+            _save(out, done, command, budget)
             print(line(record), flush=True)
+
+
+def _save(out: Path, done: list[dict], command: str, budget: int) -> None:
+    done.sort(key=lambda r: (r["cells"], r["rows"], r["mines"], RULES.index(FirstClick(r["rule"]))))
+    payload = {"command": command, "max_states": budget, "rows": done}
+    out.with_suffix(".json").write_text(json.dumps(payload, indent=1) + "\n")
+    out.with_suffix(".md").write_text(markdown(done, command, budget))
 
 
 def line(r: dict) -> str:
@@ -226,12 +246,13 @@ def markdown(rows: list[dict], command: str, budget: int) -> str:
         "`simulate`). *perfect* is the chance a perfect player wins: the exact number of layouts it wins",
         "divided by the number of layouts, no sampling. *best* and *safest* are the exact chances of the",
         "automatic player's strategies from the same start, every layout played (their counts, like",
-        "perfect's, are in `perfect.json`). *gap* is perfect minus best, in percentage points and in",
-        "layouts.",
+        "perfect's, are in `perfect.json`). *best's gap* is perfect minus best, in percentage points",
+        "and in layouts; where it comes from: `perfect-gaps.md`.",
         "*start* is the best first click over one cell of each class of cells the board's symmetries map",
-        "onto each other (*every class*), or the centre on the larger boards (*given*). Under `any` the",
-        "first click may be a mine; the strategies then win exactly what they win under `safe` from the",
-        "same start, less nothing (those layouts are lost by every player), so their counts are reused.",
+        "onto each other (*every class*); on the larger boards one start is played (*given*): a cell",
+        "near the centre under `opening`, the corner A1 (the classic rule) under `safe` and `any`. Under",
+        "`any` the first click may be a mine: those layouts are lost by every player, and on the others",
+        "the strategies play as under `safe`, so their counts under `safe` are reused.",
         "",
         "Regenerate (resumable: it skips rows already in `perfect.json`):",
         "",
@@ -296,6 +317,99 @@ def verify() -> None:
           f"({time.perf_counter() - began:.0f} s)")
 
 
+# --- where best falls short --------------------------------------------------------------------
+
+#: Pictures drawn: the gaps that cost the most, over all boards, as a share of their board's games.
+PICTURES = 24
+
+
+def gaps(table_path: Path, out: Path, strategy: str) -> None:
+    from minesat.analysis import Analyzer
+    from minesat.formats import format_position, parse_position
+    from minesat.perfect.gaps import strategy_gaps
+    from minesat.svg import position_svg
+
+    rows = [r for r in json.loads(table_path.read_text())["rows"]
+            if r.get("status") == "done" and r["rule"] != "any" and strategy in r.get("strategies", {})]
+    boards, found = [], []
+    for r in rows:
+        if r["strategies"][strategy] == r["wins"]:
+            continue
+        start = tuple(r["start"])
+        report = strategy_gaps(r["rows"], r["cols"], r["mines"], r["rule"], start, strategy)
+        name = f"{r['rows']}x{r['cols']}/{r['mines']} {r['rule']} {cell_name(start)}"
+        boards.append({
+            "board": name, "layouts": report.layouts, "perfect": report.perfect, "wins": report.wins,
+            "guesses": report.guesses, "gaps": len(report.gaps), "seconds": round(report.seconds, 1),
+        })
+        print(f"{name:24} perfect {report.perfect}, {strategy} {report.wins} of {report.layouts}: "
+              f"{len(report.gaps)} gaps in {report.guesses} guess positions ({report.seconds:.1f} s)",
+              flush=True)
+        for g in report.gaps:
+            found.append({
+                "board": name, "layouts_of_board": report.layouts,
+                "position": format_position(g.position), "reach": g.layouts, "perfect": g.perfect,
+                "chosen": g.chosen, "lost": g.lost, "share_pp": 100 * g.lost / report.layouts,
+                "move": cell_name(g.move), "optimal": [cell_name(c) for c in g.optimal],
+                "risk": {cell_name(c): p for c, p in g.risk.items()},
+            })
+    found.sort(key=lambda g: -g["share_pp"])
+    out.mkdir(parents=True, exist_ok=True)
+    analyzer = Analyzer()
+    for k, g in enumerate(found[:PICTURES]):
+        position = parse_position(g["position"])
+        title = f"{g['board']}: {strategy} {g['move']}, better {' '.join(g['optimal'])}"
+        svg = position_svg(position, analyzer.analyze(position), title=title, mark=parse_cell(g["move"]),
+                           better=[parse_cell(c) for c in g["optimal"]], cell_size=28)
+        g["picture"] = f"{out.name}/gap-{k + 1:02d}.svg"
+        (out / f"gap-{k + 1:02d}.svg").write_text(svg)
+    command = f"python3 benchmarks/perfect.py gaps --table {table_path} --out {out}"
+    payload = {"command": command, "strategy": strategy, "boards": boards, "gaps": found}
+    out.with_suffix(".json").write_text(json.dumps(payload, indent=1) + "\n")
+    out.with_suffix(".md").write_text(gaps_markdown(boards, found, command, strategy))
+
+
+def gaps_markdown(boards: list[dict], found: list[dict], command: str, strategy: str) -> str:
+    out = [
+        f"# Where `{strategy}` falls short of perfect play",
+        "",
+        f"Each board of `perfect.md` where `{strategy}` wins fewer layouts than perfect play, from the",
+        "same start. A *gap* is a position where its guess wins fewer layouts (that guess, then perfect",
+        "play) than the best move; *reach* is how many of the board's layouts arrive there when",
+        f"`{strategy}` plays them, *lost* how many that one guess gives away. The losses of a board add",
+        f"up exactly to its shortfall, perfect minus `{strategy}`. The patterns behind them:",
+        "`docs/strategies.md`.",
+        "",
+        "```sh",
+        command,
+        "```",
+        "",
+        "| board | layouts | perfect | " + strategy + " | shortfall | guess positions | gaps |",
+        "| --- | ---: | ---: | ---: | ---: | ---: | ---: |",
+    ]
+    for b in boards:
+        short = b["perfect"] - b["wins"]
+        out.append(f"| {b['board']} | {b['layouts']} | {b['perfect']} | {b['wins']} | {short} "
+                   f"({100 * short / b['layouts']:.2f} pp) | {b['guesses']} | {b['gaps']} |")
+    out += [
+        "",
+        f"## The largest gaps (of {len(found)}), as a share of their board's games",
+        "",
+        "| # | board | reach | perfect | move | wins | better moves | lost | pp of the board | picture |",
+        "| ---: | --- | ---: | ---: | --- | ---: | --- | ---: | ---: | --- |",
+    ]
+    for k, g in enumerate(found[:40]):
+        risks = g["risk"]
+        better = " ".join(f"{c} ({risks[c]:.0%})" for c in g["optimal"][:6])
+        if len(g["optimal"]) > 6:
+            better += " ..."
+        picture = f"[svg]({g['picture']})" if "picture" in g else ""
+        out.append(f"| {k + 1} | {g['board']} | {g['reach']} | {g['perfect']} | {g['move']} "
+                   f"({risks[g['move']]:.0%}) | {g['chosen']} | {better} | {g['lost']} | "
+                   f"{g['share_pp']:.3f} | {picture} |")
+    return "\n".join(out) + "\n"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="mode", required=True)
@@ -306,14 +420,23 @@ def main() -> None:
     p.add_argument("--out", type=Path, default=Path("reports/perfect"))
     p.add_argument("--max-states", type=int, default=1_500_000)
     p.add_argument("--only", help="one board size, as RxC")
+    p.add_argument("--from-cells", type=int, default=0, help="only boards of at least this many cells")
+    p.add_argument("--merge", type=Path, nargs="*", default=[],
+                   help="add the rows of these tables (made elsewhere) to OUT and rewrite it; nothing is run")
     sub.add_parser("verify")
+    p = sub.add_parser("gaps")
+    p.add_argument("--table", type=Path, default=Path("reports/perfect.json"))
+    p.add_argument("--out", type=Path, default=Path("reports/perfect-gaps"))
+    p.add_argument("--strategy", default="best")
     args = parser.parse_args()
     if args.mode == "speed":
         speed()
     elif args.mode == "largest":
         largest(args.limit)
     elif args.mode == "table":
-        table(args.out, args.max_states, args.only)
+        table(args.out, args.max_states, args.only, args.from_cells, args.merge)
+    elif args.mode == "gaps":
+        gaps(args.table, args.out, args.strategy)
     else:
         verify()
 

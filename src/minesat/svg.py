@@ -19,6 +19,7 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from xml.sax.saxutils import escape
 
 from minesat.analysis import Analysis
@@ -28,6 +29,7 @@ from minesat.board import COVERED, FLAG, Cell, Position, cell_name, row_name
 NUMBER_COLOURS = ("#0000ff", "#007b00", "#ff0000", "#00007b", "#7b0000", "#007b7b", "#000000", "#7b7b7b")
 _UNCOVERED, _COVERED, _GRID = "#e8e8e8", "#b8bcc4", "#7a7f88"
 _MARK = "#1d4ed8"  # the outlined cell: blue, apart from the red of mines and risk
+_BETTER = "#0f7b2e"  # rings around the moves that do better than the marked one: dashed green
 _SAFE, _MINE, _FLAG = "#1a9a3a", "#c62828", "#d32f2f"
 _FONT = "font-family='DejaVu Sans, Arial, Helvetica, sans-serif'"
 
@@ -58,6 +60,7 @@ def position_svg(
     title: str | None = None,
     legend: bool = True,
     mark: Cell | None = None,
+    better: Iterable[Cell] = (),
 ) -> str:
     """The position as a standalone SVG document, with ``analysis`` drawn in when given.
 
@@ -65,7 +68,8 @@ def position_svg(
     ``<title>`` and a caption; ``legend`` adds a key below the board. The text
     is self-contained (no scripts, no external references), so it can be
     written to a file or inlined into an HTML page. ``mark`` outlines one cell
-    (the report uses it for the guess that lost a game).
+    (the report uses it for the guess that lost a game); ``better`` rings other
+    cells in a dashed green (the moves that would have done better).
     """
     s = cell_size
     label_w = max(len(row_name(position.rows - 1)), 1) * s * 0.42 + s * 0.4
@@ -110,6 +114,12 @@ def position_svg(
         out.append(
             f"<rect x='{x0 + mark[1] * s + 1.5:.1f}' y='{y0 + mark[0] * s + 1.5:.1f}' width='{s - 3}' "
             f"height='{s - 3}' fill='none' stroke='{_MARK}' stroke-width='{max(2.0, s * 0.12):.1f}'/>"
+        )
+    for r, c in better:
+        out.append(
+            f"<rect x='{x0 + c * s + 2.5:.1f}' y='{y0 + r * s + 2.5:.1f}' width='{s - 5}' "
+            f"height='{s - 5}' fill='none' stroke='{_BETTER}' stroke-width='{max(2.0, s * 0.1):.1f}' "
+            f"stroke-dasharray='{s * 0.18:.1f} {s * 0.1:.1f}'/>"
         )
     if legend and analysis is not None:
         out.extend(_legend(x0, y0 + position.rows * s + s * 0.5, s))

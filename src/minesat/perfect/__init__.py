@@ -40,6 +40,7 @@ from minesat.perfect.geometry import (
     MAX_LAYOUTS,
     Board,
     TooManyLayouts,
+    bit_set,
     layouts_matrix,
 )
 from minesat.perfect.search import OutOfBudget, PerfectSearch, Universe, members
@@ -221,15 +222,11 @@ class PerfectPlay:
         wins = 0
         column = matrix[:, s]
         for value in np.unique(column).tolist():
-            subset = _subset(column == value)
+            subset = bit_set(column == value)
             position = bytes(value if i == s else COVERED for i in range(board.cells))
             wins += self.search.win_count(position, universe, subset)
             self.settled += subset.bit_count()
         return StartValue(start, wins, allowed)
-
-
-def _subset(flags: np.ndarray) -> int:
-    return int.from_bytes(np.packbits(flags, bitorder="little").tobytes(), "little")
 
 
 def _root_alike() -> int:

@@ -23,10 +23,10 @@ from math import comb
 
 import numpy as np
 
-from minesat.analysis import Analyzer
+from minesat.analysis import Analysis, Analyzer
 from minesat.board import COVERED, FLAG, Cell, Position
 from minesat.generate import FirstClick, check_mine_count, kept_clear
-from minesat.perfect.geometry import MAX_LAYOUTS, MINE, Board, TooManyLayouts, layouts_matrix
+from minesat.perfect.geometry import MAX_LAYOUTS, MINE, Board, TooManyLayouts, bit_set, layouts_matrix
 
 
 @dataclass(frozen=True)
@@ -44,11 +44,7 @@ class StrategyCount:
         return self.wins / self.layouts if self.layouts else 0.0
 
 
-def _bits(flags: np.ndarray) -> int:
-    return int.from_bytes(np.packbits(flags, bitorder="little").tobytes(), "little")
-
-
-class _Tree:
+class StrategyTree:
     """The layouts as bit sets per cell and number, and the player's game tree over them."""
 
     def __init__(
@@ -64,11 +60,11 @@ class _Tree:
         self.board = board
         self.mines = mines
         self.to_uncover = board.cells - mines
-        self.mined = [_bits(matrix[:, c] == MINE) for c in range(board.cells)]
+        self.mined = [bit_set(matrix[:, c] == MINE) for c in range(board.cells)]
         self.shows: list[list[tuple[int, int]]] = []
         for c in range(board.cells):
             column = matrix[:, c]
-            self.shows.append([(int(v), _bits(column == v)) for v in np.unique(column) if v != MINE])
+            self.shows.append([(int(v), bit_set(column == v)) for v in np.unique(column) if v != MINE])
         self.strategy = get_strategy(strategy_name)
         self.analyzer = Analyzer()
         self.positions = 0
@@ -130,10 +126,13 @@ class _Tree:
         if safe or mine:
             wins = self._proven(state, subset, [board.index(c) for c in safe], [board.index(c) for c in mine])
         else:
-            cell = board.index(self.strategy.choose(position, analysis))
-            wins = self.click(state, subset, cell)
+            wins = self.guess(state, subset, position, analysis)
         self.memo[key] = wins
         return wins
+
+    def guess(self, state: list[int], subset: int, position: Position, analysis: Analysis) -> int:
+        """Nothing is proven: the strategy's guess (a subclass may look at it first)."""
+        return self.click(state, subset, self.board.index(self.strategy.choose(position, analysis)))
 
     def _proven(self, state: list[int], subset: int, safe: list[int], mine: list[int]) -> int:
         """Every proven safe cell uncovered, then (unless that won) every proven mine flagged."""
@@ -187,6 +186,6 @@ def strategy_wins(
     if layouts > MAX_LAYOUTS:
         raise TooManyLayouts(layouts)
     matrix = layouts_matrix(board, pool, mines)
-    tree = _Tree(board, mines, matrix, strategy, progress)
+    tree = StrategyTree(board, mines, matrix, strategy, progress)
     wins = tree.click([COVERED] * board.cells, (1 << len(matrix)) - 1, board.index(start))
     return StrategyCount(strategy, wins, layouts, tree.positions, time.perf_counter() - began)

@@ -143,6 +143,15 @@ def combinations_array(pool: int, k: int) -> np.ndarray:
     return rows
 
 
+def bit_set(flags: np.ndarray) -> int:
+    """A boolean vector as a Python int, element ``i`` at bit ``i``: a set of layouts.
+
+    >>> bin(bit_set(np.array([True, False, True])))
+    '0b101'
+    """
+    return int.from_bytes(np.packbits(flags, bitorder="little").tobytes(), "little")
+
+
 def layouts_matrix(board: Board, pool: Sequence[int], mines: int) -> np.ndarray:
     """Every layout with ``mines`` mines among the cells ``pool``, as rows of numbers and :data:`MINE`.
 

@@ -52,7 +52,7 @@ from collections.abc import Callable, Iterable
 
 import numpy as np
 
-from minesat.perfect.geometry import COVERED, MINE, Board
+from minesat.perfect.geometry import COVERED, MINE, Board, bit_set
 
 #: A list of layouts at most this long works out which of them can be told apart
 #: (:attr:`Universe.alike`) when it is made; a longer one only when it is the root
@@ -83,11 +83,6 @@ class OutOfBudget(Exception):
     def __init__(self, states: int) -> None:
         super().__init__(f"more than {states} states")
         self.states = states
-
-
-def _bits(flags: np.ndarray) -> int:
-    """A boolean vector as a Python int, element ``i`` at bit ``i``."""
-    return int.from_bytes(np.packbits(flags, bitorder="little").tobytes(), "little")
 
 
 def members(subset: int, size: int) -> np.ndarray:
@@ -216,8 +211,8 @@ class Universe:
                 values = np.unique(col)
                 if len(values) == 1:
                     continue
-                shows_list = tuple((int(v), _bits(col == v)) for v in values if v != MINE)
-                columns.append((c, _bits(col == MINE), shows_list))
+                shows_list = tuple((int(v), bit_set(col == v)) for v in values if v != MINE)
+                columns.append((c, bit_set(col == MINE), shows_list))
         self.columns: list[tuple[int, int, tuple[tuple[int, int], ...]]] = columns
         if alike is None and tabulate:
             alike = self._tabulate()
