@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -98,7 +99,15 @@ def test_an_inconsistent_position_is_exit_1(tmp_path: Path) -> None:
 
 
 def test_past_the_budget_is_exit_1_and_says_how_far_it_got() -> None:
-    code, out, err = perfect("--rows", "5", "--cols", "5", "--mines", "5", "--max-states", "50", "--json")
+    board = ("--rows", "5", "--cols", "5", "--mines", "5", "--max-states", "50", "--json")
+    code, out, err = perfect(*board, "--workers", "1")
     assert code == 1
     assert json.loads(out)["error"].startswith("past --max-states 50: stopped at start 1 of 6 (A1)")
     assert len(err.splitlines()) == 1 and "settled after 51 states" in err
+    # On several workers the budget is each part's, and the message names the part that ran out.
+    code, out, err = perfect(*board, "--workers", "2")
+    assert code == 1
+    message = json.loads(out)["error"]
+    assert re.match(r"past --max-states 50 on the layouts where [A-E][1-5] shows \d \(with several", message)
+    assert re.search(r"\d+\.\d% of the layouts of all 6 starts settled after \d+ states", message)
+    assert len(err.splitlines()) == 1

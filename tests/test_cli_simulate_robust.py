@@ -20,7 +20,7 @@ from click.testing import Result
 from typer.testing import CliRunner
 
 from minesat.cli import app
-from minesat.simulate import SchedulerError, probe_scheduler
+from minesat.executors import SchedulerError, probe_scheduler
 from minesat.store import GameStore, RunConfig
 
 runner = CliRunner()

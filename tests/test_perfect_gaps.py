@@ -5,11 +5,11 @@ from __future__ import annotations
 from itertools import product
 
 import pytest
-from perfect_bruteforce import BruteForce
 
 from minesat.board import COVERED, FLAG, Cell
 from minesat.perfect import PerfectPlay, strategy_wins
 from minesat.perfect.gaps import Gap, strategy_gaps
+from perfect_bruteforce import BruteForce
 
 
 def _brute_values(brute: BruteForce, gap: Gap) -> dict[Cell, int]:
@@ -20,7 +20,8 @@ def _brute_values(brute: BruteForce, gap: Gap) -> dict[Cell, int]:
     ks = frozenset(
         k
         for k, mines in enumerate(brute.layouts)
-        if flagged <= mines and all(cell not in mines and brute.counts[k][cell] == n for cell, n in shown.items())
+        if flagged <= mines
+        and all(cell not in mines and brute.counts[k][cell] == n for cell, n in shown.items())
     )
     seen = frozenset(shown.items())
     return {

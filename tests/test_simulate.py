@@ -21,9 +21,10 @@ from typer.testing import CliRunner
 
 from minesat.board import Cell, Layout
 from minesat.cli import app
+from minesat.executors import SchedulerError
 from minesat.generate import game_seed, generate_layout
 from minesat.player import GameRecord, Guess, play_game
-from minesat.simulate import SchedulerError, Tally, _run_batches, play_indices, run
+from minesat.simulate import Tally, _run_batches, play_indices, run
 from minesat.store import GameStore, RunConfig, StoredGame
 
 BEGINNER = RunConfig(rows=9, cols=9, mines=10, rule="opening", start=(3, 3), seed=11)

@@ -30,6 +30,7 @@ from minesat.cli.common import (
     first_click_rule,
     read_board,
 )
+from minesat.executors import SchedulerError, default_workers
 from minesat.generate import FirstClick, check_mine_count
 from minesat.perfect import (
     DEFAULT_MAX_STATES,
@@ -72,6 +73,17 @@ def perfect(
         int,
         typer.Option("--max-states", min=1, help="Give up past this many searched states (exit 1)."),
     ] = DEFAULT_MAX_STATES,
+    workers: Annotated[
+        int | None,
+        typer.Option(help="Local worker processes for the first click's numbers (default: all cores)."),
+    ] = None,
+    scheduler: Annotated[
+        str | None,
+        typer.Option(
+            help="Dask scheduler address (tcp://HOST:PORT) to search on instead of local processes; "
+            "needs the extra: pip install 'minesat[dask]'.",
+        ),
+    ] = None,
     format: Annotated[
         str | None, typer.Option("--format", help="Force the position file's format: text, mine, json.")
     ] = None,
@@ -84,9 +96,13 @@ def perfect(
     per class of cells the board's symmetries map together) and the best is
     given. With POSITION_FILE: the chance from that position, every move that
     keeps it, and the move each --strategy would make (default best).
+    The numbers a first click can show are searched on all cores (--workers,
+    or a Dask cluster with --scheduler); the answer is the same on any number.
     Exit status: 0 done, 1 past --max-states or an inconsistent position, 2 bad input.
     """
     names = [check_strategy(name) for name in strategy or []]
+    if workers is not None and workers < 1:
+        fail(f"--workers must be >= 1, not {workers}")
     show_bar = sys.stderr.isatty()
     began = time.perf_counter()
     try:
@@ -105,9 +121,12 @@ def perfect(
         with _bar(show_bar) as bar:
             try:
                 result = perfect_play(
-                    rows, cols, mines, rule, cell, max_states=max_states, progress=bar("perfect")
+                    rows, cols, mines, rule, cell, max_states=max_states, progress=bar("perfect"),
+                    workers=workers or default_workers(), scheduler=scheduler,
                 )
             except ValueError as err:  # the mines fit around no start
+                fail(str(err))
+            except SchedulerError as err:
                 fail(str(err))
             counts = {
                 name: strategy_wins(rows, cols, mines, rule, result.start, name, progress=bar(name)).wins

@@ -30,11 +30,12 @@ from minesat.cli.common import (
     plural,
     start_cell,
 )
+from minesat.executors import SchedulerError
 from minesat.formats import BoardFormatError
 from minesat.formats.boardset import iter_boardset
 from minesat.generate import FirstClick
 from minesat.player import DEFAULT_STRATEGY
-from minesat.simulate import ProgressCallback, SchedulerError, Tally, board_run_config, check_config, run
+from minesat.simulate import ProgressCallback, Tally, board_run_config, check_config, run
 from minesat.store import GameStore, RunConfig, StoreError
 
 #: Most games a run may ask for: game indices are SQLite integers (and no run gets near this).

@@ -105,7 +105,7 @@ def sweep(
         fail(str(exc))
     directory = db if db is not None else default_dir(base)
 
-    from minesat.simulate import SchedulerError
+    from minesat.executors import SchedulerError
 
     show = sys.stderr.isatty()
     try:

@@ -63,6 +63,10 @@ __all__ = [
 #: States searched before giving up, by default: a few minutes on one core.
 DEFAULT_MAX_STATES = 2_000_000
 
+#: Fewer layouts than this (over all the starts tried) are searched in this process
+#: even when workers are asked for: the search ends before they would start.
+PARALLEL_FROM = 20_000
+
 #: Most layouts a position may have for :func:`perfect_from_position` to list them.
 POSITION_LAYOUTS = MAX_LAYOUTS
 
@@ -185,6 +189,11 @@ class PerfectPlay:
         self.settled = 0
         self.total = 0
         self._planned = False
+        # The last start's layouts and universe (a start's first-click numbers come one after another).
+        self._layouts_key: tuple[Cell, FirstClick] | None = None
+        self._layouts_value: tuple[np.ndarray, int]
+        self._universe_key: tuple[Cell, FirstClick] | None = None
+        self._universe_value: Universe
         self.search = PerfectSearch(self.board, max_states=max_states, progress=self._report)
 
     def plan(self, starts: list[tuple[Cell, FirstClick]]) -> None:
@@ -207,26 +216,62 @@ class PerfectPlay:
         :class:`~minesat.perfect.search.OutOfBudget` past the state budget.
         """
         rule = FirstClick(rule)
-        board = self.board
-        check_mine_count(board.rows, board.cols, self.mines, start, rule)
-        listed = comb(len(_pool(board, start, rule)), self.mines)
-        if listed > MAX_LAYOUTS:
-            raise TooManyLayouts(listed)
-        matrix, allowed = root_layouts(board, self.mines, start, rule)
-        if not self._planned:
-            self.total += len(matrix)
-        if len(matrix) == 0:
-            return StartValue(start, 0, allowed)
-        s = board.index(start)
-        universe = Universe(matrix, range(board.cells), tabulate=len(matrix) <= _root_alike())
+        shown, allowed = self.first_click(start, rule)
         wins = 0
-        column = matrix[:, s]
-        for value in np.unique(column).tolist():
-            subset = bit_set(column == value)
-            position = bytes(value if i == s else COVERED for i in range(board.cells))
-            wins += self.search.win_count(position, universe, subset)
-            self.settled += subset.bit_count()
+        for value, layouts in shown:
+            wins += self.shown_value(start, rule, value)
+            self.settled += layouts
         return StartValue(start, wins, allowed)
+
+    def first_click(self, start: Cell, rule: FirstClick | str) -> tuple[list[tuple[int, int]], int]:
+        """What the first click can show: ``(number, layouts)`` pairs, and the layouts the rule allows.
+
+        Each number is a game of its own (:meth:`shown_value`): the pieces a
+        parallel search hands to its workers.
+
+        >>> PerfectPlay(3, 3, 1).first_click((0, 0), "safe")
+        ([(0, 5), (1, 3)], 8)
+        """
+        rule = FirstClick(rule)
+        matrix, allowed = self._layouts(start, rule)
+        column = matrix[:, self.board.index(start)]
+        values, counts = np.unique(column, return_counts=True)
+        return [(int(v), int(n)) for v, n in zip(values, counts, strict=True)], allowed
+
+    def shown_value(self, start: Cell, rule: FirstClick | str, value: int) -> int:
+        """How many layouts a perfect player wins of those where ``start`` shows ``value``."""
+        rule = FirstClick(rule)
+        matrix, _ = self._layouts(start, rule)
+        universe = self._universe(start, rule, matrix)
+        s = self.board.index(start)
+        subset = bit_set(matrix[:, s] == value)
+        if not subset:
+            return 0
+        position = bytes(value if i == s else COVERED for i in range(self.board.cells))
+        return self.search.win_count(position, universe, subset)
+
+    def _layouts(self, start: Cell, rule: FirstClick) -> tuple[np.ndarray, int]:
+        """The layouts of a start, listed once and kept for the next call with the same start and rule."""
+        key = (start, rule)
+        if self._layouts_key != key:
+            board = self.board
+            check_mine_count(board.rows, board.cols, self.mines, start, rule)
+            listed = comb(len(_pool(board, start, rule)), self.mines)
+            if listed > MAX_LAYOUTS:
+                raise TooManyLayouts(listed)
+            matrix, allowed = root_layouts(board, self.mines, start, rule)
+            if not self._planned:
+                self.total += len(matrix)
+            self._layouts_key, self._layouts_value = key, (matrix, allowed)
+        return self._layouts_value
+
+    def _universe(self, start: Cell, rule: FirstClick, matrix: np.ndarray) -> Universe:
+        """The search's view of those layouts (its look-alike table is the costly part), kept likewise."""
+        if self._universe_key != (start, rule):
+            tabulate = len(matrix) <= _root_alike()
+            self._universe_key = (start, rule)
+            self._universe_value = Universe(matrix, range(self.board.cells), tabulate=tabulate)
+        return self._universe_value
 
 
 def _root_alike() -> int:
@@ -244,6 +289,8 @@ def perfect_play(
     *,
     max_states: int | None = DEFAULT_MAX_STATES,
     progress: Progress | None = None,
+    workers: int = 1,
+    scheduler: str | None = None,
 ) -> PerfectResult:
     """The exact value of the game under perfect play, from ``start`` or from the best first click.
 
@@ -252,6 +299,13 @@ def perfect_play(
     to the first in row-major order. Raises :class:`ValueError` for a board
     the mines do not fit, and :class:`PastBudget` when more than
     ``max_states`` states would be needed (its message says how far it got).
+
+    With ``workers`` above 1, or a Dask ``scheduler`` address, the numbers the
+    first clicks can show are searched in parallel
+    (:mod:`minesat.perfect.parallel`) and ``max_states`` bounds each of them;
+    without a scheduler, games of fewer than :data:`PARALLEL_FROM` layouts stay
+    in this process, where they finish before workers would start. The answer
+    is the same.
     """
     rule = FirstClick(rule)
     began = time.perf_counter()
@@ -266,7 +320,12 @@ def perfect_play(
         if not candidates:
             check_mine_count(rows, cols, mines, board.cell(0), rule)  # raises, saying why
     solver.plan([(cell, rule) for cell in candidates])
-    values: list[StartValue] = []
+    if scheduler is not None or (workers > 1 and solver.total >= PARALLEL_FROM):
+        values, states = _in_parallel(solver, rule, candidates, max_states, progress, workers, scheduler)
+        best = _best_start(values)
+        return PerfectResult(rows, cols, mines, rule, best.start, best.wins, best.layouts, states,
+                             time.perf_counter() - began, tuple(values) if start is None else ())
+    values = []
     for done, cell in enumerate(candidates):
         try:
             values.append(solver.start_value(cell, rule))
@@ -297,6 +356,34 @@ def perfect_play(
         time.perf_counter() - began,
         tuple(values) if start is None else (),
     )
+
+
+def _in_parallel(
+    solver: PerfectPlay,
+    rule: FirstClick,
+    candidates: list[Cell],
+    max_states: int | None,
+    progress: Progress | None,
+    workers: int,
+    scheduler: str | None,
+) -> tuple[list[StartValue], int]:
+    from minesat.perfect.parallel import PartPastBudget, describe_part, parallel_start_values
+
+    board = solver.board
+    try:
+        return parallel_start_values(board.rows, board.cols, solver.mines, rule, candidates, workers=workers,
+                                     scheduler=scheduler, max_states=max_states, progress=progress)
+    except TooManyLayouts as err:
+        raise PastBudget(f"{err}; try a smaller board or fewer mines", 0, 0, solver.total) from None
+    except PartPastBudget as err:
+        share = err.settled / solver.total if solver.total else 0.0
+        raise PastBudget(
+            f"past --max-states {max_states} on {describe_part(err.start, err.value)} (with several "
+            f"workers the budget is for each number a first click can show): {share:.1%} of the layouts "
+            f"of all {len(candidates)} starts settled after {err.run_states} states; raise --max-states "
+            "or try a smaller board",
+            err.run_states, err.settled, solver.total,
+        ) from None
 
 
 def _best_start(values: list[StartValue]) -> StartValue:

@@ -1,0 +1,153 @@
+"""Where work runs: this process, local worker processes, or a Dask cluster.
+
+:mod:`minesat.simulate` (games) and :mod:`minesat.perfect` (the first moves of a
+search) hand their tasks to a :class:`concurrent.futures.Executor` from here;
+Ctrl-C and a hang-up are the parent's, which stops the workers itself.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures as cf
+import contextlib
+import multiprocessing
+import os
+import signal
+import socket
+import struct
+from collections.abc import Callable
+
+
+class SchedulerError(RuntimeError):
+    """The Dask extra is missing or the scheduler cannot be reached."""
+
+
+
+def default_workers() -> int:
+    """The cores this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
+class InProcess(cf.Executor):
+    """Runs each batch when submitted: workers=1 pays no process start-up or pickling."""
+
+    def submit(self, fn, /, *args, **kwargs):  # type: ignore[override]
+        future: cf.Future = cf.Future()
+        try:
+            future.set_result(fn(*args, **kwargs))
+        except BaseException as exc:
+            future.set_exception(exc)
+        return future
+
+
+#: Seconds to wait for a Dask scheduler to connect and to answer.
+SCHEDULER_TIMEOUT = 20.0
+#: Largest first message a Dask scheduler's handshake plausibly has (bytes).
+_MAX_HANDSHAKE = 1 << 26
+
+
+def probe_scheduler(address: str, timeout: float = SCHEDULER_TIMEOUT) -> None:
+    """Check that a ``tcp://`` address answers like a Dask scheduler, within ``timeout`` seconds.
+
+    A Dask server speaks first: on a new connection it sends its handshake, a
+    frame whose first 8 bytes are its length. Dask's own client waits for it with
+    no time limit (a silent listener hangs it for good) and trusts the length
+    (another program's banner makes it try to allocate exabytes), so those two
+    cases are told apart here, with one clear :class:`SchedulerError`.
+
+    >>> probe_scheduler("tcp://127.0.0.1:1", timeout=1)
+    Traceback (most recent call last):
+    ...
+    minesat.executors.SchedulerError: cannot reach the Dask scheduler at tcp://127.0.0.1:1: Connection refused
+    """
+    scheme, _, location = address.rpartition("://")
+    if scheme not in ("", "tcp"):
+        return  # tls, inproc, ...: leave them to Dask
+    host, _, port = location.rpartition(":")
+    if not host or not port.isdigit():
+        raise SchedulerError(f"bad scheduler address {address!r}: expected tcp://HOST:PORT")
+    try:
+        with socket.create_connection((host.strip("[]"), int(port)), timeout=timeout) as conn:
+            conn.settimeout(timeout)
+            head = b""
+            while len(head) < 8:
+                chunk = conn.recv(8 - len(head))
+                if not chunk:
+                    raise SchedulerError(
+                        f"{address} closed the connection without a word: not a Dask scheduler"
+                    )
+                head += chunk
+    except TimeoutError:
+        raise SchedulerError(
+            f"{address} did not answer like a Dask scheduler within {timeout:g} s"
+        ) from None
+    except OSError as exc:
+        raise SchedulerError(
+            f"cannot reach the Dask scheduler at {address}: {exc.strerror or exc}"
+        ) from None
+    if struct.unpack("<Q", head)[0] > _MAX_HANDSHAKE:
+        raise SchedulerError(f"{address} answered, but not like a Dask scheduler (it sent {head!r})")
+
+
+def dask_executor(
+    address: str, timeout: float = SCHEDULER_TIMEOUT
+) -> tuple[cf.Executor, Callable[[], None], int]:
+    """A concurrent.futures view of a Dask cluster, its closer, and its thread count."""
+    try:
+        from dask.distributed import Client
+    except ImportError as exc:
+        raise SchedulerError(
+            "--scheduler needs Dask: install the extra with  pip install 'minesat[dask]'"
+        ) from exc
+    probe_scheduler(address, timeout)
+    try:
+        client = Client(address, timeout=f"{timeout}s")
+    except Exception as exc:  # Dask raises many kinds; each means "no usable scheduler here"
+        reason = " ".join(str(exc).split()) or type(exc).__name__
+        raise SchedulerError(f"cannot reach the Dask scheduler at {address}: {reason}") from exc
+    threads = sum(client.nthreads().values()) or 1
+    # pure=False: tasks are never deduplicated or cached by their arguments.
+    return client.get_executor(pure=False), client.close, threads
+
+
+def _ignore_interrupts() -> None:
+    """Worker start-up: Ctrl-C and a hang-up are for the parent, which stops the run,
+    keeps what is stored and terminates the workers itself."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if hasattr(signal, "SIGHUP"):
+        signal.signal(signal.SIGHUP, signal.SIG_IGN)
+
+
+def process_pool(workers: int) -> cf.Executor:
+    # "spawn", not the Linux default "fork": the caller may be running threads
+    # (a progress bar, Dask), and forking a threaded process can deadlock.
+    return cf.ProcessPoolExecutor(
+        max_workers=workers,
+        mp_context=multiprocessing.get_context("spawn"),
+        initializer=_ignore_interrupts,
+    )
+
+
+def stop_workers(executor: cf.Executor) -> None:
+    """Terminate a process pool's workers: a run stopped by a signal must not leave them behind.
+
+    Their batches are lost, but nothing of them was stored, so the next run plays them.
+    """
+    if not isinstance(executor, cf.ProcessPoolExecutor):
+        return
+    terminate = getattr(executor, "terminate_workers", None)  # Python 3.14+
+    if terminate is not None:
+        terminate()
+        return
+    # Older Pythons: the pool keeps its processes in a private dict (pid -> Process),
+    # which shutdown() forgets: take them first.
+    processes = list((getattr(executor, "_processes", None) or {}).values())
+    executor.shutdown(wait=False, cancel_futures=True)  # nothing more is sent to the workers
+    for process in processes:
+        with contextlib.suppress(OSError, ValueError):
+            process.terminate()
+    for process in processes:
+        with contextlib.suppress(OSError, ValueError, AssertionError):
+            process.join(timeout=5)
