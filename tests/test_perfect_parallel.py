@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 import minesat.perfect as perfect
+from minesat.executors import SchedulerError
 from minesat.perfect import PastBudget, perfect_play
 
 
@@ -40,3 +41,22 @@ def test_past_the_budget_names_the_part(monkeypatch: pytest.MonkeyPatch) -> None
     monkeypatch.setattr(perfect, "PARALLEL_FROM", 0)
     with pytest.raises(PastBudget, match=r"past --max-states 5 on the layouts where A1 shows \d"):
         perfect_play(4, 5, 5, "safe", (0, 0), max_states=5, workers=2)
+
+
+def test_a_dask_cluster_gives_what_one_process_gives() -> None:
+    # The test extra installs dask: a missing install must fail here, not skip.
+    import dask.distributed as distributed
+
+    alone = perfect_play(4, 4, 4, "safe", None, max_states=None)
+    with distributed.LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+    ) as cluster:
+        shared = perfect_play(4, 4, 4, "safe", None, max_states=None, scheduler=cluster.scheduler_address)
+    assert (shared.start, shared.wins, shared.layouts, shared.starts) == (
+        alone.start, alone.wins, alone.layouts, alone.starts
+    )
+
+
+def test_an_unreachable_scheduler_is_one_clear_error() -> None:
+    with pytest.raises(SchedulerError, match=r"cannot reach the Dask scheduler at tcp://127\.0\.0\.1:1"):
+        perfect_play(3, 3, 1, "safe", None, max_states=None, scheduler="tcp://127.0.0.1:1")
