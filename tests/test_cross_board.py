@@ -164,3 +164,19 @@ def test_mines_and_blanks_alone_are_refused_as_a_layout(tmp_path: Path) -> None:
     status, line = analyze_file(tmp_path, "*..\n..*\n")
     assert status == 2
     assert "is a layout" in line and "analyze wants a position" in line
+
+
+@pytest.mark.parametrize("small_boards", [True, False], ids=["small-road", "general-road"])
+def test_a_list_changed_after_analysis_does_not_change_the_cached_position(small_boards: bool) -> None:
+    # The engine keeps the last position to compare the next one with: a caller's
+    # list changed in place must not make it believe nothing changed.
+    cells = [1, -1, -1, -1]
+    analyzer = Analyzer(small_boards=small_boards)
+    first = analyzer.analyze(Position(2, 2, cells, 1))  # type: ignore[arg-type]
+    cells[1] = 1  # A2 uncovered too, showing 1: now B1 and B2 are a 50/50
+    position = Position(2, 2, cells, 1)  # type: ignore[arg-type]
+    second = analyzer.analyze(position)
+    expected = solve(position)
+    assert first.unknown == ((0, 1), (1, 0), (1, 1))
+    assert not disagreements(position, second.to_json(), expected)
+    assert second.probability[1][0] == pytest.approx(0.5)

@@ -216,6 +216,10 @@ class Position:
     mines: int | None = None
 
     def __post_init__(self) -> None:
+        if not isinstance(self.cells, tuple):
+            # A list given by the caller could change later under the analysis caches
+            # that keep the position (they compare it with the next one): hold a copy.
+            object.__setattr__(self, "cells", tuple(self.cells))
         if len(self.cells) != self.rows * self.cols:
             raise ValueError(f"{self.rows}x{self.cols} position needs {self.rows * self.cols} cells")
 

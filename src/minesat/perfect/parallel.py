@@ -145,6 +145,8 @@ def parallel_start_values(
         raise
     finally:
         close()
+        if isinstance(executor, InProcess):
+            _SOLVERS.clear()  # this process's memo must not carry over into the next run's budget
     return [StartValue(start, wins[start], allowed[start]) for start in starts], states
 
 
