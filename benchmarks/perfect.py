@@ -30,7 +30,7 @@ from itertools import product
 from pathlib import Path
 
 from minesat.board import Cell, cell_name, parse_cell
-from minesat.generate import FirstClick, check_mine_count
+from minesat.generate import FirstClick, mines_fit
 from minesat.perfect import PastBudget, PerfectPlay, StartValue, perfect_play, strategy_wins
 from minesat.perfect.geometry import TooManyLayouts
 from minesat.perfect.search import OutOfBudget
@@ -50,7 +50,7 @@ TABLE: list[tuple[int, int, int, Cell | None]] = [
     (4, 4, 2, None), (4, 4, 3, None), (4, 4, 4, None), (4, 4, 5, None),
     (4, 5, 3, None), (4, 5, 4, None), (4, 5, 5, None),
     (5, 5, 3, None), (5, 5, 4, None), (5, 5, 5, None), (5, 5, 6, None),
-    (5, 6, 3, None), (5, 6, 4, None), (5, 6, 5, None), (5, 6, 6, None),
+    (5, 6, 3, (2, 2)), (5, 6, 4, (2, 2)), (5, 6, 5, (2, 2)), (5, 6, 6, (2, 2)),
     (6, 6, 4, (2, 2)), (6, 6, 5, (2, 2)), (6, 6, 6, (2, 2)), (6, 6, 7, (2, 2)),
     (6, 7, 5, (2, 3)), (6, 7, 6, (2, 3)), (6, 7, 7, (2, 3)),
     (7, 7, 5, (3, 3)), (7, 7, 6, (3, 3)), (7, 7, 7, (3, 3)),
@@ -126,7 +126,7 @@ def table_row(
     every = [board.cell(i) for i in board.orbit_representatives()]
     if start is not None and rule is not FirstClick.OPENING:
         start = (0, 0)
-    starts = [s for s in (every if start is None else [start]) if _fits(rows, cols, mines, s, rule)]
+    starts = [s for s in (every if start is None else [start]) if mines_fit(rows, cols, mines, s, rule)]
     record: dict = {
         "rows": rows, "cols": cols, "mines": mines, "cells": rows * cols, "rule": rule.value,
         "starts_tried": "every class" if start is None else "given", "classes": len(starts),
@@ -154,14 +154,6 @@ def table_row(
         "starts": [{"start": list(v.start), "wins": v.wins, "layouts": v.layouts} for v in values],
     })
     return record
-
-
-def _fits(rows: int, cols: int, mines: int, start: Cell, rule: FirstClick) -> bool:
-    try:
-        check_mine_count(rows, cols, mines, start, rule)
-    except ValueError:
-        return False
-    return True
 
 
 def add_strategies(record: dict, done: list[dict]) -> None:
@@ -305,7 +297,7 @@ def verify() -> None:
                 solver = PerfectPlay(rows, cols, mines, max_states=None)
                 boards += 1
                 for start, rule in product(product(range(rows), range(cols)), RULES):
-                    if not _fits(rows, cols, mines, start, rule):
+                    if not mines_fit(rows, cols, mines, start, rule):
                         continue
                     ours = solver.start_value(start, rule)
                     theirs = brute.start(start, rule.value)

@@ -58,6 +58,19 @@ def check_mine_count(
         raise ValueError(f"{mines} mines do not fit on a {rows}x{cols} board {where}(at most {free})")
 
 
+def mines_fit(rows: int, cols: int, mines: int, start: Cell | None, rule: FirstClick | str) -> bool:
+    """Whether :func:`check_mine_count` accepts these mines around ``start``.
+
+    >>> mines_fit(3, 3, 1, (1, 1), "opening"), mines_fit(3, 3, 0, (1, 1), "opening")
+    (False, True)
+    """
+    try:
+        check_mine_count(rows, cols, mines, start, rule)
+    except ValueError:
+        return False
+    return True
+
+
 def generate_layout(
     rows: int,
     cols: int,

@@ -172,6 +172,11 @@ def start_cell(text: str | None, rows: int, cols: int) -> Cell:
     """
     if text is None:
         return min(DEFAULT_START[0], rows - 1), min(DEFAULT_START[1], cols - 1)
+    return given_start(text, rows, cols)
+
+
+def given_start(text: str, rows: int, cols: int) -> Cell:
+    """Parse an explicit ``--start``; a cell off the board fails."""
     try:
         cell = parse_cell(text)
     except ValueError as err:

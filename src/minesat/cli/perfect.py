@@ -13,7 +13,7 @@ from typing import Annotated
 import typer
 
 from minesat.analysis import InconsistentPositionError
-from minesat.board import Cell, Position, cell_name, parse_cell
+from minesat.board import Cell, Position, cell_name
 from minesat.cli import app
 from minesat.cli.common import (
     EXIT_INCONSISTENT,
@@ -28,6 +28,7 @@ from minesat.cli.common import (
     check_strategy,
     fail,
     first_click_rule,
+    given_start,
     read_board,
 )
 from minesat.executors import SchedulerError, default_workers
@@ -144,15 +145,8 @@ def perfect(
 
 
 def _start(text: str | None, rows: int, cols: int) -> Cell | None:
-    if text is None:
-        return None
-    try:
-        cell = parse_cell(text)
-    except ValueError as err:
-        fail(f"--start: {err}")
-    if not (0 <= cell[0] < rows and 0 <= cell[1] < cols):
-        fail(f"--start {text} is off the {rows}x{cols} board")
-    return cell
+    """The given start, or ``None``: every class of starts is tried."""
+    return None if text is None else given_start(text, rows, cols)
 
 
 def _from_position(

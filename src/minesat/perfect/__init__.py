@@ -32,7 +32,7 @@ import numpy as np
 
 from minesat.analysis import Analyzer
 from minesat.board import FLAG, Cell, Position, cell_name
-from minesat.generate import FirstClick, check_mine_count, kept_clear
+from minesat.generate import FirstClick, check_mine_count, kept_clear, mines_fit
 from minesat.perfect.follow import StrategyCount, strategy_wins
 from minesat.perfect.geometry import (
     COVERED,
@@ -316,7 +316,7 @@ def perfect_play(
         candidates = [start]
     else:
         candidates = [board.cell(i) for i in board.orbit_representatives()]
-        candidates = [c for c in candidates if _fits(rows, cols, mines, c, rule)]
+        candidates = [c for c in candidates if mines_fit(rows, cols, mines, c, rule)]
         if not candidates:
             check_mine_count(rows, cols, mines, board.cell(0), rule)  # raises, saying why
     solver.plan([(cell, rule) for cell in candidates])
@@ -393,14 +393,6 @@ def _best_start(values: list[StartValue]) -> StartValue:
         if v.wins * best.layouts > best.wins * v.layouts:
             best = v
     return best
-
-
-def _fits(rows: int, cols: int, mines: int, start: Cell, rule: FirstClick) -> bool:
-    try:
-        check_mine_count(rows, cols, mines, start, rule)
-    except ValueError:
-        return False
-    return True
 
 
 def _budget_message(solver: PerfectPlay, max_states: int | None, done: int, starts: int, cell: Cell) -> str:
