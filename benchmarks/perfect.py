@@ -4,7 +4,7 @@
     python3 benchmarks/perfect.py largest [--limit 600] # the largest boards solved within the limit (seconds)
     python3 benchmarks/perfect.py table [--out reports/perfect] [--max-states N]
     python3 benchmarks/perfect.py verify                # every board up to 12 cells against the brute force
-    python3 benchmarks/perfect.py gaps [--table reports/perfect.json] [--out reports/perfect-gaps]
+    python3 benchmarks/perfect.py gaps [--table reports/perfect.json] [--out reports/perfect-gaps] [--render]
 
 ``table`` writes ``OUT.json`` and ``OUT.md``: perfect play for each board of
 :data:`TABLE` under each first-click rule (the best start of each, over the
@@ -15,8 +15,11 @@ to resume. A row past ``--max-states`` or too large to list is recorded as
 such. ``gaps`` takes each row of the table where ``best`` wins less than
 perfect play and lists the positions where its guess costs layouts
 (:func:`minesat.perfect.gaps.strategy_gaps`), into ``OUT.json``, ``OUT.md``
-and a picture of each of the largest in ``OUT/``. Nothing is asserted: this
-prints and writes figures.
+and a picture of each of the largest in ``OUT/``, each gap with why the
+strategy missed the better move (never scored, tied, or scored lower by its
+look-ahead); ``--render`` rewrites those from ``OUT.json`` without searching.
+``table --merge`` with no file rewrites ``OUT.md`` from ``OUT.json``. Nothing
+is asserted: this prints and writes figures.
 """
 
 from __future__ import annotations
@@ -185,11 +188,11 @@ def add_strategies(record: dict, done: list[dict]) -> None:
         record["strategy_seconds"][name] = round(count.seconds, 2)
 
 
-def table(out: Path, budget: int, only: str | None, from_cells: int, merge: list[Path]) -> None:
+def table(out: Path, budget: int, only: str | None, from_cells: int, merge: list[Path] | None) -> None:
     path = out.with_suffix(".json")
     done: list[dict] = json.loads(path.read_text())["rows"] if path.exists() else []
     command = f"python3 benchmarks/perfect.py table --out {out} --max-states {budget}"
-    if merge:  # rows computed elsewhere (another core, another run): add those not here yet
+    if merge is not None:  # rows computed elsewhere (another core, another run): add those not here yet
         for other in merge:
             done += [r for r in json.loads(other.read_text())["rows"]
                      if (r["rows"], r["cols"], r["mines"], r["rule"])
@@ -245,6 +248,10 @@ def markdown(rows: list[dict], command: str, budget: int) -> str:
         "near the centre under `opening`, the corner A1 (the classic rule) under `safe` and `any`. Under",
         "`any` the first click may be a mine: those layouts are lost by every player, and on the others",
         "the strategies play as under `safe`, so their counts under `safe` are reused.",
+        "*states* and *seconds* are the perfect-play search's work; the seconds are wall time on the",
+        "2-core development machine, often beside other runs (the rows of 30 and 36 cells ran beside",
+        "three other processes), so they are a rough guide: `benchmarks/perfect.py speed` measures.",
+        "Rows of fewer than 30 cells were made with `--max-states 1500000`, the larger with 3000000.",
         "",
         "Regenerate (resumable: it skips rows already in `perfect.json`):",
         "",
@@ -275,7 +282,7 @@ def markdown(rows: list[dict], command: str, budget: int) -> str:
             f"{chances[0]} | {chances[1]} | {gap} | {r['states']} | {r['seconds']} |"
         )
     if stopped:
-        out += ["", f"## Where it stops (budget {budget} states a row)", "", *stopped]
+        out += ["", "## Where it stops", "", *stopped]
     return "\n".join(out) + "\n"
 
 
@@ -316,10 +323,8 @@ PICTURES = 24
 
 
 def gaps(table_path: Path, out: Path, strategy: str) -> None:
-    from minesat.analysis import Analyzer
-    from minesat.formats import format_position, parse_position
+    from minesat.formats import format_position
     from minesat.perfect.gaps import strategy_gaps
-    from minesat.svg import position_svg
 
     rows = [r for r in json.loads(table_path.read_text())["rows"]
             if r.get("status") == "done" and r["rule"] != "any" and strategy in r.get("strategies", {})]
@@ -346,6 +351,53 @@ def gaps(table_path: Path, out: Path, strategy: str) -> None:
                 "risk": {cell_name(c): p for c, p in g.risk.items()},
             })
     found.sort(key=lambda g: -g["share_pp"])
+    command = f"python3 benchmarks/perfect.py gaps --table {table_path} --out {out}"
+    write_gaps(out, boards, found, command, strategy)
+
+
+def why_missed(gap: dict, strategy: str) -> dict:
+    """Why the strategy did not play a better move: its look-ahead never scored one, or scored it lower.
+
+    Only for ``best`` and its variants (strategies with a look-ahead); adds
+    ``equal_risk`` (the move is exactly as safe as every better move), ``why``
+    (``not looked at``, ``tied`` or ``ranked lower``) and the look-ahead's
+    ``scores`` of the move and the better moves it scored.
+    """
+    from minesat.formats import parse_position
+    from minesat.player import get_strategy
+
+    risks = gap["risk"]
+    found = {
+        "equal_risk": all(abs(risks[c] - risks[gap["move"]]) < 1e-12 for c in gap["optimal"]),
+        "why": "",
+        "scores": {},
+    }
+    player = get_strategy(strategy)
+    if not hasattr(player, "rank"):
+        return found
+    position = parse_position(gap["position"])
+    analysis = player.analyzer.analyze(position)
+    looked_at = player.candidates(position, analysis)
+    ranked = {cell_name(c.cell): c.score for c in player.rank(position, analysis, looked_at)}
+    scored = [c for c in gap["optimal"] if c in ranked]
+    if not scored:
+        found["why"] = "not looked at"
+    elif max(ranked[c] for c in scored) >= ranked[gap["move"]] - 1e-9:
+        found["why"] = "tied"  # the same score: the tie went to the first cell in row-major order
+    else:
+        found["why"] = "ranked lower"
+    found["scores"] = {c: round(ranked[c], 5) for c in [gap["move"], *scored] if c in ranked}
+    return found
+
+
+def write_gaps(out: Path, boards: list[dict], found: list[dict], command: str, strategy: str) -> None:
+    """``OUT.json``, ``OUT.md`` and the pictures of the largest gaps in ``OUT/``."""
+    from minesat.analysis import Analyzer
+    from minesat.formats import parse_position
+    from minesat.svg import position_svg
+
+    for g in found:
+        g.update(why_missed(g, strategy))
     out.mkdir(parents=True, exist_ok=True)
     analyzer = Analyzer()
     for k, g in enumerate(found[:PICTURES]):
@@ -355,7 +407,6 @@ def gaps(table_path: Path, out: Path, strategy: str) -> None:
                            better=[parse_cell(c) for c in g["optimal"]], cell_size=28)
         g["picture"] = f"{out.name}/gap-{k + 1:02d}.svg"
         (out / f"gap-{k + 1:02d}.svg").write_text(svg)
-    command = f"python3 benchmarks/perfect.py gaps --table {table_path} --out {out}"
     payload = {"command": command, "strategy": strategy, "boards": boards, "gaps": found}
     out.with_suffix(".json").write_text(json.dumps(payload, indent=1) + "\n")
     out.with_suffix(".md").write_text(gaps_markdown(boards, found, command, strategy))
@@ -383,12 +434,36 @@ def gaps_markdown(boards: list[dict], found: list[dict], command: str, strategy:
         short = b["perfect"] - b["wins"]
         out.append(f"| {b['board']} | {b['layouts']} | {b['perfect']} | {b['wins']} | {short} "
                    f"({100 * short / b['layouts']:.2f} pp) | {b['guesses']} | {b['gaps']} |")
+    lost = sum(g["lost"] for g in found)
+    equal = [g for g in found if g.get("equal_risk")]
+    out += [
+        "",
+        "## Why",
+        "",
+        f"- {len(equal)} of the {len(found)} gaps ({sum(g['lost'] for g in equal)} of the {lost} layouts "
+        f"lost) are a choice among equally safe cells: `{strategy}`'s guess has exactly the mine probability "
+        "of the better moves.",
+    ]
+    for why, meaning in (
+        ("not looked at", "no better move was among the cells its look-ahead scored"),
+        ("tied", "its look-ahead gave a better move the same score, and the tie went row-major"),
+        ("ranked lower", "its look-ahead scored a better move, and scored it lower"),
+    ):
+        these = [g for g in found if g.get("why") == why]
+        if these:
+            n = len(these)
+            out.append(f"- *{why}*: {n} gap{'s' if n != 1 else ''}, {sum(g['lost'] for g in these)} layouts: "
+                       f"{meaning}.")
     out += [
         "",
         f"## The largest gaps (of {len(found)}), as a share of their board's games",
         "",
-        "| # | board | reach | perfect | move | wins | better moves | lost | pp of the board | picture |",
-        "| ---: | --- | ---: | ---: | --- | ---: | --- | ---: | ---: | --- |",
+        "*scores*: the look-ahead's score (the chance to survive this guess and the next) of the move",
+        "and of the better moves it scored.",
+        "",
+        "| # | board | reach | perfect | move | wins | better moves | lost | pp of the board | why | scores "
+        "| picture |",
+        "| ---: | --- | ---: | ---: | --- | ---: | --- | ---: | ---: | --- | --- | --- |",
     ]
     for k, g in enumerate(found[:40]):
         risks = g["risk"]
@@ -396,9 +471,10 @@ def gaps_markdown(boards: list[dict], found: list[dict], command: str, strategy:
         if len(g["optimal"]) > 6:
             better += " ..."
         picture = f"[svg]({g['picture']})" if "picture" in g else ""
+        scores = ", ".join(f"{c} {v:.4f}" for c, v in g.get("scores", {}).items())
         out.append(f"| {k + 1} | {g['board']} | {g['reach']} | {g['perfect']} | {g['move']} "
                    f"({risks[g['move']]:.0%}) | {g['chosen']} | {better} | {g['lost']} | "
-                   f"{g['share_pp']:.3f} | {picture} |")
+                   f"{g['share_pp']:.3f} | {g.get('why', '')} | {scores} | {picture} |")
     return "\n".join(out) + "\n"
 
 
@@ -413,13 +489,16 @@ def main() -> None:
     p.add_argument("--max-states", type=int, default=1_500_000)
     p.add_argument("--only", help="one board size, as RxC")
     p.add_argument("--from-cells", type=int, default=0, help="only boards of at least this many cells")
-    p.add_argument("--merge", type=Path, nargs="*", default=[],
-                   help="add the rows of these tables (made elsewhere) to OUT and rewrite it; nothing is run")
+    p.add_argument("--merge", type=Path, nargs="*", default=None,
+                   help="add the rows of these tables (made elsewhere) to OUT and rewrite it; nothing is run "
+                        "(with no file: rewrite OUT.md from OUT.json)")
     sub.add_parser("verify")
     p = sub.add_parser("gaps")
     p.add_argument("--table", type=Path, default=Path("reports/perfect.json"))
     p.add_argument("--out", type=Path, default=Path("reports/perfect-gaps"))
     p.add_argument("--strategy", default="best")
+    p.add_argument("--render", action="store_true",
+                   help="rewrite OUT.md and the pictures from OUT.json (no search)")
     args = parser.parse_args()
     if args.mode == "speed":
         speed()
@@ -427,6 +506,9 @@ def main() -> None:
         largest(args.limit)
     elif args.mode == "table":
         table(args.out, args.max_states, args.only, args.from_cells, args.merge)
+    elif args.mode == "gaps" and args.render:
+        saved = json.loads(args.out.with_suffix(".json").read_text())
+        write_gaps(args.out, saved["boards"], saved["gaps"], saved["command"], saved["strategy"])
     elif args.mode == "gaps":
         gaps(args.table, args.out, args.strategy)
     else:
