@@ -31,7 +31,7 @@ from minesat.cli.common import (
     given_start,
     read_board,
 )
-from minesat.executors import SchedulerError, default_workers
+from minesat.executors import SchedulerError
 from minesat.generate import FirstClick, check_mine_count
 from minesat.perfect import (
     DEFAULT_MAX_STATES,
@@ -75,9 +75,13 @@ def perfect(
         typer.Option("--max-states", min=1, help="Give up past this many searched states (exit 1)."),
     ] = DEFAULT_MAX_STATES,
     workers: Annotated[
-        int | None,
-        typer.Option(help="Local worker processes for the first click's numbers (default: all cores)."),
-    ] = None,
+        int,
+        typer.Option(
+            help="Local worker processes, each searching the layouts where a first click shows one number "
+            "(default 1: on the boards within reach one number holds most of the work, so more did not "
+            "pay; docs/commands/perfect.md).",
+        ),
+    ] = 1,
     scheduler: Annotated[
         str | None,
         typer.Option(
@@ -97,12 +101,12 @@ def perfect(
     per class of cells the board's symmetries map together) and the best is
     given. With POSITION_FILE: the chance from that position, every move that
     keeps it, and the move each --strategy would make (default best).
-    The numbers a first click can show are searched on all cores (--workers,
-    or a Dask cluster with --scheduler); the answer is the same on any number.
+    --workers K (or a Dask cluster with --scheduler) searches the numbers a
+    first click can show in parallel; the answer is the same on any number.
     Exit status: 0 done, 1 past --max-states or an inconsistent position, 2 bad input.
     """
     names = [check_strategy(name) for name in strategy or []]
-    if workers is not None and workers < 1:
+    if workers < 1:
         fail(f"--workers must be >= 1, not {workers}")
     show_bar = sys.stderr.isatty()
     began = time.perf_counter()
@@ -123,7 +127,7 @@ def perfect(
             try:
                 result = perfect_play(
                     rows, cols, mines, rule, cell, max_states=max_states, progress=bar("perfect"),
-                    workers=workers or default_workers(), scheduler=scheduler,
+                    workers=workers, scheduler=scheduler,
                 )
             except ValueError as err:  # the mines fit around no start
                 fail(str(err))
