@@ -189,11 +189,10 @@ class PerfectPlay:
         self.settled = 0
         self.total = 0
         self._planned = False
-        # The last start's layouts and universe (a start's first-click numbers come one after another).
-        self._layouts_key: tuple[Cell, FirstClick] | None = None
-        self._layouts_value: tuple[np.ndarray, int]
-        self._universe_key: tuple[Cell, FirstClick] | None = None
-        self._universe_value: Universe
+        # The last start's layouts, the count the rule allows and, once asked for, the
+        # search's view of them (a start's first-click numbers come one after another).
+        self._root_key: tuple[Cell, FirstClick] | None = None
+        self._root: tuple[np.ndarray, int, Universe | None]
         self.search = PerfectSearch(self.board, max_states=max_states, progress=self._report)
 
     def plan(self, starts: list[tuple[Cell, FirstClick]]) -> None:
@@ -242,7 +241,7 @@ class PerfectPlay:
         """How many layouts a perfect player wins of those where ``start`` shows ``value``."""
         rule = FirstClick(rule)
         matrix, _ = self._layouts(start, rule)
-        universe = self._universe(start, rule, matrix)
+        universe = self._universe()
         s = self.board.index(start)
         subset = bit_set(matrix[:, s] == value)
         if not subset:
@@ -253,7 +252,7 @@ class PerfectPlay:
     def _layouts(self, start: Cell, rule: FirstClick) -> tuple[np.ndarray, int]:
         """The layouts of a start, listed once and kept for the next call with the same start and rule."""
         key = (start, rule)
-        if self._layouts_key != key:
+        if self._root_key != key:
             board = self.board
             check_mine_count(board.rows, board.cols, self.mines, start, rule)
             listed = comb(len(_pool(board, start, rule)), self.mines)
@@ -262,16 +261,18 @@ class PerfectPlay:
             matrix, allowed = root_layouts(board, self.mines, start, rule)
             if not self._planned:
                 self.total += len(matrix)
-            self._layouts_key, self._layouts_value = key, (matrix, allowed)
-        return self._layouts_value
+            self._root_key, self._root = key, (matrix, allowed, None)
+        matrix, allowed, _ = self._root
+        return matrix, allowed
 
-    def _universe(self, start: Cell, rule: FirstClick, matrix: np.ndarray) -> Universe:
-        """The search's view of those layouts (its look-alike table is the costly part), kept likewise."""
-        if self._universe_key != (start, rule):
-            tabulate = len(matrix) <= _root_alike()
-            self._universe_key = (start, rule)
-            self._universe_value = Universe(matrix, range(self.board.cells), tabulate=tabulate)
-        return self._universe_value
+    def _universe(self) -> Universe:
+        """The search's view of the last start's layouts (its look-alike table is the costly part),
+        built once for all the numbers that start can show."""
+        matrix, allowed, universe = self._root
+        if universe is None:
+            universe = Universe(matrix, range(self.board.cells), tabulate=len(matrix) <= _root_alike())
+            self._root = (matrix, allowed, universe)
+        return universe
 
 
 def _root_alike() -> int:
@@ -322,9 +323,27 @@ def perfect_play(
     solver.plan([(cell, rule) for cell in candidates])
     if scheduler is not None or (workers > 1 and solver.total >= PARALLEL_FROM):
         values, states = _in_parallel(solver, rule, candidates, max_states, progress, workers, scheduler)
-        best = _best_start(values)
-        return PerfectResult(rows, cols, mines, rule, best.start, best.wins, best.layouts, states,
-                             time.perf_counter() - began, tuple(values) if start is None else ())
+    else:
+        values, states = _in_process(solver, rule, candidates, max_states)
+    best = _best_start(values)
+    return PerfectResult(
+        rows,
+        cols,
+        mines,
+        rule,
+        best.start,
+        best.wins,
+        best.layouts,
+        states,
+        time.perf_counter() - began,
+        tuple(values) if start is None else (),
+    )
+
+
+def _in_process(
+    solver: PerfectPlay, rule: FirstClick, candidates: list[Cell], max_states: int | None
+) -> tuple[list[StartValue], int]:
+    """Each start's value, one after another in this process (they share the solver's memo)."""
     values = []
     for done, cell in enumerate(candidates):
         try:
@@ -343,19 +362,7 @@ def perfect_play(
                 solver.settled,
                 solver.total,
             ) from None
-    best = _best_start(values)
-    return PerfectResult(
-        rows,
-        cols,
-        mines,
-        rule,
-        best.start,
-        best.wins,
-        best.layouts,
-        solver.states,
-        time.perf_counter() - began,
-        tuple(values) if start is None else (),
-    )
+    return values, solver.states
 
 
 def _in_parallel(

@@ -136,12 +136,10 @@ def parallel_start_values(
             settled += part.layouts
             if progress is not None:
                 progress(states, settled, total)
-    except PartPastBudget as err:
+    except BaseException as err:
         stop_workers(executor)
-        err.run_states, err.settled = states + err.states, settled
-        raise
-    except BaseException:
-        stop_workers(executor)
+        if isinstance(err, PartPastBudget):  # say how far the whole run got
+            err.run_states, err.settled = states + err.states, settled
         raise
     finally:
         close()
