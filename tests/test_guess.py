@@ -5,8 +5,8 @@ its covered cells (nothing from :mod:`minesat.analysis` or :mod:`minesat.guess`)
 then asks the same question of both:
 
 - outcomes: P(cell safe and shows n) is the share of layouts where it does;
-- endgame search: its chance to win is the optimum of a naive game-tree search
-  over (layouts, uncovered cells), and its move achieves it;
+- endgame move: its chance to win is the optimum of a naive game-tree search
+  over (layouts, uncovered cells), and the move achieves it;
 - unavoidable guesses: two layouts that differ only inside the group show the
   same number on every other safe cell (nothing can ever tell them apart);
 - the strategy: it always names an uncertain cell, the same one every time, and
@@ -28,9 +28,9 @@ from minesat.board import COVERED, FLAG, Cell, Move, Position, neighbours
 from minesat.game import Game, Status
 from minesat.generate import FirstClick, game_seed, generate_layout
 from minesat.guess.best import BestGuess, next_safety, strategy_named
-from minesat.guess.endgame import EndgameSearch, list_layouts
 from minesat.guess.fifty import unavoidable_guess
 from minesat.guess.outcomes import outcomes
+from minesat.perfect.endgame import endgame_move
 from minesat.player import get_strategy, play_game
 
 examples = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -107,6 +107,40 @@ def test_next_safety_blends_the_two_safest_cells() -> None:
 # --- the endgame search --------------------------------------------------------------
 
 
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(small_positions(max_cells=9))
+def test_endgame_move_wins_what_a_naive_game_tree_wins(position: Position) -> None:
+    try:
+        analysis = analyze(position)
+    except InconsistentPositionError:
+        return
+    if analysis.safe or not analysis.unknown:
+        return  # the player never searches while something is proven
+    move = endgame_move(position, analysis, limit=10**6, max_states=None)
+    assert move is not None
+    layouts = layouts_of(position)
+    assert move.cell in analysis.unknown and move.layouts == len(layouts)
+    assert move.win_probability == pytest.approx(naive_win(position), abs=1e-12)
+    # The move itself achieves it: play it in every layout and search on.
+    rows, cols = position.rows, position.cols
+    won = 0.0
+    for v in {value(move.cell, m, rows, cols) for m in layouts if move.cell not in m}:
+        cells = list(position.cells)
+        cells[move.cell[0] * cols + move.cell[1]] = v
+        after = Position(rows, cols, tuple(cells), position.mines)
+        won += len(layouts_of(after)) * naive_win(after)
+    assert won / len(layouts) == pytest.approx(move.win_probability, abs=1e-12)
+
+
+def test_endgame_move_gives_up_past_its_limits() -> None:
+    position = Position.from_rows(["?????", "?2?1?", "?????"], mines=3)
+    analysis = analyze(position)
+    assert analysis.layouts is not None and analysis.layouts > 10
+    assert endgame_move(position, analysis, limit=10) is None  # too many layouts to list
+    assert endgame_move(position, analysis, max_states=1) is None  # past the state budget
+    assert endgame_move(position, analysis) is not None
+
+
 def naive_win(position: Position) -> float:
     """The best chance to win, by a plain game tree over (layouts, uncovered cells)."""
     rows, cols = position.rows, position.cols
@@ -129,79 +163,6 @@ def naive_win(position: Position) -> float:
         return best
 
     return win(frozenset(layouts_of(position)), frozenset())
-
-
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(small_positions(max_cells=9))
-def test_endgame_search_finds_the_best_chance_to_win(position: Position) -> None:
-    try:
-        analysis = analyze(position)
-    except InconsistentPositionError:
-        return
-    if analysis.safe or not analysis.unknown:
-        return  # the player never searches while something is proven
-    search = EndgameSearch.of(position, analysis, budget=10**6)
-    assert search is not None
-    found = search.best_move()
-    assert found is not None
-    cell, chance = found
-    assert cell in analysis.unknown
-    assert chance == pytest.approx(naive_win(position), abs=1e-12)
-    # The move itself achieves it: play it in every layout and search on.
-    layouts = layouts_of(position)
-    rows, cols = position.rows, position.cols
-    won = 0.0
-    for v in {value(cell, m, rows, cols) for m in layouts if cell not in m}:
-        cells = list(position.cells)
-        cells[cell[0] * cols + cell[1]] = v
-        after = Position(rows, cols, tuple(cells), position.mines)
-        won += len(layouts_of(after)) * naive_win(after)
-    assert won / len(layouts) == pytest.approx(chance, abs=1e-12)
-
-
-@settings(max_examples=1500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(small_positions())
-def test_isolated_search_weighs_solutions_by_the_rest_of_the_board(position: Position) -> None:
-    try:
-        analysis = analyze(position)
-    except InconsistentPositionError:
-        return
-    search = EndgameSearch.isolated(position, analysis, Analyzer(), budget=10**6)
-    if search is None:
-        return
-    members = set(search.cells)
-    # Every covered neighbour of the component is in it: it is walled in.
-    rows, cols = position.rows, position.cols
-    for cell in members:
-        assert all(position[n] != COVERED or n in members for n in neighbours(cell, rows, cols))
-    # Each listed solution weighs as many whole layouts as restrict to it.
-    by_solution: dict[frozenset[Cell], int] = {}
-    for mines in layouts_of(position):
-        key = mines & members
-        by_solution[key] = by_solution.get(key, 0) + 1
-    assert search.weights is not None
-    listed = {}
-    for i in range(search.everything.bit_length()):
-        mines = frozenset(c for c, m in zip(search.cells, search.mined, strict=True) if m >> i & 1)
-        listed[mines] = next(w for mask, w in search.weights if mask >> i & 1)
-    assert listed == by_solution
-    found = search.best_move()
-    assert found is not None and found[0] in members
-
-
-def test_list_layouts_counts_match_the_engine() -> None:
-    position = Position.from_rows(["?????", "?2?1?", "?????"], mines=3)
-    listed = list_layouts(position, limit=10_000)
-    assert listed is not None
-    _, layouts = listed
-    assert len(layouts) == len(set(layouts)) == analyze(position).layouts == len(layouts_of(position))
-    assert list_layouts(position, limit=10) is None  # more than the limit: refused, not truncated
-
-
-def test_search_gives_up_past_its_budget() -> None:
-    position = Position.from_rows(["??????", "??????", "??????"], mines=4)
-    search = EndgameSearch.of(position, analyze(position), budget=5, limit=10_000)
-    assert search is not None and search.best_move() is None
 
 
 # --- unavoidable guesses -------------------------------------------------------------
@@ -251,7 +212,7 @@ def test_best_guess_names_an_uncertain_cell_deterministically(position: Position
         return
     if analysis.safe or analysis.mine or not analysis.unknown:
         return
-    every_piece = "best-with-isolated-with-headoff"
+    every_piece = "best-with-headoff"
     for name in ("best", "best-no-lookahead", "best-no-endgame-no-fifty", every_piece):
         first = get_strategy(name).choose(position, analysis)
         assert first in analysis.unknown
@@ -306,3 +267,20 @@ def test_the_cli_takes_chained_piece_names(tmp_path) -> None:
     assert '"strategy": "best-no-endgame-with-headoff"' in ok.stdout
     bad = CliRunner().invoke(app, [*args, "--strategy", "best-no-wings"])
     assert bad.exit_code == 2 and "unknown strategy 'best-no-wings'" in bad.output
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(small_positions())
+def test_endgame_move_keeps_what_minesat_perfect_counts(position: Position) -> None:
+    from minesat.perfect import perfect_from_position
+
+    try:
+        analysis = analyze(position)
+    except InconsistentPositionError:
+        return
+    if not analysis.unknown:
+        return
+    move = endgame_move(position, analysis, limit=10**6, max_states=None)
+    exact = perfect_from_position(position, strategies=[], max_states=None)
+    assert move is not None and (move.wins, move.layouts) == (exact.wins, exact.layouts)
+    assert move.cell in exact.moves

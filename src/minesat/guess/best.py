@@ -5,24 +5,22 @@ endgame search, unavoidable guesses, the look-ahead and dead cells); the others
 are there for experiments (``best-with-headoff``). When nothing is proven,
 :class:`BestGuess` asks, in this order:
 
-1. **Endgame search** (:mod:`.endgame`): few layouts left? Then search the game
-   tree exactly and play the move with the highest chance to *win*.
-2. **Isolated components** (:meth:`.EndgameSearch.isolated`): a walled-in part of
-   the frontier is a game of its own that must be won some day; search it
-   exactly (its solutions weighted by the rest of the board) and play its best move.
-3. **Unavoidable guesses** (:mod:`.fifty`): cells (a 50/50 pair, say) that nothing
+1. **Endgame search** (:mod:`minesat.perfect.endgame`): few layouts left? Then
+   play the move perfect play makes, found by the exact search behind
+   ``minesat perfect``: the highest chance to *win*, not merely to survive.
+2. **Unavoidable guesses** (:mod:`.fifty`): cells (a 50/50 pair, say) that nothing
    can ever tell apart must be guessed some time; guess now, while the number
    shown can still help. The other pieces pick the cell among them.
-4. **Look-ahead** (:mod:`.outcomes`): for each cell nearly as safe as the safest,
+3. **Look-ahead** (:mod:`.outcomes`): for each cell nearly as safe as the safest,
    the probability of every number it could show and how safe the next move
    would then be. The score is the chance to survive this guess *and* the next
    one: ``sum over numbers n of P(safe, shows n) * next_safety(n)``, where
    ``next_safety`` blends the two safest cells then, a proven safe cell counting
    as safety 1 (so a lone safe cell, which may lead nowhere, is worth less than two).
-5. **Heading off 50/50s** (:mod:`.influence`): a cell that may still end up in a
+4. **Heading off 50/50s** (:mod:`.influence`): a cell that may still end up in a
    two-cell 50/50 scores higher, by the chance it does, since guessing it now
    replaces a later coin toss.
-6. **Dead cells**: a cell that can show only one number teaches nothing; it is
+5. **Dead cells**: a cell that can show only one number teaches nothing; it is
    guessed only when every candidate is dead (later information may still clear
    it for free).
 
@@ -44,10 +42,10 @@ from dataclasses import dataclass
 from minesat.analysis import Analysis, Analyzer
 from minesat.board import Cell, Position, neighbour_table
 from minesat.guess import TIE, mine_probability
-from minesat.guess.endgame import ENDGAME_LAYOUTS, SEARCH_BUDGET, EndgameSearch
 from minesat.guess.fifty import unavoidable_guess
 from minesat.guess.influence import influences
 from minesat.guess.outcomes import outcomes
+from minesat.perfect.endgame import ENDGAME_LAYOUTS, ENDGAME_STATES, endgame_move
 
 #: Look ahead at cells whose chance to be safe is at least this share of the best.
 CANDIDATE_SHARE = 0.90
@@ -60,17 +58,16 @@ MAX_CANDIDATES = 12
 INTERIOR_SAMPLES = 2
 
 #: Names of the pieces, as ``best-no-PIECE`` strategy names switch them off.
-PIECES = ("endgame", "isolated", "fifty", "lookahead", "headoff", "dead")
+PIECES = ("endgame", "fifty", "lookahead", "headoff", "dead")
 
 #: Which pieces ``best`` uses. A piece is on only when a paired run of 20 000
 #: expert boards showed it helps (docs/strategies.md): the endgame search and the
 #: look-ahead did, and unavoidable guesses (on 20 000 fresh boards after a first
 #: 20 000 that pointed the same way: 27 games won only with it, 12 only without,
 #: McNemar p = 0.024), and then dead cells (19 against 7, p = 0.029; 11 against 4
-#: on 20 000 fresh boards). The other two stay off, ready for ``best-with-PIECE`` experiments.
+#: on 20 000 fresh boards). Heading off 50/50s stays off, ready for ``best-with-headoff`` experiments.
 DEFAULT_PIECES = {
     "endgame": True,
-    "isolated": False,
     "fifty": True,
     "lookahead": True,
     "headoff": False,
@@ -136,21 +133,19 @@ class BestGuess:
         self,
         *,
         endgame: bool = DEFAULT_PIECES["endgame"],
-        isolated: bool = DEFAULT_PIECES["isolated"],
         fifty: bool = DEFAULT_PIECES["fifty"],
         lookahead: bool = DEFAULT_PIECES["lookahead"],
         headoff: bool = DEFAULT_PIECES["headoff"],
         dead: bool = DEFAULT_PIECES["dead"],
     ) -> None:
         self.endgame = endgame
-        self.isolated = isolated
         self.fifty = fifty
         self.lookahead = lookahead
         self.headoff = headoff
         self.dead = dead
         self.headoff_weight = HEADOFF_WEIGHT
         self.endgame_layouts = ENDGAME_LAYOUTS
-        self.search_budget = SEARCH_BUDGET
+        self.endgame_states = ENDGAME_STATES
         self.candidate_share = CANDIDATE_SHARE
         self.max_candidates = MAX_CANDIDATES
         self.interior_samples = INTERIOR_SAMPLES
@@ -159,19 +154,12 @@ class BestGuess:
 
     def choose(self, position: Position, analysis: Analysis) -> Cell:
         if self.endgame and analysis.layouts is not None and analysis.layouts <= self.endgame_layouts:
-            search = EndgameSearch.of(position, analysis, self.search_budget, self.endgame_layouts)
-            if search is not None:
-                found = search.best_move()
-                if found is not None:
-                    return found[0]
-                self.searches_cut += 1
-        if self.isolated:
-            search = EndgameSearch.isolated(position, analysis, self.analyzer, self.search_budget)
-            if search is not None:
-                found = search.best_move()
-                if found is not None:
-                    return found[0]
-                self.searches_cut += 1
+            move = endgame_move(
+                position, analysis, limit=self.endgame_layouts, max_states=self.endgame_states
+            )
+            if move is not None:
+                return move.cell
+            self.searches_cut += 1
         headoff = influences(self.analyzer, position, analysis) if self.headoff else {}
         if self.fifty and (group := unavoidable_guess(position, analysis)) is not None:
             candidates = list(group)  # one of them must be guessed some day: now, the best of them

@@ -36,13 +36,13 @@ from minesat.generate import FirstClick, check_mine_count, kept_clear, mines_fit
 from minesat.perfect.follow import StrategyCount, strategy_wins
 from minesat.perfect.geometry import (
     COVERED,
-    FLAGGED,
     MAX_LAYOUTS,
     Board,
     TooManyLayouts,
     bit_set,
     layouts_matrix,
 )
+from minesat.perfect.listing import position_bytes, position_layouts
 from minesat.perfect.search import OutOfBudget, PerfectSearch, Universe, members
 
 __all__ = [
@@ -463,35 +463,6 @@ class PositionResult:
         }
 
 
-def position_layouts(position: Position, limit: int = POSITION_LAYOUTS) -> np.ndarray:
-    """Every layout consistent with ``position`` and its total, as a layout matrix (flags are mines).
-
-    Raises :class:`ValueError` when the total is unknown or there are more than ``limit`` layouts.
-    """
-    from minesat.guess.endgame import list_layouts
-
-    if position.mines is None:
-        raise ValueError("perfect play needs the total number of mines (a '# mines: N' header)")
-    listed = list_layouts(position, limit)
-    if listed is None:
-        raise ValueError(f"more than {limit} layouts are consistent with the position: too many to list")
-    cells, layouts = listed
-    board = Board(position.rows, position.cols)
-    flags = [i for i, s in enumerate(position.cells) if s == FLAG]
-    index = [board.index(c) for c in cells]
-    rows = np.zeros((len(layouts), board.cells), dtype=np.uint8)
-    mined = np.zeros((len(layouts), board.cells), dtype=bool)
-    mined[:, flags] = True
-    for k, bits in enumerate(layouts):
-        for j, i in enumerate(index):
-            if bits >> j & 1:
-                mined[k, i] = True
-    counts = mined.astype(np.int32) @ board.adjacency.astype(np.int32)
-    rows[:] = counts
-    rows[mined] = 9
-    return rows
-
-
 def perfect_from_position(
     position: Position,
     *,
@@ -517,11 +488,9 @@ def perfect_from_position(
     began = time.perf_counter()
     analysis = Analyzer().analyze(position)  # raises, naming a cell, when no layout fits
     chosen = [(name, get_strategy(name)) for name in strategies]
-    matrix = position_layouts(position)
+    matrix = position_layouts(position, POSITION_LAYOUTS)
     board = Board(position.rows, position.cols)
-    # Flags are kept apart from covered cells: the layouts of a state are those with mines
-    # under its flags, so a mirror image of a state is another state only with its flags mirrored too.
-    seen = bytes(s if s >= 0 else FLAGGED if s == FLAG else COVERED for s in position.cells)
+    seen = position_bytes(position)
     total = len(matrix)
     settled = [0]
 

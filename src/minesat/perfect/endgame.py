@@ -1,0 +1,92 @@
+"""The player's endgame: when few layouts are left, the move a perfect player makes.
+
+Near the end of a game the layouts consistent with the position can be few
+(:attr:`~minesat.analysis.Analysis.layouts` counts them exactly). Then every
+one of them is listed (:mod:`minesat.perfect.listing`) and the perfect-play
+search (:mod:`minesat.perfect.search`, the one behind ``minesat perfect``)
+counts how many of them a perfect player wins, and finds a move that wins
+them all: the move with the highest chance to *win*, not merely to survive.
+One search serves both: the exact value of a position in ``minesat perfect``
+and the player's move are the same number.
+
+A state budget keeps every game short: past it :func:`endgame_move` gives up
+(``None``) and the player's guess comes from its heuristics.
+
+>>> from minesat.analysis import analyze
+>>> position = Position.from_rows(["???", "?2?", "???"], mines=2)   # 28 layouts
+>>> move = endgame_move(position, analyze(position))
+>>> move.cell, move.wins, move.layouts
+((0, 0), 17, 28)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+from minesat.analysis import Analysis
+from minesat.board import COVERED, Cell, Position
+from minesat.perfect.geometry import MINE, Board
+from minesat.perfect.listing import position_bytes, position_layouts
+from minesat.perfect.search import ROOT_ALIKE, OutOfBudget, PerfectSearch, Universe
+
+#: The player searches exactly when at most this many layouts are consistent with the position.
+ENDGAME_LAYOUTS = 500
+
+#: Most states one endgame search visits before it gives up.
+ENDGAME_STATES = 20_000
+
+#: One board's geometry per shape, kept: every endgame of a game is on the same board.
+_board = lru_cache(maxsize=16)(Board)
+
+
+@dataclass(frozen=True)
+class EndgameMove:
+    """A move perfect play makes, and what it wins: ``wins`` of the position's ``layouts``."""
+
+    cell: Cell
+    wins: int
+    layouts: int
+
+    @property
+    def win_probability(self) -> float:
+        return self.wins / self.layouts
+
+
+def endgame_move(
+    position: Position,
+    analysis: Analysis,
+    *,
+    limit: int = ENDGAME_LAYOUTS,
+    max_states: int | None = ENDGAME_STATES,
+) -> EndgameMove | None:
+    """The move that wins the most layouts of ``position``, playing perfectly after it.
+
+    ``None`` when the total is unknown, more than ``limit`` layouts fit, or the
+    search needs more than ``max_states`` states. Among moves that win equally
+    many, the safest is played (then the first in row-major order): each keeps
+    the same exact chance, and a safer one ends fewer games at once.
+    """
+    if analysis.layouts is None or analysis.layouts > limit or position.mines is None:
+        return None
+    matrix = position_layouts(position, limit)
+    board = _board(position.rows, position.cols)
+    seen = position_bytes(position)
+    covered = [i for i, s in enumerate(position.cells) if s == COVERED]
+    universe = Universe(matrix, covered, tabulate=len(matrix) <= ROOT_ALIKE)
+    everything = universe.everything
+    search = PerfectSearch(board, max_states=max_states)
+    # Candidates: the cells some layout leaves safe, most often safe first.
+    safe_in = {c: len(matrix) - mined.bit_count() for c, mined, _ in universe.columns}
+    candidates = sorted(
+        (c for c in covered if safe_in.get(c, len(matrix) if matrix[0, c] != MINE else 0)),
+        key=lambda c: (-safe_in.get(c, len(matrix)), c),
+    )
+    try:
+        wins = search.win_count(seen, universe, everything)
+        for c in candidates:
+            if search.move_wins(seen, universe, everything, c, at_least=wins) == wins:
+                return EndgameMove(board.cell(c), wins, len(matrix))
+    except OutOfBudget:
+        return None
+    raise AssertionError("perfect play's value is reached by some move")  # pragma: no cover
