@@ -574,6 +574,9 @@ class ReplayReview:
             f"{metrics.ce} effective" + ("" if metrics.ioe is None else f"; IOE {metrics.ioe:.3f}")
             + ("" if metrics.corr is None else f", correctness {metrics.corr:.3f}"),
         ))
+        speed = [f"RQP {metrics.rqp:.3f}"] if metrics.rqp is not None else []
+        speed += [f"STNB {metrics.stnb:.1f}"] if metrics.stnb is not None else []
+        pairs.append(("Speed", ", ".join([*speed, f"path {metrics.path:.0f} px"])))
         pairs.append(("Guesses", f"{review.guesses} ({review.needless_guesses} needless)"))
         if review.guesses and review.survival is not None:
             chance = f"{percent(review.survival)}"
@@ -602,11 +605,24 @@ class ReplayReview:
             "clicks": {key: getattr(metrics, key) for key in ("left", "right", "double", "cl", "ce")},
             "ioe": metrics.ioe,
             "corr": metrics.corr,
+            "rqp": metrics.rqp,
+            "stnb": metrics.stnb,
+            "path": metrics.path,
             "file_time": replay.rtime,
             "file_completed": replay.completed,
             "metadata": dict(replay.metadata),
-            "moves": [_move_json(m) for m in review.moves],
+            "moves": [
+                {**_move_json(m), "figures": _running_json(f)}
+                for m, f in zip(review.moves, self.game.figures, strict=True)
+            ],
         }
+
+
+def _running_json(figures: ReplayMetrics) -> dict[str, object]:
+    """A move's ``figures``: the game so far, just after it (``bbbv`` is the game's, left out)."""
+    out = figures.to_json()
+    del out["bbbv"]
+    return out
 
 
 def _move_json(move: ReviewedMove) -> dict[str, object]:
