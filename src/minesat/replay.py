@@ -311,7 +311,6 @@ class _Player:
         self.count = {"left": 0, "right": 0, "double": 0, "lce": 0, "rce": 0, "dce": 0}
         self.cleared = _Cleared(replay.layout)
         self.path = 0.0
-        self.pointer: tuple[int, int] | None = None  # the last event on the board
         self.figures: list[ReplayMetrics] = []
 
     # --- the events -----------------------------------------------------------
@@ -319,31 +318,31 @@ class _Player:
     def run(self) -> ReplayGame:
         last_time = None
         end = -1
+        # The pointer's path after the event that started the game, in pixels of 16-pixel
+        # cells, skipping events off the board, as ms-toollib measures it. (Inline: this
+        # loop runs over every mouse event, 56 659 in the 36x60 sample.)
+        scale = 16 / self.replay.cell_size
+        pointer: tuple[int, int] | None = None
         for index, event in enumerate(self.replay.events):
             self.index = index
             if self.game.over:
                 break
             last_time, end = event.time, index
+            kind = event.kind
             made, started = len(self.moves), self.start is not None
-            if event.kind != "mv":
+            if kind != "mv":
                 self.handle(event)
                 if self.start is None and not self._flags():
                     # Before the game starts, clicks count only while a flag stands.
                     self.count = dict.fromkeys(self.count, 0)
-            self.trace(event, started)
-            for move in self.moves[made:]:
-                self.figures.append(self._figures(move.time))
+            # A flag placed before the game (pf) is not where the pointer was.
+            if event.row is not None and event.col is not None and kind != "pf":
+                if started and pointer is not None:
+                    self.path += math.hypot(event.x - pointer[0], event.y - pointer[1]) * scale
+                pointer = (event.x, event.y)
+            if len(self.moves) > made:
+                self.figures.extend(self._figures(move.time) for move in self.moves[made:])
         return self._result(last_time, end)
-
-    def trace(self, event: MouseEvent, started: bool) -> None:
-        """The pointer's path after the event that started the game, in pixels of 16-pixel
-        cells, skipping events off the board (as ms-toollib measures it)."""
-        if event.cell is None or event.kind == "pf":  # a flag placed before: not where the pointer was
-            return
-        if started and self.pointer is not None:
-            dx, dy = event.x - self.pointer[0], event.y - self.pointer[1]
-            self.path += math.hypot(dx, dy) * 16 / self.replay.cell_size
-        self.pointer = (event.x, event.y)
 
     def handle(self, event: MouseEvent) -> None:
         kind, cell = event.kind, event.cell
@@ -467,7 +466,7 @@ class _Player:
         if result not in _CHANGED:
             return result
         if kind in ("uncover", "chord"):
-            self.cleared.update(self.game.state)
+            self.cleared.update(self.game.state, cell)
         if kind in ("uncover", "chord") and self.start is None:
             self.start = event.time
         time = 0.0 if self.start is None else max(0.0, round(event.time - self.start, 3))
@@ -521,18 +520,29 @@ class _Cleared:
         self.bbbv = layout.bbbv()
         self.solved = 0
         self.seen = [False] * len(self.unit)
+        self.cols = layout.cols
+        self.table = neighbour_table(layout.rows, layout.cols)
+        self.zero = [not counts[i] and i not in mined for i in range(len(counts))]
 
-    def update(self, state: list[int]) -> None:
-        for i, value in enumerate(state):
-            if value >= 0 and not self.seen[i]:
-                self.seen[i] = True
-                unit = self.unit[i]
-                if unit == -1:
+    def update(self, state: list[int], cell: Cell) -> None:
+        """Count what an uncover or chord on ``cell`` opened: the cell and its neighbours, and
+        the flood from each zero among them (only the cells that changed are visited)."""
+        start = cell[0] * self.cols + cell[1]
+        todo = [start, *self.table[start]]
+        while todo:
+            i = todo.pop()
+            if self.seen[i] or state[i] < 0:
+                continue
+            self.seen[i] = True
+            unit = self.unit[i]
+            if unit == -1:
+                self.solved += 1
+            elif unit:
+                self.zeros_left[unit] -= 1
+                if not self.zeros_left[unit]:
                     self.solved += 1
-                elif unit:
-                    self.zeros_left[unit] -= 1
-                    if not self.zeros_left[unit]:
-                        self.solved += 1
+            if self.zero[i]:
+                todo.extend(self.table[i])
 
 
 # --- every move analysed --------------------------------------------------------------
