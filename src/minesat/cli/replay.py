@@ -75,7 +75,7 @@ def _replay(files: list[Path], *, as_json: bool, html: Path | None, moves: bool,
     for path in files:
         try:
             source = _read_stdin(fmt) if str(path) == "-" else path
-            with _progress(path.name or "<stdin>") as progress:
+            with _progress("<stdin>" if str(path) == "-" else path.name) as progress:
                 result = review_replay(source, fmt, keep_analyses=html is not None, progress=progress)
         except (ValueError, OSError) as err:
             status = EXIT_BAD_INPUT
