@@ -190,7 +190,7 @@ def test_step_from_the_query_and_the_figures_and_percentages_shown(tmp_path: Pat
 @needs_chromium
 def test_the_page_plays_from_the_step_it_opens_at(tmp_path: Path) -> None:
     page, _ = replay_page()
-    seen = probe(page, tmp_path, "?step=5&play&speed=10", wait_ms=400)
+    seen = probe(page, tmp_path, "?step=5&play&speed=10", wait_ms=1000)
     assert seen["play"].endswith("pause")
     step = int(re.match(r"step (\d+) of", seen["counter"]).group(1))
     assert step >= 5
