@@ -1,6 +1,7 @@
 """The sample replays in ``../shared/replays`` and what ms-toollib reads from them.
 
-The samples live beside the repository (``<repo>/../shared/replays``), with a
+The samples live beside the repository (``<repo>/../shared/replays``, or where the
+environment variable ``MINESAT_SAMPLE_REPLAYS`` says, e.g. from a git worktree), with a
 README whose table says what ms-toollib 1.5.20 reads from each file. Tests that
 need them skip when the folder is absent.
 
@@ -14,6 +15,7 @@ from __future__ import annotations
 import functools
 import importlib.util
 import json
+import os
 import re
 import subprocess
 import sys
@@ -23,7 +25,8 @@ from typing import Any
 
 import pytest
 
-SAMPLES = Path(__file__).resolve().parent.parent.parent / "shared" / "replays"
+BESIDE = Path(__file__).resolve().parent.parent.parent / "shared" / "replays"
+SAMPLES = Path(os.environ.get("MINESAT_SAMPLE_REPLAYS") or BESIDE)
 NO_SAMPLES = f"the sample replays are not there ({SAMPLES})"
 NO_MS_TOOLLIB = "ms-toollib is not installed (pip install ms-toollib to compare with it)"
 
@@ -142,3 +145,42 @@ def ms_toollib_reading() -> tuple[dict[str, dict[str, Any]], dict[str, bytes]]:
         readings = {d["file"]: d for d in map(json.loads, done.stdout.splitlines())}
         transcodings = {p.name: p.read_bytes() for p in Path(work).glob("*.evf")}
     return readings, transcodings
+
+
+# Reads each file, then the figures at each asked time (seconds into the game):
+# stdin {"path": [time, ...]}, stdout one [path, [[time, 3BV solved, cl, ce, path, stnb], ...]] per file,
+# then one [path, {"rqp", "stnb", "path", "bbbv_s"}] line per file with the figures at the end.
+_RUNNING = r"""
+import json, sys
+import ms_toollib as ms
+
+classes = {"avf": ms.AvfVideo, "rmv": ms.RmvVideo, "mvf": ms.MvfVideo, "evf": ms.EvfVideo}
+for path, times in json.loads(sys.stdin.read()).items():
+    v = classes[path.rsplit(".", 1)[1].lower()](path)
+    v.parse()
+    v.analyse()
+    rows = []
+    for t in times:
+        v.current_time = t
+        rows.append([v.time, v.bbbv_solved, v.cl, v.ce, v.path, v.stnb])
+    v.current_time = 1e9
+    end = dict(rqp=v.rqp, stnb=v.stnb, path=v.path, bbbv_s=v.bbbv_s, ioe=v.ioe, time=v.time)
+    print(json.dumps([path, rows, end]))
+"""
+
+
+Running = dict[str, tuple[list[list[float]], dict[str, float]]]
+
+
+def ms_toollib_running(times: dict[str, list[float]]) -> Running:
+    """ms-toollib's running figures of each file at the given times into the game (a fresh
+    interpreter, as above): per file, rows of ``[time, bbbv_solved, cl, ce, path, stnb]`` and
+    the figures at the end."""
+    with tempfile.TemporaryDirectory() as work:
+        done = subprocess.run(
+            [sys.executable, "-c", _RUNNING],
+            input=json.dumps(times), capture_output=True, text=True, cwd=work, timeout=300,
+        )  # fmt: skip
+    if done.returncode != 0:
+        raise AssertionError(f"ms-toollib failed (status {done.returncode}): {done.stderr[-2000:]}")
+    return {path: (rows, end) for path, rows, end in map(json.loads, done.stdout.splitlines())}

@@ -11,11 +11,14 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import math
 import random
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -101,6 +104,91 @@ def test_bad_files_are_one_line_and_the_batch_goes_on(tmp_path: Path) -> None:
     assert len(errors) == 3 and all(e.startswith("minesat: ") for e in errors)
     assert "bad.avf:byte" in errors[0] and "No such file" in errors[1] and "extension" in errors[2]
     assert "Traceback" not in result.stderr
+
+
+def test_a_directory_standard_input_and_ctrl_c_get_one_plain_line(tmp_path: Path) -> None:
+    result = run_cli("replay", tmp_path)
+    assert result.returncode == 2
+    assert result.stderr == f"minesat: {tmp_path}: is a directory, not a replay file\n"
+    result = run_cli("replay", "-")
+    assert result.returncode == 2
+    assert result.stderr == (
+        "minesat: <stdin>: reading a replay from standard input needs --format (avf, rmv, mvf, evf)\n"
+    )
+    empty = run_cli("replay", "-", "--format", "avf")
+    assert empty.stderr == "minesat: <stdin>:byte 0: empty file: not an AVF replay\n"
+
+
+def test_ctrl_c_is_one_line_and_status_130() -> None:
+    """SIGINT as a terminal sends it (a process started in the background may have it ignored,
+    so the child puts back Python's own handler first)."""
+    replay = _long_replay()
+    code = "import signal; signal.signal(signal.SIGINT, signal.default_int_handler); " \
+           "from minesat.cli import main; main()"  # fmt: skip
+    child = subprocess.Popen(
+        [sys.executable, "-c", code, "replay", "--json", *[str(replay)] * 50],
+        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+        env={"PYTHONPATH": str(SRC), "PATH": "/usr/bin:/bin"},
+    )  # fmt: skip
+    try:
+        time.sleep(2.5)
+        child.send_signal(signal.SIGINT)
+        _, err = child.communicate(timeout=60)
+    finally:
+        child.kill()
+    assert (child.returncode, err) == (130, "minesat: interrupted\n")
+
+
+def _long_replay() -> Path:
+    """A replay that takes a while to review: the 36x60 sample, else one made here."""
+    files = [p for p in sample_files() if p.suffix == ".evf"]
+    if files:
+        return files[0]
+    pytest.skip(NO_SAMPLES)
+
+
+@needs_samples
+def test_standard_input_reads_a_replay_given_its_format() -> None:
+    sample = sample_files()[0]
+    from_file = run_cli("replay", "--json", sample)
+    with sample.open("rb") as data:
+        from_stdin = subprocess.run(
+            [sys.executable, "-c", "from minesat.cli import main; main()", "replay", "--json", "-",
+             "--format", sample.suffix[1:]],
+            stdin=data, capture_output=True, text=True, timeout=120,
+            env={"PYTHONPATH": str(SRC), "PATH": "/usr/bin:/bin"},
+        )  # fmt: skip
+    assert from_stdin.returncode == 0, from_stdin.stderr
+    ours, theirs = json.loads(from_stdin.stdout), json.loads(from_file.stdout)
+    assert ours.pop("file") == "-" and theirs.pop("file") == str(sample)
+    assert ours == theirs
+
+
+@needs_samples
+def test_json_holds_the_running_figures_of_every_move() -> None:
+    sample = next(p for p in sample_files() if p.name.startswith("arbiter-expert"))
+    data = json.loads(run_cli("replay", "--json", sample).stdout)
+    assert data["stnb"] == pytest.approx(73.3166, abs=1e-4)
+    assert data["rqp"] == pytest.approx(19.0989, abs=1e-4)
+    assert data["path"] == pytest.approx(6082.35, abs=0.01)
+    running = [m["figures"] for m in data["moves"]]
+    last = running[-1]
+    assert (last["stnb"], last["rqp"], last["path"]) == (data["stnb"], data["rqp"], data["path"])
+    assert last["bbbv_solved"] == data["bbbv"] and last["cl"] == data["clicks"]["cl"]
+    assert [f["seconds"] for f in running] == [m["time"] for m in data["moves"]]
+    for before, after in itertools.pairwise(running):
+        assert after["cl"] >= before["cl"] and after["bbbv_solved"] >= before["bbbv_solved"]
+        assert after["path"] >= before["path"]
+
+
+@needs_samples
+def test_flags_on_proven_safe_cells_say_so() -> None:
+    sample = next(p for p in sample_files() if p.name.startswith("clone-expert"))
+    data = json.loads(run_cli("replay", "--json", sample).stdout)
+    move = data["moves"][35]
+    assert (move["cell"], move["kind"], move["verdict"]) == ("J28", "flag", "wrong")
+    assert move["text"] == "flag on a proven-safe cell: not a mine"
+    assert not any("(mine probability 0.0%)" in m["text"] for m in data["moves"])
 
 
 @needs_samples

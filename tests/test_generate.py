@@ -78,3 +78,10 @@ def test_game_seeds_are_a_pure_function_of_the_run() -> None:
 def test_impossible_mine_counts_are_clear_errors(rows: int, cols: int, mines: int, rule: str) -> None:
     with pytest.raises(ValueError):
         generate_layout(rows, cols, mines, start=(4, 4), rule=rule, seed=1)
+
+
+def test_mines_that_do_not_fit_around_the_start_name_it_as_a_cell() -> None:
+    with pytest.raises(ValueError, match=r"^15 mines do not fit on a 4x4 board with the opening rule at A1 "):
+        generate_layout(4, 4, 15, start=(0, 0), rule="opening", seed=1)
+    with pytest.raises(ValueError, match=r"with the safe rule at C2 \(at most 15\)$"):
+        generate_layout(4, 4, 16, start=(2, 1), rule="safe", seed=1)

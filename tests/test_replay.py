@@ -11,13 +11,22 @@ import pytest
 from minesat.board import COVERED, FLAG, Layout
 from minesat.formats.replay import MouseEvent, Replay, read_replay
 from minesat.game import Game, MoveResult, Status
-from minesat.replay import bbbv_solved, play_replay, replay_metrics, replay_moves, replay_steps
+from minesat.replay import (
+    STNB_CONSTANTS,
+    ReplayMetrics,
+    bbbv_solved,
+    play_replay,
+    replay_metrics,
+    replay_moves,
+    replay_steps,
+)
 from replay_samples import (
     NO_MS_TOOLLIB,
     NO_SAMPLES,
     SAMPLES,
     have_ms_toollib,
     ms_toollib_reading,
+    ms_toollib_running,
     readme_table,
     sample_files,
     sample_params,
@@ -61,6 +70,63 @@ def test_metrics_equal_ms_toollibs() -> None:
         ), name
         assert (m.ioe, m.corr) == (pytest.approx(theirs["ioe"]), pytest.approx(theirs["corr"])), name
         assert theirs["completed"]
+
+
+def test_running_figures_equal_ms_toollibs_after_every_move() -> None:
+    """3BV solved, clicks, effective clicks, path and STNB after each move, and RQP, STNB,
+    path and 3BV/s at the end, as ms-toollib computes them at the same moment.
+
+    ms-toollib is asked half a millisecond after each move (its clock is the game's), so
+    moves followed by another event within 2 ms are left out; its STNB then is of that
+    later moment, and is brought back to the move's time (STNB goes as time^-1.7).
+    Mid-game, ms-toollib's RQP divides the whole game's time squared, not the time so
+    far: RQP is compared at the end only.
+    """
+    if not SAMPLES.is_dir():
+        pytest.skip(NO_SAMPLES)
+    if not have_ms_toollib():
+        pytest.skip(NO_MS_TOOLLIB)
+    table = readme_table()
+    games, asked = {}, {}
+    for path in sample_files():
+        if table.get(path.name) is None:
+            continue  # ms-toollib aborts on it
+        replay = read_replay(path)
+        game = play_replay(replay)
+        assert len(game.figures) == len(game.moves) and game.figures[-1] == game.metrics
+        assert game.start is not None
+        kept = []
+        for move, figures in zip(game.moves, game.figures, strict=True):
+            following = replay.events[move.event + 1 :]
+            if move.time > 0 and (not following or following[0].time - game.start - move.time >= 0.002):
+                kept.append(figures)
+        games[str(path)] = (game, kept)
+        asked[str(path)] = [f.seconds + 0.0005 for f in kept]
+    compared = 0
+    for name, (rows, end) in ms_toollib_running(asked).items():
+        game, kept = games[name]
+        for ours, (time, solved, cl, ce, path, stnb) in zip(kept, rows, strict=True):
+            assert (ours.bbbv_solved, ours.cl, ours.ce) == (solved, cl, ce), (name, ours.seconds)
+            assert ours.path == pytest.approx(path, abs=1e-9), (name, ours.seconds)
+            assert (ours.stnb or 0.0) * (ours.seconds / time) ** 1.7 == pytest.approx(stnb, rel=1e-9)
+            compared += 1
+        final = game.metrics
+        assert final.seconds == pytest.approx(end["time"])
+        assert final.rqp == pytest.approx(end["rqp"]) and final.path == pytest.approx(end["path"])
+        assert final.bbbv_per_second == pytest.approx(end["bbbv_s"])
+        assert final.ioe == pytest.approx(end["ioe"])
+        assert (final.stnb or 0.0) == pytest.approx(end["stnb"]), name
+    assert compared > 1000
+
+
+def test_stnb_only_on_the_three_levels_and_figures_that_would_divide_by_zero_are_none() -> None:
+    clicks = dict(left=0, right=0, double=0, lce=0, rce=0, dce=0)
+    start = ReplayMetrics.of((16, 30, 99), 120, 0, 0.0, clicks, 0.0)
+    assert (start.bbbv_per_second, start.rqp, start.stnb, start.ioe, start.corr) == (None,) * 5
+    assert ReplayMetrics.of((9, 9, 10), 20, 20, 10.0, clicks, 0.0).stnb is None
+    expert = ReplayMetrics.of((16, 30, 99), 120, 30, 10.0, clicks, 0.0)
+    assert expert.stnb == pytest.approx(435 * 30 / 10**1.7 * 0.5) and expert.rqp == pytest.approx(100 / 30)
+    assert set(STNB_CONSTANTS) == {(8, 8, 10), (16, 16, 40), (16, 30, 99)}
 
 
 def test_rmv_files_own_record_of_the_board_agrees_move_for_move() -> None:

@@ -297,8 +297,10 @@ def test_choosing_the_reader_and_bad_input() -> None:
         replay_format_for("game.txt")
     with pytest.raises(UnsupportedFormatError, match="unknown replay format 'zip'"):
         replay_format_for("game.avf", "zip")
-    with pytest.raises(ReplayFormatError, match=r"^e\.rmv:byte 0: empty file"):
+    with pytest.raises(ReplayFormatError, match=r"^e\.rmv:byte 0: empty file: not an RMV replay$"):
         parse_replay(b"", "rmv", "e.rmv")
+    with pytest.raises(ReplayFormatError, match=r"^e\.avf:byte 0: empty file: not an AVF replay$"):
+        parse_replay(b"", "avf", "e.avf")
     assert issubclass(ReplayFormatError, BoardFormatError)  # the command line reports both alike
 
 

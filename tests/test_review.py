@@ -118,3 +118,22 @@ def test_hand_cases() -> None:
     lost = review_game(layout, [Move.parse("B2"), Move.parse("A1")])
     assert lost.moves[-1].verdict is Verdict.LOSS and lost.exploded == (0, 0) and not lost.won
     assert lost.survival == pytest.approx(0.75)  # A1's risk, 2 mines in B2's 8 neighbours
+
+
+def test_a_flag_on_a_proven_safe_cell_says_so_and_a_small_chance_keeps_its_digits() -> None:
+    """The flag message never reads "0.0%: not a mine": a proven-safe cell is named so, and a
+    chance within 0.1 % of 0 or 100 % is written with two significant digits."""
+    from dataclasses import replace
+
+    from minesat.review import describe
+
+    # C3 opens all but column 1: B1 is proven safe (B2 shows 2 with A1 and C1 both mines).
+    layout = Layout.from_rows(["*  ", "   ", "*  "])
+    review = review_game(layout, [Move.parse(m) for m in ["C3", "B1*"]])
+    flag = review.moves[1]
+    assert (flag.verdict, flag.probability) == (Verdict.WRONG, 0.0)
+    assert describe(flag) == "flag on a proven-safe cell: not a mine"
+    small = replace(flag, probability=0.0004)
+    assert describe(small) == "flag on an unproven cell (mine probability 0.040%): not a mine"
+    likely = replace(flag, verdict=Verdict.UNPROVEN, probability=0.99987)
+    assert describe(likely) == "flag on an unproven cell (mine probability 99.987%)"

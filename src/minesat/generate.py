@@ -17,7 +17,7 @@ import enum
 import hashlib
 import random
 
-from minesat.board import MAX_SIDE, Cell, Layout, check_size, neighbours, on_board
+from minesat.board import MAX_SIDE, Cell, Layout, cell_name, check_size, neighbours, on_board
 
 
 class FirstClick(enum.StrEnum):
@@ -54,7 +54,8 @@ def check_mine_count(
     if mines < 0:
         raise ValueError(f"mine count must be >= 0, not {mines}")
     if mines > free:
-        where = f"with the {FirstClick(rule).value} rule at {start} " if free < rows * cols else ""
+        at = cell_name(start) if start is not None else ""
+        where = f"with the {FirstClick(rule).value} rule at {at} " if free < rows * cols else ""
         raise ValueError(f"{mines} mines do not fit on a {rows}x{cols} board {where}(at most {free})")
 
 

@@ -361,8 +361,11 @@ def describe(move: ReviewedMove) -> str:
             return "proven safe"
         case Verdict.MINE:
             return "proven mine"
+        case Verdict.WRONG if move.probability == 0.0:
+            return "flag on a proven-safe cell: not a mine"
         case Verdict.UNPROVEN | Verdict.WRONG:
-            text = f"flag on an unproven cell ({_chance(move.probability)})"
+            # Near 0 % or 100 % the exact chance is the point: "0.0%" beside "not a mine" reads as a proof.
+            text = f"flag on an unproven cell ({_chance(move.probability, precise=True)})"
             return text + (": not a mine" if move.verdict is Verdict.WRONG else "")
         case Verdict.UNFLAG:
             return "flag removed"
@@ -386,8 +389,8 @@ def describe(move: ReviewedMove) -> str:
     return text + (": hit a mine" if move.verdict is Verdict.LOSS else "")
 
 
-def _chance(p: float | None) -> str:
-    return "mine probability unknown" if p is None else f"mine probability {percent(p)}"
+def _chance(p: float | None, precise: bool = False) -> str:
+    return "mine probability unknown" if p is None else f"mine probability {percent(p, precise=precise)}"
 
 
 def _plural(count: int, noun: str) -> str:

@@ -68,14 +68,22 @@ def mcnemar_exact(only_a: int, only_b: int) -> float:
     return float(min(Fraction(1), Fraction(2 * tail, 2**n)))
 
 
-def percent(p: float) -> str:
+def percent(p: float, *, precise: bool = False) -> str:
     """A probability for people, one way everywhere (commands, replays, the viewer): ``12.5%``.
 
-    Never 0 % or 100 % unless exact.
+    Never 0 % or 100 % unless exact. Within 0.1 % of either, ``precise`` gives
+    two significant digits of the small chance (of a mine, or of none) instead
+    of ``<0.1%``: where that chance is the point of the sentence.
 
     >>> percent(0.125), percent(0.0004), percent(1.0)
     ('12.5%', '<0.1%', '100.0%')
+    >>> percent(0.000412, precise=True), percent(0.99996, precise=True), percent(0.5, precise=True)
+    ('0.041%', '99.9960%', '50.0%')
     """
+    small = min(p, 1.0 - p)
+    if precise and 0.0 < small < 0.001:
+        digits = 1 - math.floor(math.log10(small * 100))
+        return f"{p * 100:.{digits}f}%"
     if 0.0 < p < 0.001:
         return "<0.1%"
     if 0.999 < p < 1.0:

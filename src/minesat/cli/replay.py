@@ -14,6 +14,7 @@ import typer
 from minesat.cli import app
 from minesat.cli.common import EXIT_BAD_INPUT, fail, percent, plural, with_path
 from minesat.formats import write_text_atomically
+from minesat.formats.replay import MAX_REPLAY_BYTES, REPLAY_FORMATS, Replay, parse_replay
 from minesat.replay import ReplayReview, review_replay
 from minesat.review import RISKY, Verdict, describe
 
@@ -28,7 +29,7 @@ def replay(
         typer.Argument(
             metavar="FILE...",
             help="Replay files: .avf (Minesweeper Arbiter), .rmv (Viennasweeper), .mvf (Minesweeper "
-            "Clone), .evf (Metasweeper).",
+            "Clone), .evf (Metasweeper); - reads standard input (give --format).",
         ),
     ],
     as_json: Annotated[
@@ -58,15 +59,24 @@ def replay(
     or a loss; each flag a proven mine, unproven, or wrong; each chord safe or
     not. A summary per game gives the guesses, the chance the player's guesses
     all survived (and with the safest guesses), 3BV, 3BV/s, clicks and
-    efficiency. Exit status: 0 every file read, 2 a file that could not be read.
+    efficiency. Exit status: 0 every file read, 2 a file that could not be read,
+    130 interrupted (Ctrl-C).
     """
+    try:
+        _replay(files, as_json=as_json, html=html, moves=moves, fmt=fmt)
+    except KeyboardInterrupt:
+        fail("interrupted", 130)
+
+
+def _replay(files: list[Path], *, as_json: bool, html: Path | None, moves: bool, fmt: str | None) -> None:
     pages = _page_paths(files, html)
     status = 0
     reviewed: list[tuple[Path, ReplayReview]] = []
     for path in files:
         try:
-            with _progress(path.name) as progress:
-                result = review_replay(path, fmt, keep_analyses=html is not None, progress=progress)
+            source = _read_stdin(fmt) if str(path) == "-" else path
+            with _progress("<stdin>" if str(path) == "-" else path.name) as progress:
+                result = review_replay(source, fmt, keep_analyses=html is not None, progress=progress)
         except (ValueError, OSError) as err:
             status = EXIT_BAD_INPUT
             line = with_path(path, getattr(err, "strerror", None) or " ".join(str(err).split()))
@@ -87,6 +97,14 @@ def replay(
         raise typer.Exit(status)
 
 
+def _read_stdin(fmt: str | None) -> Replay:
+    """The replay on standard input: its format cannot come from a name, so ``--format`` must say."""
+    if fmt is None:
+        raise ValueError(f"reading a replay from standard input needs --format ({', '.join(REPLAY_FORMATS)})")
+    data = sys.stdin.buffer.read(MAX_REPLAY_BYTES + 1)
+    return parse_replay(data, fmt, "<stdin>")
+
+
 def _page_paths(files: list[Path], html: Path | None) -> dict[Path, Path] | None:
     """Where each file's viewer page goes; checked before any work, so a bad OUT fails at once."""
     if html is None:
@@ -103,13 +121,14 @@ def _page_paths(files: list[Path], html: Path | None) -> dict[Path, Path] | None
         html.mkdir(parents=True, exist_ok=True)
     except OSError as err:
         fail(f"--html {html}: {err.strerror or err}")
-    return {path: html / f"{path.stem}.html" for path in files}
+    return {path: html / f"{'stdin' if str(path) == '-' else path.stem}.html" for path in files}
 
 
 def _write_page(out: Path, result: ReplayReview) -> None:
-    from minesat.viewer import render_viewer, review_frames
+    from minesat.viewer import render_viewer, replay_frames
 
-    page = render_viewer(result.title(), result.summary(), review_frames(result.review), result.review.layout)
+    frames, mouse = replay_frames(result)
+    page = render_viewer(result.title(), result.summary(), frames, result.review.layout, mouse)
     try:
         write_text_atomically(out, page)
     except OSError as err:

@@ -26,6 +26,7 @@ file and the byte offset (0-based, as a hex viewer shows it) where reading stopp
 
 from __future__ import annotations
 
+import errno
 import importlib
 import os
 import struct
@@ -211,7 +212,7 @@ def parse_replay(data: bytes, format: str, path: str = "<bytes>") -> Replay:
     if len(data) > MAX_REPLAY_BYTES:
         raise ReplayFormatError(path, MAX_REPLAY_BYTES, f"file too large: more than {MAX_REPLAY_BYTES} bytes")
     if not data:
-        raise ReplayFormatError(path, 0, f"empty file: not a {name.upper()} replay")
+        raise ReplayFormatError(path, 0, f"empty file: not {_a(name.upper())} replay")
     return _reader(name)(ByteReader(data, path))
 
 
@@ -219,12 +220,29 @@ def read_replay(path: str | os.PathLike[str], format: str | None = None) -> Repl
     """Read the replay in ``path``, the format from its extension unless ``format`` says.
 
     Reads at most :data:`MAX_REPLAY_BYTES` (+1 to notice more): a hostile file
-    is refused without being read whole.
+    is refused without being read whole. A directory raises
+    :class:`IsADirectoryError` before its name is looked at.
+
+    >>> read_replay(".")
+    Traceback (most recent call last):
+    ...
+    IsADirectoryError: [Errno 21] is a directory, not a replay file: '.'
     """
+    if os.path.isdir(path):
+        raise IsADirectoryError(errno.EISDIR, "is a directory, not a replay file", str(path))
     name = replay_format_for(path, format)
     with open(path, "rb") as f:
         data = f.read(MAX_REPLAY_BYTES + 1)
     return parse_replay(data, name, str(path))
+
+
+def _a(word: str) -> str:
+    """``a`` or ``an`` before a word or abbreviation said letter by letter: ``an AVF``, ``a BMP``.
+
+    >>> _a("AVF"), _a("RMV"), _a("MVF"), _a("EVF"), _a("BMP")
+    ('an AVF', 'an RMV', 'an MVF', 'an EVF', 'a BMP')
+    """
+    return ("an " if word[:1] in "AEFHILMNORSX" else "a ") + word
 
 
 def _reader(name: str) -> Callable[[ByteReader], Replay]:

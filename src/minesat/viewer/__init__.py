@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from minesat.viewer.frames import (
     KINDS,
+    MouseTrack,
     Verdict,
     ViewerFrame,
     ViewerMove,
@@ -22,14 +23,17 @@ from minesat.viewer.frames import (
     display_verdict,
     final_frame,
     game_frames,
+    mouse_track,
     player_frames,
     record_summary,
+    replay_frames,
     review_frames,
 )
 from minesat.viewer.page import encode_frames, render_viewer, script_json
 
 __all__ = [
     "KINDS",
+    "MouseTrack",
     "Verdict",
     "ViewerFrame",
     "ViewerMove",
@@ -38,9 +42,11 @@ __all__ = [
     "encode_frames",
     "final_frame",
     "game_frames",
+    "mouse_track",
     "player_frames",
     "record_summary",
     "render_viewer",
+    "replay_frames",
     "review_frames",
     "script_json",
 ]

@@ -19,13 +19,15 @@ from __future__ import annotations
 import enum
 import math
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from minesat.analysis import Analysis, Analyzer
 from minesat.board import COVERED, Action, Cell, Layout, Move, Position, cell_name, on_board
+from minesat.formats.replay import Replay
 from minesat.game import Status
 from minesat.generate import FirstClick
 from minesat.player import GameRecord, Step, Strategy, play_game
+from minesat.replay import ReplayGame, ReplayMetrics, ReplayReview
 from minesat.review import GameReview, PlayedMove, ReviewedMove, describe, review_game
 from minesat.review import Verdict as Judged
 from minesat.stats import percent
@@ -100,6 +102,9 @@ class ViewerFrame:
     ``move`` is ``None`` in the final frame, the position after the last move;
     a final frame may show the layout's ``mines`` and the ``exploded`` one.
     ``time`` is the move's time in seconds into the game, when known.
+    ``figures`` are (label, text) pairs about the game so far, up to the
+    position shown (a replay's 3BV/s, clicks, ...); every frame of a game has
+    the same labels, or none.
     """
 
     position: Position
@@ -112,6 +117,7 @@ class ViewerFrame:
     time: float | None = None
     mines: frozenset[Cell] = field(default=frozenset())
     exploded: Cell | None = None
+    figures: tuple[tuple[str, str], ...] = ()
 
     @classmethod
     def analysed(cls, position: Position, analysis: Analysis, **fields: object) -> ViewerFrame:
@@ -196,6 +202,86 @@ def review_frames(review: GameReview) -> list[ViewerFrame]:
         )
     frames.append(final_frame(review, len(frames)))
     return frames
+
+
+@dataclass(frozen=True)
+class MouseTrack:
+    """The pointer through a game, for the page to play back: one entry per mouse event.
+
+    ``times`` are seconds into the game (negative before the first uncover);
+    ``x``, ``y`` are the pointer in cells from the board's top-left corner
+    (``x`` across); ``buttons`` says what each event did: ``.`` a move, ``l``
+    ``r`` ``m`` a left, right or middle press, ``L`` ``R`` ``M`` its release,
+    ``c`` both buttons down at once.
+
+    >>> MouseTrack((0.0, 0.5), (0.5, 2.5), (0.5, 0.5), ".l").buttons
+    '.l'
+    """
+
+    times: tuple[float, ...]
+    x: tuple[float, ...]
+    y: tuple[float, ...]
+    buttons: str
+
+    def __post_init__(self) -> None:
+        if not len(self.times) == len(self.x) == len(self.y) == len(self.buttons):
+            raise ValueError("a mouse track needs as many times, x, y and buttons")
+        if any(b not in _BUTTONS for b in self.buttons):
+            raise ValueError(f"unknown button codes in a mouse track (known: {_BUTTONS})")
+
+
+_BUTTONS = ".lrmLRMc"
+
+
+def replay_frames(result: ReplayReview) -> tuple[list[ViewerFrame], MouseTrack]:
+    """A reviewed replay as frames, each with the running figures up to the position it
+    shows, and the pointer's track from the first event to the end of the game.
+
+    The figures of frame ``k`` are those just after move ``k - 1``
+    (:attr:`minesat.replay.ReplayGame.figures`): the game so far as the board shows it.
+    """
+    game, replay = result.game, result.replay
+    frames = review_frames(result.review)
+    size = (replay.rows, replay.cols, replay.mines)
+    clicks = dict.fromkeys(("left", "right", "double", "lce", "rce", "dce"), 0)
+    before = ReplayMetrics.of(size, game.metrics.bbbv, 0, None, clicks, 0.0)
+    running = [before, *game.figures]
+    frames = [
+        replace(frame, figures=tuple(running[min(k, len(running) - 1)].labelled()))
+        for k, frame in enumerate(frames)
+    ]
+    return frames, mouse_track(replay, game)
+
+
+def mouse_track(replay: Replay, game: ReplayGame) -> MouseTrack:
+    """The pointer's events up to the end of the game (flags placed before it left out)."""
+    start = game.start if game.start is not None else (replay.events[0].time if replay.events else 0.0)
+    size = replay.cell_size
+    down = {"l": False, "r": False, "m": False}
+    times: list[float] = []
+    xs: list[float] = []
+    ys: list[float] = []
+    codes = []
+    for event in replay.events[: game.end_event + 1]:
+        kind = event.kind
+        if kind == "pf":
+            continue
+        if kind in down:  # EVF's l, r, m: a press if the button is up, else a release
+            kind += "r" if down[kind] else "c"
+        if kind == "cc":
+            down["l"] = down["r"] = True
+            code = "c"
+        elif kind == "mv":
+            code = "."
+        else:
+            button, pressed = kind[0], kind[1] == "c"
+            down[button] = pressed
+            code = button if pressed else button.upper()
+        times.append(round(event.time - start, 3))
+        xs.append(event.x / size)
+        ys.append(event.y / size)
+        codes.append(code)
+    return MouseTrack(tuple(times), tuple(xs), tuple(ys), "".join(codes))
 
 
 def display_verdict(move: ReviewedMove) -> Verdict:

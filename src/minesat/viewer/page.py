@@ -27,7 +27,7 @@ import jinja2
 from markupsafe import Markup
 
 from minesat.board import COVERED, Cell, Layout
-from minesat.viewer.frames import ViewerFrame, check_frames
+from minesat.viewer.frames import MouseTrack, ViewerFrame, check_frames
 
 #: Characters that name an entry of a frame's probability table in the analysis string
 #: (no digits: they write run lengths; no quote, backslash, <, > or &: the string sits in
@@ -47,12 +47,16 @@ def render_viewer(
     summary: Mapping[str, object] | Sequence[tuple[str, object]],
     frames: Sequence[ViewerFrame],
     layout: Layout | None = None,
+    mouse: MouseTrack | None = None,
 ) -> str:
-    """One self-contained HTML page that steps through ``frames``.
+    """One self-contained HTML page that steps through ``frames``, and plays them back.
 
     ``summary`` (label, value) pairs go on top; every text is escaped, so a
     title or player name may hold anything. ``layout``, when given, lets the
     page show where the mines are at every step (a toggle, off at first).
+    ``mouse``, when given, is drawn over the board as the game plays (the
+    pointer and its path since the last move). Playback runs on the frames'
+    times when every move has one, else at two moves a second.
     Raises :class:`ValueError` when the frames do not share one board size or
     the layout does not fit it.
     """
@@ -60,7 +64,7 @@ def render_viewer(
     if layout is not None and (layout.rows, layout.cols) != (rows, cols):
         raise ValueError(f"the layout is {layout.rows}x{layout.cols}, the frames {rows}x{cols}")
     pairs = list(summary.items()) if isinstance(summary, Mapping) else list(summary)
-    data = encode_frames(frames, layout)
+    data = encode_frames(frames, layout, mouse)
     return _templates().get_template("viewer.html.j2").render(
         title=title,
         summary=[(str(label), str(value)) for label, value in pairs],
@@ -81,11 +85,17 @@ def script_json(value: Any) -> str:
     return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
 
 
-def encode_frames(frames: Sequence[ViewerFrame], layout: Layout | None = None) -> dict[str, Any]:
+def encode_frames(
+    frames: Sequence[ViewerFrame], layout: Layout | None = None, mouse: MouseTrack | None = None
+) -> dict[str, Any]:
     """The JSON blob the page's script reads.
 
-    ``{"rows", "cols", "mines", "frames": [...], "layout": [cell index, ...] or null}``;
-    cells are row-major indices. Per frame, keys left out when empty:
+    ``{"rows", "cols", "mines", "frames": [...], "layout": [cell index, ...] or null,
+    "figures": [label, ...] or null, "mouse": {...} or null}``; cells are row-major
+    indices. ``mouse`` holds the track as whole numbers, each the change from the
+    event before: ``t`` milliseconds, ``x`` and ``y`` sixteenths of a cell, and ``b``
+    the buttons string (see :class:`~minesat.viewer.frames.MouseTrack`). Per frame,
+    keys left out when empty:
 
     - ``d``: the board's changes since the previous frame, flat ``[index, state, ...]``
       (state -1 covered, -2 flag, 0-8 a number); the first frame against a covered board;
@@ -94,7 +104,8 @@ def encode_frames(frames: Sequence[ViewerFrame], layout: Layout | None = None) -
       (``w`` characters of :data:`ALPHABET` each), a token followed by digits
       standing for that many cells in a row;
     - ``m``: the move ``[index, kind]``; ``v`` verdict, ``t`` text, ``s`` time in seconds;
-    - ``x``: mines to show, ``e``: the mine that went off (final frames).
+    - ``x``: mines to show, ``e``: the mine that went off (final frames);
+    - ``g``: the texts of the frame's figures, in the order of the labels ``figures``.
 
     >>> from minesat.board import Position
     >>> f = ViewerFrame(Position.from_rows(["1??", "???"]), safe=frozenset({(0, 1)}),
@@ -103,9 +114,10 @@ def encode_frames(frames: Sequence[ViewerFrame], layout: Layout | None = None) -
     {'d': [0, 1], 'a': 'AD4', 'p': [0.25]}
     """
     rows, cols = check_frames(frames)
+    labels = next(([label for label, _ in f.figures] for f in frames if f.figures), None)
     before = [COVERED] * (rows * cols)
     out = []
-    for frame in frames:
+    for number, frame in enumerate(frames, 1):
         cells = frame.position.cells
         item: dict[str, Any] = {}
         diff = [x for i, s in enumerate(cells) if s != before[i] for x in (i, s)]
@@ -125,6 +137,10 @@ def encode_frames(frames: Sequence[ViewerFrame], layout: Layout | None = None) -
             item["x"] = sorted(_index(c, cols) for c in frame.mines)
         if frame.exploded is not None:
             item["e"] = _index(frame.exploded, cols)
+        if frame.figures:
+            if [label for label, _ in frame.figures] != labels:
+                raise ValueError(f"frame {number}: its figures' labels are not those of the others")
+            item["g"] = [text for _, text in frame.figures]
         out.append(item)
     mines = frames[0].position.mines
     return {
@@ -133,7 +149,25 @@ def encode_frames(frames: Sequence[ViewerFrame], layout: Layout | None = None) -
         "mines": mines if mines is not None else (layout.mine_count if layout is not None else None),
         "frames": out,
         "layout": sorted(_index(c, cols) for c in layout.mines) if layout is not None else None,
+        "figures": labels,
+        "mouse": _encode_mouse(mouse) if mouse is not None else None,
     }
+
+
+def _encode_mouse(mouse: MouseTrack) -> dict[str, Any]:
+    """The track as changes from one event to the next, in whole units (see :func:`encode_frames`).
+
+    >>> _encode_mouse(MouseTrack((-0.25, 0.0, 1.5), (0.5, 0.5, 2.0), (0.5, 1.0, 1.0), ".lL"))
+    {'t': [-250, 250, 1500], 'x': [8, 0, 24], 'y': [8, 8, 0], 'b': '.lL'}
+    """
+    out: dict[str, Any] = {"t": [], "x": [], "y": [], "b": mouse.buttons}
+    last = (0, 0, 0)
+    for t, x, y in zip(mouse.times, mouse.x, mouse.y, strict=True):
+        now = (round(t * 1000), round(x * 16), round(y * 16))
+        for key, a, b in zip("txy", now, last, strict=True):
+            out[key].append(a - b)
+        last = now
+    return out
 
 
 def _encode_analysis(frame: ViewerFrame, cols: int) -> dict[str, Any]:
