@@ -271,7 +271,7 @@ def write(replay: Replay) -> bytes:
     rows, cols, meta = replay.rows, replay.cols, replay.metadata
     if not (1 <= rows <= 255 and 1 <= cols <= 255) or not 1 <= replay.cell_size <= 255:
         raise ValueError(f"RMV holds boards up to 255x255 cells, not {rows}x{cols}")
-    version_info = " ".join(meta[key] for key in ("program", "version") if meta.get(key)).encode()
+    version_info = meta.get("version", "").encode()  # the program's name is the clone_name
     player = meta.get("player", "").encode()[:255]
     player_info = struct.pack(">HB", 1, len(player)) + player
     board = struct.pack(">IBBH", int(meta.get("timestamp", 0)) & 0xFFFFFFFF, cols, rows, replay.mines)
