@@ -270,3 +270,10 @@ def test_ms_toollib_reads_the_same_games(tmp_path: Path) -> None:
         assert t["rtime"] == pytest.approx(ours.seconds, abs=1e-9), path.name
         outcomes.add(ours.won)
     assert outcomes == {True, False}
+
+
+def test_solve_save_replay_refuses_a_board_too_large_before_playing(tmp_path: Path) -> None:
+    (tmp_path / "wide.txt").write_text(" " * 300 + "\n*" + " " * 299 + "\n")
+    done = run("solve", "wide.txt", "--save-replay", "g.rmv", cwd=tmp_path)
+    assert done.returncode == 2 and done.stdout == "" and "up to 255x255 cells, not 2x300" in done.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["wide.txt"]

@@ -23,7 +23,7 @@ from minesat.cli.common import (
     start_cell,
 )
 from minesat.formats import UnsupportedFormatError
-from minesat.formats.replay import written_format_for
+from minesat.formats.replay import MAX_WRITTEN_SIDE, written_format_for
 from minesat.game import Game
 from minesat.generate import FirstClick
 from minesat.player import (
@@ -113,9 +113,12 @@ def solve(
             fail("--save-replay records the player's game; it does not go with --oracle")
         _check_out(save_replay, "--save-replay")
         try:
-            written_format_for(save_replay)
+            written = written_format_for(save_replay)
         except UnsupportedFormatError as err:
             fail(str(err))
+        if max(layout.rows, layout.cols) > MAX_WRITTEN_SIDE:
+            fail(f"{save_replay}: {written.upper()} replays hold boards up to {MAX_WRITTEN_SIDE}x"
+                 f"{MAX_WRITTEN_SIDE} cells, not {layout.rows}x{layout.cols}")
 
     if oracle:
         try:

@@ -49,6 +49,7 @@ from datetime import UTC, datetime
 
 from minesat.board import Layout
 from minesat.formats.replay import (
+    MAX_WRITTEN_SIDE,
     ByteReader,
     MouseEvent,
     Replay,
@@ -257,7 +258,7 @@ def write(replay: Replay) -> bytes:
     pre-flag, or one more than 255 ms into the game.
     """
     rows, cols, size = replay.rows, replay.cols, replay.cell_size
-    if not (1 <= rows <= 255 and 1 <= cols <= 255) or max(rows, cols) * size > 32767 or size < 1:
+    if max(rows, cols) > MAX_WRITTEN_SIDE or not 1 <= size <= 255 or max(rows, cols) * size > 32767:
         raise ValueError(f"EVF holds boards up to 255x255 cells of 32 767 pixels a side, not {rows}x{cols}")
     if not replay.events or replay.events[0].kind not in ("mv", "lc", "rc", "pf"):
         raise ValueError("an EVF file starts with a move, a press or a pre-flag")

@@ -50,6 +50,7 @@ from minesat.formats.common import BoardFormatError, UnsupportedFormatError
 __all__ = [
     "MAX_EVENTS",
     "MAX_REPLAY_BYTES",
+    "MAX_WRITTEN_SIDE",
     "MOUSE_KINDS",
     "REPLAY_EXTENSIONS",
     "REPLAY_FORMATS",
@@ -70,8 +71,9 @@ __all__ = [
 #: Format names, and the extension that means each (compared case-insensitively).
 REPLAY_FORMATS = ("avf", "rmv", "mvf", "evf")
 REPLAY_EXTENSIONS = {f".{name}": name for name in REPLAY_FORMATS}
-#: The formats minesat also writes.
+#: The formats minesat also writes, and the longest side of a board they hold (in cells).
 WRITTEN_FORMATS = ("evf", "rmv")
+MAX_WRITTEN_SIDE = 255
 
 #: Largest replay read, in bytes. A 20-minute 36x60 Metasweeper game is 340 kB;
 #: anything past this is refused before it is read whole.

@@ -50,6 +50,7 @@ from datetime import UTC, datetime
 
 from minesat.board import Layout
 from minesat.formats.replay import (
+    MAX_WRITTEN_SIDE,
     BoardEvent,
     ByteReader,
     MouseEvent,
@@ -256,7 +257,7 @@ _CODES = {kind: code for code, kind in _MOUSE.items()}
 _BOARD_CODES = {"blast": 27, **{kind: code for code, kind in _BOARD.items() if kind != "blast"}}
 _BUTTONS = {"lc": 1, "rc": 2, "mc": 16}
 _RELEASES = {"lr": 1, "rr": 2, "mr": 16}
-_LEVEL_CODES = {name: code for code, name in _LEVELS.items()}
+_BOARD_LEVELS = {(8, 8, 10): 0, (16, 16, 40): 1, (16, 30, 99): 2}
 _MODE_CODES = {name: code for code, name in _MODES.items()}
 _MAX_TIME_MS = (1 << 24) - 1
 
@@ -269,7 +270,7 @@ def write(replay: Replay) -> bytes:
     milliseconds), EVF's ambiguous button events (``cc``, ``l``, ``r``, ``m``).
     """
     rows, cols, meta = replay.rows, replay.cols, replay.metadata
-    if not (1 <= rows <= 255 and 1 <= cols <= 255) or not 1 <= replay.cell_size <= 255:
+    if max(rows, cols) > MAX_WRITTEN_SIDE or not 1 <= replay.cell_size <= 255:
         raise ValueError(f"RMV holds boards up to 255x255 cells, not {rows}x{cols}")
     version_info = meta.get("version", "").encode()  # the program's name is the clone_name
     player = meta.get("player", "").encode()[:255]
@@ -279,7 +280,7 @@ def write(replay: Replay) -> bytes:
     preflags = [e.cell for e in replay.events if e.kind == "pf" and e.cell is not None]
     preflagged = struct.pack(">H", len(preflags)) + b"".join(bytes([c, r]) for r, c in preflags)
     bbbv = replay.bbbv if replay.bbbv is not None else replay.layout.bbbv()
-    level = _LEVEL_CODES.get(meta.get("level", ""), 3)
+    level = _BOARD_LEVELS.get((rows, cols, replay.mines), 3)  # Viennasweeper's levels, by the board
     properties = bytes([bool(replay.question_marks), meta.get("nf") == "true",
                         _MODE_CODES.get(meta.get("mode", ""), 0), level, bbbv & 255, bbbv >> 8,
                         replay.cell_size])
