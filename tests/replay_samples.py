@@ -85,7 +85,8 @@ def have_ms_toollib() -> bool:
 
 
 # Run in a fresh interpreter: reads each file, prints one JSON object per file, and
-# writes ms-toollib's EVF transcodings of the first AVF, RMV and MVF file it is given.
+# (unless the output folder is "-") writes ms-toollib's EVF transcodings of the first
+# AVF, RMV and MVF file it is given.
 _SCRIPT = r"""
 import json, sys
 import ms_toollib as ms
@@ -109,8 +110,9 @@ for path in sys.argv[2:]:
         file=path.replace("\\", "/").rsplit("/", 1)[1], rows=v.row, cols=v.column, mines=v.mine_num,
         mine_cells=mines, cell_size=v.pix_size, rtime=v.rtime, completed=v.is_completed, bbbv=v.bbbv,
         left=v.left, right=v.right, double=v.double, cl=v.cl, ce=v.ce, ioe=v.ioe, corr=v.corr,
+        bbbv_solved=v.bbbv_solved, software=v.software,
         player=v.player_identifier, events=events)))
-    if fmt != "evf" and fmt not in transcoded:
+    if out_dir != "-" and fmt != "evf" and fmt not in transcoded:
         transcoded.add(fmt)
         for version in (0, 2, 3, 4):
             w = classes[fmt](path)
@@ -131,18 +133,9 @@ def ms_toollib_reading() -> tuple[dict[str, dict[str, Any]], dict[str, bytes]]:
     Call only when :func:`have_ms_toollib` is true and the samples are there.
     """
     table = readme_table()
-    files = [str(p) for p in sample_files() if table.get(p.name) is not None]
+    files = [p for p in sample_files() if table.get(p.name) is not None]
     with tempfile.TemporaryDirectory() as work:
-        done = subprocess.run(
-            [sys.executable, "-c", _SCRIPT, work, *files],
-            capture_output=True,
-            text=True,
-            cwd=work,
-            timeout=300,
-        )
-        if done.returncode != 0:
-            raise AssertionError(f"ms-toollib failed (status {done.returncode}): {done.stderr[-2000:]}")
-        readings = {d["file"]: d for d in map(json.loads, done.stdout.splitlines())}
+        readings = _run_ms_toollib(files, work)
         transcodings = {p.name: p.read_bytes() for p in Path(work).glob("*.evf")}
     return readings, transcodings
 
@@ -184,3 +177,26 @@ def ms_toollib_running(times: dict[str, list[float]]) -> Running:
     if done.returncode != 0:
         raise AssertionError(f"ms-toollib failed (status {done.returncode}): {done.stderr[-2000:]}")
     return {path: (rows, end) for path, rows, end in map(json.loads, done.stdout.splitlines())}
+
+
+def ms_toollib_read(files: list[Path]) -> dict[str, dict[str, Any]]:
+    """What ms-toollib reads from each of ``files`` (any replays), by file name.
+
+    Call only when :func:`have_ms_toollib` is true. Raises :class:`AssertionError`
+    when ms-toollib fails or aborts on any of them.
+    """
+    with tempfile.TemporaryDirectory() as work:
+        return _run_ms_toollib(files, work, transcode=False)
+
+
+def _run_ms_toollib(files: list[Path], work: str, transcode: bool = True) -> dict[str, dict[str, Any]]:
+    done = subprocess.run(
+        [sys.executable, "-c", _SCRIPT, work if transcode else "-", *map(str, files)],
+        capture_output=True,
+        text=True,
+        cwd=work,
+        timeout=300,
+    )
+    if done.returncode != 0:
+        raise AssertionError(f"ms-toollib failed (status {done.returncode}): {done.stderr[-2000:]}")
+    return {d["file"]: d for d in map(json.loads, done.stdout.splitlines())}

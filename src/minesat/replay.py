@@ -595,6 +595,12 @@ class ReplayReview:
             pairs.append(("Chance the guesses all survive", chance))
         return pairs
 
+    def _repr_html_(self) -> str:
+        """Jupyter shows the review of the replayed game (:func:`minesat.notebook.review_html`)."""
+        from minesat.notebook import review_html
+
+        return review_html(self.review, title=self.title())
+
     def to_json(self) -> dict[str, object]:
         """The object ``minesat replay --json`` prints for the file (without its ``file`` key)."""
         replay, metrics, review = self.replay, self.game.metrics, self.review

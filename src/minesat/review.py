@@ -158,6 +158,12 @@ class GameReview:
         """
         return _product(0.0 if m.needless else m.safest for m in self.risky)
 
+    def _repr_html_(self) -> str:
+        """Jupyter shows a review as the final board and its notable moves (:mod:`minesat.notebook`)."""
+        from minesat.notebook import review_html
+
+        return review_html(self)
+
 
 def _product(probabilities: Iterable[float | None]) -> float | None:
     out = 1.0

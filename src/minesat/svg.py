@@ -15,6 +15,10 @@ mine probability written in it.
 True
 >>> position_svg(pos).count("<rect")  # the background and one square per cell
 7
+>>> "B3: mine" in layout_svg(Layout.from_rows(["  ", " *"]))
+False
+>>> "B2: mine" in layout_svg(Layout.from_rows(["  ", " *"]))
+True
 """
 
 from __future__ import annotations
@@ -23,7 +27,7 @@ from collections.abc import Iterable
 from xml.sax.saxutils import escape
 
 from minesat.analysis import Analysis
-from minesat.board import COVERED, FLAG, Cell, Position, cell_name, row_name
+from minesat.board import COVERED, FLAG, Cell, Layout, Position, cell_name, row_name
 
 #: Classic Minesweeper colours of the numbers 1-8.
 NUMBER_COLOURS = ("#0000ff", "#007b00", "#ff0000", "#00007b", "#7b0000", "#007b7b", "#000000", "#7b7b7b")
@@ -61,6 +65,7 @@ def position_svg(
     legend: bool = True,
     mark: Cell | None = None,
     better: Iterable[Cell] = (),
+    mines: Iterable[Cell] = (),
 ) -> str:
     """The position as a standalone SVG document, with ``analysis`` drawn in when given.
 
@@ -69,7 +74,9 @@ def position_svg(
     is self-contained (no scripts, no external references), so it can be
     written to a file or inlined into an HTML page. ``mark`` outlines one cell
     (the report uses it for the guess that lost a game); ``better`` rings other
-    cells in a dashed green (the moves that would have done better).
+    cells in a dashed green (the moves that would have done better). ``mines``
+    are drawn as mines where they are still covered (a layout, or a lost game's
+    board; flags stay flags).
     """
     s = cell_size
     label_w = max(len(row_name(position.rows - 1)), 1) * s * 0.42 + s * 0.4
@@ -80,9 +87,10 @@ def position_svg(
     width = x0 + position.cols * s + s * 0.3
     height = y0 + position.rows * s + legend_h + s * 0.3
     if legend and analysis is not None:
-        width = max(width, x0 + 11.5 * s)
+        width = max(width, x0 + 12.2 * s)  # the scale's last label, 100%, whole
     safe = set(analysis.safe) if analysis is not None else set()
     mine = set(analysis.mine) if analysis is not None else set()
+    shown = set(mines)
 
     out = [
         f"<svg xmlns='http://www.w3.org/2000/svg' width='{width:.0f}' height='{height:.0f}' "
@@ -109,7 +117,7 @@ def position_svg(
         )
     for r in range(position.rows):
         for c in range(position.cols):
-            out.extend(_cell(position, analysis, (r, c), x0 + c * s, y0 + r * s, s, safe, mine))
+            out.extend(_cell(position, analysis, (r, c), x0 + c * s, y0 + r * s, s, safe, mine, shown))
     if mark is not None:
         out.append(
             f"<rect x='{x0 + mark[1] * s + 1.5:.1f}' y='{y0 + mark[0] * s + 1.5:.1f}' width='{s - 3}' "
@@ -127,6 +135,17 @@ def position_svg(
     return "\n".join(out) + "\n"
 
 
+def layout_svg(layout: Layout, *, cell_size: int = 32, title: str | None = None) -> str:
+    """Where the mines are: every other cell uncovered with its number, each mine drawn.
+
+    A standalone SVG document, as :func:`position_svg` draws.
+    """
+    counts, cols = layout.counts, layout.cols
+    cells = tuple(COVERED if divmod(i, cols) in layout.mines else n for i, n in enumerate(counts))
+    position = Position(layout.rows, layout.cols, cells, layout.mine_count)
+    return position_svg(position, cell_size=cell_size, title=title, mines=layout.mines)
+
+
 def _cell(
     position: Position,
     analysis: Analysis | None,
@@ -136,6 +155,7 @@ def _cell(
     s: int,
     safe: set[Cell],
     mine: set[Cell],
+    shown: set[Cell],
 ) -> list[str]:
     """The shapes of one cell; its name and state in a tooltip."""
     state = position[cell]
@@ -144,7 +164,13 @@ def _cell(
     tip = name
     fill = _COVERED
     inner: list[str] = []
-    if state >= 0:
+    if cell in shown and state == COVERED:
+        tip = f"{name}: mine"
+        inner.append(f"<circle cx='{cx:.1f}' cy='{cy:.1f}' r='{s * 0.25:.1f}' fill='#111111'/>")
+        inner.append(
+            f"<circle cx='{cx - s * 0.08:.1f}' cy='{cy - s * 0.08:.1f}' r='{s * 0.07:.1f}' fill='#ffffff'/>"
+        )
+    elif state >= 0:
         fill = _UNCOVERED
         tip = f"{name}: {state}"
         if state:

@@ -1074,4 +1074,5 @@ def _build(
         components=components,
         exact=exact,
         layouts=layouts,
+        position=position,
     )

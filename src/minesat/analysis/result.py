@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
-from minesat.board import Action, Cell, Move, cell_name
+from minesat.board import Action, Cell, Move, Position, cell_name
 
 
 class InconsistentPositionError(ValueError):
@@ -46,6 +46,8 @@ class Analysis:
     #: A look-ahead uses ratios of it: P(a cell is safe and shows n) is
     #: layouts(position with that n) / layouts(position).
     layouts: int | None = None
+    #: The position analysed, when the engine made this value (for pictures; not compared).
+    position: Position | None = field(default=None, compare=False, repr=False)
 
     def moves(self) -> list[Move]:
         """One uncover per safe cell, then one flag per certain mine, row-major."""
@@ -65,3 +67,9 @@ class Analysis:
             "components": self.components,
             "exact": self.exact,
         }
+
+    def _repr_svg_(self) -> str:
+        """Jupyter shows the analysis as a picture: :func:`minesat.svg.position_svg` of its position."""
+        from minesat.notebook import analysis_svg
+
+        return analysis_svg(self)

@@ -22,6 +22,8 @@ from minesat.cli.common import (
     read_board,
     start_cell,
 )
+from minesat.formats import UnsupportedFormatError
+from minesat.formats.replay import MAX_WRITTEN_SIDE, written_format_for
 from minesat.game import Game
 from minesat.generate import FirstClick
 from minesat.player import (
@@ -81,6 +83,17 @@ def solve(
             show_default=False,
         ),
     ] = None,
+    save_replay: Annotated[
+        Path | None,
+        typer.Option(
+            "--save-replay",
+            metavar="PATH",
+            help="Also write the game as a replay file in the format PATH's extension names "
+            "(.evf Metasweeper, .rmv Viennasweeper), with mouse moves and times a steady hand "
+            "would make (see docs/commands/solve.md).",
+            show_default=False,
+        ),
+    ] = None,
 ) -> None:
     """Play LAYOUT with the automatic player, printing each move and why it was made."""
     try:
@@ -95,6 +108,17 @@ def solve(
         if oracle:
             fail("--html draws the player's game; it does not go with --oracle")
         _check_out(html)
+    if save_replay is not None:
+        if oracle:
+            fail("--save-replay records the player's game; it does not go with --oracle")
+        _check_out(save_replay, "--save-replay")
+        try:
+            written = written_format_for(save_replay)
+        except UnsupportedFormatError as err:
+            fail(str(err))
+        if max(layout.rows, layout.cols) > MAX_WRITTEN_SIDE:
+            fail(f"{save_replay}: {written.upper()} replays hold boards up to {MAX_WRITTEN_SIDE}x"
+                 f"{MAX_WRITTEN_SIDE} cells, not {layout.rows}x{layout.cols}")
 
     if oracle:
         try:
@@ -111,6 +135,8 @@ def solve(
         fail(str(err))
     if html is not None:
         _write_viewer(html, layout_file, layout, record, cell, rule, strategy)
+    if save_replay is not None:
+        _write_replay(save_replay, layout, record)
     if as_json:
         typer.echo(json.dumps(_game_json(record, steps, cell, rule, strategy)))
         return
@@ -174,10 +200,10 @@ def _final_board(layout: Layout, record: GameRecord) -> str:
     return game.render()
 
 
-def _check_out(out: Path) -> None:
-    """Refuse an OUT the page cannot be written to before the game is played, in one line."""
+def _check_out(out: Path, option: str = "--html") -> None:
+    """Refuse an OUT the file cannot be written to before the game is played, in one line."""
     if out.is_dir():
-        fail(f"{out}: is a directory; --html wants a file name")
+        fail(f"{out}: is a directory; {option} wants a file name")
     if not out.parent.is_dir():
         fail(f"{out}: no such directory: {out.parent}")
 
@@ -197,6 +223,21 @@ def _write_viewer(
     except OSError as err:
         fail(f"{out}: cannot write the viewer page ({err.strerror or err})")
     # On stderr: stdout carries the moves (or the JSON) as before.
+    typer.echo(f"wrote {out}", err=True)
+
+
+def _write_replay(out: Path, layout: Layout, record: GameRecord) -> None:
+    """The game as a replay file, schedule seed 0, dated now (``wrote OUT`` on stderr)."""
+    from minesat.formats.replay import write_replay
+    from minesat.recording import record_game
+
+    replay = record_game(layout, record.moves, format=written_format_for(out), path=str(out))
+    try:
+        write_replay(replay, out)
+    except ValueError as err:  # a board or game the format cannot hold
+        fail(f"{out}: {err}")
+    except OSError as err:
+        fail(f"{out}: cannot write the replay ({err.strerror or err})")
     typer.echo(f"wrote {out}", err=True)
 
 

@@ -1,7 +1,8 @@
 """Board files: text (``.txt``/``.dat``), ``.mine``, ``.mbf`` and ``.json`` (SPEC section 2).
 
 Replay files of real games (``.avf``, ``.rmv``, ``.mvf``, ``.evf``) are read by
-:func:`read_replay` (see :mod:`minesat.formats.replay`).
+:func:`read_replay`, and ``.evf`` and ``.rmv`` written by :func:`write_replay`
+(see :mod:`minesat.formats.replay`).
 
 Each format is a module with a reader paired with its writer; this package picks
 the module from the file's extension (or an explicit ``format``), caps how much
@@ -33,7 +34,14 @@ from typing import BinaryIO
 from minesat.board import MAX_SIDE, Layout, Position
 from minesat.formats import jsonfmt, mbf, mine, text
 from minesat.formats.common import MAX_BYTES, BoardFormatError, UnsupportedFormatError
-from minesat.formats.replay import Replay, ReplayFormatError, parse_replay, read_replay
+from minesat.formats.replay import (
+    Replay,
+    ReplayFormatError,
+    format_replay,
+    parse_replay,
+    read_replay,
+    write_replay,
+)
 
 __all__ = [
     "EXTENSIONS",
@@ -46,6 +54,7 @@ __all__ = [
     "format_for",
     "format_layout",
     "format_position",
+    "format_replay",
     "open_atomic",
     "parse_layout",
     "parse_position",
@@ -55,6 +64,7 @@ __all__ = [
     "read_replay",
     "write_layout",
     "write_position",
+    "write_replay",
     "write_text_atomically",
 ]
 

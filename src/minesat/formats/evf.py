@@ -35,14 +35,21 @@ Their strings may be in any encoding (see :func:`decode_text`).
 
 Coordinates are pixels from the board's top-left corner; events off the board
 are recorded at (columns x cell size, rows x cell size).
+
+:func:`write` writes version 4, as ms-toollib's ``generate_evf_v4_raw_data``
+does: the question-mark bit set when they are on, the program's name and
+version in one string, no device id, no custom metrics, mouse events only, and
+an empty checksum (only Metasweeper can sign its own games).
 """
 
 from __future__ import annotations
 
 import struct
+from datetime import UTC, datetime
 
 from minesat.board import Layout
 from minesat.formats.replay import (
+    MAX_WRITTEN_SIDE,
     ByteReader,
     MouseEvent,
     Replay,
@@ -93,6 +100,10 @@ _MODES = {
 }
 
 
+_CODES = {kind: code for code, kind in _MOUSE.items()}
+_MODE_CODES = {name: code for code, name in _MODES.items()}
+
+
 def read(r: ByteReader) -> Replay:
     version = r.u8("version")
     if version > 4:
@@ -115,6 +126,12 @@ def read(r: ByteReader) -> Replay:
         meta.update(_read_v4_strings(r, bool(summary & 0x08)))
     else:
         meta.update(_read_old_strings(r, version))
+    if version >= 4 and int(meta["start_time"]):
+        try:
+            start = datetime.fromtimestamp(int(meta["start_time"]) / 1_000_000, UTC)
+            meta["date"] = f"{start:%Y-%m-%d %H:%M:%S}"
+        except (ValueError, OverflowError, OSError):
+            pass  # a start time no calendar holds: the game is still readable, only undated
     meta = {k: v for k, v in meta.items() if v}
 
     layout = _read_mines(r, rows, cols)
@@ -231,3 +248,75 @@ def _read_old_events(r: ByteReader, rows: int, cols: int, size: int) -> list[Mou
         time = time_high << 16 | time_low
         events.append(MouseEvent(time / 1000, _MOUSE[code], x, y, *cell_of(x, y, size, rows, cols)))
         check_events(r, len(events))
+
+
+# --- writing -----------------------------------------------------------------------
+
+
+def write(replay: Replay) -> bytes:
+    """The replay as an EVF version 4 file.
+
+    Raises :class:`ValueError` for what version 4 cannot hold: a side over 255
+    cells or 32 767 pixels, a first event that is not a move, press or
+    pre-flag, or one more than 255 ms into the game.
+    """
+    rows, cols, size = replay.rows, replay.cols, replay.cell_size
+    if max(rows, cols) > MAX_WRITTEN_SIDE or not 1 <= size <= 255 or max(rows, cols) * size > 32767:
+        raise ValueError(f"EVF holds boards up to 255x255 cells of 32 767 pixels a side, not {rows}x{cols}")
+    if not replay.events or replay.events[0].kind not in ("mv", "lc", "rc", "pf"):
+        raise ValueError("an EVF file starts with a move, a press or a pre-flag")
+    meta = replay.metadata
+    summary = 0x80 if replay.completed else 0
+    summary |= 0x10 if meta.get("nf") == "true" else 0
+    settings = 0x80 if replay.question_marks else 0
+    bbbv = replay.bbbv if replay.bbbv is not None else replay.layout.bbbv()
+    program = " ".join(meta[key] for key in ("program", "version") if meta.get(key))
+    country = meta.get("country", "")
+    out = bytearray([4, summary, settings, rows, cols])
+    out += struct.pack(">HBHHI", replay.mines, size, _MODE_CODES.get(meta.get("mode", ""), 0), bbbv,
+                       round((replay.rtime or 0) * 1000))
+    out += country.encode() if len(country.encode()) == 2 else b"XX"
+    out += struct.pack(">QQ", int(meta.get("start_time", 0)), int(meta.get("end_time", 0)))
+    for text in (program, meta.get("player", ""), meta.get("race", ""), meta.get("unique", "")):
+        out += text.encode() + b"\0"
+    out += struct.pack(">H", 0)  # no device id
+    out += _mine_bits(replay.layout)
+    out += struct.pack(">H", 0)  # no custom metrics
+    out += _events(replay)
+    out += b"\0" + struct.pack(">H", 0)  # the end of the events, an empty checksum
+    return bytes(out)
+
+
+def _mine_bits(layout: Layout) -> bytes:
+    bits = bytearray((layout.rows * layout.cols + 7) // 8)
+    for row, col in layout.mines:
+        i = row * layout.cols + col
+        bits[i >> 3] |= 0x80 >> (i & 7)
+    return bytes(bits)
+
+
+def _events(replay: Replay) -> bytes:
+    """The first event in full, then each as a time step and a move; a step over 255 ms takes pauses."""
+    first = replay.events[0]
+    time = round(first.time * 1000)
+    if not 0 <= time <= 255:
+        raise ValueError(f"an EVF file's first event is at most 255 ms into the game, not {time} ms")
+    out = bytearray(struct.pack(">BBHH", _CODES[first.kind], time, first.x, first.y))
+    x, y = first.x, first.y
+    for event in replay.events[1:]:
+        if event.kind not in _CODES:
+            raise ValueError(f"EVF has no mouse event {event.kind!r}")
+        now = round(event.time * 1000)
+        step = now - time
+        if step < 0:
+            raise ValueError(f"events out of order at {event.time} s")
+        while step > 255:
+            pause = min(step, 65535)
+            out += struct.pack(">BH", _PAUSE, pause)
+            step -= pause
+        out += _STEP_EVENT.pack(_CODES[event.kind], step, event.x - x, event.y - y)
+        time, x, y = now, event.x, event.y
+    return bytes(out)
+
+
+_STEP_EVENT = struct.Struct(">BBhh")

@@ -22,6 +22,16 @@ minesat.formats.ReplayFormatError: bad.rmv:byte 4: unknown RMV version 7 (1 and 
 
 A file that cannot be read raises :class:`ReplayFormatError`, one line naming the
 file and the byte offset (0-based, as a hex viewer shows it) where reading stopped.
+
+Two formats are also written, ``.evf`` and ``.rmv`` (:data:`WRITTEN_FORMATS`):
+:func:`format_replay` gives a file's bytes, :func:`write_replay` writes one
+atomically. A game minesat played becomes a :class:`Replay` through
+:func:`minesat.recording.record_game`.
+
+>>> data = format_replay(replay, "rmv")
+>>> again = parse_replay(data, "rmv")
+>>> again.layout == replay.layout and again.events == replay.events, again.rtime
+(True, 0.25)
 """
 
 from __future__ import annotations
@@ -41,22 +51,30 @@ from minesat.formats.common import BoardFormatError, UnsupportedFormatError
 __all__ = [
     "MAX_EVENTS",
     "MAX_REPLAY_BYTES",
+    "MAX_WRITTEN_SIDE",
     "MOUSE_KINDS",
     "REPLAY_EXTENSIONS",
     "REPLAY_FORMATS",
+    "WRITTEN_FORMATS",
     "BoardEvent",
     "MouseEvent",
     "Replay",
     "ReplayFormatError",
     "decode_text",
+    "format_replay",
     "parse_replay",
     "read_replay",
     "replay_format_for",
+    "write_replay",
+    "written_format_for",
 ]
 
 #: Format names, and the extension that means each (compared case-insensitively).
 REPLAY_FORMATS = ("avf", "rmv", "mvf", "evf")
 REPLAY_EXTENSIONS = {f".{name}": name for name in REPLAY_FORMATS}
+#: The formats minesat also writes, and the longest side of a board they hold (in cells).
+WRITTEN_FORMATS = ("evf", "rmv")
+MAX_WRITTEN_SIDE = 255
 
 #: Largest replay read, in bytes. A 20-minute 36x60 Metasweeper game is 340 kB;
 #: anything past this is refused before it is read whole.
@@ -243,6 +261,50 @@ def _a(word: str) -> str:
     ('an AVF', 'an RMV', 'an MVF', 'an EVF', 'a BMP')
     """
     return ("an " if word[:1] in "AEFHILMNORSX" else "a ") + word
+
+def written_format_for(path: str | os.PathLike[str], format: str | None = None) -> str:
+    """The replay format to write ``path`` in; :class:`UnsupportedFormatError` unless minesat writes it.
+
+    >>> written_format_for("game.EVF")
+    'evf'
+    >>> written_format_for("game.avf")
+    Traceback (most recent call last):
+    ...
+    minesat.formats.UnsupportedFormatError: game.avf: minesat reads .avf replays but ...
+    """
+    try:
+        name = replay_format_for(path, format)
+    except UnsupportedFormatError:
+        suffix = Path(path).suffix.lower() if format is None else format
+        raise UnsupportedFormatError(
+            f"{path}: cannot tell the replay format to write from the extension {suffix or '(none)'!r} "
+            f"(use .evf or .rmv)"
+        ) from None
+    if name not in WRITTEN_FORMATS:
+        raise UnsupportedFormatError(
+            f"{path}: minesat reads .{name} replays but does not write them (use .evf or .rmv)"
+        )
+    return name
+
+
+def format_replay(replay: Replay, format: str) -> bytes:
+    """The replay as a file's content in ``format`` (one of :data:`WRITTEN_FORMATS`).
+
+    Raises :class:`ValueError` for a replay the format cannot hold (too large a
+    board, too long a game, an event it has no code for).
+    """
+    name = written_format_for(f"<{format}>", format)
+    return importlib.import_module(f"minesat.formats.{name}").write(replay)  # type: ignore[no-any-return]
+
+
+def write_replay(replay: Replay, path: str | os.PathLike[str], format: str | None = None) -> None:
+    """Write the replay to ``path`` in the format its extension names (unless ``format`` says),
+    whole or not at all: through a temporary file in the same directory, then renamed."""
+    from minesat.formats import open_atomic  # the package imports this module
+
+    data = format_replay(replay, written_format_for(path, format))
+    with open_atomic(path) as f:
+        f.write(data)
 
 
 def _reader(name: str) -> Callable[[ByteReader], Replay]:

@@ -32,14 +32,25 @@ refused, and ``metadata["player_encoding"]`` says so.
 Viennasweeper starts recording at the release of the click that starts the game,
 so a file's first event is usually that release without its press; ms-toollib
 adds the press, this reader keeps the file's events (the replay logic pairs them).
+
+:func:`write` writes version 2 as Viennasweeper 5 does, as a program with no
+assigned clone id (0, its name in the ``clone_name`` extension property): the
+button flags of each mouse event are the buttons down after it (1 left, 2
+right, 16 middle), a move that fits is a short move (code 28), and the
+replay's board events follow the mouse event that caused them. The checksum is
+empty (Viennasweeper's is its own secret).
 """
 
 from __future__ import annotations
 
+import re
 import struct
+from collections import defaultdict
+from datetime import UTC, datetime
 
 from minesat.board import Layout
 from minesat.formats.replay import (
+    MAX_WRITTEN_SIDE,
     BoardEvent,
     ByteReader,
     MouseEvent,
@@ -109,7 +120,10 @@ def read(r: ByteReader) -> Replay:
     meta["version"] = decode_text(version_info, True if version == 2 else None)[0].strip("\0").strip()
     raw_fields = [r.take(r.u8("player field size"), "player field") for _ in range(r.u16("player fields"))]
 
-    meta["timestamp"] = str(r.u32("board timestamp"))
+    timestamp = r.u32("board timestamp")
+    meta["timestamp"] = str(timestamp)
+    if timestamp:
+        meta["date"] = f"{datetime.fromtimestamp(timestamp, UTC):%Y-%m-%d %H:%M:%S}"
     board_at = r.pos
     cols, rows = r.u8("columns"), r.u8("rows")
     declared = r.u16("mine count")
@@ -235,3 +249,81 @@ def _read_events(
 def _nibble(value: int) -> int:
     """A 4-bit two's complement number: 0..7 as they are, 8..15 as -8..-1."""
     return value - 16 if value & 8 else value
+
+
+# --- writing -----------------------------------------------------------------------
+
+_CODES = {kind: code for code, kind in _MOUSE.items()}
+_BOARD_CODES = {"blast": 27, **{kind: code for code, kind in _BOARD.items() if kind != "blast"}}
+_BUTTONS = {"lc": 1, "rc": 2, "mc": 16}
+_RELEASES = {"lr": 1, "rr": 2, "mr": 16}
+_BOARD_LEVELS = {(8, 8, 10): 0, (16, 16, 40): 1, (16, 30, 99): 2}
+_MODE_CODES = {name: code for code, name in _MODES.items()}
+_MAX_TIME_MS = (1 << 24) - 1
+
+
+def write(replay: Replay) -> bytes:
+    """The replay as an RMV version 2 file (see the module's notes).
+
+    ``pf`` events become the pre-flags. Raises :class:`ValueError` for what RMV
+    cannot hold: a side over 255 cells, a game over 4.6 hours (3-byte
+    milliseconds), EVF's ambiguous button events (``cc``, ``l``, ``r``, ``m``).
+    """
+    rows, cols, meta = replay.rows, replay.cols, replay.metadata
+    if max(rows, cols) > MAX_WRITTEN_SIDE or not 1 <= replay.cell_size <= 255:
+        raise ValueError(f"RMV holds boards up to 255x255 cells, not {rows}x{cols}")
+    version_info = meta.get("version", "").encode()  # the program's name is the clone_name
+    player = meta.get("player", "").encode()[:255]
+    player_info = struct.pack(">HB", 1, len(player)) + player
+    board = struct.pack(">IBBH", int(meta.get("timestamp", 0)) & 0xFFFFFFFF, cols, rows, replay.mines)
+    board += b"".join(bytes([c, r]) for r, c in sorted(replay.layout.mines))
+    preflags = [e.cell for e in replay.events if e.kind == "pf" and e.cell is not None]
+    preflagged = struct.pack(">H", len(preflags)) + b"".join(bytes([c, r]) for r, c in preflags)
+    bbbv = replay.bbbv if replay.bbbv is not None else replay.layout.bbbv()
+    level = _BOARD_LEVELS.get((rows, cols, replay.mines), 3)  # Viennasweeper's levels, by the board
+    properties = bytes([bool(replay.question_marks), meta.get("nf") == "true",
+                        _MODE_CODES.get(meta.get("mode", ""), 0), level, bbbv & 255, bbbv >> 8,
+                        replay.cell_size])
+    name = (meta.get("program") or "minesat").encode()[:255]
+    extension = struct.pack(">HB", 1, len(b"clone_name")) + b"clone_name" + bytes([len(name)]) + name
+    events = _events(replay)
+
+    sections = (version_info, player_info, board, preflagged, properties, extension, events)
+    head_size = 4 + 2 + 2 + 4 + 2 * 6 + 4 + 2
+    sizes = struct.pack(">HHHHHHIH", *(len(part) for part in sections[:6]), len(events), 0)
+    major = re.match(r"\d+", meta.get("version", ""))
+    head = b"*rmv" + struct.pack(">HBB", 2, 0, int(major.group()) & 255 if major else 0)
+    total = head_size + sum(len(part) for part in sections)
+    return head + struct.pack(">I", total) + sizes + b"".join(sections)
+
+
+def _events(replay: Replay) -> bytes:
+    """Mouse events (short moves where they fit), each followed by its board events, then the end."""
+    after: dict[int, list[BoardEvent]] = defaultdict(list)
+    for event in replay.board_events:
+        after[max(event.after, 0)].append(event)
+    out = bytearray()
+    buttons = 0
+    last: tuple[int, int, int] | None = None  # time, x, y of the previous mouse event
+    for index, event in enumerate(replay.events):
+        if event.kind != "pf":
+            if event.kind not in _CODES:
+                raise ValueError(f"RMV has no mouse event {event.kind!r}")
+            time = round(event.time * 1000)
+            if not 0 <= time <= _MAX_TIME_MS:
+                raise ValueError(f"RMV times are 0 to {_MAX_TIME_MS} ms, not {time}")
+            flags = (buttons | _BUTTONS.get(event.kind, 0)) & ~_RELEASES.get(event.kind, 0)
+            short = last is not None and event.kind == "mv" and flags == buttons
+            if short and last is not None:
+                step, dx, dy = time - last[0], event.x - last[1], event.y - last[2]
+                short = 0 <= step <= 255 and -8 <= dx <= 7 and -8 <= dy <= 7
+            if short and last is not None:
+                out += bytes([_SHORT_MOVE, time - last[0], (dx & 15) << 4 | (dy & 15)])
+            else:
+                out += bytes([_CODES[event.kind]]) + _MOUSE_V2.pack(time << 8 | flags, event.x, event.y)
+            buttons, last = flags, (time, event.x, event.y)
+        for board in after.pop(index, []):
+            out += bytes([_BOARD_CODES[board.kind], board.col, board.row])
+    end = 16 if replay.completed else 15 if any(b.kind == "blast" for b in replay.board_events) else 17
+    out += bytes([end]) + round((replay.rtime or 0) * 1000).to_bytes(3, "big")
+    return bytes(out)

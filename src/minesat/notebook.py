@@ -1,0 +1,108 @@
+"""How minesat's values show themselves in Jupyter: boards, analyses and reviews as pictures.
+
+IPython shows an object through its ``_repr_svg_`` or ``_repr_html_`` method,
+as python-chess shows its boards. :class:`~minesat.board.Position` and
+:class:`~minesat.board.Layout` draw themselves with :mod:`minesat.svg`;
+an :class:`~minesat.analysis.Analysis` draws the position it was made from
+with the probabilities in it; a :class:`~minesat.review.GameReview` (and a
+replay's :class:`~minesat.replay.ReplayReview`) is a short HTML summary: the
+final board, the result and the moves worth a look, each in the words
+``minesat replay`` uses.
+
+>>> from minesat.analysis import analyze
+>>> from minesat.board import Layout, Move, Position
+>>> position = Position.from_rows(["1??", "???"], mines=1)
+>>> position._repr_svg_().startswith("<svg")
+True
+>>> "33%" in analyze(position)._repr_svg_()
+True
+>>> from minesat.review import review_game
+>>> layout = Layout.from_rows(["*  ", "   ", "  *"])
+>>> review = review_game(layout, [Move.parse(m) for m in ["B2", "A3", "A1*", "C1"]])
+>>> html = review._repr_html_()
+>>> "<svg" in html and "guess at 25.0%, among the safest" in html
+True
+"""
+
+from __future__ import annotations
+
+from html import escape
+
+from minesat.analysis import Analysis
+from minesat.board import COVERED, FLAG, Position, cell_name
+from minesat.review import RISKY, GameReview, Verdict, describe
+from minesat.stats import percent
+from minesat.svg import position_svg
+
+__all__ = ["NOTABLE", "NOTEBOOK_CELL", "analysis_svg", "review_html"]
+
+#: Pixels per cell in a notebook: an expert board (30 columns) fits a notebook's width.
+NOTEBOOK_CELL = 24
+
+#: The moves a review lists: the risky ones and wrong flags (as ``minesat replay`` does).
+NOTABLE = (*RISKY, Verdict.WRONG)
+
+
+def analysis_svg(analysis: Analysis) -> str:
+    """The analysed position with its safe cells, mines and probabilities drawn in.
+
+    An analysis made by hand, without its position, shows its uncovered cells blank.
+    """
+    position = analysis.position
+    if position is None:
+        cells = tuple(
+            FLAG if p == 1.0 and (r, c) not in analysis.mine else 0 if p is None and (r, c) not in
+            analysis.unknown else COVERED
+            for r, row in enumerate(analysis.probability)
+            for c, p in enumerate(row)
+        )
+        position = Position(analysis.rows, analysis.cols, cells, analysis.mines)
+    return position_svg(position, analysis, cell_size=NOTEBOOK_CELL)
+
+
+def review_html(review: GameReview, title: str | None = None) -> str:
+    """A review as an HTML fragment: the result, the final board, the notable moves.
+
+    The board is the one the game ended on; after a loss its mines are drawn and
+    the one that was hit is outlined.
+    """
+    layout = review.layout
+    outcome = "Won" if review.won else "Lost" if review.exploded is not None else "Unfinished"
+    guesses = f"{review.guesses} guess" + ("" if review.guesses == 1 else "es")
+    line = f"{outcome} in {len(review.moves)} moves; {guesses}"
+    line += f" ({review.needless_guesses} needless)"
+    if review.guesses and review.survival is not None:
+        line += f"; chance the guesses all survive {percent(review.survival)}"
+        if review.safest_survival is not None:
+            line += f" (with the safest choices {percent(review.safest_survival)})"
+    lost = review.exploded is not None
+    board = position_svg(
+        review.final,
+        cell_size=NOTEBOOK_CELL,
+        mines=layout.mines if lost else (),
+        mark=review.exploded,
+        legend=False,
+    )
+    out = ["<div class='minesat-review'>"]
+    if title:
+        out.append(f"<p><b>{escape(title)}</b></p>")
+    out.append(f"<p>{escape(line)}.</p>")
+    out.append(board)
+    notable = [m for m in review.moves if m.verdict in NOTABLE]
+    if notable:
+        out.append(
+            "<table style='border-spacing:0.8em 0;text-align:left'>"
+            "<tr><th>move</th><th>time</th><th>cell</th><th>what</th></tr>"
+        )
+        for m in notable:
+            time = "" if m.time is None else f"{m.time:.2f} s"
+            out.append(
+                f"<tr><td>{m.index + 1}</td><td>{time}</td><td>{escape(cell_name(m.cell))}</td>"
+                f"<td>{escape(describe(m))}</td></tr>"
+            )
+        out.append("</table>")
+    else:
+        out.append("<p>Every move was proven.</p>")
+    out.append("</div>")
+    return "\n".join(out)
+
