@@ -448,6 +448,12 @@ class ReplayReview:
             pairs.append(("Chance the guesses all survive", chance))
         return pairs
 
+    def viewer_page(self) -> str:
+        """The game as a step-through page (:mod:`minesat.viewer`); review with ``keep_analyses=True``."""
+        from minesat.viewer import render_viewer, review_frames
+
+        return render_viewer(self.title(), self.summary(), review_frames(self.review), self.review.layout)
+
     def to_json(self) -> dict[str, object]:
         """The object ``minesat replay --json`` prints for the file (without its ``file`` key)."""
         replay, metrics, review = self.replay, self.game.metrics, self.review

@@ -107,11 +107,8 @@ def _page_paths(files: list[Path], html: Path | None) -> dict[Path, Path] | None
 
 
 def _write_page(out: Path, result: ReplayReview) -> None:
-    from minesat.viewer import render_viewer, review_frames
-
-    page = render_viewer(result.title(), result.summary(), review_frames(result.review), result.review.layout)
     try:
-        write_text_atomically(out, page)
+        write_text_atomically(out, result.viewer_page())
     except OSError as err:
         fail(f"{out}: cannot write the page ({err.strerror or err})")
     typer.echo(f"wrote {out}", err=True)
