@@ -117,6 +117,16 @@ def analyze_request(body: object) -> dict[str, Any]:
     return _analysis(position, mines).to_json()
 
 
+def position_request(body: object) -> dict[str, Any]:
+    """``POST /api/position``: the board read, for the page's editor: size, total and cell states.
+
+    ``cells`` row by row: -1 covered, -2 flag, 0-8 a number.
+    """
+    position, mines = read_position(body)
+    total = position.mines if mines is None else mines
+    return {"rows": position.rows, "cols": position.cols, "mines": total, "cells": list(position.cells)}
+
+
 def explain_request(body: object) -> dict[str, Any]:
     """``POST /api/explain`` (with ``cell``): ``analyze --explain CELL --json``'s object, without ``file``."""
     position, mines = read_position(body)

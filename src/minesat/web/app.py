@@ -43,8 +43,13 @@ MAX_BODY = 1 << 20
 #: Every request is answered within this many seconds (SPEC: within 30 s), waiting included.
 WORK_SECONDS = 25.0
 
-#: The page's files, served from the package (nothing is fetched from elsewhere).
-ASSETS = {"app.js": "text/javascript", "app.css": "text/css"}
+#: The page's files, served from the package (nothing is fetched from elsewhere): the package
+#: each comes from, and its type. The board is drawn with the game viewer's stylesheet.
+ASSETS = {
+    "app.js": ("minesat.web", "static", "text/javascript"),
+    "app.css": ("minesat.web", "static", "text/css"),
+    "viewer.css": ("minesat.viewer", "assets", "text/css"),
+}
 
 
 class HTTPError(Exception):
@@ -89,16 +94,19 @@ def create_app(
         return JSONResponse(payload, status)
 
     async def page(request: Request) -> Response:
-        return Response(_asset("index.html"), media_type="text/html; charset=utf-8")
+        return Response(_page(), media_type="text/html; charset=utf-8")
 
     async def asset(request: Request) -> Response:
         name = request.path_params["name"]
         if name not in ASSETS:
             return _error(404, f"no asset {name}")
-        return Response(_asset(name), media_type=f"{ASSETS[name]}; charset=utf-8")
+        return Response(_asset(name), media_type=f"{ASSETS[name][2]}; charset=utf-8")
 
     async def analyze(request: Request) -> Response:
         return await in_worker("work", api.analyze_request, await _json(request))
+
+    async def position(request: Request) -> Response:
+        return await in_worker("work", api.position_request, await _json(request))
 
     async def explain(request: Request) -> Response:
         return await in_worker("work", api.explain_request, await _json(request))
@@ -185,6 +193,7 @@ def create_app(
         Route("/", page),
         Route("/assets/{name}", asset),
         Route("/api/analyze", analyze, methods=["POST"]),
+        Route("/api/position", position, methods=["POST"]),
         Route("/api/explain", explain, methods=["POST"]),
         Route("/api/best", best, methods=["POST"]),
         Route("/api/perfect", perfect, methods=["POST"]),
@@ -277,4 +286,10 @@ def _layout(body: dict[str, Any]) -> Layout:
 
 @cache
 def _asset(name: str) -> bytes:
-    return resources.files("minesat.web").joinpath("static", name).read_bytes()
+    package, folder, _ = ASSETS[name]
+    return resources.files(package).joinpath(folder, name).read_bytes()
+
+
+@cache
+def _page() -> bytes:
+    return resources.files("minesat.web").joinpath("static", "index.html").read_bytes()
