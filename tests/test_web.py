@@ -9,9 +9,16 @@ from __future__ import annotations
 
 import base64
 import json
+import os
+import re
+import signal
+import socket
 import sqlite3
+import subprocess
+import sys
 import threading
 import time
+import urllib.request
 import warnings
 from collections.abc import Iterator
 from pathlib import Path
@@ -357,3 +364,59 @@ def test_a_simulation_database_lists_its_games_and_shows_one(client: TestClient,
     with sqlite3.connect(other) as db:
         db.execute("CREATE TABLE t (x)")
     assert client.post("/api/store?name=other.sqlite", content=other.read_bytes()).status_code == 400
+
+
+# --- minesat serve ---------------------------------------------------------------------------
+
+
+def start_server(*args: str) -> tuple[subprocess.Popen[str], str]:
+    """``minesat serve --port 0``, and the URL it prints on stderr once it accepts connections."""
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parent.parent / "src")}
+    process = subprocess.Popen(
+        [sys.executable, "-c", "from minesat.cli import main; main()", "serve", "--port", "0", *args],
+        stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True, env=env,
+    )
+    assert process.stderr is not None
+    line = process.stderr.readline()
+    match = re.search(r"serving on (http://127\.0\.0\.1:\d+/)", line)
+    if match is None:
+        process.kill()
+        pytest.fail(f"no URL on stderr: {line!r}")
+    return process, match.group(1)
+
+
+@pytest.mark.parametrize("stop", [signal.SIGTERM, signal.SIGINT])
+def test_serve_prints_its_url_answers_and_stops_cleanly(stop: signal.Signals) -> None:
+    process, url = start_server()
+    try:
+        with urllib.request.urlopen(url, timeout=10) as page:
+            assert page.status == 200 and b"minesat" in page.read()
+        request = urllib.request.Request(
+            url + "api/analyze", data=json.dumps({"board": "1?\n"}).encode(), method="POST",
+            headers={"Content-Type": "application/json"},
+        )
+        with urllib.request.urlopen(request, timeout=20) as answer:
+            assert json.loads(answer.read())["mine"] == [[0, 1]]
+        process.send_signal(stop)
+        assert process.wait(15) == 0
+        assert process.stderr is not None and "Traceback" not in process.stderr.read()
+    finally:
+        process.kill()
+
+
+def test_serve_without_the_web_extra_says_how_to_install_it() -> None:
+    code = "import sys; sys.modules['uvicorn'] = None; from minesat.cli import main; main()"
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parent.parent / "src")}
+    done = subprocess.run([sys.executable, "-c", code, "serve"], capture_output=True, text=True, env=env)
+    assert done.returncode == 2
+    assert done.stderr == "minesat: serve needs the web extra: pip install 'minesat[web]'\n"
+
+
+def test_serve_on_a_port_in_use_is_one_line_and_exit_2() -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        result = CliRunner().invoke(cli, ["serve", "--port", str(port)])
+    assert result.exit_code == 2
+    assert f"minesat: cannot listen on 127.0.0.1:{port}:" in result.stderr

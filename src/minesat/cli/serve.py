@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import socket
+from types import FrameType
 from typing import Annotated
 
 import typer
@@ -51,6 +52,14 @@ def serve(
             await super().startup(sockets)
             if self.started:
                 typer.echo(f"minesat: serving on {url} (Ctrl-C stops)", err=True)
+
+        def handle_exit(self, sig: int, frame: FrameType | None) -> None:
+            super().handle_exit(sig, frame)
+            # Asked to stop, it stops cleanly (status 0): uvicorn would raise the signal again
+            # once shut down, so that the process dies of it.
+            captured = getattr(self, "_captured_signals", None)
+            if isinstance(captured, list):
+                captured.clear()
 
     config = uvicorn.Config(create_app(), log_level="warning", lifespan="on", timeout_graceful_shutdown=5)
     Server(config).run(sockets=[sock])

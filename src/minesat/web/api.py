@@ -17,11 +17,12 @@ Plain functions of plain data, so that a worker process can run them (see
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 from minesat.analysis import Analysis, Analyzer, InconsistentPositionError
 from minesat.analysis.explain import explain_json
-from minesat.board import Cell, Layout, Move, Position, parse_cell
+from minesat.board import FLAG, Cell, Layout, Move, Position, parse_cell
 from minesat.cli.common import InputError, board_from_content
 from minesat.formats import ReplayFormatError, parse_replay
 from minesat.formats.replay import replay_format_for
@@ -207,10 +208,29 @@ def perfect_request(body: object, max_states: int = DEFAULT_MAX_STATES) -> dict[
 
 
 def hint_request(position: Position) -> dict[str, Any]:
-    """A game's hint: the analysis of what the player sees, flags read as notes, and the best move."""
+    """A game's hint: the analysis of what the player sees, flags read as notes, and the best move.
+
+    The move is the player's from there, minus what the player's flags have done
+    already: a proven mine flagged is not flagged again, and a proven-safe cell
+    under a flag is unflagged first.
+
+    >>> hint = hint_request(Position.from_rows(["*1?", "11*"], mines=1))
+    >>> hint["analysis"]["mine"], hint["analysis"]["safe"], hint["best"]["move"]
+    ([[0, 0]], [[0, 2], [1, 2]], 'A3')
+    >>> hint_request(Position.from_rows(["*1.", "11*"], mines=1))["best"]["move"]
+    'B3-'
+    """
     blank = without_flags(position)
     analysis = _analysis(blank, None)
-    return {"analysis": analysis.to_json(), "best": best_move(blank, analysis)}
+    flagged = set(position.cells_in(FLAG))
+    todo = replace(analysis, mine=tuple(c for c in analysis.mine if c not in flagged))
+    best = best_move(blank, todo)
+    if best["move"] is not None and best["reason"] == Reason.SAFE.value:
+        cell = Move.parse(best["move"]).cell
+        if cell in flagged:
+            unflag = f"{best['move']}-"
+            best = {**best, "move": unflag, "text": f"{unflag}: proven safe, take the flag off"}
+    return {"analysis": analysis.to_json(), "best": best}
 
 
 def game_review_request(

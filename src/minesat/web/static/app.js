@@ -189,6 +189,7 @@
   }
   function newBoard(rows, cols, states, mines) {
     A.rows = rows; A.cols = cols; A.mines = mines;
+    A.analysis = null; A.best = null; A.hover = -1; // the old board's: drawn on the new one they mislead
     $("a-rows").value = rows; $("a-cols").value = cols; $("a-mines").value = mines === null ? "" : mines;
     A.states = states || new Array(rows * cols).fill(COVERED);
     A.cells = buildGrid($("a-board"), rows, cols);
@@ -197,6 +198,7 @@
   let timer = null;
   function changed() {
     A.version++;
+    $("a-board").dataset.version = String(A.version);
     A.proof = null;
     redraw();
     clearTimeout(timer);
@@ -231,6 +233,8 @@
       for (const id of ["a-safe", "a-mine", "a-best"]) setText($(id), "");
     }
     redraw();
+    // Said on the board, for whoever waits for the analysis of what is shown (the browser tests).
+    $("a-board").dataset.analysed = String(version);
     if (A.hover >= 0) hover(A.hover);
     autoPerfect();
   }
@@ -295,7 +299,9 @@
   });
   $("a-mines").addEventListener("change", () => { A.mines = totalFromInput(); changed(); });
   async function load(text, format) {
+    const version = A.version;
     const result = await api("/api/position", { board: text, format: format });
+    if (version !== A.version) return; // the board was changed meanwhile: that change wins
     if (result.status !== 200) {
       setText($("a-status"), "Bad board: " + result.data.error, "error");
       return;
