@@ -153,9 +153,9 @@ def test_a_game_played_to_its_end_is_reviewed(page: Any) -> None:
         page.wait_for_function(f"document.getElementById('p-last').textContent !== {moves!r}")
     assert page.inner_text("#p-state") in ("won!", "lost")
     page.wait_for_selector("#p-review:not([hidden])")
-    assert "result" in page.inner_text("#p-summary").lower()
     viewer = page.frame_locator("#p-viewer")
     assert "Your game" in viewer.locator("h1").inner_text()
+    assert "result" in viewer.locator(".summary").inner_text().lower()
 
 
 def test_a_replay_opens_in_the_viewer(page: Any, tmp_path: Path) -> None:

@@ -64,7 +64,9 @@
   // A board of rows x cols cells with row letters and column numbers; returns the cell elements.
   function buildGrid(el, rows, cols) {
     el.innerHTML = "";
-    const size = Math.max(16, Math.min(30, Math.floor((Math.min(window.innerWidth, 1400) - 120) / (cols + 1))));
+    // As large as the column allows (a hidden tab has no width yet: then by the window's), 16 to 36 px.
+    const room = el.parentElement.clientWidth || window.innerWidth - 680;
+    const size = Math.max(16, Math.min(36, Math.floor(room / (cols + 1.5))));
     el.style.setProperty("--s", size + "px");
     el.style.gridTemplateColumns = "auto repeat(" + cols + ", var(--s))";
     el.appendChild(document.createElement("span"));
@@ -354,10 +356,11 @@
         table.appendChild(tr);
       }
       table.rows[0].style.fontWeight = "650";
+      if (table.rows[1]) table.rows[1].className = "top";
     } else {
-      const p = document.createElement("caption");
-      p.textContent = "Moves that keep this chance: " + (d.moves.join(" ") || "–");
-      table.appendChild(p);
+      const row = table.insertRow(), td = row.insertCell();
+      td.style.textAlign = "left";
+      td.textContent = "Moves that keep this chance: " + (d.moves.join(" ") || "–");
     }
   }
   $("a-perfect-go").addEventListener("click", perfect);
@@ -394,7 +397,7 @@
     $("p-review").hidden = true;
     $("p-guesses").innerHTML = "";
     setText($("p-last"), "Click any cell to start" + (G.game.seed !== null ? " (seed " + G.game.seed + ")" : ""), "muted");
-    setText($("p-best"), "");
+    $("p-best").textContent = "";
     showGame();
   }
   function showGame() {
@@ -412,8 +415,8 @@
     let best = -1;
     if (hint && hint.best && hint.best.move) { const [r, c] = parseName(hint.best.move.replace(/[*+-]$/, "")); best = r * g.cols + c; }
     paint(G.cells, g.cols, g.cells, hint ? hint.analysis : null, { mines: mines, exploded: exploded, best: best });
-    setText($("p-best"), hint && hint.best && hint.best.move ? "Hint: best plays " + hint.best.move + " (" +
-      describeBest(hint.best) + ")" : "");
+    $("p-best").textContent = hint && hint.best && hint.best.move ? "Hint: best plays " + hint.best.move + " (" +
+      describeBest(hint.best) + ")" : "";
     const list = $("p-guesses");
     list.innerHTML = "";
     for (const guess of g.guesses) {
@@ -422,7 +425,8 @@
       if (/hit a mine/.test(guess.text)) li.className = "loss";
       list.appendChild(li);
     }
-    if (!g.guesses.length) list.innerHTML = "<li class='muted'>none yet</li>";
+    list.hidden = !g.guesses.length;
+    $("p-noguess").hidden = g.guesses.length > 0;
     if (G.hover >= 0) setText($("p-hover"), describeCell(hint ? hint.analysis : null, g.cells, g.cols, G.hover), "hover");
   }
   async function refreshHint() {
@@ -449,13 +453,7 @@
   async function review() {
     const result = await api("/api/game/" + G.game.id + "/review");
     if (result.status !== 200) { setText($("p-last"), result.data.error, "error"); return; }
-    const summary = $("p-summary");
-    summary.innerHTML = "";
-    for (const [label, value] of result.data.summary) {
-      const div = document.createElement("div"), dt = document.createElement("dt"), dd = document.createElement("dd");
-      dt.textContent = label; dd.textContent = value;
-      div.appendChild(dt); div.appendChild(dd); summary.appendChild(div);
-    }
+    // The viewer page heads itself with the review's summary: the game, the result, the guesses.
     $("p-viewer").srcdoc = result.data.page;
     $("p-review").hidden = false;
   }
@@ -557,8 +555,9 @@
     if (ev.dataTransfer.files[0]) openFile(ev.dataTransfer.files[0]);
   });
 
-  // A first board to look at: a beginner game part way through (puzzles/partial.dat).
-  const SAMPLE = "# mines: 10\n   1????1\n   123*21\n     1121\n11     1*\n?1     11\n?1\n?111\n??*111222\n??111????\n";
+  // A first board to look at: a beginner game part way through (puzzles/beginner-mid.txt).
+  const SAMPLE = "# mines: 10\n     2???\n     2???\n    12???\n    2????\n    2????\n  112????\n" +
+    "  2??????\n112??????\n?????????\n";
   $("a-text").value = SAMPLE;
   load(SAMPLE, "text");
 })();
