@@ -222,13 +222,14 @@ def test_a_long_perfect_search_is_cut_at_the_time_limit_while_analyses_go_on() -
             thread.start()
             time.sleep(0.5)
             quick = [post(client, "/api/analyze", {"board": "1?\n??\n", "mines": 1}) for _ in range(5)]
-            quick_done = time.monotonic() - began
+            # The analyses did not wait for the search: they were answered while it still ran.
+            searching = thread.is_alive()
             thread.join(30)
             status, body = answers["perfect"]
             assert status == 422 and "time limit of 3 s" in body["error"], body
+            assert time.monotonic() - began < 30  # the bound, generous: the limit here is 3 s
             assert all(s == 200 for s, _ in quick)
-            # The analyses did not wait for the search: they were answered before it was cut.
-            assert quick_done < 2.9
+            assert searching
             # The worker that was stopped is replaced: the next search runs.
             assert post(client, "/api/perfect", {"board": "1?\n??\n", "mines": 1})[0] == 200
 

@@ -161,9 +161,11 @@ def create_app(
 
     async def hint(request: Request) -> Response:
         game = session(request)
-        if game.reviewer is None:
+        with game.lock:  # not half-way through a move
+            position = None if game.reviewer is None else game.reviewer.game.position()
+        if position is None:
             return _error(409, "nothing to analyse before the first click: every cell is alike")
-        return await in_worker("work", api.hint_request, game.reviewer.game.position())
+        return await in_worker("work", api.hint_request, position)
 
     async def review(request: Request) -> Response:
         game = session(request)
