@@ -325,6 +325,28 @@ def play_game(
     )
 
 
+def next_step(position: Position, analysis: Analysis, strategy: Strategy | None = None) -> Step | None:
+    """The move :func:`play_game` makes from ``position`` (with its ``analysis``), and why.
+
+    A proven-safe cell first, then a proven mine to flag, else the strategy's
+    guess (``best`` by default); ``None`` when nothing is left to uncover.
+
+    >>> from minesat.analysis import analyze
+    >>> pos = Position.from_rows(["1?", "??"], mines=1)
+    >>> next_step(pos, analyze(pos))
+    Step(move='A2', reason=<Reason.GUESS: 'guess'>, probability=0.3333333333333333)
+    """
+    if analysis.safe:
+        return Step(_move_name(analysis.safe[0], Action.UNCOVER), Reason.SAFE)
+    if analysis.mine:
+        return Step(_move_name(analysis.mine[0], Action.FLAG), Reason.MINE)
+    if not analysis.unknown:
+        return None
+    strategy = strategy if strategy is not None else get_strategy(DEFAULT_STRATEGY)
+    cell = strategy.choose(position, analysis)
+    return Step(_move_name(cell, Action.UNCOVER), Reason.GUESS, mine_probability(analysis, cell))
+
+
 @lru_cache(maxsize=1 << 16)
 def _move_name(cell: Cell, action: Action) -> str:
     """A move's SPEC notation, remembered: a game writes the same few hundred names again and again."""

@@ -601,6 +601,13 @@ class ReplayReview:
 
         return review_html(self.review, title=self.title())
 
+    def viewer_page(self) -> str:
+        """The game as a step-through page (:mod:`minesat.viewer`); review with ``keep_analyses=True``."""
+        from minesat.viewer import render_viewer, replay_frames
+
+        frames, mouse = replay_frames(self)
+        return render_viewer(self.title(), self.summary(), frames, self.review.layout, mouse)
+
     def to_json(self) -> dict[str, object]:
         """The object ``minesat replay --json`` prints for the file (without its ``file`` key)."""
         replay, metrics, review = self.replay, self.game.metrics, self.review

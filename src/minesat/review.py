@@ -194,30 +194,71 @@ def review_game(
     is fully analysed only before a risky move or an unproven flag.
     ``progress`` is called with the number of moves judged so far.
     """
-    game = Game(layout)
-    judge = _Judge(analyzer if analyzer is not None else Analyzer(), game, FirstClick(rule), keep_analyses)
-    reviewed: list[ReviewedMove] = []
+    reviewer = Reviewer(layout, rule=rule, keep_analyses=keep_analyses, analyzer=analyzer)
     for index, played in enumerate(moves):
+        reviewer.play(played)
+        if progress is not None:
+            progress(index + 1)
+    return reviewer.review()
+
+
+class Reviewer:
+    """A game judged as it is played: :func:`review_game` one move at a time.
+
+    For a game in progress (the web app's): each move is judged on the
+    position before it and then played, and :meth:`review` sums up so far.
+
+    >>> from minesat.board import Layout
+    >>> reviewer = Reviewer(Layout.from_rows(["*  ", "   ", "  *"]))
+    >>> [reviewer.play(Move.parse(m)).verdict.value for m in ["B2", "A3"]]
+    ['first', 'guess']
+    >>> reviewer.game.status.value, len(reviewer.review().moves)
+    ('playing', 2)
+    """
+
+    def __init__(
+        self,
+        layout: Layout,
+        *,
+        rule: FirstClick | str = FirstClick.SAFE,
+        keep_analyses: bool = False,
+        analyzer: Analyzer | None = None,
+    ) -> None:
+        self.game = Game(layout)
+        self.moves: list[ReviewedMove] = []
+        self._judge = _Judge(
+            analyzer if analyzer is not None else Analyzer(), self.game, FirstClick(rule), keep_analyses
+        )
+
+    def play(self, played: Move | PlayedMove) -> ReviewedMove:
+        """Judge ``played`` on the position before it, then play it (a refused move changes nothing).
+
+        Raises :class:`ValueError` for a move after the end of the game.
+        """
+        game = self.game
         if not isinstance(played, PlayedMove):
             played = PlayedMove(played)
         move = played.move
         if game.over:
-            where = f"move {index + 1} ({move})"
+            where = f"move {len(self.moves) + 1} ({move})"
             raise ValueError(f"{where} comes after the end of the game ({game.status.value})")
         position = game.position()
         refusal = game.refusal(move)
-        judged = judge(position, move) if refusal is None else judge.no_effect(position, refusal)
-        reviewed.append(
-            ReviewedMove(
-                index, str(move), played.time, judged.verdict, judged.probability, judged.safest,
-                judged.safe_left, position, judged.analysis, judged.note, judged.unproven,
-            )
+        judged = self._judge(position, move) if refusal is None else self._judge.no_effect(position, refusal)
+        reviewed = ReviewedMove(
+            len(self.moves), str(move), played.time, judged.verdict, judged.probability, judged.safest,
+            judged.safe_left, position, judged.analysis, judged.note, judged.unproven,
         )
+        self.moves.append(reviewed)
         if refusal is None:
             game.play(move)
-        if progress is not None:
-            progress(index + 1)
-    return GameReview(layout, tuple(reviewed), game.status, game.position(), game.exploded)
+        return reviewed
+
+    def review(self) -> GameReview:
+        """The moves judged so far, and where the game stands."""
+        game = self.game
+        assert game.layout is not None
+        return GameReview(game.layout, tuple(self.moves), game.status, game.position(), game.exploded)
 
 
 @dataclass(frozen=True)

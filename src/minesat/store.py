@@ -25,7 +25,7 @@ from __future__ import annotations
 import contextlib
 import json
 import sqlite3
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import MISSING, asdict, dataclass, fields
 from pathlib import Path
 from types import TracebackType
@@ -235,13 +235,20 @@ class GameStore:
             raise StoreError(
                 f"{self.path}: an empty file, not a minesat game database; remove it or give another path"
             )
-        try:
-            self._db = sqlite3.connect(self.path)
-            self._db.execute("PRAGMA journal_mode=WAL")
+        def connect() -> sqlite3.Connection:
+            db = sqlite3.connect(self.path)
+            db.execute("PRAGMA journal_mode=WAL")
             # In WAL mode NORMAL loses no committed transaction when the process is
             # killed (only, at worst, the last ones on a power cut), and is much faster.
-            self._db.execute("PRAGMA synchronous=NORMAL")
-            self._db.execute("PRAGMA busy_timeout=10000")
+            db.execute("PRAGMA synchronous=NORMAL")
+            db.execute("PRAGMA busy_timeout=10000")
+            return db
+
+        self._connect(connect, config)
+
+    def _connect(self, connect: Callable[[], sqlite3.Connection], config: RunConfig | None) -> None:
+        try:
+            self._db = connect()
             self.config = self._open(config)
             # A store made before the column was added has no searches_cut: its rows keep their shape.
             self._has_cut = _CUT_COLUMN in {row[1] for row in self._db.execute("PRAGMA table_info(game)")}
@@ -251,6 +258,30 @@ class GameStore:
         except BaseException:
             self._close_quietly()
             raise
+
+    @classmethod
+    def from_bytes(cls, data: bytes, name: str = "<upload>") -> GameStore:
+        """A store read from a database file's bytes, in memory (the file system is not touched).
+
+        For reading (an uploaded database): the copy is private, so writes are lost.
+        ``name`` stands for the path in messages.
+        """
+        if not data:
+            raise StoreError(f"{name}: an empty file, not a minesat game database")
+        # A database written in WAL mode says so in its header (bytes 18 and 19 are 2); an
+        # in-memory copy cannot use a write-ahead log, so it is read as a rollback-journal file.
+        if data[:16] == b"SQLite format 3\0" and len(data) >= 20:
+            data = data[:18] + b"\x01\x01" + data[20:]
+        store = cls.__new__(cls)
+        store.path = Path(name)
+
+        def connect() -> sqlite3.Connection:
+            db = sqlite3.connect(":memory:")
+            db.deserialize(data)
+            return db
+
+        store._connect(connect, None)
+        return store
 
     def _open(self, config: RunConfig | None) -> RunConfig:
         """Create the tables for ``config``, or check the stored configuration."""

@@ -22,10 +22,12 @@ C2 is safe because of A1, B1
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from minesat.analysis.classify import CardinalitySolver
 from minesat.analysis.constraints import Frontier
 from minesat.analysis.engine import Analyzer
+from minesat.analysis.result import Analysis
 from minesat.board import COVERED, Cell, Position, cell_name
 
 
@@ -44,6 +46,32 @@ class Explanation:
         if self.uses_total:
             because.append("the total mine count")
         return f"{cell_name(self.cell)} is {what} because of " + ", ".join(because)
+
+    def to_json(self) -> dict[str, Any]:
+        """The object ``minesat analyze --explain CELL --json`` prints for a certain cell (no ``file``)."""
+        return {
+            "cell": cell_name(self.cell),
+            "certain": True,
+            "mine": self.mined,
+            "numbers": [cell_name(c) for c in self.numbers],
+            "uses_total": self.uses_total,
+        }
+
+
+def explain_json(position: Position, analysis: Analysis, cell: Cell) -> dict[str, Any]:
+    """Why ``cell`` is certain (:meth:`Explanation.to_json`), or, when it is not, its probability.
+
+    The object ``minesat analyze --explain CELL --json`` prints (without ``file``);
+    ``analysis`` is the position's, with the total it was given.
+
+    >>> pos = Position.from_rows(["1?", "??"], mines=1)
+    >>> explain_json(pos, Analyzer().analyze(pos), (0, 1))
+    {'cell': 'A2', 'certain': False, 'probability': 0.3333333333333333}
+    """
+    if cell in analysis.unknown:
+        p = analysis.probability[cell[0]][cell[1]]
+        return {"cell": cell_name(cell), "certain": False, "probability": p}
+    return explain(position, cell, analysis.mines).to_json()
 
 
 def explain(position: Position, cell: Cell, mines: int | None = None) -> Explanation:

@@ -51,6 +51,7 @@ from minesat.cli import perfect as _perfect  # noqa: E402,F401
 from minesat.cli import play as _play  # noqa: E402,F401
 from minesat.cli import replay as _replay  # noqa: E402,F401
 from minesat.cli import report as _report  # noqa: E402,F401
+from minesat.cli import serve as _serve  # noqa: E402,F401
 from minesat.cli import simulate as _simulate  # noqa: E402,F401
 from minesat.cli import solve as _solve  # noqa: E402,F401
 from minesat.cli import sweep as _sweep  # noqa: E402,F401

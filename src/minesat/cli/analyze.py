@@ -11,6 +11,7 @@ from typing import Annotated
 import typer
 
 from minesat.analysis import Analysis, Analyzer, InconsistentPositionError, explain
+from minesat.analysis.explain import explain_json
 from minesat.board import COVERED, FLAG, Cell, Position, cell_name, parse_cell
 from minesat.cli import app
 from minesat.cli.common import (
@@ -224,32 +225,19 @@ def _explain(
     """Why a certain cell is certain; for an uncertain cell, its probability (not an error)."""
     if not (0 <= cell[0] < position.rows and 0 <= cell[1] < position.cols):
         raise ValueError(f"--explain {given}: off the {position.rows}x{position.cols} board")
-    mines = analysis.mines
+    if as_json:
+        typer.echo(json.dumps({"file": str(path), **explain_json(position, analysis, cell)}))
+        return
     if cell in analysis.unknown:
         p = analysis.probability[cell[0]][cell[1]]
-        if as_json:
-            payload = {"file": str(path), "cell": cell_name(cell), "certain": False, "probability": p}
-            typer.echo(json.dumps(payload))
-        elif p is None:
+        if p is None:
             typer.echo(f"{cell_name(cell)} is uncertain: nothing proves it safe or mined "
                        "(give --mines for its probability)")
         else:
             typer.echo(f"{cell_name(cell)} is uncertain: nothing proves it safe or mined; "
                        f"mine probability {percent(p)}")
         return
-    proof = explain(position, cell, mines)
-    if as_json:
-        payload = {
-            "file": str(path),
-            "cell": cell_name(proof.cell),
-            "certain": True,
-            "mine": proof.mined,
-            "numbers": [cell_name(c) for c in proof.numbers],
-            "uses_total": proof.uses_total,
-        }
-        typer.echo(json.dumps(payload))
-    else:
-        typer.echo(str(proof))
+    typer.echo(str(explain(position, cell, analysis.mines)))
 
 
 def _write_svg(out: Path, position: Position, analysis: Analysis, title: str) -> None:

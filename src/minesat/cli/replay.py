@@ -125,12 +125,8 @@ def _page_paths(files: list[Path], html: Path | None) -> dict[Path, Path] | None
 
 
 def _write_page(out: Path, result: ReplayReview) -> None:
-    from minesat.viewer import render_viewer, replay_frames
-
-    frames, mouse = replay_frames(result)
-    page = render_viewer(result.title(), result.summary(), frames, result.review.layout, mouse)
     try:
-        write_text_atomically(out, page)
+        write_text_atomically(out, result.viewer_page())
     except OSError as err:
         fail(f"{out}: cannot write the page ({err.strerror or err})")
     typer.echo(f"wrote {out}", err=True)

@@ -8,7 +8,7 @@ position shows why the guess looked best.
 
 >>> import os, tempfile
 >>> from minesat.simulate import run
->>> from minesat.store import GameStore, RunConfig
+>>> from minesat.store import GameStore, RunConfig, StoredGame
 >>> config = RunConfig(rows=9, cols=9, mines=10, rule="opening", start=(3, 3), seed=0, strategy="safest")
 >>> path = os.path.join(tempfile.mkdtemp(), "run.sqlite")
 >>> with GameStore(path, config) as store:
@@ -28,7 +28,7 @@ from minesat.board import Layout, Move, Position
 from minesat.game import Game
 from minesat.generate import generate_layout
 from minesat.player import GameRecord, get_strategy, play_game
-from minesat.store import GameStore, RunConfig
+from minesat.store import GameStore, RunConfig, StoredGame
 from minesat.svg import position_svg
 
 #: Lost games a report shows by default: enough to see a pattern, few enough to replay at once.
@@ -36,8 +36,8 @@ FATAL_BOARDS = 4
 
 
 @dataclass(frozen=True)
-class LostGame:
-    """A lost game of a seeded run, replayed: its layout and how the player played it."""
+class ReplayedGame:
+    """A game of a seeded run, replayed: its layout and how the player played it."""
 
     game: int  # index of the game in its run
     config: RunConfig
@@ -56,7 +56,7 @@ class FatalBoard:
     analysis: Analysis
 
 
-def lost_games(path: str | Path, limit: int = FATAL_BOARDS) -> Iterator[LostGame]:
+def lost_games(path: str | Path, limit: int = FATAL_BOARDS) -> Iterator[ReplayedGame]:
     """The first ``limit`` lost games of a seeded run, each replayed from its seed.
 
     Runs of a board set are skipped (the store does not hold the boards), and
@@ -73,14 +73,25 @@ def lost_games(path: str | Path, limit: int = FATAL_BOARDS) -> Iterator[LostGame
                 if len(lost) == limit:
                     break
     for game in lost:
-        layout = generate_layout(
-            config.rows, config.cols, config.mines, start=config.start, rule=config.rule, seed=game.seed
-        )
-        record = play_game(layout, config.start, strategy=get_strategy(config.strategy), rule=config.rule)
-        yield LostGame(game.index, config, layout, record)
+        yield replay_stored_game(config, game)
 
 
-def fatal_board(lost: LostGame) -> FatalBoard:
+def replay_stored_game(config: RunConfig, game: StoredGame) -> ReplayedGame:
+    """A stored game of a seeded run played again: its layout from its seed, its moves from the player.
+
+    Raises :class:`ValueError` for a run over a board set, whose boards the store does not hold.
+    """
+    if getattr(config, "boards", None):
+        raise ValueError("a run over a board set: the store does not hold its boards, so its games "
+                         "cannot be replayed from it")
+    layout = generate_layout(
+        config.rows, config.cols, config.mines, start=config.start, rule=config.rule, seed=game.seed
+    )
+    record = play_game(layout, config.start, strategy=get_strategy(config.strategy), rule=config.rule)
+    return ReplayedGame(game.index, config, layout, record)
+
+
+def fatal_board(lost: ReplayedGame) -> FatalBoard:
     """The lost game at the guess that lost it: the position before it, and its analysis."""
     replay = Game(lost.layout)
     for move in lost.record.moves[:-1]:
@@ -107,16 +118,17 @@ def fatal_svg(board: FatalBoard, cell_size: int = 18) -> str:
     )
 
 
-def lost_game_page(lost: LostGame, label: str) -> str:
-    """The lost game as a self-contained viewer page (:mod:`minesat.viewer`), every move analysed."""
+def game_page(replayed: ReplayedGame, label: str) -> str:
+    """The game as a self-contained viewer page (:mod:`minesat.viewer`), every move analysed."""
     from minesat.viewer import game_frames, record_summary, render_viewer
 
-    config = lost.config
-    frames = game_frames(lost.layout, lost.record.moves, rule=config.rule)
+    config = replayed.config
+    frames = game_frames(replayed.layout, replayed.record.moves, rule=config.rule)
     summary = [
         ("Run", label),
-        ("Game", str(lost.game)),
-        *record_summary(lost.record, lost.layout, config.start, config.rule, config.strategy),
+        ("Game", str(replayed.game)),
+        *record_summary(replayed.record, replayed.layout, config.start, config.rule, config.strategy),
         ("Seed", str(config.seed)),
     ]
-    return render_viewer(f"Lost game {lost.game} of {label}", summary, frames, lost.layout)
+    outcome = "Won" if replayed.record.won else "Lost"
+    return render_viewer(f"{outcome} game {replayed.game} of {label}", summary, frames, replayed.layout)

@@ -271,7 +271,7 @@ def write_viewer_pages(summary: Summary, out: str | Path, limit: int | None = No
     Nothing for a run whose store is not at hand or that plays a board set.
     """
     from minesat.formats import write_text_atomically
-    from minesat.report.fatal import FATAL_BOARDS, lost_game_page, lost_games
+    from minesat.report.fatal import FATAL_BOARDS, game_page, lost_games
 
     out = Path(out)
     if not summary.source or not Path(summary.source).is_file():
@@ -280,7 +280,7 @@ def write_viewer_pages(summary: Summary, out: str | Path, limit: int | None = No
     pages = {}
     for lost in lost_games(summary.source, FATAL_BOARDS if limit is None else limit):
         path = out.with_name(f"{out.stem}-game-{lost.game}.html")
-        write_text_atomically(path, lost_game_page(lost, summary.label))
+        write_text_atomically(path, game_page(lost, summary.label))
         pages[lost.game] = path
     return pages
 
