@@ -43,21 +43,31 @@ def test_pairs_on_some_cells_only() -> None:
     assert set(zip(a.tolist(), b.tolist(), strict=True)) == pairwise(matrix, [1, 3, 4])
 
 
-def test_long_and_short_tables_cover_alike(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The pairs kept as arrays split a set into as many groups as the bit sets do, and restrict alike."""
+def test_long_table_splits_into_groups_of_look_alikes(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The pairs kept as arrays split the list as the bit sets do; a subset meets groups of look-alikes."""
     board = Board(4, 4)
     matrix = layouts_matrix(board, range(1, 16), 4)
     a, b = alike_pairs(matrix, range(16))
+    alike_to = set(zip(a.tolist(), b.tolist(), strict=True))
     size = len(matrix)
     short = alike_table(size, a, b)
     monkeypatch.setattr(alike, "LOCAL_SIZE", 0)
     long = alike_table(size, a, b)
     assert isinstance(short, Alike) and isinstance(long, SparseAlike)
+    everything = (1 << size) - 1
+    assert long.cover(everything) == short.cover(everything) < size
+    assert long.group is not None
     rnd = random.Random(3)
     for _ in range(40):
         subset = rnd.getrandbits(size)
-        assert short.cover(subset) == long.cover(subset)
-        index = np.flatnonzero([subset >> k & 1 for k in range(size)])
-        part_short, part_long = short.restrict(subset, index), long.restrict(subset, index)
-        inner = rnd.getrandbits(len(index))
-        assert part_short.cover(inner) == part_long.cover(inner)
+        index = [k for k in range(size) if subset >> k & 1]
+        groups: dict[int, list[int]] = {}
+        for k in index:
+            groups.setdefault(int(long.group[k]) if long.group[k] >= 0 else -1 - k, []).append(k)
+        assert long.cover(subset) == len(groups)
+        for members in groups.values():
+            assert all((x, y) in alike_to for x in members for y in members if x < y)
+        part = long.restrict(subset, np.array(index, dtype=np.int64))
+        assert isinstance(part, SparseAlike)
+        kept = {(index[x], index[y]) for x, y in zip(part.a.tolist(), part.b.tolist(), strict=True)}
+        assert kept == {(x, y) for x, y in alike_to if subset >> x & 1 and subset >> y & 1}

@@ -125,23 +125,6 @@ def _inside(subset: int, size: int) -> np.ndarray:
     return np.unpackbits(raw, bitorder="little")[:size].astype(bool)
 
 
-def _greedy_groups(nodes: list[int], around: dict[int, set[int]]) -> int:
-    """The greedy split of ``nodes`` (ascending) into mutually alike groups: how many groups."""
-    rest = set(nodes)
-    groups = 0
-    for low in nodes:
-        if low not in rest:
-            continue
-        rest.discard(low)
-        grow = around[low] & rest
-        while grow:
-            nxt = min(grow)
-            rest.discard(nxt)
-            grow &= around[nxt]
-        groups += 1
-    return groups
-
-
 class Alike:
     """The look-alikes of a short list of layouts, as bit sets: at most one of each group is won.
 
@@ -213,34 +196,54 @@ class Alike:
 class SparseAlike:
     """The look-alikes of a long list of layouts, as the pairs ``a[k] < b[k]`` (index arrays).
 
-    Its :meth:`cover` makes the same greedy split as :meth:`Alike.cover`.
+    Its :meth:`cover` counts the groups of one split of the whole list into
+    mutually alike groups (made greedily once, as :meth:`Alike.cover` does)
+    that meet the subset: a subset of a group of mutually alike layouts is
+    one, so this is a valid bound, one ``numpy`` pass instead of a walk.
 
     >>> SparseAlike(3, np.array([0]), np.array([1])).cover(0b111)
     2
     """
 
-    __slots__ = ("a", "b", "size")
+    __slots__ = ("a", "b", "group", "size")
 
     def __init__(self, size: int, a: np.ndarray, b: np.ndarray) -> None:
         self.size = size
         self.a = a
         self.b = b
+        self.group: np.ndarray | None = None
+
+    def _groups(self) -> np.ndarray:
+        """Each layout's group in the greedy split of the whole list; -1 for a layout alike to none."""
+        group = np.full(self.size, -1, dtype=np.int64)
+        around: dict[int, set[int]] = {}
+        for x, y in zip(self.a.tolist(), self.b.tolist(), strict=True):
+            around.setdefault(x, set()).add(y)
+            around.setdefault(y, set()).add(x)
+        rest = set(around)
+        for low in sorted(around):
+            if low not in rest:
+                continue
+            rest.discard(low)
+            group[low] = low
+            grow = around[low] & rest
+            while grow:
+                nxt = min(grow)
+                rest.discard(nxt)
+                group[nxt] = low
+                grow &= around[nxt]
+        return group
 
     def cover(self, subset: int) -> int:
-        """How many groups a greedy split of ``subset`` makes, as :meth:`Alike.cover` does."""
+        """How many groups of the split of the whole list hold a layout of ``subset``."""
         m = subset.bit_count()
         if not len(self.a) or m < 2:
             return m
-        inside = _inside(subset, self.size)
-        keep = inside[self.a] & inside[self.b]
-        if not keep.any():
-            return m
-        around: dict[int, set[int]] = {}
-        for x, y in zip(self.a[keep].tolist(), self.b[keep].tolist(), strict=True):
-            around.setdefault(x, set()).add(y)
-            around.setdefault(y, set()).add(x)
-        nodes = sorted(around)
-        return m - len(nodes) + _greedy_groups(nodes, around)
+        if self.group is None:
+            self.group = self._groups()
+        shared = self.group[_inside(subset, self.size)]
+        shared = shared[shared >= 0]
+        return m - len(shared) + len(np.unique(shared))
 
     def restrict(self, subset: int, index: np.ndarray) -> Alike | SparseAlike:
         """The table for the layouts ``index`` (the members of ``subset``), renumbered 0, 1, ..."""
