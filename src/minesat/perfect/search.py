@@ -53,7 +53,7 @@ from collections.abc import Callable, Iterable
 import numpy as np
 
 from minesat.perfect.alike import LOCAL_SIZE, Alike, SparseAlike, alike_pairs, alike_table
-from minesat.perfect.geometry import COVERED, MINE, Board, bit_set
+from minesat.perfect.geometry import COVERED, MINE, Board
 
 #: A root list of layouts at most this long works out which of them can be told apart
 #: (:attr:`Universe.alike`, about half a minute for 1.6 million layouts); a longer one
@@ -65,8 +65,8 @@ ROOT_ALIKE = 2_000_000
 COMPACT_RATIO = 8
 COMPACT_MIN = 256
 
-#: Lists shorter than this are read column by column in Python, longer ones with numpy.
-_NUMPY_FROM = 512
+#: At most this many bytes of comparisons are made at once when a list's columns are read.
+_COLUMNS_BLOCK = 1 << 24
 
 #: How many states pass between two calls of the progress callback.
 PROGRESS_EVERY = 4096
@@ -117,32 +117,9 @@ class Universe:
         self.size = size = len(matrix)
         self.everything = (1 << size) - 1
         self.memo: dict[int, int] = {}
-        cells = list(cells)
-        columns = []
-        if size < _NUMPY_FROM:
-            for c, values in zip(cells, matrix[:, cells].T.tolist(), strict=True):
-                mined = 0
-                shows: dict[int, int] = {}
-                bit = 1
-                for v in values:
-                    if v == MINE:
-                        mined |= bit
-                    else:
-                        shows[v] = shows.get(v, 0) | bit
-                    bit <<= 1
-                if mined != self.everything and (mined or len(shows) > 1):
-                    columns.append((c, mined, tuple(sorted(shows.items()))))
-        else:
-            for c in cells:
-                col = matrix[:, c]
-                values = np.unique(col)
-                if len(values) == 1:
-                    continue
-                shows_list = tuple((int(v), bit_set(col == v)) for v in values if v != MINE)
-                columns.append((c, bit_set(col == MINE), shows_list))
-        self.columns: list[tuple[int, int, tuple[tuple[int, int], ...]]] = columns
+        self.columns: list[tuple[int, int, tuple[tuple[int, int], ...]]] = _columns(matrix, list(cells))
         if alike is None and tabulate:
-            alike = alike_table(size, *alike_pairs(matrix, [c for c, _, _ in columns]))
+            alike = alike_table(size, *alike_pairs(matrix, [c for c, _, _ in self.columns]))
         self.alike: Alike | SparseAlike | None = alike
 
     def sub(self, subset: int, cells: Iterable[int]) -> tuple[Universe, int]:
@@ -153,6 +130,31 @@ class Universe:
             alike = self.alike.restrict(subset, index)
         part = Universe(self.matrix[index], cells, alike, tabulate=len(index) <= LOCAL_SIZE)
         return part, part.everything
+
+
+def _columns(matrix: np.ndarray, cells: list[int]) -> list[tuple[int, int, tuple[tuple[int, int], ...]]]:
+    """:attr:`Universe.columns`: per cell not all layouts agree on, its mines and numbers as bit sets.
+
+    Each value's rows are packed into bytes by ``numpy`` for a block of cells
+    at once; only turning them into ints is done cell by cell.
+    """
+    size = len(matrix)
+    values = np.arange(MINE + 1, dtype=matrix.dtype)[:, None, None]
+    block = max(1, _COLUMNS_BLOCK // (len(values) * max(size, 1)))
+    columns = []
+    for first in range(0, len(cells), block):
+        chunk = cells[first:first + block]
+        equal = matrix[:, chunk].T[None, :, :] == values  # value, cell, layout
+        counts = equal.sum(axis=2)
+        packed = np.packbits(equal, axis=2, bitorder="little")
+        for j, c in enumerate(chunk):
+            present = np.flatnonzero(counts[:, j]).tolist()
+            if len(present) < 2:
+                continue  # every layout agrees on the cell
+            sets = {v: int.from_bytes(packed[v, j].tobytes(), "little") for v in present}
+            mined = sets.pop(MINE, 0)
+            columns.append((c, mined, tuple(sets.items())))
+    return columns
 
 
 class PerfectSearch:
