@@ -71,3 +71,17 @@ def test_long_table_splits_into_groups_of_look_alikes(monkeypatch: pytest.Monkey
         assert isinstance(part, SparseAlike)
         kept = {(index[x], index[y]) for x, y in zip(part.a.tolist(), part.b.tolist(), strict=True)}
         assert kept == {(x, y) for x, y in alike_to if subset >> x & 1 and subset >> y & 1}
+
+
+def test_long_table_is_exact_on_two_layouts(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The search takes the bound of two layouts as their value: one group exactly when they are alike."""
+    board = Board(3, 4)
+    matrix = layouts_matrix(board, range(1, 12), 4)
+    a, b = alike_pairs(matrix, range(12))
+    monkeypatch.setattr(alike, "LOCAL_SIZE", 0)
+    long = alike_table(len(matrix), a, b)
+    alike_to = set(zip(a.tolist(), b.tolist(), strict=True))
+    assert alike_to
+    for x in range(len(matrix)):
+        for y in range(x + 1, len(matrix)):
+            assert long.cover(1 << x | 1 << y) == (1 if (x, y) in alike_to else 2)

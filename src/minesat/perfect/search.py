@@ -62,8 +62,8 @@ ROOT_ALIKE = 2_000_000
 
 #: A state whose layouts are fewer than ``1 / COMPACT_RATIO`` of its list (a list
 #: of more than :data:`COMPACT_MIN` layouts) gets its own list: its bit sets shrink.
-COMPACT_RATIO = 8
-COMPACT_MIN = 256
+COMPACT_RATIO = 4
+COMPACT_MIN = 4096
 
 #: At most this many bytes of comparisons are made at once when a list's columns are read.
 _COLUMNS_BLOCK = 1 << 24
@@ -139,21 +139,27 @@ def _columns(matrix: np.ndarray, cells: list[int]) -> list[tuple[int, int, tuple
     at once; only turning them into ints is done cell by cell.
     """
     size = len(matrix)
-    values = np.arange(MINE + 1, dtype=matrix.dtype)[:, None, None]
+    values = np.arange(MINE + 1, dtype=matrix.dtype)[None, :, None]
+    width = (size + 7) // 8
     block = max(1, _COLUMNS_BLOCK // (len(values) * max(size, 1)))
     columns = []
     for first in range(0, len(cells), block):
         chunk = cells[first:first + block]
-        equal = matrix[:, chunk].T[None, :, :] == values  # value, cell, layout
-        counts = equal.sum(axis=2)
+        equal = matrix[:, chunk].T[:, None, :] == values  # cell, value, layout
         packed = np.packbits(equal, axis=2, bitorder="little")
-        for j, c in enumerate(chunk):
-            present = np.flatnonzero(counts[:, j]).tolist()
-            if len(present) < 2:
+        raw = packed.tobytes()
+        present = packed.any(axis=2)
+        for j, values_here in enumerate(present.tolist()):
+            if values_here.count(True) < 2:
                 continue  # every layout agrees on the cell
-            sets = {v: int.from_bytes(packed[v, j].tobytes(), "little") for v in present}
+            at = j * len(values_here) * width
+            sets = {
+                v: int.from_bytes(raw[at + v * width:at + (v + 1) * width], "little")
+                for v, here in enumerate(values_here)
+                if here
+            }
             mined = sets.pop(MINE, 0)
-            columns.append((c, mined, tuple(sets.items())))
+            columns.append((chunk[j], mined, tuple(sets.items())))
     return columns
 
 
