@@ -206,13 +206,14 @@ class SparseAlike:
     2
     """
 
-    __slots__ = ("a", "b", "group", "size")
+    __slots__ = ("_alike_to_some", "_their_group", "a", "b", "group", "size")
 
     def __init__(self, size: int, a: np.ndarray, b: np.ndarray) -> None:
         self.size = size
         self.a = a
         self.b = b
         self.group: np.ndarray | None = None
+        self._alike_to_some = self._their_group = np.zeros(0, dtype=np.int64)
 
     def _groups(self) -> np.ndarray:
         """Each layout's group in the greedy split of the whole list; -1 for a layout alike to none."""
@@ -247,9 +248,12 @@ class SparseAlike:
             return 1 if y in self.b[at[0]:at[1]].tolist() else 2
         if self.group is None:
             self.group = self._groups()
-        shared = self.group[_inside(subset, self.size)]
-        shared = shared[shared >= 0]
-        return m - len(shared) + len(np.unique(shared))
+            self._alike_to_some = np.flatnonzero(self.group >= 0)
+            self._their_group = self.group[self._alike_to_some]
+        shared = self._their_group[_inside(subset, self.size)[self._alike_to_some]]
+        met = np.zeros(self.size, dtype=bool)
+        met[shared] = True  # a group is named by its first layout
+        return m - len(shared) + int(np.count_nonzero(met))
 
     def restrict(self, subset: int, index: np.ndarray) -> Alike | SparseAlike:
         """The table for the layouts ``index`` (the members of ``subset``), renumbered 0, 1, ..."""
