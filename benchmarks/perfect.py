@@ -1,6 +1,6 @@
 """Perfect play: how fast the search runs, how far it reaches, the table in reports/, the full check.
 
-    python3 benchmarks/perfect.py speed                 # states per second on a few boards
+    python3 benchmarks/perfect.py speed [--before REV]  # states per CPU second on a few boards (and REV's)
     python3 benchmarks/perfect.py largest [--limit 600] # the largest boards solved within the limit (seconds)
     python3 benchmarks/perfect.py table [--out reports/perfect] [--max-states N]
     python3 benchmarks/perfect.py verify                # every board up to 12 cells against the brute force
@@ -28,13 +28,14 @@ import argparse
 import json
 import subprocess
 import sys
+import threading
 import time
 from itertools import product
 from pathlib import Path
 
 from minesat.board import Cell, cell_name, parse_cell
 from minesat.generate import FirstClick, mines_fit
-from minesat.perfect import PastBudget, PerfectPlay, StartValue, perfect_play, strategy_wins
+from minesat.perfect import PastBudget, PerfectPlay, StartValue, strategy_wins
 from minesat.perfect.geometry import TooManyLayouts
 from minesat.perfect.search import OutOfBudget
 
@@ -68,17 +69,75 @@ SPEED = [
     (5, 5, 5, "safe", (2, 2)),
     (4, 6, 5, "safe", (1, 2)),
     (6, 6, 6, "opening", (2, 2)),
+    (5, 5, 5, "safe", (0, 0)),
+    (4, 6, 6, "safe", (0, 0)),
+    (5, 5, 6, "safe", (0, 0)),
 ]
 
+#: One run of perfect play in a child process: its progress and its end, a JSON line each.
+_CHILD = """
+import json, sys, time
+from minesat.perfect import perfect_play
+rows, cols, mines, rule, start = json.loads(sys.argv[1])
+began = time.process_time()
+def progress(states, settled, total):
+    print(json.dumps({"states": states, "settled": settled, "total": total,
+                      "cpu": time.process_time() - began}), flush=True)
+r = perfect_play(rows, cols, mines, rule, tuple(start), max_states=None, progress=progress)
+print(json.dumps({"done": True, "wins": r.wins, "layouts": r.layouts, "states": r.states,
+                  "cpu": time.process_time() - began, "seconds": r.seconds}), flush=True)
+"""
 
-def speed() -> None:
-    header = ("board", "rule", "start", "chance", "states", "seconds", "states/s")
-    print(" ".join(f"{h:>9}" for h in header))
+
+def speed(before: str | None, limit: float) -> None:
+    """Each case of :data:`SPEED` in a child process, with this source and (``--before REV``) an older one.
+
+    The two runs of a case follow each other, so they meet the same load;
+    CPU seconds are the child's own. A run past ``limit`` seconds is stopped
+    and says how far it got.
+    """
+    import os
+    import tempfile
+
+    here = Path(__file__).resolve().parents[1]
+    sources = [("after", here / "src")]
+    if before is not None:
+        old = Path(tempfile.mkdtemp(prefix="perfect-before-"))
+        archive = subprocess.run(["git", "-C", str(here), "archive", before, "src"], capture_output=True,
+                                 check=True)
+        subprocess.run(["tar", "-x", "-C", str(old)], input=archive.stdout, check=True)
+        sources.insert(0, (f"before ({before})", old / "src"))
+    header = ("board", "rule", "start", "source", "chance", "states", "cpu s", "states/cpu s")
+    print(f"{header[0]:>8} {header[1]:>8} {header[2]:>5} {header[3]:>20} {header[4]:>7} {header[5]:>9} "
+          f"{header[6]:>7} {header[7]:>12}")
     for rows, cols, mines, rule, start in SPEED:
-        r = perfect_play(rows, cols, mines, rule, start, max_states=None)
-        board = f"{rows}x{cols}/{mines}"
-        print(f"{board:>9} {rule:>9} {cell_name(start):>9} {r.win_probability:9.4f} "
-              f"{r.states:9d} {r.seconds:9.1f} {r.states / r.seconds:9.0f}")
+        for name, source in sources:
+            env = dict(os.environ, PYTHONPATH=str(source))
+            case = json.dumps([rows, cols, mines, rule, start])
+            child = subprocess.Popen([sys.executable, "-c", _CHILD, case], stdout=subprocess.PIPE, text=True,
+                                     env=env)
+            last: dict = {}
+            began = time.perf_counter()
+            timer = threading.Timer(limit, child.kill)
+            timer.start()
+            assert child.stdout is not None
+            for text in child.stdout:
+                last = json.loads(text)
+            child.wait()
+            timer.cancel()
+            board = f"{rows}x{cols}/{mines}"
+            head = f"{board:>8} {rule:>8} {cell_name(start):>5} {name:>20}"
+            if last.get("done"):
+                chance = last["wins"] / last["layouts"]
+                print(f"{head} {chance:7.4f} {last['states']:9d} {last['cpu']:7.1f} "
+                      f"{last['states'] / last['cpu']:12.0f}", flush=True)
+            elif last:
+                share = last["settled"] / last["total"]
+                print(f"{head} not within {limit:.0f} s: {last['states']} states, {share:.1%} of the layouts "
+                      f"settled, {last['cpu']:.0f} cpu s ({last['states'] / last['cpu']:.0f} states/cpu s)",
+                      flush=True)
+            else:
+                print(f"{head} not within {limit:.0f} s ({time.perf_counter() - began:.0f} s)", flush=True)
 
 
 # --- the largest boards within a time limit ----------------------------------------------------
@@ -481,7 +540,9 @@ def gaps_markdown(boards: list[dict], found: list[dict], command: str, strategy:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="mode", required=True)
-    sub.add_parser("speed")
+    p = sub.add_parser("speed")
+    p.add_argument("--before", help="also run the source of this git revision, case by case")
+    p.add_argument("--limit", type=float, default=300.0, help="seconds a run may take")
     p = sub.add_parser("largest")
     p.add_argument("--limit", type=float, default=600.0)
     p = sub.add_parser("table")
@@ -501,7 +562,7 @@ def main() -> None:
                    help="rewrite OUT.md and the pictures from OUT.json (no search)")
     args = parser.parse_args()
     if args.mode == "speed":
-        speed()
+        speed(args.before, args.limit)
     elif args.mode == "largest":
         largest(args.limit)
     elif args.mode == "table":

@@ -28,7 +28,7 @@ changes the answer (docs/perfect.md has the proofs):
    safe; and, much tighter, two layouts that no cell safe in both can tell
    apart are never both won, so ``W(S)`` is at most the number of groups in
    any split of ``S`` into groups of mutually indistinguishable layouts
-   (:meth:`Alike.cover` builds one greedily).
+   (:meth:`~minesat.perfect.alike.Alike.cover` builds one greedily).
 4. **Memoisation** on the position seen, the same for every mirror image of
    it (:meth:`~minesat.perfect.geometry.Board.canonical`), and of the sets of
    layouts within one list of layouts. When the position is symmetric, one
@@ -52,24 +52,21 @@ from collections.abc import Callable, Iterable
 
 import numpy as np
 
-from minesat.perfect.geometry import COVERED, MINE, Board, bit_set
+from minesat.perfect.alike import LOCAL_SIZE, Alike, SparseAlike, alike_pairs, alike_table
+from minesat.perfect.geometry import COVERED, MINE, Board
 
-#: A list of layouts at most this long works out which of them can be told apart
-#: (:attr:`Universe.alike`) when it is made; a longer one only when it is the root
-#: and at most :data:`ROOT_ALIKE` long (the table takes ``size ** 2 / 8`` bytes).
-LOCAL_SIZE = 4096
-ROOT_ALIKE = 65536
-
-#: Layouts whose look-alikes are worked out together (bounds the memory of the work).
-_TABULATE_BLOCK = 2048
+#: A root list of layouts at most this long works out which of them can be told apart
+#: (:attr:`Universe.alike`, about half a minute for 1.6 million layouts); a longer one
+#: leaves it to its sub-lists of at most :data:`~minesat.perfect.alike.LOCAL_SIZE` layouts.
+ROOT_ALIKE = 2_000_000
 
 #: A state whose layouts are fewer than ``1 / COMPACT_RATIO`` of its list (a list
 #: of more than :data:`COMPACT_MIN` layouts) gets its own list: its bit sets shrink.
-COMPACT_RATIO = 8
-COMPACT_MIN = 256
+COMPACT_RATIO = 4
+COMPACT_MIN = 4096
 
-#: Lists shorter than this are read column by column in Python, longer ones with numpy.
-_NUMPY_FROM = 512
+#: At most this many bytes of comparisons are made at once when a list's columns are read.
+_COLUMNS_BLOCK = 1 << 24
 
 #: How many states pass between two calls of the progress callback.
 PROGRESS_EVERY = 4096
@@ -95,83 +92,13 @@ def members(subset: int, size: int) -> np.ndarray:
     return np.flatnonzero(np.unpackbits(raw, bitorder="little")[:size])
 
 
-class Alike:
-    """Which layouts of a list no cell safe in both can tell apart: a perfect player wins at most one.
-
-    Most layouts are alike to no other (``lonely``, a bit set); ``rows`` maps
-    each of the others to the bit set of its look-alikes (itself included).
-    """
-
-    __slots__ = ("cache", "lonely", "rows")
-
-    def __init__(self, lonely: int, rows: dict[int, int], size: int) -> None:
-        self.lonely = lonely
-        self.rows = rows
-        # Sets of a long list are long ints: remembering them would cost more than it saves.
-        self.cache: dict[int, int] | None = {} if size <= LOCAL_SIZE else None
-
-    def cover(self, subset: int) -> int:
-        """How many groups of mutually alike layouts a greedy split of ``subset`` makes.
-
-        Each group is started by its lowest layout and grown by every later one
-        alike to all its members so far. A perfect player wins at most one
-        layout of each group, so the count bounds the value of ``subset``.
-
-        >>> Alike(0b100, {0: 0b011, 1: 0b011}, 3).cover(0b111)     # layouts 0 and 1 look alike
-        2
-        """
-        rest = subset & ~self.lonely
-        if not rest:
-            return subset.bit_count()
-        cache = self.cache
-        if cache is not None and (found := cache.get(subset)) is not None:
-            return found
-        rows = self.rows
-        groups = (subset & self.lonely).bit_count()
-        while rest:
-            low = rest & -rest
-            rest ^= low
-            grow = rows[low.bit_length() - 1] & rest
-            while grow:
-                nxt = grow & -grow
-                rest ^= nxt
-                grow &= rows[nxt.bit_length() - 1]
-                grow &= ~nxt
-            groups += 1
-        if cache is not None:
-            cache[subset] = groups
-        return groups
-
-    def restrict(self, subset: int, index: np.ndarray) -> Alike:
-        """The table for the layouts ``index`` (the members of ``subset``), renumbered 0, 1, ..."""
-        where: dict[int, int] | None = None
-        rows: dict[int, int] = {}
-        lonely = 0
-        for new, old in enumerate(index.tolist()):
-            row = self.rows.get(old)
-            if row is not None:
-                row &= subset
-            if row is None or row == 1 << old:
-                lonely |= 1 << new
-                continue
-            if where is None:
-                where = {o: n for n, o in enumerate(index.tolist())}
-            bits = 0
-            while row:
-                low = row & -row
-                bits |= 1 << where[low.bit_length() - 1]
-                row ^= low
-            rows[new] = bits
-        return Alike(lonely, rows, len(index))
-
-
 class Universe:
     """A list of layouts (rows of a matrix) and, per covered cell, bit sets over it.
 
     ``columns`` holds, for each of the given cells that not all layouts agree
     on, ``(cell, mined, shows)``: the layouts where the cell is a mine, and
     ``(number, layouts)`` pairs for the numbers it shows in the others.
-    ``alike`` is the table of look-alike layouts (:class:`Alike`), or
+    ``alike`` is the table of look-alike layouts (:mod:`minesat.perfect.alike`), or
     ``None`` when the list is too long to tabulate. ``memo`` remembers the
     values of sets of layouts of this list.
     """
@@ -182,7 +109,7 @@ class Universe:
         self,
         matrix: np.ndarray,
         cells: Iterable[int],
-        alike: Alike | None = None,
+        alike: Alike | SparseAlike | None = None,
         *,
         tabulate: bool = True,
     ) -> None:
@@ -190,62 +117,10 @@ class Universe:
         self.size = size = len(matrix)
         self.everything = (1 << size) - 1
         self.memo: dict[int, int] = {}
-        cells = list(cells)
-        columns = []
-        if size < _NUMPY_FROM:
-            for c, values in zip(cells, matrix[:, cells].T.tolist(), strict=True):
-                mined = 0
-                shows: dict[int, int] = {}
-                bit = 1
-                for v in values:
-                    if v == MINE:
-                        mined |= bit
-                    else:
-                        shows[v] = shows.get(v, 0) | bit
-                    bit <<= 1
-                if mined != self.everything and (mined or len(shows) > 1):
-                    columns.append((c, mined, tuple(sorted(shows.items()))))
-        else:
-            for c in cells:
-                col = matrix[:, c]
-                values = np.unique(col)
-                if len(values) == 1:
-                    continue
-                shows_list = tuple((int(v), bit_set(col == v)) for v in values if v != MINE)
-                columns.append((c, bit_set(col == MINE), shows_list))
-        self.columns: list[tuple[int, int, tuple[tuple[int, int], ...]]] = columns
+        self.columns: list[tuple[int, int, tuple[tuple[int, int], ...]]] = _columns(matrix, list(cells))
         if alike is None and tabulate:
-            alike = self._tabulate()
-        self.alike = alike
-
-    def _tabulate(self) -> Alike:
-        """Which layouts no cell safe in both tells apart, worked out a block of layouts at a time."""
-        full = self.everything
-        lonely = 0
-        rows: dict[int, int] = {}
-        for first in range(0, self.size, _TABULATE_BLOCK):
-            count = min(_TABULATE_BLOCK, self.size - first)
-            block = ((1 << count) - 1) << first
-            apart: dict[int, int] = {}
-            for _, mined, shows in self.columns:
-                safe = full & ~mined
-                for _, layouts in shows:
-                    other = safe & ~layouts
-                    if not other:
-                        continue
-                    rest = layouts & block
-                    while rest:
-                        low = rest & -rest
-                        a = low.bit_length() - 1
-                        apart[a] = apart.get(a, 0) | other
-                        rest ^= low
-            for a in range(first, first + count):
-                row = full & ~apart.get(a, 0)
-                if row == 1 << a:
-                    lonely |= 1 << a
-                else:
-                    rows[a] = row
-        return Alike(lonely, rows, self.size)
+            alike = alike_table(size, *alike_pairs(matrix, [c for c, _, _ in self.columns]))
+        self.alike: Alike | SparseAlike | None = alike
 
     def sub(self, subset: int, cells: Iterable[int]) -> tuple[Universe, int]:
         """A universe of the layouts in ``subset`` alone, and the set of all of them in it."""
@@ -255,6 +130,37 @@ class Universe:
             alike = self.alike.restrict(subset, index)
         part = Universe(self.matrix[index], cells, alike, tabulate=len(index) <= LOCAL_SIZE)
         return part, part.everything
+
+
+def _columns(matrix: np.ndarray, cells: list[int]) -> list[tuple[int, int, tuple[tuple[int, int], ...]]]:
+    """:attr:`Universe.columns`: per cell not all layouts agree on, its mines and numbers as bit sets.
+
+    Each value's rows are packed into bytes by ``numpy`` for a block of cells
+    at once; only turning them into ints is done cell by cell.
+    """
+    size = len(matrix)
+    values = np.arange(MINE + 1, dtype=matrix.dtype)[None, :, None]
+    width = (size + 7) // 8
+    block = max(1, _COLUMNS_BLOCK // (len(values) * max(size, 1)))
+    columns = []
+    for first in range(0, len(cells), block):
+        chunk = cells[first:first + block]
+        equal = matrix[:, chunk].T[:, None, :] == values  # cell, value, layout
+        packed = np.packbits(equal, axis=2, bitorder="little")
+        raw = packed.tobytes()
+        present = packed.any(axis=2)
+        for j, values_here in enumerate(present.tolist()):
+            if values_here.count(True) < 2:
+                continue  # every layout agrees on the cell
+            at = j * len(values_here) * width
+            sets = {
+                v: int.from_bytes(raw[at + v * width:at + (v + 1) * width], "little")
+                for v, here in enumerate(values_here)
+                if here
+            }
+            mined = sets.pop(MINE, 0)
+            columns.append((chunk[j], mined, tuple(sets.items())))
+    return columns
 
 
 class PerfectSearch:

@@ -1,0 +1,264 @@
+"""Look-alike layouts: which layouts of a list no cell safe in both can tell apart.
+
+Two layouts are *alike* when every cell safe in both shows the same number in
+both. A perfect player wins at most one layout of a set of mutually alike
+layouts (docs/perfect.md, Theorem 3), so any split of a set of layouts into
+such groups bounds its value: :meth:`Alike.cover` counts a greedy one.
+
+The pairs are found once per list of layouts by :func:`alike_pairs`, a join of
+the list with itself cell by cell (a mine matches any number); a smaller list
+restricts its parent's table. A short list keeps, per layout, the bit set of its
+look-alikes (:class:`Alike`); a long one keeps the pairs as arrays
+(:class:`SparseAlike`), since most layouts have none or one or two look-alikes.
+
+>>> import numpy as np
+>>> matrix = np.array([[9, 1, 1], [1, 9, 1], [2, 2, 9]], dtype=np.uint8)
+>>> alike_pairs(matrix, [0, 1, 2])          # layouts 0 and 1 agree wherever both are safe
+(array([0]), array([1]))
+>>> table = alike_table(3, *alike_pairs(matrix, [0, 1, 2]))
+>>> table.cover(0b111), table.cover(0b101)
+(2, 2)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from minesat.perfect.geometry import MINE
+
+#: A list of layouts at most this long keeps bit sets of look-alikes, and remembers its covers;
+#: a longer one keeps the pairs as arrays.
+LOCAL_SIZE = 4096
+
+#: Pairs of blocks of layouts whose product is at most this are compared at once, cell by cell.
+_JOIN_LEAF = 4096
+
+
+def alike_pairs(matrix: np.ndarray, cells: Sequence[int]) -> tuple[np.ndarray, np.ndarray]:
+    """Every pair ``a < b`` of rows of ``matrix`` alike on ``cells``, as two index arrays.
+
+    The rows are split by the number each shows at one cell after another
+    (the most varied cells first); a row with a mine there goes with every
+    row, since a mine matches any number. Blocks small enough are compared
+    all pairs at once. Each pair is found once: a mine-mine pair only in the
+    mine block, a mine-number pair only in the cross of the mine block with
+    the others, a number-number pair only in its number's block.
+    """
+    seen = np.ascontiguousarray(matrix[:, list(cells)])
+    width = seen.shape[1]
+    variety = []
+    for j in range(width):
+        _, counts = np.unique(seen[:, j], return_counts=True)
+        share = counts / counts.sum()
+        variety.append(-(share * np.log(share)).sum())
+    seen = np.ascontiguousarray(seen[:, np.argsort(-np.array(variety), kind="stable")])
+    found_a: list[np.ndarray] = []
+    found_b: list[np.ndarray] = []
+
+    def compare(xs: np.ndarray, ys: np.ndarray, depth: int, same: bool) -> None:
+        a, b = seen[xs, depth:][:, None, :], seen[ys, depth:][None, :, :]
+        ok = ((a == b) | (a == MINE) | (b == MINE)).all(axis=2)
+        if same:
+            ok = np.triu(ok, 1)
+        i, j = np.nonzero(ok)
+        if len(i):
+            found_a.append(np.minimum(xs[i], ys[j]))
+            found_b.append(np.maximum(xs[i], ys[j]))
+
+    def within(xs: np.ndarray, depth: int) -> None:
+        if len(xs) < 2:
+            return
+        if depth == width or len(xs) * len(xs) <= _JOIN_LEAF:
+            compare(xs, xs, depth, True)
+            return
+        column = seen[xs, depth]
+        mine = column == MINE
+        within(xs[mine], depth + 1)
+        across(xs[mine], xs[~mine], depth + 1)
+        shown, numbers = xs[~mine], column[~mine]
+        order = np.argsort(numbers, kind="stable")
+        shown, numbers = shown[order], numbers[order]
+        for part in np.split(shown, np.flatnonzero(np.diff(numbers)) + 1):
+            within(part, depth + 1)
+
+    def across(xs: np.ndarray, ys: np.ndarray, depth: int) -> None:
+        if not len(xs) or not len(ys):
+            return
+        if depth == width or len(xs) * len(ys) <= _JOIN_LEAF:
+            compare(xs, ys, depth, False)
+            return
+        cx, cy = seen[xs, depth], seen[ys, depth]
+        mx, my = cx == MINE, cy == MINE
+        across(xs[mx], ys, depth + 1)
+        across(ys[my], xs[~mx], depth + 1)
+        xs, ys, cx, cy = xs[~mx], ys[~my], cx[~mx], cy[~my]
+        for v in np.intersect1d(cx, cy):
+            across(xs[cx == v], ys[cy == v], depth + 1)
+
+    within(np.arange(len(seen)), 0)
+    if not found_a:
+        return np.zeros(0, np.int64), np.zeros(0, np.int64)
+    a, b = np.concatenate(found_a).astype(np.int64), np.concatenate(found_b).astype(np.int64)
+    order = np.lexsort((b, a))
+    return a[order], b[order]
+
+
+def alike_table(size: int, a: np.ndarray, b: np.ndarray) -> Alike | SparseAlike:
+    """The table of a list of ``size`` layouts whose alike pairs are ``a[k], b[k]``."""
+    if size > LOCAL_SIZE:
+        return SparseAlike(size, a, b)
+    rows: dict[int, int] = {}
+    for x, y in zip(a.tolist(), b.tolist(), strict=True):
+        rows[x] = rows.get(x, 1 << x) | 1 << y
+        rows[y] = rows.get(y, 1 << y) | 1 << x
+    lonely = (1 << size) - 1
+    for x in rows:
+        lonely &= ~(1 << x)
+    return Alike(lonely, rows, size)
+
+
+def _inside(subset: int, size: int) -> np.ndarray:
+    """``subset`` as a boolean vector of ``size`` elements."""
+    raw = np.frombuffer(subset.to_bytes((size + 7) // 8, "little"), dtype=np.uint8)
+    return np.unpackbits(raw, bitorder="little")[:size].astype(bool)
+
+
+class Alike:
+    """The look-alikes of a short list of layouts, as bit sets: at most one of each group is won.
+
+    Most layouts are alike to no other (``lonely``, a bit set); ``rows`` maps
+    each of the others to the bit set of its look-alikes (itself included).
+    """
+
+    __slots__ = ("cache", "lonely", "rows")
+
+    def __init__(self, lonely: int, rows: dict[int, int], size: int) -> None:
+        self.lonely = lonely
+        self.rows = rows
+        self.cache: dict[int, int] = {}
+
+    def cover(self, subset: int) -> int:
+        """How many groups of mutually alike layouts a greedy split of ``subset`` makes.
+
+        Each group is started by its lowest layout and grown by every later one
+        alike to all its members so far. A perfect player wins at most one
+        layout of each group, so the count bounds the value of ``subset``.
+
+        >>> Alike(0b100, {0: 0b011, 1: 0b011}, 3).cover(0b111)     # layouts 0 and 1 look alike
+        2
+        """
+        rest = subset & ~self.lonely
+        if not rest:
+            return subset.bit_count()
+        cache = self.cache
+        if (found := cache.get(subset)) is not None:
+            return found
+        rows = self.rows
+        groups = (subset & self.lonely).bit_count()
+        while rest:
+            low = rest & -rest
+            rest ^= low
+            grow = rows[low.bit_length() - 1] & rest
+            while grow:
+                nxt = grow & -grow
+                rest ^= nxt
+                grow &= rows[nxt.bit_length() - 1]
+                grow &= ~nxt
+            groups += 1
+        cache[subset] = groups
+        return groups
+
+    def restrict(self, subset: int, index: np.ndarray) -> Alike:
+        """The table for the layouts ``index`` (the members of ``subset``), renumbered 0, 1, ..."""
+        where: dict[int, int] | None = None
+        rows: dict[int, int] = {}
+        lonely = 0
+        for new, old in enumerate(index.tolist()):
+            row = self.rows.get(old)
+            if row is not None:
+                row &= subset
+            if row is None or row == 1 << old:
+                lonely |= 1 << new
+                continue
+            if where is None:
+                where = {o: n for n, o in enumerate(index.tolist())}
+            bits = 0
+            while row:
+                low = row & -row
+                bits |= 1 << where[low.bit_length() - 1]
+                row ^= low
+            rows[new] = bits
+        return Alike(lonely, rows, len(index))
+
+
+class SparseAlike:
+    """The look-alikes of a long list of layouts: the pairs ``a[k] < b[k]`` (index arrays, ``a`` ascending).
+
+    Its :meth:`cover` counts the groups of one split of the whole list into
+    mutually alike groups (made greedily once, as :meth:`Alike.cover` does)
+    that meet the subset: a subset of a group of mutually alike layouts is
+    one, so this is a valid bound, one ``numpy`` pass instead of a walk. For
+    two layouts it is exact (1 when they are alike), as the search relies on.
+
+    >>> SparseAlike(3, np.array([0]), np.array([1])).cover(0b111)
+    2
+    """
+
+    __slots__ = ("_alike_to_some", "_their_group", "a", "b", "group", "size")
+
+    def __init__(self, size: int, a: np.ndarray, b: np.ndarray) -> None:
+        self.size = size
+        self.a = a
+        self.b = b
+        self.group: np.ndarray | None = None
+        self._alike_to_some = self._their_group = np.zeros(0, dtype=np.int64)
+
+    def _groups(self) -> np.ndarray:
+        """Each layout's group in the greedy split of the whole list; -1 for a layout alike to none."""
+        group = np.full(self.size, -1, dtype=np.int64)
+        around: dict[int, set[int]] = {}
+        for x, y in zip(self.a.tolist(), self.b.tolist(), strict=True):
+            around.setdefault(x, set()).add(y)
+            around.setdefault(y, set()).add(x)
+        rest = set(around)
+        for low in sorted(around):
+            if low not in rest:
+                continue
+            rest.discard(low)
+            group[low] = low
+            grow = around[low] & rest
+            while grow:
+                nxt = min(grow)
+                rest.discard(nxt)
+                group[nxt] = low
+                grow &= around[nxt]
+        return group
+
+    def cover(self, subset: int) -> int:
+        """How many groups of the split of the whole list hold a layout of ``subset``."""
+        m = subset.bit_count()
+        if not len(self.a) or m < 2:
+            return m
+        if m == 2:  # exact for two layouts, as the search takes it: one group when they are alike
+            x = (subset & -subset).bit_length() - 1
+            y = subset.bit_length() - 1
+            at = np.searchsorted(self.a, x, side="left"), np.searchsorted(self.a, x, side="right")
+            return 1 if y in self.b[at[0]:at[1]].tolist() else 2
+        if self.group is None:
+            self.group = self._groups()
+            self._alike_to_some = np.flatnonzero(self.group >= 0)
+            self._their_group = self.group[self._alike_to_some]
+        shared = self._their_group[_inside(subset, self.size)[self._alike_to_some]]
+        met = np.zeros(self.size, dtype=bool)
+        met[shared] = True  # a group is named by its first layout
+        return m - len(shared) + int(np.count_nonzero(met))
+
+    def restrict(self, subset: int, index: np.ndarray) -> Alike | SparseAlike:
+        """The table for the layouts ``index`` (the members of ``subset``), renumbered 0, 1, ..."""
+        renumber = np.full(self.size, -1, dtype=np.int64)
+        renumber[index] = np.arange(len(index))
+        a, b = renumber[self.a], renumber[self.b]
+        keep = (a >= 0) & (b >= 0)
+        return alike_table(len(index), a[keep], b[keep])

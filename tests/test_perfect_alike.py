@@ -1,0 +1,87 @@
+"""The look-alike table against a plain pairwise check, and its two forms against each other."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+from minesat.perfect import alike
+from minesat.perfect.alike import Alike, SparseAlike, alike_pairs, alike_table
+from minesat.perfect.geometry import MINE, Board, layouts_matrix
+
+
+def pairwise(matrix: np.ndarray, cells: list[int]) -> set[tuple[int, int]]:
+    """Every pair of rows equal at each of ``cells`` where neither is a mine, by the definition."""
+    rows = matrix[:, cells].tolist()
+    return {
+        (a, b)
+        for a in range(len(rows))
+        for b in range(a + 1, len(rows))
+        if all(x == y or MINE in (x, y) for x, y in zip(rows[a], rows[b], strict=True))
+    }
+
+
+@pytest.mark.parametrize(("rows", "cols", "mines"), [(3, 3, 2), (3, 4, 4), (4, 4, 3), (2, 6, 4), (4, 5, 5)])
+def test_pairs_are_the_alike_pairs(rows: int, cols: int, mines: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    board = Board(rows, cols)
+    matrix = layouts_matrix(board, range(1, board.cells), mines)[:600]
+    cells = list(range(board.cells))
+    expected = pairwise(matrix, cells)
+    for leaf in (1, 4096):  # split down to single rows, and compared in blocks
+        monkeypatch.setattr(alike, "_JOIN_LEAF", leaf)
+        a, b = alike_pairs(matrix, cells)
+        assert set(zip(a.tolist(), b.tolist(), strict=True)) == expected
+
+
+def test_pairs_on_some_cells_only() -> None:
+    rng = np.random.default_rng(7)
+    matrix = rng.integers(0, 10, size=(300, 6)).astype(np.uint8)
+    matrix[rng.random((300, 6)) < 0.5] = MINE
+    a, b = alike_pairs(matrix, [1, 3, 4])
+    assert set(zip(a.tolist(), b.tolist(), strict=True)) == pairwise(matrix, [1, 3, 4])
+
+
+def test_long_table_splits_into_groups_of_look_alikes(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The pairs kept as arrays split the list as the bit sets do; a subset meets groups of look-alikes."""
+    board = Board(4, 4)
+    matrix = layouts_matrix(board, range(1, 16), 4)
+    a, b = alike_pairs(matrix, range(16))
+    alike_to = set(zip(a.tolist(), b.tolist(), strict=True))
+    size = len(matrix)
+    short = alike_table(size, a, b)
+    monkeypatch.setattr(alike, "LOCAL_SIZE", 0)
+    long = alike_table(size, a, b)
+    assert isinstance(short, Alike) and isinstance(long, SparseAlike)
+    everything = (1 << size) - 1
+    assert long.cover(everything) == short.cover(everything) < size
+    assert long.group is not None
+    rnd = random.Random(3)
+    for _ in range(40):
+        subset = rnd.getrandbits(size)
+        index = [k for k in range(size) if subset >> k & 1]
+        groups: dict[int, list[int]] = {}
+        for k in index:
+            groups.setdefault(int(long.group[k]) if long.group[k] >= 0 else -1 - k, []).append(k)
+        assert long.cover(subset) == len(groups)
+        for members in groups.values():
+            assert all((x, y) in alike_to for x in members for y in members if x < y)
+        part = long.restrict(subset, np.array(index, dtype=np.int64))
+        assert isinstance(part, SparseAlike)
+        kept = {(index[x], index[y]) for x, y in zip(part.a.tolist(), part.b.tolist(), strict=True)}
+        assert kept == {(x, y) for x, y in alike_to if subset >> x & 1 and subset >> y & 1}
+
+
+def test_long_table_is_exact_on_two_layouts(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The search takes the bound of two layouts as their value: one group exactly when they are alike."""
+    board = Board(3, 4)
+    matrix = layouts_matrix(board, range(1, 12), 4)
+    a, b = alike_pairs(matrix, range(12))
+    monkeypatch.setattr(alike, "LOCAL_SIZE", 0)
+    long = alike_table(len(matrix), a, b)
+    alike_to = set(zip(a.tolist(), b.tolist(), strict=True))
+    assert alike_to
+    for x in range(len(matrix)):
+        for y in range(x + 1, len(matrix)):
+            assert long.cover(1 << x | 1 << y) == (1 if (x, y) in alike_to else 2)
