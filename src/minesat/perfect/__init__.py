@@ -37,7 +37,7 @@ from typing import Any
 
 import numpy as np
 
-from minesat.analysis import Analyzer
+from minesat.analysis import Analysis, Analyzer
 from minesat.board import FLAG, Cell, Position, cell_name
 from minesat.generate import FirstClick, check_mine_count, kept_clear, mines_fit
 from minesat.perfect.follow import StrategyCount, strategy_wins
@@ -693,18 +693,24 @@ class PositionSearch:
         max_states: int | None = DEFAULT_MAX_STATES,
         time_limit: float | None = DEFAULT_TIME_LIMIT,
         progress: Progress | None = None,
+        analysis: Analysis | None = None,
+        max_layouts: int = POSITION_LAYOUTS,
     ) -> None:
         if position.mines is None:
             raise ValueError("perfect play needs the total number of mines (a '# mines: N' header)")
         self.clock = Clock(time_limit, progress)
         self.position = position
         self.max_states, self.time_limit = max_states, time_limit
-        self.analysis = Analyzer().analyze(position)  # raises, naming a cell, when no layout fits
+        # The position's analysis (given, when the caller has it): it raises, naming a cell, when
+        # no layout fits, and counts the layouts before any is listed.
+        self.analysis = analysis if analysis is not None else Analyzer().analyze(position)
         counted = self.analysis.layouts
         refusal = listing_refusal(position.rows * position.cols, counted) if counted is not None else None
+        if counted is not None and counted > max_layouts:
+            refusal = f"{approximate(counted)} layouts: more than the {max_layouts} asked for"
         if refusal is not None:
             raise ValueError(f"{refusal} (consistent with the position)")
-        matrix = position_layouts(position)
+        matrix = position_layouts(position, max_layouts)
         board = self.board = Board(position.rows, position.cols)
         # Flags are kept apart from covered cells: the layouts of a state are those with mines
         # under its flags, so a mirror image of a state is another state only with its flags mirrored too.
@@ -740,6 +746,14 @@ class PositionSearch:
             return self.search.move_wins(
                 self.seen, self.universe, self.universe.everything, self.board.index(cell), at_least=at_least
             )
+
+    def best_move(self) -> Cell | None:
+        """A move that keeps the chance to win: a proven-safe cell when there is one (it always
+        keeps it), else the first candidate in row-major order that does; ``None`` with no move."""
+        if self.analysis.safe:
+            return min(self.analysis.safe)
+        wins = self.wins()
+        return next((c for c in self.candidates() if self.move_wins(c, at_least=wins) == wins), None)
 
     def candidates(self) -> list[Cell]:
         """The moves worth ranking: every covered, unflagged cell that is not a mine in every layout."""
