@@ -349,7 +349,7 @@ def _lines(name: str) -> ProgressCallback:
         if now - last < PROGRESS_LINE_EVERY:
             return
         last = now
-        share = f", {settled / total:.1%} of layouts settled".replace("%", " %") if total else ""
+        share = f", {settled / total:.1%} of layouts settled".replace("%", " %") if settled else ""
         typer.echo(f"minesat perfect: {name}: {states} states{share}, {now - began:.0f} s", err=True)
 
     return update

@@ -75,8 +75,8 @@ __all__ = [
 ]
 
 #: States searched before giving up, by default. How long that takes depends on the
-#: board: about 6 minutes on a 6x6 board, far longer on a late expert position, where
-#: each state handles hundreds of thousands of layouts (docs/perfect.md has figures).
+#: board: 5 to 11 minutes on small boards, about 13 on a late expert position
+#: (docs/perfect.md has the figures); :data:`DEFAULT_TIME_LIMIT` usually stops first.
 DEFAULT_MAX_STATES = 2_000_000
 
 #: Seconds searched before giving up, by default: the budget people can read.
