@@ -130,12 +130,14 @@ class Clock:
         self.time_limit = time_limit
         self.progress = progress
         self.began = time.perf_counter()
+        self.states = self.settled = 0  # as last reported: how far the search got
 
     @property
     def seconds(self) -> float:
         return time.perf_counter() - self.began
 
     def __call__(self, states: int, settled: int, total: int) -> None:
+        self.states, self.settled = states, settled
         if self.progress is not None:
             self.progress(states, settled, total)
         if self.time_limit is not None and self.seconds > self.time_limit:
@@ -513,10 +515,12 @@ def _in_parallel(
     except TooManyLayouts as err:
         raise PastBudget(f"{err}; try a smaller board or fewer mines", 0, 0, solver.total) from None
     except OutOfTime:
+        share = progress.settled / solver.total if solver.total else 0.0
         raise PastBudget(
-            f"past --time-limit {progress.time_limit:g} s with {progress.seconds:.0f} s spent: some numbers "
-            "a first click can show still unsettled; raise --time-limit or try a smaller board",
-            0, 0, solver.total,
+            f"past --time-limit {progress.time_limit:g} s (checked as each part comes back, after "
+            f"{progress.seconds:.0f} s): {share:.1%} of the layouts of all {len(candidates)} starts settled "
+            f"after {progress.states} states; raise --time-limit or try a smaller board",
+            progress.states, progress.settled, solver.total,
         ) from None
     except PartPastBudget as err:
         share = err.settled / solver.total if solver.total else 0.0
