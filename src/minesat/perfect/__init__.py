@@ -38,7 +38,7 @@ from typing import Any
 import numpy as np
 
 from minesat.analysis import Analysis, Analyzer
-from minesat.board import FLAG, Cell, Position, cell_name
+from minesat.board import FLAG, Cell, Position, cell_name, neighbour_table
 from minesat.generate import FirstClick, check_mine_count, kept_clear, mines_fit
 from minesat.perfect.follow import StrategyCount, strategy_wins
 from minesat.perfect.geometry import (
@@ -637,23 +637,29 @@ def position_layouts(position: Position, limit: int = POSITION_LAYOUTS) -> np.nd
     if listed is None:
         raise ValueError(f"more than {limit} layouts are consistent with the position: too many to list")
     cells, layouts = listed
-    board = Board(position.rows, position.cols)
+    size = position.rows * position.cols
     flags = [i for i, s in enumerate(position.cells) if s == FLAG]
-    index = [board.index(c) for c in cells]
-    adjacency = board.adjacency
-    # The flags' counts are the same in every layout; the listed cells add theirs by a float
-    # product, which runs on BLAS (an integer one does not: minutes on a late expert position).
-    # The counts are at most 8: exact in float32.
-    base = adjacency[flags].sum(axis=0, dtype=np.uint8) if flags else np.zeros(board.cells, np.uint8)
-    around = adjacency[index].astype(np.float32)
-    rows = np.empty((len(layouts), board.cells), dtype=np.uint8)
-    block = 65536  # rows at a time: the float work stays small beside the answer
+    index = np.asarray([r * position.cols + c for r, c in cells], dtype=np.intp)
+    # Each cell's neighbours, padded to eight with a cell past the board (its counts are dropped).
+    around = np.full((size + 1, 8), size, dtype=np.intp)
+    for i, near in enumerate(neighbour_table(position.rows, position.cols)):
+        around[i, : len(near)] = near
+    # The flags' counts are the same in every layout; each listed mine adds one to its
+    # neighbours, counted by np.bincount over (layout, neighbour) pairs: work and memory
+    # grow with the mines, not with the cells squared.
+    base = np.bincount(around[flags].ravel(), minlength=size + 1)[:size].astype(np.uint8)
+    rows = np.empty((len(layouts), size), dtype=np.uint8)
+    block = max(1, min((1 << 24) // max(1, len(index)), (1 << 21) // (size + 1)))  # about 16 MB a block
     for first in range(0, len(layouts), block):
         bits = _bits(layouts[first:first + block], len(index))
-        part = rows[first:first + block]
-        part[:] = (bits @ around).astype(np.uint8) + base
+        k, j = np.nonzero(bits)
+        mined = index[j]
+        pairs = (k[:, None] * (size + 1) + around[mined]).ravel()
+        counts = np.bincount(pairs, minlength=len(bits) * (size + 1)).reshape(len(bits), size + 1)
+        part = rows[first:first + len(bits)]
+        part[:] = counts[:, :size] + base
         part[:, flags] = MINE
-        part[:, index] = np.where(bits > 0, MINE, part[:, index])
+        part[k, mined] = MINE
     return rows
 
 
@@ -661,9 +667,9 @@ def _bits(layouts: list[int], width: int) -> np.ndarray:
     """Each layout (a bit set over ``width`` cells) as a row of 0s and 1s.
 
     >>> _bits([0b01, 0b10], 2).tolist()
-    [[1.0, 0.0], [0.0, 1.0]]
+    [[1, 0], [0, 1]]
     """
-    out = np.zeros((len(layouts), width), dtype=np.float32)
+    out = np.zeros((len(layouts), width), dtype=np.uint8)
     for first in range(0, width, 60):  # 60 bits at a time fit in an unsigned 64-bit integer
         span = min(60, width - first)
         part = np.array([bits >> first & ((1 << span) - 1) for bits in layouts], dtype=np.uint64)
@@ -709,8 +715,9 @@ class PositionSearch:
         # no layout fits, and counts the layouts before any is listed.
         self.analysis = analysis if analysis is not None else Analyzer().analyze(position)
         counted = self.analysis.layouts
-        refusal = listing_refusal(position.rows * position.cols, counted) if counted is not None else None
-        if counted is not None and counted > max_layouts:
+        # Unknown (a component past the analysis's budget), the count is left to the listing's limit.
+        refusal = listing_refusal(position.rows * position.cols, counted if counted is not None else 0)
+        if refusal is None and counted is not None and counted > max_layouts:
             refusal = f"{approximate(counted)} layouts: more than the {max_layouts} asked for"
         if refusal is not None:
             raise ValueError(f"{refusal} (consistent with the position)")
