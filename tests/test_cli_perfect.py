@@ -168,6 +168,16 @@ def test_what_cannot_be_listed_is_refused_at_once_in_one_line(args: list[str], s
     assert held < 300_000, f"{held} KB"
 
 
+def test_a_position_with_too_many_layouts_is_refused_at_once(tmp_path: Path) -> None:
+    path = tmp_path / "huge.txt"
+    path.write_text("# mines: 5\n" + "1" + "?" * 299 + "\n" + ("?" * 300 + "\n") * 299)
+    code, out, err, held = measured("perfect", str(path))
+    assert code == 1 and out == ""
+    said = "8.2e18 layouts: more than the 4000000 the search lists (consistent with the position)"
+    assert err == f"minesat: {path}: {said}"
+    assert held < 300_000, f"{held} KB"
+
+
 @pytest.mark.parametrize("command", ["perfect", "analyze"])
 def test_a_negative_total_is_one_line_and_exit_2(tmp_path: Path, command: str) -> None:
     path = tmp_path / "p.txt"

@@ -191,6 +191,8 @@ def _start(text: str | None, rows: int, cols: int) -> Cell | None:
 
 @dataclass(frozen=True)
 class _Budget:
+    """How far a search may go: states, and seconds (``None``: no limit)."""
+
     max_states: int
     time_limit: float | None
 
