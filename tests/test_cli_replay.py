@@ -53,6 +53,7 @@ def test_every_sample_in_one_call_as_json() -> None:
     games = [json.loads(line) for line in result.stdout.splitlines()]
     assert [g["file"] for g in games] == [str(f) for f in files]
     table = readme_table()
+    exact = named = 0
     for game in games:
         name = Path(game["file"]).name
         assert game.keys() >= SPEC_KEYS, name
@@ -77,6 +78,19 @@ def test_every_sample_in_one_call_as_json() -> None:
                 assert m["safest"] <= m["probability"] + 1e-12
         survival = math.prod(1 - m["probability"] for m in risky)
         assert game["survival"] == pytest.approx(survival)
+        # What a guess kept of the chance to win: exact (perfect play) on small positions, else
+        # the move of the best strategy, or nothing on a board too large for its look-ahead.
+        for m in risky:
+            if m.get("best_move_by") == "perfect":
+                assert 0.0 <= m["win_probability"] <= m["best_win_probability"] <= 1.0, name
+                exact += 1
+            elif m.get("best_move_by") == "best":
+                assert m["win_probability"] is None and m["best_win_probability"] is None, name
+                assert not m["needless"] and game["rows"] * game["cols"] <= 1000, name
+                named += 1
+            else:
+                assert "best_move" not in m, name
+    assert exact and named
 
 
 @needs_samples

@@ -12,17 +12,21 @@ full sweep, every mine count of every board up to 12 cells, is
 from __future__ import annotations
 
 import random
+import re
 from itertools import product
 
 import pytest
 
-from minesat.board import Layout, Position, cell_name
+from minesat.analysis import Analyzer
+from minesat.board import Cell, Layout, Position, cell_name
 from minesat.generate import FirstClick, check_mine_count, generate_layout
 from minesat.perfect import (
     PastBudget,
     PerfectPlay,
+    PositionSearch,
     perfect_from_position,
     perfect_play,
+    rank_moves,
     strategy_wins,
 )
 from minesat.perfect.geometry import Board, layouts_matrix
@@ -131,31 +135,34 @@ def test_strategy_count_is_what_the_player_wins(
 Case = tuple[Position, BruteForce, frozenset[int], frozenset]
 
 
-def partial_positions(count: int, seed: int) -> list[Case]:
-    """Positions part way through games on 3x4 boards, with the brute force's view of each."""
+def partial_positions(count: int, seed: int, rows: int = 3, cols: int = 4, most: int = 4) -> list[Case]:
+    """Positions part way through games (2 to ``most`` mines), with the brute force's view of each."""
     rng = random.Random(seed)
     found = []
+    brutes: dict[int, BruteForce] = {}
     while len(found) < count:
-        mines = rng.randint(2, 4)
-        layout = generate_layout(3, 4, mines, start=(1, 1), rule="safe", seed=rng.randrange(10**9))
-        brute = BruteForce(3, 4, mines)
+        mines = rng.randint(2, most)
+        layout = generate_layout(rows, cols, mines, start=(1, 1), rule="safe", seed=rng.randrange(10**9))
+        brute = brutes.setdefault(mines, BruteForce(rows, cols, mines))
         k = brute.layouts.index(layout.mines)
         seen = brute.click(k, frozenset(), (1, 1))
         assert seen is not None
         for _ in range(rng.randint(0, 2)):
             safe = [c for c in brute.cells if c not in layout.mines and c not in dict(seen)]
+            if not safe:
+                break
             seen = brute.click(k, seen, rng.choice(safe))
             assert seen is not None
-        if len(seen) == 12 - mines:
+        if len(seen) == rows * cols - mines:
             continue
         shown = dict(seen)
-        cells = tuple(shown.get((r, c), -1) for r in range(3) for c in range(4))
+        cells = tuple(shown.get((r, c), -1) for r in range(rows) for c in range(cols))
         consistent = frozenset(
             j
             for j, m in enumerate(brute.layouts)
             if all(brute.counts[j][c] == v and c not in m for c, v in seen)
         )
-        found.append((Position(3, 4, cells, mines), brute, consistent, seen))
+        found.append((Position(rows, cols, cells, mines), brute, consistent, seen))
     return found
 
 
@@ -173,6 +180,53 @@ def test_position_value_and_its_moves_match_the_brute_force() -> None:
             for player in result.players:
                 if cell == player.move:
                     assert wins == player.wins
+
+
+def brute_ranking(brute: BruteForce, consistent: frozenset[int], seen: frozenset) -> list[tuple[Cell, int]]:
+    """Every covered cell that is not a mine in every layout, with the brute force's value, best first."""
+    opened = dict(seen)
+    ranked = []
+    for cell in brute.cells:  # row-major: the order among equals
+        if cell in opened or all(cell in brute.layouts[k] for k in consistent):
+            continue
+        groups = brute.groups(consistent, seen, cell)
+        ranked.append((cell, sum(brute.value(frozenset(g), after) for after, g in groups.items())))
+    return sorted(ranked, key=lambda t: -t[1])
+
+
+@pytest.mark.parametrize(
+    ("rows", "cols", "most", "count", "seed"), [(3, 4, 4, 40, 11), (4, 4, 3, 8, 12), (2, 5, 4, 20, 13)]
+)
+def test_every_move_is_ranked_as_the_brute_force_ranks_it(
+    rows: int, cols: int, most: int, count: int, seed: int
+) -> None:
+    for position, brute, consistent, seen in partial_positions(count, seed, rows, cols, most):
+        ranking = rank_moves(position)
+        expected = brute_ranking(brute, consistent, seen)
+        assert [(m.cell, m.wins) for m in ranking] == expected, position.to_rows()
+        assert all(m.layouts == len(consistent) for m in ranking)
+
+
+def test_the_ranking_holds_the_moves_that_keep_the_chance_and_the_strategies_values() -> None:
+    for position, *_ in partial_positions(10, seed=14):
+        result = perfect_from_position(position, strategies=["best", "safest"])
+        assert result.moves == tuple(sorted(m.cell for m in result.ranking if m.wins == result.wins))
+        assert result.ranking[0].wins == result.wins
+        value = {m.cell: m.wins for m in result.ranking}
+        assert all(p.move is None or value[p.move] == p.wins for p in result.players)
+        assert result.to_json()["ranking"][0] == {
+            "cell": cell_name(result.ranking[0].cell),
+            "wins": result.wins,
+            "win_probability": result.win_probability,
+        }
+
+
+def test_flagged_cells_and_certain_mines_are_not_ranked() -> None:
+    ranking = rank_moves(Position.from_rows(["1*", "??"], mines=1))
+    assert [(cell_name(m.cell), m.wins, m.layouts) for m in ranking] == [("B1", 1, 1), ("B2", 1, 1)]
+    # A1 is the only covered neighbour of B1's 1: a mine in every layout, a click no one makes.
+    ranking = rank_moves(Position.from_rows(["?1?", "11?"], mines=1))
+    assert [(cell_name(m.cell), m.wins, m.layouts) for m in ranking] == [("A3", 1, 1), ("B3", 1, 1)]
 
 
 def test_position_needs_the_total() -> None:
@@ -205,3 +259,61 @@ def test_progress_is_reported() -> None:
     finally:
         search.PROGRESS_EVERY = every
     assert seen and all(s % 8 == 0 and 0 <= done <= total for s, done, total in seen)
+
+
+@pytest.fixture
+def progress_every_8(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The search reports (and so the clock is read) every 8 states instead of every few thousand."""
+    from minesat.perfect import search
+
+    monkeypatch.setattr(search, "PROGRESS_EVERY", 8)
+
+
+@pytest.mark.usefixtures("progress_every_8")
+def test_past_the_time_limit_says_how_far_it_got() -> None:
+    said = r"past --time-limit 0 s: stopped at start B2 with .* settled after 8 states; raise --time-limit"
+    with pytest.raises(PastBudget, match=said):
+        perfect_play(4, 4, 4, "safe", (1, 1), time_limit=0.0)
+    assert perfect_play(4, 4, 4, "safe", (1, 1), time_limit=None).wins == 914
+
+
+@pytest.mark.usefixtures("progress_every_8")
+def test_a_position_past_its_budget_says_how_far_it_got() -> None:
+    position = Position.covered(4, 4, mines=4)
+    search = PositionSearch(position, time_limit=0.0)
+    with pytest.raises(PastBudget, match=r"past --time-limit 0 s after 8 states, before the chance to win"):
+        search.wins()
+    search = PositionSearch(position, max_states=10_000_000, time_limit=None)
+    wins = search.wins()
+    search.max_states = search.search.max_states = search.states + 5
+    said = rf"past --max-states \d+ after \d+ states, the chance to win is .* \({wins} of 1820 layouts\); "
+    said += r"\d+ of 16 moves ranked; raise --max-states"
+    with pytest.raises(PastBudget, match=said):
+        search.ranking()
+
+
+@pytest.mark.parametrize(
+    ("rows", "cols", "mines", "rule", "said"),
+    [
+        (300, 300, 2, "opening", "4.0e9 layouts: more than the 4000000 the search lists"),
+        (1000, 1000, 1, "opening", "999996 layouts of 1000000 cells: a listing of 1.0e12 bytes"),
+        (1000, 1000, 999_990, "opening", "1.4e33 layouts"),
+        (200, 200, 3, "any", "1.1e13 layouts"),
+        (16, 30, 99, "opening", "2.2e104 layouts"),
+        (1000, 1000, 0, "safe", "1 layout of 1000000 cells"),
+    ],
+)
+def test_what_cannot_be_listed_is_refused_before_anything_is_built(
+    rows: int, cols: int, mines: int, rule: str, said: str
+) -> None:
+    with pytest.raises(PastBudget, match="start A1 has " + re.escape(said)):
+        perfect_play(rows, cols, mines, rule)
+
+
+def test_a_negative_total_is_a_clear_value_error() -> None:
+    position = Position.from_rows(["1??", "???"], mines=-3)
+    for ask in (Analyzer().analyze, Analyzer().layouts, Analyzer().proven, perfect_from_position):
+        with pytest.raises(ValueError, match="the total number of mines must be >= 0, not -3"):
+            ask(position)
+    with pytest.raises(ValueError, match="must be >= 0, not -1"):
+        Analyzer().analyze(position.with_mines(2), mines=-1)

@@ -5,6 +5,8 @@
 - Chords over wrong flags: the chance of a mine among the cells a chord opens, against
   an enumeration of whole layouts (tests/bruteforce.py).
 - Hand cases: a needless guess, a wrong flag, the first click, a loss.
+- What a guess kept of the chance to win, against the brute-force perfect player
+  (tests/perfect_bruteforce.py), and the ``best`` strategy's move where that is out of reach.
 """
 
 from __future__ import annotations
@@ -15,11 +17,22 @@ from fractions import Fraction
 import pytest
 
 from bruteforce import whole_layouts
-from minesat.board import COVERED, FLAG, Action, Layout, Move, neighbours
+from minesat.analysis import Analyzer
+from minesat.board import COVERED, FLAG, Action, Cell, Layout, Move, Position, neighbours
 from minesat.game import Game
 from minesat.generate import generate_layout
 from minesat.player import Reason, Step, get_strategy, play_game
-from minesat.review import PlayedMove, Verdict, review_game, without_flags
+from minesat.review import (
+    BEST_MOVE_CELLS,
+    PERFECT,
+    STRATEGY,
+    PlayedMove,
+    Verdict,
+    describe,
+    review_game,
+    without_flags,
+)
+from perfect_bruteforce import BruteForce
 
 
 @pytest.mark.parametrize("strategy", ["best", "safest"])
@@ -137,3 +150,77 @@ def test_a_flag_on_a_proven_safe_cell_says_so_and_a_small_chance_keeps_its_digit
     assert describe(small) == "flag on an unproven cell (mine probability 0.040%): not a mine"
     likely = replace(flag, verdict=Verdict.UNPROVEN, probability=0.99987)
     assert describe(likely) == "flag on an unproven cell (mine probability 99.987%)"
+
+
+# --- what a guess kept of the chance to win --------------------------------------------------
+
+
+def _brute_values(brute: BruteForce, position: Position) -> tuple[int, dict[Cell, int], int]:
+    """The brute force's view of a position: the value, each covered cell's, and the layouts."""
+    cells = [(r, c) for r in range(position.rows) for c in range(position.cols)]
+    seen = frozenset((cell, position[cell]) for cell in cells if position[cell] >= 0)
+    consistent = frozenset(
+        j for j, mines in enumerate(brute.layouts)
+        if all(brute.counts[j][cell] == shown and cell not in mines for cell, shown in seen)
+    )
+    opened = dict(seen)
+    moves = {}
+    for cell in brute.cells:
+        if cell not in opened:
+            groups = brute.groups(consistent, seen, cell)
+            moves[cell] = sum(brute.value(frozenset(g), after) for after, g in groups.items())
+    return brute.value(consistent, seen), moves, len(consistent)
+
+
+def test_a_guess_says_the_chance_to_win_it_kept_against_the_best_move() -> None:
+    rng = random.Random(5)
+    checked = 0
+    for _ in range(40):
+        mines = rng.randint(2, 4)
+        layout = generate_layout(3, 4, mines, start=(1, 1), rule="safe", seed=rng.randrange(10**9))
+        game = Game(layout)
+        moves = [Move.parse("B2")]
+        game.play(moves[0])
+        while not game.over:  # random clicks, mines included now and then: guesses and losses
+            covered = [(r, c) for r in range(3) for c in range(4) if game[r, c] == COVERED]
+            cell = rng.choice(covered)
+            moves.append(Move(cell))
+            game.play(moves[-1])
+        brute = BruteForce(3, 4, mines)
+        for move in review_game(layout, moves).risky:
+            assert move.best_move_by == PERFECT  # a 3x4 board is always within reach
+            best, value, layouts = _brute_values(brute, without_flags(move.position))
+            assert move.best_win_probability == best / layouts
+            assert move.win_probability == value[move.cell] / layouts
+            assert move.best_move is not None and value[move.best_move] == best
+            checked += 1
+    assert checked > 30
+
+
+def test_the_words_for_what_a_guess_kept() -> None:
+    layout = Layout.from_rows(["*  ", "   ", "  *"])
+    keeps = review_game(layout, [Move.parse("B2"), Move.parse("A3")]).moves[1]
+    assert describe(keeps) == "guess at 25.0%, among the safest; keeps the best chance to win, 60.7%"
+    # After A1 (a 1), B1 risks a third where A2, showing 1 or 2, would tell more: half the chance lost.
+    lost = review_game(Layout.from_rows(["    ", "*  *"]), [Move.parse("A1"), Move.parse("B1")]).moves[1]
+    assert (lost.win_probability, lost.best_win_probability, lost.best_move) == (1 / 6, 1 / 3, (0, 1))
+    assert describe(lost) == (
+        "guess at 33.3%, safest was 25.0%; kept 16.7% of 33.3% to win (best A2): hit a mine"
+    )
+
+
+def test_out_of_reach_the_best_strategy_names_its_move_on_boards_up_to_a_limit() -> None:
+    # A first click under "any" is a guess on a blank board: far too many layouts to search.
+    for side, named in ((30, True), (32, False)):
+        assert (side * side <= BEST_MOVE_CELLS) is named
+        layout = generate_layout(side, side, 150, rule="any", seed=side)
+        guess = review_game(layout, [Move.parse("P16")], rule="any").moves[0]
+        assert guess.verdict in (Verdict.GUESS, Verdict.LOSS) and guess.win_probability is None
+        if named:
+            blank = without_flags(guess.position)
+            assert guess.best_move_by == STRATEGY
+            assert guess.best_move == get_strategy("best").choose(blank, Analyzer().analyze(blank))
+            said = "the move best would make" if guess.best_move == guess.cell else "best would guess"
+            assert said in describe(guess)
+        else:
+            assert guess.best_move is None and guess.best_move_by is None

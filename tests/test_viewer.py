@@ -106,7 +106,8 @@ def test_each_frame_is_the_position_before_its_move_and_the_last_is_the_end() ->
         game.play(move)
     assert frames[-1].position == game.position()
     assert frames[-1].verdict == "won"
-    assert frames[0].verdict == "guess" and frames[0].text == "guess at 12.3%, among the safest"
+    assert frames[0].verdict == "guess"
+    assert frames[0].text == "guess at 12.3%, among the safest; the move best would make"
     assert all(f.verdict in ("safe", "mine") for f in frames[1:-1])
 
 
@@ -156,7 +157,10 @@ def test_a_human_game_is_judged_move_by_move() -> None:
     assert frames[1].text == "A3 is already uncovered"
     assert frames[2].text == "flag on an unproven cell (mine probability 50.0%): not a mine"
     assert frames[5].text == "chord: opens 1 proven-safe cell"
-    assert frames[7].text == "guess at 50.0%, among the safest; 3 proven-safe cells left untaken"
+    assert frames[7].text == (  # a proven-safe cell would have kept the game won
+        "guess at 50.0%, among the safest; 3 proven-safe cells left untaken; "
+        "kept 50.0% of 100.0% to win (best C1)"
+    )
     assert frames[-1].verdict == "unfinished" and frames[-1].mines == frozenset()
     assert frames[3].time == 1.5 and frames[-1].time is None
 
@@ -164,7 +168,8 @@ def test_a_human_game_is_judged_move_by_move() -> None:
 def test_a_loss_shows_the_mines() -> None:
     frames = game_frames(HUMAN, [*HUMAN_MOVES, "A1"])
     assert frames[-2].verdict == "loss"
-    assert frames[-2].text.endswith("3 proven-safe cells left untaken: hit a mine")
+    said = "3 proven-safe cells left untaken; kept 50.0% of 100.0% to win (best C1): hit a mine"
+    assert frames[-2].text.endswith(said)
     assert frames[-1].verdict == "lost" and frames[-1].text == "lost on move 8: a mine at A1"
     assert frames[-1].exploded == (0, 0) and frames[-1].mines == HUMAN.mines
 

@@ -658,6 +658,20 @@ def _move_json(move: ReviewedMove) -> dict[str, object]:
         "safest": move.safest,
         "needless": move.needless,
         "text": describe(move),
+        **_chances_json(move),
+    }
+
+
+def _chances_json(move: ReviewedMove) -> dict[str, object]:
+    """For a risky uncover: the chance to win it kept and the best move's (exact, or ``None`` where the
+    position was too large to search), and the best move, with who chose it (docs/commands/replay.md)."""
+    if move.best_move is None:
+        return {}
+    return {
+        "win_probability": move.win_probability,
+        "best_win_probability": move.best_win_probability,
+        "best_move": cell_name(move.best_move),
+        "best_move_by": move.best_move_by,
     }
 
 

@@ -7,7 +7,13 @@ position just before it:
 - an **uncover** is *safe* when the numbers prove the cell mine-free, else a
   *guess* with its exact mine probability (and the safest cell's, and how many
   proven-safe cells were there to take instead: a *needless* guess), or a *loss*
-  when it hits a mine;
+  when it hits a mine; and for a guess, what it did to the chance to win the
+  game: where the position is small enough for perfect play
+  (:class:`~minesat.perfect.PositionSearch`, within :data:`GUESS_LAYOUTS`
+  layouts and :data:`GUESS_STATES` states), the exact chance the guess kept
+  against the best move's; elsewhere, on boards of at most
+  :data:`BEST_MOVE_CELLS` cells, the move the ``best`` strategy would have
+  made;
 - a **chord** is judged like an uncover of every cell it opens: safe when all
   are proven safe, else a guess whose probability is that of at least one mine
   among them;
@@ -28,8 +34,10 @@ all read it.
 [('B2', 'first', None), ('A3', 'guess', 0.25), ('A1*', 'unproven', 0.5), ('C1', 'safe', None)]
 >>> review.won, review.guesses, review.survival
 (True, 1, 0.75)
->>> describe(review.moves[1]), describe(review.moves[2])
-('guess at 25.0%, among the safest', 'flag on an unproven cell (mine probability 50.0%)')
+>>> describe(review.moves[1])
+'guess at 25.0%, among the safest; keeps the best chance to win, 60.7%'
+>>> describe(review.moves[2])
+'flag on an unproven cell (mine probability 50.0%)'
 """
 
 from __future__ import annotations
@@ -39,13 +47,17 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from fractions import Fraction
 from itertools import combinations
+from typing import TYPE_CHECKING
 
 from minesat.analysis import Analysis, Analyzer
-from minesat.board import COVERED, FLAG, Action, Cell, Layout, Move, Position, neighbours
+from minesat.board import COVERED, FLAG, Action, Cell, Layout, Move, Position, cell_name, neighbours
 from minesat.game import Game, Status
 from minesat.generate import FirstClick
 from minesat.guess import TIE
 from minesat.stats import percent
+
+if TYPE_CHECKING:
+    from minesat.player import Strategy
 
 
 class Verdict(enum.StrEnum):
@@ -64,6 +76,23 @@ class Verdict(enum.StrEnum):
 
 #: Verdicts of moves that risked a mine.
 RISKY = (Verdict.GUESS, Verdict.LOSS)
+
+#: A guess's position is searched exactly (perfect play) when it has at most this many
+#: layouts, and given up past :data:`GUESS_STATES` states: endgames and small boards. On a
+#: 36x60 board a search of 1 200 layouts took 670 states and 0.6 s, one of 3 990 layouts
+#: 3 939 states and 2.8 s: these limits keep the review of that game within a second
+#: of what it was without (benchmarks/review.py).
+GUESS_LAYOUTS = 2000
+GUESS_STATES = 1000
+
+#: Where perfect play is out of reach, a guess is compared with the move the ``best``
+#: strategy would have made on boards of at most this many cells: its look-ahead costs
+#: about a second a guess on a 36x60 board (2 160 cells), where a review would take
+#: minutes instead of seconds (expert has 480 cells).
+BEST_MOVE_CELLS = 1000
+
+#: Who chose a guess's ``best_move``: perfect play (exact), or the ``best`` strategy.
+PERFECT, STRATEGY = "perfect", "best"
 
 
 @dataclass(frozen=True)
@@ -87,6 +116,13 @@ class ReviewedMove:
     player saw (flags included); ``analysis`` its analysis (flags read as
     covered), kept only when :func:`review_game` is asked for it. ``note`` says
     why a move had no effect.
+
+    For a risky uncover, ``best_move`` is the move to compare it with: where
+    perfect play was searched (``best_move_by`` is :data:`PERFECT`), a move
+    keeping the best chance to win, ``best_win_probability``, and
+    ``win_probability`` is the chance the move taken kept (both exact, then
+    playing perfectly); elsewhere (:data:`STRATEGY`) the move the ``best``
+    strategy would have made, and both chances ``None``.
     """
 
     index: int  # 0-based, in the order played
@@ -100,6 +136,10 @@ class ReviewedMove:
     analysis: Analysis | None = None
     note: str = ""
     unproven: int = 0  # cells the move opened that were not proven safe
+    win_probability: float | None = None
+    best_win_probability: float | None = None
+    best_move: Cell | None = None
+    best_move_by: str | None = None
 
     @property
     def needless(self) -> bool:
@@ -247,7 +287,7 @@ class Reviewer:
         judged = self._judge(position, move) if refusal is None else self._judge.no_effect(position, refusal)
         reviewed = ReviewedMove(
             len(self.moves), str(move), played.time, judged.verdict, judged.probability, judged.safest,
-            judged.safe_left, position, judged.analysis, judged.note, judged.unproven,
+            judged.safe_left, position, judged.analysis, judged.note, judged.unproven, *judged.chances,
         )
         self.moves.append(reviewed)
         if refusal is None:
@@ -261,6 +301,9 @@ class Reviewer:
         return GameReview(game.layout, tuple(self.moves), game.status, game.position(), game.exploded)
 
 
+_NO_CHANCES: tuple[float | None, float | None, Cell | None, str | None] = (None, None, None, None)
+
+
 @dataclass(frozen=True)
 class _Judgement:
     verdict: Verdict
@@ -270,6 +313,8 @@ class _Judgement:
     analysis: Analysis | None = None
     note: str = ""
     unproven: int = 0
+    #: (win_probability, best_win_probability, best_move, best_move_by), as in ReviewedMove.
+    chances: tuple[float | None, float | None, Cell | None, str | None] = _NO_CHANCES
 
 
 def without_flags(position: Position) -> Position:
@@ -297,6 +342,7 @@ class _Judge:
         self.safe: set[Cell] = set()
         self.mine: set[Cell] = set()
         self._last: tuple[Position, Analysis] | None = None
+        self._best: Strategy | None = None  # the ``best`` strategy, made when first asked
 
     def _analysis(self, blank: Position) -> Analysis:
         """The full analysis of ``blank``; a move with no effect leaves the position as it was."""
@@ -353,7 +399,33 @@ class _Judge:
         safe_left = len(full.safe)
         safest = min(known, default=None)
         verdict = Verdict.LOSS if hits else Verdict.GUESS
-        return _Judgement(verdict, risk, safest, safe_left, analysis, unproven=len(unproven))
+        chances = self._chances(blank, full, cell) if move.action is Action.UNCOVER else _NO_CHANCES
+        return _Judgement(verdict, risk, safest, safe_left, analysis, unproven=len(unproven), chances=chances)
+
+    def _chances(
+        self, blank: Position, analysis: Analysis, cell: Cell
+    ) -> tuple[float | None, float | None, Cell | None, str | None]:
+        """What a guess at ``cell`` kept of the chance to win: exact where the position is small
+        enough for perfect play, else only the move the ``best`` strategy would have made."""
+        from minesat.perfect import PastBudget, PositionSearch
+
+        if analysis.layouts is not None and analysis.layouts <= GUESS_LAYOUTS:
+            try:
+                search = PositionSearch(
+                    blank, max_states=GUESS_STATES, time_limit=None, analysis=analysis,
+                    max_layouts=GUESS_LAYOUTS,
+                )
+                wins, kept, best = search.wins(), search.move_wins(cell), search.best_move()
+                return kept / search.layouts, wins / search.layouts, best, PERFECT
+            except (PastBudget, ValueError):
+                pass  # past the small budget: the strategy's move instead
+        if analysis.safe or blank.rows * blank.cols > BEST_MOVE_CELLS:
+            return _NO_CHANCES  # a needless guess: the proven-safe cells left untaken say it already
+        if self._best is None:
+            from minesat.player import get_strategy
+
+            self._best = get_strategy("best")
+        return None, None, self._best.choose(blank, analysis), STRATEGY
 
 
 def _risk(analyzer: Analyzer, blank: Position, analysis: Analysis, cells: list[Cell]) -> float | None:
@@ -395,7 +467,7 @@ def describe(move: ReviewedMove) -> str:
     >>> from minesat.board import Layout
     >>> review = review_game(Layout.from_rows(["*  ", "   ", "  *"]), [Move.parse("B2"), Move.parse("A1")])
     >>> [describe(m) for m in review.moves]
-    ['first click', 'guess at 25.0%, among the safest: hit a mine']
+    ['first click', 'guess at 25.0%, among the safest; keeps the best chance to win, 60.7%: hit a mine']
     """
     match move.verdict:
         case Verdict.FIRST:
@@ -433,7 +505,24 @@ def describe(move: ReviewedMove) -> str:
         text = f"guess at {percent(p)}, {than}"
     if move.safe_left:
         text += f"; {_plural(move.safe_left, 'proven-safe cell')} left untaken"
+    text += _chances(move)
     return text + (": hit a mine" if move.verdict is Verdict.LOSS else "")
+
+
+def _chances(move: ReviewedMove) -> str:
+    """What a guess kept of the chance to win (``; kept 62.5% of 80.0% to win (best B3)``), or the
+    move ``best`` would have made; nothing for a move without either."""
+    if move.best_move is None:
+        return ""
+    best = cell_name(move.best_move)
+    if move.win_probability is None or move.best_win_probability is None:
+        if move.best_move == move.cell:
+            return "; the move best would make"
+        return f"; best would {'take' if move.safe_left else 'guess'} {best}"
+    if move.win_probability >= move.best_win_probability:
+        return f"; keeps the best chance to win, {percent(move.best_win_probability)}"
+    kept, of = percent(move.win_probability), percent(move.best_win_probability)
+    return f"; kept {kept} of {of} to win (best {best})"
 
 
 def _chance(p: float | None, precise: bool = False) -> str:

@@ -89,3 +89,25 @@ def percent(p: float, *, precise: bool = False) -> str:
     if 0.999 < p < 1.0:
         return ">99.9%"
     return f"{p:.1%}"
+
+
+def approximate(count: int) -> str:
+    """A count for people: exact up to ten million, else two significant figures (``1.1e12``).
+
+    Exact counts of layouts run to hundreds of digits; a message says how large, not every digit.
+    Works on counts too large for a float.
+
+    >>> approximate(3_838_380), approximate(1_073_345_359_960), approximate(97 * 10**400)
+    ('3838380', '1.1e12', '9.7e401')
+    """
+    if count < 10_000_000:
+        return str(count)
+    exponent = int((count.bit_length() - 1) * math.log10(2))
+    while 10 ** (exponent + 1) <= count:
+        exponent += 1
+    while 10**exponent > count:
+        exponent -= 1
+    mantissa = round(count // 10 ** (exponent - 3) / 1000, 1)
+    if mantissa >= 10:
+        mantissa, exponent = mantissa / 10, exponent + 1
+    return f"{mantissa:.1f}e{exponent}"

@@ -235,7 +235,7 @@ class Analyzer:
 
     def analyze(self, position: Position, mines: int | None = None) -> Analysis:
         """Classify every covered, unflagged cell; ``mines`` overrides ``position.mines``."""
-        total = mines if mines is not None else position.mines
+        total = _total(position, mines)
         if total is not None and (analysis := self._small_analysis(position, total)) is not None:
             return analysis
         model = self._model
@@ -321,7 +321,7 @@ class Analyzer:
         >>> Analyzer().proven(Position.from_rows(["1?", "1?", "1?"], mines=1))
         (((0, 1), (2, 1)), ((1, 1),))
         """
-        total = mines if mines is not None else position.mines
+        total = _total(position, mines)
         if total is None:
             a = self.analyze(position, mines)
             return a.safe, a.mine
@@ -487,7 +487,7 @@ class Analyzer:
         >>> a.layouts(Position.from_rows(["1?", "?3"], mines=1))  # the 3 cannot be met
         0
         """
-        total = mines if mines is not None else position.mines
+        total = _total(position, mines)
         if total is None:
             return None
         model = self._model
@@ -710,6 +710,19 @@ def _decided_by(component: Component, count: ComponentCount) -> _Decided:
         if found is not None:
             found.append(cell)
     return tuple(safe), tuple(mine), support[0], support[-1]
+
+
+def _total(position: Position, mines: int | None) -> int | None:
+    """The total to analyse with (``mines`` overrides the position's); a negative one is refused.
+
+    >>> _total(Position.from_rows(["1?"], mines=1), -3)
+    Traceback (most recent call last):
+    ValueError: the total number of mines must be >= 0, not -3
+    """
+    total = mines if mines is not None else position.mines
+    if total is not None and total < 0:
+        raise ValueError(f"the total number of mines must be >= 0, not {total}")
+    return total
 
 
 def _check_room(position: Position, model: FrontierModel, remaining: int) -> None:

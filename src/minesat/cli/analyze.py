@@ -18,6 +18,7 @@ from minesat.cli.common import (
     EXIT_BAD_INPUT,
     EXIT_INCONSISTENT,
     InputError,
+    check_total,
     fail,
     percent,
     plural,
@@ -136,7 +137,7 @@ def analyze(
     ],
     mines: Annotated[
         int | None,
-        typer.Option("--mines", "-m", min=0, help="Total mines on the board (overrides the file)."),
+        typer.Option("--mines", "-m", help="Total mines on the board (overrides the file)."),
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="One JSON object per file, one per line.")] = False,
     explain_cell: Annotated[
@@ -165,6 +166,7 @@ def analyze(
     mine probabilities are given for every covered cell. Exit status: 0 all
     consistent, 1 a position no layout satisfies, 2 unreadable input.
     """
+    check_total(mines)
     target: Cell | None = None
     if explain_cell is not None:
         try:

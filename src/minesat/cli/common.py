@@ -48,6 +48,12 @@ def fail(message: str, status: int = EXIT_BAD_INPUT) -> NoReturn:
     raise typer.Exit(status)
 
 
+def check_total(mines: int | None) -> None:
+    """Fail (one line, exit 2) on a negative ``--mines``: the library would refuse it anyway, per file."""
+    if mines is not None and mines < 0:
+        fail(f"--mines must be >= 0, not {mines}")
+
+
 class InputError(ValueError):
     """Input a command cannot use; the message is one line that names the file."""
 

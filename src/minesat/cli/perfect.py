@@ -7,6 +7,7 @@ import sys
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated
 
@@ -26,6 +27,7 @@ from minesat.cli.common import (
     RowsOption,
     board_size,
     check_strategy,
+    check_total,
     fail,
     first_click_rule,
     given_start,
@@ -35,6 +37,7 @@ from minesat.executors import SchedulerError
 from minesat.generate import FirstClick, check_mine_count
 from minesat.perfect import (
     DEFAULT_MAX_STATES,
+    DEFAULT_TIME_LIMIT,
     PastBudget,
     PerfectResult,
     PositionResult,
@@ -45,6 +48,12 @@ from minesat.perfect import (
 
 #: Called with (states or positions so far, layouts settled, layouts in all).
 ProgressCallback = Callable[[int, int, int], None]
+
+#: Off a terminal, a progress line goes to stderr at most this often (seconds).
+PROGRESS_LINE_EVERY = 5.0
+
+#: Moves of the ranking the text output shows by default (``--top 0``: all).
+DEFAULT_TOP = 10
 
 
 @app.command()
@@ -74,6 +83,23 @@ def perfect(
         int,
         typer.Option("--max-states", min=1, help="Give up past this many searched states (exit 1)."),
     ] = DEFAULT_MAX_STATES,
+    time_limit: Annotated[
+        float,
+        typer.Option(
+            "--time-limit",
+            metavar="SECONDS",
+            help="Give up past this many seconds of search (exit 1); 0: no limit.",
+        ),
+    ] = DEFAULT_TIME_LIMIT,
+    top: Annotated[
+        int,
+        typer.Option(
+            "--top",
+            metavar="N",
+            help=f"With POSITION_FILE, the text shows the N best moves of the ranking (default "
+            f"{DEFAULT_TOP}; 0: every move). --json always gives every move.",
+        ),
+    ] = DEFAULT_TOP,
     workers: Annotated[
         int,
         typer.Option(
@@ -99,22 +125,32 @@ def perfect(
     Layouts are uniform among those the first-click rule allows at the start,
     as in generate and simulate. With no --start, every start is tried (one
     per class of cells the board's symmetries map together) and the best is
-    given. With POSITION_FILE: the chance from that position, every move that
-    keeps it, and the move each --strategy would make (default best).
-    --workers K (or a Dask cluster with --scheduler) searches the numbers a
-    first click can show in parallel; the answer is the same on any number.
-    Exit status: 0 done, 1 past --max-states or an inconsistent position, 2 bad input.
+    given. With POSITION_FILE: the chance from that position, every move
+    ranked by its exact chance (best first), and the move each --strategy
+    would make (default best). --workers K (or a Dask cluster with
+    --scheduler) searches the numbers a first click can show in parallel; the
+    answer is the same on any number. Progress goes to stderr: a bar on a
+    terminal, else a line every few seconds. Exit status: 0 done, 1 past
+    --max-states or --time-limit, too many layouts, or an inconsistent
+    position, 2 bad input.
     """
     names = [check_strategy(name) for name in strategy or []]
+    check_total(mines)
     if workers < 1:
         fail(f"--workers must be >= 1, not {workers}")
+    if time_limit < 0:
+        fail(f"--time-limit must be >= 0 seconds, not {time_limit:g}")
+    if top < 0:
+        fail(f"--top must be >= 0, not {top}")
+    limit = time_limit or None
     show_bar = sys.stderr.isatty()
     began = time.perf_counter()
     try:
         if position_file is not None:
             if preset is not None or rows is not None or cols is not None or start is not None:
                 fail("a POSITION_FILE sets the board: leave out --preset, --rows, --cols and --start")
-            _from_position(position_file, format, mines, names or ["best"], max_states, as_json, show_bar)
+            budget = _Budget(max_states, limit)
+            _from_position(position_file, format, mines, names or ["best"], budget, as_json, show_bar, top)
             return
         rows, cols, mines = board_size(preset, rows, cols, mines)
         rule = first_click_rule(first_click)
@@ -126,8 +162,8 @@ def perfect(
         with _bar(show_bar) as bar:
             try:
                 result = perfect_play(
-                    rows, cols, mines, rule, cell, max_states=max_states, progress=bar("perfect"),
-                    workers=workers, scheduler=scheduler,
+                    rows, cols, mines, rule, cell, max_states=max_states, time_limit=limit,
+                    progress=bar("perfect"), workers=workers, scheduler=scheduler,
                 )
             except ValueError as err:  # the mines fit around no start
                 fail(str(err))
@@ -153,14 +189,23 @@ def _start(text: str | None, rows: int, cols: int) -> Cell | None:
     return None if text is None else given_start(text, rows, cols)
 
 
+@dataclass(frozen=True)
+class _Budget:
+    """How far a search may go: states, and seconds (``None``: no limit)."""
+
+    max_states: int
+    time_limit: float | None
+
+
 def _from_position(
     path: Path,
     format: str | None,
     mines: int | None,
     names: list[str],
-    max_states: int,
+    budget: _Budget,
     as_json: bool,
     show_bar: bool,
+    top: int,
 ) -> None:
     try:
         position = read_board(path, format, "position", "perfect")
@@ -174,7 +219,8 @@ def _from_position(
     try:
         with _bar(show_bar) as bar:
             result = perfect_from_position(
-                position, strategies=names, max_states=max_states, progress=bar("perfect")
+                position, strategies=names, max_states=budget.max_states, time_limit=budget.time_limit,
+                progress=bar("perfect"),
             )
     except InconsistentPositionError as err:
         fail(f"{path}: inconsistent position: {err}", EXIT_INCONSISTENT)
@@ -183,7 +229,7 @@ def _from_position(
     if as_json:
         typer.echo(json.dumps({"file": str(path), **result.to_json()}))
     else:
-        typer.echo(describe_position(result))
+        typer.echo(describe_position(result, top))
 
 
 def _past_budget(message: str, states: int, as_json: bool) -> None:
@@ -222,13 +268,37 @@ def describe(result: PerfectResult) -> str:
     return "\n".join(lines)
 
 
-def describe_position(result: PositionResult) -> str:
-    """A position's result: the chance, the moves that keep it, each strategy's move."""
+def describe_position(result: PositionResult, top: int = DEFAULT_TOP) -> str:
+    """A position's result: the chance, the moves that keep it, the ranking, each strategy's move.
+
+    ``top`` moves of the ranking are shown (0: all).
+
+    >>> from minesat.perfect import perfect_from_position
+    >>> r = perfect_from_position(Position.from_rows(["1???", "????"], mines=3))
+    >>> print(describe_position(r, top=3))  # doctest: +ELLIPSIS
+    perfect 0.2778 (5 of 18 layouts)
+    moves that keep it: A2 B2
+    every move, best first (3 of 7; --top 0 shows all):
+      A2  0.2778  (5 of 18)
+      B2  0.2778  (5 of 18)
+      A3  0.2222  (4 of 18)
+    best: A2, 0.2778 (keeps it)
+    searched ... states in ... s
+    """
     r = result
     lines = [
         f"perfect {r.win_probability:.4f} ({r.wins} of {r.layouts} layouts)",
         "moves that keep it: " + (" ".join(cell_name(c) for c in r.moves) or "-"),
     ]
+    shown = r.ranking if top == 0 else r.ranking[:top]
+    if shown:
+        more = len(shown) < len(r.ranking)
+        count = f" ({len(shown)} of {len(r.ranking)}; --top 0 shows all)" if more else ""
+        lines.append(f"every move, best first{count}:")
+        width = max(len(cell_name(m.cell)) for m in shown)
+        for m in shown:
+            chance = f"{m.win_probability:.4f}  ({m.wins} of {m.layouts})"
+            lines.append(f"  {cell_name(m.cell):<{width}}  {chance}")
     for p in r.players:
         if p.move is None:
             lines.append(f"{p.strategy}: uncovers the proven safe cells (keeps {r.win_probability:.4f})")
@@ -242,9 +312,10 @@ def describe_position(result: PositionResult) -> str:
 
 @contextmanager
 def _bar(show: bool) -> Iterator[Callable[[str], ProgressCallback | None]]:
-    """A rich progress bar on stderr: one task per search, layouts settled out of all, and states."""
+    """Progress on stderr: a rich bar on a terminal (one task per search, layouts settled out of
+    all, and states), else a line every few seconds, so that a script or a web page knows it is alive."""
     if not show:
-        yield lambda name: None
+        yield _lines
         return
     from rich.console import Console
     from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
@@ -267,3 +338,20 @@ def _bar(show: bool) -> Iterator[Callable[[str], ProgressCallback | None]]:
             return update
 
         yield task
+
+
+def _lines(name: str) -> ProgressCallback:
+    """Progress off a terminal: ``minesat perfect: 40960 states, 12.5 % of layouts settled, 15 s`` at
+    most every :data:`PROGRESS_LINE_EVERY` seconds (the search reports every few thousand states)."""
+    began = last = time.perf_counter()
+
+    def update(states: int, settled: int, total: int) -> None:
+        nonlocal last
+        now = time.perf_counter()
+        if now - last < PROGRESS_LINE_EVERY:
+            return
+        last = now
+        share = f", {settled / total:.1%} of layouts settled".replace("%", " %") if settled else ""
+        typer.echo(f"minesat perfect: {name}: {states} states{share}, {now - began:.0f} s", err=True)
+
+    return update

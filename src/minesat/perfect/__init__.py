@@ -14,54 +14,79 @@ sampling: ``wins / layouts`` is the exact chance to win.
 7
 
 :func:`perfect_from_position` answers the same question from a position part
-way through a game, with every move that keeps the chance, and
-:func:`strategy_wins` counts exactly the layouts a named strategy of the
-automatic player wins (every layout played, none sampled). How the search
-works and why its shortcuts keep the answer exact: docs/perfect.md.
+way through a game, with every move ranked by its exact chance (:func:`rank_moves`
+gives the ranking alone), and :func:`strategy_wins` counts exactly the layouts
+a named strategy of the automatic player wins (every layout played, none
+sampled). How the search works and why its shortcuts keep the answer exact:
+docs/perfect.md.
+
+Two budgets bound a search: ``max_states`` (states searched) and
+``time_limit`` (seconds); past either it stops with :class:`PastBudget`,
+saying how far it got. A board or position with too many layouts to list is
+refused before anything is listed (:func:`listing_refusal`).
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from math import comb
 from typing import Any
 
 import numpy as np
 
-from minesat.analysis import Analyzer
+from minesat.analysis import Analysis, Analyzer
 from minesat.board import FLAG, Cell, Position, cell_name
 from minesat.generate import FirstClick, check_mine_count, kept_clear, mines_fit
 from minesat.perfect.follow import StrategyCount, strategy_wins
 from minesat.perfect.geometry import (
     COVERED,
     MAX_LAYOUTS,
+    MINE,
     Board,
     TooManyLayouts,
     bit_set,
     layouts_matrix,
 )
 from minesat.perfect.listing import position_bytes, position_layouts
-from minesat.perfect.search import OutOfBudget, PerfectSearch, Universe, members
+from minesat.perfect.search import OutOfBudget, PerfectSearch, Universe
+from minesat.stats import approximate
 
 __all__ = [
     "DEFAULT_MAX_STATES",
+    "DEFAULT_TIME_LIMIT",
     "PastBudget",
     "PerfectPlay",
     "PerfectResult",
     "PlayerMove",
     "PositionResult",
+    "PositionSearch",
+    "RankedMove",
     "StartValue",
     "StrategyCount",
     "TooManyLayouts",
+    "listing_refusal",
     "perfect_from_position",
     "perfect_play",
+    "rank_moves",
     "strategy_wins",
 ]
 
-#: States searched before giving up, by default: a few minutes on one core.
+#: States searched before giving up, by default. How long that takes depends on the
+#: board: 5 to 11 minutes on small boards, about 13 on a late expert position
+#: (docs/perfect.md has the figures); :data:`DEFAULT_TIME_LIMIT` usually stops first.
 DEFAULT_MAX_STATES = 2_000_000
+
+#: Seconds searched before giving up, by default: the budget people can read.
+DEFAULT_TIME_LIMIT = 180.0
+
+#: Most bytes a search's listing may take: a byte for each cell of each layout, and the
+#: board's neighbour table (a byte for each pair of cells). 7x7 with 6 mines under
+#: ``opening`` (the largest board within reach) takes 188 MB; a 1000x1000 board with
+#: one mine would take a terabyte.
+MAX_LISTING = 512_000_000
 
 #: Fewer layouts than this (over all the starts tried) are searched in this process
 #: even when workers are asked for: the search ends before they would start.
@@ -75,13 +100,91 @@ Progress = Callable[[int, int, int], None]
 
 
 class PastBudget(Exception):
-    """The search needed more states (or layouts) than allowed; the message says how far it got."""
+    """The search needed more states, time or layouts than allowed; the message says how far it got."""
 
     def __init__(self, message: str, states: int, settled: int, layouts: int) -> None:
         super().__init__(message)
         self.states = states
         self.settled = settled
         self.layouts = layouts
+
+
+class OutOfTime(Exception):
+    """The search ran past its time limit (raised by :class:`Clock`, turned into :class:`PastBudget`)."""
+
+
+class Clock:
+    """A progress callback that also keeps the time limit: called past it, it raises :class:`OutOfTime`.
+
+    The search reports every :data:`~minesat.perfect.search.PROGRESS_EVERY`
+    states, so the limit is kept to within that many states (a few seconds
+    on the slowest positions) without the search reading a clock itself.
+
+    >>> clock = Clock(0.0, None)
+    >>> clock(4096, 0, 10)
+    Traceback (most recent call last):
+    minesat.perfect.OutOfTime
+    """
+
+    def __init__(self, time_limit: float | None, progress: Progress | None) -> None:
+        self.time_limit = time_limit
+        self.progress = progress
+        self.began = time.perf_counter()
+        self.states = self.settled = 0  # as last reported: how far the search got
+
+    @property
+    def seconds(self) -> float:
+        return time.perf_counter() - self.began
+
+    def __call__(self, states: int, settled: int, total: int) -> None:
+        self.states, self.settled = states, settled
+        if self.progress is not None:
+            self.progress(states, settled, total)
+        if self.time_limit is not None and self.seconds > self.time_limit:
+            raise OutOfTime
+
+
+def listing_refusal(cells: int, layouts: int) -> str | None:
+    """Why a search cannot list ``layouts`` layouts of a ``cells``-cell board; ``None`` when it can.
+
+    Counted, never listed: the answer comes at once however large the board.
+    Past :data:`~minesat.perfect.geometry.MAX_LAYOUTS` layouts, or past
+    :data:`MAX_LISTING` bytes of listing (a huge board with few mines), the
+    search would exhaust memory before it began.
+
+    >>> listing_refusal(49, 3_838_380) is None
+    True
+    >>> listing_refusal(40_000, comb(39_999, 3))
+    '1.1e13 layouts: more than the 4000000 the search lists'
+    >>> listing_refusal(1_000_000, 999_991)
+    '999991 layouts of 1000000 cells: a listing of 1.0e12 bytes, more than the 512 MB the search holds'
+    """
+    if layouts > MAX_LAYOUTS:
+        return f"{approximate(layouts)} layouts: more than the {MAX_LAYOUTS} the search lists"
+    size = cells * max(layouts, cells)
+    if size > MAX_LISTING:
+        noun = "layout" if layouts == 1 else "layouts"
+        return (
+            f"{approximate(layouts)} {noun} of {cells} cells: a listing of {approximate(size)} bytes, "
+            f"more than the {MAX_LISTING // 10**6} MB the search holds"
+        )
+    return None
+
+
+def _refuse_unlisted(rows: int, cols: int, mines: int, rule: FirstClick, start: Cell | None) -> None:
+    """Refuse at once a game whose layouts the search could not list: counted before anything is built.
+
+    With no ``start`` every start is tried, the corner among them: it keeps the
+    fewest cells clear, so it has the most layouts.
+    """
+    hardest = start if start is not None else (0, 0)
+    pool = rows * cols - len(kept_clear(hardest, rows, cols, _listed_rule(rule)))
+    layouts = comb(pool, mines) if 0 <= mines <= pool else 0
+    refusal = listing_refusal(rows * cols, layouts)
+    if refusal is not None:
+        raise PastBudget(
+            f"start {cell_name(hardest)} has {refusal}; try a smaller board or fewer mines", 0, 0, layouts
+        )
 
 
 @dataclass(frozen=True)
@@ -144,10 +247,20 @@ class PerfectResult:
         return out
 
 
+def _listed_rule(rule: FirstClick) -> FirstClick:
+    """The rule whose layouts are listed: under ``any`` a game goes on only when the start was safe."""
+    return FirstClick.SAFE if rule is FirstClick.ANY else rule
+
+
 def _pool(board: Board, start: Cell, rule: FirstClick) -> list[int]:
     """The cells that may hold a mine in a game that goes on after the first click."""
-    clear = kept_clear(start, board.rows, board.cols, FirstClick.SAFE if rule is FirstClick.ANY else rule)
+    clear = kept_clear(start, board.rows, board.cols, _listed_rule(rule))
     return [i for i in range(board.cells) if board.cell(i) not in clear]
+
+
+def _pool_size(board: Board, start: Cell, rule: FirstClick) -> int:
+    """``len(_pool(...))``, counted without going over the board."""
+    return board.cells - len(kept_clear(start, board.rows, board.cols, _listed_rule(rule)))
 
 
 def root_layouts(board: Board, mines: int, start: Cell, rule: FirstClick) -> tuple[np.ndarray, int]:
@@ -197,7 +310,7 @@ class PerfectPlay:
 
     def plan(self, starts: list[tuple[Cell, FirstClick]]) -> None:
         """Announce the starts to come, so that progress counts all their layouts from the first."""
-        self.total = sum(comb(len(_pool(self.board, start, rule)), self.mines) for start, rule in starts)
+        self.total = sum(comb(_pool_size(self.board, start, rule), self.mines) for start, rule in starts)
         self._planned = True
 
     @property
@@ -255,8 +368,8 @@ class PerfectPlay:
         if self._root_key != key:
             board = self.board
             check_mine_count(board.rows, board.cols, self.mines, start, rule)
-            listed = comb(len(_pool(board, start, rule)), self.mines)
-            if listed > MAX_LAYOUTS:
+            listed = comb(_pool_size(board, start, rule), self.mines)
+            if listing_refusal(board.cells, listed) is not None:
                 raise TooManyLayouts(listed)
             matrix, allowed = root_layouts(board, self.mines, start, rule)
             if not self._planned:
@@ -289,6 +402,7 @@ def perfect_play(
     start: Cell | None = None,
     *,
     max_states: int | None = DEFAULT_MAX_STATES,
+    time_limit: float | None = DEFAULT_TIME_LIMIT,
     progress: Progress | None = None,
     workers: int = 1,
     scheduler: str | None = None,
@@ -299,18 +413,23 @@ def perfect_play(
     each other is tried (one cell of each) and the best chance wins; ties go
     to the first in row-major order. Raises :class:`ValueError` for a board
     the mines do not fit, and :class:`PastBudget` when more than
-    ``max_states`` states would be needed (its message says how far it got).
+    ``max_states`` states or ``time_limit`` seconds would be needed (its
+    message says how far it got), or at once, before anything is listed, when
+    a start has more layouts than the search can list (:func:`listing_refusal`).
 
     With ``workers`` above 1, or a Dask ``scheduler`` address, the numbers the
     first clicks can show are searched in parallel
     (:mod:`minesat.perfect.parallel`) and ``max_states`` bounds each of them;
     without a scheduler, games of fewer than :data:`PARALLEL_FROM` layouts stay
     in this process, where they finish before workers would start. The answer
-    is the same.
+    is the same; the time limit is then checked as each part comes back.
     """
     rule = FirstClick(rule)
     began = time.perf_counter()
-    solver = PerfectPlay(rows, cols, mines, max_states=max_states, progress=progress)
+    check_mine_count(rows, cols, mines, None, FirstClick.ANY)
+    _refuse_unlisted(rows, cols, mines, rule, start)
+    clock = Clock(time_limit, progress)
+    solver = PerfectPlay(rows, cols, mines, max_states=max_states, progress=clock)
     board = solver.board
     if start is not None:
         check_mine_count(rows, cols, mines, start, rule)
@@ -322,9 +441,9 @@ def perfect_play(
             check_mine_count(rows, cols, mines, board.cell(0), rule)  # raises, saying why
     solver.plan([(cell, rule) for cell in candidates])
     if scheduler is not None or (workers > 1 and solver.total >= PARALLEL_FROM):
-        values, states = _in_parallel(solver, rule, candidates, max_states, progress, workers, scheduler)
+        values, states = _in_parallel(solver, rule, candidates, max_states, clock, workers, scheduler)
     else:
-        values, states = _in_process(solver, rule, candidates, max_states)
+        values, states = _in_process(solver, rule, candidates, max_states, time_limit)
     best = _best_start(values)
     return PerfectResult(
         rows,
@@ -341,7 +460,11 @@ def perfect_play(
 
 
 def _in_process(
-    solver: PerfectPlay, rule: FirstClick, candidates: list[Cell], max_states: int | None
+    solver: PerfectPlay,
+    rule: FirstClick,
+    candidates: list[Cell],
+    max_states: int | None,
+    time_limit: float | None,
 ) -> tuple[list[StartValue], int]:
     """Each start's value, one after another in this process (they share the solver's memo)."""
     values = []
@@ -349,15 +472,17 @@ def _in_process(
         try:
             values.append(solver.start_value(cell, rule))
         except TooManyLayouts as err:
+            refusal = listing_refusal(solver.board.cells, err.layouts)
             raise PastBudget(
-                f"start {cell_name(cell)} has {err}; try a smaller board or fewer mines",
+                f"start {cell_name(cell)} has {refusal or err}; try a smaller board or fewer mines",
                 solver.states,
                 solver.settled,
                 solver.total,
             ) from None
-        except OutOfBudget:
+        except (OutOfBudget, OutOfTime) as err:
+            past = _past(err, max_states, time_limit)
             raise PastBudget(
-                _budget_message(solver, max_states, done, len(candidates), cell),
+                _budget_message(solver, past, done, len(candidates), cell),
                 solver.states,
                 solver.settled,
                 solver.total,
@@ -365,12 +490,19 @@ def _in_process(
     return values, solver.states
 
 
+def _past(err: Exception, max_states: int | None, time_limit: float | None) -> tuple[str, str]:
+    """Which budget ran out, as the message names it, and the option that raises it."""
+    if isinstance(err, OutOfTime):
+        return f"past --time-limit {time_limit:g} s", "--time-limit"
+    return f"past --max-states {max_states}", "--max-states"
+
+
 def _in_parallel(
     solver: PerfectPlay,
     rule: FirstClick,
     candidates: list[Cell],
     max_states: int | None,
-    progress: Progress | None,
+    progress: Clock,
     workers: int,
     scheduler: str | None,
 ) -> tuple[list[StartValue], int]:
@@ -382,6 +514,14 @@ def _in_parallel(
                                      scheduler=scheduler, max_states=max_states, progress=progress)
     except TooManyLayouts as err:
         raise PastBudget(f"{err}; try a smaller board or fewer mines", 0, 0, solver.total) from None
+    except OutOfTime:
+        share = progress.settled / solver.total if solver.total else 0.0
+        raise PastBudget(
+            f"past --time-limit {progress.time_limit:g} s (checked as each part comes back, after "
+            f"{progress.seconds:.0f} s): {share:.1%} of the layouts of all {len(candidates)} starts settled "
+            f"after {progress.states} states; raise --time-limit or try a smaller board",
+            progress.states, progress.settled, solver.total,
+        ) from None
     except PartPastBudget as err:
         share = err.settled / solver.total if solver.total else 0.0
         raise PastBudget(
@@ -402,13 +542,13 @@ def _best_start(values: list[StartValue]) -> StartValue:
     return best
 
 
-def _budget_message(solver: PerfectPlay, max_states: int | None, done: int, starts: int, cell: Cell) -> str:
+def _budget_message(solver: PerfectPlay, past: tuple[str, str], done: int, starts: int, cell: Cell) -> str:
     share = solver.settled / solver.total if solver.total else 0.0
     where = f"start {cell_name(cell)}" if starts == 1 else f"start {done + 1} of {starts} ({cell_name(cell)})"
     of = "its layouts" if starts == 1 else f"the layouts of all {starts} starts"
     return (
-        f"past --max-states {max_states}: stopped at {where} with {share:.1%} of {of} settled "
-        f"after {solver.states} states; raise --max-states or try a smaller board"
+        f"{past[0]}: stopped at {where} with {share:.1%} of {of} settled "
+        f"after {solver.states} states; raise {past[1]} or try a smaller board"
     )
 
 
@@ -429,12 +569,31 @@ class PlayerMove:
 
 
 @dataclass(frozen=True)
+class RankedMove:
+    """One move from a position and its exact value: uncovering ``cell``, then playing perfectly,
+    wins ``wins`` of the position's ``layouts``."""
+
+    cell: Cell
+    wins: int
+    layouts: int
+
+    @property
+    def win_probability(self) -> float:
+        return self.wins / self.layouts if self.layouts else 0.0
+
+    def to_json(self) -> dict[str, Any]:
+        return {"cell": cell_name(self.cell), "wins": self.wins, "win_probability": self.win_probability}
+
+
+@dataclass(frozen=True)
 class PositionResult:
-    """Perfect play from a position: ``wins`` of its ``layouts``, and the moves that keep that.
+    """Perfect play from a position: ``wins`` of its ``layouts``, and every move's value.
 
     ``moves`` are the cells whose uncovering (then perfect play) wins all
-    ``wins`` layouts, row-major; ``players`` what each strategy asked for
-    would do instead.
+    ``wins`` layouts, row-major; ``ranking`` every candidate move (every
+    covered, unflagged cell not a mine in every layout) with its exact value,
+    best first, equal values in row-major order; ``players`` what each
+    strategy asked for would do instead.
     """
 
     wins: int
@@ -443,6 +602,7 @@ class PositionResult:
     players: tuple[PlayerMove, ...]
     states: int
     seconds: float
+    ranking: tuple[RankedMove, ...] = ()
 
     @property
     def win_probability(self) -> float:
@@ -454,6 +614,7 @@ class PositionResult:
             "layouts": self.layouts,
             "win_probability": self.win_probability,
             "moves": [cell_name(c) for c in self.moves],
+            "ranking": [m.to_json() for m in self.ranking],
             "strategies": {
                 p.strategy: {"move": cell_name(p.move) if p.move is not None else None, "wins": p.wins}
                 for p in self.players
@@ -463,20 +624,185 @@ class PositionResult:
         }
 
 
+class PositionSearch:
+    """Perfect play from one position: its layouts listed once, and one search (one memo) that
+    answers every question about it, so that ranking every move costs little more than the best.
+
+    Every layout consistent with the position is equally likely; flags count
+    as mines, as in the analysis. Raises
+    :class:`~minesat.analysis.InconsistentPositionError` when no layout fits,
+    :class:`ValueError` when the total is unknown or negative, or the layouts
+    are too many to list (counted before anything is listed). The questions
+    raise :class:`PastBudget` past ``max_states`` states or ``time_limit``
+    seconds (counted from the making of the search), saying how far they got.
+
+    >>> search = PositionSearch(Position.from_rows(["1?", "??"], mines=1))
+    >>> search.layouts, search.wins(), search.move_wins((1, 1))
+    (3, 1, 1)
+    >>> [(cell_name(m.cell), m.wins) for m in search.ranking()]
+    [('A2', 1), ('B1', 1), ('B2', 1)]
+    """
+
+    def __init__(
+        self,
+        position: Position,
+        *,
+        max_states: int | None = DEFAULT_MAX_STATES,
+        time_limit: float | None = DEFAULT_TIME_LIMIT,
+        progress: Progress | None = None,
+        analysis: Analysis | None = None,
+        max_layouts: int = POSITION_LAYOUTS,
+    ) -> None:
+        if position.mines is None:
+            raise ValueError("perfect play needs the total number of mines (a '# mines: N' header)")
+        self.clock = Clock(time_limit, progress)
+        self.position = position
+        self.max_states, self.time_limit = max_states, time_limit
+        # The position's analysis (given, when the caller has it): it raises, naming a cell, when
+        # no layout fits, and counts the layouts before any is listed.
+        self.analysis = analysis if analysis is not None else Analyzer().analyze(position)
+        counted = self.analysis.layouts
+        # Unknown (a component past the analysis's budget), the count is left to the listing's limit.
+        refusal = listing_refusal(position.rows * position.cols, counted if counted is not None else 0)
+        if refusal is None and counted is not None and counted > max_layouts:
+            refusal = f"{approximate(counted)} layouts: more than the {max_layouts} asked for"
+        if refusal is not None:
+            raise ValueError(f"{refusal} (consistent with the position)")
+        matrix = position_layouts(position, max_layouts)
+        board = self.board = Board(position.rows, position.cols)
+        self.seen = position_bytes(position)
+        self.covered = [i for i, s in enumerate(position.cells) if s < 0 and s != FLAG]
+        self.universe = Universe(matrix, self.covered, tabulate=len(matrix) <= _root_alike())
+        self.search = PerfectSearch(board, max_states=max_states, progress=self._report)
+        self._wins: int | None = None
+        self._ranked = 0  # moves ranked so far, for the progress and the budget's message
+        self._candidates: list[int] | None = None
+
+    @property
+    def layouts(self) -> int:
+        return self.universe.size
+
+    @property
+    def states(self) -> int:
+        return self.search.states
+
+    def wins(self) -> int:
+        """How many of the layouts a perfect player wins from the position."""
+        if self._wins is None:
+            with self._budget():
+                self._wins = self.search.win_count(self.seen, self.universe, self.universe.everything)
+        return self._wins
+
+    def move_wins(self, cell: Cell, at_least: int = 0) -> int:
+        """How many layouts uncovering ``cell`` first, then playing perfectly, wins.
+
+        Exact when the answer is at least ``at_least``; otherwise some number below it.
+        """
+        with self._budget():
+            return self.search.move_wins(
+                self.seen, self.universe, self.universe.everything, self.board.index(cell), at_least=at_least
+            )
+
+    def best_move(self) -> Cell | None:
+        """A move that keeps the chance to win: a proven-safe cell when there is one (it always
+        keeps it), else the first candidate in row-major order that does; ``None`` with no move."""
+        if self.analysis.safe:
+            return min(self.analysis.safe)
+        wins = self.wins()
+        return next((c for c in self.candidates() if self.move_wins(c, at_least=wins) == wins), None)
+
+    def candidates(self) -> list[Cell]:
+        """The moves worth ranking: every covered, unflagged cell that is not a mine in every layout."""
+        if self._candidates is None:
+            universe = self.universe
+            mined = {c: layouts for c, layouts, _ in universe.columns}
+            # A cell every layout agrees on is not in ``columns``: one layout says what it is.
+            first = universe.matrix[0]
+            self._candidates = [
+                i for i in self.covered
+                if (mined[i] != universe.everything if i in mined else first[i] != MINE)
+            ]
+        return [self.board.cell(i) for i in self._candidates]
+
+    def ranking(self) -> tuple[RankedMove, ...]:
+        """Every candidate move with its exact value, best first; equal values in row-major order."""
+        cells = self.candidates()
+        self.wins()  # the best value first: its memo makes the moves that keep it cheap
+        ranked = []
+        for cell in cells:
+            ranked.append(RankedMove(cell, self.move_wins(cell), self.layouts))
+            self._ranked += 1
+        ranked.sort(key=lambda m: -m.wins)  # a stable sort: row-major among equals
+        return tuple(ranked)
+
+    def _report(self, states: int) -> None:
+        # Progress counts the value and each move ranked as one pass over the layouts.
+        passes = 1 + len(self._candidates or ())
+        done = self._ranked + (self._wins is not None)
+        self.clock(states, done * self.layouts, passes * self.layouts)
+
+    @contextmanager
+    def _budget(self) -> Iterator[None]:
+        """Turn the search's running out of states or time into :class:`PastBudget`, saying how far it got."""
+        try:
+            yield
+        except (OutOfBudget, OutOfTime) as err:
+            past, option = _past(err, self.max_states, self.time_limit)
+            if self._wins is None:
+                got = "before the chance to win was known"
+            else:
+                chance = self._wins / self.layouts if self.layouts else 0.0
+                got = (
+                    f"the chance to win is {chance:.4f} ({self._wins} of {self.layouts} layouts); "
+                    f"{self._ranked} of {len(self._candidates or ())} moves ranked"
+                )
+            raise PastBudget(
+                f"{past} after {self.states} states, {got}; raise {option}",
+                self.states,
+                self.layouts if self._wins is not None else 0,
+                self.layouts,
+            ) from None
+
+
+def rank_moves(
+    position: Position,
+    *,
+    max_states: int | None = DEFAULT_MAX_STATES,
+    time_limit: float | None = DEFAULT_TIME_LIMIT,
+    progress: Progress | None = None,
+) -> tuple[RankedMove, ...]:
+    """Every move from ``position`` with its exact chance to win (then playing perfectly), best first.
+
+    The moves are the covered, unflagged cells that are not a mine in every
+    layout; equal values come in row-major order. Raises as
+    :class:`PositionSearch` does.
+
+    >>> ranking = rank_moves(Position.from_rows(["1???", "????"], mines=3))
+    >>> [(cell_name(m.cell), m.wins, m.layouts) for m in ranking]
+    [('A2', 5, 18), ('B2', 5, 18), ('A3', 4, 18), ('B3', 4, 18), ('A4', 3, 18), ('B1', 3, 18), ('B4', 3, 18)]
+    >>> ranking[0].to_json()
+    {'cell': 'A2', 'wins': 5, 'win_probability': 0.2777777777777778}
+    """
+    search = PositionSearch(position, max_states=max_states, time_limit=time_limit, progress=progress)
+    return search.ranking()
+
+
 def perfect_from_position(
     position: Position,
     *,
     strategies: Sequence[str] = ("best",),
     max_states: int | None = DEFAULT_MAX_STATES,
+    time_limit: float | None = DEFAULT_TIME_LIMIT,
     progress: Progress | None = None,
 ) -> PositionResult:
-    """The exact chance to win from ``position`` (with its total) under perfect play.
+    """The exact chance to win from ``position`` (with its total) under perfect play, and every move's.
 
     Every layout consistent with the position is equally likely; flags count
-    as mines, as in the analysis. Raises
+    as mines, as in the analysis. Raises as :class:`PositionSearch` does:
     :class:`~minesat.analysis.InconsistentPositionError` when no layout fits,
-    :class:`ValueError` when the total is unknown or the layouts are too many
-    to list, and :class:`PastBudget` past ``max_states``.
+    :class:`ValueError` when the total is unknown or negative or the layouts
+    are too many to list, and :class:`PastBudget` past ``max_states`` or
+    ``time_limit``.
 
     >>> p = Position.from_rows(["1?", "??"], mines=1)
     >>> r = perfect_from_position(p, strategies=["safest"])
@@ -486,51 +812,19 @@ def perfect_from_position(
     from minesat.player import get_strategy
 
     began = time.perf_counter()
-    analysis = Analyzer().analyze(position)  # raises, naming a cell, when no layout fits
     chosen = [(name, get_strategy(name)) for name in strategies]
-    matrix = position_layouts(position, POSITION_LAYOUTS)
-    board = Board(position.rows, position.cols)
-    seen = position_bytes(position)
-    total = len(matrix)
-    settled = [0]
-
-    def report(states: int) -> None:
-        if progress is not None:
-            progress(states, settled[0], total)
-
-    search = PerfectSearch(board, max_states=max_states, progress=report)
-    covered = [i for i, s in enumerate(position.cells) if s < 0 and s != FLAG]
-    universe = Universe(matrix, covered, tabulate=total <= _root_alike())
-    everything = universe.everything
-    try:
-        wins = search.win_count(seen, universe, everything)
-        settled[0] = total
-        mined_everywhere = {c for c, mined, _ in universe.columns if mined == everything}
-        always = {i for i in covered if all(i != c for c, _, _ in universe.columns)}
-        moves = []
-        for i in covered:
-            if i in mined_everywhere or (i in always and _is_mine(universe, i)):
-                continue
-            if search.move_wins(seen, universe, everything, i, at_least=wins) == wins:
-                moves.append(board.cell(i))
-        players = []
-        for name, player in chosen:
-            if analysis.safe or analysis.mine:
-                players.append(PlayerMove(name, None, wins))
-            else:
-                cell = player.choose(position, analysis)
-                won = search.move_wins(seen, universe, everything, board.index(cell))
-                players.append(PlayerMove(name, cell, won))
-    except OutOfBudget:
-        raise PastBudget(
-            f"past --max-states {max_states} after {search.states} states; raise --max-states",
-            search.states,
-            settled[0],
-            total,
-        ) from None
+    search = PositionSearch(position, max_states=max_states, time_limit=time_limit, progress=progress)
+    ranking = search.ranking()
+    wins = search.wins()
+    moves = tuple(sorted(m.cell for m in ranking if m.wins == wins))
+    value = {m.cell: m.wins for m in ranking}
+    analysis = search.analysis
+    players = []
+    for name, player in chosen:
+        if analysis.safe or analysis.mine:
+            players.append(PlayerMove(name, None, wins))
+        else:
+            cell = player.choose(position, analysis)
+            players.append(PlayerMove(name, cell, value[cell] if cell in value else search.move_wins(cell)))
     seconds = time.perf_counter() - began
-    return PositionResult(wins, total, tuple(moves), tuple(players), search.states, seconds)
-
-
-def _is_mine(universe: Universe, cell: int) -> bool:
-    return bool(universe.matrix[members(universe.everything, universe.size)[0], cell] == 9)
+    return PositionResult(wins, search.layouts, moves, tuple(players), search.states, seconds, ranking)

@@ -22,22 +22,16 @@ A state budget keeps every game short: past it :func:`endgame_move` gives up
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
 
 from minesat.analysis import Analysis
-from minesat.board import COVERED, Cell, Position
-from minesat.perfect.geometry import MINE, Board
-from minesat.perfect.listing import position_bytes, position_layouts
-from minesat.perfect.search import ROOT_ALIKE, OutOfBudget, PerfectSearch, Universe
+from minesat.board import Cell, Position
+from minesat.perfect import PastBudget, PositionSearch
 
 #: The player searches exactly when at most this many layouts are consistent with the position.
 ENDGAME_LAYOUTS = 500
 
 #: Most states one endgame search visits before it gives up.
 ENDGAME_STATES = 20_000
-
-#: One board's geometry per shape, kept: every endgame of a game is on the same board.
-_board = lru_cache(maxsize=16)(Board)
 
 
 @dataclass(frozen=True)
@@ -69,24 +63,15 @@ def endgame_move(
     """
     if analysis.layouts is None or analysis.layouts > limit or position.mines is None:
         return None
-    matrix = position_layouts(position, limit)
-    board = _board(position.rows, position.cols)
-    seen = position_bytes(position)
-    covered = [i for i, s in enumerate(position.cells) if s == COVERED]
-    universe = Universe(matrix, covered, tabulate=len(matrix) <= ROOT_ALIKE)
-    everything = universe.everything
-    search = PerfectSearch(board, max_states=max_states)
-    # Candidates: the cells some layout leaves safe, most often safe first.
-    safe_in = {c: len(matrix) - mined.bit_count() for c, mined, _ in universe.columns}
-    candidates = sorted(
-        (c for c in covered if safe_in.get(c, len(matrix) if matrix[0, c] != MINE else 0)),
-        key=lambda c: (-safe_in.get(c, len(matrix)), c),
-    )
     try:
-        wins = search.win_count(seen, universe, everything)
-        for c in candidates:
-            if search.move_wins(seen, universe, everything, c, at_least=wins) == wins:
-                return EndgameMove(board.cell(c), wins, len(matrix))
-    except OutOfBudget:
+        search = PositionSearch(position, max_states=max_states, time_limit=None, analysis=analysis,
+                                max_layouts=limit)
+        wins = search.wins()
+        probability = analysis.probability
+        safest_first = sorted(search.candidates(), key=lambda c: (probability[c[0]][c[1]] or 0.0, c))
+        for cell in safest_first:
+            if search.move_wins(cell, at_least=wins) == wins:
+                return EndgameMove(cell, wins, search.layouts)
+    except PastBudget:
         return None
     raise AssertionError("perfect play's value is reached by some move")  # pragma: no cover

@@ -14,17 +14,13 @@ left over in every way they can.
 
 from __future__ import annotations
 
-from functools import lru_cache
 from itertools import combinations
 
 import numpy as np
 
 from minesat.analysis.constraints import Component, Frontier
-from minesat.board import FLAG, Cell, Position
-from minesat.perfect.geometry import COVERED, FLAGGED, MINE, Board
-
-#: One board's geometry per shape, kept: a game asks for the same board again and again.
-_board = lru_cache(maxsize=16)(Board)
+from minesat.board import FLAG, Cell, Position, neighbour_table
+from minesat.perfect.geometry import COVERED, FLAGGED, MINE
 
 
 def component_solutions(
@@ -110,25 +106,44 @@ def position_layouts(position: Position, limit: int) -> np.ndarray:
     if listed is None:
         raise ValueError(f"more than {limit} layouts are consistent with the position: too many to list")
     cells, layouts = listed
-    board = _board(position.rows, position.cols)
-    index = np.array([board.index(c) for c in cells], dtype=np.intp)
-    flags = np.array([i for i, s in enumerate(position.cells) if s == FLAG], dtype=np.intp)
-    # The layouts' bit sets, unpacked: row k, column j is 1 when cells[j] is a mine in layout k.
-    width = (len(cells) + 7) // 8 or 1
-    packed = np.frombuffer(b"".join(bits.to_bytes(width, "little") for bits in layouts), dtype=np.uint8)
-    mined = np.unpackbits(packed.reshape(len(layouts), width), axis=1, bitorder="little")[:, : len(cells)]
-    # Only covered cells show numbers the search has not seen: count their mined neighbours
-    # (a float product runs on BLAS; the counts, at most 8, are exact), the others keep theirs.
-    adjacency = board.adjacency.astype(np.float32)
-    counts = mined.astype(np.float32) @ adjacency[index][:, index]
-    counts += adjacency[flags][:, index].sum(axis=0)
-    rows = np.empty((len(layouts), board.cells), dtype=np.uint8)
-    rows[:] = np.array([max(s, 0) for s in position.cells], dtype=np.uint8)
-    shown = counts.astype(np.uint8)
-    shown[mined == 1] = MINE
-    rows[:, index] = shown
-    rows[:, flags] = MINE
+    size = position.rows * position.cols
+    flags = [i for i, s in enumerate(position.cells) if s == FLAG]
+    index = np.asarray([r * position.cols + c for r, c in cells], dtype=np.intp)
+    # Each cell's neighbours, padded to eight with a cell past the board (its counts are dropped).
+    around = np.full((size + 1, 8), size, dtype=np.intp)
+    for i, near in enumerate(neighbour_table(position.rows, position.cols)):
+        around[i, : len(near)] = near
+    # The flags' counts are the same in every layout; each listed mine adds one to its
+    # neighbours, counted by np.bincount over (layout, neighbour) pairs: work and memory
+    # grow with the mines, not with the cells squared.
+    base = np.bincount(around[flags].ravel(), minlength=size + 1)[:size].astype(np.uint8)
+    rows = np.empty((len(layouts), size), dtype=np.uint8)
+    block = max(1, min((1 << 24) // max(1, len(index)), (1 << 21) // (size + 1)))  # about 16 MB a block
+    for first in range(0, len(layouts), block):
+        bits = _bits(layouts[first:first + block], len(index))
+        k, j = np.nonzero(bits)
+        mined = index[j]
+        pairs = (k[:, None] * (size + 1) + around[mined]).ravel()
+        counts = np.bincount(pairs, minlength=len(bits) * (size + 1)).reshape(len(bits), size + 1)
+        part = rows[first:first + len(bits)]
+        part[:] = counts[:, :size] + base
+        part[:, flags] = MINE
+        part[k, mined] = MINE
     return rows
+
+
+def _bits(layouts: list[int], width: int) -> np.ndarray:
+    """Each layout (a bit set over ``width`` cells) as a row of 0s and 1s.
+
+    >>> _bits([0b01, 0b10], 2).tolist()
+    [[1, 0], [0, 1]]
+    """
+    out = np.zeros((len(layouts), width), dtype=np.uint8)
+    for first in range(0, width, 60):  # 60 bits at a time fit in an unsigned 64-bit integer
+        span = min(60, width - first)
+        part = np.array([bits >> first & ((1 << span) - 1) for bits in layouts], dtype=np.uint64)
+        out[:, first:first + span] = (part[:, None] >> np.arange(span, dtype=np.uint64)) & 1
+    return out
 
 
 def position_bytes(position: Position) -> bytes:

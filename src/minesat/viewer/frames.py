@@ -8,8 +8,10 @@ by hand. :func:`minesat.viewer.render_viewer` draws any list of them.
 >>> from minesat.board import Layout
 >>> layout = Layout.from_rows(["*  ", "   ", "   "])
 >>> frames = game_frames(layout, ["C3"])
->>> [(f.move and str(f.move), f.verdict, f.text) for f in frames]
-[('C3', 'guess', 'guess at 11.1%, among the safest'), (None, 'won', 'won in 1 move')]
+>>> [(f.move and str(f.move), f.verdict) for f in frames]
+[('C3', 'guess'), (None, 'won')]
+>>> frames[0].text, frames[1].text
+('guess at 11.1%, among the safest; keeps the best chance to win, 88.9%', 'won in 1 move')
 >>> frames[0].position.to_rows(), frames[-1].position.to_rows()
 (['???', '???', '???'], ['?1 ', '11 ', '   '])
 """
