@@ -7,8 +7,9 @@
 Each setting ``LAYOUTS:STATES`` is ``best`` with its endgame search
 (:func:`minesat.perfect.endgame.endgame_move`) taking over when at most LAYOUTS
 layouts fit the position, and giving up past STATES states (``none``: no
-budget). The first setting is the reference: every other one is paired with it
-game by game on the very same boards (the layouts ``minesat simulate`` plays
+budget); ``default`` is ``best`` as it is (:func:`minesat.perfect.endgame.endgame_limits`:
+the threshold depends on the board's size). The first setting is the reference: every
+other one is paired with it game by game on the very same boards (the layouts ``minesat simulate`` plays
 with the same options), with the exact McNemar p. It prints, per setting, the
 wins, the win rate with its Wilson 95 % interval, the mean milliseconds per
 game (CPU time of this process's games), the searches cut by the budget, and the
@@ -35,19 +36,21 @@ from minesat.player import play_game
 from minesat.stats import mcnemar_exact, wilson
 
 
-def parse_setting(text: str) -> tuple[int, int | None]:
+def parse_setting(text: str) -> tuple[int, int | None] | None:
+    """``LAYOUTS:STATES`` (``none``: no budget), or ``default``: ``best``'s own rule."""
+    if text == "default":
+        return None
     layouts, _, states = text.partition(":")
     return int(layouts), (None if states in ("", "none") else int(states))
 
 
 def play_one(job: tuple[int, int, int, str, tuple[int, int], int, int, str]) -> dict[str, object]:
     rows, cols, mines, rule, start, seed, index, setting = job
-    layouts, states = parse_setting(setting)
     layout = generate_layout(
         rows, cols, mines, start=start, rule=rule, seed=game_seed(rows, cols, mines, rule, start, seed, index)
     )
     strategy = BestGuess()
-    strategy.endgame_layouts, strategy.endgame_states = layouts, states
+    strategy.endgame_limits = parse_setting(setting)
     began = time.process_time()
     record = play_game(layout, start, strategy=strategy, rule=rule)
     return {

@@ -45,7 +45,7 @@ from minesat.guess import TIE, mine_probability
 from minesat.guess.fifty import unavoidable_guess
 from minesat.guess.influence import influences
 from minesat.guess.outcomes import outcomes
-from minesat.perfect.endgame import ENDGAME_LAYOUTS, ENDGAME_STATES, endgame_move
+from minesat.perfect.endgame import endgame_limits, endgame_move
 
 #: Look ahead at cells whose chance to be safe is at least this share of the best.
 CANDIDATE_SHARE = 0.90
@@ -144,8 +144,9 @@ class BestGuess:
         self.headoff = headoff
         self.dead = dead
         self.headoff_weight = HEADOFF_WEIGHT
-        self.endgame_layouts = ENDGAME_LAYOUTS
-        self.endgame_states = ENDGAME_STATES
+        #: ``(layouts, states)`` at which exact play takes over, when set; else by the board's size
+        #: (:func:`~minesat.perfect.endgame.endgame_limits`).
+        self.endgame_limits: tuple[int, int | None] | None = None
         self.candidate_share = CANDIDATE_SHARE
         self.max_candidates = MAX_CANDIDATES
         self.interior_samples = INTERIOR_SAMPLES
@@ -153,10 +154,9 @@ class BestGuess:
         self.searches_cut = 0
 
     def choose(self, position: Position, analysis: Analysis) -> Cell:
-        if self.endgame and analysis.layouts is not None and analysis.layouts <= self.endgame_layouts:
-            move = endgame_move(
-                position, analysis, limit=self.endgame_layouts, max_states=self.endgame_states
-            )
+        layouts, states = self.endgame_limits or endgame_limits(position.rows, position.cols)
+        if self.endgame and analysis.layouts is not None and analysis.layouts <= layouts:
+            move = endgame_move(position, analysis, limit=layouts, max_states=states)
             if move is not None:
                 return move.cell
             self.searches_cut += 1
