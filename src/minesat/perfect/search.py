@@ -30,7 +30,10 @@ changes the answer (docs/perfect.md has the proofs):
    any split of ``S`` into groups of mutually indistinguishable layouts
    (:meth:`~minesat.perfect.alike.Alike.cover` builds one greedily).
 4. **Memoisation** on the position seen, the same for every mirror image of
-   it (:meth:`~minesat.perfect.geometry.Board.canonical`), and of the sets of
+   it (:meth:`~minesat.perfect.geometry.Board.canonical`); on what still
+   matters of it (:meth:`PerfectSearch._reduced_key`: the cells some layouts
+   mine and others not, and the numbers around them less the known mines),
+   which joins states reached by different guesses; and of the sets of
    layouts within one list of layouts. When the position is symmetric, one
    move of each class of equivalent moves is tried.
 5. **Bit sets.** Layouts are listed once (:class:`Universe`); a set of
@@ -294,7 +297,8 @@ class PerfectSearch:
         to them (their numbers are still to learn), and each uncovered cell
         next to them with its number less its neighbours mined in every layout;
         every other cell is blank; then how many mines the open cells hold.
-        States with one key have the same value (docs/perfect.md, Theorem 6).
+        States with one key have the same value (docs/perfect.md, Theorem 6);
+        the key is one byte longer than a position, so the two never meet in the memo.
         """
         open_cells = 0
         around = 0
