@@ -317,3 +317,36 @@ def test_a_negative_total_is_a_clear_value_error() -> None:
             ask(position)
     with pytest.raises(ValueError, match="must be >= 0, not -1"):
         Analyzer().analyze(position.with_mines(2), mines=-1)
+
+
+def test_states_with_one_reduced_key_have_one_value() -> None:
+    """The memo's second key (what still matters of a position) joins only states of equal value."""
+    rng = random.Random(11)
+    board = Board(3, 4)
+    for mines in (3, 4):
+        brute = BruteForce(3, 4, mines)
+        universe = Universe(layouts_matrix(board, range(12), mines), range(12))
+        search = PerfectSearch(board)
+        values: dict[bytes, set[int]] = {}
+        positions: dict[bytes, set[bytes]] = {}
+        for _ in range(400):
+            k = rng.randrange(len(brute.layouts))
+            seen = frozenset()
+            for _ in range(rng.randint(1, 3)):
+                safe = [c for c in brute.cells if c not in brute.layouts[k] and c not in dict(seen)]
+                if not safe:
+                    break
+                seen = brute.click(k, seen, rng.choice(safe))
+            shown = dict(seen)
+            consistent = frozenset(
+                j
+                for j, m in enumerate(brute.layouts)
+                if all(brute.counts[j][c] == v and c not in m for c, v in seen)
+            )
+            position = bytes(shown.get(board.cell(i), 10) for i in range(12))
+            subset = sum(1 << j for j in consistent)
+            key = search._reduced_key(position, universe, subset)
+            values.setdefault(key, set()).add(brute.value(consistent, seen))
+            positions.setdefault(key, set()).add(position)
+        assert all(len(v) == 1 for v in values.values())
+        assert sum(len(p) > 1 for p in positions.values()) >= 5  # the key does join different positions

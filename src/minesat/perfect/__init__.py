@@ -672,7 +672,11 @@ class PositionSearch:
         board = self.board = Board(position.rows, position.cols)
         self.seen = position_bytes(position)
         self.covered = [i for i, s in enumerate(position.cells) if s < 0 and s != FLAG]
-        self.universe = Universe(matrix, self.covered, tabulate=len(matrix) <= _root_alike())
+        # The look-alike table (the search's tight bound) takes time in proportion to the layouts,
+        # before the first state: with a state budget below the layouts it would not pay for itself
+        # (a request with a small budget is answered at once instead of after the table).
+        tabulate = len(matrix) <= _root_alike() and (max_states is None or len(matrix) <= max_states)
+        self.universe = Universe(matrix, self.covered, tabulate=tabulate)
         self.search = PerfectSearch(board, max_states=max_states, progress=self._report)
         self._wins: int | None = None
         self._ranked = 0  # moves ranked so far, for the progress and the budget's message

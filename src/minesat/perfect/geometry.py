@@ -57,6 +57,8 @@ class Board:
         self.rows, self.cols = rows, cols
         self.cells = rows * cols
         self.neighbours: tuple[tuple[int, ...], ...] = neighbour_table(rows, cols)
+        #: The neighbours of each cell as a bit set (cell ``j`` at bit ``j``).
+        self.around: tuple[int, ...] = tuple(sum(1 << j for j in near) for near in self.neighbours)
         r1, c1 = rows - 1, cols - 1
         maps = [
             lambda r, c: (r, c),

@@ -30,7 +30,10 @@ changes the answer (docs/perfect.md has the proofs):
    any split of ``S`` into groups of mutually indistinguishable layouts
    (:meth:`~minesat.perfect.alike.Alike.cover` builds one greedily).
 4. **Memoisation** on the position seen, the same for every mirror image of
-   it (:meth:`~minesat.perfect.geometry.Board.canonical`), and of the sets of
+   it (:meth:`~minesat.perfect.geometry.Board.canonical`); on what still
+   matters of it (:meth:`PerfectSearch._reduced_key`: the cells some layouts
+   mine and others not, and the numbers around them less the known mines),
+   which joins states reached by different guesses; and of the sets of
    layouts within one list of layouts. When the position is symmetric, one
    move of each class of equivalent moves is tried.
 5. **Bit sets.** Layouts are listed once (:class:`Universe`); a set of
@@ -72,6 +75,11 @@ _COLUMNS_BLOCK = 1 << 24
 PROGRESS_EVERY = 4096
 
 _BYTE = [bytes((v,)) for v in range(256)]
+
+#: In a reduced memo key (:meth:`PerfectSearch._reduced_key`): a cell that no longer
+#: matters, and a covered safe cell whose number is still to learn.
+_BLANK = 12
+_TO_LEARN = 13
 
 
 class OutOfBudget(Exception):
@@ -255,6 +263,15 @@ class PerfectSearch:
                     local[subset] = known
                 return known >> 1
             ub = min(ub, known >> 1)
+        reduced = self._reduced_key(position, universe, subset)
+        alias = self.memo.get(reduced)
+        if alias is not None:
+            if alias & 1 or alias >> 1 <= lo:
+                if local is not None:
+                    local[subset] = alias
+                self.memo[key] = alias
+                return alias >> 1
+            ub = min(ub, alias >> 1)
         if entry is not None:
             ub = min(ub, entry >> 1)
         self._count()
@@ -268,8 +285,51 @@ class PerfectSearch:
         code = value << 1 | exact
         if local is not None:
             local[subset] = code  # sets of a long list are long ints: the position memo holds those
-        self.memo[key] = code
+        self.memo[key] = self.memo[reduced] = code
         return value
+
+    def _reduced_key(self, position: bytes, universe: Universe, subset: int) -> bytes:
+        """A memo key for every state whose game is this one's: what still matters of the position.
+
+        The *open* cells are the covered cells some layouts of the state mine
+        and others do not; every other covered cell is a mine in all of them or
+        safe in all. The key keeps the open cells, the covered safe cells next
+        to them (their numbers are still to learn), and each uncovered cell
+        next to them with its number less its neighbours mined in every layout;
+        every other cell is blank; then how many mines the open cells hold.
+        States with one key have the same value (docs/perfect.md, Theorem 6);
+        the key is one byte longer than a position, so the two never meet in the memo.
+        """
+        open_cells = 0
+        around = 0
+        near = self.board.around
+        for c, mined, _ in universe.columns:
+            if position[c] == COVERED and (q := subset & mined) and q != subset:
+                open_cells |= 1 << c
+                around |= near[c]
+        lowest = universe.matrix[(subset & -subset).bit_length() - 1] == MINE
+        mines = int.from_bytes(np.packbits(lowest, bitorder="little").tobytes(), "little")
+        known_mines = mines & ~open_cells
+        key = bytearray(_BYTE[_BLANK] * len(position))
+        rest = open_cells
+        while rest:
+            low = rest & -rest
+            rest ^= low
+            key[low.bit_length() - 1] = COVERED
+        rest = around & ~open_cells
+        while rest:
+            low = rest & -rest
+            rest ^= low
+            i = low.bit_length() - 1
+            seen = position[i]
+            if seen <= 8:
+                key[i] = seen - (near[i] & known_mines).bit_count()
+            elif not known_mines & low:
+                key[i] = _TO_LEARN
+        reduced = bytes(key)
+        if self.symmetric:
+            reduced = bytes(min(self.board.images(reduced)))
+        return reduced + _BYTE[(mines & open_cells).bit_count()]
 
     def _search(
         self,
