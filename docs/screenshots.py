@@ -38,7 +38,7 @@ def main() -> None:
     try:
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path=args.chromium, args=ARGS)
-            page = browser.new_page(viewport={"width": 1400, "height": 820})
+            page = browser.new_page(viewport={"width": 1400, "height": 900})
             page.goto(url)
             page.wait_for_function("document.getElementById('a-status').textContent.includes('uncertain')")
             page.click("#a-perfect-go")

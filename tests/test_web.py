@@ -198,6 +198,31 @@ def test_perfect_answers_what_perfect_json_prints(client: TestClient, tmp_path: 
     assert (body["wins"], body["layouts"]) == (expected.wins, expected.layouts)
 
 
+@pytest.mark.parametrize("board", [
+    "# mines: 2\n1??\n???\n",
+    "# mines: 3\n1???\n2???\n1???\n",
+    "# mines: 3\n1???\n????\n",
+    "# mines: 2\n?1?\n???\n?*?\n",
+])
+def test_perfect_ranks_every_move_as_the_cli_does_best_first(
+    client: TestClient, tmp_path: Path, board: str
+) -> None:
+    path = tmp_path / "p.txt"
+    path.write_text(board)
+    line = json.loads(CliRunner().invoke(cli, ["perfect", "--json", str(path)]).stdout)
+    status, body = post(client, "/api/perfect", {"board": board})
+    assert status == 200
+    ranking = body["ranking"]
+    assert ranking == line["ranking"]
+    assert len(ranking) > 1
+    wins = [move["wins"] for move in ranking]
+    assert wins == sorted(wins, reverse=True)
+    assert ranking[0]["wins"] == body["wins"]
+    assert [m["cell"] for m in ranking if m["wins"] == body["wins"]] == body["moves"]
+    for move in ranking:
+        assert move["win_probability"] == pytest.approx(move["wins"] / body["layouts"])
+
+
 def test_perfect_errors(client: TestClient) -> None:
     status, body = post(client, "/api/perfect", {"board": "1??\n???\n"})
     assert status == 400 and "total number of mines" in body["error"]

@@ -24,6 +24,7 @@ from playwright.sync_api import sync_playwright
 
 from bruteforce import solve
 from minesat.board import Position, cell_name
+from minesat.perfect import rank_moves
 from test_replay_formats import rmv2, rmv_mouse
 from test_web import start_server
 
@@ -125,6 +126,35 @@ def test_a_pasted_board_is_read_and_a_bad_one_named_by_line_and_column(page: Any
     page.fill("#a-text", "1?\nx?\n")
     page.click("#a-load")
     page.wait_for_function("document.getElementById('a-status').textContent.includes('board:2:1')")
+
+
+def test_perfect_play_ranks_every_move_best_first_the_best_starred(page: Any) -> None:
+    rows = ["????", "?11?", "????", "????"]
+    page.fill("#a-text", "# mines: 3\n" + "\n".join(rows) + "\n")
+    page.click("#a-load")
+    page.wait_for_function("document.getElementById('a-status').textContent.includes('14 uncertain')")
+    # 14 covered cells: more than perfect play starts by itself, so it waits for Compute.
+    assert page.locator("#a-ranking tbody tr").count() == 0
+    page.click("#a-perfect-go")
+    page.wait_for_function("document.querySelectorAll('#a-ranking tbody tr').length > 0")
+    shown = page.eval_on_selector_all(
+        "#a-ranking tbody tr",
+        "trs => trs.map(tr => [tr.className, ...[...tr.cells].map(td => td.textContent)])",
+    )
+    ranking = rank_moves(Position.from_rows(rows, mines=3))
+    assert len(shown) == len(ranking) == 14
+    best = ranking[0].wins
+    for (cls, move, chance, wins), expected in zip(shown, ranking, strict=True):
+        starred = move.startswith("★ ")
+        assert move.removeprefix("★ ") == cell_name(expected.cell)
+        assert chance == f"{expected.wins / expected.layouts * 100:.2f}%", (move, chance)
+        assert int(wins) == expected.wins
+        assert starred == (cls == "top") == (expected.wins == best), move
+    assert sum(cls == "top" for cls, *_ in shown) == 4  # A2, A3, C2, C3 tie
+    assert "chance to win" in page.inner_text("#a-ranking thead")
+    # Pointing at a ranked move outlines its cell on the board.
+    page.hover("#a-ranking tbody tr:nth-child(5)")
+    assert "pointed" in cell(page, "a-board", shown[4][1].removeprefix("★ "), 4).get_attribute("class")
 
 
 def test_a_game_played_to_its_end_is_reviewed(page: Any) -> None:

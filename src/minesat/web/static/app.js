@@ -344,19 +344,23 @@
     setText($("a-perfect"), "Chance to win with perfect play: " + percent(d.win_probability, 2) + " (" + d.wins +
       " of " + d.layouts + " layouts), " + d.states + " states in " + d.seconds + " s");
     const table = $("a-ranking");
-    if (d.ranking) {
-      table.innerHTML = "<tr><th>move</th><th>chance to win</th><th>layouts won</th></tr>";
+    if (d.ranking && d.ranking.length) {
+      // Best first; every move that keeps the whole chance is starred, so ties read as ties.
+      table.innerHTML = "<caption>All " + d.ranking.length + " moves, best first; ★ keeps the whole chance. " +
+        "Point at one to see it on the board.</caption>" +
+        "<thead><tr><th>move</th><th>chance to win</th><th>layouts won</th></tr></thead>";
+      const body = table.createTBody();
       for (const m of d.ranking) {
-        const tr = document.createElement("tr");
-        for (const v of [m.cell, percent(m.win_probability, 2), String(m.wins)]) {
-          const td = document.createElement("td");
-          td.textContent = v;
-          tr.appendChild(td);
+        const tr = body.insertRow();
+        const [r, c] = parseName(m.cell);
+        tr.dataset.i = String(r * A.cols + c);
+        tr.title = m.cell + ": " + m.wins + " of " + d.layouts + " layouts won, then playing perfectly";
+        const best = m.wins === d.wins;
+        if (best) tr.className = "top";
+        for (const v of [(best ? "★ " : "") + m.cell, percent(m.win_probability, 2), String(m.wins)]) {
+          tr.insertCell().textContent = v;
         }
-        table.appendChild(tr);
       }
-      table.rows[0].style.fontWeight = "650";
-      if (table.rows[1]) table.rows[1].className = "top";
     } else {
       const row = table.insertRow(), td = row.insertCell();
       td.style.textAlign = "left";
@@ -364,6 +368,13 @@
     }
   }
   $("a-perfect-go").addEventListener("click", perfect);
+  // Pointing at a ranked move outlines its cell on the board.
+  function pointRanked(ev, on) {
+    const tr = ev.target.closest("tr[data-i]");
+    if (tr && A.cells[Number(tr.dataset.i)]) A.cells[Number(tr.dataset.i)].classList.toggle("pointed", on);
+  }
+  $("a-ranking").addEventListener("mouseover", (ev) => pointRanked(ev, true));
+  $("a-ranking").addEventListener("mouseout", (ev) => pointRanked(ev, false));
 
   // --- play -------------------------------------------------------------------------------
   const G = { game: null, cells: [], hint: null, hover: -1, busy: false };
