@@ -231,3 +231,16 @@ def test_progress_off_a_terminal_is_a_line_every_few_seconds(monkeypatch: pytest
     lines = err.splitlines()
     said = r"minesat perfect: perfect: \d+ states(, [\d.]+ % of layouts settled)?, \d+ s"
     assert lines and all(re.fullmatch(said, line) for line in lines)
+
+
+def test_a_position_with_nothing_left_to_uncover_is_answered(tmp_path: Path) -> None:
+    """Only a flag left (found through minesat serve): perfect play asks no strategy for a guess."""
+    path = tmp_path / "done.txt"
+    path.write_text("# mines: 1\n1*\n")
+    code, out, _ = perfect(path, "--json")
+    assert code == 0
+    data = json.loads(out)
+    assert (data["wins"], data["layouts"], data["ranking"]) == (1, 1, [])
+    assert data["strategies"]["best"] == {"move": None, "wins": 1}
+    code, out, _ = perfect(path)
+    assert code == 0 and "best: nothing is left to uncover" in out

@@ -300,7 +300,9 @@ def describe_position(result: PositionResult, top: int = DEFAULT_TOP) -> str:
             chance = f"{m.win_probability:.4f}  ({m.wins} of {m.layouts})"
             lines.append(f"  {cell_name(m.cell):<{width}}  {chance}")
     for p in r.players:
-        if p.move is None:
+        if p.move is None and not r.ranking:
+            lines.append(f"{p.strategy}: nothing is left to uncover")
+        elif p.move is None:
             lines.append(f"{p.strategy}: uncovers the proven safe cells (keeps {r.win_probability:.4f})")
         else:
             chance = p.wins / r.layouts if r.layouts else 0.0

@@ -825,8 +825,8 @@ def perfect_from_position(
     analysis = search.analysis
     players = []
     for name, player in chosen:
-        if analysis.safe or analysis.mine:
-            players.append(PlayerMove(name, None, wins))
+        if analysis.safe or analysis.mine or not analysis.unknown:
+            players.append(PlayerMove(name, None, wins))  # proven moves (or none left): no guess
         else:
             cell = player.choose(position, analysis)
             players.append(PlayerMove(name, cell, value[cell] if cell in value else search.move_wins(cell)))

@@ -77,12 +77,13 @@ def endgame_move(
 ) -> EndgameMove | None:
     """The move that wins the most layouts of ``position``, playing perfectly after it.
 
-    ``None`` when the total is unknown, more than ``limit`` layouts fit, or the
-    search needs more than ``max_states`` states. Among moves that win equally
-    many, the safest is played (then the first in row-major order): each keeps
-    the same exact chance, and a safer one ends fewer games at once.
+    ``None`` when the total is unknown, more than ``limit`` layouts fit, no
+    covered cell is left to uncover, or the search needs more than ``max_states``
+    states. Among moves that win equally many, the safest is played (then the
+    first in row-major order): each keeps the same exact chance, and a safer one
+    ends fewer games at once.
     """
-    if analysis.layouts is None or analysis.layouts > limit or position.mines is None:
+    if analysis.layouts is None or analysis.layouts > limit or position.mines is None or not analysis.unknown:
         return None
     try:
         search = PositionSearch(position, max_states=max_states, time_limit=None, analysis=analysis,
