@@ -15,9 +15,9 @@ from __future__ import annotations
 
 import argparse
 import statistics
-import time
-from collections.abc import Callable
 from datetime import UTC, datetime
+
+from timing import best
 
 from minesat.formats import format_replay
 from minesat.generate import generate_layout
@@ -32,14 +32,6 @@ BOARDS = {
 }
 DATE = datetime(2026, 1, 1, tzinfo=UTC)
 
-
-def best(repeat: int, work: Callable[[], object]) -> float:
-    times = []
-    for _ in range(repeat):
-        began = time.perf_counter()
-        work()
-        times.append(time.perf_counter() - began)
-    return min(times)
 
 
 def main(argv: list[str] | None = None) -> None:

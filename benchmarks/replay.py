@@ -13,23 +13,12 @@ asserted: this prints figures.
 from __future__ import annotations
 
 import argparse
-import time
-from collections.abc import Callable
 from pathlib import Path
+
+from timing import best, replay_files
 
 from minesat.formats import read_replay
 from minesat.replay import play_replay, replay_steps
-
-SAMPLES = Path(__file__).resolve().parent.parent.parent / "shared" / "replays"
-
-
-def best(repeat: int, work: Callable[[], object]) -> float:
-    times = []
-    for _ in range(repeat):
-        began = time.perf_counter()
-        work()
-        times.append(time.perf_counter() - began)
-    return min(times)
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -37,9 +26,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("files", nargs="*", type=Path)
     parser.add_argument("--repeat", type=int, default=3)
     args = parser.parse_args(argv)
-    files = args.files or sorted(p for p in SAMPLES.glob("*") if p.suffix in (".avf", ".rmv", ".mvf", ".evf"))
+    files = replay_files(args.files)
     if not files:
-        print(f"no replay files given, and none in {SAMPLES}")
         return
     header = ("board", 8), ("events", 7), ("moves", 6), ("read ms", 8), ("play ms", 8), ("steps ms", 9)
     print(f"{'file':40} " + " ".join(name.rjust(width) for name, width in header))

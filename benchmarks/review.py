@@ -14,25 +14,15 @@ limits set to nothing). Nothing is asserted: this prints figures.
 from __future__ import annotations
 
 import argparse
-import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+
+from timing import best, replay_files
 
 from minesat import review
 from minesat.formats import read_replay
 from minesat.replay import ReplayReview, review_replay
-
-SAMPLES = Path(__file__).resolve().parent.parent.parent / "shared" / "replays"
-
-
-def best(repeat: int, work: Callable[[], object]) -> float:
-    times = []
-    for _ in range(repeat):
-        began = time.perf_counter()
-        work()
-        times.append(time.perf_counter() - began)
-    return min(times)
 
 
 @contextmanager
@@ -51,9 +41,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("files", nargs="*", type=Path)
     parser.add_argument("--repeat", type=int, default=3)
     args = parser.parse_args(argv)
-    files = args.files or sorted(p for p in SAMPLES.glob("*") if p.suffix in (".avf", ".rmv", ".mvf", ".evf"))
+    files = replay_files(args.files)
     if not files:
-        print(f"no replay files given, and none in {SAMPLES}")
         return
     header = ("board", 8), ("guesses", 8), ("exact", 6), ("best", 5), ("with s", 7), ("without s", 10)
     print(f"{'file':40} " + " ".join(name.rjust(width) for name, width in header))
