@@ -300,7 +300,8 @@ def recount(out: Path, strategy: str, max_cells: int) -> None:
         counts[strategy] = count.wins
         record["strategy_seconds"][strategy] = round(count.seconds, 2)
         for twin in done:  # under ``any`` a strategy wins what it wins under ``safe`` from the same start
-            same = (twin["rows"], twin["cols"], twin["mines"]) == size and twin.get("start") == record["start"]
+            twin_size = (twin["rows"], twin["cols"], twin["mines"])
+            same = twin_size == size and twin.get("start") == record["start"]
             if twin["rule"] == "any" and twin.get("status") == "done" and same:
                 twin["strategies"][strategy] = count.wins
         _save(out, done, saved["command"], saved["max_states"])
