@@ -59,9 +59,17 @@ from minesat.perfect.alike import LOCAL_SIZE, Alike, SparseAlike, alike_pairs, a
 from minesat.perfect.geometry import COVERED, MINE, Board
 
 #: A root list of layouts at most this long works out which of them can be told apart
-#: (:attr:`Universe.alike`, about half a minute for 1.6 million layouts); a longer one
-#: leaves it to its sub-lists of at most :data:`~minesat.perfect.alike.LOCAL_SIZE` layouts.
-ROOT_ALIKE = 2_000_000
+#: (:attr:`Universe.alike`) when it is made, in a second or two.
+ROOT_ALIKE = 65_536
+
+#: A list longer than :data:`ROOT_ALIKE` (or a sub-list longer than
+#: :data:`~minesat.perfect.alike.LOCAL_SIZE` of a list without them), up to this, works
+#: out its look-alikes (about half a minute for 1.6 million layouts) once the search has
+#: spent ``size // PATIENCE`` states on it without them: an easy game (6x6 with 6 mines
+#: under ``opening``, 6 754 states) never pays for it, a hard one soon has the bound.
+#: A longer list leaves it to its sub-lists.
+LATE_ALIKE = 2_000_000
+PATIENCE = 32
 
 #: A state whose layouts are fewer than ``1 / COMPACT_RATIO`` of its list (a list
 #: of more than :data:`COMPACT_MIN` layouts) gets its own list: its bit sets shrink.
@@ -107,7 +115,7 @@ class Universe:
     on, ``(cell, mined, shows)``: the layouts where the cell is a mine, and
     ``(number, layouts)`` pairs for the numbers it shows in the others.
     ``alike`` is the table of look-alike layouts (:mod:`minesat.perfect.alike`), or
-    ``None`` when the list is too long to tabulate. ``memo`` remembers the
+    ``None`` while not worked out (:meth:`tabulate`). ``memo`` remembers the
     values of sets of layouts of this list.
     """
 
@@ -126,9 +134,14 @@ class Universe:
         self.everything = (1 << size) - 1
         self.memo: dict[int, int] = {}
         self.columns: list[tuple[int, int, tuple[tuple[int, int], ...]]] = _columns(matrix, list(cells))
-        if alike is None and tabulate:
-            alike = alike_table(size, *alike_pairs(matrix, [c for c, _, _ in self.columns]))
         self.alike: Alike | SparseAlike | None = alike
+        if tabulate:
+            self.tabulate()
+
+    def tabulate(self) -> None:
+        """Work out which layouts no cell tells apart (:attr:`alike`), if not done yet."""
+        if self.alike is None:
+            self.alike = alike_table(self.size, *alike_pairs(self.matrix, [c for c, _, _ in self.columns]))
 
     def sub(self, subset: int, cells: Iterable[int]) -> tuple[Universe, int]:
         """A universe of the layouts in ``subset`` alone, and the set of all of them in it."""
@@ -194,6 +207,8 @@ class PerfectSearch:
         self.symmetric = symmetric
         self.memo: dict[bytes, int] = {}  # canonical position -> value << 1 | (1 if exact)
         self.states = 0  # states searched (memo hits and bounds that settle a state do not count)
+        # Long lists without their look-alikes, and the state count at which to work them out.
+        self._late: list[tuple[Universe, int]] = []
 
     # --- the public questions -------------------------------------------------------
 
@@ -202,6 +217,7 @@ class PerfectSearch:
 
         ``subset`` must be exactly the layouts of ``universe`` consistent with ``position``.
         """
+        self._expect(universe, root=True)
         return self._solve(position, universe, subset, -1)
 
     def move_wins(
@@ -224,14 +240,31 @@ class PerfectSearch:
                 return 0
             value = int(universe.matrix[members(subset, universe.size)[0], cell])
             parts = [(subset.bit_count(), subset, position[:cell] + _BYTE[value] + position[cell + 1:])]
+        self._expect(universe, root=True)
         bounded = self._bounded(universe, parts)
         total, _ = self._chance(bounded, universe, at_least - 1)
         return total
 
     # --- the recursion ------------------------------------------------------------------
 
+    def _expect(self, universe: Universe, *, root: bool = False) -> None:
+        """Plan the look-alikes of a long list without them (:data:`LATE_ALIKE`).
+
+        A new root (a call from outside) forgets the lists of earlier calls, all searched by now.
+        """
+        if root:
+            self._late = [(late, due) for late, due in self._late if late is universe]
+        waiting = any(late is universe for late, _ in self._late)
+        if universe.alike is None and LOCAL_SIZE < universe.size <= LATE_ALIKE and not waiting:
+            self._late.append((universe, self.states + universe.size // PATIENCE))
+
     def _count(self) -> None:
         self.states += 1
+        if self._late and self.states >= min(due for _, due in self._late):
+            for late, due in self._late:
+                if self.states >= due:
+                    late.tabulate()  # the bounds of the states still to come use it
+            self._late = [(late, due) for late, due in self._late if late.alike is None]
         if self.max_states is not None and self.states > self.max_states:
             raise OutOfBudget(self.max_states)
         if self.progress is not None and not self.states % PROGRESS_EVERY:
@@ -281,7 +314,10 @@ class PerfectSearch:
         ):
             covered = [c for c, _, _ in universe.columns if position[c] == COVERED]
             here, mine = universe.sub(subset, covered)
+            self._expect(here)
         value, exact = self._search(position, here, mine, m, lo, ub, images)
+        if here is not universe and here.alike is None:
+            self._late = [(late, due) for late, due in self._late if late is not here]  # searched
         code = value << 1 | exact
         if local is not None:
             local[subset] = code  # sets of a long list are long ints: the position memo holds those
