@@ -707,13 +707,15 @@ class PositionSearch:
                 self.seen, self.universe, self.universe.everything, self.board.index(cell), at_least=at_least
             )
 
-    def best_move(self) -> Cell | None:
+    def best_move(self, prefer: Callable[[Cell], Any] | None = None) -> Cell | None:
         """A move that keeps the chance to win: a proven-safe cell when there is one (it always
-        keeps it), else the first candidate in row-major order that does; ``None`` with no move."""
+        keeps it), else the first candidate that does, in row-major order or, with ``prefer``,
+        in order of ``prefer(cell)``; ``None`` with no move."""
         if self.analysis.safe:
             return min(self.analysis.safe)
         wins = self.wins()
-        return next((c for c in self.candidates() if self.move_wins(c, at_least=wins) == wins), None)
+        cells = self.candidates() if prefer is None else sorted(self.candidates(), key=prefer)
+        return next((c for c in cells if self.move_wins(c, at_least=wins) == wins), None)
 
     def candidates(self) -> list[Cell]:
         """The moves worth ranking: every covered, unflagged cell that is not a mine in every layout."""

@@ -21,11 +21,9 @@ A state budget keeps every game short: past it :func:`endgame_move` gives up
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from minesat.analysis import Analysis
-from minesat.board import Cell, Position
-from minesat.perfect import PastBudget, PositionSearch
+from minesat.board import Position
+from minesat.perfect import PastBudget, PositionSearch, RankedMove
 
 #: The player searches exactly when at most this many layouts are consistent with the position.
 #: 2 000 rather than 500: on 40 000 paired expert boards 108 games won only so against 73
@@ -57,26 +55,13 @@ def endgame_limits(rows: int, cols: int) -> tuple[int, int]:
     return ENDGAME_LAYOUTS, ENDGAME_STATES
 
 
-@dataclass(frozen=True)
-class EndgameMove:
-    """A move perfect play makes, and what it wins: ``wins`` of the position's ``layouts``."""
-
-    cell: Cell
-    wins: int
-    layouts: int
-
-    @property
-    def win_probability(self) -> float:
-        return self.wins / self.layouts
-
-
 def endgame_move(
     position: Position,
     analysis: Analysis,
     *,
     limit: int = ENDGAME_LAYOUTS,
     max_states: int | None = ENDGAME_STATES,
-) -> EndgameMove | None:
+) -> RankedMove | None:
     """The move that wins the most layouts of ``position``, playing perfectly after it.
 
     ``None`` when the total is unknown, more than ``limit`` layouts fit, no
@@ -90,12 +75,10 @@ def endgame_move(
     try:
         search = PositionSearch(position, max_states=max_states, time_limit=None, analysis=analysis,
                                 max_layouts=limit)
-        wins = search.wins()
         probability = analysis.probability
-        safest_first = sorted(search.candidates(), key=lambda c: (probability[c[0]][c[1]] or 0.0, c))
-        for cell in safest_first:
-            if search.move_wins(cell, at_least=wins) == wins:
-                return EndgameMove(cell, wins, search.layouts)
+        cell = search.best_move(prefer=lambda c: (probability[c[0]][c[1]] or 0.0, c))
+        if cell is None:
+            return None
+        return RankedMove(cell, search.wins(), search.layouts)
     except PastBudget:
         return None
-    raise AssertionError("perfect play's value is reached by some move")  # pragma: no cover
