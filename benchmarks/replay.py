@@ -15,7 +15,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from timing import best, replay_files
+from timing import best, read_replays, replay_files
 
 from minesat.formats import read_replay
 from minesat.replay import play_replay, replay_steps
@@ -31,12 +31,7 @@ def main(argv: list[str] | None = None) -> None:
         return
     header = ("board", 8), ("events", 7), ("moves", 6), ("read ms", 8), ("play ms", 8), ("steps ms", 9)
     print(f"{'file':40} " + " ".join(name.rjust(width) for name, width in header))
-    for path in files:
-        try:
-            replay = read_replay(path)
-        except (ValueError, OSError) as exc:  # a bad file is one line here too
-            print(f"{path.name:40} cannot be read: {exc}")
-            continue
+    for path, replay in read_replays(files):
         game = play_replay(replay)
         moves = list(game.moves)
         read = best(args.repeat, lambda: read_replay(path))  # noqa: B023 - timed at once

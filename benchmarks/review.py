@@ -18,10 +18,9 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from timing import best, replay_files
+from timing import best, read_replays, replay_files
 
 from minesat import review
-from minesat.formats import read_replay
 from minesat.replay import ReplayReview, review_replay
 
 
@@ -46,12 +45,7 @@ def main(argv: list[str] | None = None) -> None:
         return
     header = ("board", 8), ("guesses", 8), ("exact", 6), ("best", 5), ("with s", 7), ("without s", 10)
     print(f"{'file':40} " + " ".join(name.rjust(width) for name, width in header))
-    for path in files:
-        try:
-            replay = read_replay(path)
-        except (ValueError, OSError) as exc:  # a bad file is one line here too
-            print(f"{path.name:40} cannot be read: {exc}")
-            continue
+    for path, replay in read_replays(files):
         judged: ReplayReview = review_replay(replay)
         risky = judged.review.risky
         exact = sum(m.best_move_by == review.PERFECT for m in risky)

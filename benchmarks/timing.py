@@ -6,8 +6,9 @@ Imported by the scripts beside it (``python benchmarks/replay.py`` puts this fol
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 #: The shared sample replays, beside the repository (not part of it).
 SAMPLES = Path(__file__).resolve().parent.parent.parent / "shared" / "replays"
@@ -31,3 +32,14 @@ def replay_files(given: list[Path]) -> list[Path]:
     if not files:
         print(f"no replay files given, and none in {SAMPLES}")
     return files
+
+
+def read_replays(files: list[Path]) -> Iterator[tuple[Path, Any]]:
+    """Each file and its replay; a file that cannot be read is one line here too, and skipped."""
+    from minesat.formats import read_replay
+
+    for path in files:
+        try:
+            yield path, read_replay(path)
+        except (ValueError, OSError) as exc:
+            print(f"{path.name:40} cannot be read: {exc}")
