@@ -475,7 +475,7 @@ def why_missed(gap: dict, strategy: str) -> dict:
     position = parse_position(gap["position"])
     analysis = player.analyzer.analyze(position)
     looked_at = player.candidates(position, analysis)
-    ranked = {cell_name(c.cell): c.score for c in player.rank(position, analysis, looked_at)}
+    ranked = {cell_name(c.cell): c.score for c in player.rank(position, analysis, looked_at, prune=False)}
     scored = [c for c in gap["optimal"] if c in ranked]
     if not scored:
         found["why"] = "not looked at"

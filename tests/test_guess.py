@@ -219,6 +219,50 @@ def test_best_guess_names_an_uncertain_cell_deterministically(position: Position
         assert get_strategy(name).choose(position, analysis) == first
 
 
+def _pruning_keeps_the_choice(strategy: BestGuess, position: Position) -> None:
+    analysis = strategy.analyzer.analyze(position)
+    if analysis.safe or not analysis.unknown or analysis.layouts is None:
+        return
+    candidates = strategy.candidates(position, analysis)
+    pruned = strategy.rank(position, analysis, candidates)
+    exact = strategy.rank(position, analysis, candidates, prune=False)
+    assert pruned[0] == exact[0]  # the same cell, with the same exact score
+    scores = {c.cell: c.score for c in exact}
+    for c in pruned[1:]:
+        assert c.score >= scores[c.cell] - 1e-12  # an upper bound
+
+
+@examples
+@given(small_positions(max_cells=16))
+def test_pruning_the_look_ahead_never_changes_its_choice(position: Position) -> None:
+    try:
+        analyze(position)
+    except InconsistentPositionError:
+        return
+    for name in ("best-no-endgame", "best-no-endgame-no-dead", "best-no-endgame-with-headoff"):
+        strategy = strategy_named(name)
+        assert strategy is not None
+        _pruning_keeps_the_choice(strategy, position)
+
+
+@pytest.mark.parametrize("index", range(3))
+def test_pruning_keeps_every_choice_of_expert_games(index: int) -> None:
+    """Every guess of whole expert games, ranked with and without pruning."""
+    seed = game_seed(16, 30, 99, "opening", (3, 3), 5, index)
+    layout = generate_layout(16, 30, 99, start=(3, 3), seed=seed)
+    strategy = BestGuess(endgame=False)
+    game = Game(layout)
+    game.uncover((3, 3))
+    while not game.over:
+        position = game.position()
+        analysis = strategy.analyzer.analyze(position)
+        if analysis.safe:
+            game.uncover(analysis.safe[0])
+            continue
+        _pruning_keeps_the_choice(strategy, position)
+        game.uncover(strategy.choose(position, analysis))
+
+
 def test_strategy_names() -> None:
     assert strategy_named("best-no-dead").dead is False  # type: ignore[union-attr]
     assert strategy_named("best-no-lookahead").lookahead is False  # type: ignore[union-attr]

@@ -44,7 +44,7 @@ from minesat.board import Cell, Position, neighbour_table
 from minesat.guess import TIE, mine_probability
 from minesat.guess.fifty import unavoidable_guess
 from minesat.guess.influence import influences
-from minesat.guess.outcomes import outcomes
+from minesat.guess.outcomes import each_outcome
 from minesat.perfect.endgame import endgame_limits, endgame_move
 
 #: Look ahead at cells whose chance to be safe is at least this share of the best.
@@ -215,8 +215,17 @@ class BestGuess:
         analysis: Analysis,
         cells: list[Cell],
         headoff: dict[Cell, float] | None = None,
+        *,
+        prune: bool = True,
     ) -> list[Candidate]:
-        """Score the candidates, best first: live before dead (when on), then score, then safety."""
+        """Score the candidates, best first: live before dead (when on), then score, then safety.
+
+        A candidate whose safety is no more than the best score so far cannot beat it
+        and is not scored (score 0). With ``prune`` a candidate is also left as soon as
+        the numbers it has still to show cannot lift it past the best: its score is then
+        an upper bound. Either way the first is the same and its score exact;
+        ``prune=False`` gives the others' scores exactly (for reports).
+        """
         layouts = analysis.layouts
         assert layouts is not None
         headoff = headoff or {}
@@ -227,19 +236,34 @@ class BestGuess:
             # Heading off a later 50/50: a cell likely to end up in one is worth more
             # now than its safety says (it would be a coin toss later).
             bonus = 1.0 + self.headoff_weight * headoff.get(cell, 0.0) / safety if safety > 0 else 1.0
-            if best is not None and safety * bonus <= best.score and not (self.dead and best.dead):
+            beatable = best is not None and not (self.dead and best.dead)
+            if beatable and best is not None and safety * bonus <= best.score:
                 # Its score cannot exceed its safety: it cannot beat the best.
                 scored.append(Candidate(cell, safety, 0.0, False))
                 continue
-            found = outcomes(self.analyzer, position, cell, layouts)
-            dead = len(found) == 1
             # Without the look-ahead only deadness is used; the score is plain safety.
-            score = sum(o.probability * next_safety(o.analysis) for o in found) if self.lookahead else safety
-            score *= bonus
-            candidate = Candidate(cell, safety, score, dead)
-            scored.append(candidate)
-            if best is None or self._key(candidate) < self._key(best):
-                best = candidate
+            score, seen = 0.0, 0.0
+            numbers: list[int] = []  # the numbers it can show, so far
+            for outcome in each_outcome(self.analyzer, position, cell, layouts):
+                numbers.append(outcome.value)
+                seen += outcome.probability
+                score += outcome.probability * next_safety(outcome.analysis) if self.lookahead else 0.0
+                # Pruning: each number still unseen adds at most its probability (a next move
+                # of safety 1), so once even that cannot reach the best, stop. Exact: the cell
+                # could not have been chosen (it loses on score, dead or alive, unless the best
+                # is dead and dead cells go last). Its score is then that upper bound.
+                if prune and beatable and self.lookahead and best is not None and (
+                    (score + (safety - seen)) * bonus < best.score - TIE
+                ):
+                    scored.append(Candidate(cell, safety, (score + safety - seen) * bonus, False))
+                    break
+            else:
+                score = (score if self.lookahead else safety) * bonus
+                candidate = Candidate(cell, safety, score, len(numbers) == 1)  # dead: one number
+                scored.append(candidate)
+                if best is None or self._key(candidate) < self._key(best):
+                    best = candidate
+                continue
         scored.sort(key=self._key)
         return scored
 

@@ -18,6 +18,7 @@ These probabilities sum to the cell's chance of being safe.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from minesat.analysis import Analysis, Analyzer, InconsistentPositionError
@@ -61,11 +62,18 @@ def outcomes(
     Numbers no layout allows are left out. Raises :class:`ValueError` when the
     position's layouts are not counted exactly (a component past the budget).
     """
+    return list(each_outcome(analyzer, position, cell, layouts))
+
+
+def each_outcome(
+    analyzer: Analyzer, position: Position, cell: Cell, layouts: int | None = None
+) -> Iterator[Outcome]:
+    """:func:`outcomes` one at a time, smallest number first: a caller that has seen
+    enough stops early and the remaining numbers are never analysed."""
     if layouts is None:
         layouts = analyzer.analyze(position).layouts
     if not layouts:
         raise ValueError("outcomes need the exact layout count of the position")
-    found = []
     for value in value_range(position, cell):
         try:
             after = analyzer.analyze(revealed(position, cell, value))
@@ -74,5 +82,4 @@ def outcomes(
         if after.layouts is None:
             raise ValueError("outcomes need exact layout counts")
         if after.layouts:
-            found.append(Outcome(value, after.layouts / layouts, after))
-    return found
+            yield Outcome(value, after.layouts / layouts, after)

@@ -1,23 +1,28 @@
-"""Where exact play should take over: wins and time per game at each endgame threshold.
+"""Variants of ``best`` played on the same boards, paired game by game: wins and time per game.
 
-    python benchmarks/endgame.py [--preset expert] [--games 2000] [--seed 0]
-        [--first-click opening --start 3,3] [--settings 500:20000,2000:100000] [--workers 1]
-        [--out FILE.jsonl]
+    python benchmarks/paired.py [--preset expert] [--games 2000] [--seed 0]
+        [--first-click opening --start 3,3] [--settings best,best-with-headoff,2000:100000]
+        [--workers 1] [--out FILE.jsonl]
 
-Each setting ``LAYOUTS:STATES`` is ``best`` with its endgame search
+A setting is a strategy name (``best``, ``best-no-lookahead``, ``best-with-headoff``,
+as ``minesat simulate --strategy`` takes them), optionally followed by
+``@LAYOUTS:STATES``: that strategy with its endgame search
 (:func:`minesat.perfect.endgame.endgame_move`) taking over when at most LAYOUTS
 layouts fit the position, and giving up past STATES states (``none``: no
-budget); ``default`` is ``best`` as it is (:func:`minesat.perfect.endgame.endgame_limits`:
-the threshold depends on the board's size). The first setting is the reference: every
-other one is paired with it game by game on the very same boards (the layouts ``minesat simulate`` plays
-with the same options), with the exact McNemar p. It prints, per setting, the
-wins, the win rate with its Wilson 95 % interval, the mean milliseconds per
-game (CPU time of this process's games), the searches cut by the budget, and the
-games it won or lost alone against the reference.
+budget). A bare ``LAYOUTS:STATES`` is ``best@LAYOUTS:STATES``; ``default`` is
+``best`` (its threshold depends on the board's size:
+:func:`minesat.perfect.endgame.endgame_limits`). The first setting is the
+reference: every other one is paired with it game by game on the very same
+boards (the layouts ``minesat simulate`` plays with the same options), with the
+exact McNemar p. It prints, per setting, the wins, the win rate with its Wilson
+95 % interval, the mean milliseconds per game (CPU time of this process's
+games), the endgame searches cut by the budget, and the games it won or lost
+alone against the reference.
 
 ``--out FILE`` appends one JSON line per game and setting (``game``, ``setting``,
 ``won``, ``seconds``, ``cut``); a run that finds FILE plays only what it lacks, so
-a long run can be stopped and resumed. Nothing is asserted: this prints figures.
+a long run can be stopped and resumed, and a new setting can be added to a run
+later without replaying the others. Nothing is asserted: this prints figures.
 """
 
 from __future__ import annotations
@@ -32,16 +37,38 @@ from pathlib import Path
 from minesat.board import PRESETS
 from minesat.generate import FirstClick, game_seed, generate_layout
 from minesat.guess.best import BestGuess
-from minesat.player import play_game
+from minesat.player import get_strategy, play_game
 from minesat.stats import mcnemar_exact, wilson
 
 
-def parse_setting(text: str) -> tuple[int, int | None] | None:
-    """``LAYOUTS:STATES`` (``none``: no budget), or ``default``: ``best``'s own rule."""
+def parse_setting(text: str) -> tuple[str, tuple[int, int | None] | None]:
+    """A setting's strategy name and endgame limits (``None``: the strategy's own rule).
+
+    >>> parse_setting("best-with-headoff@500:none")
+    ('best-with-headoff', (500, None))
+    >>> parse_setting("2000:100000"), parse_setting("default")
+    (('best', (2000, 100000)), ('best', None))
+    """
     if text == "default":
-        return None
-    layouts, _, states = text.partition(":")
-    return int(layouts), (None if states in ("", "none") else int(states))
+        return "best", None
+    if ":" in text and "@" not in text:
+        text = "best@" + text
+    name, _, limits = text.partition("@")
+    if not limits:
+        return name, None
+    layouts, _, states = limits.partition(":")
+    return name, (int(layouts), None if states in ("", "none") else int(states))
+
+
+def make_strategy(setting: str) -> BestGuess:
+    """The strategy a setting names, with its endgame limits set; :class:`ValueError` if it names none."""
+    name, limits = parse_setting(setting)
+    strategy = get_strategy(name)
+    if not isinstance(strategy, BestGuess):
+        raise ValueError(f"{name!r} is not best or a variant of it")
+    if limits is not None:
+        strategy.endgame_limits = limits
+    return strategy
 
 
 def play_one(job: tuple[int, int, int, str, tuple[int, int], int, int, str]) -> dict[str, object]:
@@ -49,8 +76,7 @@ def play_one(job: tuple[int, int, int, str, tuple[int, int], int, int, str]) -> 
     layout = generate_layout(
         rows, cols, mines, start=start, rule=rule, seed=game_seed(rows, cols, mines, rule, start, seed, index)
     )
-    strategy = BestGuess()
-    strategy.endgame_limits = parse_setting(setting)
+    strategy = make_strategy(setting)
     began = time.process_time()
     record = play_game(layout, start, strategy=strategy, rule=rule)
     return {
@@ -70,7 +96,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--first-click", default="opening", choices=[r.value for r in FirstClick])
     parser.add_argument("--start", default="3,3")
-    parser.add_argument("--settings", default="500:20000,2000:100000")
+    parser.add_argument("--settings", default="best,best-with-headoff")
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--out", type=Path)
     args = parser.parse_args()
@@ -79,9 +105,9 @@ def main() -> None:
         start = tuple(int(x) for x in args.start.split(","))
         settings = args.settings.split(",")
         for s in settings:
-            parse_setting(s)
+            make_strategy(s)
     except ValueError as error:
-        sys.exit(f"endgame.py: bad --start or --settings: {error}")
+        sys.exit(f"paired.py: bad --start or --settings: {error}")
     assert len(start) == 2
     indices = range(args.first, args.first + args.games)
     results: dict[tuple[int, str], dict[str, object]] = {}
@@ -108,7 +134,8 @@ def main() -> None:
     if out is not None:
         out.close()
     reference = settings[0]
-    print(f"{'setting':>16} {'wins':>7} {'win rate':>9} {'95% CI':>17} {'ms/game':>8} {'cut':>6}"
+    width = max(len(s) for s in [*settings, "setting"])
+    print(f"{'setting':>{width}} {'wins':>7} {'win rate':>9} {'95% CI':>17} {'ms/game':>8} {'cut':>6}"
           f" {'only this / only ' + reference:>24} {'McNemar p':>10}")
     for s in settings:
         rows_of = [results[(i, s)] for i in indices]
@@ -120,7 +147,7 @@ def main() -> None:
         only_ref = sum(not results[(i, s)]["won"] and bool(results[(i, reference)]["won"]) for i in indices)
         pair = f"{only} / {only_ref}" if s != reference else "-"
         p = f"{mcnemar_exact(only, only_ref):.3g}" if s != reference else "-"
-        print(f"{s:>16} {wins:>7} {wins / len(rows_of):>9.2%} {f'[{lo:.2%}, {hi:.2%}]':>17} {ms:>8.1f} "
+        print(f"{s:>{width}} {wins:>7} {wins / len(rows_of):>9.2%} {f'[{lo:.2%}, {hi:.2%}]':>17} {ms:>8.1f} "
               f"{cut:>6} {pair:>24} {p:>10}")
 
 
