@@ -23,9 +23,9 @@ from typing import Any
 from minesat.analysis import Analysis, Analyzer, InconsistentPositionError
 from minesat.analysis.explain import explain_json
 from minesat.board import FLAG, Cell, Layout, Move, Position, parse_cell
-from minesat.cli.common import InputError, board_from_content
 from minesat.formats import ReplayFormatError, parse_replay
 from minesat.formats.replay import replay_format_for
+from minesat.formats.wanted import InputError, board_from_content
 from minesat.perfect import DEFAULT_MAX_STATES, PastBudget, perfect_from_position
 from minesat.player import Reason, next_step
 from minesat.replay import review_replay

@@ -30,7 +30,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from minesat.board import PRESETS, Layout
-from minesat.cli.common import InputError, board_from_content
+from minesat.formats.wanted import InputError, board_from_content
 from minesat.generate import FirstClick
 from minesat.perfect import DEFAULT_MAX_STATES
 from minesat.web import api

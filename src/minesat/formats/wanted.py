@@ -1,0 +1,154 @@
+"""The board a caller wants, read from a file or from bytes: a position or a layout, every failure one line.
+
+The CLI's commands and the web app both read boards this way: a layout where
+a position is wanted (or the other way round) is refused with a message that
+says what the file is, and every problem is an :class:`InputError` whose
+message names the file (``name:LINE:COL: ...`` where a line and column apply).
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Literal
+
+from minesat.board import COVERED, FLAG, Layout, Position
+from minesat.formats import MAX_BYTES, format_for, parse_layout, parse_position, read_layout, read_position
+
+
+class InputError(ValueError):
+    """Input a command cannot use; the message is one line that names the file."""
+
+
+def with_path(path: str | Path, message: str) -> str:
+    """``PATH: message``, unless the message already starts with the path (no ``a.txt: a.txt:``)."""
+    name = "<stdin>" if str(path) == "-" else str(path)
+    return message if message.startswith((name, str(path))) else f"{name}: {message}"
+
+
+#: What each kind of board is, for messages that say which one a command wants.
+KIND = {
+    "position": "a position (what a player sees: '?' covered cells, numbers, '*' flags)",
+    "layout": "a layout (where the mines are: '*' mines)",
+}
+
+
+def read_board(
+    path: Path,
+    format: str | None,
+    want: Literal["position", "layout"],
+    command: str,
+    check_kind: bool = True,
+) -> Position | Layout:
+    """Read the board a command wants, or raise :class:`InputError` with one line.
+
+    ``-`` reads standard input (text format unless ``format`` says otherwise).
+    A layout where a position is wanted (an MBF file, or a text board with no
+    covered cell), or a position where a layout is wanted (a board with covered
+    cells), is refused with a message that says what the file is; ``check_kind``
+    false skips that (``show`` and ``convert`` take either).
+    """
+    name = str(path)
+    if name == "-":
+        data = sys.stdin.buffer.read(MAX_BYTES + 1)
+        if len(data) > MAX_BYTES:
+            raise InputError(f"<stdin>: more than {MAX_BYTES} bytes: too large for a board")
+        return board_from_content(data, "<stdin>", format or "text", want, command, check_kind)
+    try:
+        if path.is_dir():
+            raise InputError(f"{name}: is a directory, not a board file")
+        fmt = format_for(path, format)
+        read_p = lambda: read_position(path, fmt)  # noqa: E731
+        read_l = lambda: read_layout(path, fmt)  # noqa: E731
+        return _of_kind(name, fmt, read_p, read_l, want, command, check_kind)
+    except InputError:
+        raise
+    except (ValueError, RecursionError) as err:
+        raise InputError(with_path(name, " ".join(str(err).split()))) from None
+    except OSError as err:
+        raise InputError(f"{name}: {err.strerror or err}") from None
+
+
+def board_from_content(
+    data: str | bytes,
+    name: str,
+    format: str,
+    want: Literal["position", "layout"],
+    command: str,
+    check_kind: bool = True,
+) -> Position | Layout:
+    """:func:`read_board` for a file's content already in memory (standard input, an upload).
+
+    ``name`` stands for the file in messages (``name:LINE:COL: ...``).
+
+    >>> board_from_content("1?\\n", "board", "text", "position", "analyze").to_rows()
+    ['1?']
+    >>> board_from_content("1x\\n", "board", "text", "position", "analyze")
+    Traceback (most recent call last):
+    ...
+    minesat.formats.wanted.InputError: board:1:2: unknown character 'x' (a position uses ? * F . 0-8)
+    """
+    try:
+        fmt = format_for(name, format)
+        read_p = lambda: parse_position(data, name, fmt)  # noqa: E731
+        read_l = lambda: parse_layout(data, name, fmt)  # noqa: E731
+        return _of_kind(name, fmt, read_p, read_l, want, command, check_kind)
+    except InputError:
+        raise
+    except (ValueError, RecursionError) as err:
+        raise InputError(with_path(name, " ".join(str(err).split()))) from None
+
+
+def _of_kind(
+    name: str,
+    fmt: str,
+    read_p: Callable[[], Position],
+    read_l: Callable[[], Layout],
+    want: Literal["position", "layout"],
+    command: str,
+    check_kind: bool,
+) -> Position | Layout:
+    """The board read the way ``want`` says, refusing a layout for a position and the other way round."""
+    if not check_kind:
+        return read_p() if want == "position" else read_l()
+    if want == "position":
+        if fmt == "mbf":
+            raise InputError(f"{name}: an MBF file is {KIND['layout']}; {command} wants {KIND['position']}")
+        position = read_p()
+        if not position.cells_in(COVERED) and not _shows_play(position, read_l):
+            raise InputError(
+                f"{name}: only mines and blank cells, so this is {KIND['layout']}; "
+                f"{command} wants {KIND['position']}"
+            )
+        return position
+    if fmt in ("text", "json"):
+        # Layout characters are '*' and anything else, so a position reads as a layout
+        # without error: its covered cells would silently count as mine-free.
+        try:
+            as_position = read_p()
+        except ValueError:
+            as_position = None
+        if as_position is not None and as_position.cells_in(COVERED):
+            raise InputError(
+                f"{name}: covered cells ('?'), so this is {KIND['position']}; {command} wants "
+                f"{KIND['layout']}"
+            )
+    return read_l()
+
+
+def _shows_play(position: Position, read_layout: Callable[[], Layout]) -> bool:
+    """Whether a board with no covered cell is a finished position rather than a layout.
+
+    A number (1-8) or a flag written ``F`` is something only a player sees: such a
+    file is a finished game, analysed like any position. A file of mines (``*``)
+    and blank cells alone is a layout. ``F`` shows where the layout reading of
+    the same file finds no mine on a flagged cell.
+    """
+    if any(state > 0 for state in position.cells):
+        return True
+    try:
+        mines = read_layout().mines
+    except ValueError:
+        return True  # not a layout at all
+    return set(position.cells_in(FLAG)) != mines
