@@ -5,7 +5,8 @@
         [--workers 1] [--out FILE.jsonl]
 
 A setting is a strategy name (``best``, ``best-no-lookahead``, ``best-with-headoff``,
-as ``minesat simulate --strategy`` takes them), optionally followed by
+as ``minesat simulate --strategy`` takes them), optionally with knobs of the
+look-ahead turned (``best+candidate_share=0.8+max_candidates=16``: :data:`KNOBS`), and followed by
 ``@LAYOUTS:STATES``: that strategy with its endgame search
 (:func:`minesat.perfect.endgame.endgame_move`) taking over when at most LAYOUTS
 layouts fit the position, and giving up past STATES states (``none``: no
@@ -60,14 +61,28 @@ def parse_setting(text: str) -> tuple[str, tuple[int, int | None] | None]:
     return name, (int(layouts), None if states in ("", "none") else int(states))
 
 
+#: The look-ahead's knobs a setting may turn: ``best+candidate_share=0.8``.
+KNOBS = {"candidate_share": float, "max_candidates": int, "interior_samples": int, "headoff_weight": float}
+
+
 def make_strategy(setting: str) -> BestGuess:
-    """The strategy a setting names, with its endgame limits set; :class:`ValueError` if it names none."""
+    """The strategy a setting names, its endgame limits and knobs set; :class:`ValueError` if none.
+
+    >>> make_strategy("best+candidate_share=0.8+max_candidates=16@500:none").candidate_share
+    0.8
+    """
     name, limits = parse_setting(setting)
+    name, *knobs = name.split("+")
     strategy = get_strategy(name)
     if not isinstance(strategy, BestGuess):
         raise ValueError(f"{name!r} is not best or a variant of it")
     if limits is not None:
         strategy.endgame_limits = limits
+    for knob in knobs:
+        key, _, value = knob.partition("=")
+        if key not in KNOBS:
+            raise ValueError(f"unknown knob {key!r} (known: {', '.join(KNOBS)})")
+        setattr(strategy, key, KNOBS[key](value))
     return strategy
 
 

@@ -93,8 +93,26 @@ print(json.dumps({"done": True, "wins": r.wins, "layouts": r.layouts, "states": 
 """
 
 
-def speed(before: str | None, limit: float) -> None:
-    """Each case of :data:`SPEED` in a child process, with this source and (``--before REV``) an older one.
+def parse_case(text: str) -> tuple[int, int, int, str, tuple[int, int]]:
+    """A ``--case`` of ``speed``: ``RxC/MINES:RULE:ROW,COL``.
+
+    >>> parse_case("6x6/6:safe:0,0")
+    (6, 6, 6, 'safe', (0, 0))
+    """
+    size, rule, start = text.split(":")
+    board, mines = size.split("/")
+    rows, cols = board.split("x")
+    r, c = start.split(",")
+    if rule not in {x.value for x in RULES}:
+        raise ValueError(f"unknown rule {rule!r}")
+    return int(rows), int(cols), int(mines), rule, (int(r), int(c))
+
+
+def speed(
+    before: str | None, limit: float, cases: list[tuple[int, int, int, str, tuple[int, int]]] | None = None
+) -> None:
+    """Each case of :data:`SPEED` (or ``cases``) in a child process, with this source and (``--before REV``)
+    an older one.
 
     The two runs of a case follow each other, so they meet the same load;
     CPU seconds are the child's own. A run past ``limit`` CPU seconds (or four
@@ -114,7 +132,7 @@ def speed(before: str | None, limit: float) -> None:
     header = ("board", "rule", "start", "source", "chance", "states", "cpu s", "states/cpu s")
     print(f"{header[0]:>8} {header[1]:>8} {header[2]:>5} {header[3]:>20} {header[4]:>7} {header[5]:>9} "
           f"{header[6]:>7} {header[7]:>12}")
-    for rows, cols, mines, rule, start in SPEED:
+    for rows, cols, mines, rule, start in cases or SPEED:
         for name, source in sources:
             env = dict(os.environ, PYTHONPATH=str(source))
             case = json.dumps([rows, cols, mines, rule, start])
@@ -581,6 +599,8 @@ def main() -> None:
     p = sub.add_parser("speed")
     p.add_argument("--before", help="also run the source of this git revision, case by case")
     p.add_argument("--limit", type=float, default=300.0, help="CPU seconds a run may take")
+    p.add_argument("--case", action="append", type=parse_case, default=None,
+                   help="run this case instead of the built-in list: RxC/MINES:RULE:ROW,COL (repeatable)")
     p = sub.add_parser("largest")
     p.add_argument("--limit", type=float, default=600.0)
     p = sub.add_parser("table")
@@ -604,7 +624,7 @@ def main() -> None:
                    help="rewrite OUT.md and the pictures from OUT.json (no search)")
     args = parser.parse_args()
     if args.mode == "speed":
-        speed(args.before, args.limit)
+        speed(args.before, args.limit, args.case)
     elif args.mode == "largest":
         largest(args.limit)
     elif args.mode == "table":
