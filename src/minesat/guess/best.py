@@ -263,7 +263,6 @@ class BestGuess:
                 scored.append(candidate)
                 if best is None or self._key(candidate) < self._key(best):
                     best = candidate
-                continue
         scored.sort(key=self._key)
         return scored
 
