@@ -11,6 +11,26 @@ import math
 from fractions import Fraction
 
 
+class WinShare:
+    """Mixed into a result that counts ``wins`` of ``layouts``: the share won, 0 of none.
+
+    >>> from dataclasses import dataclass
+    >>> @dataclass
+    ... class Count(WinShare):
+    ...     wins: int
+    ...     layouts: int
+    >>> Count(1, 4).win_probability, Count(0, 0).win_probability
+    (0.25, 0.0)
+    """
+
+    wins: int
+    layouts: int
+
+    @property
+    def win_probability(self) -> float:
+        return self.wins / self.layouts if self.layouts else 0.0
+
+
 def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
     """The Wilson score interval ``(lo, hi)`` for ``wins`` successes in ``n`` trials.
 

@@ -52,7 +52,7 @@ from minesat.perfect.geometry import (
 )
 from minesat.perfect.listing import position_bytes, position_layouts
 from minesat.perfect.search import OutOfBudget, PerfectSearch, Universe
-from minesat.stats import approximate
+from minesat.stats import WinShare, approximate
 
 __all__ = [
     "DEFAULT_MAX_STATES",
@@ -188,20 +188,16 @@ def _refuse_unlisted(rows: int, cols: int, mines: int, rule: FirstClick, start: 
 
 
 @dataclass(frozen=True)
-class StartValue:
+class StartValue(WinShare):
     """Perfect play from one first click: ``wins`` of ``layouts``."""
 
     start: Cell
     wins: int
     layouts: int
 
-    @property
-    def win_probability(self) -> float:
-        return self.wins / self.layouts if self.layouts else 0.0
-
 
 @dataclass(frozen=True)
-class PerfectResult:
+class PerfectResult(WinShare):
     """The exact value of a game under perfect play (SPEC section 13).
 
     ``start`` is the given first click, or the best one when none was given;
@@ -220,10 +216,6 @@ class PerfectResult:
     seconds: float
     starts: tuple[StartValue, ...] = ()
     strategies: dict[str, int] = field(default_factory=dict)
-
-    @property
-    def win_probability(self) -> float:
-        return self.wins / self.layouts if self.layouts else 0.0
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -569,7 +561,7 @@ class PlayerMove:
 
 
 @dataclass(frozen=True)
-class RankedMove:
+class RankedMove(WinShare):
     """One move from a position and its exact value: uncovering ``cell``, then playing perfectly,
     wins ``wins`` of the position's ``layouts``."""
 
@@ -577,16 +569,12 @@ class RankedMove:
     wins: int
     layouts: int
 
-    @property
-    def win_probability(self) -> float:
-        return self.wins / self.layouts if self.layouts else 0.0
-
     def to_json(self) -> dict[str, Any]:
         return {"cell": cell_name(self.cell), "wins": self.wins, "win_probability": self.win_probability}
 
 
 @dataclass(frozen=True)
-class PositionResult:
+class PositionResult(WinShare):
     """Perfect play from a position: ``wins`` of its ``layouts``, and every move's value.
 
     ``moves`` are the cells whose uncovering (then perfect play) wins all
@@ -603,10 +591,6 @@ class PositionResult:
     states: int
     seconds: float
     ranking: tuple[RankedMove, ...] = ()
-
-    @property
-    def win_probability(self) -> float:
-        return self.wins / self.layouts if self.layouts else 0.0
 
     def to_json(self) -> dict[str, Any]:
         return {

@@ -27,10 +27,11 @@ from minesat.analysis import Analysis, Analyzer
 from minesat.board import COVERED, FLAG, Cell, Position
 from minesat.generate import FirstClick, check_mine_count, kept_clear
 from minesat.perfect.geometry import MAX_LAYOUTS, MINE, Board, TooManyLayouts, bit_set, layouts_matrix
+from minesat.stats import WinShare
 
 
 @dataclass(frozen=True)
-class StrategyCount:
+class StrategyCount(WinShare):
     """How many of the ``layouts`` the rule allows the strategy wins, and how many positions it saw."""
 
     strategy: str
@@ -38,10 +39,6 @@ class StrategyCount:
     layouts: int
     positions: int
     seconds: float
-
-    @property
-    def win_probability(self) -> float:
-        return self.wins / self.layouts if self.layouts else 0.0
 
 
 class StrategyTree:
