@@ -36,6 +36,7 @@ BANDS = (
     ("10^10..10^20", 10**20),
     ("10^20..10^50", 10**50),
 )
+ABOVE = "over 10^50"
 
 
 def band(layouts: int | None) -> str:
@@ -46,12 +47,11 @@ def band(layouts: int | None) -> str:
     """
     if layouts is None:
         return "uncounted"
-    return next((label for label, most in BANDS if layouts <= most), f"over 10^{len(str(BANDS[-1][1])) - 1}")
+    return next((label for label, most in BANDS if layouts <= most), ABOVE)
 
 
-def _rank(label: str) -> int:
-    labels = [label for label, _ in BANDS] + [band(10 ** 60), "uncounted"]
-    return labels.index(label)
+#: The bands in the order printed: the last two hold more layouts than any band, or an uncounted number.
+ORDER = [label for label, _ in BANDS] + [ABOVE, "uncounted"]
 
 
 @dataclass
@@ -110,7 +110,7 @@ def main() -> None:
     print(f"{args.preset} {rows}x{cols}/{mines}, {args.first_click} at {args.start}, seed {args.seed}, "
           f"{args.games} games, strategy {args.strategy}: won {won}, lost {lost}")
     print(f"{'layouts left':>16} {'guesses':>8} {'expected deaths':>16} {'fatal':>6} {'share of losses':>16}")
-    for name in sorted(tallies, key=_rank):
+    for name in sorted(tallies, key=ORDER.index):
         t = tallies[name]
         share = t.fatal / lost if lost else 0.0
         print(f"{name:>16} {t.guesses:>8} {t.risk:>16.1f} {t.fatal:>6} {share:>16.1%}")
