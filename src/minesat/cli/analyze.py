@@ -14,17 +14,9 @@ from minesat.analysis import Analysis, Analyzer, InconsistentPositionError, expl
 from minesat.analysis.explain import explain_json
 from minesat.board import COVERED, FLAG, Cell, Position, cell_name, parse_cell
 from minesat.cli import app
-from minesat.cli.common import (
-    EXIT_BAD_INPUT,
-    EXIT_INCONSISTENT,
-    InputError,
-    check_total,
-    fail,
-    percent,
-    plural,
-    read_board,
-)
+from minesat.cli.common import EXIT_BAD_INPUT, EXIT_INCONSISTENT, check_total, fail, percent, plural
 from minesat.formats import write_text_atomically
+from minesat.formats.wanted import InputError, read_board
 from minesat.game import render_grid
 
 LEGEND = (

@@ -9,7 +9,7 @@ import typer
 
 from minesat.board import FLAG, Layout, Position
 from minesat.cli import app
-from minesat.cli.common import EXIT_BAD_INPUT, InputError, fail, read_board, with_path
+from minesat.cli.common import EXIT_BAD_INPUT, fail
 from minesat.formats import (
     EXTENSIONS,
     FORMATS,
@@ -17,6 +17,7 @@ from minesat.formats import (
     write_layout,
     write_position,
 )
+from minesat.formats.wanted import InputError, read_board, with_path
 from minesat.game import LEGEND, render_grid, render_position
 
 _FORMAT_HELP = (

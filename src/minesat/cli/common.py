@@ -7,13 +7,6 @@ from typing import Annotated, NoReturn
 import typer
 
 from minesat.board import PRESETS, Cell, parse_cell
-from minesat.formats.wanted import (  # noqa: F401  (the commands import them from here)
-    KIND,
-    InputError,
-    board_from_content,
-    read_board,
-    with_path,
-)
 from minesat.generate import FirstClick
 from minesat.guess.best import DEFAULT_PIECES
 from minesat.player import get_strategy

@@ -21,7 +21,6 @@ from minesat.cli.common import (
     STRATEGY_HELP,
     ColsOption,
     FirstClickOption,
-    InputError,
     MinesOption,
     PresetOption,
     RowsOption,
@@ -31,9 +30,9 @@ from minesat.cli.common import (
     fail,
     first_click_rule,
     given_start,
-    read_board,
 )
 from minesat.executors import SchedulerError
+from minesat.formats.wanted import InputError, read_board
 from minesat.generate import FirstClick, check_mine_count
 from minesat.perfect import (
     DEFAULT_MAX_STATES,

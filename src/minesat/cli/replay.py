@@ -12,9 +12,10 @@ from typing import Annotated, Any
 import typer
 
 from minesat.cli import app
-from minesat.cli.common import EXIT_BAD_INPUT, fail, percent, plural, with_path
+from minesat.cli.common import EXIT_BAD_INPUT, fail, percent, plural
 from minesat.formats import write_text_atomically
 from minesat.formats.replay import MAX_REPLAY_BYTES, REPLAY_FORMATS, Replay, parse_replay
+from minesat.formats.wanted import with_path
 from minesat.replay import ReplayReview, review_replay
 from minesat.review import RISKY, Verdict, describe
 

@@ -13,17 +13,16 @@ from minesat.board import Cell, Layout, Move, cell_name
 from minesat.cli import app
 from minesat.cli.common import (
     STRATEGY_HELP,
-    InputError,
     check_strategy,
     fail,
     first_click_rule,
     percent,
     plural,
-    read_board,
     start_cell,
 )
 from minesat.formats import UnsupportedFormatError
 from minesat.formats.replay import MAX_WRITTEN_SIDE, written_format_for
+from minesat.formats.wanted import InputError, read_board
 from minesat.game import Game
 from minesat.generate import FirstClick
 from minesat.player import (
