@@ -16,6 +16,7 @@ then asks the same question of both:
 from __future__ import annotations
 
 import itertools
+from fractions import Fraction
 from functools import cache
 
 import pytest
@@ -29,6 +30,7 @@ from minesat.game import Game, Status
 from minesat.generate import FirstClick, game_seed, generate_layout
 from minesat.guess.best import BestGuess, next_safety, strategy_named
 from minesat.guess.fifty import unavoidable_guess
+from minesat.guess.longterm import LongTermRisk
 from minesat.guess.outcomes import outcomes
 from minesat.perfect.endgame import endgame_move
 from minesat.player import get_strategy, play_game
@@ -328,3 +330,110 @@ def test_endgame_move_keeps_what_minesat_perfect_counts(position: Position) -> N
     exact = perfect_from_position(position, strategies=[], max_states=None)
     assert move is not None and (move.wins, move.layouts) == (exact.wins, exact.layouts)
     assert move.cell in exact.moves
+
+
+# --- long-term risk ----------------------------------------------------------------------
+
+
+def _shape_walls(shape: tuple[Cell, ...], rows: int, cols: int) -> list[Cell]:
+    """The cells outside ``shape`` that see exactly one of its cells: what could tell its mines apart."""
+    seen: dict[Cell, int] = {}
+    for cell in shape:
+        for n in neighbours(cell, rows, cols):
+            if n not in shape:
+                seen[n] = seen.get(n, 0) + 1
+    return [n for n, k in seen.items() if k == 1]
+
+
+def _brute_risk(position: Position) -> tuple[dict[Cell, Fraction], set[Cell]] | None:
+    """Each undecided cell's influence and the pseudo 50/50s, from whole layouts (minesat.guess.longterm)."""
+    layouts = layouts_of(position)
+    if not layouts:
+        return None
+    rows, cols = position.rows, position.cols
+    total = len(layouts)
+    covered = set(position.cells_in(COVERED))
+    mined = {c: sum(c in m for m in layouts) for c in covered}
+    undecided = {c for c in covered if 0 < mined[c] < total}
+
+    def walls_of(shape: tuple[Cell, ...], most: int) -> list[Cell] | None:
+        if not set(shape) <= undecided:
+            return None
+        walls = _shape_walls(shape, rows, cols)
+        if any(position[w] >= 0 or (w in covered and mined[w] == 0) for w in walls):
+            return None  # a number, or a safe cell that will show one
+        open_walls = [w for w in walls if w in undecided]
+        return open_walls if len(open_walls) <= most else None
+
+    def formed(walls: list[Cell], mines: tuple[Cell, ...], safe: tuple[Cell, ...]) -> int:
+        return sum(all(c in m for c in (*walls, *mines)) and not any(c in m for c in safe) for m in layouts)
+
+    def ways(shape: tuple[Cell, ...]) -> list[tuple[tuple[Cell, ...], tuple[Cell, ...]]]:
+        if len(shape) == 2:
+            return [((shape[0],), (shape[1],)), ((shape[1],), (shape[0],))]
+        tl, tr, bl, br = shape
+        return [((tl, br), (tr, bl)), ((tr, bl), (tl, br))]
+
+    def pairs() -> list[tuple[Cell, ...]]:
+        return [((r, c), (r + dr, c + dc)) for r in range(rows) for c in range(cols)
+                for dr, dc in ((0, 1), (1, 0)) if r + dr < rows and c + dc < cols]
+
+    def boxes() -> list[tuple[Cell, ...]]:
+        return [((r, c), (r, c + 1), (r + 1, c), (r + 1, c + 1))
+                for r in range(rows - 1) for c in range(cols - 1)]
+
+    # The board-wide scan: pairs needing at most 1 unknown wall, then (no pseudo yet) boxes needing 2.
+    enabling: dict[Cell, Fraction] = {}
+    pseudos: set[Cell] = set()
+    for kind, most in ((pairs, 1), (boxes, 2)):
+        if pseudos:
+            break
+        for shape in kind():
+            if (walls := walls_of(shape, most)) is None:
+                continue
+            counts = [(m, formed(walls, m, s)) for m, s in ways(shape)]
+            tally = Fraction(sum(n for _, n in counts), 2)
+            for m, n in counts:
+                pseudos |= {c for c in m if n and n == mined[c]}
+            if tally / total > Fraction(25, 1000):
+                for w in walls:
+                    enabling[w] = enabling.get(w, Fraction(0)) + tally
+
+    def dead(cell: Cell) -> bool:
+        return len({value(cell, m, rows, cols) for m in layouts if cell not in m}) == 1
+
+    influence: dict[Cell, Fraction] = {}
+    for cell in undecided:
+        tally = enabling.get(cell, Fraction(0))
+        for shape in pairs():
+            if cell in shape and (walls := walls_of(shape, 3)) is not None:
+                tally += Fraction(sum(formed(walls, m, s) for m, s in ways(shape)), 2)
+        tally += max((Fraction(sum(formed(walls, m, s) for m, s in ways(shape)), 2)
+                      for shape in boxes() if cell in shape and (walls := walls_of(shape, 3)) is not None),
+                     default=Fraction(0))
+        influence[cell] = min(tally, mined[cell], total - mined[cell]) / total
+    return influence, {c for c in pseudos if not dead(c)}
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(small_positions(max_cells=14))
+def test_long_term_risk_counts_what_whole_layouts_show(position: Position) -> None:
+    brute = _brute_risk(position)
+    if brute is None:
+        return
+    influence, pseudos = brute
+    analyzer = Analyzer()
+    risk = LongTermRisk(analyzer, position, analyzer.analyze(position))
+    assert set(risk.pseudos) == pseudos
+    for cell, share in influence.items():
+        assert risk.influence(cell) == pytest.approx(float(share), abs=1e-12)
+
+
+def test_a_pseudo_fifty_fifty_is_guessed_first() -> None:
+    # One mine left among 23 cells; were it E1 or E2, nothing could ever tell which
+    # (C4 and C5 are mines, the rest is off the board). Every cell is as safe, and
+    # only the long-term risk sees that guessing E1 or E2 settles the pair.
+    position = Position.from_rows(["?????", "?????", "?????", "??*??", "??*??"], mines=3)
+    analysis = analyze(position)
+    assert get_strategy("best-no-endgame-with-longterm").choose(position, analysis) in {(4, 0), (4, 1)}
+    assert get_strategy("best-no-endgame").choose(position, analysis) == (0, 0)

@@ -73,6 +73,26 @@ ENUMERATED_CELLS = 16
 ENUMERATION_STEPS = 400
 
 
+@dataclass(frozen=True)
+class InteriorCounter:
+    """Layouts of a position by what some of its interior cells hold (:meth:`Analyzer.interior_counter`)."""
+
+    ways: tuple[int, ...]  # ways[u]: the frontier's layouts with low + u mines
+    low: int
+    interior: int  # interior cells
+    remaining: int  # mines not flagged
+
+    def layouts(self, mined: int = 0, safe: int = 0) -> int:
+        """Layouts in which ``mined`` given interior cells are mines and ``safe`` others are safe."""
+        free = self.interior - mined - safe
+        total = 0
+        for u, w in enumerate(self.ways):
+            rest = self.remaining - self.low - u - mined  # mines the other interior cells hold
+            if w and 0 <= rest <= free:
+                total += w * comb(free, rest)
+        return total
+
+
 class Analyzer:
     """An analysis engine with a cache: components seen before are not solved again.
 
@@ -487,6 +507,23 @@ class Analyzer:
         >>> a.layouts(Position.from_rows(["1?", "?3"], mines=1))  # the 3 cannot be met
         0
         """
+        counter = self.interior_counter(position, mines)
+        return counter if counter is None or isinstance(counter, int) else counter.layouts()
+
+    def interior_counter(self, position: Position, mines: int | None = None) -> InteriorCounter | int | None:
+        """What :meth:`layouts` counts, kept open for questions about interior cells.
+
+        Interior cells (covered, next to no number) are interchangeable, so the
+        layouts in which some given ones are mines and others safe depend only on
+        how many there are: :meth:`InteriorCounter.layouts` answers that at once,
+        where flagging them and counting again would rebuild the frontier model.
+        0 when no layout exists, ``None`` as :meth:`layouts`.
+
+        >>> from minesat.board import Position
+        >>> counter = Analyzer().interior_counter(Position.from_rows(["1??", "???"], mines=2))
+        >>> counter.layouts(), counter.layouts(mined=1), counter.layouts(mined=2)   # C1 and C2 share one mine
+        (6, 3, 0)
+        """
         total = _total(position, mines)
         if total is None:
             return None
@@ -507,8 +544,8 @@ class Analyzer:
             return None
         if cut is None:
             return 0
-        tables, _, inside = cut
-        # The frontier's ways by mine count, then each count's interior placements.
+        tables, low, _ = cut
+        # The frontier's ways by mine count: the product of the components' tables.
         product = [1]
         for _, t in tables:
             grown = [0] * (len(product) + len(t) - 1)
@@ -517,7 +554,7 @@ class Analyzer:
                     for j, w in enumerate(t):
                         grown[u + j] += p * w
             product = grown
-        return sum(p * ways for p, ways in zip(product, inside, strict=True))
+        return InteriorCounter(tuple(product), low, model.interior_size, remaining)
 
     def _counts_of(self, components: Sequence[Component]) -> list[ComponentCount | None]:
         counts = [self.count(comp) for comp in components]

@@ -23,6 +23,10 @@ are there for experiments (``best-with-headoff``). When nothing is proven,
 5. **Dead cells**: a cell that can show only one number teaches nothing; it is
    guessed only when every candidate is dead (later information may still clear
    it for free).
+6. **Long-term risk** (:mod:`.longterm`): heading off later 50/50s as
+   JSMinesweeper does, pairs and 2x2 boxes with their walls, and "pseudo 50/50s"
+   (a cell that is safe or a later coin toss) guessed first. It replaces the
+   simpler ``headoff`` when both are on.
 
 With every piece off it is the plain safest-cell player. ``BestGuess`` keeps
 one :class:`~minesat.analysis.Analyzer` per game, so the many hypothetical
@@ -44,6 +48,7 @@ from minesat.board import Cell, Position, neighbour_table
 from minesat.guess import TIE, mine_probability
 from minesat.guess.fifty import unavoidable_guess
 from minesat.guess.influence import influences
+from minesat.guess.longterm import LongTermRisk
 from minesat.guess.outcomes import each_outcome
 from minesat.perfect.endgame import endgame_limits, endgame_move
 
@@ -58,7 +63,7 @@ MAX_CANDIDATES = 12
 INTERIOR_SAMPLES = 2
 
 #: Names of the pieces, as ``best-no-PIECE`` strategy names switch them off.
-PIECES = ("endgame", "fifty", "lookahead", "headoff", "dead")
+PIECES = ("endgame", "fifty", "lookahead", "headoff", "dead", "longterm")
 
 #: Which pieces ``best`` uses. A piece is on only when a paired run of 20 000
 #: expert boards showed it helps (docs/strategies.md): the endgame search and the
@@ -72,6 +77,7 @@ DEFAULT_PIECES = {
     "lookahead": True,
     "headoff": False,
     "dead": True,
+    "longterm": False,
 }
 
 #: How much a cell's chance of heading off a later 50/50 adds to its score (JSMinesweeper's 0.9).
@@ -137,12 +143,14 @@ class BestGuess:
         lookahead: bool = DEFAULT_PIECES["lookahead"],
         headoff: bool = DEFAULT_PIECES["headoff"],
         dead: bool = DEFAULT_PIECES["dead"],
+        longterm: bool = DEFAULT_PIECES["longterm"],
     ) -> None:
         self.endgame = endgame
         self.fifty = fifty
         self.lookahead = lookahead
         self.headoff = headoff
         self.dead = dead
+        self.longterm = longterm
         self.headoff_weight = HEADOFF_WEIGHT
         #: ``(layouts, states)`` at which exact play takes over, when set; else by the board's size
         #: (:func:`~minesat.perfect.endgame.endgame_limits`).
@@ -161,11 +169,16 @@ class BestGuess:
                 return move.cell
             self.searches_cut += 1
         headoff = influences(self.analyzer, position, analysis) if self.headoff else {}
+        risk = LongTermRisk(self.analyzer, position, analysis) if self.longterm and analysis.layouts else None
         if self.fifty and (group := unavoidable_guess(position, analysis)) is not None:
             candidates = list(group)  # one of them must be guessed some day: now, the best of them
+        elif risk is not None and risk.pseudos:
+            candidates = list(risk.pseudos)  # each is safe or a later coin toss: now, the best of them
         else:
-            candidates = self.candidates(position, analysis, headoff)
-        if not (self.lookahead or self.dead or self.headoff) or analysis.layouts is None:
+            candidates = self.candidates(position, analysis, risk.scanned() if risk else headoff)
+        if risk is not None:
+            headoff = {cell: risk.influence(cell) for cell in candidates}
+        if not (self.lookahead or self.dead or self.headoff or risk) or analysis.layouts is None:
             return candidates[0]
         return self.rank(position, analysis, candidates, headoff)[0].cell
 

@@ -1,0 +1,286 @@
+"""Long-term risk: cells that may end up in a 50/50 later, and cells that already are one in all but name.
+
+Some mines can never be found by logic: two side-by-side cells holding one mine,
+walled in so that no number will ever tell them apart, must be guessed at even
+odds. A cell that *may* still end up in such a trap is worth guessing now, at
+its present risk, rather than later as a coin toss. This module measures that,
+after the long-term risk of DavidNHill's JSMinesweeper (its ``LongTermRiskHelper``),
+in minesat's own terms and exact counts.
+
+Two shapes can trap a mine for good:
+
+* a **pair**: two side-by-side covered cells with one mine, whose *walls* (the
+  three cells beyond each end, across the pair's length) are mines or off the
+  board. Every other cell that sees one of the pair sees both.
+* a **box**: a 2x2 block of covered cells with two mines on one diagonal, whose
+  walls (the four cells diagonally beyond its corners) are mines or off the
+  board. A cell beside the box sees one cell of each diagonal.
+
+A shape *forms* in a layout when its walls are mines and its mines sit one way
+round; the number of layouts in which it forms one way round is two counts the
+analysis engine gives exactly (walls and the shape's mines flagged, minus those
+where a cell that should be safe is a mine too). Its *tally* is the mean over the
+ways round: half the layouts in which the trap is there, which is the risk a
+later coin toss would cost.
+
+* **Influence** of a cell (the score bonus of :class:`~minesat.guess.best.BestGuess`'s
+  ``longterm`` piece): the tallies of the pairs it belongs to with at most
+  :data:`MAX_OPEN_WALLS` walls still unknown, plus the largest tally of its boxes,
+  plus its tally as an *enabler* (an unknown wall that must be a mine for a likely
+  trap to form: uncovering it instead breaks the trap). At most its chance to be
+  a mine or to be safe, whichever is smaller.
+* **Pseudo 50/50**: a cell whose every mined layout is a formed trap with it as
+  a mine is safe or a later coin toss. Guessing it now costs nothing a later
+  guess would not, and the number it shows when safe helps the rest of the board:
+  the player guesses it first.
+
+>>> from minesat.analysis import Analyzer
+>>> position = Position.from_rows(["????", "????", "**??", "????"], mines=3)   # one mine in 14 cells
+>>> a = Analyzer()
+>>> risk = LongTermRisk(a, position, a.analyze(position))
+>>> risk.pseudos        # were A1 or B1 the mine, nothing could ever tell which
+((0, 0), (1, 0))
+>>> risk.influence((0, 0)), risk.influence((3, 3))   # 1 layout in 14; D4's traps need 3 mines
+(0.07142857142857142, 0.0)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+from minesat.analysis import Analysis, Analyzer
+from minesat.analysis.engine import InteriorCounter
+from minesat.board import COVERED, FLAG, Cell, Position, neighbour_table
+from minesat.guess.outcomes import each_outcome
+
+#: Unknown walls a trap may still need when a candidate's influence is measured (JSMinesweeper's).
+MAX_OPEN_WALLS = 3
+
+#: Unknown walls a trap may need in the board-wide scan for pseudo 50/50s and enablers:
+#: pairs, and boxes (which hold one more mine). JSMinesweeper's.
+SCAN_PAIR_WALLS = 1
+SCAN_BOX_WALLS = 2
+
+#: A trap counts in the scan (for enablers and extra candidates) when its tally is above
+#: this share of the layouts. JSMinesweeper's ``INFLUENCE_THRESHOLD``.
+INFLUENCE_THRESHOLD = 0.025
+
+
+@dataclass(frozen=True)
+class Trap:
+    """A pair or box of covered cells (indices) with its still-unknown walls."""
+
+    cells: tuple[int, ...]  # a pair (a, b), or a box (top-left, top-right, bottom-left, bottom-right)
+    walls: tuple[int, ...]
+
+    @property
+    def ways(self) -> tuple[tuple[tuple[int, ...], tuple[int, ...]], ...]:
+        """The ways round it can form: (its mines, its safe cells)."""
+        if len(self.cells) == 2:
+            a, b = self.cells
+            return ((a,), (b,)), ((b,), (a,))
+        tl, tr, bl, br = self.cells
+        return ((tl, br), (tr, bl)), ((tr, bl), (tl, br))
+
+
+@dataclass(frozen=True)
+class Shapes:
+    """Every pair and box of a board with its walls on the board, and those each cell belongs to."""
+
+    pairs: tuple[Trap, ...]
+    boxes: tuple[Trap, ...]
+    pairs_of: tuple[tuple[int, ...], ...]  # per cell: indices into pairs
+    boxes_of: tuple[tuple[int, ...], ...]  # per cell: indices into boxes
+
+
+@lru_cache(maxsize=16)
+def shapes(rows: int, cols: int) -> Shapes:
+    """The :class:`Shapes` of a board (its walls are all on the board; the others show nothing).
+
+    >>> s = shapes(3, 3)
+    >>> len(s.pairs), len(s.boxes), s.pairs[0]     # A1-A2: its walls are A3, B3 (and off the board)
+    (12, 4, Trap(cells=(0, 1), walls=(2, 5)))
+    """
+
+    def on_board(cells: list[Cell]) -> tuple[int, ...]:
+        return tuple(r * cols + c for r, c in cells if 0 <= r < rows and 0 <= c < cols)
+
+    pairs, boxes = [], []
+    for r in range(rows):
+        for c in range(cols):
+            i = r * cols + c
+            # The walls of a pair: the three cells beyond each end, across its length.
+            if c + 1 < cols:
+                pairs.append(Trap((i, i + 1), on_board([(r + k, c - 1) for k in (-1, 0, 1)]
+                                                       + [(r + k, c + 2) for k in (-1, 0, 1)])))
+            if r + 1 < rows:
+                pairs.append(Trap((i, i + cols), on_board([(r - 1, c + k) for k in (-1, 0, 1)]
+                                                          + [(r + 2, c + k) for k in (-1, 0, 1)])))
+            # The walls of a box: the four cells diagonally beyond its corners.
+            if r + 1 < rows and c + 1 < cols:
+                boxes.append(Trap((i, i + 1, i + cols, i + cols + 1),
+                                  on_board([(r - 1, c - 1), (r - 1, c + 2), (r + 2, c - 1), (r + 2, c + 2)])))
+    pairs_of: list[list[int]] = [[] for _ in range(rows * cols)]
+    boxes_of: list[list[int]] = [[] for _ in range(rows * cols)]
+    for k, trap in enumerate(pairs):
+        for i in trap.cells:
+            pairs_of[i].append(k)
+    for k, trap in enumerate(boxes):
+        for i in trap.cells:
+            boxes_of[i].append(k)
+    return Shapes(tuple(pairs), tuple(boxes), tuple(map(tuple, pairs_of)), tuple(map(tuple, boxes_of)))
+
+
+class LongTermRisk:
+    """The long-term risk of one position (see the module docstring).
+
+    The board-wide scan (pseudo 50/50s, enablers) runs when it is made;
+    :meth:`influence` counts a cell's traps when asked. Counts are shared
+    through caches, for this position only.
+    """
+
+    def __init__(self, analyzer: Analyzer, position: Position, analysis: Analysis) -> None:
+        self.analyzer = analyzer
+        self.position = position
+        self.analysis = analysis
+        self.total = analysis.layouts or 0
+        self._shapes = shapes(position.rows, position.cols)
+        cols = position.cols
+        self._unknown = {r * cols + c for r, c in analysis.unknown}
+        # A wall that is uncovered, or proven safe, will show a number that tells the cells apart.
+        grid = analysis.probability
+        self._blocking = {
+            i for i, state in enumerate(position.cells)
+            if state >= 0 or (state == COVERED and grid[i // cols][i % cols] == 0.0)
+        }
+        self._counts: dict[frozenset[int], int] = {}
+        # Interior cells (next to no number) are interchangeable: a trap made of them
+        # alone is counted in closed form, without flagging anything.
+        counter = analyzer.interior_counter(position)
+        self._counter = counter if isinstance(counter, InteriorCounter) else None
+        self._interior_counts: dict[tuple[int, int], int] = {}
+        table = neighbour_table(position.rows, cols)
+        cells = position.cells
+        self._interior = {i for i in self._unknown if not any(cells[j] >= 0 for j in table[i])}
+        #: Tally per cell from the likely traps of the scan, as one of their cells or as an enabler.
+        self.trapped: dict[int, float] = {}
+        self.enabling: dict[int, float] = {}
+        self.pseudos: tuple[Cell, ...] = ()
+        if self.total:
+            self._scan()
+
+    # --- counting ----------------------------------------------------------------
+
+    def _layouts(self, mines: frozenset[int]) -> int:
+        """Layouts of the position in which every cell of ``mines`` is a mine."""
+        if mines not in self._counts:
+            cells = list(self.position.cells)
+            for i in mines:
+                cells[i] = FLAG
+            p = self.position
+            self._counts[mines] = self.analyzer.layouts(Position(p.rows, p.cols, tuple(cells), p.mines)) or 0
+        return self._counts[mines]
+
+    def _formed(self, walls: tuple[int, ...], mines: tuple[int, ...], safe: tuple[int, ...]) -> int:
+        """Layouts with ``walls`` and ``mines`` mined and ``safe`` safe (inclusion-exclusion on ``safe``)."""
+        if self._counter is not None and all(i in self._interior for i in (*walls, *mines, *safe)):
+            key = (len(walls) + len(mines), len(safe))
+            if key not in self._interior_counts:
+                self._interior_counts[key] = self._counter.layouts(mined=key[0], safe=key[1])
+            return self._interior_counts[key]
+        base = frozenset(walls) | frozenset(mines)
+        total = 0
+        for mask in range(1 << len(safe)):
+            extra = frozenset(s for k, s in enumerate(safe) if mask >> k & 1)
+            sign = -1 if bin(mask).count("1") % 2 else 1
+            total += sign * self._layouts(base | extra)
+        return total
+
+    def _ways(self, trap: Trap) -> list[tuple[tuple[int, ...], int]]:
+        """Each way round the trap can form: its mines and the layouts where it does."""
+        return [(mines, self._formed(trap.walls, mines, safe)) for mines, safe in trap.ways]
+
+    def _tally(self, trap: Trap) -> float:
+        """Half the layouts in which the trap forms: the risk of the coin toss it would be."""
+        return sum(n for _, n in self._ways(trap)) / 2
+
+    def _mine_tally(self, i: int) -> float:
+        p = self.analysis.probability[i // self.position.cols][i % self.position.cols]
+        assert p is not None
+        return p * self.total
+
+    def _open(self, shape: Trap, max_walls: int) -> Trap | None:
+        """``shape`` with only its unknown walls, or ``None`` when it cannot trap a mine here."""
+        unknown = self._unknown
+        if not unknown.issuperset(shape.cells):
+            return None  # uncovered, or already decided: nothing to guess there
+        if not self._blocking.isdisjoint(shape.walls):
+            return None
+        walls = unknown.intersection(shape.walls)  # the others are known mines
+        return Trap(shape.cells, tuple(sorted(walls))) if len(walls) <= max_walls else None
+
+    # --- the board-wide scan ------------------------------------------------------
+
+    def _scan(self) -> None:
+        """Every likely trap needing few walls: tallies for its cells and enablers, and pseudo 50/50s.
+
+        Pairs first; boxes only when no pair gave a pseudo 50/50 (as JSMinesweeper does).
+        """
+        pseudos: list[int] = []
+        for shape in self._shapes.pairs:
+            if (trap := self._open(shape, SCAN_PAIR_WALLS)) is not None:
+                self._note(trap, pseudos)
+        if not pseudos:
+            for shape in self._shapes.boxes:
+                if (trap := self._open(shape, SCAN_BOX_WALLS)) is not None:
+                    self._note(trap, pseudos)
+        # A dead cell (one number only) would teach nothing: guessing it now gains nothing.
+        cols = self.position.cols
+        self.pseudos = tuple(divmod(i, cols) for i in sorted(set(pseudos)) if not self._dead(i))
+
+    def _dead(self, i: int) -> bool:
+        numbers = each_outcome(self.analyzer, self.position, divmod(i, self.position.cols), self.total)
+        return next(numbers, None) is None or next(numbers, None) is None
+
+    def _note(self, trap: Trap, pseudos: list[int]) -> None:
+        ways = self._ways(trap)
+        for mines, n in ways:
+            # Pseudo 50/50: each layout in which this cell is a mine is the trap, formed this way round.
+            for i in mines:
+                close = n and abs(n - self._mine_tally(i)) <= 1e-9 * self.total
+                if close and n == self._formed((), (i,), ()):
+                    pseudos.append(i)
+        tally = sum(n for _, n in ways) / 2
+        if tally / self.total > INFLUENCE_THRESHOLD:
+            for i in trap.cells:
+                self.trapped[i] = self.trapped.get(i, 0.0) + tally
+            for i in trap.walls:  # an enabler: were it safe, the trap could not form
+                self.enabling[i] = self.enabling.get(i, 0.0) + tally
+
+    # --- a cell's influence --------------------------------------------------------
+
+    def influence(self, cell: Cell) -> float:
+        """The share of layouts in which guessing ``cell`` now heads off a later 50/50 (module docstring)."""
+        if not self.total:
+            return 0.0
+        i = cell[0] * self.position.cols + cell[1]
+        shapes = self._shapes
+        # The pairs it belongs to (with each side neighbour), and the likeliest of its
+        # boxes (they overlap: one trap at most forms there).
+        tally = sum(self._tally(trap) for k in shapes.pairs_of[i]
+                    if (trap := self._open(shapes.pairs[k], MAX_OPEN_WALLS)) is not None)
+        tally += max((self._tally(trap) for k in shapes.boxes_of[i]
+                      if (trap := self._open(shapes.boxes[k], MAX_OPEN_WALLS)) is not None), default=0.0)
+        tally += self.enabling.get(i, 0.0)
+        mines = self._mine_tally(i)
+        return min(tally, mines, self.total - mines) / self.total
+
+    def scanned(self) -> dict[Cell, float]:
+        """Each cell the scan found in a likely trap or enabling one, and that tally as a share of layouts."""
+        cols = self.position.cols
+        found: dict[Cell, float] = {}
+        for table in (self.trapped, self.enabling):
+            for i, tally in table.items():
+                found[divmod(i, cols)] = found.get(divmod(i, cols), 0.0) + tally / self.total
+        return found
