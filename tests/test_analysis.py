@@ -651,3 +651,29 @@ def test_json_shape() -> None:
     assert open_total["mines"] is None
     assert open_total["probability"] == [[None, None, None]]
     assert open_total["unknown"] == [[0, 0], [0, 2]] and open_total["moves"] == []
+
+
+@examples(200)
+@given(revealed_layouts(max_side=4), st.randoms(use_true_random=False))
+def test_interior_counter_counts_what_whole_layouts_show(
+    case: tuple[Layout, Position], rnd: random.Random
+) -> None:
+    """Layouts with some interior cells mined and others safe, in closed form, against enumeration."""
+    _, position = case
+    counter = Analyzer().interior_counter(position)
+    layouts = list(whole_layouts(position, position.mines))
+    if not layouts:
+        assert counter == 0
+        return
+    assert counter is not None and not isinstance(counter, int)
+    assert counter.layouts() == len(layouts)
+    numbers = set(numbers_of(position))
+    interior = [c for c in covered_cells(position)
+                if not any(n in numbers for n in neighbours(c, position.rows, position.cols))]
+    assert counter.interior == len(interior)
+    rnd.shuffle(interior)
+    for mined in range(len(interior) + 1):
+        for safe in range(len(interior) - mined + 1):
+            some, others = interior[:mined], interior[mined:mined + safe]
+            expected = sum(all(c in m for c in some) and not any(c in m for c in others) for m in layouts)
+            assert counter.layouts(mined=mined, safe=safe) == expected

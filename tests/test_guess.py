@@ -170,18 +170,10 @@ def naive_win(position: Position) -> float:
 # --- unavoidable guesses -------------------------------------------------------------
 
 
-@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(small_positions())
-def test_unavoidable_groups_can_never_be_told_apart(position: Position) -> None:
-    try:
-        analysis = analyze(position)
-    except InconsistentPositionError:
-        return
-    group = unavoidable_guess(position, analysis)
-    if group is None:
-        return
+def _never_told_apart(position: Position, group: tuple[Cell, ...]) -> None:
+    """The group holds the same number of mines in every layout, and two layouts that differ only
+    inside it show the same number on every other cell safe in both."""
     members = set(group)
-    assert members <= set(analysis.unknown)
     layouts = layouts_of(position)
     rows, cols = position.rows, position.cols
     assert len({len(m & members) for m in layouts}) == 1, "the group's mine count varies"
@@ -192,6 +184,38 @@ def test_unavoidable_groups_can_never_be_told_apart(position: Position) -> None:
         for c in outside:
             if c not in a:
                 assert value(c, a, rows, cols) == value(c, b, rows, cols), (position.to_rows(), group, c)
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(small_positions())
+def test_unavoidable_groups_can_never_be_told_apart(position: Position) -> None:
+    try:
+        analysis = analyze(position)
+    except InconsistentPositionError:
+        return
+    group = unavoidable_guess(position, analysis)
+    if group is None:
+        return
+    assert set(group) <= set(analysis.unknown)
+    _never_told_apart(position, group)
+
+
+@pytest.mark.parametrize("rows, mines", [
+    ([" 1?", "12?", "??2", "12?"], 3),
+    (["1??21", "1?22*", "1?222", "2?2??", "??21?"], 6),
+    ([" ?1*?", "12332", "?????", "1??31"], 5),
+    (["?2??1", "*?11?"], 3),
+])
+def test_chains_of_fifty_fifties_are_found(rows: list[str], mines: int) -> None:
+    """Positions (found by a random search) where no single number walls its cells in, but a chain does."""
+    position = Position.from_rows(rows, mines=mines)
+    analysis = analyze(position)
+    group = unavoidable_guess(position, analysis)
+    assert group is not None and len(group) == 4
+    _never_told_apart(position, group)
+    # Every layout puts the chain's mines one of two ways, equally often.
+    ways = [frozenset(m & set(group)) for m in layouts_of(position)]
+    assert len(set(ways)) == 2 and ways.count(ways[0]) * 2 == len(ways)
 
 
 def test_a_walled_in_pair_is_found() -> None:

@@ -63,7 +63,7 @@ MAX_CANDIDATES = 12
 INTERIOR_SAMPLES = 2
 
 #: Names of the pieces, as ``best-no-PIECE`` strategy names switch them off.
-PIECES = ("endgame", "fifty", "lookahead", "headoff", "dead", "longterm")
+PIECES = ("endgame", "fifty", "lookahead", "headoff", "dead", "longterm", "chains")
 
 #: Which pieces ``best`` uses. A piece is on only when a paired run of 20 000
 #: expert boards showed it helps (docs/strategies.md): the endgame search and the
@@ -78,6 +78,7 @@ DEFAULT_PIECES = {
     "headoff": False,
     "dead": True,
     "longterm": False,
+    "chains": False,
 }
 
 #: How much a cell's chance of heading off a later 50/50 adds to its score (JSMinesweeper's 0.9).
@@ -144,6 +145,7 @@ class BestGuess:
         headoff: bool = DEFAULT_PIECES["headoff"],
         dead: bool = DEFAULT_PIECES["dead"],
         longterm: bool = DEFAULT_PIECES["longterm"],
+        chains: bool = DEFAULT_PIECES["chains"],
     ) -> None:
         self.endgame = endgame
         self.fifty = fifty
@@ -151,6 +153,7 @@ class BestGuess:
         self.headoff = headoff
         self.dead = dead
         self.longterm = longterm
+        self.chains = chains
         self.headoff_weight = HEADOFF_WEIGHT
         #: ``(layouts, states)`` at which exact play takes over, when set; else by the board's size
         #: (:func:`~minesat.perfect.endgame.endgame_limits`).
@@ -170,7 +173,7 @@ class BestGuess:
             self.searches_cut += 1
         headoff = influences(self.analyzer, position, analysis) if self.headoff else {}
         risk = LongTermRisk(self.analyzer, position, analysis) if self.longterm and analysis.layouts else None
-        if self.fifty and (group := unavoidable_guess(position, analysis)) is not None:
+        if self.fifty and (group := unavoidable_guess(position, analysis, chains=self.chains)) is not None:
             candidates = list(group)  # one of them must be guessed some day: now, the best of them
         elif risk is not None and risk.pseudos:
             candidates = list(risk.pseudos)  # each is safe or a later coin toss: now, the best of them

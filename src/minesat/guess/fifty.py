@@ -25,8 +25,16 @@ from minesat.analysis import Analysis
 from minesat.board import Cell, Position, neighbour_table
 
 
-def unavoidable_guess(position: Position, analysis: Analysis) -> tuple[Cell, ...] | None:
-    """The cells of the first unavoidable guess (row-major by its number), or ``None``."""
+def unavoidable_guess(
+    position: Position, analysis: Analysis, *, chains: bool = True
+) -> tuple[Cell, ...] | None:
+    """The cells of the first unavoidable guess (row-major by its number), or else (with ``chains``)
+    of a chain of 50/50s (:func:`_chain`), or ``None``."""
+    return _around_a_number(position, analysis) or (_chain(position, analysis) if chains else None)
+
+
+def _around_a_number(position: Position, analysis: Analysis) -> tuple[Cell, ...] | None:
+    """The undecided cells around one number, when nothing can ever tell them apart (the module docstring)."""
     rows, cols = position.rows, position.cols
     table = neighbour_table(rows, cols)
     cells = position.cells
@@ -51,4 +59,74 @@ def unavoidable_guess(position: Position, analysis: Analysis) -> tuple[Cell, ...
         # Whatever sees part of the group must see all of it, or be a mine that shows nothing.
         if all(known_mine(k) or members <= set(table[k]) for k in watchers):
             return tuple(divmod(j, cols) for j in group)
+    return None
+
+
+def _chain(position: Position, analysis: Analysis) -> tuple[Cell, ...] | None:
+    """A chain of linked 50/50s that nothing can ever tell apart, or ``None``.
+
+    A *link* is a number whose undecided neighbours are two cells holding one
+    mine: one is a mine, the other safe. Links that share cells join them into a
+    chain whose cells alternate, so the chain holds its mines in one of two ways,
+    ``A`` or ``B`` (its two colours). When ``A`` and ``B`` hold as many mines and
+    every other cell that sees the chain, unless it is a known mine, sees as many
+    cells of ``A`` as of ``B``, then swapping ``A`` and ``B`` in any layout gives
+    a layout that every number, shown or still to come, and the mine count agree
+    with: the two are equally likely and can never be told apart. One of the
+    chain's cells must be guessed some day, at even odds. (JSMinesweeper's chains
+    of 50/50s, found as a graph.)
+
+    >>> from minesat.analysis import analyze
+    >>> position = Position.from_rows([" 1?", "12?", "??2", "12?"], mines=3)   # D3 is a mine
+    >>> analysis = analyze(position)
+    >>> _around_a_number(position, analysis) is None     # no number's cells are walled in alone
+    True
+    >>> _chain(position, analysis)                      # A3 + C2 or B3 + C1: the 1s and C3 link them
+    ((0, 2), (1, 2), (2, 0), (2, 1))
+    """
+    rows, cols = position.rows, position.cols
+    table = neighbour_table(rows, cols)
+    cells = position.cells
+    grid = analysis.probability
+    unknown = {r * cols + c for r, c in analysis.unknown}
+    linked: dict[int, set[int]] = {}
+    for i, state in enumerate(cells):
+        if state <= 0:
+            continue
+        pair = [j for j in table[i] if j in unknown]
+        if len(pair) != 2:
+            continue
+        known = sum(1 for j in table[i] if cells[j] < 0 and grid[j // cols][j % cols] == 1.0)
+        if state - known == 1:
+            a, b = pair
+            linked.setdefault(a, set()).add(b)
+            linked.setdefault(b, set()).add(a)
+    colour: dict[int, bool] = {}
+    for root in sorted(linked):
+        if root in colour:
+            continue
+        # Colour the chain: linked cells differ (one mine, one safe).
+        colour[root] = True
+        chain, queue, bipartite = [root], [root], True
+        while queue:
+            i = queue.pop()
+            for j in linked[i]:
+                if j not in colour:
+                    colour[j] = not colour[i]
+                    chain.append(j)
+                    queue.append(j)
+                elif colour[j] == colour[i]:
+                    bipartite = False  # cannot happen in a consistent position; never a chain
+        side_a = {i for i in chain if colour[i]}
+        if not bipartite or 2 * len(side_a) != len(chain):
+            continue  # the two ways hold different numbers of mines: the count may yet tell
+        members = set(chain)
+        watchers = {k for i in chain for k in table[i]} - members
+        balanced = all(
+            (grid[k // cols][k % cols] == 1.0 and cells[k] < 0)
+            or sum(1 if j in side_a else -1 for j in table[k] if j in members) == 0
+            for k in watchers
+        )
+        if balanced:
+            return tuple(divmod(i, cols) for i in sorted(chain))
     return None
