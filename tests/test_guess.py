@@ -238,7 +238,7 @@ def test_best_guess_names_an_uncertain_cell_deterministically(position: Position
         return
     if analysis.safe or analysis.mine or not analysis.unknown:
         return
-    every_piece = "best-with-headoff"
+    every_piece = "best-with-longterm-with-chains"
     for name in ("best", "best-no-lookahead", "best-no-endgame-no-fifty", every_piece):
         first = get_strategy(name).choose(position, analysis)
         assert first in analysis.unknown
@@ -265,7 +265,7 @@ def test_pruning_the_look_ahead_never_changes_its_choice(position: Position) -> 
         analyze(position)
     except InconsistentPositionError:
         return
-    for name in ("best-no-endgame", "best-no-endgame-no-dead", "best-no-endgame-with-headoff"):
+    for name in ("best-no-endgame", "best-no-endgame-no-dead", "best-no-endgame-with-longterm"):
         strategy = strategy_named(name)
         assert strategy is not None
         _pruning_keeps_the_choice(strategy, position)
@@ -296,13 +296,13 @@ def test_strategy_names() -> None:
     assert strategy_named("best-with-dead") is None  # on already: the name would change nothing
     assert strategy_named("best-no-fifty").fifty is False  # type: ignore[union-attr]
     assert strategy_named("best-with-fifty") is None  # on already
-    assert strategy_named("best-with-headoff-with-headoff") is None
-    assert strategy_named("best-with-headoffx") is None
+    assert strategy_named("best-with-longterm-with-longterm") is None
+    assert strategy_named("best-with-longtermx") is None
     assert strategy_named("safest") is None
     with pytest.raises(ValueError, match="unknown strategy"):
         get_strategy("best-no-wings")
-    with pytest.raises(ValueError, match=r"; fifty is already on in best, headoff is already off in best$"):
-        get_strategy("best-with-fifty-no-headoff")
+    with pytest.raises(ValueError, match=r"; fifty is already on in best, longterm is already off in best$"):
+        get_strategy("best-with-fifty-no-longterm")
 
 
 @pytest.mark.parametrize("index", range(6))
@@ -332,9 +332,9 @@ def test_the_cli_takes_chained_piece_names(tmp_path) -> None:
 
     db = tmp_path / "run.sqlite"
     args = ["simulate", "--preset", "beginner", "--games", "4", "--workers", "1", "--db", str(db)]
-    ok = CliRunner().invoke(app, [*args, "--strategy", "best-no-endgame-with-headoff", "--json"])
+    ok = CliRunner().invoke(app, [*args, "--strategy", "best-no-endgame-with-longterm", "--json"])
     assert ok.exit_code == 0, ok.output
-    assert '"strategy": "best-no-endgame-with-headoff"' in ok.stdout
+    assert '"strategy": "best-no-endgame-with-longterm"' in ok.stdout
     bad = CliRunner().invoke(app, [*args, "--strategy", "best-no-wings"])
     assert bad.exit_code == 2 and "unknown strategy 'best-no-wings'" in bad.output
 

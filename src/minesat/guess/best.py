@@ -2,7 +2,7 @@
 
 ``best`` uses the pieces that measurably win games (:data:`DEFAULT_PIECES`: the
 endgame search, unavoidable guesses, the look-ahead and dead cells); the others
-are there for experiments (``best-with-headoff``). When nothing is proven,
+are there for experiments (``best-with-longterm``). When nothing is proven,
 :class:`BestGuess` asks, in this order:
 
 1. **Endgame search** (:mod:`minesat.perfect.endgame`): few layouts left? Then
@@ -17,16 +17,14 @@ are there for experiments (``best-with-headoff``). When nothing is proven,
    one: ``sum over numbers n of P(safe, shows n) * next_safety(n)``, where
    ``next_safety`` blends the two safest cells then, a proven safe cell counting
    as safety 1 (so a lone safe cell, which may lead nowhere, is worth less than two).
-4. **Heading off 50/50s** (:mod:`.influence`): a cell that may still end up in a
-   two-cell 50/50 scores higher, by the chance it does, since guessing it now
-   replaces a later coin toss.
-5. **Dead cells**: a cell that can show only one number teaches nothing; it is
+4. **Dead cells**: a cell that can show only one number teaches nothing; it is
    guessed only when every candidate is dead (later information may still clear
    it for free).
-6. **Long-term risk** (:mod:`.longterm`): heading off later 50/50s as
-   JSMinesweeper does, pairs and 2x2 boxes with their walls, and "pseudo 50/50s"
-   (a cell that is safe or a later coin toss) guessed first. It replaces the
-   simpler ``headoff`` when both are on.
+5. **Long-term risk** (:mod:`.longterm`): a cell that may still end up in a
+   50/50 (a pair or 2x2 box walled in by mines) scores higher, by the chance it
+   does, since guessing it now replaces a later coin toss; a "pseudo 50/50" (a
+   cell that is safe or a later coin toss) is guessed first. JSMinesweeper's
+   long-term risk.
 
 With every piece off it is the plain safest-cell player. ``BestGuess`` keeps
 one :class:`~minesat.analysis.Analyzer` per game, so the many hypothetical
@@ -47,7 +45,6 @@ from minesat.analysis import Analysis, Analyzer
 from minesat.board import Cell, Position, neighbour_table
 from minesat.guess import TIE, mine_probability
 from minesat.guess.fifty import unavoidable_guess
-from minesat.guess.influence import influences
 from minesat.guess.longterm import LongTermRisk
 from minesat.guess.outcomes import each_outcome
 from minesat.perfect.endgame import endgame_limits, endgame_move
@@ -63,26 +60,25 @@ MAX_CANDIDATES = 12
 INTERIOR_SAMPLES = 2
 
 #: Names of the pieces, as ``best-no-PIECE`` strategy names switch them off.
-PIECES = ("endgame", "fifty", "lookahead", "headoff", "dead", "longterm", "chains")
+PIECES = ("endgame", "fifty", "lookahead", "dead", "longterm", "chains")
 
 #: Which pieces ``best`` uses. A piece is on only when a paired run of 20 000
 #: expert boards showed it helps (docs/strategies.md): the endgame search and the
 #: look-ahead did, and unavoidable guesses (on 20 000 fresh boards after a first
 #: 20 000 that pointed the same way: 27 games won only with it, 12 only without,
 #: McNemar p = 0.024), and then dead cells (19 against 7, p = 0.029; 11 against 4
-#: on 20 000 fresh boards). Heading off 50/50s stays off, ready for ``best-with-headoff`` experiments.
+#: on 20 000 fresh boards). The long-term risk and chains of 50/50s stay off, ready for experiments.
 DEFAULT_PIECES = {
     "endgame": True,
     "fifty": True,
     "lookahead": True,
-    "headoff": False,
     "dead": True,
     "longterm": False,
     "chains": False,
 }
 
 #: How much a cell's chance of heading off a later 50/50 adds to its score (JSMinesweeper's 0.9).
-HEADOFF_WEIGHT = 0.9
+INFLUENCE_WEIGHT = 0.9
 
 
 @dataclass(frozen=True)
@@ -142,7 +138,6 @@ class BestGuess:
         endgame: bool = DEFAULT_PIECES["endgame"],
         fifty: bool = DEFAULT_PIECES["fifty"],
         lookahead: bool = DEFAULT_PIECES["lookahead"],
-        headoff: bool = DEFAULT_PIECES["headoff"],
         dead: bool = DEFAULT_PIECES["dead"],
         longterm: bool = DEFAULT_PIECES["longterm"],
         chains: bool = DEFAULT_PIECES["chains"],
@@ -150,11 +145,10 @@ class BestGuess:
         self.endgame = endgame
         self.fifty = fifty
         self.lookahead = lookahead
-        self.headoff = headoff
         self.dead = dead
         self.longterm = longterm
         self.chains = chains
-        self.headoff_weight = HEADOFF_WEIGHT
+        self.influence_weight = INFLUENCE_WEIGHT
         #: ``(layouts, states)`` at which exact play takes over, when set; else by the board's size
         #: (:func:`~minesat.perfect.endgame.endgame_limits`).
         self.endgame_limits: tuple[int, int | None] | None = None
@@ -171,30 +165,28 @@ class BestGuess:
             if move is not None:
                 return move.cell
             self.searches_cut += 1
-        headoff = influences(self.analyzer, position, analysis) if self.headoff else {}
         risk = LongTermRisk(self.analyzer, position, analysis) if self.longterm and analysis.layouts else None
         if self.fifty and (group := unavoidable_guess(position, analysis, chains=self.chains)) is not None:
             candidates = list(group)  # one of them must be guessed some day: now, the best of them
         elif risk is not None and risk.pseudos:
             candidates = list(risk.pseudos)  # each is safe or a later coin toss: now, the best of them
         else:
-            candidates = self.candidates(position, analysis, risk.scanned() if risk else headoff)
-        if risk is not None:
-            headoff = {cell: risk.influence(cell) for cell in candidates}
-        if not (self.lookahead or self.dead or self.headoff or risk) or analysis.layouts is None:
+            candidates = self.candidates(position, analysis, risk.scanned() if risk else None)
+        influence = {cell: risk.influence(cell) for cell in candidates} if risk else {}
+        if not (self.lookahead or self.dead or risk) or analysis.layouts is None:
             return candidates[0]
-        return self.rank(position, analysis, candidates, headoff)[0].cell
+        return self.rank(position, analysis, candidates, influence)[0].cell
 
     # --- the pieces ---------------------------------------------------------------
 
     def candidates(
-        self, position: Position, analysis: Analysis, headoff: dict[Cell, float] | None = None
+        self, position: Position, analysis: Analysis, influence: dict[Cell, float] | None = None
     ) -> list[Cell]:
         """Cells worth a look, safest first; ties to fewer neighbours, then row-major.
 
-        A cell that may head off a 50/50 counts its influence as extra safety here.
+        A cell that may head off a 50/50 counts its ``influence`` as extra safety here.
         """
-        headoff = headoff or {}
+        influence = influence or {}
         rows, cols = position.rows, position.cols
         table = neighbour_table(rows, cols)
         cells = position.cells
@@ -208,7 +200,7 @@ class BestGuess:
         def order(cell: Cell) -> tuple[float, int, Cell]:
             return (-round(_safety(analysis, cell), 9), len(table[cell[0] * cols + cell[1]]), cell)
 
-        chosen = [cell for cell in frontier if _safety(analysis, cell) + headoff.get(cell, 0.0) >= floor]
+        chosen = [cell for cell in frontier if _safety(analysis, cell) + influence.get(cell, 0.0) >= floor]
         if interior and _safety(analysis, interior[0]) >= floor:
             # Interior cells share one probability; a few stand for them all: those
             # with fewest neighbours (likeliest to open a region) and those next to
@@ -220,8 +212,8 @@ class BestGuess:
             ]
             near = [c for c in sorted(near, key=order) if c not in by_corner]
             chosen += by_corner + near[: self.interior_samples]
-        chosen += [cell for cell in interior if cell not in chosen and headoff.get(cell)
-                   and _safety(analysis, cell) + headoff[cell] >= floor]
+        chosen += [cell for cell in interior if cell not in chosen and influence.get(cell)
+                   and _safety(analysis, cell) + influence[cell] >= floor]
         chosen.sort(key=order)
         return chosen[: self.max_candidates] if self.lookahead else chosen
 
@@ -230,7 +222,7 @@ class BestGuess:
         position: Position,
         analysis: Analysis,
         cells: list[Cell],
-        headoff: dict[Cell, float] | None = None,
+        influence: dict[Cell, float] | None = None,
         *,
         prune: bool = True,
     ) -> list[Candidate]:
@@ -244,14 +236,14 @@ class BestGuess:
         """
         layouts = analysis.layouts
         assert layouts is not None
-        headoff = headoff or {}
+        influence = influence or {}
         scored: list[Candidate] = []
         best: Candidate | None = None
         for cell in cells:
             safety = _safety(analysis, cell)
             # Heading off a later 50/50: a cell likely to end up in one is worth more
             # now than its safety says (it would be a coin toss later).
-            bonus = 1.0 + self.headoff_weight * headoff.get(cell, 0.0) / safety if safety > 0 else 1.0
+            bonus = 1.0 + self.influence_weight * influence.get(cell, 0.0) / safety if safety > 0 else 1.0
             beatable = best is not None and not (self.dead and best.dead)
             if beatable and best is not None and safety * bonus <= best.score:
                 # Its score cannot exceed its safety: it cannot beat the best.
@@ -301,8 +293,8 @@ _SWITCH = re.compile(r"-(no|with)-([a-z]+)")
 def redundant_switches(name: str) -> list[str]:
     """What a ``best-...`` name switches to the way ``best`` already has it, said in words.
 
-    >>> redundant_switches("best-with-fifty-no-headoff")
-    ['fifty is already on in best', 'headoff is already off in best']
+    >>> redundant_switches("best-with-fifty-no-longterm")
+    ['fifty is already on in best', 'longterm is already off in best']
     """
     if not name.startswith("best-"):
         return []
@@ -317,9 +309,9 @@ def redundant_switches(name: str) -> list[str]:
 def strategy_named(name: str) -> BestGuess | None:
     """``best`` with pieces switched off (``-no-PIECE``) or on (``-with-PIECE``); ``None`` for other names.
 
-    >>> s = strategy_named("best-no-endgame-with-headoff")
-    >>> s.endgame, s.headoff, s.lookahead, s.name
-    (False, True, True, 'best-no-endgame-with-headoff')
+    >>> s = strategy_named("best-no-endgame-with-longterm")
+    >>> s.endgame, s.longterm, s.lookahead, s.name
+    (False, True, True, 'best-no-endgame-with-longterm')
     >>> strategy_named("best-with-lookahead") is None   # already on: a name says what it changes
     True
     """
