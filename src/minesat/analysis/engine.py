@@ -85,12 +85,10 @@ class InteriorCounter:
     def layouts(self, mined: int = 0, safe: int = 0) -> int:
         """Layouts in which ``mined`` given interior cells are mines and ``safe`` others are safe."""
         free = self.interior - mined - safe
-        total = 0
-        for u, w in enumerate(self.ways):
-            rest = self.remaining - self.low - u - mined  # mines the other interior cells hold
-            if w and 0 <= rest <= free:
-                total += w * comb(free, rest)
-        return total
+        # inside[u]: placements of the mines the other interior cells hold when the frontier has low + u.
+        most = self.remaining - self.low - mined
+        inside = _binomial_row(free, most - (len(self.ways) - 1), most)[::-1]
+        return sum(w * ways for w, ways in zip(self.ways, inside, strict=True))
 
 
 class Analyzer:
