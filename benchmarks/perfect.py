@@ -6,6 +6,7 @@
     python3 benchmarks/perfect.py recount [--strategy best] [--max-cells 36]  # after changing a strategy
     python3 benchmarks/perfect.py verify                # every board up to 12 cells against the brute force
     python3 benchmarks/perfect.py gaps [--table reports/perfect.json] [--out reports/perfect-gaps] [--render]
+    python3 benchmarks/perfect.py compare --strategies A,B,... [--max-layouts 200000] [--rule safe]
 
 ``table`` writes ``OUT.json`` and ``OUT.md``: perfect play for each board of
 :data:`TABLE` under each first-click rule (the best start of each, over the
@@ -19,8 +20,13 @@ perfect play and lists the positions where its guess costs layouts
 and a picture of each of the largest in ``OUT/``, each gap with why the
 strategy missed the better move (never scored, tied, or scored lower by its
 look-ahead); ``--render`` rewrites those from ``OUT.json`` without searching.
-``table --merge`` with no file rewrites ``OUT.md`` from ``OUT.json``. Nothing
-is asserted: this prints and writes figures.
+``table --merge`` with no file rewrites ``OUT.md`` from ``OUT.json``.
+``compare`` counts, exactly, the layouts each named strategy wins on every row
+of the table under one rule (up to ``--max-layouts`` layouts), from the row's
+start, and prints them beside perfect play with each one's shortfall in total:
+the noise-free first test of an idea (``best-no-endgame`` against
+``best-no-endgame-with-longterm``, say) before a paired run on large boards.
+Nothing is asserted: this prints and writes figures.
 """
 
 from __future__ import annotations
@@ -593,6 +599,28 @@ def gaps_markdown(boards: list[dict], found: list[dict], command: str, strategy:
     return "\n".join(out) + "\n"
 
 
+def compare(table_path: Path, strategies: list[str], max_layouts: int, rule: str) -> None:
+    """Exact wins of each strategy on the table's rows under ``rule``, beside perfect play."""
+    rows = [r for r in json.loads(table_path.read_text())["rows"]
+            if r.get("status") == "done" and r["rule"] == rule and r["layouts"] <= max_layouts]
+    print(f"{rule} rows of {table_path} with at most {max_layouts} layouts, from each row's start")
+    print(" | ".join(["board", "start", "layouts", "perfect", *strategies]))
+    short = dict.fromkeys(strategies, 0)
+    seconds = dict.fromkeys(strategies, 0.0)
+    for r in rows:
+        start = tuple(r["start"])
+        cells = []
+        for name in strategies:
+            count = strategy_wins(r["rows"], r["cols"], r["mines"], rule, start, name)
+            short[name] += r["wins"] - count.wins
+            seconds[name] += count.seconds
+            cells.append(str(count.wins))
+        board = f"{r['rows']}x{r['cols']}/{r['mines']}"
+        print(" | ".join([board, cell_name(start), str(r["layouts"]), str(r["wins"]), *cells]), flush=True)
+    print("shortfall against perfect play, in layouts: "
+          + ", ".join(f"{name} {short[name]} ({seconds[name]:.0f} s)" for name in strategies))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="mode", required=True)
@@ -622,8 +650,15 @@ def main() -> None:
     p.add_argument("--strategy", default="best")
     p.add_argument("--render", action="store_true",
                    help="rewrite OUT.md and the pictures from OUT.json (no search)")
+    p = sub.add_parser("compare", help="exact wins of several strategies on the table's rows")
+    p.add_argument("--table", type=Path, default=Path("reports/perfect.json"))
+    p.add_argument("--strategies", required=True, help="comma-separated strategy names")
+    p.add_argument("--max-layouts", type=int, default=200_000)
+    p.add_argument("--rule", default="safe", choices=[r.value for r in RULES])
     args = parser.parse_args()
-    if args.mode == "speed":
+    if args.mode == "compare":
+        compare(args.table, args.strategies.split(","), args.max_layouts, args.rule)
+    elif args.mode == "speed":
         speed(args.before, args.limit, args.case)
     elif args.mode == "largest":
         largest(args.limit)
