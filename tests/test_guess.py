@@ -210,6 +210,7 @@ def test_chains_of_fifty_fifties_are_found(rows: list[str], mines: int) -> None:
     """Positions (found by a random search) where no single number walls its cells in, but a chain does."""
     position = Position.from_rows(rows, mines=mines)
     analysis = analyze(position)
+    assert unavoidable_guess(position, analysis, chains=False) is None
     group = unavoidable_guess(position, analysis)
     assert group is not None and len(group) == 4
     _never_told_apart(position, group)
