@@ -239,7 +239,7 @@ def test_best_guess_names_an_uncertain_cell_deterministically(position: Position
         return
     if analysis.safe or analysis.mine or not analysis.unknown:
         return
-    every_piece = "best-with-longterm-with-chains"
+    every_piece = "best-with-longterm"
     for name in ("best", "best-no-lookahead", "best-no-endgame-no-fifty", every_piece):
         first = get_strategy(name).choose(position, analysis)
         assert first in analysis.unknown
