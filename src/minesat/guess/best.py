@@ -26,6 +26,8 @@ When nothing is proven, :class:`BestGuess` asks, in this order:
    does, since guessing it now replaces a later coin toss; a "pseudo 50/50" (a
    cell that is safe or a later coin toss) is guessed first. JSMinesweeper's
    long-term risk.
+6. **Pseudo 50/50s** alone (:mod:`.longterm`'s scan, without its scores): a cell
+   that is safe or a later coin toss is guessed first, after unavoidable guesses.
 
 With every piece off it is the plain safest-cell player. ``BestGuess`` keeps
 one :class:`~minesat.analysis.Analyzer` per game, so the many hypothetical
@@ -61,7 +63,7 @@ MAX_CANDIDATES = 12
 INTERIOR_SAMPLES = 2
 
 #: Names of the pieces, as ``best-no-PIECE`` strategy names switch them off.
-PIECES = ("endgame", "fifty", "lookahead", "dead", "longterm", "chains")
+PIECES = ("endgame", "fifty", "lookahead", "dead", "longterm", "chains", "pseudo")
 
 #: Which pieces ``best`` uses. A piece is on only when a paired run of 20 000
 #: expert boards showed it helps (docs/strategies.md): the endgame search and the
@@ -78,6 +80,7 @@ DEFAULT_PIECES = {
     "dead": True,
     "longterm": False,
     "chains": True,
+    "pseudo": False,
 }
 
 #: How much a cell's chance of heading off a later 50/50 adds to its score (JSMinesweeper's 0.9).
@@ -144,6 +147,7 @@ class BestGuess:
         dead: bool = DEFAULT_PIECES["dead"],
         longterm: bool = DEFAULT_PIECES["longterm"],
         chains: bool = DEFAULT_PIECES["chains"],
+        pseudo: bool = DEFAULT_PIECES["pseudo"],
     ) -> None:
         self.endgame = endgame
         self.fifty = fifty
@@ -151,6 +155,7 @@ class BestGuess:
         self.dead = dead
         self.longterm = longterm
         self.chains = chains
+        self.pseudo = pseudo
         self.influence_weight = INFLUENCE_WEIGHT
         #: ``(layouts, states)`` at which exact play takes over, when set; else by the board's size
         #: (:func:`~minesat.perfect.endgame.endgame_limits`).
@@ -168,15 +173,17 @@ class BestGuess:
             if move is not None:
                 return move.cell
             self.searches_cut += 1
-        risk = LongTermRisk(self.analyzer, position, analysis) if self.longterm and analysis.layouts else None
+        scan = (self.longterm or self.pseudo) and analysis.layouts
+        risk = LongTermRisk(self.analyzer, position, analysis) if scan else None
+        longterm = risk if self.longterm else None  # the pseudo piece uses only its pseudo 50/50s
         if self.fifty and (group := unavoidable_guess(position, analysis, chains=self.chains)) is not None:
             candidates = list(group)  # one of them must be guessed some day: now, the best of them
         elif risk is not None and risk.pseudos:
             candidates = list(risk.pseudos)  # each is safe or a later coin toss: now, the best of them
         else:
-            candidates = self.candidates(position, analysis, risk.scanned() if risk else None)
-        influence = {cell: risk.influence(cell) for cell in candidates} if risk else {}
-        if not (self.lookahead or self.dead or risk) or analysis.layouts is None:
+            candidates = self.candidates(position, analysis, longterm.scanned() if longterm else None)
+        influence = {cell: longterm.influence(cell) for cell in candidates} if longterm else {}
+        if not (self.lookahead or self.dead or influence) or analysis.layouts is None:
             return candidates[0]
         return self.rank(position, analysis, candidates, influence)[0].cell
 
