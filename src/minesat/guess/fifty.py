@@ -21,6 +21,8 @@ player has not yet taken other risks for nothing.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from minesat.analysis import Analysis
 from minesat.board import Cell, Position, neighbour_table
 
@@ -30,26 +32,41 @@ def unavoidable_guess(
 ) -> tuple[Cell, ...] | None:
     """The cells of the first unavoidable guess (row-major by its number), or else (with ``chains``)
     of a chain of 50/50s (:func:`_chain`), or ``None``."""
-    return _around_a_number(position, analysis) or (_chain(position, analysis) if chains else None)
+    reading = _Reading(position, analysis)
+    return _around_a_number(reading) or (_chain(reading) if chains else None)
 
 
-def _around_a_number(position: Position, analysis: Analysis) -> tuple[Cell, ...] | None:
+class _Reading:
+    """What both finders read from a position: its numbers, what each still asks, the known mines."""
+
+    def __init__(self, position: Position, analysis: Analysis) -> None:
+        self.cols = position.cols
+        self.table = neighbour_table(position.rows, position.cols)
+        self.cells = position.cells
+        self.grid = analysis.probability
+        self.unknown = {r * self.cols + c for r, c in analysis.unknown}
+
+    def known_mine(self, j: int) -> bool:
+        return self.grid[j // self.cols][j % self.cols] == 1.0  # flags and proven mines alike
+
+    def numbers(self) -> Iterator[tuple[tuple[int, ...], int]]:
+        """Each number's undecided neighbours and the mines they hold, row-major by number."""
+        table, cells = self.table, self.cells
+        for i, state in enumerate(cells):
+            if state <= 0:
+                continue  # covered, flagged or zero: no number to read
+            group = tuple(j for j in table[i] if j in self.unknown)
+            yield group, state - sum(1 for j in table[i] if cells[j] < 0 and self.known_mine(j))
+
+    def cells_of(self, indices: list[int] | tuple[int, ...]) -> tuple[Cell, ...]:
+        return tuple(divmod(j, self.cols) for j in sorted(indices))
+
+
+def _around_a_number(reading: _Reading) -> tuple[Cell, ...] | None:
     """The undecided cells around one number, when nothing can ever tell them apart (the module docstring)."""
-    rows, cols = position.rows, position.cols
-    table = neighbour_table(rows, cols)
-    cells = position.cells
-    grid = analysis.probability
-    unknown = {r * cols + c for r, c in analysis.unknown}
-
-    def known_mine(j: int) -> bool:
-        return grid[j // cols][j % cols] == 1.0  # flags and proven mines alike
-
+    table = reading.table
     seen: set[tuple[int, ...]] = set()
-    for i, state in enumerate(cells):
-        if state <= 0:
-            continue  # covered, flagged or zero: no number to read
-        group = tuple(j for j in table[i] if j in unknown)
-        need = state - sum(1 for j in table[i] if cells[j] < 0 and known_mine(j))
+    for group, need in reading.numbers():
         # The number must leave a real choice: some, not all, of two or more cells.
         if len(group) < 2 or not 0 < need < len(group) or group in seen:
             continue
@@ -57,12 +74,12 @@ def _around_a_number(position: Position, analysis: Analysis) -> tuple[Cell, ...]
         members = set(group)
         watchers = {k for j in group for k in table[j]} - members
         # Whatever sees part of the group must see all of it, or be a mine that shows nothing.
-        if all(known_mine(k) or members <= set(table[k]) for k in watchers):
-            return tuple(divmod(j, cols) for j in group)
+        if all(reading.known_mine(k) or members <= set(table[k]) for k in watchers):
+            return reading.cells_of(group)
     return None
 
 
-def _chain(position: Position, analysis: Analysis) -> tuple[Cell, ...] | None:
+def _chain(reading: _Reading) -> tuple[Cell, ...] | None:
     """A chain of linked 50/50s that nothing can ever tell apart, or ``None``.
 
     A *link* is a number whose undecided neighbours are two cells holding one
@@ -78,27 +95,17 @@ def _chain(position: Position, analysis: Analysis) -> tuple[Cell, ...] | None:
 
     >>> from minesat.analysis import analyze
     >>> position = Position.from_rows([" 1?", "12?", "??2", "12?"], mines=3)   # D3 is a mine
-    >>> analysis = analyze(position)
-    >>> _around_a_number(position, analysis) is None     # no number's cells are walled in alone
+    >>> reading = _Reading(position, analyze(position))
+    >>> _around_a_number(reading) is None     # no number's cells are walled in alone
     True
-    >>> _chain(position, analysis)                      # A3 + C2 or B3 + C1: the 1s and C3 link them
+    >>> _chain(reading)                       # A3 + C2 or B3 + C1: the 1s and C3 link them
     ((0, 2), (1, 2), (2, 0), (2, 1))
     """
-    rows, cols = position.rows, position.cols
-    table = neighbour_table(rows, cols)
-    cells = position.cells
-    grid = analysis.probability
-    unknown = {r * cols + c for r, c in analysis.unknown}
+    table = reading.table
     linked: dict[int, set[int]] = {}
-    for i, state in enumerate(cells):
-        if state <= 0:
-            continue
-        pair = [j for j in table[i] if j in unknown]
-        if len(pair) != 2:
-            continue
-        known = sum(1 for j in table[i] if cells[j] < 0 and grid[j // cols][j % cols] == 1.0)
-        if state - known == 1:
-            a, b = pair
+    for group, need in reading.numbers():
+        if len(group) == 2 and need == 1:
+            a, b = group
             linked.setdefault(a, set()).add(b)
             linked.setdefault(b, set()).add(a)
     colour: dict[int, bool] = {}
@@ -123,10 +130,9 @@ def _chain(position: Position, analysis: Analysis) -> tuple[Cell, ...] | None:
         members = set(chain)
         watchers = {k for i in chain for k in table[i]} - members
         balanced = all(
-            (grid[k // cols][k % cols] == 1.0 and cells[k] < 0)
-            or sum(1 if j in side_a else -1 for j in table[k] if j in members) == 0
+            reading.known_mine(k) or sum(1 if j in side_a else -1 for j in table[k] if j in members) == 0
             for k in watchers
         )
         if balanced:
-            return tuple(divmod(i, cols) for i in sorted(chain))
+            return reading.cells_of(chain)
     return None

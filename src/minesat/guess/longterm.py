@@ -282,5 +282,6 @@ class LongTermRisk:
         found: dict[Cell, float] = {}
         for table in (self.trapped, self.enabling):
             for i, tally in table.items():
-                found[divmod(i, cols)] = found.get(divmod(i, cols), 0.0) + tally / self.total
+                cell = divmod(i, cols)
+                found[cell] = found.get(cell, 0.0) + tally / self.total
         return found
