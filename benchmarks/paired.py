@@ -1,10 +1,10 @@
 """Variants of ``best`` played on the same boards, paired game by game: wins and time per game.
 
     python benchmarks/paired.py [--preset expert] [--games 2000] [--seed 0]
-        [--first-click opening --start 3,3] [--settings best,best-with-longterm,2000:100000]
+        [--first-click opening --start 3,3] [--settings best,best-no-longterm,2000:100000]
         [--workers 1] [--out FILE.jsonl]
 
-A setting is a strategy name (``best``, ``best-no-lookahead``, ``best-with-longterm``,
+A setting is a strategy name (``best``, ``best-no-lookahead``, ``best-with-pseudo``,
 as ``minesat simulate --strategy`` takes them), optionally with knobs of the
 look-ahead turned (``best+candidate_share=0.8+max_candidates=16``: :data:`KNOBS`), and followed by
 ``@LAYOUTS:STATES``: that strategy with its endgame search
@@ -45,8 +45,8 @@ from minesat.stats import mcnemar_exact, wilson
 def parse_setting(text: str) -> tuple[str, tuple[int, int | None] | None]:
     """A setting's strategy name and endgame limits (``None``: the strategy's own rule).
 
-    >>> parse_setting("best-with-longterm@500:none")
-    ('best-with-longterm', (500, None))
+    >>> parse_setting("best-with-pseudo@500:none")
+    ('best-with-pseudo', (500, None))
     >>> parse_setting("2000:100000"), parse_setting("default")
     (('best', (2000, 100000)), ('best', None))
     """
@@ -111,7 +111,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--first-click", default="opening", choices=[r.value for r in FirstClick])
     parser.add_argument("--start", default="3,3")
-    parser.add_argument("--settings", default="best,best-with-longterm")
+    parser.add_argument("--settings", default="best,best-no-longterm")
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--out", type=Path)
     args = parser.parse_args()

@@ -25,7 +25,7 @@ look-ahead); ``--render`` rewrites those from ``OUT.json`` without searching.
 of the table under one rule (up to ``--max-layouts`` layouts), from the row's
 start, and prints them beside perfect play with each one's shortfall in total:
 the noise-free first test of an idea (``best-no-endgame`` against
-``best-no-endgame-with-longterm``, say) before a paired run on large boards.
+``best-no-endgame-with-pseudo``, say) before a paired run on large boards.
 Nothing is asserted: this prints and writes figures.
 """
 

@@ -239,7 +239,7 @@ def test_best_guess_names_an_uncertain_cell_deterministically(position: Position
         return
     if analysis.safe or analysis.mine or not analysis.unknown:
         return
-    every_piece = "best-with-longterm"
+    every_piece = "best-with-pseudo"
     for name in ("best", "best-no-lookahead", "best-no-endgame-no-fifty", every_piece):
         first = get_strategy(name).choose(position, analysis)
         assert first in analysis.unknown
@@ -266,10 +266,13 @@ def test_pruning_the_look_ahead_never_changes_its_choice(position: Position) -> 
         analyze(position)
     except InconsistentPositionError:
         return
-    for name in ("best-no-endgame", "best-no-endgame-no-dead", "best-no-endgame-with-longterm"):
+    for name in ("best-no-endgame", "best-no-endgame-no-dead", "best-no-endgame-no-longterm"):
         strategy = strategy_named(name)
         assert strategy is not None
         _pruning_keeps_the_choice(strategy, position)
+    weighed = BestGuess(endgame=False)  # the long-term risk's scores weighed in, as JSMinesweeper does
+    weighed.influence_weight = 0.9
+    _pruning_keeps_the_choice(weighed, position)
 
 
 @pytest.mark.parametrize("index", range(3))
@@ -297,13 +300,14 @@ def test_strategy_names() -> None:
     assert strategy_named("best-with-dead") is None  # on already: the name would change nothing
     assert strategy_named("best-no-fifty").fifty is False  # type: ignore[union-attr]
     assert strategy_named("best-with-fifty") is None  # on already
-    assert strategy_named("best-with-longterm-with-longterm") is None
-    assert strategy_named("best-with-longtermx") is None
+    assert strategy_named("best-with-pseudo-with-pseudo") is None
+    assert strategy_named("best-with-pseudox") is None
+    assert strategy_named("best-with-longterm") is None  # on already
     assert strategy_named("safest") is None
     with pytest.raises(ValueError, match="unknown strategy"):
         get_strategy("best-no-wings")
-    with pytest.raises(ValueError, match=r"; fifty is already on in best, longterm is already off in best$"):
-        get_strategy("best-with-fifty-no-longterm")
+    with pytest.raises(ValueError, match=r"; fifty is already on in best, pseudo is already off in best$"):
+        get_strategy("best-with-fifty-no-pseudo")
 
 
 @pytest.mark.parametrize("index", range(6))
@@ -333,9 +337,9 @@ def test_the_cli_takes_chained_piece_names(tmp_path) -> None:
 
     db = tmp_path / "run.sqlite"
     args = ["simulate", "--preset", "beginner", "--games", "4", "--workers", "1", "--db", str(db)]
-    ok = CliRunner().invoke(app, [*args, "--strategy", "best-no-endgame-with-longterm", "--json"])
+    ok = CliRunner().invoke(app, [*args, "--strategy", "best-no-endgame-with-pseudo", "--json"])
     assert ok.exit_code == 0, ok.output
-    assert '"strategy": "best-no-endgame-with-longterm"' in ok.stdout
+    assert '"strategy": "best-no-endgame-with-pseudo"' in ok.stdout
     bad = CliRunner().invoke(app, [*args, "--strategy", "best-no-wings"])
     assert bad.exit_code == 2 and "unknown strategy 'best-no-wings'" in bad.output
 
@@ -454,7 +458,7 @@ def test_long_term_risk_counts_what_whole_layouts_show(position: Position) -> No
         assert risk.influence(cell) == pytest.approx(float(share), abs=1e-12)
 
 
-@pytest.mark.parametrize("name", ["best-no-endgame-with-longterm", "best-no-endgame-with-pseudo"])
+@pytest.mark.parametrize("name", ["best-no-endgame", "best-no-endgame-no-longterm-with-pseudo"])
 def test_a_pseudo_fifty_fifty_is_guessed_first(name: str) -> None:
     # One mine left among 23 cells; were it E1 or E2, nothing could ever tell which
     # (C4 and C5 are mines, the rest is off the board). Every cell is as safe, and
@@ -462,4 +466,4 @@ def test_a_pseudo_fifty_fifty_is_guessed_first(name: str) -> None:
     position = Position.from_rows(["?????", "?????", "?????", "??*??", "??*??"], mines=3)
     analysis = analyze(position)
     assert get_strategy(name).choose(position, analysis) in {(4, 0), (4, 1)}
-    assert get_strategy("best-no-endgame").choose(position, analysis) == (0, 0)
+    assert get_strategy("best-no-endgame-no-longterm").choose(position, analysis) == (0, 0)

@@ -192,7 +192,7 @@ DEFAULT_STRATEGY = BestGuess.name
 
 def get_strategy(name: str) -> Strategy:
     """A fresh strategy from :data:`STRATEGIES`, or ``best`` with several pieces switched
-    (``best-no-endgame-with-longterm``); :class:`ValueError` names the known ones."""
+    (``best-no-endgame-with-pseudo``); :class:`ValueError` names the known ones."""
     if name in STRATEGIES:
         return STRATEGIES[name]()
     if (strategy := strategy_named(name)) is not None:

@@ -112,7 +112,7 @@ STRATEGY_HELP = (
     + ", ".join(p for p, on in DEFAULT_PIECES.items() if on)
     + ") off, best-with-PIECE another ("
     + ", ".join(p for p, on in DEFAULT_PIECES.items() if not on)
-    + ") on, and they chain: best-no-endgame-with-longterm. See docs/strategies.md."
+    + ") on, and they chain: best-no-endgame-with-pseudo. See docs/strategies.md."
 )
 
 

@@ -1,8 +1,9 @@
 """The strongest guessing strategy minesat has: each idea a named piece that can be switched on or off.
 
 ``best`` uses the pieces that measurably win games (:data:`DEFAULT_PIECES`: the
-endgame search, unavoidable guesses with chains of 50/50s, the look-ahead and dead
-cells); the long-term risk is there for experiments (``best-with-longterm``).
+endgame search, unavoidable guesses with chains of 50/50s, the look-ahead, dead
+cells and the long-term risk's scan); the others are there for experiments
+(``best-with-pseudo``).
 When nothing is proven, :class:`BestGuess` asks, in this order:
 
 1. **Endgame search** (:mod:`minesat.perfect.endgame`): few layouts left? Then
@@ -21,11 +22,12 @@ When nothing is proven, :class:`BestGuess` asks, in this order:
 4. **Dead cells**: a cell that can show only one number teaches nothing; it is
    guessed only when every candidate is dead (later information may still clear
    it for free).
-5. **Long-term risk** (:mod:`.longterm`): a cell that may still end up in a
-   50/50 (a pair or 2x2 box walled in by mines) scores higher, by the chance it
-   does, since guessing it now replaces a later coin toss; a "pseudo 50/50" (a
-   cell that is safe or a later coin toss) is guessed first. JSMinesweeper's
-   long-term risk.
+5. **Long-term risk** (:mod:`.longterm`, JSMinesweeper's long-term risk): a
+   "pseudo 50/50" (a cell that is safe or a later coin toss) is guessed first,
+   and the cells that may still end up in a 50/50 (a pair or 2x2 box walled in
+   by mines) are looked ahead at even when a little less safe. JSMinesweeper
+   also adds to such a cell's score the chance it does (guessing it now replaces
+   a later coin toss): :data:`INFLUENCE_WEIGHT`, 0 in ``best``.
 6. **Pseudo 50/50s** alone (:mod:`.longterm`'s scan, without its scores): a cell
    that is safe or a later coin toss is guessed first, after unavoidable guesses.
 
@@ -71,20 +73,22 @@ PIECES = ("endgame", "fifty", "lookahead", "dead", "longterm", "chains", "pseudo
 #: 20 000 that pointed the same way: 27 games won only with it, 12 only without,
 #: McNemar p = 0.024), and then dead cells (19 against 7, p = 0.029; 11 against 4
 #: on 20 000 fresh boards), and chains of 50/50s with them (15 against 4, p = 0.019, then
-#: 13 against 8 on 20 000 fresh boards; 28 against 12 in all, p = 0.017). The long-term
-#: risk stays off, ready for ``best-with-longterm`` experiments.
+#: 13 against 8 on 20 000 fresh boards; 28 against 12 in all, p = 0.017), and the
+#: long-term risk's scan, its score weight 0 (36 against 24 on 20 000 boards, then
+#: 109 against 63 on 60 000 fresh ones, p = 0.00056).
 DEFAULT_PIECES = {
     "endgame": True,
     "fifty": True,
     "lookahead": True,
     "dead": True,
-    "longterm": False,
+    "longterm": True,
     "chains": True,
     "pseudo": False,
 }
 
-#: How much a cell's chance of heading off a later 50/50 adds to its score (JSMinesweeper's 0.9).
-INFLUENCE_WEIGHT = 0.9
+#: How much a cell's chance of heading off a later 50/50 adds to its score. JSMinesweeper's
+#: 0.9 won no more games than 0 (docs/strategies.md), which also spares computing it.
+INFLUENCE_WEIGHT = 0.0
 
 
 @dataclass(frozen=True)
@@ -182,7 +186,9 @@ class BestGuess:
             candidates = list(risk.pseudos)  # each is safe or a later coin toss: now, the best of them
         else:
             candidates = self.candidates(position, analysis, longterm.scanned() if longterm else None)
-        influence = {cell: longterm.influence(cell) for cell in candidates} if longterm else {}
+        influence: dict[Cell, float] = {}
+        if longterm is not None and self.influence_weight:  # at weight 0 the scores leave it out
+            influence = {cell: longterm.influence(cell) for cell in candidates}
         if not (self.lookahead or self.dead or influence) or analysis.layouts is None:
             return candidates[0]
         return self.rank(position, analysis, candidates, influence)[0].cell
@@ -303,8 +309,8 @@ _SWITCH = re.compile(r"-(no|with)-([a-z]+)")
 def redundant_switches(name: str) -> list[str]:
     """What a ``best-...`` name switches to the way ``best`` already has it, said in words.
 
-    >>> redundant_switches("best-with-fifty-no-longterm")
-    ['fifty is already on in best', 'longterm is already off in best']
+    >>> redundant_switches("best-with-fifty-no-pseudo")
+    ['fifty is already on in best', 'pseudo is already off in best']
     """
     if not name.startswith("best-"):
         return []
@@ -319,9 +325,9 @@ def redundant_switches(name: str) -> list[str]:
 def strategy_named(name: str) -> BestGuess | None:
     """``best`` with pieces switched off (``-no-PIECE``) or on (``-with-PIECE``); ``None`` for other names.
 
-    >>> s = strategy_named("best-no-endgame-with-longterm")
-    >>> s.endgame, s.longterm, s.lookahead, s.name
-    (False, True, True, 'best-no-endgame-with-longterm')
+    >>> s = strategy_named("best-no-endgame-with-pseudo")
+    >>> s.endgame, s.pseudo, s.lookahead, s.name
+    (False, True, True, 'best-no-endgame-with-pseudo')
     >>> strategy_named("best-with-lookahead") is None   # already on: a name says what it changes
     True
     """

@@ -24,11 +24,11 @@ ways round: half the layouts in which the trap is there, which is the risk a
 later coin toss would cost.
 
 * **Influence** of a cell (the score bonus of :class:`~minesat.guess.best.BestGuess`'s
-  ``longterm`` piece): the tallies of the pairs it belongs to with at most
-  :data:`MAX_OPEN_WALLS` walls still unknown, plus the largest tally of its boxes,
-  plus its tally as an *enabler* (an unknown wall that must be a mine for a likely
-  trap to form: uncovering it instead breaks the trap). At most its chance to be
-  a mine or to be safe, whichever is smaller.
+  ``longterm`` piece, weighed by :data:`~minesat.guess.best.INFLUENCE_WEIGHT`): the
+  tallies of the pairs it belongs to with at most :data:`MAX_OPEN_WALLS` walls still
+  unknown, plus the largest tally of its boxes, plus its tally as an *enabler* (an
+  unknown wall that must be a mine for a likely trap to form: uncovering it instead
+  breaks the trap). At most its chance to be a mine or to be safe, whichever is smaller.
 * **Pseudo 50/50**: a cell whose every mined layout is a formed trap with it as
   a mine is safe or a later coin toss. Guessing it now costs nothing a later
   guess would not, and the number it shows when safe helps the rest of the board:
