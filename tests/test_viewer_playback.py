@@ -149,14 +149,10 @@ PROBE = """<script>
 </script>"""
 
 
-def probe(page: str, tmp_path: Path, query: str, width: int = 1400, wait_ms: int = 0) -> dict:
-    """Open the page (with the probe, after ``wait_ms`` of page time) in headless Chromium."""
-    timed = PROBE
-    if wait_ms:
-        timed = timed.replace("(function () {", "setTimeout(function () {", 1)
-        timed = timed.replace("}());\n</script>", f"}}, {wait_ms});\n</script>")
+def probe(page: str, tmp_path: Path, query: str, width: int = 1400) -> dict:
+    """Open the page with the probe in headless Chromium and read what it measured."""
     path = tmp_path / "page.html"
-    path.write_text(page.replace("</body>", timed + "\n</body>"), encoding="utf-8")
+    path.write_text(page.replace("</body>", PROBE + "\n</body>"), encoding="utf-8")
     dom = subprocess.run(
         ["chromium", "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
          "--disable-background-networking", "--disable-component-update", "--disable-sync",
