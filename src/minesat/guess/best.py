@@ -28,7 +28,14 @@ When nothing is proven, :class:`BestGuess` asks, in this order:
    by mines) are looked ahead at even when a little less safe. JSMinesweeper
    also adds to such a cell's score the chance it does (guessing it now replaces
    a later coin toss): :data:`INFLUENCE_WEIGHT`, 0 in ``best``.
-6. **Pseudo 50/50s** alone (:mod:`.longterm`'s scan, without its scores): a cell
+6. **Hunting an opening**: until some cell shows 0 (the ``safe`` first click in a
+   corner often shows a number), a guess that goes to the interior (no number
+   beside it) goes to the interior cell with fewest covered neighbours, a corner
+   first: all interior cells are equally safe, and a corner is the likeliest to
+   show 0 and open a region. Without it the look-ahead creeps out from the start
+   cell, guess by guess (each safer, but several where a corner needs one),
+   as JSMinesweeper does not.
+7. **Pseudo 50/50s** alone (:mod:`.longterm`'s scan, without its scores): a cell
    that is safe or a later coin toss is guessed first, after unavoidable guesses.
 
 With every piece off it is the plain safest-cell player. ``BestGuess`` keeps
@@ -65,7 +72,7 @@ MAX_CANDIDATES = 12
 INTERIOR_SAMPLES = 2
 
 #: Names of the pieces, as ``best-no-PIECE`` strategy names switch them off.
-PIECES = ("endgame", "fifty", "lookahead", "dead", "longterm", "chains", "pseudo")
+PIECES = ("endgame", "fifty", "lookahead", "dead", "longterm", "chains", "hunt", "pseudo")
 
 #: Which pieces ``best`` uses. A piece is on only when a paired run of 20 000
 #: expert boards showed it helps (docs/strategies.md): the endgame search and the
@@ -75,7 +82,8 @@ PIECES = ("endgame", "fifty", "lookahead", "dead", "longterm", "chains", "pseudo
 #: on 20 000 fresh boards), and chains of 50/50s with them (15 against 4, p = 0.019, then
 #: 13 against 8 on 20 000 fresh boards; 28 against 12 in all, p = 0.017), and the
 #: long-term risk's scan, its score weight 0 (36 against 24 on 20 000 boards, then
-#: 109 against 63 on 60 000 fresh ones, p = 0.00056).
+#: 109 against 63 on 60 000 fresh ones, p = 0.00056), and hunting an opening (classic
+#: start, safe at 0,0; docs/strategies.md).
 DEFAULT_PIECES = {
     "endgame": True,
     "fifty": True,
@@ -83,6 +91,7 @@ DEFAULT_PIECES = {
     "dead": True,
     "longterm": True,
     "chains": True,
+    "hunt": True,
     "pseudo": False,
 }
 
@@ -151,6 +160,7 @@ class BestGuess:
         dead: bool = DEFAULT_PIECES["dead"],
         longterm: bool = DEFAULT_PIECES["longterm"],
         chains: bool = DEFAULT_PIECES["chains"],
+        hunt: bool = DEFAULT_PIECES["hunt"],
         pseudo: bool = DEFAULT_PIECES["pseudo"],
     ) -> None:
         self.endgame = endgame
@@ -159,6 +169,7 @@ class BestGuess:
         self.dead = dead
         self.longterm = longterm
         self.chains = chains
+        self.hunt = hunt
         self.pseudo = pseudo
         self.influence_weight = INFLUENCE_WEIGHT
         #: ``(layouts, states)`` at which exact play takes over, when set; else by the board's size
@@ -180,18 +191,22 @@ class BestGuess:
         scan = (self.longterm or self.pseudo) and analysis.layouts
         risk = LongTermRisk(self.analyzer, position, analysis) if scan else None
         longterm = risk if self.longterm else None  # the pseudo piece uses only its pseudo 50/50s
+        hunting = False  # whether the choice may go to a corner instead (only a free choice may)
         if self.fifty and (group := unavoidable_guess(position, analysis, chains=self.chains)) is not None:
             candidates = list(group)  # one of them must be guessed some day: now, the best of them
         elif risk is not None and risk.pseudos:
             candidates = list(risk.pseudos)  # each is safe or a later coin toss: now, the best of them
         else:
             candidates = self.candidates(position, analysis, longterm.scanned() if longterm else None)
+            hunting = self.hunt and 0 not in position.cells
         influence: dict[Cell, float] = {}
         if longterm is not None and self.influence_weight:  # at weight 0 the scores leave it out
             influence = {cell: longterm.influence(cell) for cell in candidates}
         if not (self.lookahead or self.dead or influence) or analysis.layouts is None:
-            return candidates[0]
-        return self.rank(position, analysis, candidates, influence)[0].cell
+            cell = candidates[0]
+        else:
+            cell = self.rank(position, analysis, candidates, influence)[0].cell
+        return hunting_cell(position, analysis, cell) if hunting else cell
 
     # --- the pieces ---------------------------------------------------------------
 
@@ -292,6 +307,34 @@ class BestGuess:
 
     def _key(self, c: Candidate) -> tuple[bool, float, float, Cell]:
         return (self.dead and c.dead, -round(c.score, 9), -round(c.safety, 9), c.cell)
+
+
+def hunting_cell(position: Position, analysis: Analysis, cell: Cell) -> Cell:
+    """Where a guess at ``cell`` goes while no cell shows 0: a corner, if ``cell`` is in the interior.
+
+    Cells next to no number (the interior) all have the same chance to be safe; the
+    one with fewest covered neighbours (ties to the first in row-major order) is the
+    likeliest to show 0 and open a region. A guess next to a number stays where it is.
+
+    >>> from minesat.analysis import analyze
+    >>> p = Position.from_rows(["1?????", "??????", "??????", "??????"], mines=5)
+    >>> hunting_cell(p, analyze(p), (0, 2)), hunting_cell(p, analyze(p), (1, 1))
+    ((0, 5), (1, 1))
+    """
+    cols = position.cols
+    table = neighbour_table(position.rows, cols)
+    cells = position.cells
+
+    def beside_a_number(c: Cell) -> bool:
+        return any(cells[j] >= 0 for j in table[_index(c, cols)])
+
+    if beside_a_number(cell):
+        return cell
+    interior = [
+        (sum(cells[j] < 0 for j in table[_index(c, cols)]), c)
+        for c in analysis.unknown if not beside_a_number(c)
+    ]
+    return min(interior)[1] if interior else cell
 
 
 def _index(cell: Cell, cols: int) -> int:
