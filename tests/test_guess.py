@@ -467,3 +467,56 @@ def test_a_pseudo_fifty_fifty_is_guessed_first(name: str) -> None:
     analysis = analyze(position)
     assert get_strategy(name).choose(position, analysis) in {(4, 0), (4, 1)}
     assert get_strategy("best-no-endgame-no-longterm").choose(position, analysis) == (0, 0)
+
+
+# --- hunting an opening -----------------------------------------------------------
+
+
+def test_before_any_opening_an_interior_guess_goes_to_a_corner() -> None:
+    # The classic start: A1 shows 1. The look-ahead alone takes A3, two cells along
+    # (its number would tell about A2 and B2); hunting takes the corner A30, as safe
+    # (every interior cell is) and the likeliest to show 0.
+    position = Position.from_rows(["1" + "?" * 29] + ["?" * 30] * 15, mines=99)
+    analysis = analyze(position)
+    assert get_strategy("best-no-hunt").choose(position, analysis) == (0, 2)
+    assert get_strategy("best").choose(position, analysis) == (0, 29)
+    assert analysis.probability[0][2] == analysis.probability[0][29]
+    # With A30 shown too, the next corner in row-major order.
+    position = Position.from_rows(["1" + "?" * 28 + "1"] + ["?" * 30] * 15, mines=99)
+    assert get_strategy("best").choose(position, analyze(position)) == (15, 0)
+
+
+@examples
+@given(small_positions(max_cells=16))
+def test_hunting_never_moves_a_guess_to_a_riskier_cell(position: Position) -> None:
+    # On these small positions (no 0 shown where a guess is needed) hunting moves
+    # about one guess in three; the cell it moves to is exactly as safe.
+    analyzer = Analyzer()
+    try:
+        analysis = analyzer.analyze(position)
+    except InconsistentPositionError:
+        return
+    if analysis.safe or not analysis.unknown or analysis.layouts is None:
+        return  # nothing to guess
+    (hr, hc) = get_strategy("best-no-endgame").choose(position, analysis)
+    (pr, pc) = get_strategy("best-no-endgame-no-hunt").choose(position, analysis)
+    assert analysis.probability[hr][hc] == pytest.approx(analysis.probability[pr][pc], abs=1e-12)
+
+
+def test_hunting_never_acts_once_the_game_has_an_opening() -> None:
+    # Under the opening rule the first click shows 0: the games are move for move the same.
+    for index in range(40):
+        layout = generate_layout(9, 9, 10, start=(4, 4), rule=FirstClick.OPENING,
+                                 seed=game_seed(9, 9, 10, "opening", (4, 4), 5, index))
+        games = [play_game(layout, (4, 4), strategy=get_strategy(name), rule=FirstClick.OPENING)
+                 for name in ("best", "best-no-hunt")]
+        assert games[0].moves == games[1].moves
+    # On the classic start (expert, safe in a corner) some games do differ: A1 often shows a number.
+    differ = 0
+    for index in range(30):
+        layout = generate_layout(16, 30, 99, start=(0, 0), rule=FirstClick.SAFE,
+                                 seed=game_seed(16, 30, 99, "safe", (0, 0), 5, index))
+        games = [play_game(layout, (0, 0), strategy=get_strategy(name), rule=FirstClick.SAFE)
+                 for name in ("best", "best-no-hunt")]
+        differ += games[0].moves != games[1].moves
+    assert differ > 0

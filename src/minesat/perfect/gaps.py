@@ -12,7 +12,7 @@ where every lost layout went. Proven moves cost nothing (docs/perfect.md).
 
 >>> report = strategy_gaps(4, 4, 5, "safe", (0, 1), "best-no-endgame")
 >>> report.perfect, report.wins, report.layouts
-(1461, 1409, 3003)
+(1461, 1382, 3003)
 >>> sum(g.lost for g in report.gaps) == report.perfect - report.wins
 True
 """
