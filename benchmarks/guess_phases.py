@@ -105,12 +105,30 @@ def minesat_guesses(layout: Layout, start: Cell, rule: str, strategy: str) -> li
     return [parse_cell(step.move) for step in trace if step.reason is Reason.GUESS]
 
 
+class PairingError(Exception):
+    """A pairing file that cannot be read: the message says where."""
+
+
 def read_pairing(path: Path) -> Iterator[dict]:
+    """The records of a pairing file (JSON Lines, gzipped if it ends in .gz)."""
     opener = gzip.open if path.suffix == ".gz" else open
-    with opener(path, "rt") as lines:
-        for line in lines:
-            if line.strip():
-                yield json.loads(line)
+    try:
+        with opener(path, "rt") as lines:
+            for number, line in enumerate(lines, 1):
+                if not line.strip():
+                    continue
+                try:
+                    record = json.loads(line)
+                except json.JSONDecodeError as error:
+                    raise PairingError(f"{path}:{number}:{error.colno}: not JSON: {error.msg}") from None
+                if not (
+                    isinstance(record, dict) and {"game", "layout", "jsminesweeper"} <= record.keys()
+                    and isinstance(record["jsminesweeper"], dict) and "guessed" in record["jsminesweeper"]
+                ):
+                    raise PairingError(f"{path}:{number}:1: not a record of benchmarks/jsminesweeper.py")
+                yield record
+    except (OSError, EOFError, UnicodeDecodeError) as error:
+        raise PairingError(f"{path}: cannot read: {error}") from None
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -124,6 +142,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--strategy", default="best", help="a setting as benchmarks/paired.py takes it")
     parser.add_argument("--start-shows", type=int, help="only games whose first click shows this")
     args = parser.parse_args(argv)
+    try:
+        make_strategy(args.strategy)
+    except ValueError as error:
+        parser.error(f"--strategy: {error}")
+    try:
+        return report(args)
+    except PairingError as error:
+        print(f"guess_phases.py: {error}", file=sys.stderr)
+        return 2
+
+
+def report(args: argparse.Namespace) -> int:
+    """Replay the pairing's games and print the tables."""
     rows, cols, mines = PRESETS[args.preset]
     start: Cell = args.start
     players = ("minesat", "jsminesweeper")

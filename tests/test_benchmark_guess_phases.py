@@ -65,3 +65,22 @@ def test_a_pairing_from_other_boards_is_refused() -> None:
     )
     assert run.returncode != 0
     assert "game 0: its board is not the one these options make" in run.stderr
+
+
+def test_bad_pairing_files_are_one_line_with_where(tmp_path: Path) -> None:
+    not_json = tmp_path / "not-json.jsonl"
+    not_json.write_text('\nnope\n')
+    foreign = tmp_path / "foreign.jsonl"
+    foreign.write_text('{"game": 0}\n')
+    for path, says in [
+        (not_json, f"{not_json}:2:1: not JSON"),
+        (foreign, f"{foreign}:1:1: not a record of benchmarks/jsminesweeper.py"),
+        (tmp_path / "missing.jsonl", "cannot read"),
+    ]:
+        run = subprocess.run(
+            [sys.executable, "guess_phases.py", "--pairing", str(path), "--seed", "0"],
+            cwd=ROOT / "benchmarks", capture_output=True, text=True, timeout=600,
+        )
+        assert run.returncode == 2
+        assert says in run.stderr and "Traceback" not in run.stderr
+        assert len(run.stderr.strip().splitlines()) == 1
