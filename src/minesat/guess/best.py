@@ -324,15 +324,11 @@ def hunting_cell(position: Position, analysis: Analysis, cell: Cell) -> Cell:
     cols = position.cols
     table = neighbour_table(position.rows, cols)
     cells = position.cells
-
-    def beside_a_number(c: Cell) -> bool:
-        return any(cells[j] >= 0 for j in table[_index(c, cols)])
-
-    if beside_a_number(cell):
+    if _touches_number(cells, table, _index(cell, cols)):
         return cell
     interior = [
         (sum(cells[j] < 0 for j in table[_index(c, cols)]), c)
-        for c in analysis.unknown if not beside_a_number(c)
+        for c in analysis.unknown if not _touches_number(cells, table, _index(c, cols))
     ]
     return min(interior)[1] if interior else cell
 
