@@ -143,6 +143,58 @@ def test_endgame_move_gives_up_past_its_limits() -> None:
     assert endgame_move(position, analysis) is not None
 
 
+def test_endgame_answers_are_remembered_only_for_the_same_position_and_limits(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from minesat.perfect import endgame
+
+    monkeypatch.setattr(endgame, "_answers", type(endgame._answers)())
+    # The same cells with another mine count, and the same position searched within other limits:
+    # each answer must be the one a fresh search gives, whatever was searched before it.
+    asked = [
+        (Position.from_rows(["?????", "?2?1?", "?????"], mines=m), limit, states)
+        for m in (3, 2, 3) for limit, states in ((10**6, None), (10**6, 1), (10, None), (10**6, None))
+    ]
+    fresh = [endgame._search(p, analyze(p), limit, states) if analyze(p).layouts <= limit else None
+             for p, limit, states in asked]
+    assert len({(f.wins, f.layouts) for f in fresh if f is not None}) == 2  # the two mine counts differ
+    remembered = [endgame_move(p, analyze(p), limit=limit, max_states=states) for p, limit, states in asked]
+    assert remembered == fresh
+    assert len(endgame._answers) == 4  # each mine count within and past the state budget; 10 lists none
+    monkeypatch.setattr(endgame, "REMEMBERED", 3)
+    for width in range(2, 8):  # only the latest REMEMBERED are kept
+        p = Position.from_rows(["?" * width], mines=1)
+        endgame_move(p, analyze(p), limit=100, max_states=None)
+    assert [key[0].cols for key in endgame._answers] == [5, 6, 7]
+
+
+def test_remembered_endgame_answers_play_the_same_games(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Small boards, where exact play decides from the first guess: games played with every
+    answer remembered from earlier games are the games played with none remembered."""
+    from minesat.perfect import endgame
+
+    layouts = [generate_layout(4, 4, 4, start=(0, 0), rule="safe", seed=s) for s in range(16)]
+
+    searched: list[Position] = []
+    search = endgame._search
+    monkeypatch.setattr(endgame, "_search", lambda *args: searched.append(args[0]) or search(*args))
+
+    def play_all() -> list[tuple[bool, tuple[str, ...]]]:
+        searched.clear()
+        games = [play_game(layout, (0, 0), strategy=get_strategy("best"), rule="safe") for layout in layouts]
+        return [(game.won, tuple(game.moves)) for game in games]
+
+    monkeypatch.setattr(endgame, "_answers", type(endgame._answers)())
+    monkeypatch.setattr(endgame, "REMEMBERED", 0)
+    forgetting = play_all()
+    searches = len(searched)
+    monkeypatch.setattr(endgame, "REMEMBERED", 10_000)
+    monkeypatch.setattr(endgame, "_answers", type(endgame._answers)())
+    assert play_all() == forgetting and 0 < len(searched) < searches  # positions that come back: remembered
+    assert play_all() == forgetting and not searched  # every answer remembered now
+    assert 0 < sum(won for won, _ in forgetting) < len(layouts)  # real games: some won, some lost
+
+
 def naive_win(position: Position) -> float:
     """The best chance to win, by a plain game tree over (layouts, uncovered cells)."""
     rows, cols = position.rows, position.cols

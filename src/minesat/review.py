@@ -86,7 +86,8 @@ GUESS_LAYOUTS = 2000
 GUESS_STATES = 1000
 
 #: Where perfect play is out of reach, a guess is compared with the move the ``best``
-#: strategy would have made on boards of at most this many cells: its look-ahead costs
+#: strategy would have made (its own exact play held to the limits above) on boards of
+#: at most this many cells: its look-ahead costs
 #: about a second a guess on a 36x60 board (2 160 cells), where a review would take
 #: minutes instead of seconds (expert has 480 cells).
 BEST_MOVE_CELLS = 1000
@@ -422,9 +423,14 @@ class _Judge:
         if analysis.safe or blank.rows * blank.cols > BEST_MOVE_CELLS:
             return _NO_CHANCES  # a needless guess: the proven-safe cells left untaken say it already
         if self._best is None:
-            from minesat.player import get_strategy
+            from minesat.guess.best import BestGuess
 
-            self._best = get_strategy("best")
+            best = BestGuess()
+            # Its exact play held to the review's own budget: on a board of up to 6x6 the
+            # player searches positions of up to 70 000 layouts (up to half a minute each),
+            # which is a price for playing a whole game, not for judging one click.
+            best.endgame_limits = (GUESS_LAYOUTS, GUESS_STATES)
+            self._best = best
         return None, None, self._best.choose(blank, analysis), STRATEGY
 
 

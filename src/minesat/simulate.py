@@ -65,7 +65,11 @@ MAX_BATCH = 20
 
 
 def _play_with_player(layout: Layout, start: Cell, rule: str, strategy: str) -> GameRecord:
-    """The real player: a fresh strategy per game, so no state leaks between games."""
+    """The real player: a fresh strategy per game, so no state leaks between games.
+
+    (The exact endgame's answers are remembered per process, but each is keyed on
+    everything it depends on: a remembered answer is the answer a search would give.)
+    """
     return play_game(layout, start, strategy=get_strategy(strategy), rule=rule)
 
 

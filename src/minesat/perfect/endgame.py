@@ -10,7 +10,10 @@ One search serves both: the exact value of a position in ``minesat perfect``
 and the player's move are the same number.
 
 A state budget keeps every game short: past it :func:`endgame_move` gives up
-(``None``) and the player's guess comes from its heuristics.
+(``None``) and the player's guess comes from its heuristics. The answers of the
+last :data:`REMEMBERED` searches are kept (per process): on a small board the
+same early positions come back game after game, and their searches are the
+longest.
 
 >>> from minesat.analysis import analyze
 >>> position = Position.from_rows(["???", "?2?", "???"], mines=2)   # 28 layouts
@@ -20,6 +23,8 @@ A state budget keeps every game short: past it :func:`endgame_move` gives up
 """
 
 from __future__ import annotations
+
+from collections import OrderedDict
 
 from minesat.analysis import Analysis
 from minesat.board import Position
@@ -39,16 +44,29 @@ ENDGAME_STATES = 100_000
 #: (docs/strategies.md): this closes nearly all of `best`'s shortfall against perfect play
 #: on the perfect-play table, while on 8x8 the same rule made games 3.4 times slower for
 #: no win in 1 000, and on expert, applied to the last 36 undecided cells, 4 times slower.
+#: 70 000 layouts rather than 20 000 reach the early guesses of 5x5 and 5x6 with 6 mines
+#: (a 1 in two corners of 5x6 leaves 65 835 layouts), where the look-ahead lost 1 381
+#: layouts to perfect play: with it `best` wins what perfect play wins on every row of
+#: reports/perfect.md. Such a search takes up to half a minute; these positions come
+#: back game after game, and the answer is remembered (:data:`REMEMBERED`).
 SMALL_BOARD_CELLS = 36
-SMALL_BOARD_LAYOUTS = 20_000
+SMALL_BOARD_LAYOUTS = 70_000
 SMALL_BOARD_STATES = 200_000
+
+
+#: How many endgame searches' answers are kept (the latest).
+REMEMBERED = 512
+
+#: Answers of past searches, keyed on everything an answer depends on: the position
+#: (board size, every cell, mine count) and the two limits it was searched within.
+_answers: OrderedDict[tuple[Position, int, int | None], RankedMove | None] = OrderedDict()
 
 
 def endgame_limits(rows: int, cols: int) -> tuple[int, int]:
     """The layouts at which exact play takes over on a ``rows`` x ``cols`` board, and its state budget.
 
     >>> endgame_limits(16, 30), endgame_limits(5, 6)
-    ((2000, 100000), (20000, 200000))
+    ((2000, 100000), (70000, 200000))
     """
     if rows * cols <= SMALL_BOARD_CELLS:
         return SMALL_BOARD_LAYOUTS, SMALL_BOARD_STATES
@@ -72,6 +90,19 @@ def endgame_move(
     """
     if analysis.layouts is None or analysis.layouts > limit or position.mines is None or not analysis.unknown:
         return None
+    key = (position, limit, max_states)
+    try:
+        return _answers[key]
+    except KeyError:
+        pass  # not searched yet (or no longer remembered)
+    move = _search(position, analysis, limit, max_states)
+    _answers[key] = move
+    while len(_answers) > REMEMBERED:
+        _answers.popitem(last=False)  # the oldest
+    return move
+
+
+def _search(position: Position, analysis: Analysis, limit: int, max_states: int | None) -> RankedMove | None:
     try:
         search = PositionSearch(position, max_states=max_states, time_limit=None, analysis=analysis,
                                 max_layouts=limit)
