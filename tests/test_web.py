@@ -35,10 +35,12 @@ with warnings.catch_warnings():  # Starlette 1.x suggests httpx2 over httpx: eit
     from starlette.testclient import TestClient
 from typer.testing import CliRunner
 
+from minesat.analysis import analyze
 from minesat.board import Layout, Position
 from minesat.cli import app as cli
 from minesat.formats import format_layout, format_position
 from minesat.perfect import perfect_from_position
+from minesat.player import get_strategy
 from minesat.simulate import run
 from minesat.store import GameStore, RunConfig
 from minesat.web.app import MAX_BODY, create_app
@@ -173,6 +175,22 @@ def test_best_makes_the_players_move(client: TestClient) -> None:
     assert body["move"] in ("A2", "B1", "B2")
     assert post(client, "/api/best", {"board": "1?\n??\n"})[1]["move"] is None  # a guess, no total
     assert post(client, "/api/best", {"board": "3?\n??\n", "mines": 1})[0] == 422
+
+
+def test_best_answers_at_once_on_a_small_board(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    # On a 5x6 board the player would search this position's 65 835 layouts exactly (about
+    # half a minute); the page waits for /api/best, which holds exact play to 2 000 layouts.
+    from minesat.perfect import endgame
+
+    searched: list[int | None] = []
+    monkeypatch.setattr(endgame, "_search", lambda _, analysis, *limits: searched.append(analysis.layouts))
+    monkeypatch.setattr(endgame, "_answers", type(endgame._answers)())
+    board = "1????1\n??????\n??????\n??????\n??????\n"
+    status, body = post(client, "/api/best", {"board": board, "mines": 6})
+    assert status == 200 and body["reason"] == "guess" and searched == []
+    position = Position.from_rows(board.split(), mines=6)
+    get_strategy("best").choose(position, analyze(position))  # the player itself searches it
+    assert searched == [65835]
 
 
 def test_position_reads_a_board_for_the_editor(client: TestClient) -> None:

@@ -423,14 +423,9 @@ class _Judge:
         if analysis.safe or blank.rows * blank.cols > BEST_MOVE_CELLS:
             return _NO_CHANCES  # a needless guess: the proven-safe cells left untaken say it already
         if self._best is None:
-            from minesat.guess.best import BestGuess
+            from minesat.guess.best import best_within
 
-            best = BestGuess()
-            # Its exact play held to the review's own budget: on a board of up to 6x6 the
-            # player searches positions of up to 70 000 layouts (up to half a minute each),
-            # which is a price for playing a whole game, not for judging one click.
-            best.endgame_limits = (GUESS_LAYOUTS, GUESS_STATES)
-            self._best = best
+            self._best = best_within(GUESS_LAYOUTS, GUESS_STATES)  # judging one click, not playing a game
         return None, None, self._best.choose(blank, analysis), STRATEGY
 
 

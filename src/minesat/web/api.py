@@ -26,7 +26,9 @@ from minesat.board import FLAG, Cell, Layout, Move, Position, parse_cell
 from minesat.formats import ReplayFormatError, parse_replay
 from minesat.formats.replay import replay_format_for
 from minesat.formats.wanted import InputError, board_from_content
+from minesat.guess.best import best_within
 from minesat.perfect import DEFAULT_MAX_STATES, PastBudget, perfect_from_position
+from minesat.perfect.endgame import ENDGAME_LAYOUTS, ENDGAME_STATES
 from minesat.player import Reason, next_step
 from minesat.replay import review_replay
 from minesat.review import GameReview, review_game, without_flags
@@ -156,6 +158,9 @@ def _cell(body: dict[str, Any], position: Position) -> Cell:
 def best_request(body: object) -> dict[str, Any]:
     """``POST /api/best``: the move the automatic player (strategy ``best``) makes from the position.
 
+    The page waits for it beside the analysis, so its exact play is held to what the
+    player searches on large boards (2 000 layouts) on small boards too.
+
     ``{"move": "A5", "reason": "proven safe" | "proven mine" | "guess", "probability": P}``;
     ``move`` is null when nothing is covered, or when a guess is needed and the total is unknown.
     """
@@ -169,7 +174,7 @@ def best_move(position: Position, analysis: Analysis) -> dict[str, Any]:
     if not (analysis.safe or analysis.mine) and analysis.unknown and analysis.mines is None:
         return {"move": None, "reason": "a guess is needed: give the total number of mines to choose one",
                 "probability": None}
-    step = next_step(position, analysis)
+    step = next_step(position, analysis, best_within(ENDGAME_LAYOUTS, ENDGAME_STATES))
     if step is None:
         return {"move": None, "reason": "nothing is covered", "probability": None}
     return {"move": step.move, "reason": step.reason.value, "probability": step.probability,
