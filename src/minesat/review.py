@@ -86,8 +86,8 @@ GUESS_LAYOUTS = 2000
 GUESS_STATES = 1000
 
 #: Where perfect play is out of reach, a guess is compared with the move the ``best``
-#: strategy would have made (its own exact play held to the limits above) on boards of
-#: at most this many cells: its look-ahead costs
+#: strategy would have made (its exact play held to 2 000 layouts on every board) on
+#: boards of at most this many cells: its look-ahead costs
 #: about a second a guess on a 36x60 board (2 160 cells), where a review would take
 #: minutes instead of seconds (expert has 480 cells).
 BEST_MOVE_CELLS = 1000
@@ -424,8 +424,11 @@ class _Judge:
             return _NO_CHANCES  # a needless guess: the proven-safe cells left untaken say it already
         if self._best is None:
             from minesat.guess.best import best_within
+            from minesat.perfect.endgame import ENDGAME_LAYOUTS, ENDGAME_STATES
 
-            self._best = best_within(GUESS_LAYOUTS, GUESS_STATES)  # judging one click, not playing a game
+            # Exact play as the player has it on large boards, on small ones too: there the
+            # player searches up to 70 000 layouts, half a minute for some early guesses.
+            self._best = best_within(ENDGAME_LAYOUTS, ENDGAME_STATES)
         return None, None, self._best.choose(blank, analysis), STRATEGY
 
 
