@@ -424,11 +424,10 @@ class _Judge:
             return _NO_CHANCES  # a needless guess: the proven-safe cells left untaken say it already
         if self._best is None:
             from minesat.guess.best import best_within
-            from minesat.perfect.endgame import ENDGAME_LAYOUTS, ENDGAME_STATES
 
             # Exact play as the player has it on large boards, on small ones too: there the
             # player searches up to 70 000 layouts, half a minute for some early guesses.
-            self._best = best_within(ENDGAME_LAYOUTS, ENDGAME_STATES)
+            self._best = best_within()
         return None, None, self._best.choose(blank, analysis), STRATEGY
 
 

@@ -59,7 +59,7 @@ from minesat.guess import TIE, mine_probability
 from minesat.guess.fifty import unavoidable_guess
 from minesat.guess.longterm import LongTermRisk
 from minesat.guess.outcomes import each_outcome
-from minesat.perfect.endgame import endgame_limits, endgame_move
+from minesat.perfect.endgame import ENDGAME_LAYOUTS, ENDGAME_STATES, endgame_limits, endgame_move
 
 #: Look ahead at cells whose chance to be safe is at least this share of the best.
 CANDIDATE_SHARE = 0.90
@@ -309,15 +309,16 @@ class BestGuess:
         return (self.dead and c.dead, -round(c.score, 9), -round(c.safety, 9), c.cell)
 
 
-def best_within(layouts: int, states: int | None) -> BestGuess:
+def best_within(layouts: int = ENDGAME_LAYOUTS, states: int | None = ENDGAME_STATES) -> BestGuess:
     """``best`` with its exact play held to ``layouts`` layouts and ``states`` states on every board.
 
-    For one move while a person waits (the web app's hint, a replay's review): on boards
-    of up to 6x6 the player itself searches up to 70 000 layouts, half a minute for some
-    early guesses, which is a price for playing whole games.
+    For one move while a person waits (the web app's hint, a replay's review): by default
+    the limits ``best`` has on large boards, since on boards of up to 6x6 the player itself
+    searches up to 70 000 layouts, half a minute for some early guesses, which is a price
+    for playing whole games.
 
-    >>> best_within(2000, 100_000).endgame_limits
-    (2000, 100000)
+    >>> best_within().endgame_limits, best_within(500, None).endgame_limits
+    ((2000, 100000), (500, None))
     """
     strategy = BestGuess()
     strategy.endgame_limits = (layouts, states)

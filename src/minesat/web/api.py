@@ -28,7 +28,6 @@ from minesat.formats.replay import replay_format_for
 from minesat.formats.wanted import InputError, board_from_content
 from minesat.guess.best import best_within
 from minesat.perfect import DEFAULT_MAX_STATES, PastBudget, perfect_from_position
-from minesat.perfect.endgame import ENDGAME_LAYOUTS, ENDGAME_STATES
 from minesat.player import Reason, next_step
 from minesat.replay import review_replay
 from minesat.review import GameReview, review_game, without_flags
@@ -174,7 +173,7 @@ def best_move(position: Position, analysis: Analysis) -> dict[str, Any]:
     if not (analysis.safe or analysis.mine) and analysis.unknown and analysis.mines is None:
         return {"move": None, "reason": "a guess is needed: give the total number of mines to choose one",
                 "probability": None}
-    step = next_step(position, analysis, best_within(ENDGAME_LAYOUTS, ENDGAME_STATES))
+    step = next_step(position, analysis, best_within())
     if step is None:
         return {"move": None, "reason": "nothing is covered", "probability": None}
     return {"move": step.move, "reason": step.reason.value, "probability": step.probability,
