@@ -51,6 +51,7 @@ changes the answer (docs/perfect.md has the proofs):
 
 from __future__ import annotations
 
+import heapq
 from collections.abc import Callable, Iterable
 
 import numpy as np
@@ -182,6 +183,49 @@ def _columns(matrix: np.ndarray, cells: list[int]) -> list[tuple[int, int, tuple
             mined = sets.pop(MINE, 0)
             columns.append((chunk[j], mined, tuple(sets.items())))
     return columns
+
+
+class _Moves:
+    """The live moves of a state, handed out best bound first; each bound is worked out only when needed.
+
+    A move's bound is the sum of the look-alike covers of its outcomes
+    (:meth:`~minesat.perfect.alike.Alike.cover`), at most the layouts where it
+    is safe. Most moves of a state are never tried: once one move is found,
+    every later move's bound is at most its value. So a move waits in a heap
+    under its safe count, and its covers are counted when it reaches the top;
+    a move whose covers are counted goes back under its bound. The moves come
+    out in the order of ``(-bound, -safe count, cell)`` exactly as if every
+    bound were counted first, since a move's safe count is at least its bound.
+    """
+
+    __slots__ = ("alike", "heap")
+
+    def __init__(self, live: list[tuple[int, int, list[tuple[int, int, int]]]],
+                 alike: Alike | SparseAlike | None) -> None:
+        self.alike = alike
+        # (-bound so far, -safe count, cell, counted, outcomes): a cell is in the heap once, so no
+        # two entries compare beyond it.
+        self.heap: list[tuple[int, int, int, bool, list[tuple[int, ...]]]] = [
+            (-s, -s, c, False, parts) for s, c, parts in live
+        ]
+        heapq.heapify(self.heap)
+
+    def __bool__(self) -> bool:
+        return bool(self.heap)
+
+    def next(self) -> tuple[int, int, list[tuple[int, int, int, int]]]:
+        """The move with the highest bound left: its bound, cell and ``(cover, size, layouts, number)``s."""
+        heap = self.heap
+        while True:
+            key, minus_s, c, counted, parts = heapq.heappop(heap)
+            if counted:
+                return -key, c, parts
+            alike = self.alike
+            if alike is not None:
+                bounded = [(alike.cover(p) if size > 1 else 1, size, p, v) for size, p, v in parts]
+            else:
+                bounded = [(size, size, p, v) for size, p, v in parts]
+            heapq.heappush(heap, (-sum(b[0] for b in bounded), minus_s, c, True, bounded))
 
 
 class PerfectSearch:
@@ -393,26 +437,18 @@ class PerfectSearch:
             return self._free_cells(position, universe, subset, safe, lo, ub)
         if not live:
             return 1, True  # every cell dead: the clicks teach nothing, one layout is won
-        live = self._one_per_class(live, images)
-        alike = universe.alike
-        scored: list[tuple[int, int, int, list[tuple[int, int, int, int]]]] = []
-        for s, c, parts in live:
-            if alike is not None:
-                bounded = [(alike.cover(p) if size > 1 else 1, size, p, v) for size, p, v in parts]
-            else:
-                bounded = [(size, size, p, v) for size, p, v in parts]
-            scored.append((sum(b[0] for b in bounded), s, c, bounded))
-        scored.sort(key=lambda t: (-t[0], -t[1], t[2]))
-        ub = min(ub, scored[0][0])
+        moves = _Moves(self._one_per_class(live, images), universe.alike)
+        bound, c, bounded = moves.next()
+        ub = min(ub, bound)
         if ub <= lo:
             return ub, False
         best = lo
         found = False
         failed = 0
-        for bound, _, c, bounded in scored:
+        while True:
             if bound <= best:
                 failed = max(failed, bound)
-                break  # sorted by bound: no later move can beat the best either
+                break  # in order of bound: no later move can beat the best either
             bounded.sort(key=lambda t: -t[1])
             children = [(b, size, p, position[:c] + _BYTE[v] + position[c + 1:]) for b, size, p, v in bounded]
             total, exact = self._chance(children, universe, best)
@@ -422,6 +458,9 @@ class PerfectSearch:
                     break
             else:
                 failed = max(failed, total)
+            if not moves:
+                break
+            bound, c, bounded = moves.next()
         if found:
             return best, True
         return min(failed, ub), False
