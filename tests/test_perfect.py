@@ -30,7 +30,7 @@ from minesat.perfect import (
     strategy_wins,
 )
 from minesat.perfect.geometry import Board, layouts_matrix
-from minesat.perfect.search import PerfectSearch, Universe
+from minesat.perfect.search import PerfectSearch, Universe, _Moves
 from minesat.player import get_strategy, play_game
 from perfect_bruteforce import BruteForce
 
@@ -350,3 +350,48 @@ def test_states_with_one_reduced_key_have_one_value() -> None:
             positions.setdefault(key, set()).add(position)
         assert all(len(v) == 1 for v in values.values())
         assert sum(len(p) > 1 for p in positions.values()) >= 5  # the key does join different positions
+
+
+class _ShareCover:
+    """A stand-in look-alike table: a set's cover is a fixed share of its size (at most the size)."""
+
+    def __init__(self, share: float) -> None:
+        self.share = share
+        self.asked = 0
+
+    def cover(self, subset: int) -> int:
+        self.asked += 1
+        return max(1, int(subset.bit_count() * self.share))
+
+
+def test_moves_come_in_the_order_of_their_bounds_counting_only_those_needed() -> None:
+    """``_Moves`` hands out the moves as sorting them all by ``(-bound, -safe count, cell)`` would."""
+    rng = random.Random(3)
+    for _ in range(300):
+        live = []
+        for c in rng.sample(range(40), rng.randint(1, 12)):
+            parts = []
+            for v in range(rng.randint(2, 4)):
+                size = rng.randint(1, 9)
+                parts.append((size, (1 << size) - 1, v))
+            live.append((sum(size for size, _, _ in parts), c, parts))
+        alike = _ShareCover(rng.choice([0.3, 0.6, 1.0]))
+        expected = []
+        for s, c, parts in live:
+            bound = sum(alike.cover(p) if size > 1 else 1 for size, p, _ in parts)
+            expected.append((-bound, -s, c))
+        expected.sort()
+        alike.asked = 0
+        moves = _Moves(live, alike)
+        got = []
+        while moves:
+            bound, c, bounded = moves.next()
+            s = sum(size for _, size, _, _ in bounded)
+            got.append((-bound, -s, c))
+            assert bound == sum(b for b, _, _, _ in bounded)
+        assert got == expected
+    # When the first move's bound is at least every other's safe count, no other is counted.
+    alike = _ShareCover(1.0)
+    live = [(9, 0, [(5, 0b11111, 1), (4, 0b1111, 2)]), (3, 1, [(2, 0b11, 1), (1, 0b1, 2)])]
+    assert _Moves(live, alike).next()[:2] == (9, 0)
+    assert alike.asked == 2  # the two outcomes of cell 0 only
