@@ -190,10 +190,11 @@ class _Moves:
 
     A move's bound is the sum of the look-alike covers of its outcomes
     (:meth:`~minesat.perfect.alike.Alike.cover`), at most the layouts where it
-    is safe. Most moves of a state are never tried: once one move is found,
-    every later move's bound is at most its value. So a move waits in a heap
-    under its safe count, and its covers are counted when it reaches the top;
-    a move whose covers are counted goes back under its bound. The moves come
+    is safe. Most moves of a state are never tried: the search stops at the
+    first move whose bound cannot beat the best value found, and the bounds
+    come in falling order. So a move waits in a heap under its safe count, its
+    covers are counted when it reaches the top, and it goes back under its
+    bound. The moves come
     out in the order of ``(-bound, -safe count, cell)`` exactly as if every
     bound were counted first, since a move's safe count is at least its bound.
     """
