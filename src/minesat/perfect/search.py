@@ -194,9 +194,9 @@ class _Moves:
     first move whose bound cannot beat the best value found, and the bounds
     come in falling order. So a move waits in a heap under its safe count, its
     covers are counted when it reaches the top, and it goes back under its
-    bound. The moves come
-    out in the order of ``(-bound, -safe count, cell)`` exactly as if every
-    bound were counted first, since a move's safe count is at least its bound.
+    bound. The moves come out in the order of ``(-bound, -safe count, cell)``
+    exactly as if every bound were counted first, since a move's safe count is
+    at least its bound.
     """
 
     __slots__ = ("alike", "heap")
