@@ -53,6 +53,7 @@ from __future__ import annotations
 
 import heapq
 from collections.abc import Callable, Iterable
+from typing import TypeVar
 
 import numpy as np
 
@@ -185,6 +186,20 @@ def _columns(matrix: np.ndarray, cells: list[int]) -> list[tuple[int, int, tuple
     return columns
 
 
+#: What a part of a move carries beside its layouts: the number shown, or the position it leads to.
+T = TypeVar("T", int, bytes)
+
+
+def _with_covers(
+    alike: Alike | SparseAlike | None, parts: list[tuple[int, int, T]]
+) -> list[tuple[int, int, int, T]]:
+    """Each ``(size, layouts, what)`` part with an upper bound on its value put first: its
+    look-alike cover (1 for a single layout), or its size where the list has no table."""
+    if alike is None:
+        return [(size, size, p, x) for size, p, x in parts]
+    return [(alike.cover(p) if size > 1 else 1, size, p, x) for size, p, x in parts]
+
+
 class _Moves:
     """The live moves of a state, handed out best bound first; each bound is worked out only when needed.
 
@@ -221,11 +236,7 @@ class _Moves:
             key, minus_s, c, counted, parts = heapq.heappop(heap)
             if counted:
                 return -key, c, parts
-            alike = self.alike
-            if alike is not None:
-                bounded = [(alike.cover(p) if size > 1 else 1, size, p, v) for size, p, v in parts]
-            else:
-                bounded = [(size, size, p, v) for size, p, v in parts]
+            bounded = _with_covers(self.alike, parts)
             heapq.heappush(heap, (-sum(b[0] for b in bounded), minus_s, c, True, bounded))
 
 
@@ -495,11 +506,7 @@ class PerfectSearch:
     def _bounded(
         universe: Universe, parts: list[tuple[int, int, bytes]]
     ) -> list[tuple[int, int, int, bytes]]:
-        alike = universe.alike
-        if alike is None:
-            out = [(size, size, p, seen) for size, p, seen in parts]
-        else:
-            out = [(alike.cover(p) if size > 1 else 1, size, p, seen) for size, p, seen in parts]
+        out = _with_covers(universe.alike, parts)
         out.sort(key=lambda t: -t[1])
         return out
 
