@@ -42,9 +42,9 @@ from paired import make_strategy
 
 from minesat.analysis import Analysis, Analyzer
 from minesat.board import PRESETS, Cell, Layout, Position, neighbour_table, parse_cell
+from minesat.exact.endgame import endgame_limits
 from minesat.game import Game, MoveResult, Status
 from minesat.generate import FirstClick
-from minesat.perfect.endgame import endgame_limits
 from minesat.player import Reason, Step, play_game
 
 Class = tuple[str, str, str]

@@ -8,11 +8,11 @@ A setting is a strategy name (``best``, ``best-no-lookahead``, ``best-with-pseud
 as ``minesat simulate --strategy`` takes them), optionally with knobs of the
 look-ahead turned (``best+candidate_share=0.8+max_candidates=16``: :data:`KNOBS`), and followed by
 ``@LAYOUTS:STATES``: that strategy with its endgame search
-(:func:`minesat.perfect.endgame.endgame_move`) taking over when at most LAYOUTS
+(:func:`minesat.exact.endgame.endgame_move`) taking over when at most LAYOUTS
 layouts fit the position, and giving up past STATES states (``none``: no
 budget). A bare ``LAYOUTS:STATES`` is ``best@LAYOUTS:STATES``; ``default`` is
 ``best`` (its threshold depends on the board's size:
-:func:`minesat.perfect.endgame.endgame_limits`). The first setting is the
+:func:`minesat.exact.endgame.endgame_limits`). The first setting is the
 reference: every other one is paired with it game by game on the very same
 boards (the layouts ``minesat simulate`` plays with the same options), with the
 exact McNemar p. It prints, per setting, the wins, the win rate with its Wilson

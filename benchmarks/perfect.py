@@ -41,10 +41,10 @@ from itertools import product
 from pathlib import Path
 
 from minesat.board import Cell, cell_name, parse_cell
+from minesat.exact.geometry import TooManyLayouts
+from minesat.exact.search import OutOfBudget
 from minesat.generate import FirstClick, mines_fit
 from minesat.perfect import PastBudget, PerfectPlay, StartValue, strategy_wins
-from minesat.perfect.geometry import TooManyLayouts
-from minesat.perfect.search import OutOfBudget
 
 RULES = [FirstClick.OPENING, FirstClick.SAFE, FirstClick.ANY]
 STRATEGIES = ["best", "safest"]

@@ -210,7 +210,7 @@ def test_a_position_ranks_every_move_best_first(tmp_path: Path) -> None:
 
 
 def test_past_the_time_limit_is_exit_1_and_says_how_far_it_got(monkeypatch: pytest.MonkeyPatch) -> None:
-    from minesat.perfect import search
+    from minesat.exact import search
 
     monkeypatch.setattr(search, "PROGRESS_EVERY", 64)  # the clock is read when the search reports
     code, out, err = perfect("--rows", "5", "--cols", "5", "--mines", "5", "--first-click", "safe",
@@ -222,7 +222,7 @@ def test_past_the_time_limit_is_exit_1_and_says_how_far_it_got(monkeypatch: pyte
 
 def test_progress_off_a_terminal_is_a_line_every_few_seconds(monkeypatch: pytest.MonkeyPatch) -> None:
     from minesat.cli import perfect as command
-    from minesat.perfect import search
+    from minesat.exact import search
 
     monkeypatch.setattr(search, "PROGRESS_EVERY", 64)
     monkeypatch.setattr(command, "PROGRESS_LINE_EVERY", 0.0)

@@ -26,13 +26,13 @@ from hypothesis import strategies as st
 from bruteforce import whole_layouts
 from minesat.analysis import Analyzer, InconsistentPositionError, analyze
 from minesat.board import COVERED, FLAG, Cell, Move, Position, neighbours
+from minesat.exact.endgame import endgame_move
 from minesat.game import Game, Status
 from minesat.generate import FirstClick, game_seed, generate_layout
 from minesat.guess.best import BestGuess, next_safety, strategy_named
 from minesat.guess.fifty import unavoidable_guess
 from minesat.guess.longterm import LongTermRisk
 from minesat.guess.outcomes import outcomes
-from minesat.perfect.endgame import endgame_move
 from minesat.player import get_strategy, play_game
 
 examples = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -146,7 +146,7 @@ def test_endgame_move_gives_up_past_its_limits() -> None:
 def test_endgame_answers_are_remembered_only_for_the_same_position_and_limits(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from minesat.perfect import endgame
+    from minesat.exact import endgame
 
     monkeypatch.setattr(endgame, "_answers", type(endgame._answers)())
     # The same cells with another mine count, and the same position searched within other limits:
@@ -171,7 +171,7 @@ def test_endgame_answers_are_remembered_only_for_the_same_position_and_limits(
 def test_remembered_endgame_answers_play_the_same_games(monkeypatch: pytest.MonkeyPatch) -> None:
     """Small boards, where exact play decides from the first guess: games played with every
     answer remembered from earlier games are the games played with none remembered."""
-    from minesat.perfect import endgame
+    from minesat.exact import endgame
 
     layouts = [generate_layout(4, 4, 4, start=(0, 0), rule="safe", seed=s) for s in range(16)]
 

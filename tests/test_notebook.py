@@ -10,6 +10,7 @@ from datetime import UTC, datetime
 
 import pytest
 
+import minesat.notebook  # noqa: F401  (attaches the display hooks)
 from minesat.analysis import analyze
 from minesat.board import Layout, Move, Position, cell_name
 from minesat.generate import generate_layout
@@ -105,3 +106,29 @@ def test_ipython_picks_the_pictures() -> None:
                         (analyze(position), "image/svg+xml"), (review, "text/html")):
         data, _ = formatter.format(value)
         assert kind in data and data[kind].lstrip().startswith("<"), type(value)
+
+
+def run_python(code: str) -> str:
+    import subprocess
+    import sys
+
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+
+
+def test_the_model_does_not_import_what_draws_it() -> None:
+    out = run_python(
+        "import sys, minesat.board, minesat.analysis, minesat.review\n"
+        "print(sorted(m for m in ('minesat.svg', 'minesat.notebook') if m in sys.modules))\n"
+        "print(hasattr(minesat.board.Position, '_repr_svg_'))"
+    )
+    assert out.split() == ["[]", "False"]
+
+
+def test_under_ipython_import_minesat_attaches_the_pictures() -> None:
+    # IPython (a kernel or the shell) is imported before any user code runs; a stand-in is enough.
+    out = run_python(
+        "import sys, types\nsys.modules['IPython'] = types.ModuleType('IPython')\n"
+        "from minesat.board import Position\n"
+        "print(Position.from_rows(['1?'], mines=1)._repr_svg_()[:4])"
+    )
+    assert out.strip() == "<svg"

@@ -19,6 +19,8 @@ import pytest
 
 from minesat.analysis import Analyzer
 from minesat.board import Cell, Layout, Position, cell_name
+from minesat.exact.geometry import Board, layouts_matrix
+from minesat.exact.search import PerfectSearch, Universe, _Moves
 from minesat.generate import FirstClick, check_mine_count, generate_layout
 from minesat.perfect import (
     PastBudget,
@@ -29,8 +31,6 @@ from minesat.perfect import (
     rank_moves,
     strategy_wins,
 )
-from minesat.perfect.geometry import Board, layouts_matrix
-from minesat.perfect.search import PerfectSearch, Universe, _Moves
 from minesat.player import get_strategy, play_game
 from perfect_bruteforce import BruteForce
 
@@ -251,7 +251,7 @@ def test_past_the_budget_says_how_far_it_got() -> None:
 
 def test_progress_is_reported() -> None:
     seen: list[tuple[int, int, int]] = []
-    from minesat.perfect import search
+    from minesat.exact import search
 
     every, search.PROGRESS_EVERY = search.PROGRESS_EVERY, 8
     try:
@@ -264,7 +264,7 @@ def test_progress_is_reported() -> None:
 @pytest.fixture
 def progress_every_8(monkeypatch: pytest.MonkeyPatch) -> None:
     """The search reports (and so the clock is read) every 8 states instead of every few thousand."""
-    from minesat.perfect import search
+    from minesat.exact import search
 
     monkeypatch.setattr(search, "PROGRESS_EVERY", 8)
 

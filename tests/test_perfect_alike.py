@@ -7,9 +7,9 @@ import random
 import numpy as np
 import pytest
 
-from minesat.perfect import alike
-from minesat.perfect.alike import Alike, SparseAlike, alike_pairs, alike_table
-from minesat.perfect.geometry import MINE, Board, layouts_matrix
+from minesat.exact import alike
+from minesat.exact.alike import Alike, SparseAlike, alike_pairs, alike_table
+from minesat.exact.geometry import MINE, Board, layouts_matrix
 
 
 def pairwise(matrix: np.ndarray, cells: list[int]) -> set[tuple[int, int]]:

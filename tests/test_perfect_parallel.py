@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-import minesat.perfect as perfect
+import minesat.perfect.game as perfect_game
 from minesat.executors import SchedulerError
 from minesat.perfect import PastBudget, perfect_play
 
@@ -26,7 +26,7 @@ def test_two_workers_give_what_one_gives(
     rule: str,
     start: tuple[int, int] | None,
 ) -> None:
-    monkeypatch.setattr(perfect, "PARALLEL_FROM", 0)  # small boards too go to the workers
+    monkeypatch.setattr(perfect_game, "PARALLEL_FROM", 0)  # small boards too go to the workers
     alone = perfect_play(rows, cols, mines, rule, start, max_states=None)
     seen: list[tuple[int, int, int]] = []
     shared = perfect_play(rows, cols, mines, rule, start, max_states=None, workers=2,
@@ -38,7 +38,7 @@ def test_two_workers_give_what_one_gives(
 
 
 def test_past_the_budget_names_the_part(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(perfect, "PARALLEL_FROM", 0)
+    monkeypatch.setattr(perfect_game, "PARALLEL_FROM", 0)
     with pytest.raises(PastBudget, match=r"past --max-states 5 on the layouts where A1 shows \d"):
         perfect_play(4, 5, 5, "safe", (0, 0), max_states=5, workers=2)
 

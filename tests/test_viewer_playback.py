@@ -17,8 +17,8 @@ from minesat.board import Layout, Move
 from minesat.formats.replay import MouseEvent, Replay
 from minesat.generate import generate_layout
 from minesat.player import play_game
-from minesat.replay import review_replay
-from minesat.viewer import MouseTrack, encode_frames, player_frames, render_viewer, replay_frames
+from minesat.replay import replay_frames, review_replay
+from minesat.viewer import MouseTrack, encode_frames, player_frames, render_viewer
 from minesat.viewer.page import _encode_mouse
 
 CELL = 16

@@ -180,7 +180,7 @@ def test_best_makes_the_players_move(client: TestClient) -> None:
 def test_best_answers_at_once_on_a_small_board(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
     # On a 5x6 board the player would search this position's 65 835 layouts exactly (about
     # half a minute); the page waits for /api/best, which holds exact play to 2 000 layouts.
-    from minesat.perfect import endgame
+    from minesat.exact import endgame
 
     searched: list[int | None] = []
     monkeypatch.setattr(endgame, "_search", lambda _, analysis, *limits: searched.append(analysis.layouts))

@@ -6,6 +6,8 @@ rules) -> ``analysis`` (what a position proves) -> ``player`` (full games) ->
 ``simulate`` (many games, stored) -> ``report`` (statistics) -> ``cli``.
 """
 
+import sys
+
 from minesat.board import COVERED, FLAG, PRESETS, Action, Cell, Layout, Move, Position, cell_name, parse_cell
 
 __version__ = "0.1.0"
@@ -22,3 +24,8 @@ __all__ = [
     "cell_name",
     "parse_cell",
 ]
+
+# In Jupyter (IPython already running) minesat's values draw themselves: minesat.notebook attaches
+# the display hooks to the model's classes, so that the model never imports what draws it.
+if "IPython" in sys.modules:
+    import minesat.notebook  # noqa: F401

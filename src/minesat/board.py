@@ -262,13 +262,6 @@ class Position:
     def with_mines(self, mines: int | None) -> Position:
         return Position(self.rows, self.cols, self.cells, mines)
 
-    def _repr_svg_(self) -> str:
-        """Jupyter shows a position as a picture (:mod:`minesat.svg`), as python-chess shows a board."""
-        from minesat.notebook import NOTEBOOK_CELL
-        from minesat.svg import position_svg
-
-        return position_svg(self, cell_size=NOTEBOOK_CELL)
-
 
 _POSITION_CHARS: dict[str, int] = {
     "?": COVERED,
@@ -333,13 +326,6 @@ class Layout:
         return [
             "".join("*" if (r, c) in self.mines else " " for c in range(self.cols)) for r in range(self.rows)
         ]
-
-    def _repr_svg_(self) -> str:
-        """Jupyter shows a layout as a picture: the numbers, and the mines drawn."""
-        from minesat.notebook import NOTEBOOK_CELL
-        from minesat.svg import layout_svg
-
-        return layout_svg(self, cell_size=NOTEBOOK_CELL)
 
     def solution(self) -> Position:
         """The fully solved position: every mine flagged, every other cell uncovered."""

@@ -1,14 +1,17 @@
 """How minesat's values show themselves in Jupyter: boards, analyses and reviews as pictures.
 
 IPython shows an object through its ``_repr_svg_`` or ``_repr_html_`` method,
-as python-chess shows its boards. :class:`~minesat.board.Position` and
-:class:`~minesat.board.Layout` draw themselves with :mod:`minesat.svg`;
+as python-chess shows its boards. This module attaches those methods to the
+model's classes when it is imported (the model never imports what draws it);
+under IPython, ``import minesat`` imports it. :class:`~minesat.board.Position`
+and :class:`~minesat.board.Layout` draw themselves with :mod:`minesat.svg`;
 an :class:`~minesat.analysis.Analysis` draws the position it was made from
 with the probabilities in it; a :class:`~minesat.review.GameReview` (and a
 replay's :class:`~minesat.replay.ReplayReview`) is a short HTML summary: the
 final board, the result and the moves worth a look, each in the words
 ``minesat replay`` uses.
 
+>>> import minesat.notebook  # attaches the pictures (done by ``import minesat`` under IPython)
 >>> from minesat.analysis import analyze
 >>> from minesat.board import Layout, Move, Position
 >>> position = Position.from_rows(["1??", "???"], mines=1)
@@ -29,18 +32,29 @@ from __future__ import annotations
 from html import escape
 
 from minesat.analysis import Analysis
-from minesat.board import COVERED, FLAG, Position, cell_name
+from minesat.board import COVERED, FLAG, Layout, Position, cell_name
+from minesat.replay import ReplayReview
 from minesat.review import RISKY, GameReview, Verdict, describe
 from minesat.stats import percent
-from minesat.svg import position_svg
+from minesat.svg import layout_svg, position_svg
 
-__all__ = ["NOTABLE", "NOTEBOOK_CELL", "analysis_svg", "review_html"]
+__all__ = ["NOTABLE", "NOTEBOOK_CELL", "analysis_svg", "layout_picture", "position_picture", "review_html"]
 
 #: Pixels per cell in a notebook: an expert board (30 columns) fits a notebook's width.
 NOTEBOOK_CELL = 24
 
 #: The moves a review lists: the risky ones and wrong flags (as ``minesat replay`` does).
 NOTABLE = (*RISKY, Verdict.WRONG)
+
+
+def position_picture(position: Position) -> str:
+    """A position as the player sees it (Jupyter's ``_repr_svg_`` of a :class:`~minesat.board.Position`)."""
+    return position_svg(position, cell_size=NOTEBOOK_CELL)
+
+
+def layout_picture(layout: Layout) -> str:
+    """A layout: its numbers, and the mines drawn (``_repr_svg_`` of a :class:`~minesat.board.Layout`)."""
+    return layout_svg(layout, cell_size=NOTEBOOK_CELL)
 
 
 def analysis_svg(analysis: Analysis) -> str:
@@ -106,3 +120,15 @@ def review_html(review: GameReview, title: str | None = None) -> str:
     out.append("</div>")
     return "\n".join(out)
 
+
+def replay_review_html(review: ReplayReview) -> str:
+    """The review of a replayed game, titled with its file, player and date."""
+    return review_html(review.review, title=review.title())
+
+
+# The display hooks: IPython looks these methods up on the class of the value it shows.
+Position._repr_svg_ = position_picture  # type: ignore[attr-defined]
+Layout._repr_svg_ = layout_picture  # type: ignore[attr-defined]
+Analysis._repr_svg_ = analysis_svg  # type: ignore[attr-defined]
+GameReview._repr_html_ = review_html  # type: ignore[attr-defined]
+ReplayReview._repr_html_ = replay_review_html  # type: ignore[attr-defined]

@@ -65,7 +65,7 @@ from __future__ import annotations
 import math
 import os
 from collections.abc import Callable, Iterator
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 
 from minesat.board import COVERED, FLAG, Action, Cell, Layout, Move, Position, cell_name, neighbour_table
@@ -75,6 +75,7 @@ from minesat.generate import FirstClick
 from minesat.metrics import opening_regions
 from minesat.review import GameReview, PlayedMove, ReviewedMove, describe, review_game
 from minesat.stats import percent
+from minesat.viewer import MouseTrack, ViewerFrame, render_viewer, review_frames
 
 #: Move kinds, and the :class:`~minesat.board.Action` each is.
 MOVE_KINDS = {"uncover": Action.UNCOVER, "flag": Action.FLAG, "unflag": Action.UNFLAG, "chord": Action.CHORD}
@@ -595,16 +596,8 @@ class ReplayReview:
             pairs.append(("Chance the guesses all survive", chance))
         return pairs
 
-    def _repr_html_(self) -> str:
-        """Jupyter shows the review of the replayed game (:func:`minesat.notebook.review_html`)."""
-        from minesat.notebook import review_html
-
-        return review_html(self.review, title=self.title())
-
     def viewer_page(self) -> str:
         """The game as a step-through page (:mod:`minesat.viewer`); review with ``keep_analyses=True``."""
-        from minesat.viewer import render_viewer, replay_frames
-
         frames, mouse = replay_frames(self)
         return render_viewer(self.title(), self.summary(), frames, self.review.layout, mouse)
 
@@ -698,3 +691,57 @@ def review_replay(
         progress=None if progress is None else lambda done: progress(done, len(played)),
     )
     return ReplayReview(replay, game, review)
+
+
+# --- a replay in the game viewer ---------------------------------------------------------
+
+
+def replay_frames(result: ReplayReview) -> tuple[list[ViewerFrame], MouseTrack]:
+    """A reviewed replay as frames, each with the running figures up to the position it
+    shows, and the pointer's track from the first event to the end of the game.
+
+    The figures of frame ``k`` are those just after move ``k - 1``
+    (:attr:`ReplayGame.figures`): the game so far as the board shows it.
+    """
+    game, replay = result.game, result.replay
+    frames = review_frames(result.review)
+    size = (replay.rows, replay.cols, replay.mines)
+    clicks = dict.fromkeys(("left", "right", "double", "lce", "rce", "dce"), 0)
+    before = ReplayMetrics.of(size, game.metrics.bbbv, 0, None, clicks, 0.0)
+    running = [before, *game.figures]
+    frames = [
+        replace(frame, figures=tuple(running[min(k, len(running) - 1)].labelled()))
+        for k, frame in enumerate(frames)
+    ]
+    return frames, mouse_track(replay, game)
+
+
+def mouse_track(replay: Replay, game: ReplayGame) -> MouseTrack:
+    """The pointer's events up to the end of the game (flags placed before it left out)."""
+    start = game.start if game.start is not None else (replay.events[0].time if replay.events else 0.0)
+    size = replay.cell_size
+    down = {"l": False, "r": False, "m": False}
+    times: list[float] = []
+    xs: list[float] = []
+    ys: list[float] = []
+    codes = []
+    for event in replay.events[: game.end_event + 1]:
+        kind = event.kind
+        if kind == "pf":
+            continue
+        if kind in down:  # EVF's l, r, m: a press if the button is up, else a release
+            kind += "r" if down[kind] else "c"
+        if kind == "cc":
+            down["l"] = down["r"] = True
+            code = "c"
+        elif kind == "mv":
+            code = "."
+        else:
+            button, pressed = kind[0], kind[1] == "c"
+            down[button] = pressed
+            code = button if pressed else button.upper()
+        times.append(round(event.time - start, 3))
+        xs.append(event.x / size)
+        ys.append(event.y / size)
+        codes.append(code)
+    return MouseTrack(tuple(times), tuple(xs), tuple(ys), "".join(codes))

@@ -9,7 +9,7 @@ position just before it:
   proven-safe cells were there to take instead: a *needless* guess), or a *loss*
   when it hits a mine; and for a guess, what it did to the chance to win the
   game: where the position is small enough for perfect play
-  (:class:`~minesat.perfect.PositionSearch`, within :data:`GUESS_LAYOUTS`
+  (:class:`~minesat.exact.PositionSearch`, within :data:`GUESS_LAYOUTS`
   layouts and :data:`GUESS_STATES` states), the exact chance the guess kept
   against the best move's; elsewhere, on boards of at most
   :data:`BEST_MOVE_CELLS` cells, the move the ``best`` strategy would have
@@ -51,6 +51,7 @@ from typing import TYPE_CHECKING
 
 from minesat.analysis import Analysis, Analyzer
 from minesat.board import COVERED, FLAG, Action, Cell, Layout, Move, Position, cell_name, neighbours
+from minesat.exact import PastBudget, PositionSearch
 from minesat.game import Game, Status
 from minesat.generate import FirstClick
 from minesat.guess import TIE
@@ -198,12 +199,6 @@ class GameReview:
         safest guess.
         """
         return _product(0.0 if m.needless else m.safest for m in self.risky)
-
-    def _repr_html_(self) -> str:
-        """Jupyter shows a review as the final board and its notable moves (:mod:`minesat.notebook`)."""
-        from minesat.notebook import review_html
-
-        return review_html(self)
 
 
 def _product(probabilities: Iterable[float | None]) -> float | None:
@@ -408,8 +403,6 @@ class _Judge:
     ) -> tuple[float | None, float | None, Cell | None, str | None]:
         """What a guess at ``cell`` kept of the chance to win: exact where the position is small
         enough for perfect play, else only the move the ``best`` strategy would have made."""
-        from minesat.perfect import PastBudget, PositionSearch
-
         if analysis.layouts is not None and analysis.layouts <= GUESS_LAYOUTS:
             try:
                 search = PositionSearch(

@@ -67,9 +67,3 @@ class Analysis:
             "components": self.components,
             "exact": self.exact,
         }
-
-    def _repr_svg_(self) -> str:
-        """Jupyter shows the analysis as a picture: :func:`minesat.svg.position_svg` of its position."""
-        from minesat.notebook import analysis_svg
-
-        return analysis_svg(self)

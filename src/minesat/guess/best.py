@@ -6,7 +6,7 @@ cells and the long-term risk's scan); the others are there for experiments
 (``best-with-pseudo``).
 When nothing is proven, :class:`BestGuess` asks, in this order:
 
-1. **Endgame search** (:mod:`minesat.perfect.endgame`): few layouts left? Then
+1. **Endgame search** (:mod:`minesat.exact.endgame`): few layouts left? Then
    play the move perfect play makes, found by the exact search behind
    ``minesat perfect``: the highest chance to *win*, not merely to survive.
 2. **Unavoidable guesses** (:mod:`.fifty`): cells (a 50/50 pair, say, or a chain
@@ -55,11 +55,11 @@ from dataclasses import dataclass
 
 from minesat.analysis import Analysis, Analyzer
 from minesat.board import Cell, Position, neighbour_table
+from minesat.exact.endgame import ENDGAME_LAYOUTS, ENDGAME_STATES, endgame_limits, endgame_move
 from minesat.guess import TIE, mine_probability
 from minesat.guess.fifty import unavoidable_guess
 from minesat.guess.longterm import LongTermRisk
 from minesat.guess.outcomes import each_outcome
-from minesat.perfect.endgame import ENDGAME_LAYOUTS, ENDGAME_STATES, endgame_limits, endgame_move
 
 #: Look ahead at cells whose chance to be safe is at least this share of the best.
 CANDIDATE_SHARE = 0.90
@@ -173,7 +173,7 @@ class BestGuess:
         self.pseudo = pseudo
         self.influence_weight = INFLUENCE_WEIGHT
         #: ``(layouts, states)`` at which exact play takes over, when set; else by the board's size
-        #: (:func:`~minesat.perfect.endgame.endgame_limits`).
+        #: (:func:`~minesat.exact.endgame.endgame_limits`).
         self.endgame_limits: tuple[int, int | None] | None = None
         self.candidate_share = CANDIDATE_SHARE
         self.max_candidates = MAX_CANDIDATES

@@ -25,8 +25,8 @@ import numpy as np
 
 from minesat.analysis import Analysis, Analyzer
 from minesat.board import COVERED, FLAG, Cell, Position
+from minesat.exact.geometry import MAX_LAYOUTS, MINE, Board, TooManyLayouts, bit_set, layouts_matrix
 from minesat.generate import FirstClick, check_mine_count, kept_clear
-from minesat.perfect.geometry import MAX_LAYOUTS, MINE, Board, TooManyLayouts, bit_set, layouts_matrix
 from minesat.stats import WinShare
 
 
@@ -168,7 +168,7 @@ def strategy_wins(
     The same layouts as :func:`~minesat.perfect.perfect_play`: uniform among
     those the rule allows; under ``any`` a mine at the start loses at once.
     Raises :class:`ValueError` for an unknown strategy or mines that do not fit, and
-    :class:`~minesat.perfect.geometry.TooManyLayouts` for a board too large to list.
+    :class:`~minesat.exact.geometry.TooManyLayouts` for a board too large to list.
     """
     from minesat.player import get_strategy
 

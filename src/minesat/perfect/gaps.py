@@ -28,12 +28,12 @@ import numpy as np
 
 from minesat.analysis import Analysis
 from minesat.board import COVERED, Cell, Position
+from minesat.exact import geometry
+from minesat.exact.geometry import MAX_LAYOUTS, Board, TooManyLayouts, bit_set, layouts_matrix
+from minesat.exact.search import ROOT_ALIKE, PerfectSearch, Universe
 from minesat.generate import FirstClick, check_mine_count, kept_clear
 from minesat.guess import mine_probability
-from minesat.perfect import geometry
 from minesat.perfect.follow import StrategyTree
-from minesat.perfect.geometry import MAX_LAYOUTS, Board, TooManyLayouts, bit_set, layouts_matrix
-from minesat.perfect.search import ROOT_ALIKE, PerfectSearch, Universe
 
 
 @dataclass(frozen=True)
@@ -133,7 +133,7 @@ def strategy_gaps(
     the start are lost by every player and the rest are those of ``safe``, so
     its gaps are those of ``safe``. Gaps come largest first. Raises
     :class:`ValueError` for an unknown strategy, mines that do not fit or
-    ``any``, and :class:`~minesat.perfect.geometry.TooManyLayouts` for a board
+    ``any``, and :class:`~minesat.exact.geometry.TooManyLayouts` for a board
     too large to list.
     """
     from minesat.player import get_strategy

@@ -4,7 +4,7 @@ After the first click the layouts split by the number it shows, and no move
 of one part ever meets a layout of another: the value of the start is the sum
 of the parts' values. So the parts of every start tried are handed to worker
 processes (or a Dask cluster), the largest first; each worker keeps one
-:class:`~minesat.perfect.PerfectPlay` per board and mine count, whose memo is
+:class:`~minesat.perfect.solver.PerfectPlay` per board and mine count, whose memo is
 good for every start and rule (a position's value depends on the position
 alone), so the parts it gets one after another share what it learnt. The
 answer is the same exact integer whatever the number of workers; only the
@@ -20,15 +20,12 @@ from __future__ import annotations
 import concurrent.futures as cf
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from minesat.board import Cell, cell_name
+from minesat.exact.search import OutOfBudget
 from minesat.executors import InProcess, dask_executor, process_pool, stop_workers
 from minesat.generate import FirstClick
-from minesat.perfect.search import OutOfBudget
-
-if TYPE_CHECKING:
-    from minesat.perfect import StartValue
+from minesat.perfect.solver import PerfectPlay, StartValue
 
 #: Called with (states so far, layouts settled, layouts in all).
 Progress = Callable[[int, int, int], None]
@@ -66,8 +63,6 @@ def part_value(
 
     A top-level function, so a process pool or a Dask worker can unpickle it by name.
     """
-    from minesat.perfect import PerfectPlay
-
     key = (rows, cols, mines)
     solver = _SOLVERS.get(key)
     if solver is None:
@@ -104,8 +99,6 @@ def parallel_start_values(
     :class:`PartPastBudget` says which part. Raises
     :class:`~minesat.executors.SchedulerError` when the cluster cannot be used.
     """
-    from minesat.perfect import PerfectPlay, StartValue
-
     rule = FirstClick(rule)
     planner = PerfectPlay(rows, cols, mines, max_states=None)
     parts: list[_Part] = []

@@ -23,10 +23,8 @@ from minesat.viewer.frames import (
     display_verdict,
     final_frame,
     game_frames,
-    mouse_track,
     player_frames,
     record_summary,
-    replay_frames,
     review_frames,
 )
 from minesat.viewer.page import encode_frames, render_viewer, script_json
@@ -42,11 +40,9 @@ __all__ = [
     "encode_frames",
     "final_frame",
     "game_frames",
-    "mouse_track",
     "player_frames",
     "record_summary",
     "render_viewer",
-    "replay_frames",
     "review_frames",
     "script_json",
 ]

@@ -21,15 +21,13 @@ from __future__ import annotations
 import enum
 import math
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 from minesat.analysis import Analysis, Analyzer
 from minesat.board import COVERED, Action, Cell, Layout, Move, Position, cell_name, on_board
-from minesat.formats.replay import Replay
 from minesat.game import Status
 from minesat.generate import FirstClick
 from minesat.player import GameRecord, Step, Strategy, play_game
-from minesat.replay import ReplayGame, ReplayMetrics, ReplayReview
 from minesat.review import GameReview, PlayedMove, ReviewedMove, describe, review_game
 from minesat.review import Verdict as Judged
 from minesat.stats import percent
@@ -233,57 +231,6 @@ class MouseTrack:
 
 
 _BUTTONS = ".lrmLRMc"
-
-
-def replay_frames(result: ReplayReview) -> tuple[list[ViewerFrame], MouseTrack]:
-    """A reviewed replay as frames, each with the running figures up to the position it
-    shows, and the pointer's track from the first event to the end of the game.
-
-    The figures of frame ``k`` are those just after move ``k - 1``
-    (:attr:`minesat.replay.ReplayGame.figures`): the game so far as the board shows it.
-    """
-    game, replay = result.game, result.replay
-    frames = review_frames(result.review)
-    size = (replay.rows, replay.cols, replay.mines)
-    clicks = dict.fromkeys(("left", "right", "double", "lce", "rce", "dce"), 0)
-    before = ReplayMetrics.of(size, game.metrics.bbbv, 0, None, clicks, 0.0)
-    running = [before, *game.figures]
-    frames = [
-        replace(frame, figures=tuple(running[min(k, len(running) - 1)].labelled()))
-        for k, frame in enumerate(frames)
-    ]
-    return frames, mouse_track(replay, game)
-
-
-def mouse_track(replay: Replay, game: ReplayGame) -> MouseTrack:
-    """The pointer's events up to the end of the game (flags placed before it left out)."""
-    start = game.start if game.start is not None else (replay.events[0].time if replay.events else 0.0)
-    size = replay.cell_size
-    down = {"l": False, "r": False, "m": False}
-    times: list[float] = []
-    xs: list[float] = []
-    ys: list[float] = []
-    codes = []
-    for event in replay.events[: game.end_event + 1]:
-        kind = event.kind
-        if kind == "pf":
-            continue
-        if kind in down:  # EVF's l, r, m: a press if the button is up, else a release
-            kind += "r" if down[kind] else "c"
-        if kind == "cc":
-            down["l"] = down["r"] = True
-            code = "c"
-        elif kind == "mv":
-            code = "."
-        else:
-            button, pressed = kind[0], kind[1] == "c"
-            down[button] = pressed
-            code = button if pressed else button.upper()
-        times.append(round(event.time - start, 3))
-        xs.append(event.x / size)
-        ys.append(event.y / size)
-        codes.append(code)
-    return MouseTrack(tuple(times), tuple(xs), tuple(ys), "".join(codes))
 
 
 def display_verdict(move: ReviewedMove) -> Verdict:

@@ -26,7 +26,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from minesat.perfect.geometry import MINE
+from minesat.exact.geometry import MINE
 
 #: A list of layouts at most this long keeps bit sets of look-alikes, and remembers its covers;
 #: a longer one keeps the pairs as arrays.

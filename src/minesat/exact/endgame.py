@@ -2,8 +2,8 @@
 
 Near the end of a game the layouts consistent with the position can be few
 (:attr:`~minesat.analysis.Analysis.layouts` counts them exactly). Then every
-one of them is listed (:mod:`minesat.perfect.listing`) and the perfect-play
-search (:mod:`minesat.perfect.search`, the one behind ``minesat perfect``)
+one of them is listed (:mod:`minesat.exact.listing`) and the perfect-play
+search (:mod:`minesat.exact.search`, the one behind ``minesat perfect``)
 counts how many of them a perfect player wins, and finds a move that wins
 them all: the move with the highest chance to *win*, not merely to survive.
 One search serves both: the exact value of a position in ``minesat perfect``
@@ -28,7 +28,8 @@ from collections import OrderedDict
 
 from minesat.analysis import Analysis
 from minesat.board import Position
-from minesat.perfect import PastBudget, PositionSearch, RankedMove
+from minesat.exact.budget import PastBudget
+from minesat.exact.position import PositionSearch, RankedMove
 
 #: The player searches exactly when at most this many layouts are consistent with the position.
 #: 2 000 rather than 500: on 40 000 paired expert boards 108 games won only so against 73

@@ -28,9 +28,9 @@ changes the answer (docs/perfect.md has the proofs):
    safe; and, much tighter, two layouts that no cell safe in both can tell
    apart are never both won, so ``W(S)`` is at most the number of groups in
    any split of ``S`` into groups of mutually indistinguishable layouts
-   (:meth:`~minesat.perfect.alike.Alike.cover` builds one greedily).
+   (:meth:`~minesat.exact.alike.Alike.cover` builds one greedily).
 4. **Memoisation** on the position seen, the same for every mirror image of
-   it (:meth:`~minesat.perfect.geometry.Board.canonical`); on what still
+   it (:meth:`~minesat.exact.geometry.Board.canonical`); on what still
    matters of it (:meth:`PerfectSearch._reduced_key`: the cells some layouts
    mine and others not, and the numbers around them less the known mines),
    which joins states reached by different guesses; and of the sets of
@@ -41,7 +41,7 @@ changes the answer (docs/perfect.md has the proofs):
    ``n``" is one ``&``. A small set is moved to its own short list, so that
    deep in the tree the ints stay small.
 
->>> from minesat.perfect.geometry import Board, layouts_matrix
+>>> from minesat.exact.geometry import Board, layouts_matrix
 >>> board = Board(2, 3)                     # 2x3, one mine, nothing seen yet: 6 layouts
 >>> search = PerfectSearch(board)
 >>> universe = Universe(layouts_matrix(board, range(6), 1), range(6))
@@ -57,15 +57,15 @@ from typing import TypeVar
 
 import numpy as np
 
-from minesat.perfect.alike import LOCAL_SIZE, Alike, SparseAlike, alike_pairs, alike_table
-from minesat.perfect.geometry import COVERED, MINE, Board
+from minesat.exact.alike import LOCAL_SIZE, Alike, SparseAlike, alike_pairs, alike_table
+from minesat.exact.geometry import COVERED, MINE, Board
 
 #: A root list of layouts at most this long works out which of them can be told apart
 #: (:attr:`Universe.alike`) when it is made, in a second or two.
 ROOT_ALIKE = 65_536
 
 #: A list longer than :data:`ROOT_ALIKE` (or a sub-list longer than
-#: :data:`~minesat.perfect.alike.LOCAL_SIZE` of a list without them), up to this, works
+#: :data:`~minesat.exact.alike.LOCAL_SIZE` of a list without them), up to this, works
 #: out its look-alikes (about half a minute for 1.6 million layouts) once the search has
 #: spent ``size // PATIENCE`` states on it without them: an easy game (6x6 with 6 mines
 #: under ``opening``, 6 754 states) never pays for it, a hard one soon has the bound.
@@ -83,6 +83,12 @@ _COLUMNS_BLOCK = 1 << 24
 
 #: How many states pass between two calls of the progress callback.
 PROGRESS_EVERY = 4096
+
+
+def root_alike() -> int:
+    """:data:`ROOT_ALIKE`, read when called (tests lower it to reach the untabled road)."""
+    return ROOT_ALIKE
+
 
 _BYTE = [bytes((v,)) for v in range(256)]
 
@@ -116,7 +122,7 @@ class Universe:
     ``columns`` holds, for each of the given cells that not all layouts agree
     on, ``(cell, mined, shows)``: the layouts where the cell is a mine, and
     ``(number, layouts)`` pairs for the numbers it shows in the others.
-    ``alike`` is the table of look-alike layouts (:mod:`minesat.perfect.alike`), or
+    ``alike`` is the table of look-alike layouts (:mod:`minesat.exact.alike`), or
     ``None`` while not worked out (:meth:`tabulate`). ``memo`` remembers the
     values of sets of layouts of this list.
     """
@@ -204,7 +210,7 @@ class _Moves:
     """The live moves of a state, handed out best bound first; each bound is worked out only when needed.
 
     A move's bound is the sum of the look-alike covers of its outcomes
-    (:meth:`~minesat.perfect.alike.Alike.cover`), at most the layouts where it
+    (:meth:`~minesat.exact.alike.Alike.cover`), at most the layouts where it
     is safe. Most moves of a state are never tried: the search stops at the
     first move whose bound cannot beat the best value found, and the bounds
     come in falling order. So a move waits in a heap under its safe count, its

@@ -20,7 +20,7 @@ import numpy as np
 
 from minesat.analysis.constraints import Component, Frontier
 from minesat.board import FLAG, Cell, Position, neighbour_table
-from minesat.perfect.geometry import COVERED, FLAGGED, MINE
+from minesat.exact.geometry import COVERED, FLAGGED, MINE
 
 
 def component_solutions(
@@ -94,7 +94,7 @@ def position_layouts(position: Position, limit: int) -> np.ndarray:
     """Every layout consistent with ``position`` and its total, as a layout matrix (flags are mines).
 
     Row ``k`` holds, for every cell of the board, the number it shows in
-    layout ``k``, or :data:`~minesat.perfect.geometry.MINE`. Raises
+    layout ``k``, or :data:`~minesat.exact.geometry.MINE`. Raises
     :class:`ValueError` when the total is unknown or there are more than ``limit`` layouts.
 
     >>> position_layouts(Position.from_rows(["1?", "??"], mines=1), limit=10).tolist()

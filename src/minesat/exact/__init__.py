@@ -1,0 +1,30 @@
+"""The exact game-tree search: perfect play over listed layouts.
+
+Below the player (whose endgame plays by it, :mod:`minesat.exact.endgame`) and
+below ``minesat perfect`` (:mod:`minesat.perfect`, which adds whole boards and
+the strategies' exact counts): one search serves both, so the player's exact
+move and ``minesat perfect``'s value are the same number.
+
+- :mod:`.geometry`: a board as cell indices, layouts as a byte matrix, sets of layouts as bit sets.
+- :mod:`.listing`: every layout consistent with a position, listed.
+- :mod:`.alike`: which layouts can still be told apart (the search's bound).
+- :mod:`.search`: the search itself (:class:`~.search.PerfectSearch`).
+- :mod:`.budget`: states, time and listing size, and :class:`~.budget.PastBudget`.
+- :mod:`.position`: perfect play from one position, every move ranked.
+- :mod:`.endgame`: the player's move when few layouts are left.
+"""
+
+from __future__ import annotations
+
+from minesat.exact.budget import DEFAULT_MAX_STATES, DEFAULT_TIME_LIMIT, PastBudget, listing_refusal
+from minesat.exact.position import PositionSearch, RankedMove, rank_moves
+
+__all__ = [
+    "DEFAULT_MAX_STATES",
+    "DEFAULT_TIME_LIMIT",
+    "PastBudget",
+    "PositionSearch",
+    "RankedMove",
+    "listing_refusal",
+    "rank_moves",
+]

@@ -1,0 +1,214 @@
+"""Perfect play from one position: its layouts listed once, one search for every question.
+
+:class:`PositionSearch` answers how many of a position's layouts a perfect
+player wins, and what each move keeps of that; :func:`rank_moves` ranks every
+move. The player's endgame (:mod:`minesat.exact.endgame`) and ``minesat
+perfect POSITION`` (:func:`minesat.perfect.perfect_from_position`) both ask it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any
+
+from minesat.analysis import Analysis, Analyzer
+from minesat.board import FLAG, Cell, Position, cell_name
+from minesat.exact.budget import (
+    DEFAULT_MAX_STATES,
+    DEFAULT_TIME_LIMIT,
+    POSITION_LAYOUTS,
+    Clock,
+    OutOfTime,
+    PastBudget,
+    Progress,
+    listing_refusal,
+    which_budget,
+)
+from minesat.exact.geometry import MINE, Board
+from minesat.exact.listing import position_bytes, position_layouts
+from minesat.exact.search import OutOfBudget, PerfectSearch, Universe, root_alike
+from minesat.stats import WinShare, approximate
+
+
+@dataclass(frozen=True)
+class RankedMove(WinShare):
+    """One move from a position and its exact value: uncovering ``cell``, then playing perfectly,
+    wins ``wins`` of the position's ``layouts``."""
+
+    cell: Cell
+    wins: int
+    layouts: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {"cell": cell_name(self.cell), "wins": self.wins, "win_probability": self.win_probability}
+
+
+class PositionSearch:
+    """Perfect play from one position: its layouts listed once, and one search (one memo) that
+    answers every question about it, so that ranking every move costs little more than the best.
+
+    Every layout consistent with the position is equally likely; flags count
+    as mines, as in the analysis. Raises
+    :class:`~minesat.analysis.InconsistentPositionError` when no layout fits,
+    :class:`ValueError` when the total is unknown or negative, or the layouts
+    are too many to list (counted before anything is listed). The questions
+    raise :class:`PastBudget` past ``max_states`` states or ``time_limit``
+    seconds (counted from the making of the search), saying how far they got.
+
+    >>> search = PositionSearch(Position.from_rows(["1?", "??"], mines=1))
+    >>> search.layouts, search.wins(), search.move_wins((1, 1))
+    (3, 1, 1)
+    >>> [(cell_name(m.cell), m.wins) for m in search.ranking()]
+    [('A2', 1), ('B1', 1), ('B2', 1)]
+    """
+
+    def __init__(
+        self,
+        position: Position,
+        *,
+        max_states: int | None = DEFAULT_MAX_STATES,
+        time_limit: float | None = DEFAULT_TIME_LIMIT,
+        progress: Progress | None = None,
+        analysis: Analysis | None = None,
+        max_layouts: int = POSITION_LAYOUTS,
+    ) -> None:
+        if position.mines is None:
+            raise ValueError("perfect play needs the total number of mines (a '# mines: N' header)")
+        self.clock = Clock(time_limit, progress)
+        self.position = position
+        self.max_states, self.time_limit = max_states, time_limit
+        # The position's analysis (given, when the caller has it): it raises, naming a cell, when
+        # no layout fits, and counts the layouts before any is listed.
+        self.analysis = analysis if analysis is not None else Analyzer().analyze(position)
+        counted = self.analysis.layouts
+        # Unknown (a component past the analysis's budget), the count is left to the listing's limit.
+        refusal = listing_refusal(position.rows * position.cols, counted if counted is not None else 0)
+        if refusal is None and counted is not None and counted > max_layouts:
+            refusal = f"{approximate(counted)} layouts: more than the {max_layouts} asked for"
+        if refusal is not None:
+            raise ValueError(f"{refusal} (consistent with the position)")
+        matrix = position_layouts(position, max_layouts)
+        board = self.board = Board(position.rows, position.cols)
+        self.seen = position_bytes(position)
+        self.covered = [i for i, s in enumerate(position.cells) if s < 0 and s != FLAG]
+        # The look-alike table (the search's tight bound) takes time in proportion to the layouts,
+        # before the first state: with a state budget below the layouts it would not pay for itself
+        # (a request with a small budget is answered at once instead of after the table).
+        tabulate = len(matrix) <= root_alike() and (max_states is None or len(matrix) <= max_states)
+        self.universe = Universe(matrix, self.covered, tabulate=tabulate)
+        self.search = PerfectSearch(board, max_states=max_states, progress=self._report)
+        self._wins: int | None = None
+        self._ranked = 0  # moves ranked so far, for the progress and the budget's message
+        self._candidates: list[int] | None = None
+
+    @property
+    def layouts(self) -> int:
+        return self.universe.size
+
+    @property
+    def states(self) -> int:
+        return self.search.states
+
+    def wins(self) -> int:
+        """How many of the layouts a perfect player wins from the position."""
+        if self._wins is None:
+            with self._budget():
+                self._wins = self.search.win_count(self.seen, self.universe, self.universe.everything)
+        return self._wins
+
+    def move_wins(self, cell: Cell, at_least: int = 0) -> int:
+        """How many layouts uncovering ``cell`` first, then playing perfectly, wins.
+
+        Exact when the answer is at least ``at_least``; otherwise some number below it.
+        """
+        with self._budget():
+            return self.search.move_wins(
+                self.seen, self.universe, self.universe.everything, self.board.index(cell), at_least=at_least
+            )
+
+    def best_move(self, prefer: Callable[[Cell], Any] | None = None) -> Cell | None:
+        """A move that keeps the chance to win: a proven-safe cell when there is one (it always
+        keeps it), else the first candidate that does, in row-major order or, with ``prefer``,
+        in order of ``prefer(cell)``; ``None`` with no move."""
+        if self.analysis.safe:
+            return min(self.analysis.safe)
+        wins = self.wins()
+        cells = self.candidates() if prefer is None else sorted(self.candidates(), key=prefer)
+        return next((c for c in cells if self.move_wins(c, at_least=wins) == wins), None)
+
+    def candidates(self) -> list[Cell]:
+        """The moves worth ranking: every covered, unflagged cell that is not a mine in every layout."""
+        if self._candidates is None:
+            universe = self.universe
+            mined = {c: layouts for c, layouts, _ in universe.columns}
+            # A cell every layout agrees on is not in ``columns``: one layout says what it is.
+            first = universe.matrix[0]
+            self._candidates = [
+                i for i in self.covered
+                if (mined[i] != universe.everything if i in mined else first[i] != MINE)
+            ]
+        return [self.board.cell(i) for i in self._candidates]
+
+    def ranking(self) -> tuple[RankedMove, ...]:
+        """Every candidate move with its exact value, best first; equal values in row-major order."""
+        cells = self.candidates()
+        self.wins()  # the best value first: its memo makes the moves that keep it cheap
+        ranked = []
+        for cell in cells:
+            ranked.append(RankedMove(cell, self.move_wins(cell), self.layouts))
+            self._ranked += 1
+        ranked.sort(key=lambda m: -m.wins)  # a stable sort: row-major among equals
+        return tuple(ranked)
+
+    def _report(self, states: int) -> None:
+        # Progress counts the value and each move ranked as one pass over the layouts.
+        passes = 1 + len(self._candidates or ())
+        done = self._ranked + (self._wins is not None)
+        self.clock(states, done * self.layouts, passes * self.layouts)
+
+    @contextmanager
+    def _budget(self) -> Iterator[None]:
+        """Turn the search's running out of states or time into :class:`PastBudget`, saying how far it got."""
+        try:
+            yield
+        except (OutOfBudget, OutOfTime) as err:
+            past, option = which_budget(err, self.max_states, self.time_limit)
+            if self._wins is None:
+                got = "before the chance to win was known"
+            else:
+                chance = self._wins / self.layouts if self.layouts else 0.0
+                got = (
+                    f"the chance to win is {chance:.4f} ({self._wins} of {self.layouts} layouts); "
+                    f"{self._ranked} of {len(self._candidates or ())} moves ranked"
+                )
+            raise PastBudget(
+                f"{past} after {self.states} states, {got}; raise {option}",
+                self.states,
+                self.layouts if self._wins is not None else 0,
+                self.layouts,
+            ) from None
+
+
+def rank_moves(
+    position: Position,
+    *,
+    max_states: int | None = DEFAULT_MAX_STATES,
+    time_limit: float | None = DEFAULT_TIME_LIMIT,
+    progress: Progress | None = None,
+) -> tuple[RankedMove, ...]:
+    """Every move from ``position`` with its exact chance to win (then playing perfectly), best first.
+
+    The moves are the covered, unflagged cells that are not a mine in every
+    layout; equal values come in row-major order. Raises as
+    :class:`PositionSearch` does.
+
+    >>> ranking = rank_moves(Position.from_rows(["1???", "????"], mines=3))
+    >>> [(cell_name(m.cell), m.wins, m.layouts) for m in ranking]
+    [('A2', 5, 18), ('B2', 5, 18), ('A3', 4, 18), ('B3', 4, 18), ('A4', 3, 18), ('B1', 3, 18), ('B4', 3, 18)]
+    >>> ranking[0].to_json()
+    {'cell': 'A2', 'wins': 5, 'win_probability': 0.2777777777777778}
+    """
+    search = PositionSearch(position, max_states=max_states, time_limit=time_limit, progress=progress)
+    return search.ranking()

@@ -1,0 +1,248 @@
+"""Perfect play of a whole game: every layout of a board listed from its first click.
+
+:func:`perfect_play` gives the exact chance to win a ``rows`` x ``cols`` game
+with ``mines`` mines under perfect play, from a given first click or the best
+one (:class:`PerfectPlay` keeps one memo for every start and rule); with
+workers, the numbers a first click can show are searched in parallel
+(:mod:`minesat.perfect.parallel`).
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from math import comb
+from typing import Any
+
+from minesat.board import Cell, cell_name
+from minesat.exact.budget import (
+    DEFAULT_MAX_STATES,
+    DEFAULT_TIME_LIMIT,
+    Clock,
+    OutOfTime,
+    PastBudget,
+    Progress,
+    listing_refusal,
+    which_budget,
+)
+from minesat.exact.geometry import TooManyLayouts
+from minesat.exact.search import OutOfBudget
+from minesat.generate import FirstClick, check_mine_count, kept_clear, mines_fit
+from minesat.perfect.parallel import PartPastBudget, describe_part, parallel_start_values
+from minesat.perfect.solver import PerfectPlay, StartValue, listed_rule
+from minesat.stats import WinShare
+
+#: Fewer layouts than this (over all the starts tried) are searched in this process
+#: even when workers are asked for: the search ends before they would start.
+PARALLEL_FROM = 20_000
+
+
+def _refuse_unlisted(rows: int, cols: int, mines: int, rule: FirstClick, start: Cell | None) -> None:
+    """Refuse at once a game whose layouts the search could not list: counted before anything is built.
+
+    With no ``start`` every start is tried, the corner among them: it keeps the
+    fewest cells clear, so it has the most layouts.
+    """
+    hardest = start if start is not None else (0, 0)
+    pool = rows * cols - len(kept_clear(hardest, rows, cols, listed_rule(rule)))
+    layouts = comb(pool, mines) if 0 <= mines <= pool else 0
+    refusal = listing_refusal(rows * cols, layouts)
+    if refusal is not None:
+        raise PastBudget(
+            f"start {cell_name(hardest)} has {refusal}; try a smaller board or fewer mines", 0, 0, layouts
+        )
+
+
+@dataclass(frozen=True)
+class PerfectResult(WinShare):
+    """The exact value of a game under perfect play (SPEC section 13).
+
+    ``start`` is the given first click, or the best one when none was given;
+    ``starts`` then holds the value of one cell of every class of cells the
+    board's symmetries map onto each other.
+    """
+
+    rows: int
+    cols: int
+    mines: int
+    rule: FirstClick
+    start: Cell
+    wins: int
+    layouts: int
+    states: int
+    seconds: float
+    starts: tuple[StartValue, ...] = ()
+    strategies: dict[str, int] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "rows": self.rows,
+            "cols": self.cols,
+            "mines": self.mines,
+            "first_click": self.rule.value,
+            "start": list(self.start),
+            "wins": self.wins,
+            "layouts": self.layouts,
+            "win_probability": self.win_probability,
+            "states": self.states,
+            "seconds": round(self.seconds, 3),
+        }
+        if self.starts:
+            out["starts"] = [
+                {"start": list(s.start), "wins": s.wins, "layouts": s.layouts} for s in self.starts
+            ]
+        if self.strategies:
+            out["strategies"] = dict(self.strategies)
+        return out
+
+
+def perfect_play(
+    rows: int,
+    cols: int,
+    mines: int,
+    rule: FirstClick | str = FirstClick.OPENING,
+    start: Cell | None = None,
+    *,
+    max_states: int | None = DEFAULT_MAX_STATES,
+    time_limit: float | None = DEFAULT_TIME_LIMIT,
+    progress: Progress | None = None,
+    workers: int = 1,
+    scheduler: str | None = None,
+) -> PerfectResult:
+    """The exact value of the game under perfect play, from ``start`` or from the best first click.
+
+    With no ``start`` every class of cells the board's symmetries map onto
+    each other is tried (one cell of each) and the best chance wins; ties go
+    to the first in row-major order. Raises :class:`ValueError` for a board
+    the mines do not fit, and :class:`PastBudget` when more than
+    ``max_states`` states or ``time_limit`` seconds would be needed (its
+    message says how far it got), or at once, before anything is listed, when
+    a start has more layouts than the search can list (:func:`listing_refusal`).
+
+    With ``workers`` above 1, or a Dask ``scheduler`` address, the numbers the
+    first clicks can show are searched in parallel
+    (:mod:`minesat.perfect.parallel`) and ``max_states`` bounds each of them;
+    without a scheduler, games of fewer than :data:`PARALLEL_FROM` layouts stay
+    in this process, where they finish before workers would start. The answer
+    is the same; the time limit is then checked as each part comes back.
+    """
+    rule = FirstClick(rule)
+    began = time.perf_counter()
+    check_mine_count(rows, cols, mines, None, FirstClick.ANY)
+    _refuse_unlisted(rows, cols, mines, rule, start)
+    clock = Clock(time_limit, progress)
+    solver = PerfectPlay(rows, cols, mines, max_states=max_states, progress=clock)
+    board = solver.board
+    if start is not None:
+        check_mine_count(rows, cols, mines, start, rule)
+        candidates = [start]
+    else:
+        candidates = [board.cell(i) for i in board.orbit_representatives()]
+        candidates = [c for c in candidates if mines_fit(rows, cols, mines, c, rule)]
+        if not candidates:
+            check_mine_count(rows, cols, mines, board.cell(0), rule)  # raises, saying why
+    solver.plan([(cell, rule) for cell in candidates])
+    if scheduler is not None or (workers > 1 and solver.total >= PARALLEL_FROM):
+        values, states = _in_parallel(solver, rule, candidates, max_states, clock, workers, scheduler)
+    else:
+        values, states = _in_process(solver, rule, candidates, max_states, time_limit)
+    best = _best_start(values)
+    return PerfectResult(
+        rows,
+        cols,
+        mines,
+        rule,
+        best.start,
+        best.wins,
+        best.layouts,
+        states,
+        time.perf_counter() - began,
+        tuple(values) if start is None else (),
+    )
+
+
+def _in_process(
+    solver: PerfectPlay,
+    rule: FirstClick,
+    candidates: list[Cell],
+    max_states: int | None,
+    time_limit: float | None,
+) -> tuple[list[StartValue], int]:
+    """Each start's value, one after another in this process (they share the solver's memo)."""
+    values = []
+    for done, cell in enumerate(candidates):
+        try:
+            values.append(solver.start_value(cell, rule))
+        except TooManyLayouts as err:
+            refusal = listing_refusal(solver.board.cells, err.layouts)
+            raise PastBudget(
+                f"start {cell_name(cell)} has {refusal or err}; try a smaller board or fewer mines",
+                solver.states,
+                solver.settled,
+                solver.total,
+            ) from None
+        except (OutOfBudget, OutOfTime) as err:
+            past = which_budget(err, max_states, time_limit)
+            raise PastBudget(
+                _budget_message(solver, past, done, len(candidates), cell),
+                solver.states,
+                solver.settled,
+                solver.total,
+            ) from None
+    return values, solver.states
+
+
+def _in_parallel(
+    solver: PerfectPlay,
+    rule: FirstClick,
+    candidates: list[Cell],
+    max_states: int | None,
+    progress: Clock,
+    workers: int,
+    scheduler: str | None,
+) -> tuple[list[StartValue], int]:
+    board = solver.board
+    try:
+        return parallel_start_values(board.rows, board.cols, solver.mines, rule, candidates, workers=workers,
+                                     scheduler=scheduler, max_states=max_states, progress=progress)
+    except TooManyLayouts as err:
+        raise PastBudget(f"{err}; try a smaller board or fewer mines", 0, 0, solver.total) from None
+    except OutOfTime:
+        share = progress.settled / solver.total if solver.total else 0.0
+        raise PastBudget(
+            f"past --time-limit {progress.time_limit:g} s (checked as each part comes back, after "
+            f"{progress.seconds:.0f} s): {share:.1%} of the layouts of all {len(candidates)} starts settled "
+            f"after {progress.states} states; raise --time-limit or try a smaller board",
+            progress.states, progress.settled, solver.total,
+        ) from None
+    except PartPastBudget as err:
+        share = err.settled / solver.total if solver.total else 0.0
+        raise PastBudget(
+            f"past --max-states {max_states} on {describe_part(err.start, err.value)} (with several "
+            f"workers the budget is for each number a first click can show): {share:.1%} of the layouts "
+            f"of all {len(candidates)} starts settled after {err.run_states} states; raise --max-states "
+            "or try a smaller board",
+            err.run_states, err.settled, solver.total,
+        ) from None
+
+
+def _best_start(values: list[StartValue]) -> StartValue:
+    """The start with the highest chance (compared exactly, as fractions); the first among equals."""
+    best = values[0]
+    for v in values[1:]:
+        if v.wins * best.layouts > best.wins * v.layouts:
+            best = v
+    return best
+
+
+def _budget_message(solver: PerfectPlay, past: tuple[str, str], done: int, starts: int, cell: Cell) -> str:
+    share = solver.settled / solver.total if solver.total else 0.0
+    where = f"start {cell_name(cell)}" if starts == 1 else f"start {done + 1} of {starts} ({cell_name(cell)})"
+    of = "its layouts" if starts == 1 else f"the layouts of all {starts} starts"
+    return (
+        f"{past[0]}: stopped at {where} with {share:.1%} of {of} settled "
+        f"after {solver.states} states; raise {past[1]} or try a smaller board"
+    )
+
+
+# --- from a position ---------------------------------------------------------------------
