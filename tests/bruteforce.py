@@ -304,15 +304,16 @@ def whole_layouts(position: Position, total: int | None) -> Iterator[frozenset[C
     """
     covered = position.cells_in(COVERED)
     flags = frozenset(position.cells_in(FLAG))
-    numbers = [(c, position[c]) for c in position.all_cells() if position[c] >= 0]
+    numbers = [
+        (tuple(neighbours(c, position.rows, position.cols)), position[c])
+        for c in position.all_cells()
+        if position[c] >= 0
+    ]
     sizes = range(len(covered) + 1) if total is None else [total - len(flags)]
     for size in sizes:
         if not 0 <= size <= len(covered):
             continue
         for chosen in combinations(covered, size):
             mines = flags | frozenset(chosen)
-            if all(
-                sum(n in mines for n in neighbours(c, position.rows, position.cols)) == value
-                for c, value in numbers
-            ):
+            if all(len(mines.intersection(around)) == value for around, value in numbers):
                 yield mines

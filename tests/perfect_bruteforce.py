@@ -23,6 +23,7 @@ class BruteForce:
     def __init__(self, rows: int, cols: int, mines: int) -> None:
         self.rows, self.cols, self.mines = rows, cols, mines
         self.cells = [(r, c) for r in range(rows) for c in range(cols)]
+        self.next_to = {cell: self.around(cell) for cell in self.cells}
         self.layouts = [frozenset(m) for m in combinations(self.cells, mines)]
         self.counts = [self._counts(m) for m in self.layouts]
         self.value = cache(self._value)
@@ -37,7 +38,7 @@ class BruteForce:
         ]
 
     def _counts(self, mines: frozenset[Cell]) -> dict[Cell, int]:
-        return {cell: sum(n in mines for n in self.around(cell)) for cell in self.cells}
+        return {cell: sum(n in mines for n in self.next_to[cell]) for cell in self.cells}
 
     def click(self, k: int, seen: Seen, cell: Cell) -> Seen | None:
         """What layout ``k`` shows after clicking ``cell`` (cells seen and their numbers); None on a mine."""
@@ -52,7 +53,7 @@ class BruteForce:
                 continue
             shown[here] = counts[here]
             if counts[here] == 0:
-                todo.extend(n for n in self.around(here) if n not in shown)
+                todo.extend(n for n in self.next_to[here] if n not in shown)
         return frozenset(shown.items())
 
     def groups(self, ks: frozenset[int], seen: Seen, cell: Cell) -> dict[Seen, set[int]]:

@@ -137,15 +137,20 @@ def test_ctrl_c_is_one_line_and_status_130() -> None:
     """SIGINT as a terminal sends it (a process started in the background may have it ignored,
     so the child puts back Python's own handler first)."""
     replay = _long_replay()
+    # The child says when the replays are under way (before, under load, Ctrl-C could land
+    # while the command line is still being parsed, which typer answers with a bare 130).
     code = "import signal; signal.signal(signal.SIGINT, signal.default_int_handler); " \
+           "import minesat.cli.replay as r; inner = r._replay; " \
+           "r._replay = lambda *a, **k: (print('replaying', flush=True), inner(*a, **k)); " \
            "from minesat.cli import main; main()"  # fmt: skip
     child = subprocess.Popen(
         [sys.executable, "-c", code, "replay", "--json", *[str(replay)] * 50],
-        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
         env={"PYTHONPATH": str(SRC), "PATH": "/usr/bin:/bin"},
     )  # fmt: skip
     try:
-        time.sleep(2.5)
+        assert child.stdout is not None and child.stdout.readline() == "replaying\n"
+        time.sleep(0.5)
         child.send_signal(signal.SIGINT)
         _, err = child.communicate(timeout=60)
     finally:

@@ -89,9 +89,18 @@ def test_intermediate_games_keep_the_invariants(index: int) -> None:
     check_game(seeded("intermediate", index), (3, 3))
 
 
-@pytest.mark.parametrize("index", range(20))
+#: Four of the 20 dense boards keep `best`'s exact endgame busy for 5 to 50 s of CPU each (the
+#: whole 5x6 board in play after a guess); the suite plays the other 16, benchmarks/heavy all 20.
+DENSE_SLOW = (9, 16, 17, 18)
+
+
+@pytest.mark.parametrize("index", [i for i in range(20) if i not in DENSE_SLOW])
 def test_small_dense_boards_under_every_rule(index: int) -> None:
-    # Dense small boards force many guesses and losses: the loop's hardest cases.
+    play_dense(index)
+
+
+def play_dense(index: int) -> None:
+    """Dense small boards force many guesses and losses: the loop's hardest cases."""
     for rule in FirstClick:
         start = (index % 5, index // 5 % 6)
         seed = game_seed(5, 6, 9, rule, start, 1, index)
