@@ -1,16 +1,21 @@
 """The page of ``minesat serve`` driven in a real headless Chromium (Playwright, the system's browser).
 
-They build a position by clicking and read its probabilities off the board
-(checked against brute force), play a game to its end and its review, and
-open a replay. They skip, saying why, where Playwright or Chromium is absent;
-``MINESAT_CHROMIUM`` names the browser when it is not on the PATH.
+Driven through the stable hooks of SPEC section 17 (``data-testid``) where there is one, and
+otherwise through what a player sees: the line under the board that describes the cell pointed
+at, the panels' text. The board is a canvas: a cell is reached by its centre, which the board
+answers (``element.board.center("C3")``, scrolling it into view). One server and one browser
+serve the whole module; each test opens its own page (and checks it raised no error). They skip,
+saying why, where Playwright or Chromium is absent; ``MINESAT_CHROMIUM`` names the browser when
+it is not on the PATH.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
+import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -30,6 +35,9 @@ from test_web import start_server
 
 #: True in the page once the board shown has been analysed.
 ANALYSED = "(b => b.dataset.analysed === b.dataset.version)(document.getElementById('a-board'))"
+
+#: True once the game is over (the SPEC hook says won or lost).
+GAME_OVER = "['won', 'lost'].includes(document.querySelector('[data-testid=game-status]').textContent)"
 
 #: How Chromium is started: headless, and quiet (no updates, no sync, no first-run pages).
 CHROMIUM_ARGS = [
@@ -67,22 +75,103 @@ def browser() -> Iterator[Any]:
         browser.close()
 
 
+class Pages:
+    """Opens pages (in fresh browser contexts when asked) and collects their errors."""
+
+    def __init__(self, browser: Any, url: str) -> None:
+        self.browser, self.url = browser, url
+        self.errors: list[str] = []
+        self.contexts: list[Any] = []
+
+    def open(self, where: str = "", width: int = 1400, height: int = 900, **context: Any) -> Any:
+        ctx = self.browser.new_context(viewport={"width": width, "height": height}, **context)
+        self.contexts.append(ctx)
+        page = ctx.new_page()
+        page.on("pageerror", lambda err: self.errors.append(str(err)))
+        page.goto(self.url + where)
+        if not where or where.startswith("#analyse"):
+            page.wait_for_function(ANALYSED + " && document.getElementById('a-board').dataset.analysed !== undefined")
+        return page
+
+    def close(self) -> None:
+        for ctx in self.contexts:
+            ctx.close()
+
+
 @pytest.fixture
-def page(browser: Any, url: str) -> Iterator[Any]:
-    page = browser.new_page(viewport={"width": 1400, "height": 900})
-    errors: list[str] = []
-    page.on("pageerror", lambda err: errors.append(str(err)))
-    page.goto(url)
-    # The page opens on a sample position, analysed.
-    page.wait_for_function("document.getElementById('a-status').textContent.includes('proven safe')")
-    yield page
-    page.close()
-    assert not errors, errors
+def pages(browser: Any, url: str) -> Iterator[Pages]:
+    opened = Pages(browser, url)
+    yield opened
+    opened.close()
+    assert not opened.errors, opened.errors
 
 
-def cell(page: Any, board: str, name: str, cols: int) -> Any:
-    r, c = ord(name[0]) - 65, int(name[1:]) - 1
-    return page.locator(f"#{board} [data-i='{r * cols + c}']")
+@pytest.fixture
+def page(pages: Pages) -> Any:
+    """The page as it opens: Analyse, on a sample position, analysed."""
+    return pages.open()
+
+
+def at(page: Any, board: str, name: str) -> tuple[float, float]:
+    """The centre of cell ``name`` on board ``a-board`` or ``p-board``, scrolled into view."""
+    point = page.evaluate(f"document.getElementById('{board}').board.center({name!r})")
+    return point["x"], point["y"]
+
+
+def click(page: Any, board: str, name: str, button: str = "left") -> None:
+    x, y = at(page, board, name)
+    page.mouse.click(x, y, button=button)
+
+
+def point(page: Any, board: str, name: str) -> str:
+    """Points at a cell; the line under the board that describes it."""
+    x, y = at(page, board, name)
+    page.mouse.move(x, y)
+    line = "a-hover" if board == "a-board" else "p-hover"
+    page.wait_for_function(f"document.getElementById('{line}').textContent.startsWith({name + ':'!r})")
+    return page.inner_text(f"#{line}")
+
+
+def paste(page: Any, text: str) -> None:
+    page.get_by_test_id("tab-analyse").click()
+    page.get_by_test_id("board-text").fill(text)
+    version = page.evaluate("document.getElementById('a-board').dataset.version")
+    page.get_by_test_id("load").click()
+    page.wait_for_function(f"document.getElementById('a-board').dataset.version !== {version!r} && {ANALYSED}")
+
+
+def new_game(page: Any, rows: int, cols: int, mines: int, seed: int | str | None = None, rule: str = "opening") -> None:
+    page.get_by_test_id("tab-play").click()
+    page.select_option("#p-preset", "custom")
+    page.fill("#p-rows", str(rows))
+    page.fill("#p-cols", str(cols))
+    page.fill("#p-mines", str(mines))
+    page.select_option("#p-rule", rule)
+    page.fill("#p-seed", "" if seed is None else str(seed))
+    page.get_by_test_id("new-game").click()
+    page.wait_for_function("document.getElementById('p-board').dataset.status === 'playing'")
+
+
+def moves_made(page: Any) -> int:
+    return int(page.evaluate("document.getElementById('p-board').dataset.moves"))
+
+
+def play(page: Any, name: str, button: str = "left") -> None:
+    """Clicks a cell of the game and waits for the move's answer."""
+    before = moves_made(page)
+    click(page, "p-board", name, button)
+    page.wait_for_function(f"Number(document.getElementById('p-board').dataset.moves) > {before}")
+
+
+def api(url: str, path: str, body: object | None = None) -> Any:
+    data = None if body is None else json.dumps(body).encode()
+    request = urllib.request.Request(url + path.lstrip("/"), data=data, method="POST" if data is not None else "GET",
+                                     headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(request, timeout=30) as answer:
+        return json.loads(answer.read())
+
+
+# --- Analyse --------------------------------------------------------------------------------------
 
 
 def test_a_position_built_by_clicking_shows_the_exact_probabilities(page: Any) -> None:
@@ -90,49 +179,55 @@ def test_a_position_built_by_clicking_shows_the_exact_probabilities(page: Any) -
     page.fill("#a-cols", "4")
     page.fill("#a-mines", "3")
     page.click("#a-new")
-    cell(page, "a-board", "A1", 4).click()  # covered -> 1
-    cell(page, "a-board", "B1", 4).click()
-    cell(page, "a-board", "B1", 4).click()  # -> 2
-    cell(page, "a-board", "C1", 4).hover()
+    click(page, "a-board", "A1")  # covered -> 1
+    click(page, "a-board", "B1")
+    click(page, "a-board", "B1")  # -> 2
+    at(page, "a-board", "C1")
+    point(page, "a-board", "C1")
     page.keyboard.press("1")  # keyboard: C1 is a 1
     page.wait_for_function(ANALYSED)
     position = Position.from_rows(["1???", "2???", "1???"], mines=3)
     truth = solve(position)
     for r in range(3):
         for c in range(1, 4):
-            title = cell(page, "a-board", cell_name((r, c)), 4).get_attribute("title")
+            said = point(page, "a-board", cell_name((r, c)))
             p = truth.probability[(r, c)]
             if p == 0:
-                assert title.endswith("proven safe"), title
+                assert said.endswith("proven safe"), said
             elif p == 1:
-                assert title.endswith("proven mine"), title
+                assert said.endswith("proven mine"), said
             else:
-                assert title.endswith(f"mine probability {float(p) * 100:.2f}%"), (title, p)
+                assert f"mine probability {float(p) * 100:.2f}%" in said, (said, p)
     assert any(truth.probability[(r, c)] not in (0, 1) for r in range(3) for c in range(1, 4))
+    assert page.get_by_test_id("analysis-summary").inner_text().startswith(
+        f"{len(truth.safe)} proven safe, {len(truth.mine)} proven mines")
     # Pointing at a proven cell says why.
     proven = next((r, c) for r in range(3) for c in range(1, 4) if truth.probability[(r, c)] in (0, 1))
-    cell(page, "a-board", cell_name(proven), 4).hover()
+    point(page, "a-board", cell_name(proven))
     page.wait_for_function("document.getElementById('a-why').textContent.includes('because of')")
     # Few cells covered: perfect play comes by itself, its chance exact.
     page.wait_for_function("document.getElementById('a-perfect').textContent.includes('Chance to win')")
-    assert "of" in page.inner_text("#a-perfect")
 
 
-def test_a_pasted_board_is_read_and_a_bad_one_named_by_line_and_column(page: Any) -> None:
-    page.fill("#a-text", "# mines: 1\n1?\n??\n")
-    page.click("#a-load")
-    page.wait_for_function("document.getElementById('a-status').textContent.includes('3 uncertain')")
-    assert "33.33%" in cell(page, "a-board", "A2", 2).get_attribute("title")
-    page.fill("#a-text", "1?\nx?\n")
-    page.click("#a-load")
-    page.wait_for_function("document.getElementById('a-status').textContent.includes('board:2:1')")
+def test_a_pasted_board_is_read_and_a_bad_one_named_by_line_and_column_where_it_was_pasted(page: Any) -> None:
+    paste(page, "# mines: 1\n1?\n??\n")
+    summary = page.get_by_test_id("analysis-summary").inner_text()
+    assert "3 uncertain" in summary
+    assert "33.33%" in point(page, "a-board", "A2")
+    # A bad paste: the message by the text box, in the page's words; the board and its analysis stay
+    # as they were (no red error over an analysis it does not belong to).
+    page.get_by_test_id("board-text").fill("1?\nx?\n")
+    page.get_by_test_id("load").click()
+    page.wait_for_function("document.getElementById('a-load-status').textContent.includes('line 2, column 1')")
+    assert "board:" not in page.inner_text("#a-load-status")
+    assert page.get_by_test_id("analysis-summary").inner_text() == summary
+    assert "33.33%" in point(page, "a-board", "A2")
 
 
 def test_perfect_play_ranks_every_move_best_first_the_best_starred(page: Any) -> None:
     rows = ["????", "?11?", "????", "????"]
-    page.fill("#a-text", "# mines: 3\n" + "\n".join(rows) + "\n")
-    page.click("#a-load")
-    page.wait_for_function("document.getElementById('a-status').textContent.includes('14 uncertain')")
+    paste(page, "# mines: 3\n" + "\n".join(rows) + "\n")
+    assert "14 uncertain" in page.get_by_test_id("analysis-summary").inner_text()
     # 14 covered cells: more than perfect play starts by itself, so it waits for Compute.
     assert page.locator("#a-ranking tbody tr").count() == 0
     page.click("#a-perfect-go")
@@ -149,49 +244,44 @@ def test_perfect_play_ranks_every_move_best_first_the_best_starred(page: Any) ->
         assert move.removeprefix("★ ") == cell_name(expected.cell)
         assert chance == f"{expected.wins / expected.layouts * 100:.2f}%", (move, chance)
         assert int(wins) == expected.wins
-        assert starred == (cls == "top") == (expected.wins == best), move
-    assert sum(cls == "top" for cls, *_ in shown) == 4  # A2, A3, C2, C3 tie
-    assert "chance to win" in page.inner_text("#a-ranking thead")
+        assert starred == ("top" in cls) == (expected.wins == best), move
+    assert sum("top" in cls for cls, *_ in shown) == 4  # A2, A3, C2, C3 tie
     # Pointing at a ranked move outlines its cell on the board.
     page.hover("#a-ranking tbody tr:nth-child(5)")
-    assert "pointed" in cell(page, "a-board", shown[4][1].removeprefix("★ "), 4).get_attribute("class")
+    name = shown[4][1].removeprefix("★ ")
+    r, c = ord(name[0]) - 65, int(name[1:]) - 1
+    assert page.evaluate("document.getElementById('a-board').board.extra.pointed") == r * 4 + c
 
 
-def test_a_game_played_to_its_end_is_reviewed(page: Any) -> None:
-    page.click("#tab-play")
-    page.select_option("#p-preset", "custom")
-    page.fill("#p-rows", "6")
-    page.fill("#p-cols", "6")
-    page.fill("#p-mines", "7")
-    page.fill("#p-seed", "11")
-    page.click("#p-new")
-    cell(page, "p-board", "C3", 6).click()
-    page.wait_for_function("document.getElementById('p-last').textContent.startsWith('C3: first click')")
+# --- Play -----------------------------------------------------------------------------------------
+
+
+def test_a_game_played_to_its_end_by_hints_is_reviewed(page: Any) -> None:
+    new_game(page, 6, 6, 7, seed=11)
+    play(page, "C3")
+    assert page.inner_text("#p-last").startswith("C3: first click")
     page.check("#p-hint")
     for _ in range(40):
-        if page.inner_text("#p-state") in ("won!", "lost"):
+        if page.evaluate(GAME_OVER):
             break
         page.wait_for_function("document.getElementById('p-best').textContent.startsWith('Hint')")
         hint = page.inner_text("#p-best")
         name = re.search(r"best plays ([A-Z]+[0-9]+)", hint).group(1)
-        target = cell(page, "p-board", name, 6)
-        moves = page.evaluate("document.getElementById('p-last').textContent")
-        if "proven mine" in hint:
-            target.click(button="right")
-        else:
-            target.click()
-        page.wait_for_function(f"document.getElementById('p-last').textContent !== {moves!r}")
-    assert page.inner_text("#p-state") in ("won!", "lost")
+        play(page, name, "right" if "proven mine" in hint else "left")
+    assert page.get_by_test_id("game-status").inner_text() in ("won", "lost")
     page.wait_for_selector("#p-review:not([hidden])")
     viewer = page.frame_locator("#p-viewer")
     assert "Your game" in viewer.locator("h1").inner_text()
     assert "result" in viewer.locator(".summary").inner_text().lower()
 
 
+# --- Review ---------------------------------------------------------------------------------------
+
+
 def test_a_replay_opens_in_the_viewer(page: Any, tmp_path: Path) -> None:
     path = tmp_path / "tiny.rmv"
     path.write_bytes(rmv2(rmv_mouse(3, 0, 20, 5) + rmv_mouse(5, 10, 20, 5)))
-    page.click("#tab-review")
+    page.get_by_test_id("tab-review").click()
     page.set_input_files("#r-file", str(path))
     page.wait_for_selector("#r-review:not([hidden])")
     assert page.inner_text("#r-status").startswith("tiny.rmv: 1x2")

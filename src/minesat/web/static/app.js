@@ -1,23 +1,37 @@
 // minesat serve: the page. Three tabs over the JSON API (docs/commands/serve.md); no library, no build.
+//
+// The board is a canvas that draws only the cells in view (Board, below), so a 300x300 position
+// appears as fast as a beginner one and pointing at a cell costs one small redraw. What is on
+// screen lives in the URL's fragment (#analyse?..., #play?..., #review): reload and Back restore it,
+// and Share turns it into a link.
 "use strict";
 (function () {
   const $ = (id) => document.getElementById(id);
   const COVERED = -1, FLAG = -2;
 
   // --- shared ---------------------------------------------------------------------------
-  async function api(path, body, raw) {
-    const init = { method: "POST" };
+  // A POST (or GET with method) to the API: {status, data}; data.error on failure. A seed sent as
+  // a bare JSON integer past 2^53 is read as a string, digit for digit (JSON.parse would round it).
+  async function api(path, body, raw, method) {
+    const init = { method: method || "POST" };
     if (raw !== undefined) init.body = raw;
     else if (body !== undefined) {
       init.body = JSON.stringify(body);
       init.headers = { "Content-Type": "application/json" };
     }
+    let response;
     try {
-      const response = await fetch(path, init);
-      const data = await response.json();
-      return { status: response.status, data: data };
+      response = await fetch(path, init);
     } catch (err) {
-      return { status: 0, data: { error: "no answer from the server (" + err.message + ")" } };
+      return { status: 0, data: { error: "no answer from the server (" + err.message + "): is minesat serve running?" } };
+    }
+    let text = await response.text();
+    if (path.startsWith("/api/game")) text = text.replace(/("seed"\s*:\s*)(\d{16,})/g, '$1"$2"');
+    try {
+      return { status: response.status, data: JSON.parse(text) };
+    } catch (err) {
+      return { status: response.status, data: { error: "the server answered " + response.status + ": " +
+        text.slice(0, 120) }, notJson: true };
     }
   }
   function rowName(r) {
@@ -27,10 +41,16 @@
   }
   const cellName = (r, c) => rowName(r) + String(c + 1);
   function parseName(name) {
-    const m = /^([A-Z]+)([0-9]+)$/.exec(name);
+    const m = /^([A-Z]+)([0-9]+)/.exec(name);
+    if (!m) return null;
     let r = 0;
     for (const ch of m[1]) r = r * 26 + (ch.charCodeAt(0) - 64);
     return [r - 1, Number(m[2]) - 1];
+  }
+  // The cell index a move (A5, A5*, A5+) names on a board of cols columns, or -1.
+  function moveIndex(move, cols) {
+    const rc = move ? parseName(move) : null;
+    return rc ? rc[0] * cols + rc[1] : -1;
   }
   // Green at 0, yellow at 0.5, red at 1: the scale of minesat's pictures and viewer.
   function shade(p) {
@@ -45,12 +65,11 @@
     if (p > 0.999 && p < 1) return ">99.9%";
     return (p * 100).toFixed(digits === undefined ? 1 : digits) + "%";
   }
-  // On the board: a whole percentage with its sign, so that it cannot be read as a number.
-  const shortPercent = (p) => String(Math.min(99, Math.max(1, Math.round(p * 100)))) + "%";
   function setText(el, text, cls) {
     el.textContent = text;
     el.className = cls || "";
   }
+  const plural = (n, word) => n.toLocaleString("en") + " " + word + (n === 1 ? "" : "s");
   function readFile(file, asBytes) {
     return new Promise((resolve, reject) => {
       const reader = new FileReader();
@@ -60,286 +79,856 @@
     });
   }
   const extension = (name) => (name.match(/\.([^.]+)$/) || ["", ""])[1].toLowerCase();
-
-  // A board of rows x cols cells with row letters and column numbers; returns the cell elements.
-  function buildGrid(el, rows, cols) {
-    el.innerHTML = "";
-    // As large as the column allows (a hidden tab has no width yet: then by the window's), 16 to 36 px.
-    const room = el.parentElement.clientWidth || window.innerWidth - 680;
-    const size = Math.max(16, Math.min(36, Math.floor(room / (cols + 1.5))));
-    el.style.setProperty("--s", size + "px");
-    el.style.gridTemplateColumns = "auto repeat(" + cols + ", var(--s))";
-    el.appendChild(document.createElement("span"));
-    for (let c = 0; c < cols; c++) {
-      const lab = document.createElement("span");
-      lab.className = "lab";
-      lab.textContent = (c + 1) % 5 === 0 || c === 0 || cols <= 16 ? String(c + 1) : "";
-      el.appendChild(lab);
-    }
-    const cells = [];
+  const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+  function download(name, data, type) {
+    const url = URL.createObjectURL(new Blob([data], { type: type }));
+    const a = document.createElement("a");
+    a.href = url; a.download = name;
+    document.body.appendChild(a);
+    a.click();
+    a.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 1000);
+  }
+  function base64(bytes) {
+    let s = "";
+    for (let i = 0; i < bytes.length; i += 0x8000) s += String.fromCharCode.apply(null, bytes.subarray(i, i + 0x8000));
+    return btoa(s);
+  }
+  // A board's text (what `minesat analyze` reads): ? covered, * flag, . an empty cell, 1-8.
+  function positionText(rows, cols, states, mines) {
+    const lines = mines === null || mines === undefined ? [] : ["# mines: " + mines];
     for (let r = 0; r < rows; r++) {
-      const lab = document.createElement("span");
-      lab.className = "lab r";
-      lab.textContent = rowName(r);
-      el.appendChild(lab);
-      for (let c = 0; c < cols; c++) {
-        const cell = document.createElement("div");
-        cell.dataset.i = String(r * cols + c);
-        el.appendChild(cell);
-        cells.push(cell);
-      }
-    }
-    return cells;
-  }
-
-  // Draw cell i: its state, and over a covered cell what the analysis says of it.
-  // analysis: the API's object (or null); extra: {best, proof, mines, exploded}.
-  function paint(cells, cols, states, analysis, extra) {
-    const safe = new Set(), mine = new Set();
-    if (analysis) {
-      for (const [r, c] of analysis.safe) safe.add(r * cols + c);
-      for (const [r, c] of analysis.mine) mine.add(r * cols + c);
-    }
-    for (let i = 0; i < cells.length; i++) {
-      const s = states[i], r = Math.floor(i / cols), c = i % cols;
-      let cls = "c", text = "", bg = "", title = cellName(r, c);
-      if (s >= 0) {
-        cls += " open" + (s ? " n" + s : "");
-        text = s ? String(s) : "";
-      } else if (extra.exploded === i) {
-        cls += " boom";
-        title += ": the mine that went off";
-      } else if (s === FLAG) {
-        const wrong = extra.mines && !extra.mines.has(i);
-        cls += " cov flag" + (wrong ? " wrong" : "");
-        title += wrong ? ": flag, not a mine" : ": flag";
-      } else if (extra.mines && extra.mines.has(i)) {
-        cls += " cov lm";
-        title += ": mine";
-      } else if (safe.has(i)) {
-        cls += " safe";
-        title += ": proven safe";
-      } else if (mine.has(i)) {
-        cls += " mine";
-        title += ": proven mine";
-      } else if (analysis && analysis.probability[r][c] !== null) {
-        const p = analysis.probability[r][c];
-        cls += " heat";
-        bg = shade(p);
-        text = shortPercent(p);
-        title += ": mine probability " + percent(p, 2);
-      } else {
-        cls += " cov";
-      }
-      if (r === 0) cls += " top";
-      if (c === 0) cls += " left";
-      if (extra.best === i) cls += " best";
-      if (extra.proof && extra.proof.has(i)) cls += " proof";
-      const el = cells[i];
-      if (el.className !== cls) el.className = cls;
-      if (el.textContent !== text) el.textContent = text;
-      el.style.background = bg;
-      el.title = title;
-    }
-  }
-
-  // What the analysis says of one cell, in words (the line under the board).
-  function describeCell(analysis, states, cols, i) {
-    const r = Math.floor(i / cols), c = i % cols, name = cellName(r, c), s = states[i];
-    if (s >= 0) return name + ": " + (s ? "the number " + s : "an empty cell (0)");
-    if (s === FLAG) return name + ": a flag (counted as a mine)";
-    if (!analysis) return name + ": covered";
-    if (analysis.safe.some(([a, b]) => a === r && b === c)) return name + ": proven safe";
-    if (analysis.mine.some(([a, b]) => a === r && b === c)) return name + ": proven mine";
-    const p = analysis.probability[r][c];
-    if (p === null) return name + ": uncertain (give the total number of mines for its probability)";
-    return name + ": mine probability " + percent(p, 2) + (analysis.exact ? "" : " (estimated)");
-  }
-
-  // --- tabs -------------------------------------------------------------------------------
-  const tabs = document.querySelectorAll(".tabs button");
-  function showTab(name) {
-    for (const t of tabs) t.setAttribute("aria-selected", String(t.dataset.tab === name));
-    for (const pane of document.querySelectorAll(".pane")) pane.hidden = pane.id !== name;
-  }
-  for (const t of tabs) t.addEventListener("click", () => showTab(t.dataset.tab));
-
-  // --- analyse ----------------------------------------------------------------------------
-  const A = { rows: 9, cols: 9, mines: 10, states: [], cells: [], analysis: null, best: null,
-              version: 0, hover: -1, proof: null };
-
-  function boardText() {
-    const lines = [];
-    for (let r = 0; r < A.rows; r++) {
       let line = "";
-      for (let c = 0; c < A.cols; c++) {
-        const s = A.states[r * A.cols + c];
+      for (let c = 0; c < cols; c++) {
+        const s = states[r * cols + c];
         line += s === COVERED ? "?" : s === FLAG ? "*" : s === 0 ? "." : String(s);
       }
       lines.push(line);
     }
     return lines.join("\n") + "\n";
   }
+  // MBF: width, height, the mine count (2 bytes), then (column, row) of each mine.
+  function mbf(rows, cols, mineIndices) {
+    if (rows > 255 || cols > 255) return null;
+    const out = new Uint8Array(4 + 2 * mineIndices.length);
+    out[0] = cols; out[1] = rows; out[2] = mineIndices.length >> 8; out[3] = mineIndices.length & 255;
+    mineIndices.forEach((i, k) => { out[4 + 2 * k] = i % cols; out[5 + 2 * k] = Math.floor(i / cols); });
+    return out;
+  }
+  // A whole number typed in a field, checked: {value} or {error}. Empty gives {value: null}.
+  function wholeNumber(input, label, least, most, allowEmpty) {
+    const text = input.value.trim();
+    input.classList.remove("bad");
+    if (text === "" && allowEmpty) return { value: null };
+    const bad = (why) => { input.classList.add("bad"); return { error: label + " " + why }; };
+    if (!/^-?\d+$/.test(text)) return bad(text === "" ? "is empty" : "must be a whole number, not " + text);
+    const v = Number(text);
+    if (v < least) return bad("must be at least " + least + ", not " + v);
+    if (most !== null && v > most) return bad("must be at most " + most.toLocaleString("en") + ", not " + v);
+    return { value: v };
+  }
+  // The API's messages name the text's line and column; on a board the page built, the cell.
+  function friendly(message, built) {
+    return message.replace(/^board:(\d+):(\d+): /, (all, line, col) =>
+      built ? cellName(Number(line) - 1, Number(col) - 1) + ": " : "line " + line + ", column " + col + ": ");
+  }
+
+  // Short URL-safe packing of long text (positions, move lists): deflate, then base64url.
+  async function pack(text) {
+    if (typeof CompressionStream === "function") {
+      const stream = new Blob([text]).stream().pipeThrough(new CompressionStream("deflate-raw"));
+      const bytes = new Uint8Array(await new Response(stream).arrayBuffer());
+      return "z" + base64(bytes).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+    }
+    return "t" + encodeURIComponent(text);
+  }
+  async function unpack(s) {
+    if (s[0] === "t") return decodeURIComponent(s.slice(1));
+    if (s[0] !== "z") throw new Error("not a packed text");
+    const b = atob(s.slice(1).replace(/-/g, "+").replace(/_/g, "/"));
+    const bytes = new Uint8Array(b.length);
+    for (let i = 0; i < b.length; i++) bytes[i] = b.charCodeAt(i);
+    const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("deflate-raw"));
+    return await new Response(stream).text();
+  }
+
+  // --- the board: a canvas drawing the cells in view -------------------------------------------
+  const TILES = [12, 16, 20, 24, 28, 32, 40, 48];
+  const NUMBER_COLOURS = ["", "#0000ff", "#007b00", "#ff0000", "#00007b", "#7b0000", "#007b7b", "#000000", "#7b7b7b"];
+  const FONT = '"DejaVu Sans", "Segoe UI", Helvetica, Arial, sans-serif';
+  // What the analysis says of each cell, as arrays (the API's lists and matrix, read once).
+  function compile(analysis, rows, cols, states) {
+    const n = rows * cols, kind = new Uint8Array(n), prob = new Float64Array(n).fill(NaN);
+    for (const [r, c] of analysis.safe) kind[r * cols + c] = 1;
+    for (const [r, c] of analysis.mine) kind[r * cols + c] = 2;
+    for (let r = 0; r < rows; r++) {
+      const row = analysis.probability[r];
+      for (let c = 0; c < cols; c++) if (row[c] !== null) prob[r * cols + c] = row[c];
+    }
+    const marks = new Uint8Array(n); // 1 dead, 2 a cell no play can tell from its group's, 4 safest
+    const groups = new Map();
+    for (const [r, c] of analysis.dead || []) marks[r * cols + c] |= 1;
+    (analysis.fifty || []).forEach((group, g) => {
+      for (const [r, c] of group) { marks[r * cols + c] |= 2; groups.set(r * cols + c, g); }
+    });
+    // The safest cells: when no cell is proven safe, the uncertain ones of least mine probability.
+    let least = Infinity;
+    const safest = [];
+    if (!analysis.safe.length && analysis.mines !== null) {
+      for (let i = 0; i < n; i++) {
+        if (states[i] !== COVERED || kind[i] || !(prob[i] < 1)) continue;
+        if (prob[i] < least - 1e-12) { least = prob[i]; safest.length = 0; }
+        if (Math.abs(prob[i] - least) <= 1e-12) safest.push(i);
+      }
+      for (const i of safest) marks[i] |= 4;
+    }
+    return { kind: kind, prob: prob, marks: marks, groups: groups, safest: safest, least: least,
+             exact: analysis.exact, mines: analysis.mines, hasDead: "dead" in analysis, hasFifty: "fifty" in analysis };
+  }
+
+  class Board {
+    // host: the scrolling element; on: {hover(i), act(i, how), key(key, i) -> handled}.
+    constructor(host, on) {
+      this.host = host; this.on = on;
+      host.innerHTML = "";
+      host.classList.add("board");
+      this.sizer = document.createElement("div");
+      this.sizer.className = "sizer";
+      this.canvas = document.createElement("canvas");
+      this.sizer.appendChild(this.canvas);
+      host.appendChild(this.sizer);
+      this.ctx = this.canvas.getContext("2d");
+      this.rows = 0; this.cols = 0; this.states = []; this.an = null;
+      this.tileChoice = "auto"; this.s = 24; this.print = "mine";
+      this.show = { dead: true, fifty: true, safest: true };
+      this.extra = {};
+      this.hover = -1; this.over = false; this.pending = false;
+      host.board = this;
+      host.addEventListener("scroll", () => this.schedule(), { passive: true });
+      new ResizeObserver(() => this.layout()).observe(host.parentElement);
+      this.listen();
+    }
+    setSize(rows, cols) {
+      this.rows = rows; this.cols = cols; this.hover = -1; this.an = null; this.extra = {};
+      this.host.dataset.rows = String(rows); this.host.dataset.cols = String(cols);
+      this.layout();
+    }
+    setTile(choice) { this.tileChoice = choice; this.layout(); }
+    // The board's geometry: tile size, label margins, the canvas as large as the part in view.
+    layout() {
+      const room = this.host.parentElement.clientWidth;
+      if (!room || !this.cols) return;
+      const letters = rowName(this.rows - 1).length;
+      let s = Number(this.tileChoice);
+      if (!s) {
+        const guessLeft = letters * 8 + 8;
+        s = Math.max(12, Math.min(40, Math.floor((room - guessLeft - 2) / this.cols)));
+        if (window.innerWidth < 640) s = Math.max(10, Math.min(40, Math.floor((room - guessLeft - 2) / this.cols)));
+      }
+      this.s = s;
+      this.font = Math.max(9, Math.min(13, Math.round(s * 0.45)));
+      this.lw = Math.ceil(letters * this.font * 0.72) + 8;
+      this.lh = this.font + 8;
+      this.w = this.lw + this.cols * s + 1; this.h = this.lh + this.rows * s + 1;
+      this.sizer.style.width = this.w + "px"; this.sizer.style.height = this.h + "px";
+      this.host.style.setProperty("--board-w", this.w + "px");
+      this.host.dataset.tile = String(s);
+      this.resize();
+    }
+    resize() {
+      const cw = Math.min(this.w, this.host.clientWidth || this.w), ch = Math.min(this.h, this.host.clientHeight || this.h);
+      const dpr = window.devicePixelRatio || 1;
+      this.cw = cw; this.ch = ch; this.dpr = dpr;
+      if (this.canvas.width !== Math.round(cw * dpr) || this.canvas.height !== Math.round(ch * dpr)) {
+        this.canvas.width = Math.round(cw * dpr); this.canvas.height = Math.round(ch * dpr);
+        this.canvas.style.width = cw + "px"; this.canvas.style.height = ch + "px";
+      }
+      this.draw();
+    }
+    schedule() {
+      if (this.pending) return;
+      this.pending = true;
+      requestAnimationFrame(() => { this.pending = false; this.resize(); });
+    }
+    // Cell index under a client point, or -1 (off the cells, on a label).
+    cellAt(x, y) {
+      const rect = this.canvas.getBoundingClientRect();
+      const px = x - rect.left, py = y - rect.top;
+      if (px < this.lw || py < this.lh) return -1;
+      const c = Math.floor((px - this.lw + this.host.scrollLeft) / this.s);
+      const r = Math.floor((py - this.lh + this.host.scrollTop) / this.s);
+      return r >= 0 && r < this.rows && c >= 0 && c < this.cols ? r * this.cols + c : -1;
+    }
+    // Scrolls cell i into view (the board, then the window) and answers its centre in client pixels.
+    reveal(i, block) {
+      const r = Math.floor(i / this.cols), c = i % this.cols, s = this.s, host = this.host;
+      const x = c * s, y = r * s, vw = host.clientWidth - this.lw, vh = host.clientHeight - this.lh;
+      if (x < host.scrollLeft || x + s > host.scrollLeft + vw) host.scrollLeft = x - vw / 2;
+      if (y < host.scrollTop || y + s > host.scrollTop + vh) host.scrollTop = y - vh / 2;
+      this.resize();
+      const rect = this.canvas.getBoundingClientRect();
+      let cx = rect.left + this.lw + x - host.scrollLeft + s / 2, cy = rect.top + this.lh + y - host.scrollTop + s / 2;
+      if (cy < 0 || cy > window.innerHeight || cx < 0 || cx > window.innerWidth) {
+        window.scrollBy({ top: cy - window.innerHeight / 2, left: 0, behavior: "instant" });
+        const moved = this.canvas.getBoundingClientRect();
+        cx += moved.left - rect.left; cy += moved.top - rect.top;
+      }
+      if (block !== false) this.draw();
+      return { x: cx, y: cy };
+    }
+    center(name) { const rc = parseName(name); return this.reveal(rc[0] * this.cols + rc[1]); }
+    inView(i) {
+      const r = Math.floor(i / this.cols), c = i % this.cols, host = this.host, rect = this.canvas.getBoundingClientRect();
+      const cx = rect.left + this.lw + c * this.s - host.scrollLeft, cy = rect.top + this.lh + r * this.s - host.scrollTop;
+      return cx >= rect.left + this.lw - 1 && cx + this.s <= rect.right + 1 && cy >= rect.top + this.lh - 1 &&
+        cy + this.s <= rect.bottom + 1 && cy >= 0 && cy + this.s <= window.innerHeight;
+    }
+
+    draw() {
+      const ctx = this.ctx, s = this.s, cols = this.cols, rows = this.rows;
+      if (!this.cw || !cols) return;
+      const t0 = performance.now();
+      ctx.setTransform(this.dpr, 0, 0, this.dpr, 0, 0);
+      const sl = this.host.scrollLeft, st = this.host.scrollTop, lw = this.lw, lh = this.lh;
+      ctx.fillStyle = "#f6f7f9";
+      ctx.fillRect(0, 0, this.cw, this.ch);
+      const c0 = Math.max(0, Math.floor(sl / s)), c1 = Math.min(cols - 1, Math.floor((sl + this.cw - lw) / s));
+      const r0 = Math.max(0, Math.floor(st / s)), r1 = Math.min(rows - 1, Math.floor((st + this.ch - lh) / s));
+      const ox = lw - sl, oy = lh - st;
+      // The grid lines: the cells are drawn one pixel short of their tile.
+      ctx.fillStyle = "#8d929b";
+      ctx.fillRect(ox + c0 * s, oy + r0 * s, (c1 - c0 + 1) * s + 1, (r1 - r0 + 1) * s + 1);
+      const cells = this.states, an = this.an, ex = this.extra;
+      this.textFont = "600 " + Math.round(s >= 36 ? s * 0.36 : s * 0.46) + "px " + FONT;
+      this.numberFont = "700 " + Math.round(s * 0.62) + "px " + FONT;
+      ctx.textAlign = "center"; ctx.textBaseline = "middle";
+      for (let r = r0; r <= r1; r++) {
+        for (let c = c0; c <= c1; c++) this.cell(r * cols + c, ox + c * s + 1, oy + r * s + 1, cells, an, ex);
+      }
+      // Outlines over the cells: the proof, the suggested move, a pointed ranking row, the bad cell.
+      const frame = (i, colour, width, dash, inset) => {
+        if (i < 0 || i >= rows * cols) return;
+        const r = Math.floor(i / cols), c = i % cols;
+        if (r < r0 || r > r1 || c < c0 || c > c1) return;
+        ctx.save();
+        ctx.strokeStyle = colour; ctx.lineWidth = width;
+        if (dash) ctx.setLineDash(dash);
+        const d = (inset || 0) + width / 2 + 1;
+        ctx.strokeRect(ox + c * s + d, oy + r * s + d, s - 2 * d + 1, s - 2 * d + 1);
+        ctx.restore();
+      };
+      const thick = Math.max(2, Math.round(s * 0.11));
+      if (ex.proof) for (const i of ex.proof) frame(i, "#7c3aed", thick, [4, 3]);
+      if (ex.start >= 0) frame(ex.start, "#15803d", thick);
+      if (ex.best >= 0) { frame(ex.best, "#0b2f9f", thick + 1); frame(ex.best, "#ffffff", 1.5, null, thick + 1); }
+      if (ex.pointed >= 0) frame(ex.pointed, "#d97706", thick + 1);
+      if (ex.bad >= 0) { frame(ex.bad, "#dc2626", thick + 1); frame(ex.bad, "#ffffff", 1.5, null, thick + 1); }
+      if (this.hover >= 0) frame(this.hover, "rgba(17,17,17,.85)", 1.5);
+      this.labels(c0, c1, r0, r1, ox, oy);
+      this.drawMs = performance.now() - t0;
+      this.host.dataset.drawn = String((Number(this.host.dataset.drawn) || 0) + 1);
+    }
+    cell(i, x, y, cells, an, ex) {
+      const ctx = this.ctx, s = this.s - 1, st = cells[i];
+      const bevel = (light) => {
+        const b = s >= 16 ? 2 : 1;
+        ctx.fillStyle = light ? "rgba(255,255,255,.55)" : "rgba(0,0,0,.16)";
+        if (light) { ctx.fillRect(x, y, s, b); ctx.fillRect(x, y, b, s); } else { ctx.fillRect(x, y + s - b, s, b); ctx.fillRect(x + s - b, y, b, s); }
+      };
+      const covered = (colour) => {
+        ctx.fillStyle = colour || "#b8bcc4"; ctx.fillRect(x, y, s, s);
+        bevel(true); bevel(false);
+      };
+      const dot = (ring) => {
+        ctx.beginPath(); ctx.arc(x + s / 2, y + s / 2, s * 0.21, 0, 2 * Math.PI);
+        ctx.fillStyle = "#111"; ctx.fill();
+        if (ring) { ctx.lineWidth = Math.max(1, s * 0.05); ctx.strokeStyle = "#fff"; ctx.stroke(); }
+      };
+      if (st >= 0) {
+        ctx.fillStyle = "#e9eaec"; ctx.fillRect(x, y, s, s);
+        if (st > 0) { ctx.font = this.numberFont; ctx.fillStyle = NUMBER_COLOURS[st]; ctx.fillText(String(st), x + s / 2, y + s / 2 + 1); }
+        return;
+      }
+      if (ex.exploded === i) { ctx.fillStyle = "#e53935"; ctx.fillRect(x, y, s, s); dot(true); return; }
+      if (st === FLAG) {
+        const wrong = ex.mines && !ex.mines.has(i);
+        if (wrong) { ctx.fillStyle = "#f3c0c0"; ctx.fillRect(x, y, s, s); } else covered();
+        this.flag(x, y, s);
+        if (wrong) {
+          ctx.strokeStyle = "#111"; ctx.lineWidth = Math.max(1.5, s * 0.08);
+          ctx.beginPath(); ctx.moveTo(x + s * 0.15, y + s * 0.85); ctx.lineTo(x + s * 0.85, y + s * 0.15); ctx.stroke();
+        }
+        return;
+      }
+      if (ex.mines && ex.mines.has(i)) { covered(); if (ex.won) this.flag(x, y, s); else dot(false); return; }
+      if (ex.preflags && ex.preflags.has(i)) { covered(); this.flag(x, y, s); return; }
+      const kind = an ? an.kind[i] : 0;
+      if (kind === 1) {
+        ctx.fillStyle = "#1e8e3e"; ctx.fillRect(x, y, s, s);
+        ctx.beginPath(); ctx.arc(x + s / 2, y + s / 2, s * 0.2, 0, 2 * Math.PI);
+        ctx.lineWidth = Math.max(1.5, s * 0.09); ctx.strokeStyle = "#fff"; ctx.stroke();
+      } else if (kind === 2) {
+        ctx.fillStyle = "#b71c1c"; ctx.fillRect(x, y, s, s); dot(true);
+      } else if (an && an.prob[i] === an.prob[i]) {
+        const p = an.prob[i];
+        ctx.fillStyle = shade(p); ctx.fillRect(x, y, s, s);
+        ctx.fillStyle = "rgba(0,0,0,.08)"; ctx.fillRect(x, y + s - 1, s, 1); ctx.fillRect(x + s - 1, y, 1, s);
+        const text = s >= 11 ? this.cellText(i) : "";
+        if (text) {
+          ctx.font = this.textFont; ctx.fillStyle = "#1b1b1b";
+          ctx.fillText(text, x + s / 2, y + s / 2 + 1);
+        }
+      } else {
+        covered();
+      }
+      const mark = an ? an.marks[i] : 0;
+      if (mark & 1 && this.show.dead) {
+        ctx.save();
+        ctx.beginPath(); ctx.rect(x, y, s, s); ctx.clip();
+        ctx.strokeStyle = "rgba(40,40,40,.55)"; ctx.lineWidth = 1.2;
+        ctx.beginPath();
+        for (let k = -s; k < s; k += Math.max(4, s / 4)) { ctx.moveTo(x + k, y + s); ctx.lineTo(x + k + s, y); }
+        ctx.stroke();
+        ctx.restore();
+      }
+      if (mark & 2 && this.show.fifty) {
+        ctx.save();
+        ctx.strokeStyle = "#a21caf"; ctx.lineWidth = Math.max(2, s * 0.1); ctx.setLineDash([3, 2]);
+        ctx.strokeRect(x + 2, y + 2, s - 4, s - 4);
+        if (s >= 18) {
+          ctx.setLineDash([]);
+          ctx.font = "700 " + Math.round(s * 0.3) + "px " + FONT; ctx.fillStyle = "#a21caf";
+          ctx.textAlign = "left"; ctx.textBaseline = "top";
+          ctx.fillText("½", x + 3, y + 2);
+        }
+        ctx.restore();
+      }
+      if (mark & 4 && this.show.safest) {
+        ctx.save();
+        ctx.fillStyle = "#b45309";
+        const r = Math.max(3, s * 0.16), cx = x + s - r - 2, cy = y + r + 2;
+        ctx.beginPath();
+        for (let k = 0; k < 10; k++) {
+          const a = -Math.PI / 2 + k * Math.PI / 5, rr = k % 2 ? r * 0.45 : r;
+          ctx.lineTo(cx + rr * Math.cos(a), cy + rr * Math.sin(a));
+        }
+        ctx.closePath(); ctx.fill();
+        ctx.restore();
+      }
+    }
+    // What is printed on covered cell i: its chance of a mine (or of being safe) in whole percent,
+    // never 0 or 100 unless proven (those are drawn as proven cells), or nothing.
+    cellText(i) {
+      const an = this.an;
+      if (this.print === "none" || !an || an.kind[i] || this.states[i] !== COVERED || an.prob[i] !== an.prob[i]) return "";
+      const p = this.print === "safe" ? 1 - an.prob[i] : an.prob[i];
+      return String(Math.min(99, Math.max(1, Math.round(p * 100)))) + (this.s >= 36 ? "%" : "");
+    }
+    flag(x, y, s) {
+      const ctx = this.ctx;
+      ctx.fillStyle = "#222"; ctx.fillRect(x + s * 0.31, y + s * 0.18, Math.max(1, s * 0.07), s * 0.6);
+      ctx.fillStyle = "#d32f2f";
+      ctx.beginPath(); ctx.moveTo(x + s * 0.36, y + s * 0.18); ctx.lineTo(x + s * 0.74, y + s * 0.33);
+      ctx.lineTo(x + s * 0.36, y + s * 0.48); ctx.closePath(); ctx.fill();
+      ctx.fillStyle = "#222"; ctx.fillRect(x + s * 0.2, y + s * 0.76, s * 0.4, Math.max(1, s * 0.07));
+    }
+    // Row letters and column numbers on the edges: they stay in view when the board scrolls.
+    labels(c0, c1, r0, r1, ox, oy) {
+      const ctx = this.ctx, s = this.s, f = this.font;
+      ctx.fillStyle = "#f6f7f9";
+      ctx.fillRect(0, 0, this.cw, this.lh); ctx.fillRect(0, 0, this.lw, this.ch);
+      ctx.font = f + "px " + FONT; ctx.fillStyle = "#555";
+      const digits = String(this.cols).length, need = digits * f * 0.62 + 4;
+      const step = [1, 2, 5, 10, 20, 50, 100, 200].find((k) => k * s >= need) || 500;
+      ctx.textAlign = "center"; ctx.textBaseline = "bottom";
+      for (let c = c0; c <= c1; c++) {
+        if (c !== 0 && (c + 1) % step) continue;
+        const x = ox + c * s + s / 2;
+        if (x > this.lw) ctx.fillText(String(c + 1), x, this.lh - 3);
+      }
+      const rstep = [1, 2, 5, 10, 20, 50, 100].find((k) => k * s >= f + 1) || 200;
+      ctx.textAlign = "right"; ctx.textBaseline = "middle";
+      for (let r = r0; r <= r1; r++) {
+        if (r !== 0 && (r + 1) % rstep) continue;
+        const y = oy + r * s + s / 2;
+        if (y > this.lh) ctx.fillText(rowName(r), this.lw - 4, y);
+      }
+    }
+
+    // Pointer, touch and keys. A long press (touch) is a right click; a click right after it is dropped.
+    listen() {
+      const cv = this.canvas;
+      let press = null, longDone = false;
+      cv.addEventListener("pointerenter", () => { this.over = true; });
+      cv.addEventListener("pointerleave", () => {
+        this.over = false;
+        if (this.hover !== -1) { this.hover = -1; this.on.hover(-1); this.schedule(); }
+        if (press) { clearTimeout(press.timer); press = null; }
+      });
+      cv.addEventListener("pointermove", (ev) => {
+        this.over = true;
+        const i = this.cellAt(ev.clientX, ev.clientY);
+        if (press && Math.hypot(ev.clientX - press.x, ev.clientY - press.y) > 10) { clearTimeout(press.timer); press = null; }
+        if (i !== this.hover) { this.hover = i; this.on.hover(i); this.draw(); }
+      });
+      cv.addEventListener("pointerdown", (ev) => {
+        longDone = false;
+        this.lastPointer = ev.pointerType;
+        if (ev.pointerType !== "touch") return;
+        const i = this.cellAt(ev.clientX, ev.clientY);
+        if (i < 0) return;
+        press = { x: ev.clientX, y: ev.clientY, timer: setTimeout(() => {
+          press = null; longDone = true;
+          if (navigator.vibrate) navigator.vibrate(20);
+          this.on.act(i, "long");
+        }, 450) };
+      });
+      cv.addEventListener("pointerup", () => { if (press) { clearTimeout(press.timer); press = null; } });
+      cv.addEventListener("pointercancel", () => { if (press) { clearTimeout(press.timer); press = null; } });
+      cv.addEventListener("click", (ev) => {
+        if (longDone) { longDone = false; return; }
+        const i = this.cellAt(ev.clientX, ev.clientY);
+        if (i >= 0) this.on.act(i, "left");
+      });
+      cv.addEventListener("auxclick", (ev) => {
+        const i = this.cellAt(ev.clientX, ev.clientY);
+        if (ev.button === 1 && i >= 0) this.on.act(i, "middle");
+      });
+      cv.addEventListener("contextmenu", (ev) => {
+        ev.preventDefault();
+        if (this.lastPointer === "touch") return; // the long press did it
+        const i = this.cellAt(ev.clientX, ev.clientY);
+        if (i >= 0) this.on.act(i, "right");
+      });
+    }
+  }
+
+  // Keys act on the cell under the pointer, only while the pointer is over a board: then they go to
+  // the board and to no focused control (a text field gets no digit, a checkbox is not toggled).
+  // Elsewhere they are left alone, so Space scrolls the page and fields take what is typed.
+  let keyBoards = [];
+  function boardUnderPointer() {
+    return keyBoards.find((b) => b.over && b.hover >= 0 && !b.host.closest(".pane").hidden) || null;
+  }
+  let swallowUp = null;
+  window.addEventListener("keydown", (ev) => {
+    if (ev.ctrlKey || ev.metaKey || ev.altKey) return;
+    const board = boardUnderPointer();
+    if (!board || !board.on.key(ev.key, board.hover)) return;
+    ev.preventDefault();
+    ev.stopPropagation();
+    swallowUp = ev.key;
+    const focused = document.activeElement;
+    if (focused && focused !== document.body && /^(INPUT|TEXTAREA|SELECT|BUTTON)$/.test(focused.tagName)) focused.blur();
+  }, true);
+  window.addEventListener("keyup", (ev) => {
+    if (swallowUp !== null && ev.key === swallowUp) { ev.preventDefault(); ev.stopPropagation(); swallowUp = null; }
+  }, true);
+
+  // Tile size choices, kept in the browser.
+  function tileSelect(select, board, key) {
+    select.innerHTML = '<option value="auto">fit</option>' + TILES.map((t) => '<option value="' + t + '">' + t + " px</option>").join("");
+    select.value = localStorage.getItem(key) || "auto";
+    board.setTile(select.value);
+    select.addEventListener("change", () => { localStorage.setItem(key, select.value); board.setTile(select.value); });
+  }
+
+  // --- tabs and the URL ---------------------------------------------------------------------
+  // The fragment says the tab and its state: #analyse?m=10&b=<packed board>, #play?..., #review.
+  const TABS = ["analyse", "play", "review"];
+  const tabState = { analyse: "", play: "", review: "" };
+  let currentTab = "analyse";
+  function parseHash(hash) {
+    const text = hash.replace(/^#/, "");
+    const q = text.indexOf("?");
+    const tab = q < 0 ? text : text.slice(0, q);
+    const params = new Map();
+    if (q >= 0) {
+      for (const part of text.slice(q + 1).split("&")) {
+        const eq = part.indexOf("=");
+        if (eq > 0) params.set(part.slice(0, eq), decodeURIComponent(part.slice(eq + 1)));
+      }
+    }
+    return { tab: TABS.includes(tab) ? tab : "analyse", params: params, state: q < 0 ? "" : text.slice(q + 1) };
+  }
+  const hashOf = (tab) => "#" + tab + (tabState[tab] ? "?" + tabState[tab] : "");
+  function showTab(name) {
+    currentTab = name;
+    for (const t of document.querySelectorAll(".tabs button")) t.setAttribute("aria-selected", String(t.dataset.tab === name));
+    for (const pane of document.querySelectorAll(".pane")) pane.hidden = pane.id !== name;
+    $("share-link").value = "";
+    $("share-note").textContent = "";
+  }
+  function goTab(name) {
+    if (name === currentTab) return;
+    showTab(name);
+    history.pushState(null, "", hashOf(name));
+  }
+  // A tab's state changed: the URL follows (replacing, so Back goes to the previous tab, not move).
+  function setTabState(tab, state) {
+    tabState[tab] = state;
+    if (tab === currentTab && location.hash !== hashOf(tab)) history.replaceState(null, "", hashOf(tab));
+  }
+  for (const t of document.querySelectorAll(".tabs button")) t.addEventListener("click", () => goTab(t.dataset.tab));
+  window.addEventListener("popstate", () => restore(parseHash(location.hash), false));
+  async function restore(where, first) {
+    showTab(where.tab);
+    if (where.tab === "analyse" && where.state !== tabState.analyse && where.params.has("b")) await restoreAnalyse(where.params);
+    else if (where.tab === "play" && where.state !== tabState.play && where.params.has("n")) await restorePlay(where.params);
+    if (first && !A.rows) await loadSample();
+  }
+
+  $("share").addEventListener("click", async () => {
+    let state = tabState[currentTab];
+    if (currentTab === "analyse") state = await analyseState();
+    const link = location.origin + location.pathname + "#" + currentTab + (state ? "?" + state : "");
+    const input = $("share-link");
+    input.value = link;
+    input.focus();
+    input.select();
+    let note = currentTab === "analyse" ? "a link to this position and its analysis" :
+      currentTab === "play" ? (G.game ? "a link to this game so far (options, seed, moves)" : "a link to the Play tab") :
+      "a link to the Review tab (a replay file is not in the link: share the file)";
+    try { await navigator.clipboard.writeText(link); note += ", copied"; } catch (err) { /* selected: Ctrl-C copies it */ }
+    $("share-note").textContent = note;
+  });
+
+  // --- analyse ----------------------------------------------------------------------------
+  const A = { rows: 0, cols: 0, mines: null, states: new Int8Array(0), version: 0, raw: null, an: null, best: null,
+              hover: -1, proof: null, bad: -1, tool: "cycle", failed: false, perfectBusy: false, explainTimer: null };
+  const aBoard = new Board($("a-board"), {
+    hover: (i) => aHover(i),
+    act: (i, how) => {
+      if (how === "right" || how === "long") setCell(i, A.states[i] === FLAG ? COVERED : FLAG);
+      else if (how === "left") applyTool(i);
+    },
+    key: (key, i) => {
+      if (key >= "0" && key <= "8" && key.length === 1) setCell(i, Number(key));
+      else if (key === "f" || key === "F" || key === "*") setCell(i, A.states[i] === FLAG ? COVERED : FLAG);
+      else if (key === " " || key === "?" || key === "Backspace" || key === "Delete") setCell(i, COVERED);
+      else return false;
+      return true;
+    },
+  });
+  keyBoards.push(aBoard);
+  tileSelect($("a-tile"), aBoard, "minesat-tile-analyse");
+  $("a-print").value = localStorage.getItem("minesat-print") || "mine";
+  function applyView() {
+    const print = $("a-print").value;
+    localStorage.setItem("minesat-print", print);
+    for (const b of [aBoard, pBoard]) {
+      if (!b) continue;
+      b.print = print;
+      b.show = { dead: $("a-mark-dead").checked, fifty: $("a-mark-fifty").checked, safest: $("a-mark-safest").checked };
+      b.draw();
+    }
+    $("a-scale-end").textContent = print === "safe" ? "100 % chance of a mine (the number on a cell: its chance to be safe)" :
+      print === "mine" ? "100 % chance of a mine (the number on a cell)" : "100 % chance of a mine";
+  }
+  for (const id of ["a-print", "a-mark-dead", "a-mark-fifty", "a-mark-safest"]) $(id).addEventListener("change", applyView);
+  for (const b of $("a-tools").querySelectorAll("button")) {
+    b.addEventListener("click", () => {
+      A.tool = b.dataset.tool;
+      for (const o of $("a-tools").querySelectorAll("button")) o.classList.toggle("on", o === b);
+    });
+  }
+  function applyTool(i) {
+    const t = A.tool, s = A.states[i];
+    if (t === "cycle") setCell(i, s === COVERED || s === FLAG ? 1 : s >= 8 ? COVERED : s + 1);
+    else if (t === "flag") setCell(i, s === FLAG ? COVERED : FLAG);
+    else if (t === "covered") setCell(i, COVERED);
+    else setCell(i, Number(t));
+  }
+
   function request() {
-    const body = { board: boardText() };
+    const body = { board: positionText(A.rows, A.cols, A.states, null) };
     if (A.mines !== null) body.mines = A.mines;
     return body;
   }
-  function totalFromInput() {
-    const v = $("a-mines").value.trim();
-    return v === "" ? null : Math.max(0, Math.floor(Number(v)));
-  }
   function newBoard(rows, cols, states, mines) {
     A.rows = rows; A.cols = cols; A.mines = mines;
-    A.analysis = null; A.best = null; A.hover = -1; // the old board's: drawn on the new one they mislead
+    // The old board's analysis, proof, pointed cell and best move would mislead on the new one.
+    A.raw = null; A.an = null; A.best = null; A.hover = -1; A.bad = -1;
     $("a-rows").value = rows; $("a-cols").value = cols; $("a-mines").value = mines === null ? "" : mines;
-    A.states = states || new Array(rows * cols).fill(COVERED);
-    A.cells = buildGrid($("a-board"), rows, cols);
+    A.states = states ? Int8Array.from(states) : new Int8Array(rows * cols).fill(COVERED);
+    aBoard.setSize(rows, cols);
+    aBoard.states = A.states;
+    setText($("a-hover"), "Point at a cell to see its chance of being a mine.", "hover");
     changed();
   }
-  let timer = null;
+  let analyseTimer = null;
   function changed() {
     A.version++;
     $("a-board").dataset.version = String(A.version);
-    A.proof = null;
+    A.proof = null; A.bad = -1;
+    setText($("a-why"), "Point at a proven cell: the fewest numbers that force it are outlined.", "muted");
     redraw();
-    clearTimeout(timer);
-    timer = setTimeout(analyse, 150);
+    clearTimeout(analyseTimer);
+    analyseTimer = setTimeout(analyse, 120);
+    $("a-perfect-go").disabled = true;
+    updateAnalyseUrl();
+  }
+  let urlTimer = null;
+  function updateAnalyseUrl() {
+    clearTimeout(urlTimer);
+    urlTimer = setTimeout(async () => setTabState("analyse", await analyseState()), 250);
+  }
+  async function analyseState() {
+    const text = positionText(A.rows, A.cols, A.states, null).trimEnd().replace(/\n/g, "/");
+    return (A.mines !== null ? "m=" + A.mines + "&" : "") + "b=" + (await pack(text));
+  }
+  async function restoreAnalyse(params) {
+    let text;
+    try { text = await unpack(params.get("b")); } catch (err) {
+      setText($("a-load-status"), "The link's position could not be read (" + err.message + ")", "error");
+      return;
+    }
+    const mines = params.has("m") && /^\d+$/.test(params.get("m")) ? Number(params.get("m")) : null;
+    const lines = text.split("/");
+    const result = await api("/api/position", { board: lines.join("\n") + "\n" });
+    if (result.status !== 200) { setText($("a-load-status"), "The link's position: " + friendly(result.data.error, false), "error"); return; }
+    const p = result.data;
+    $("a-text").value = (mines !== null ? "# mines: " + mines + "\n" : "") + lines.join("\n") + "\n";
+    newBoard(p.rows, p.cols, p.cells, mines);
   }
   function redraw() {
-    const best = A.best && A.best.move ? parseName(A.best.move.replace(/[*+-]$/, "")) : null;
-    paint(A.cells, A.cols, A.states, A.analysis, {
-      best: best ? best[0] * A.cols + best[1] : -1, proof: A.proof,
-    });
+    aBoard.an = A.an;
+    aBoard.extra = { best: A.best && A.best.move ? moveIndex(A.best.move, A.cols) : -1, proof: A.proof, bad: A.bad,
+                     pointed: A.pointed === undefined ? -1 : A.pointed };
+    aBoard.draw();
+  }
+  // A list of cell names, summarised past a screenful: the first ones and how many more.
+  const LIST_SHOWN = 40;
+  function cellList(el, label, cells) {
+    el.innerHTML = "";
+    const names = (k) => cells.slice(0, k).map(([r, c]) => cellName(r, c)).join(" ");
+    el.appendChild(document.createTextNode(label + ": " + (cells.length ? "" : "–")));
+    if (!cells.length) return;
+    const body = document.createElement("span");
+    body.textContent = names(LIST_SHOWN);
+    el.appendChild(body);
+    if (cells.length > LIST_SHOWN) {
+      const more = document.createElement("button");
+      more.className = "linkish";
+      more.textContent = "… and " + (cells.length - LIST_SHOWN).toLocaleString("en") + " more (show all)";
+      more.addEventListener("click", () => { body.textContent = names(cells.length); more.remove(); });
+      el.appendChild(document.createTextNode(" "));
+      el.appendChild(more);
+    }
   }
   async function analyse() {
     const version = A.version;
     setText($("a-status"), "analysing…", "muted");
-    const [result, best] = await Promise.all([api("/api/analyze", request()), api("/api/best", request())]);
+    const t0 = performance.now();
+    const bestPromise = api("/api/best", request());
+    const result = await api("/api/analyze", request());
     if (version !== A.version) return; // edited meanwhile: a newer answer is coming
-    A.analysis = result.status === 200 ? result.data : null;
-    A.best = best.status === 200 ? best.data : null;
+    A.failed = result.status !== 200;
     if (result.status === 200) {
       const a = result.data;
-      const unknown = a.unknown.length;
-      setText($("a-status"), a.safe.length + " proven safe, " + a.mine.length + " proven mines, " + unknown +
+      A.raw = a;
+      A.an = compile(a, A.rows, A.cols, A.states);
+      setText($("a-status"), a.safe.length + " proven safe, " + a.mine.length + " proven mines, " + a.unknown.length +
         " uncertain" + (a.mines === null ? " (total unknown: no probabilities)" : "") +
         (a.exact ? "" : "; probabilities estimated"), "ok");
-      setText($("a-safe"), "Safe: " + (a.safe.map(([r, c]) => cellName(r, c)).join(" ") || "–"));
-      setText($("a-mine"), "Mines: " + (a.mine.map(([r, c]) => cellName(r, c)).join(" ") || "–"));
-      setText($("a-best"), A.best && A.best.move ? "best plays " + A.best.move + ": " + describeBest(A.best)
-        : A.best ? "best: " + A.best.reason : "");
+      cellList($("a-safe"), "Safe", a.safe);
+      cellList($("a-mine"), "Mines", a.mine);
+      showMarks();
     } else {
+      A.raw = null; A.an = null; A.best = null;
       const what = result.status === 422 ? "Impossible position: " : result.status === 400 ? "Bad board: " : "";
-      setText($("a-status"), what + result.data.error.replace(/^inconsistent position: /, ""), "error");
-      for (const id of ["a-safe", "a-mine", "a-best"]) setText($(id), "");
+      const message = friendly(result.data.error.replace(/^inconsistent position: /, ""), true);
+      setText($("a-status"), what + message, "error");
+      for (const id of ["a-safe", "a-mine", "a-best", "a-marks"]) setText($(id), "");
+      // The cell the message names is outlined on the board.
+      const named = result.data.cell || (/^([A-Z]+[0-9]+)\b/.exec(message) || [])[1];
+      A.bad = named ? moveIndex(named, A.cols) : -1;
     }
     redraw();
     // Said on the board, for whoever waits for the analysis of what is shown (the browser tests).
     $("a-board").dataset.analysed = String(version);
-    if (A.hover >= 0) hover(A.hover);
+    $("a-board").dataset.shownMs = String(Math.round(performance.now() - t0));
+    if (A.hover >= 0) aHover(A.hover);
     autoPerfect();
+    const best = await bestPromise;
+    if (version !== A.version || A.failed) return;
+    A.best = best.status === 200 ? best.data : null;
+    setText($("a-best"), A.best && A.best.move ? "best plays " + A.best.move + ": " + describeBest(A.best)
+      : A.best ? "best: " + A.best.reason : best.data.error ? "best: " + best.data.error : "");
+    redraw();
+  }
+  function showMarks() {
+    const an = A.an, parts = [];
+    if (!an) return;
+    if (an.hasDead) {
+      const dead = A.raw.dead;
+      parts.push("Dead: " + (dead.length ? dead.slice(0, 20).map(([r, c]) => cellName(r, c)).join(" ") +
+        (dead.length > 20 ? " and " + (dead.length - 20) + " more" : "") : "none"));
+    }
+    if (an.hasFifty) {
+      const groups = A.raw.fifty;
+      parts.push("No play tells apart: " + (groups.length ? groups.slice(0, 10).map((g) => g.map(([r, c]) => cellName(r, c)).join("–")).join(", ") +
+        (groups.length > 10 ? " and " + (groups.length - 10) + " more" : "") : "none"));
+    }
+    if (an.safest.length) {
+      parts.push("Safest guess" + (an.safest.length > 1 ? "es" : "") + " (" + percent(an.least, 2) + " mine): " +
+        an.safest.slice(0, 12).map((i) => cellName(Math.floor(i / A.cols), i % A.cols)).join(" ") +
+        (an.safest.length > 12 ? " and " + (an.safest.length - 12) + " more" : ""));
+    }
+    if (!an.hasDead && !an.hasFifty && A.raw && A.rows * A.cols > 0) parts.push("");
+    setText($("a-marks"), parts.filter(Boolean).join(". "), "small");
   }
   function describeBest(best) {
     if (best.reason === "guess") return "a guess, mine probability " + percent(best.probability, 2);
     return best.reason;
   }
   function setCell(i, state) {
+    if (A.states[i] === state) return;
     A.states[i] = state;
     changed();
   }
-  function cycle(i) {
-    const s = A.states[i];
-    setCell(i, s === COVERED || s === FLAG ? 1 : s >= 8 ? COVERED : s + 1);
+  // What the analysis says of one cell, in words (the line under the board).
+  function describeCell(an, states, cols, i, extra) {
+    const r = Math.floor(i / cols), c = i % cols, name = cellName(r, c), s = states[i];
+    extra = extra || {};
+    if (s >= 0) return name + ": " + (s ? "the number " + s : "an empty cell (0)");
+    if (extra.exploded === i) return name + ": the mine that went off";
+    if (s === FLAG) {
+      if (extra.mines) return name + (extra.mines.has(i) ? ": a flag on a mine" : ": a flag, but no mine here");
+      return name + ": a flag (counted as a mine)";
+    }
+    if (extra.mines && extra.mines.has(i)) return name + ": a mine";
+    if (extra.mines) return name + ": covered, no mine";
+    if (!an) return name + ": covered";
+    const notes = [];
+    if (an.marks[i] & 1) notes.push("dead: its number cannot matter");
+    if (an.marks[i] & 2) notes.push("no play can tell it from " + groupOf(an, i, cols));
+    if (an.marks[i] & 4) notes.push("a safest guess");
+    const tail = notes.length ? " (" + notes.join("; ") + ")" : "";
+    if (an.kind[i] === 1) return name + ": proven safe" + tail;
+    if (an.kind[i] === 2) return name + ": proven mine" + tail;
+    const p = an.prob[i];
+    if (p !== p) return name + ": uncertain (give the total number of mines for its probability)";
+    return name + ": mine probability " + percent(p, 2) + " (safe " + percent(1 - p, 2) + ")" + (an.exact ? "" : ", estimated") + tail;
   }
-  async function hover(i) {
+  function groupOf(an, i, cols) {
+    const g = an.groups.get(i), names = [];
+    for (const [j, h] of an.groups) if (h === g && j !== i) names.push(cellName(Math.floor(j / cols), j % cols));
+    return names.join(", ");
+  }
+  function aHover(i) {
     A.hover = i;
-    setText($("a-hover"), describeCell(A.analysis, A.states, A.cols, i), "hover");
-    const a = A.analysis, r = Math.floor(i / A.cols), c = i % A.cols;
-    const proven = a && (a.safe.some(([x, y]) => x === r && y === c) || a.mine.some(([x, y]) => x === r && y === c));
+    if (i < 0) {
+      setText($("a-hover"), "Point at a cell to see its chance of being a mine.", "hover");
+      return;
+    }
+    setText($("a-hover"), describeCell(A.an, A.states, A.cols, i), "hover");
+    const proven = A.an && A.an.kind[i] && A.states[i] === COVERED;
     if (!proven) {
       if (A.proof) { A.proof = null; redraw(); }
       return;
     }
-    const version = A.version;
-    const result = await api("/api/explain", Object.assign(request(), { cell: cellName(r, c) }));
+    clearTimeout(A.explainTimer);
+    A.explainTimer = setTimeout(() => explain(i), 60);
+  }
+  async function explain(i) {
+    const version = A.version, name = cellName(Math.floor(i / A.cols), i % A.cols);
+    const result = await api("/api/explain", Object.assign(request(), { cell: name }));
     if (version !== A.version || A.hover !== i) return;
-    if (result.status !== 200) { setText($("a-why"), result.data.error, "error"); return; }
+    if (result.status !== 200) { setText($("a-why"), friendly(result.data.error, true), "error"); return; }
     const e = result.data;
     const because = e.numbers.slice();
     if (e.uses_total) because.push("the total number of mines");
     setText($("a-why"), e.cell + " is " + (e.mine ? "a mine" : "safe") + " because of " + because.join(", "));
-    A.proof = new Set(e.numbers.map((n) => { const [x, y] = parseName(n); return x * A.cols + y; }));
+    A.proof = new Set(e.numbers.map((n) => moveIndex(n, A.cols)));
     redraw();
   }
-  const aBoard = $("a-board");
-  aBoard.addEventListener("click", (ev) => {
-    const i = ev.target.dataset.i;
-    if (i !== undefined) cycle(Number(i));
-  });
-  aBoard.addEventListener("contextmenu", (ev) => {
-    ev.preventDefault();
-    const i = ev.target.dataset.i;
-    if (i !== undefined) setCell(Number(i), A.states[Number(i)] === FLAG ? COVERED : FLAG);
-  });
-  aBoard.addEventListener("mouseover", (ev) => {
-    const i = ev.target.dataset.i;
-    if (i !== undefined && Number(i) !== A.hover) hover(Number(i));
-  });
-  document.addEventListener("keydown", (ev) => {
-    if ($("analyse").hidden || A.hover < 0 || ev.target.tagName === "INPUT" || ev.target.tagName === "TEXTAREA") return;
-    if (ev.key >= "0" && ev.key <= "8") setCell(A.hover, Number(ev.key));
-    else if (ev.key === "f" || ev.key === "F" || ev.key === "*") setCell(A.hover, FLAG);
-    else if (ev.key === " " || ev.key === "?" || ev.key === "Backspace" || ev.key === "Delete") setCell(A.hover, COVERED);
-    else return;
-    ev.preventDefault();
-  });
   $("a-new").addEventListener("click", () => {
-    const rows = Math.max(1, Math.min(100, Number($("a-rows").value) || 9));
-    const cols = Math.max(1, Math.min(100, Number($("a-cols").value) || 9));
-    newBoard(rows, cols, null, totalFromInput());
+    const rows = wholeNumber($("a-rows"), "rows", 1, 1000);
+    const cols = wholeNumber($("a-cols"), "columns", 1, 1000);
+    const cells = rows.value && cols.value ? rows.value * cols.value : null;
+    const mines = wholeNumber($("a-mines"), "mines", 0, cells, true);
+    const error = rows.error || cols.error || mines.error;
+    if (error) { setText($("a-size-status"), error, "error"); return; }
+    setText($("a-size-status"), "");
+    newBoard(rows.value, cols.value, null, mines.value);
   });
-  $("a-mines").addEventListener("change", () => { A.mines = totalFromInput(); changed(); });
-  async function load(text, format) {
+  $("a-mines").addEventListener("change", () => {
+    const mines = wholeNumber($("a-mines"), "mines", 0, A.rows * A.cols, true);
+    if (mines.error) { setText($("a-size-status"), mines.error + " (the analysis keeps " +
+      (A.mines === null ? "no total" : A.mines) + ")", "error"); return; }
+    setText($("a-size-status"), "");
+    A.mines = mines.value;
+    changed();
+  });
+  async function load(text, format, source) {
     const version = A.version;
+    setText($("a-load-status"), "reading…", "muted");
     const result = await api("/api/position", { board: text, format: format });
     if (version !== A.version) return; // the board was changed meanwhile: that change wins
     if (result.status !== 200) {
-      setText($("a-status"), "Bad board: " + result.data.error, "error");
-      return;
+      // Said where the text is; the board and its analysis stay as they were, and say so.
+      setText($("a-load-status"), (source ? source + ": " : "") + friendly(result.data.error, false) +
+        " (the board shown is still the one before)", "error");
+      return false;
     }
+    setText($("a-load-status"), source ? "read " + source : "");
     const p = result.data;
     newBoard(p.rows, p.cols, p.cells, p.mines);
+    return true;
   }
   $("a-load").addEventListener("click", () => load($("a-text").value, $("a-format").value));
-  $("a-file").addEventListener("change", async (ev) => {
-    const file = ev.target.files[0];
-    if (!file) return;
+  async function openBoardFile(file) {
     const ext = extension(file.name);
     const format = ext === "mine" ? "mine" : ext === "json" ? "json" : "text";
     $("a-format").value = format;
     const text = await readFile(file, false);
     $("a-text").value = text;
-    load(text, format);
+    await load(text, format, file.name);
+  }
+  $("a-file").addEventListener("change", async (ev) => {
+    const file = ev.target.files[0];
+    if (file) await openBoardFile(file);
     ev.target.value = "";
   });
+  $("a-save-text").addEventListener("click", () => {
+    download("position.txt", positionText(A.rows, A.cols, A.states, A.mines), "text/plain");
+    setText($("a-save-status"), "position.txt: " + A.rows + "x" + A.cols + (A.mines === null ? "" : ", " + A.mines + " mines"), "small muted");
+  });
+  $("a-save-mbf").addEventListener("click", () => {
+    const mines = [];
+    for (let i = 0; i < A.states.length; i++) if (A.states[i] === FLAG || (A.an && A.an.kind[i] === 2 && A.states[i] === COVERED)) mines.push(i);
+    const why = A.mines === null ? "give the total number of mines" :
+      mines.length !== A.mines ? "MBF holds a layout: every mine must be flagged or proven (" + mines.length + " of " + A.mines + " known)" :
+      A.rows > 255 || A.cols > 255 ? "MBF holds boards up to 255x255" : "";
+    if (why) { setText($("a-save-status"), why, "small error"); return; }
+    download("layout.mbf", mbf(A.rows, A.cols, mines), "application/octet-stream");
+    setText($("a-save-status"), "layout.mbf: the " + mines.length + " mines", "small muted");
+  });
 
-  // Perfect play: on request, or by itself when few cells are covered.
+  // Perfect play: on request, or by itself when few cells are covered. Compute is off while it runs
+  // and where it cannot run (an impossible position, the total unknown).
   const PERFECT_BY_ITSELF = 12;
   function autoPerfect() {
-    const covered = A.states.filter((s) => s === COVERED).length;
+    const covered = A.states.reduce((n, s) => n + (s === COVERED), 0);
     $("a-ranking").innerHTML = "";
-    if (A.analysis && A.mines !== null && covered > 0 && covered <= PERFECT_BY_ITSELF) perfect();
-    else setText($("a-perfect"), A.mines === null ? "Needs the total number of mines." :
-      "Press Compute: every move's exact chance to win (cut off after 25 s on big positions).", "muted");
+    $("a-perfect-go").disabled = A.failed || A.mines === null || !covered || A.perfectBusy;
+    if (A.failed) setText($("a-perfect"), "Not for an impossible position.", "muted");
+    else if (A.an && A.mines !== null && covered > 0 && covered <= PERFECT_BY_ITSELF) perfect();
+    else setText($("a-perfect"), A.mines === null ? "Needs the total number of mines." : !covered ? "Nothing is covered." :
+      "Press Compute: every move's exact chance to win (it stops after 25 s on big positions).", "muted");
   }
   async function perfect() {
     const version = A.version;
+    A.perfectBusy = true;
+    $("a-perfect-go").disabled = true;
     setText($("a-perfect"), "searching…", "muted");
     $("a-ranking").innerHTML = "";
     const result = await api("/api/perfect", request());
+    A.perfectBusy = false;
     if (version !== A.version) return;
-    if (result.status !== 200) { setText($("a-perfect"), result.data.error, "error"); return; }
+    $("a-perfect-go").disabled = false;
+    if (result.status !== 200) { setText($("a-perfect"), friendly(result.data.error, true), "error"); return; }
     const d = result.data;
     setText($("a-perfect"), "Chance to win with perfect play: " + percent(d.win_probability, 2) + " (" + d.wins +
       " of " + d.layouts + " layouts), " + d.states + " states in " + d.seconds + " s");
@@ -347,13 +936,12 @@
     if (d.ranking && d.ranking.length) {
       // Best first; every move that keeps the whole chance is starred, so ties read as ties.
       table.innerHTML = "<caption>All " + d.ranking.length + " moves, best first; ★ keeps the whole chance. " +
-        "Point at one to see it on the board.</caption>" +
+        "Point at one to see it on the board, click it to scroll to it.</caption>" +
         "<thead><tr><th>move</th><th>chance to win</th><th>layouts won</th></tr></thead>";
       const body = table.createTBody();
       for (const m of d.ranking) {
         const tr = body.insertRow();
-        const [r, c] = parseName(m.cell);
-        tr.dataset.i = String(r * A.cols + c);
+        tr.dataset.i = String(moveIndex(m.cell, A.cols));
         tr.title = m.cell + ": " + m.wins + " of " + d.layouts + " layouts won, then playing perfectly";
         const best = m.wins === d.wins;
         if (best) tr.className = "top";
@@ -367,67 +955,174 @@
       td.textContent = "Moves that keep this chance: " + (d.moves.join(" ") || "–");
     }
   }
-  $("a-perfect-go").addEventListener("click", perfect);
-  // Pointing at a ranked move outlines its cell on the board.
-  function pointRanked(ev, on) {
+  $("a-perfect-go").addEventListener("click", () => { if (!A.perfectBusy) perfect(); });
+  // Pointing at a ranked move outlines its cell on the board; where the cell is out of view the row
+  // says so, and a click on the row brings the cell into view.
+  $("a-ranking").addEventListener("mouseover", (ev) => {
     const tr = ev.target.closest("tr[data-i]");
-    if (tr && A.cells[Number(tr.dataset.i)]) A.cells[Number(tr.dataset.i)].classList.toggle("pointed", on);
-  }
-  $("a-ranking").addEventListener("mouseover", (ev) => pointRanked(ev, true));
-  $("a-ranking").addEventListener("mouseout", (ev) => pointRanked(ev, false));
+    if (!tr) return;
+    A.pointed = Number(tr.dataset.i);
+    redraw();
+    const away = !aBoard.inView(A.pointed);
+    tr.classList.toggle("away", away);
+  });
+  $("a-ranking").addEventListener("mouseout", () => { A.pointed = -1; redraw(); });
+  $("a-ranking").addEventListener("click", (ev) => {
+    const tr = ev.target.closest("tr[data-i]");
+    if (!tr) return;
+    A.pointed = Number(tr.dataset.i);
+    aBoard.host.scrollIntoView({ block: "nearest", behavior: "instant" });
+    aBoard.reveal(A.pointed);
+    redraw();
+    tr.classList.remove("away");
+  });
 
   // --- play -------------------------------------------------------------------------------
-  const G = { game: null, cells: [], hint: null, hover: -1, busy: false };
+  const G = { game: null, hint: null, hover: -1, busy: false, moves: [], flagMode: false, preflags: new Set(),
+              auto: false, autoUsed: false, autoRoute: undefined, started: 0, ended: 0, clock: null,
+              counted: true, layoutFile: null, options: null, reviewed: false };
+  const pBoard = new Board($("p-board"), {
+    hover: (i) => pHover(i),
+    act: (i, how) => {
+      takeOver();
+      if (how === "long") moveAt(i, "right");
+      else if (how === "left" && G.flagMode) moveAt(i, "right");
+      else moveAt(i, how);
+    },
+    key: (key, i) => {
+      if (!G.game) return false;
+      if (key === " ") { takeOver(); moveAt(i, "space"); }
+      else if (key === "e" || key === "E") { takeOver(); moveAt(i, "left"); }
+      else if (key === "w" || key === "W" || key === "f" || key === "F") { takeOver(); moveAt(i, "right"); }
+      else if (key === "n" || key === "N" || key === "F2") newGame();
+      else return false;
+      return true;
+    },
+  });
+  keyBoards.push(pBoard);
+  tileSelect($("p-tile"), pBoard, "minesat-tile-play");
+  applyView();
+
   $("p-preset").addEventListener("change", () => { $("p-custom").hidden = $("p-preset").value !== "custom"; });
-  async function newGame() {
+  const PRESETS = { beginner: [9, 9, 10], intermediate: [16, 16, 40], expert: [16, 30, 99] };
+  // The options of the form, checked: {body} (the request) or {error}.
+  function gameOptions() {
     const body = { first_click: $("p-rule").value };
-    const file = $("p-layout").files[0];
-    if (file) {
-      const ext = extension(file.name);
-      if (ext === "mbf") {
-        const bytes = new Uint8Array(await readFile(file, true));
-        let s = "";
-        for (const b of bytes) s += String.fromCharCode(b);
-        body.layout = btoa(s);
-        body.layout_format = "mbf";
-      } else {
-        body.layout = await readFile(file, false);
-        body.layout_format = ext === "mine" ? "mine" : ext === "json" ? "json" : "text";
-      }
-    } else if ($("p-preset").value === "custom") {
-      body.rows = Number($("p-rows").value); body.cols = Number($("p-cols").value);
-      body.mines = Number($("p-mines").value);
-    } else body.preset = $("p-preset").value;
+    let rows, cols, mines;
+    if ($("p-preset").value === "custom") {
+      const r = wholeNumber($("p-rows"), "rows", 1, 100), c = wholeNumber($("p-cols"), "columns", 1, 100);
+      const m = wholeNumber($("p-mines"), "mines", 0, r.value && c.value ? r.value * c.value : null);
+      const error = r.error || c.error || m.error;
+      if (error) return { error: error };
+      rows = r.value; cols = c.value; mines = m.value;
+      body.rows = rows; body.cols = cols; body.mines = mines;
+    } else {
+      body.preset = $("p-preset").value;
+      [rows, cols, mines] = PRESETS[body.preset];
+    }
+    // Mines that no first click leaves room for: the game could never start.
+    const free = body.first_click === "opening" ? Math.min(rows, 3) * Math.min(cols, 3) : body.first_click === "safe" ? 1 : 0;
+    if (!G.layoutFile && mines > rows * cols - free) {
+      $("p-mines").classList.add("bad");
+      return { error: "at most " + (rows * cols - free) + " mines on " + rows + "x" + cols + " when the first click " +
+        (body.first_click === "opening" ? "opens an area (it and its neighbours are mine-free)" : "is safe") };
+    }
     const seed = $("p-seed").value.trim();
-    if (seed !== "") body.seed = Number(seed);
-    const result = await api("/api/game", body);
-    $("p-layout").value = "";
-    if (result.status !== 200) { setText($("p-last"), result.data.error, "error"); return; }
-    G.game = result.data; G.hint = null;
-    G.cells = buildGrid($("p-board"), G.game.rows, G.game.cols);
-    $("p-review").hidden = true;
-    $("p-guesses").innerHTML = "";
-    setText($("p-last"), "Click any cell to start" + (G.game.seed !== null ? " (seed " + G.game.seed + ")" : ""), "muted");
-    $("p-best").textContent = "";
-    showGame();
+    $("p-seed").classList.remove("bad");
+    if (seed !== "") {
+      if (!/^\d+$/.test(seed)) { $("p-seed").classList.add("bad"); return { error: "the seed is a whole number >= 0 (or empty: a random one)" }; }
+      body.seed = seedValue(seed);
+    }
+    if ($("p-noguess").checked) body.no_guess = true;
+    return { body: body, rows: rows, cols: cols, mines: mines };
   }
+  // A seed as sent: a JSON number while exact in JavaScript, past 2^53 its digits as a string.
+  function seedValue(text) {
+    const digits = String(text).replace(/^0+(?=\d)/, "");
+    return Number(digits) <= Number.MAX_SAFE_INTEGER ? Number(digits) : digits;
+  }
+  async function layoutBody(file) {
+    const ext = extension(file.name);
+    if (ext === "mbf") return { layout: base64(new Uint8Array(await readFile(file, true))), layout_format: "mbf" };
+    return { layout: await readFile(file, false), layout_format: ext === "mine" ? "mine" : ext === "json" ? "json" : "text" };
+  }
+  function setLayoutFile(file) {
+    G.layoutFile = file;
+    $("p-layout-name").textContent = file ? "playing " + file.name + " (as it is, no first-click rule)" : "";
+    $("p-layout-clear").hidden = !file;
+  }
+  $("p-layout").addEventListener("change", (ev) => { setLayoutFile(ev.target.files[0] || null); ev.target.value = ""; });
+  $("p-layout-clear").addEventListener("click", () => setLayoutFile(null));
+
+  // A new game: the form's options (or the link's), then the game's first state.
+  async function newGame(given) {
+    stopAuto();
+    let body;
+    if (given) body = given;
+    else if (G.layoutFile) body = await layoutBody(G.layoutFile);
+    else {
+      const options = gameOptions();
+      if (options.error) { setText($("p-new-status"), options.error, "error"); return false; }
+      body = options.body;
+    }
+    setText($("p-new-status"), "");
+    const t0 = performance.now();
+    let ticker = null;
+    if (body.no_guess) {
+      const tick = () => setText($("p-new-status"), "making a no-guess board… " + ((performance.now() - t0) / 1000).toFixed(0) + " s", "muted");
+      tick();
+      ticker = setInterval(tick, 500);
+    }
+    $("p-new").disabled = true;
+    const result = await api("/api/game", body);
+    clearInterval(ticker);
+    $("p-new").disabled = false;
+    if (result.status !== 200) {
+      setText($("p-new-status"), (body.no_guess ? "No no-guess board: " : "") + result.data.error, "error");
+      return false;
+    }
+    if (body.no_guess) setText($("p-new-status"), "no-guess board made in " + ((performance.now() - t0) / 1000).toFixed(1) + " s", "muted");
+    G.options = body;
+    startGame(result.data);
+    return true;
+  }
+  function startGame(state) {
+    G.game = state; G.hint = null; G.moves = []; G.preflags = new Set(); G.autoUsed = false; G.counted = true;
+    G.started = 0; G.ended = 0; G.reviewed = false;
+    clearInterval(G.clock);
+    pBoard.setSize(state.rows, state.cols);
+    pBoard.states = state.cells;
+    $("p-review").hidden = true;
+    $("p-end").hidden = true;
+    $("p-log").innerHTML = "";
+    $("p-log-empty").hidden = false;
+    const start = state.start ? " Start at " + state.start + " (outlined in green): the board is won from there by proof alone." : "";
+    setText($("p-last"), "Click any cell to start." + start + (state.seed !== null && state.seed !== undefined ? " Seed " + state.seed + "." : ""), "muted");
+    setText($("p-best"), "");
+    showGame();
+    updatePlayUrl();
+  }
+  function flagsOf(cells) { let n = 0; for (const s of cells) if (s === FLAG) n++; return n; }
   function showGame() {
     const g = G.game;
-    const flags = g.cells.filter((s) => s === FLAG).length;
-    $("p-left").textContent = "mines left: " + (g.mines - flags);
-    const state = $("p-state");
-    state.textContent = g.status === "playing" ? (g.moves ? "playing" : "first click") : g.status === "won" ? "won!" : "lost";
-    state.className = "badge" + (g.status === "won" ? " v-won" : g.status === "lost" ? " v-lost" : "");
     const over = g.status !== "playing";
-    const mines = over && g.mine_cells ? new Set(g.mine_cells.map((n) => { const [r, c] = parseName(n); return r * g.cols + c; })) : null;
-    let exploded = -1;
-    if (g.exploded) { const [r, c] = parseName(g.exploded); exploded = r * g.cols + c; }
+    const flags = flagsOf(g.cells) + G.preflags.size;
+    $("p-left").textContent = String(g.status === "won" ? 0 : g.mines - flags);
+    const state = $("p-state");
+    state.textContent = g.status === "playing" ? (g.moves ? "playing" : "ready") : g.status;
+    state.className = "badge" + (g.status === "won" ? " v-won" : g.status === "lost" ? " v-lost" : "");
+    const mines = over && g.mine_cells ? new Set(g.mine_cells.map((n) => moveIndex(n, g.cols))) : null;
     const hint = !over && $("p-hint").checked ? G.hint : null;
-    let best = -1;
-    if (hint && hint.best && hint.best.move) { const [r, c] = parseName(hint.best.move.replace(/[*+-]$/, "")); best = r * g.cols + c; }
-    paint(G.cells, g.cols, g.cells, hint ? hint.analysis : null, { mines: mines, exploded: exploded, best: best });
-    $("p-best").textContent = hint && hint.best && hint.best.move ? "Hint: best plays " + hint.best.move + " (" +
-      describeBest(hint.best) + ")" : "";
+    pBoard.states = g.cells;
+    pBoard.an = hint ? hint.an : null;
+    pBoard.extra = {
+      mines: mines, won: g.status === "won", exploded: g.exploded ? moveIndex(g.exploded, g.cols) : -1,
+      best: hint && hint.best && hint.best.move ? moveIndex(hint.best.move, g.cols) : -1,
+      start: !g.moves && g.start ? moveIndex(g.start, g.cols) : -1, preflags: G.preflags,
+    };
+    pBoard.draw();
+    setText($("p-best"), hint && hint.best && hint.best.move ? "Hint: best plays " + hint.best.move + " (" +
+      describeBest(hint.best) + ")" : "", "hintline");
     const list = $("p-guesses");
     list.innerHTML = "";
     for (const guess of g.guesses) {
@@ -437,92 +1132,397 @@
       list.appendChild(li);
     }
     list.hidden = !g.guesses.length;
-    $("p-noguess").hidden = g.guesses.length > 0;
-    if (G.hover >= 0) setText($("p-hover"), describeCell(hint ? hint.analysis : null, g.cells, g.cols, G.hover), "hover");
+    $("p-guess-none").hidden = g.guesses.length > 0;
+    $("p-guess-none").textContent = over ? "No guesses: every move was proven safe." :
+      "None yet: each guess is listed here with its chance of a mine.";
+    if (G.hover >= 0) pHover(G.hover);
+    $("p-board").dataset.moves = String(g.moves);
+    $("p-board").dataset.status = g.status;
+  }
+  function pHover(i) {
+    G.hover = i;
+    if (!G.game) return;
+    if (i < 0) { setText($("p-hover"), "", "hover"); return; }
+    setText($("p-hover"), describeCell(pBoard.an, G.game.cells, G.game.cols, i, pBoard.extra), "hover");
   }
   async function refreshHint() {
-    if (!G.game || !$("p-hint").checked || G.game.status !== "playing" || !G.game.moves) { showGame(); return; }
-    const id = G.game.id, moves = G.game.moves;
+    const g = G.game;
+    if (!g || !$("p-hint").checked || g.status !== "playing" || !g.moves) { if (g) showGame(); return; }
+    const id = g.id, moves = g.moves;
     const result = await api("/api/game/" + id + "/hint");
     if (!G.game || G.game.id !== id || G.game.moves !== moves) return;
-    G.hint = result.status === 200 ? result.data : null;
+    if (result.status === 200) {
+      G.hint = { best: result.data.best, an: compile(result.data.analysis, g.rows, g.cols, g.cells) };
+    } else {
+      G.hint = null;
+      setText($("p-best"), "Hint: " + result.data.error, "hintline error");
+    }
     showGame();
   }
-  async function play(move) {
-    if (!G.game || G.game.status !== "playing" || G.busy) return;
+  function clockText(ms) { return (ms / 1000).toFixed(ms < 100000 ? 0 : 0); }
+  function startClock() {
+    G.started = performance.now();
+    clearInterval(G.clock);
+    G.clock = setInterval(() => { $("p-time").textContent = clockText(performance.now() - G.started); }, 200);
+    $("p-time").textContent = "0";
+  }
+  // One move sent; the answer shown and logged. how: "auto" for the automatic player's.
+  async function play(move, auto, reason) {
+    const g = G.game;
+    if (!g || g.status !== "playing" || G.busy) return null;
     G.busy = true;
-    const result = await api("/api/game/" + G.game.id + "/move", { move: move });
+    const first = g.moves === 0 && !/[*+-]$/.test(move);
+    if (first && !G.started) startClock();
+    const t0 = performance.now();
+    const result = await api("/api/game/" + g.id + "/move", { move: move });
     G.busy = false;
-    if (result.status !== 200) { setText($("p-last"), result.data.error, "error"); return; }
-    G.game = result.data; G.hint = null;
-    const last = G.game.last;
-    setText($("p-last"), last.move + ": " + last.text, last.verdict === "loss" ? "error" : "");
+    if (!G.game || G.game.id !== g.id) return null;
+    if (result.status !== 200) {
+      if (first) { clearInterval(G.clock); G.started = 0; $("p-time").textContent = "0"; }
+      setText($("p-last"), move + ": " + result.data.error, "error");
+      return null;
+    }
+    $("p-board").dataset.moveMs = String(Math.round(performance.now() - t0));
+    afterMove(result.data, auto, reason);
+    if (first && G.preflags.size) await sendPreflags();
+    return result.data;
+  }
+  function afterMove(state, auto, reason) {
+    G.game = state; G.hint = null;
+    const last = state.last;
+    if (last) {
+      G.moves.push(last.move);
+      // The automatic player's reason (proven safe, a guess and its risk), else the move judged.
+      const text = reason && !/^[A-Z]+[0-9]+[*+-]?: /.test(reason) ? last.move + ": " + reason :
+        reason || last.move + ": " + last.text;
+      setText($("p-last"), (auto ? "autoplay " : "") + text, last.verdict === "loss" ? "error" : "");
+      logMove(text, auto, last.verdict);
+    }
     showGame();
-    if (G.game.status !== "playing") review();
+    updatePlayUrl();
+    if (state.status !== "playing") finish();
     else refreshHint();
   }
-  async function review() {
-    const result = await api("/api/game/" + G.game.id + "/review");
-    if (result.status !== 200) { setText($("p-last"), result.data.error, "error"); return; }
-    // The viewer page heads itself with the review's summary: the game, the result, the guesses.
-    $("p-viewer").srcdoc = result.data.page;
-    $("p-review").hidden = false;
+  function logMove(text, auto, verdict) {
+    const li = document.createElement("li");
+    li.textContent = (auto ? "🤖 " : "") + text;
+    if (verdict === "loss") li.className = "loss";
+    else if (verdict === "guess" || verdict === "needless guess") li.className = "guess";
+    const log = $("p-log");
+    log.insertBefore(li, log.firstChild);
+    while (log.children.length > 300) log.lastChild.remove();
+    $("p-log-empty").hidden = true;
+  }
+  // Flags put down before the first click (the mines are placed at the first click): sent after it.
+  async function sendPreflags() {
+    const flags = [...G.preflags];
+    G.preflags = new Set();
+    for (const i of flags) {
+      if (G.game.cells[i] === COVERED && G.game.status === "playing") {
+        await play(cellName(Math.floor(i / G.game.cols), i % G.game.cols) + "*", false);
+      }
+    }
+    showGame();
   }
   function moveAt(i, button) {
     const g = G.game;
-    if (!g) return;
+    if (!g || g.status !== "playing") return;
     const r = Math.floor(i / g.cols), c = i % g.cols, name = cellName(r, c), s = g.cells[i];
+    if (!g.moves && (button === "right" || button === "space") && s === COVERED) {
+      // Before the first click a flag is only a note (the mines are not placed yet).
+      if (G.preflags.has(i)) G.preflags.delete(i); else G.preflags.add(i);
+      showGame();
+      return;
+    }
     if (button === "left") {
-      if (s === COVERED) play(name);
+      if (s === COVERED && !G.preflags.has(i)) play(name);
       else if (s > 0) play(name + "+");
-    } else if (button === "right") {
+    } else if (button === "right" || button === "space") {
       if (s === COVERED) play(name + "*");
       else if (s === FLAG) play(name + "-");
       else if (s > 0) play(name + "+");
     } else if (s > 0) play(name + "+");
   }
-  const pBoard = $("p-board");
-  pBoard.addEventListener("click", (ev) => {
-    if (ev.target.dataset.i !== undefined) moveAt(Number(ev.target.dataset.i), "left");
-  });
-  pBoard.addEventListener("auxclick", (ev) => {
-    if (ev.button === 1 && ev.target.dataset.i !== undefined) moveAt(Number(ev.target.dataset.i), "middle");
-  });
-  pBoard.addEventListener("contextmenu", (ev) => {
-    ev.preventDefault();
-    if (ev.target.dataset.i !== undefined) moveAt(Number(ev.target.dataset.i), "right");
-  });
-  pBoard.addEventListener("mouseover", (ev) => {
-    const i = ev.target.dataset.i;
-    if (i === undefined || !G.game) return;
-    G.hover = Number(i);
-    const hint = $("p-hint").checked && G.hint ? G.hint.analysis : null;
-    setText($("p-hover"), describeCell(hint, G.game.cells, G.game.cols, G.hover), "hover");
-  });
-  pBoard.addEventListener("mouseleave", () => { G.hover = -1; });
-  document.addEventListener("keydown", (ev) => {
-    if ($("play").hidden || G.hover < 0 || ev.key !== " " || ev.target.tagName === "INPUT") return;
-    ev.preventDefault();
-    moveAt(G.hover, "right");
-  });
-  $("p-new").addEventListener("click", newGame);
+  $("p-new").addEventListener("click", () => newGame());
+  $("p-end-again").addEventListener("click", () => newGame());
   $("p-hint").addEventListener("change", refreshHint);
+  $("p-flagmode").addEventListener("click", () => {
+    G.flagMode = !G.flagMode;
+    $("p-flagmode").setAttribute("aria-pressed", String(G.flagMode));
+    $("p-flagmode").classList.toggle("on", G.flagMode);
+  });
+
+  // The end: the clock stops, the panel says how it went, the statistics count it, the review comes.
+  function finish() {
+    const g = G.game;
+    clearInterval(G.clock);
+    G.ended = performance.now();
+    stopAuto();
+    const seconds = typeof g.seconds === "number" ? g.seconds : G.started ? (G.ended - G.started) / 1000 : 0;
+    $("p-time").textContent = seconds.toFixed(seconds < 100 ? 2 : 1);
+    const bbbv = typeof g.bbbv === "number" ? g.bbbv : threeBV(g);
+    const survive = g.guesses.reduce((p, x) => p * (1 - (x.probability || 0)), 1);
+    const won = g.status === "won";
+    $("p-end").className = "endpanel " + (won ? "won" : "lost");
+    $("p-end-head").textContent = won ? "Won" + (G.autoUsed ? " (with the automatic player)" : "") + "!" :
+      "Lost: " + (g.exploded ? g.exploded + " was a mine" : "a mine went off");
+    const figures = [["time", seconds.toFixed(2) + " s"], ["3BV", String(bbbv)],
+      ["3BV/s", seconds > 0 ? (bbbv / seconds).toFixed(2) : "–"],
+      ["guesses", g.guesses.length ? g.guesses.length + ", all survived: " + percent(survive, 1) + " chance" : "none: every move proven"]];
+    if (g.guesses.length) {
+      const risky = g.guesses.reduce((a, b) => ((b.probability || 0) > (a.probability || 0) ? b : a));
+      figures.push(["riskiest", risky.move + " (" + percent(risky.probability || 0, 1) + " mine)"]);
+    }
+    const dl = $("p-end-figures");
+    dl.innerHTML = "";
+    for (const [k, v] of figures) {
+      const div = document.createElement("div"), dt = document.createElement("dt"), dd = document.createElement("dd");
+      dt.textContent = k; dd.textContent = v;
+      div.append(dt, dd); dl.appendChild(div);
+    }
+    $("p-end").hidden = false;
+    record(g, won, seconds);
+    review();
+  }
+  // 3BV of the layout (once the mines are known): each opening, plus each safe cell next to none.
+  function threeBV(g) {
+    if (!g.mine_cells) return 0;
+    const rows = g.rows, cols = g.cols, n = rows * cols, mine = new Uint8Array(n), count = new Uint8Array(n);
+    for (const name of g.mine_cells) mine[moveIndex(name, cols)] = 1;
+    const around = (i, f) => {
+      const r = Math.floor(i / cols), c = i % cols;
+      for (let dr = -1; dr <= 1; dr++) for (let dc = -1; dc <= 1; dc++) {
+        const rr = r + dr, cc = c + dc;
+        if ((dr || dc) && rr >= 0 && rr < rows && cc >= 0 && cc < cols) f(rr * cols + cc);
+      }
+    };
+    for (let i = 0; i < n; i++) if (mine[i]) around(i, (j) => { count[j]++; });
+    const seen = new Uint8Array(n);
+    let bbbv = 0;
+    for (let i = 0; i < n; i++) {
+      if (mine[i] || count[i] || seen[i]) continue;
+      bbbv++;
+      const stack = [i];
+      seen[i] = 1;
+      while (stack.length) {
+        const j = stack.pop();
+        around(j, (k) => { if (!seen[k] && !mine[k]) { seen[k] = 1; if (!count[k]) stack.push(k); } });
+      }
+    }
+    for (let i = 0; i < n; i++) if (!mine[i] && !seen[i]) bbbv++;
+    return bbbv;
+  }
+  async function review() {
+    const g = G.game;
+    const result = await api("/api/game/" + g.id + "/review");
+    if (G.game !== g) return;
+    if (result.status !== 200) { setText($("p-last"), "The review: " + result.data.error, "error"); return; }
+    G.reviewed = true;
+    // The viewer page heads itself with the review's summary: the game, the result, the guesses.
+    showViewer($("p-viewer"), result.data.page);
+    $("p-review").hidden = false;
+  }
+  $("p-end-review").addEventListener("click", () => $("p-review").scrollIntoView({ behavior: "smooth", block: "start" }));
+  $("p-save-text").addEventListener("click", () => {
+    const g = G.game;
+    if (g) download("game.txt", positionText(g.rows, g.cols, g.cells, g.mines), "text/plain");
+  });
+  $("p-save-mbf").addEventListener("click", () => {
+    const g = G.game;
+    if (!g || !g.mine_cells) return;
+    const data = mbf(g.rows, g.cols, g.mine_cells.map((n) => moveIndex(n, g.cols)));
+    if (data) download("layout.mbf", data, "application/octet-stream");
+  });
+
+  // Statistics across games, in this browser: games, wins and the best time per board.
+  const STATS_KEY = "minesat-stats";
+  function statsKey(g) {
+    const size = g.rows + "x" + g.cols + "/" + g.mines;
+    const name = Object.keys(PRESETS).find((k) => PRESETS[k].join() === [g.rows, g.cols, g.mines].join());
+    return (name || size) + (G.options && G.options.no_guess ? " no-guess" : "") + (G.options && G.options.layout ? " (layout file)" : "");
+  }
+  function readStats() {
+    try { return JSON.parse(localStorage.getItem(STATS_KEY)) || {}; } catch (err) { return {}; }
+  }
+  function record(g, won, seconds) {
+    if (G.autoUsed || !G.counted) { showStats(); return; }
+    G.counted = false;
+    const stats = readStats(), key = statsKey(g);
+    const s = stats[key] || { games: 0, wins: 0, best: null };
+    s.games++;
+    if (won) { s.wins++; if (s.best === null || seconds < s.best) s.best = Math.round(seconds * 100) / 100; }
+    stats[key] = s;
+    localStorage.setItem(STATS_KEY, JSON.stringify(stats));
+    showStats();
+  }
+  function showStats() {
+    const stats = readStats(), keys = Object.keys(stats);
+    const box = $("p-stats");
+    if (!keys.length) { box.innerHTML = '<p class="muted">No game finished yet.</p>'; return; }
+    let html = '<table class="stats"><thead><tr><th>board</th><th>games</th><th>won</th><th>best</th></tr></thead><tbody>';
+    for (const k of keys) {
+      const s = stats[k];
+      html += "<tr><td></td><td>" + s.games + "</td><td>" + s.wins + " (" + Math.round(100 * s.wins / s.games) + " %)</td><td>" +
+        (s.best === null ? "–" : s.best.toFixed(2) + " s") + "</td></tr>";
+    }
+    box.innerHTML = html + "</tbody></table>";
+    box.querySelectorAll("tbody tr").forEach((tr, k) => { tr.cells[0].textContent = keys[k]; });
+  }
+  $("p-stats-reset").addEventListener("click", () => { localStorage.removeItem(STATS_KEY); showStats(); });
+  showStats();
+
+  // The automatic player: one move at a time, at the chosen speed; a click on the board takes over.
+  async function autoMove() {
+    const g = G.game;
+    if (!g || g.status !== "playing") return false;
+    G.autoUsed = true;
+    if (G.autoRoute !== false) {
+      G.busy = true;
+      if (!g.moves && !G.started) startClock();
+      const result = await api("/api/game/" + g.id + "/auto", {});
+      G.busy = false;
+      if (result.notJson && result.status === 404) G.autoRoute = false;
+      else {
+        G.autoRoute = true;
+        if (G.game !== g) return false;
+        if (result.status !== 200) { setText($("p-last"), "autoplay: " + result.data.error, "error"); return false; }
+        afterMove(result.data, true);
+        return true;
+      }
+    }
+    // Without the server's automatic player: its hint, then the move.
+    let move, reason;
+    if (!g.moves) {
+      const start = g.start ? parseName(g.start) : [Math.min(3, g.rows - 1), Math.min(3, g.cols - 1)];
+      move = cellName(start[0], start[1]);
+      reason = "first click";
+    } else {
+      const hint = await api("/api/game/" + g.id + "/hint");
+      if (G.game !== g) return false;
+      if (hint.status !== 200 || !hint.data.best.move) {
+        setText($("p-last"), "autoplay: " + (hint.data.error || hint.data.best.reason), "error");
+        return false;
+      }
+      move = hint.data.best.move;
+      reason = hint.data.best.text || hint.data.best.reason;
+    }
+    return (await play(move, true, reason)) !== null;
+  }
+  async function runAuto() {
+    if (G.auto) return;
+    if (!G.game || G.game.status !== "playing") {
+      if (!(await newGame())) return;
+    }
+    G.auto = true;
+    $("p-auto").textContent = "⏸ pause";
+    $("p-auto").classList.add("on");
+    while (G.auto && G.game && G.game.status === "playing") {
+      if (!(await autoMove())) break;
+      const delay = Number($("p-speed").value);
+      if (delay) await sleep(delay); else await sleep(0);
+    }
+    stopAuto();
+  }
+  function stopAuto() {
+    G.auto = false;
+    $("p-auto").textContent = "▶ autoplay";
+    $("p-auto").classList.remove("on");
+  }
+  function takeOver() { if (G.auto) { stopAuto(); setText($("p-auto-note"), "You have taken over: autoplay paused.", "small muted"); } }
+  $("p-auto").addEventListener("click", () => { if (G.auto) stopAuto(); else runAuto(); });
+  $("p-step").addEventListener("click", async () => {
+    stopAuto();
+    if (!G.game || G.game.status !== "playing") { if (!(await newGame())) return; }
+    if (!G.busy) await autoMove();
+  });
+
+  // The game in the URL: its options (or its layout), the seed and the moves so far.
+  let playUrlTimer = null;
+  function updatePlayUrl() {
+    clearTimeout(playUrlTimer);
+    playUrlTimer = setTimeout(async () => setTabState("play", await playState()), 200);
+  }
+  async function playState() {
+    const g = G.game, o = G.options;
+    if (!g || !o) return "";
+    const parts = [];
+    if (o.layout) parts.push("lf=" + o.layout_format, "l=" + (await pack(o.layout)));
+    else {
+      parts.push("n=" + g.rows + "x" + g.cols + "x" + g.mines, "r=" + g.rule);
+      if (o.no_guess) parts.push("ng=1");
+      parts.push("s=" + g.seed);
+    }
+    if (G.moves.length) parts.push("mv=" + (await pack(G.moves.join(","))));
+    if (o.layout) parts.unshift("n=file");
+    return parts.join("&");
+  }
+  async function restorePlay(params) {
+    let body;
+    try {
+      if (params.get("n") === "file") {
+        body = { layout: await unpack(params.get("l")), layout_format: params.get("lf") || "text" };
+      } else {
+        const size = /^(\d+)x(\d+)x(\d+)$/.exec(params.get("n"));
+        if (!size) throw new Error("no board size");
+        const [rows, cols, mines] = size.slice(1).map(Number);
+        const preset = Object.keys(PRESETS).find((k) => PRESETS[k].join() === [rows, cols, mines].join());
+        $("p-preset").value = preset || "custom";
+        $("p-custom").hidden = !!preset;
+        $("p-rows").value = rows; $("p-cols").value = cols; $("p-mines").value = mines;
+        $("p-rule").value = params.get("r") || "opening";
+        $("p-noguess").checked = params.get("ng") === "1";
+        $("p-seed").value = params.get("s") || "";
+        body = preset ? { preset: preset } : { rows: rows, cols: cols, mines: mines };
+        body.first_click = $("p-rule").value;
+        if (params.get("s")) body.seed = seedValue(params.get("s"));
+        if (params.get("ng") === "1") body.no_guess = true;
+      }
+    } catch (err) {
+      setText($("p-new-status"), "The link's game could not be read (" + err.message + ")", "error");
+      return;
+    }
+    const moves = params.has("mv") ? (await unpack(params.get("mv"))).split(",").filter(Boolean) : [];
+    if (!(await newGame(body))) return;
+    G.counted = moves.length === 0;
+    for (const move of moves) {
+      if (G.game.status !== "playing") break;
+      const state = await play(move, false);
+      if (state === null) break;
+    }
+    if (moves.length) setText($("p-last"), "The game of the link, " + plural(moves.length, "move") + " in: your turn.", "muted");
+  }
 
   // --- review -----------------------------------------------------------------------------
+  // A viewer page in its frame, as tall as its content (no scrolling inside a scrolling page).
+  function showViewer(frame, html) {
+    frame.onload = () => {
+      const doc = frame.contentDocument;
+      if (!doc) return;
+      const fit = () => { frame.style.height = Math.max(300, doc.documentElement.scrollHeight + 4) + "px"; };
+      fit();
+      new ResizeObserver(fit).observe(doc.documentElement);
+    };
+    frame.srcdoc = html;
+  }
   const R = { data: null, name: "" };
   const REPLAYS = ["avf", "rmv", "mvf", "evf"];
-  async function openFile(file) {
+  async function openReplay(file) {
     const ext = extension(file.name);
     const bytes = await readFile(file, true);
     R.data = bytes; R.name = file.name;
     $("r-games-box").hidden = true;
     $("r-review").hidden = true;
+    if (bytes.byteLength > 1 << 20) {
+      setText($("r-status"), file.name + " is " + (bytes.byteLength / 1048576).toFixed(1) + " MB: the page takes files up to 1 MB " +
+        "(minesat replay " + file.name + " --html review.html reviews it on the command line)", "error");
+      return;
+    }
     setText($("r-status"), "reading " + file.name + "…", "muted");
     if (REPLAYS.includes(ext)) {
       const result = await api("/api/replay?name=" + encodeURIComponent(file.name), undefined, bytes);
       if (result.status !== 200) { setText($("r-status"), result.data.error, "error"); return; }
       setText($("r-status"), result.data.title, "ok");
-      $("r-viewer").srcdoc = result.data.page;
+      showViewer($("r-viewer"), result.data.page);
       $("r-review").hidden = false;
       return;
     }
@@ -549,26 +1549,59 @@
     const result = await api(path, undefined, R.data);
     if (result.status !== 200) { setText($("r-status"), result.data.error, "error"); return; }
     setText($("r-status"), result.data.title, "ok");
-    $("r-viewer").srcdoc = result.data.page;
+    showViewer($("r-viewer"), result.data.page);
     $("r-review").hidden = false;
   }
   $("r-show").addEventListener("click", showStored);
   $("r-file").addEventListener("change", (ev) => {
-    if (ev.target.files[0]) openFile(ev.target.files[0]);
+    if (ev.target.files[0]) openReplay(ev.target.files[0]);
     ev.target.value = "";
   });
-  const drop = $("r-drop");
-  drop.addEventListener("dragover", (ev) => { ev.preventDefault(); drop.classList.add("over"); });
-  drop.addEventListener("dragleave", () => drop.classList.remove("over"));
-  drop.addEventListener("drop", (ev) => {
+
+  // --- a file dropped anywhere: to the tab that reads it; the browser never navigates to it ----
+  const BOARD_FILES = ["txt", "dat", "mine", "json"];
+  const STORES = ["sqlite", "db", "sqlite3"];
+  let dragDepth = 0;
+  window.addEventListener("dragenter", (ev) => { ev.preventDefault(); dragDepth++; document.body.classList.add("dragging"); });
+  window.addEventListener("dragleave", () => { if (--dragDepth <= 0) { dragDepth = 0; document.body.classList.remove("dragging"); } });
+  window.addEventListener("dragover", (ev) => { ev.preventDefault(); if (ev.dataTransfer) ev.dataTransfer.dropEffect = "copy"; });
+  window.addEventListener("drop", (ev) => {
     ev.preventDefault();
-    drop.classList.remove("over");
-    if (ev.dataTransfer.files[0]) openFile(ev.dataTransfer.files[0]);
+    dragDepth = 0;
+    document.body.classList.remove("dragging");
+    const file = ev.dataTransfer && ev.dataTransfer.files[0];
+    if (file) openDropped(file);
+  });
+  async function openDropped(file) {
+    const ext = extension(file.name), note = $("drop-note");
+    note.hidden = true;
+    if (REPLAYS.includes(ext) || STORES.includes(ext)) { goTab("review"); await openReplay(file); }
+    else if (ext === "mbf") { goTab("play"); setLayoutFile(file); await newGame(); }
+    else if (BOARD_FILES.includes(ext)) { goTab("analyse"); await openBoardFile(file); }
+    else {
+      note.textContent = file.name + ": not a file the page reads (boards .txt .dat .mine .json go to Analyse, a layout " +
+        ".mbf to Play, replays .avf .rmv .mvf .evf and databases .sqlite to Review)";
+      note.hidden = false;
+    }
+  }
+
+  // F2 starts a new game in Play, unless a text field has the keys.
+  window.addEventListener("keydown", (ev) => {
+    if (ev.key !== "F2" || currentTab !== "play") return;
+    const t = ev.target.tagName;
+    if (t === "INPUT" || t === "TEXTAREA" || t === "SELECT") return;
+    ev.preventDefault();
+    newGame();
   });
 
   // A first board to look at: a beginner game part way through (puzzles/beginner-mid.txt).
   const SAMPLE = "# mines: 10\n     2???\n     2???\n    12???\n    2????\n    2????\n  112????\n" +
     "  2??????\n112??????\n?????????\n";
-  $("a-text").value = SAMPLE;
-  load(SAMPLE, "text");
+  async function loadSample() {
+    $("a-text").value = SAMPLE;
+    await load(SAMPLE, "text");
+  }
+  const where = parseHash(location.hash);
+  if (!location.hash) history.replaceState(null, "", "#analyse");
+  restore(where, true);
 })();
