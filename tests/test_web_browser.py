@@ -33,8 +33,11 @@ from minesat.perfect import rank_moves
 from test_replay_formats import rmv2, rmv_mouse
 from test_web import start_server
 
+#: Analyse's board, in the page.
+BOARD = "document.getElementById('a-board')"
+
 #: True in the page once the board shown has been analysed.
-ANALYSED = "(b => b.dataset.analysed === b.dataset.version)(document.getElementById('a-board'))"
+ANALYSED = f"(b => b.dataset.analysed === b.dataset.version)({BOARD})"
 
 #: True once the game is over (the SPEC hook says won or lost).
 GAME_OVER = "['won', 'lost'].includes(document.querySelector('[data-testid=game-status]').textContent)"
@@ -90,7 +93,7 @@ class Pages:
         page.on("pageerror", lambda err: self.errors.append(str(err)))
         page.goto(self.url + where)
         if not where or where.startswith("#analyse"):
-            page.wait_for_function(ANALYSED + " && document.getElementById('a-board').dataset.analysed !== undefined")
+            page.wait_for_function(f"{BOARD}.dataset.analysed !== undefined && {ANALYSED}")
         return page
 
     def close(self) -> None:
@@ -135,12 +138,14 @@ def point(page: Any, board: str, name: str) -> str:
 def paste(page: Any, text: str) -> None:
     page.get_by_test_id("tab-analyse").click()
     page.get_by_test_id("board-text").fill(text)
-    version = page.evaluate("document.getElementById('a-board').dataset.version")
+    version = page.evaluate(f"{BOARD}.dataset.version")
     page.get_by_test_id("load").click()
-    page.wait_for_function(f"document.getElementById('a-board').dataset.version !== {version!r} && {ANALYSED}")
+    page.wait_for_function(f"{BOARD}.dataset.version !== {version!r} && {ANALYSED}")
 
 
-def new_game(page: Any, rows: int, cols: int, mines: int, seed: int | str | None = None, rule: str = "opening") -> None:
+def new_game(
+    page: Any, rows: int, cols: int, mines: int, seed: int | str | None = None, rule: str = "opening"
+) -> None:
     page.get_by_test_id("tab-play").click()
     page.select_option("#p-preset", "custom")
     page.fill("#p-rows", str(rows))
@@ -163,10 +168,17 @@ def play(page: Any, name: str, button: str = "left") -> None:
     page.wait_for_function(f"Number(document.getElementById('p-board').dataset.moves) > {before}")
 
 
+def says(page: Any, element: str, text: str) -> None:
+    """Waits until the element of that id says ``text``."""
+    page.wait_for_function(f"document.getElementById({element!r}).textContent.includes({text!r})")
+
+
 def api(url: str, path: str, body: object | None = None) -> Any:
     data = None if body is None else json.dumps(body).encode()
-    request = urllib.request.Request(url + path.lstrip("/"), data=data, method="POST" if data is not None else "GET",
-                                     headers={"Content-Type": "application/json"})
+    request = urllib.request.Request(
+        url + path.lstrip("/"), data=data, method="GET" if data is None else "POST",
+        headers={"Content-Type": "application/json"},
+    )
     with urllib.request.urlopen(request, timeout=30) as answer:
         return json.loads(answer.read())
 
@@ -218,7 +230,7 @@ def test_a_pasted_board_is_read_and_a_bad_one_named_by_line_and_column_where_it_
     # as they were (no red error over an analysis it does not belong to).
     page.get_by_test_id("board-text").fill("1?\nx?\n")
     page.get_by_test_id("load").click()
-    page.wait_for_function("document.getElementById('a-load-status').textContent.includes('line 2, column 1')")
+    says(page, "a-load-status", "line 2, column 1:")
     assert "board:" not in page.inner_text("#a-load-status")
     assert page.get_by_test_id("analysis-summary").inner_text() == summary
     assert "33.33%" in point(page, "a-board", "A2")
@@ -250,7 +262,7 @@ def test_perfect_play_ranks_every_move_best_first_the_best_starred(page: Any) ->
     page.hover("#a-ranking tbody tr:nth-child(5)")
     name = shown[4][1].removeprefix("★ ")
     r, c = ord(name[0]) - 65, int(name[1:]) - 1
-    assert page.evaluate("document.getElementById('a-board').board.extra.pointed") == r * 4 + c
+    assert page.evaluate(f"{BOARD}.board.extra.pointed") == r * 4 + c
 
 
 # --- Play -----------------------------------------------------------------------------------------
@@ -286,3 +298,253 @@ def test_a_replay_opens_in_the_viewer(page: Any, tmp_path: Path) -> None:
     page.wait_for_selector("#r-review:not([hidden])")
     assert page.inner_text("#r-status").startswith("tiny.rmv: 1x2")
     assert "tiny.rmv" in page.frame_locator("#r-viewer").locator("h1").inner_text()
+
+
+# --- Keep and share ---------------------------------------------------------------------------------
+
+
+def test_the_tab_is_in_the_url_so_reload_and_back_behave(page: Any) -> None:
+    page.get_by_test_id("tab-play").click()
+    assert page.evaluate("location.hash").startswith("#play")
+    page.reload()
+    page.wait_for_selector("#play:not([hidden])")
+    assert page.is_hidden("#analyse")
+    page.get_by_test_id("tab-review").click()
+    page.go_back()
+    page.wait_for_selector("#play:not([hidden])")
+    page.go_back()  # to where the page opened: Analyse, still this page
+    page.wait_for_selector("#analyse:not([hidden])")
+    assert page.url.startswith(page.evaluate("location.origin"))
+
+
+def test_share_gives_a_link_that_shows_the_same_analysis_in_a_fresh_browser(pages: Pages) -> None:
+    page = pages.open()
+    paste(page, "# mines: 4\n1??1\n????\n2???\n")
+    click(page, "a-board", "B4")  # an edit after the paste: the link has it too
+    page.wait_for_function(ANALYSED)
+    summary = page.get_by_test_id("analysis-summary").inner_text()
+    said = point(page, "a-board", "C2")
+    link = share(page)
+    fresh = pages.open(link.removeprefix(pages.url))
+    assert fresh.get_by_test_id("analysis-summary").inner_text() == summary
+    assert point(fresh, "a-board", "C2") == said
+    assert point(fresh, "a-board", "B4").startswith("B4: the number 1")
+
+
+def test_share_gives_a_link_to_the_game_so_far_its_options_seed_and_moves(pages: Pages) -> None:
+    page = pages.open("#play")
+    new_game(page, 8, 10, 12, seed=4242)
+    play(page, "D5")
+    covered = page.evaluate("document.getElementById('p-board').board.states.indexOf(-1)")
+    name = cell_name(divmod(covered, 10))
+    play(page, name, "right")  # a flag: a move the link keeps too
+    cells = page.evaluate("Array.from(document.getElementById('p-board').board.states)")
+    link = share(page)
+    fresh = pages.open(link.removeprefix(pages.url))
+    fresh.wait_for_function("document.getElementById('p-board').dataset.moves === '2'")
+    assert fresh.evaluate("Array.from(document.getElementById('p-board').board.states)") == cells
+    assert fresh.get_by_test_id("game-status").inner_text() == "playing"
+    assert fresh.input_value("#p-seed") == "4242"
+
+
+def test_a_position_downloads_as_text_and_as_mbf_once_every_mine_is_known(page: Any, tmp_path: Path) -> None:
+    paste(page, "# mines: 2\n*2?\n121\n")  # A1 flagged, A3 proven a mine: both mines known
+    with page.expect_download() as text:
+        page.click("#a-save-text")
+    assert Path(text.value.path()).read_text() == "# mines: 2\n*2?\n121\n"
+    with page.expect_download() as binary:
+        page.click("#a-save-mbf")
+    # Width, height, the count in two bytes, then (column, row) of each mine.
+    assert Path(binary.value.path()).read_bytes() == bytes([3, 2, 0, 2, 0, 0, 2, 0])
+    paste(page, "# mines: 1\n1?\n??\n")  # the mine is not known: no layout to save
+    page.click("#a-save-mbf")
+    assert "every mine must be flagged or proven" in page.inner_text("#a-save-status")
+
+
+def share(page: Any) -> str:
+    """Presses Share; the link it gives."""
+    page.get_by_test_id("share").click()
+    page.wait_for_function("document.querySelector('[data-testid=share-link]').value.startsWith('http://')")
+    return page.get_by_test_id("share-link").input_value()
+
+
+def drop(page: Any, target: str, name: str, content: bytes) -> bool:
+    """Drops a file on an element; whether the page kept the browser from opening it."""
+    return page.evaluate(
+        """([target, name, bytes]) => {
+            const dt = new DataTransfer();
+            dt.items.add(new File([new Uint8Array(bytes)], name));
+            const el = document.querySelector(target);
+            const over = new DragEvent('dragover', {dataTransfer: dt, bubbles: true, cancelable: true});
+            el.dispatchEvent(over);
+            const drop = new DragEvent('drop', {dataTransfer: dt, bubbles: true, cancelable: true});
+            el.dispatchEvent(drop);
+            return over.defaultPrevented && drop.defaultPrevented;
+        }""",
+        [target, name, list(content)],
+    )
+
+
+def test_a_file_dropped_anywhere_goes_to_its_tab_and_the_page_stays(page: Any) -> None:
+    replay = rmv2(rmv_mouse(3, 0, 20, 5) + rmv_mouse(5, 10, 20, 5))
+    assert drop(page, "header h1", "tiny.rmv", replay)  # not on the drop zone, not on the Review tab
+    page.wait_for_selector("#r-review:not([hidden])")
+    assert page.evaluate("location.hash") == "#review"
+    assert drop(page, "#r-drop", "board.txt", b"# mines: 1\n1?\n??\n")
+    page.wait_for_selector("#analyse:not([hidden])")
+    page.wait_for_function(f"{BOARD}.dataset.rows === '2' && " + ANALYSED)
+    assert "3 uncertain" in page.get_by_test_id("analysis-summary").inner_text()
+
+
+# --- Every way to play -------------------------------------------------------------------------------
+
+
+def test_keys_go_to_the_cell_under_the_pointer_and_never_to_a_focused_control(page: Any) -> None:
+    # Analyse: the mines field focused, 3 over a cell sets the cell, and the field keeps its 10.
+    page.click("#a-new")
+    page.click("#a-mines")
+    point(page, "a-board", "E5")
+    page.keyboard.press("3")
+    page.wait_for_function(ANALYSED)
+    assert point(page, "a-board", "E5") == "E5: the number 3"
+    assert page.input_value("#a-mines") == "10"
+    # Play: after a click on the hints box, Space over a cell flags it and leaves the box alone.
+    new_game(page, 9, 9, 10, seed=3)
+    play(page, "E5")
+    page.click("#p-hint")
+    covered = page.evaluate("document.getElementById('p-board').board.states.indexOf(-1)")
+    name = cell_name(divmod(covered, 9))
+    point(page, "p-board", name)
+    before = moves_made(page)
+    page.keyboard.press(" ")
+    page.wait_for_function(f"document.getElementById('p-board').dataset.moves === '{before + 1}'")
+    assert point(page, "p-board", name) == f"{name}: a flag (counted as a mine)"
+    assert page.is_checked("#p-hint")
+
+
+def test_keys_do_nothing_once_the_pointer_has_left_the_board_and_space_scrolls_the_page(page: Any) -> None:
+    page.set_viewport_size({"width": 800, "height": 500})
+    page.click("#a-new")
+    point(page, "a-board", "I9")
+    page.mouse.move(5, 300)  # off the board
+    version = page.evaluate(f"{BOARD}.dataset.version")
+    page.keyboard.press("5")
+    page.keyboard.press("f")
+    assert page.evaluate(f"{BOARD}.dataset.version") == version
+    page.evaluate("window.scrollTo(0, 0)")
+    page.mouse.click(5, 300)  # nothing focused: Space is the page's
+    page.keyboard.press(" ")
+    page.wait_for_function("window.scrollY > 0")
+
+
+def test_a_new_board_says_nothing_of_the_previous_one(page: Any) -> None:
+    point(page, "a-board", "D6")  # the sample: D6 is a mine, and the Why panel says why
+    page.wait_for_function("document.getElementById('a-why').textContent.includes('D6 is a mine')")
+    paste(page, "# mines: 5\n?????\n?????\n?????\n?????\n?????\n")
+    assert "D6" not in page.inner_text("#a-why")
+    assert "D6" not in page.inner_text("#a-hover")
+    assert page.evaluate(f"{BOARD}.board.extra.proof") is None
+
+
+def test_a_zero_and_a_flag_are_reachable_by_clicks_alone(page: Any) -> None:
+    page.fill("#a-rows", "3")
+    page.fill("#a-cols", "3")
+    page.fill("#a-mines", "1")
+    page.click("#a-new")
+    page.click("#a-tools [data-tool='0']")
+    click(page, "a-board", "A1")
+    page.click("#a-tools [data-tool='flag']")
+    click(page, "a-board", "C3")
+    page.wait_for_function(ANALYSED)
+    assert point(page, "a-board", "A1") == "A1: an empty cell (0)"
+    assert point(page, "a-board", "C3") == "C3: a flag (counted as a mine)"
+    # In Play, flag mode makes a click flag.
+    new_game(page, 9, 9, 10, seed=5)
+    play(page, "E5")
+    page.click("#p-flagmode")
+    covered = page.evaluate("document.getElementById('p-board').board.states.indexOf(-1)")
+    name = cell_name(divmod(covered, 9))
+    play(page, name)
+    assert point(page, "p-board", name) == f"{name}: a flag (counted as a mine)"
+
+
+def test_a_long_press_flags_on_a_touch_screen(pages: Pages) -> None:
+    page = pages.open("#play", width=390, height=844, has_touch=True, is_mobile=True)
+    new_game(page, 9, 9, 10, seed=8)
+    play(page, "E5")
+    covered = page.evaluate("document.getElementById('p-board').board.states.indexOf(-1)")
+    name = cell_name(divmod(covered, 9))
+    x, y = at(page, "p-board", name)
+    touch = page.context.new_cdp_session(page)
+    touch.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x, "y": y}]})
+    page.wait_for_timeout(700)
+    touch.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+    page.wait_for_function("document.getElementById('p-board').dataset.moves === '2'")
+    assert "a flag" in point(page, "p-board", name)
+
+
+# --- Defects: fields, messages, buttons -------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("field", "value", "said"), [
+    ("#a-mines", "-5", "mines must be at least 0, not -5"),
+    ("#a-mines", "2.7", "mines must be a whole number, not 2.7"),
+    ("#a-rows", "0", "rows must be at least 1, not 0"),
+    ("#a-rows", "1001", "rows must be at most 1,000, not 1001"),
+])
+def test_number_fields_are_checked_not_silently_changed(page: Any, field: str, value: str, said: str) -> None:
+    version = page.evaluate(f"{BOARD}.dataset.version")
+    page.fill(field, value)
+    page.click("#a-new")
+    assert said in page.inner_text("#a-size-status")
+    assert page.evaluate(f"{BOARD}.dataset.version") == version
+    assert page.input_value(field) == value
+
+
+def test_a_board_of_500_rows_is_made_as_asked(page: Any) -> None:
+    page.fill("#a-rows", "500")
+    page.fill("#a-mines", "")
+    page.click("#a-new")
+    page.wait_for_function(f"{BOARD}.dataset.rows === '500' && " + ANALYSED)
+    summary = page.get_by_test_id("analysis-summary").inner_text()
+    assert summary.startswith("0 proven safe, 0 proven mines, 4500 uncertain")
+
+
+def test_a_contradiction_is_marked_on_its_cell_and_perfect_play_is_off(page: Any) -> None:
+    paste(page, "# mines: 1\n1?\n??\n?3\n")
+    assert page.get_by_test_id("analysis-summary").inner_text().startswith("Impossible position: ")
+    named = re.search(r"([A-Z]+[0-9]+):", page.get_by_test_id("analysis-summary").inner_text()).group(1)
+    r, c = ord(named[0]) - 65, int(named[1:]) - 1
+    assert page.evaluate(f"{BOARD}.board.extra.bad") == r * 2 + c
+    assert page.is_disabled("#a-perfect-go")
+
+
+def test_compute_is_off_while_perfect_play_runs(page: Any) -> None:
+    paste(page, "# mines: 3\n????\n?11?\n????\n????\n")
+    searches: list[str] = []
+    page.on("request", lambda r: searches.append(r.url) if r.url.endswith("/api/perfect") else None)
+    # Three clicks in a row (in one go, before any answer can come): one search.
+    off = page.evaluate("""() => {
+        const compute = document.getElementById('a-perfect-go');
+        compute.click();
+        const off = compute.disabled;
+        compute.click();
+        compute.click();
+        return off;
+    }""")
+    assert off
+    page.wait_for_function("document.querySelectorAll('#a-ranking tbody tr').length > 0")
+    assert page.is_enabled("#a-perfect-go")
+    assert len(searches) == 1
+
+
+def test_an_error_on_a_board_built_in_the_page_names_its_cell(page: Any) -> None:
+    page.fill("#a-rows", "2")
+    page.fill("#a-cols", "2")
+    page.fill("#a-mines", "1")
+    page.click("#a-new")
+    point(page, "a-board", "B2")
+    page.keyboard.press("8")
+    page.wait_for_function(ANALYSED)
+    said = page.get_by_test_id("analysis-summary").inner_text()
+    assert said.startswith("Bad board: B2: number 8 is larger than its 3 neighbours"), said

@@ -166,9 +166,9 @@
       for (let c = 0; c < cols; c++) if (row[c] !== null) prob[r * cols + c] = row[c];
     }
     const marks = new Uint8Array(n); // 1 dead, 2 a cell no play can tell from its group's, 4 safest
-    const groups = new Map();
-    for (const [r, c] of analysis.dead || []) marks[r * cols + c] |= 1;
-    (analysis.fifty || []).forEach((group, g) => {
+    const groups = new Map(), given = analysis.marks || {};
+    for (const [r, c] of given.dead || []) marks[r * cols + c] |= 1;
+    (given.fifty || []).forEach((group, g) => {
       for (const [r, c] of group) { marks[r * cols + c] |= 2; groups.set(r * cols + c, g); }
     });
     // The safest cells: when no cell is proven safe, the uncertain ones of least mine probability.
@@ -183,7 +183,8 @@
       for (const i of safest) marks[i] |= 4;
     }
     return { kind: kind, prob: prob, marks: marks, groups: groups, safest: safest, least: least,
-             exact: analysis.exact, mines: analysis.mines, hasDead: "dead" in analysis, hasFifty: "fifty" in analysis };
+             exact: analysis.exact, mines: analysis.mines, hasMarks: "marks" in analysis, complete: given.complete !== false,
+             dead: given.dead || [], fifty: given.fifty || [] };
   }
 
   class Board {
@@ -373,7 +374,7 @@
         const p = an.prob[i];
         ctx.fillStyle = shade(p); ctx.fillRect(x, y, s, s);
         ctx.fillStyle = "rgba(0,0,0,.08)"; ctx.fillRect(x, y + s - 1, s, 1); ctx.fillRect(x + s - 1, y, 1, s);
-        const text = s >= 11 ? this.cellText(i) : "";
+        const text = s >= 15 ? this.cellText(i) : "";
         if (text) {
           ctx.font = this.textFont; ctx.fillStyle = "#1b1b1b";
           ctx.fillText(text, x + s / 2, y + s / 2 + 1);
@@ -581,6 +582,7 @@
   $("share").addEventListener("click", async () => {
     let state = tabState[currentTab];
     if (currentTab === "analyse") state = await analyseState();
+    else if (currentTab === "play") state = await playState();
     const link = location.origin + location.pathname + "#" + currentTab + (state ? "?" + state : "");
     const input = $("share-link");
     input.value = link;
@@ -721,7 +723,7 @@
     setText($("a-status"), "analysing…", "muted");
     const t0 = performance.now();
     const bestPromise = api("/api/best", request());
-    const result = await api("/api/analyze", request());
+    const result = await api("/api/analyze", Object.assign(request(), { marks: true }));
     if (version !== A.version) return; // edited meanwhile: a newer answer is coming
     A.failed = result.status !== 200;
     if (result.status === 200) {
@@ -760,13 +762,11 @@
   function showMarks() {
     const an = A.an, parts = [];
     if (!an) return;
-    if (an.hasDead) {
-      const dead = A.raw.dead;
+    if (an.hasMarks) {
+      const dead = an.dead, groups = an.fifty;
       parts.push("Dead: " + (dead.length ? dead.slice(0, 20).map(([r, c]) => cellName(r, c)).join(" ") +
-        (dead.length > 20 ? " and " + (dead.length - 20) + " more" : "") : "none"));
-    }
-    if (an.hasFifty) {
-      const groups = A.raw.fifty;
+        (dead.length > 20 ? " and " + (dead.length - 20) + " more" : "") : "none") +
+        (an.complete ? "" : " (not all found on a board this big)"));
       parts.push("No play tells apart: " + (groups.length ? groups.slice(0, 10).map((g) => g.map(([r, c]) => cellName(r, c)).join("–")).join(", ") +
         (groups.length > 10 ? " and " + (groups.length - 10) + " more" : "") : "none"));
     }
@@ -775,7 +775,6 @@
         an.safest.slice(0, 12).map((i) => cellName(Math.floor(i / A.cols), i % A.cols)).join(" ") +
         (an.safest.length > 12 ? " and " + (an.safest.length - 12) + " more" : ""));
     }
-    if (!an.hasDead && !an.hasFifty && A.raw && A.rows * A.cols > 0) parts.push("");
     setText($("a-marks"), parts.filter(Boolean).join(". "), "small");
   }
   function describeBest(best) {
@@ -1066,28 +1065,16 @@
       body = options.body;
     }
     setText($("p-new-status"), "");
-    const t0 = performance.now();
-    let ticker = null;
-    if (body.no_guess) {
-      const tick = () => setText($("p-new-status"), "making a no-guess board… " + ((performance.now() - t0) / 1000).toFixed(0) + " s", "muted");
-      tick();
-      ticker = setInterval(tick, 500);
-    }
     $("p-new").disabled = true;
     const result = await api("/api/game", body);
-    clearInterval(ticker);
     $("p-new").disabled = false;
-    if (result.status !== 200) {
-      setText($("p-new-status"), (body.no_guess ? "No no-guess board: " : "") + result.data.error, "error");
-      return false;
-    }
-    if (body.no_guess) setText($("p-new-status"), "no-guess board made in " + ((performance.now() - t0) / 1000).toFixed(1) + " s", "muted");
+    if (result.status !== 200) { setText($("p-new-status"), result.data.error, "error"); return false; }
     G.options = body;
     startGame(result.data);
     return true;
   }
   function startGame(state) {
-    G.game = state; G.hint = null; G.moves = []; G.preflags = new Set(); G.autoUsed = false; G.counted = true;
+    G.game = state; G.hint = null; G.moves = []; G.preflags = new Set(); G.autoUsed = false; G.counted = true; G.madeSaid = false;
     G.started = 0; G.ended = 0; G.reviewed = false;
     clearInterval(G.clock);
     pBoard.setSize(state.rows, state.cols);
@@ -1096,7 +1083,8 @@
     $("p-end").hidden = true;
     $("p-log").innerHTML = "";
     $("p-log-empty").hidden = false;
-    const start = state.start ? " Start at " + state.start + " (outlined in green): the board is won from there by proof alone." : "";
+    const start = state.start ? " Start at " + state.start + " (outlined in green): the board is won from there by proof alone." :
+      state.no_guess ? " No guess: the board is made from the cell you click first, won from there by proof alone." : "";
     setText($("p-last"), "Click any cell to start." + start + (state.seed !== null && state.seed !== undefined ? " Seed " + state.seed + "." : ""), "muted");
     setText($("p-best"), "");
     showGame();
@@ -1149,7 +1137,7 @@
     const g = G.game;
     if (!g || !$("p-hint").checked || g.status !== "playing" || !g.moves) { if (g) showGame(); return; }
     const id = g.id, moves = g.moves;
-    const result = await api("/api/game/" + id + "/hint");
+    const result = await api("/api/game/" + id + "/hint", { marks: true });
     if (!G.game || G.game.id !== id || G.game.moves !== moves) return;
     if (result.status === 200) {
       G.hint = { best: result.data.best, an: compile(result.data.analysis, g.rows, g.cols, g.cells) };
@@ -1174,7 +1162,7 @@
     const first = g.moves === 0 && !/[*+-]$/.test(move);
     if (first && !G.started) startClock();
     const t0 = performance.now();
-    const result = await api("/api/game/" + g.id + "/move", { move: move });
+    const result = await making(g, first, api("/api/game/" + g.id + "/move", { move: move }));
     G.busy = false;
     if (!G.game || G.game.id !== g.id) return null;
     if (result.status !== 200) {
@@ -1187,10 +1175,43 @@
     if (first && G.preflags.size) await sendPreflags();
     return result.data;
   }
+  // While the first uncover of a no-guess game makes its board: how long, how many layouts tried.
+  async function making(g, first, request) {
+    if (!first || !g.no_guess) return request;
+    let done = false;
+    const t0 = performance.now();
+    (async () => {
+      while (!done) {
+        await sleep(500);
+        if (done) break;
+        const state = await api("/api/game/" + g.id, undefined, undefined, "GET");
+        const tried = state.status === 200 && state.data.making ? ", " + plural(state.data.making.tries, "layout") + " tried" : "";
+        if (!done) setText($("p-new-status"), "making a no-guess board… " + ((performance.now() - t0) / 1000).toFixed(0) + " s" + tried, "muted");
+      }
+    })();
+    const result = await request;
+    done = true;
+    if (result.status !== 200) setText($("p-new-status"), "No no-guess board: " + result.data.error, "error");
+    return result;
+  }
   function afterMove(state, auto, reason) {
     G.game = state; G.hint = null;
     const last = state.last;
-    if (last) {
+    if (state.made && !G.madeSaid) {
+      G.madeSaid = true;
+      setText($("p-new-status"), "No-guess board made from " + G.moves.concat(last ? [last.move] : [])[0] + ": " +
+        plural(state.made.tries, "layout") + " tried in " + state.made.seconds.toFixed(1) + " s (" + state.made.method + ")", "muted");
+    }
+    if (state.auto) {
+      // The automatic player's moves, each with its reason.
+      for (const step of state.auto) {
+        G.moves.push(step.move);
+        logMove(step.text || step.move + ": " + step.reason, true, step === state.auto[state.auto.length - 1] &&
+          state.status === "lost" ? "loss" : step.reason);
+      }
+      const step = state.auto[state.auto.length - 1];
+      if (step) setText($("p-last"), "autoplay " + (step.text || step.move + ": " + step.reason), state.status === "lost" ? "error" : "");
+    } else if (last) {
       G.moves.push(last.move);
       // The automatic player's reason (proven safe, a guess and its risk), else the move judged.
       const text = reason && !/^[A-Z]+[0-9]+[*+-]?: /.test(reason) ? last.move + ": " + reason :
@@ -1379,7 +1400,8 @@
     if (G.autoRoute !== false) {
       G.busy = true;
       if (!g.moves && !G.started) startClock();
-      const result = await api("/api/game/" + g.id + "/auto", {});
+      const moves = Number($("p-speed").value) ? 1 : 20;
+      const result = await making(g, !g.moves, api("/api/game/" + g.id + "/auto", { moves: moves }));
       G.busy = false;
       if (result.notJson && result.status === 404) G.autoRoute = false;
       else {
