@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import re
 import shutil
 import urllib.request
@@ -28,7 +29,9 @@ pytest.importorskip("playwright.sync_api", reason="Playwright is not installed: 
 from playwright.sync_api import sync_playwright
 
 from bruteforce import solve
+from minesat.analysis import analyze
 from minesat.board import Position, cell_name
+from minesat.formats import parse_position
 from minesat.perfect import rank_moves
 from test_replay_formats import rmv2, rmv_mouse
 from test_web import start_server
@@ -548,3 +551,237 @@ def test_an_error_on_a_board_built_in_the_page_names_its_cell(page: Any) -> None
     page.wait_for_function(ANALYSED)
     said = page.get_by_test_id("analysis-summary").inner_text()
     assert said.startswith("Bad board: B2: number 8 is larger than its 3 neighbours"), said
+
+
+def test_a_game_that_cannot_start_is_refused_and_a_flag_before_the_first_click_is_kept(page: Any) -> None:
+    page.get_by_test_id("tab-play").click()
+    page.select_option("#p-preset", "custom")
+    page.fill("#p-rows", "9")
+    page.fill("#p-cols", "9")
+    page.fill("#p-mines", "80")
+    page.get_by_test_id("new-game").click()
+    says(page, "p-new-status", "at most 72 mines on 9x9 when the first click opens an area")
+    assert page.get_by_test_id("game-status").inner_text() == "no game"
+    new_game(page, 9, 9, 10, seed=2)
+    click(page, "p-board", "A1", "right")  # before the first click: a flag all the same, no error
+    assert point(page, "p-board", "A1") == "A1: a flag (counted as a mine)"
+    assert page.inner_text("#p-left") == "9"
+    assert "error" not in (page.get_attribute("#p-last", "class") or "")
+    play(page, "E5")  # the first click; the flag is sent after it (unless the opening took A1)
+    page.wait_for_function("document.getElementById('p-board').dataset.moves === '2' || "
+                           "document.getElementById('p-board').board.states[0] >= 0")
+    if page.evaluate("document.getElementById('p-board').board.states[0]") < 0:
+        assert point(page, "p-board", "A1") == "A1: a flag (counted as a mine)"
+
+
+def layout_file(tmp_path: Path, rows: list[str]) -> Path:
+    path = tmp_path / "layout.txt"
+    path.write_text("\n".join(rows) + "\n")
+    return path
+
+
+def test_the_end_of_a_game_says_what_happened(page: Any, tmp_path: Path) -> None:
+    page.get_by_test_id("tab-play").click()
+    page.evaluate("localStorage.clear()")
+    new_game(page, 9, 9, 1, seed=3)
+    play(page, "E5")  # one mine (not in a corner's nook): everything opens, won without a guess
+    assert page.get_by_test_id("game-status").inner_text() == "won"
+    assert page.inner_text("#p-left") == "0"  # the mine was never flagged
+    assert page.inner_text("#p-guess-none") == "No guesses: every move was proven safe."
+    end = page.inner_text("#p-end")
+    assert end.startswith("Won")
+    assert re.search(r"3BV\s+1\b", end), end
+    assert re.search(r"guesses\s+none", end, re.IGNORECASE), end
+    stats = page.inner_text("#p-stats")
+    assert re.search(r"9x9/1\s+1\s+1 \(100 %\)\s+[0-9.]+ s", stats), stats
+    # A chosen layout file is named at once, before New game; it is played as it is.
+    page.set_input_files("#p-layout", str(layout_file(tmp_path, ["*..", "...", "..."])))
+    assert "layout.txt" in page.inner_text("#p-layout-name")
+    page.get_by_test_id("new-game").click()
+    page.wait_for_function("document.getElementById('p-board').dataset.moves === '0'")
+    play(page, "A1")
+    assert page.get_by_test_id("game-status").inner_text() == "lost"
+    assert point(page, "p-board", "A1") == "A1: the mine that went off"
+    assert page.inner_text("#p-end-head").startswith("Lost")
+    stats = page.inner_text("#p-stats")
+    assert re.search(r"3x3/1 \(layout file\)\s+1\s+0 \(0 %\)", stats), stats
+
+
+def test_the_review_of_a_game_fits_its_frame_and_the_end_panel_leads_to_it(
+    pages: Pages, tmp_path: Path
+) -> None:
+    page = pages.open("#play", width=800, height=700)
+    page.set_input_files("#p-layout", str(layout_file(tmp_path, ["*...", "....", "...."])))
+    page.get_by_test_id("new-game").click()
+    page.wait_for_function("document.getElementById('p-board').dataset.status === 'playing'")
+    play(page, "C4")
+    page.wait_for_function(GAME_OVER)
+    page.wait_for_selector("#p-review:not([hidden])")
+    page.wait_for_function("(f => f.contentDocument && f.contentDocument.querySelector('h1') && "
+                           "f.clientHeight >= f.contentDocument.documentElement.scrollHeight)"
+                           "(document.getElementById('p-viewer'))")
+    page.click("#p-end-review")
+    page.wait_for_function("document.getElementById('p-review').getBoundingClientRect().top < innerHeight/2")
+
+
+def test_expert_percentages_are_readable_at_1400_and_what_is_printed_is_a_choice(page: Any) -> None:
+    middle = ["?" * 12 + "1" * 6 + "?" * 12] + ["?" * 12 + "." * 6 + "?" * 12] * 2
+    rows = ["?" * 30] * 6 + middle + ["?" * 30] * 7
+    paste(page, "# mines: 99\n" + "\n".join(rows) + "\n")
+    tile = int(page.evaluate(f"{BOARD}.dataset.tile"))
+    assert tile >= 24  # the digits drawn at 0.46 of it: 11 px or more
+    i = 30 * 3 + 3  # D4, far from the numbers
+    mine = page.evaluate(f"{BOARD}.board.cellText({i})")
+    said = point(page, "a-board", "D4")
+    p = float(re.search(r"mine probability ([0-9.]+)%", said).group(1))
+    assert mine == str(round(p))
+    page.select_option("#a-print", "safe")
+    assert page.evaluate(f"{BOARD}.board.cellText({i})") == str(100 - round(p))
+    page.select_option("#a-print", "none")
+    assert page.evaluate(f"{BOARD}.board.cellText({i})") == ""
+    page.select_option("#a-tile", "48")  # zoom: the board scrolls in its box
+    assert page.evaluate(f"{BOARD}.dataset.tile") == "48"
+    assert page.evaluate(f"{BOARD}.board.cellText({i})") == ""
+    page.select_option("#a-print", "mine")
+    assert page.evaluate(f"{BOARD}.board.cellText({i})") == mine + "%"
+
+
+def test_the_suggested_move_is_framed_dark_on_a_green_cell(page: Any) -> None:
+    best = page.evaluate(f"{BOARD}.board.extra.best")
+    assert best >= 0
+    colours = page.evaluate(f"""(() => {{
+        const b = {BOARD}.board, s = b.s, i = {best};
+        const x = b.lw + (i % b.cols) * s - b.host.scrollLeft;
+        const y = b.lh + Math.floor(i / b.cols) * s - b.host.scrollTop;
+        const px = (dx, dy) => Array.from(b.ctx.getImageData((x + dx) * b.dpr, (y + dy) * b.dpr, 1, 1).data);
+        return [px(s / 2, 3), px(s * 0.3, s * 0.3)];
+    }})()""")
+    frame, inside = colours
+    assert frame[0] < 60 and frame[2] > 120 and frame[2] > frame[1]  # dark blue, not the cell's green
+    assert inside[1] > inside[0] and inside[1] > inside[2]  # the cell itself stays green (proven safe)
+
+
+def test_at_800_px_a_ranked_move_out_of_view_is_brought_into_view(pages: Pages) -> None:
+    page = pages.open(width=800, height=600)
+    paste(page, "# mines: 3\n????\n?11?\n????\n????\n")
+    page.click("#a-perfect-go")
+    page.wait_for_function("document.querySelectorAll('#a-ranking tbody tr').length > 0")
+    row = page.locator("#a-ranking tbody tr").nth(13)
+    row.scroll_into_view_if_needed()
+    index = int(row.get_attribute("data-i"))
+    assert not page.evaluate(f"{BOARD}.board.inView({index})")
+    row.hover()
+    assert "away" in row.get_attribute("class")
+    row.click()
+    assert page.evaluate(f"{BOARD}.board.inView({index})")
+    assert page.evaluate(f"{BOARD}.board.extra.pointed") == index
+
+
+def test_a_replay_over_1_mb_is_refused_by_the_page_naming_the_command(page: Any, tmp_path: Path) -> None:
+    page.get_by_test_id("tab-review").click()
+    assert "up to 1 MB" in page.inner_text("#r-drop")
+    path = tmp_path / "long.evf"
+    path.write_bytes(b"\0" * (1 << 20 | 1))
+    page.set_input_files("#r-file", str(path))
+    says(page, "r-status", "minesat replay long.evf --html")
+
+
+def test_a_seed_the_server_draws_is_shown_digit_for_digit(page: Any, url: str) -> None:
+    page.get_by_test_id("tab-play").click()
+    page.select_option("#p-preset", "beginner")
+    page.fill("#p-seed", "")
+    page.get_by_test_id("new-game").click()
+    page.wait_for_function("location.hash.includes('s=')")
+    game = page.evaluate("location.hash.match(/s=(\\d+)/)[1]")
+    state = json.loads(urllib.request.urlopen(url + "api/game/" + page.evaluate(
+        "document.getElementById('p-board').board.host.dataset.game"), timeout=10).read())
+    assert game == str(state["seed"])
+    assert "Seed " + game + "." in page.inner_text("#p-last")
+
+
+def test_the_clock_runs_from_the_first_click_and_stops_at_the_end(page: Any) -> None:
+    new_game(page, 9, 9, 10, seed=7)
+    assert page.inner_text("#p-time") == "0"
+    assert page.inner_text("#p-left") == "10"
+    play(page, "E5")
+    page.wait_for_function("Number(document.getElementById('p-time').textContent) >= 1")
+    covered = page.evaluate("document.getElementById('p-board').board.states.indexOf(-1)")
+    play(page, cell_name(divmod(covered, 9)), "right")
+    assert page.inner_text("#p-left") == "9"
+    page.select_option("#p-speed", "0")
+    page.get_by_test_id("autoplay").click()
+    page.wait_for_function(GAME_OVER, timeout=60_000)
+    stopped = page.inner_text("#p-time")
+    page.wait_for_timeout(1200)
+    assert page.inner_text("#p-time") == stopped
+
+
+# --- The automatic player ------------------------------------------------------------------------------
+
+
+def test_autoplay_moves_pauses_steps_and_the_player_takes_over(page: Any) -> None:
+    new_game(page, 9, 9, 10, seed=21)
+    page.select_option("#p-speed", "1000")
+    page.get_by_test_id("autoplay").click()
+    page.wait_for_function("Number(document.getElementById('p-board').dataset.moves) >= 1")
+    assert "pause" in page.get_by_test_id("autoplay").inner_text()
+    page.get_by_test_id("autoplay").click()  # pause
+    page.wait_for_function("!document.getElementById('p-auto').textContent.includes('pause')")
+    paused = moves_made(page)
+    page.wait_for_timeout(1500)
+    assert moves_made(page) == paused
+    # Each move's reason is shown as it is made.
+    assert re.match(r"🤖 [A-Z]+[0-9]+[*-]?: \S", page.inner_text("#p-log li:first-child"))
+    page.click("#p-step")
+    page.wait_for_function(f"Number(document.getElementById('p-board').dataset.moves) === {paused + 1}")
+    page.wait_for_timeout(700)
+    assert moves_made(page) == paused + 1
+    if page.evaluate(GAME_OVER):
+        return
+    # The player takes over: a click on the board stops the automatic player and is played.
+    page.get_by_test_id("autoplay").click()
+    page.wait_for_function("document.getElementById('p-auto').textContent.includes('pause')")
+    covered = page.evaluate("document.getElementById('p-board').board.states.indexOf(-1)")
+    x, y = at(page, "p-board", cell_name(divmod(covered, 9)))
+    page.mouse.click(x, y, button="right")
+    page.wait_for_function("!document.getElementById('p-auto').textContent.includes('pause')")
+    page.wait_for_function("document.getElementById('p-log').firstChild.textContent.match(/^[A-Z]+[0-9]+[*-]:/)")
+
+
+def big_position(rows: int, cols: int, seed: int) -> str:
+    """A position of rows x cols: the left half uncovered (its mines left covered), the right half covered."""
+    rnd = random.Random(seed)
+    mine = [[rnd.random() < 0.15 for _ in range(cols)] for _ in range(rows)]
+    lines = []
+    for r in range(rows):
+        line = []
+        for c in range(cols):
+            if c >= cols // 2 or mine[r][c]:
+                line.append("?")
+                continue
+            near = [(i, j) for i in range(r - 1, r + 2) for j in range(c - 1, c + 2)]
+            n = sum(mine[i][j] for i, j in near if 0 <= i < rows and 0 <= j < cols)
+            line.append(str(n) if n else ".")
+        lines.append("".join(line))
+    return f"# mines: {sum(map(sum, mine))}\n" + "\n".join(lines) + "\n"
+
+
+def test_a_pasted_300x300_position_shows_its_analysis_summarised_and_answers_the_pointer(page: Any) -> None:
+    text = big_position(300, 300, 1)
+    truth = analyze(parse_position(text))
+    page.get_by_test_id("board-text").fill(text)
+    page.get_by_test_id("load").click()
+    # Done when: the analysis within 15 s of Load.
+    page.wait_for_function(f"{BOARD}.dataset.rows === '300' && {ANALYSED}", timeout=15_000)
+    summary = page.get_by_test_id("analysis-summary").inner_text()
+    counts = f"{len(truth.safe)} proven safe, {len(truth.mine)} proven mines, {len(truth.unknown)} uncertain"
+    assert summary.startswith(counts), summary
+    # Long lists are summarised, the rest on request.
+    safe = page.inner_text("#a-safe")
+    assert len(safe.split()) < 50 and "more (show all)" in safe
+    page.click("#a-safe button")
+    assert len(page.inner_text("#a-safe").split()) == len(truth.safe) + 1
+    # Pointing at cells far apart: each answered, with the probability the library gives.
+    for r, c in [(5, 200), (250, 290), (299, 299)]:
+        said = point(page, "a-board", cell_name((r, c)))
+        assert f"mine probability {truth.probability[r][c] * 100:.2f}%" in said, said

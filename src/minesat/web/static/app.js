@@ -597,7 +597,7 @@
 
   // --- analyse ----------------------------------------------------------------------------
   const A = { rows: 0, cols: 0, mines: null, states: new Int8Array(0), version: 0, raw: null, an: null, best: null,
-              hover: -1, proof: null, bad: -1, tool: "cycle", failed: false, perfectBusy: false, explainTimer: null };
+              hover: -1, proof: null, bad: -1, pointed: -1, pinned: -1, tool: "cycle", failed: false, perfectBusy: false, explainTimer: null };
   const aBoard = new Board($("a-board"), {
     hover: (i) => aHover(i),
     act: (i, how) => {
@@ -662,7 +662,7 @@
   function changed() {
     A.version++;
     $("a-board").dataset.version = String(A.version);
-    A.proof = null; A.bad = -1;
+    A.proof = null; A.bad = -1; A.pointed = A.pinned = -1;
     setText($("a-why"), "Point at a proven cell: the fewest numbers that force it are outlined.", "muted");
     redraw();
     clearTimeout(analyseTimer);
@@ -696,7 +696,7 @@
   function redraw() {
     aBoard.an = A.an;
     aBoard.extra = { best: A.best && A.best.move ? moveIndex(A.best.move, A.cols) : -1, proof: A.proof, bad: A.bad,
-                     pointed: A.pointed === undefined ? -1 : A.pointed };
+                     pointed: A.pointed };
     aBoard.draw();
   }
   // A list of cell names, summarised past a screenful: the first ones and how many more.
@@ -792,7 +792,7 @@
     extra = extra || {};
     if (s >= 0) return name + ": " + (s ? "the number " + s : "an empty cell (0)");
     if (extra.exploded === i) return name + ": the mine that went off";
-    if (s === FLAG) {
+    if (s === FLAG || (extra.preflags && extra.preflags.has(i))) {
       if (extra.mines) return name + (extra.mines.has(i) ? ": a flag on a mine" : ": a flag, but no mine here");
       return name + ": a flag (counted as a mine)";
     }
@@ -965,11 +965,11 @@
     const away = !aBoard.inView(A.pointed);
     tr.classList.toggle("away", away);
   });
-  $("a-ranking").addEventListener("mouseout", () => { A.pointed = -1; redraw(); });
+  $("a-ranking").addEventListener("mouseout", () => { A.pointed = A.pinned; redraw(); });
   $("a-ranking").addEventListener("click", (ev) => {
     const tr = ev.target.closest("tr[data-i]");
     if (!tr) return;
-    A.pointed = Number(tr.dataset.i);
+    A.pointed = A.pinned = Number(tr.dataset.i);
     aBoard.host.scrollIntoView({ block: "nearest", behavior: "instant" });
     aBoard.reveal(A.pointed);
     redraw();
@@ -982,17 +982,12 @@
               counted: true, layoutFile: null, options: null, reviewed: false };
   const pBoard = new Board($("p-board"), {
     hover: (i) => pHover(i),
-    act: (i, how) => {
-      takeOver();
-      if (how === "long") moveAt(i, "right");
-      else if (how === "left" && G.flagMode) moveAt(i, "right");
-      else moveAt(i, how);
-    },
+    act: (i, how) => pAct(i, how),
     key: (key, i) => {
       if (!G.game) return false;
-      if (key === " ") { takeOver(); moveAt(i, "space"); }
-      else if (key === "e" || key === "E") { takeOver(); moveAt(i, "left"); }
-      else if (key === "w" || key === "W" || key === "f" || key === "F") { takeOver(); moveAt(i, "right"); }
+      if (key === " ") pAct(i, "space");
+      else if (key === "e" || key === "E") pAct(i, "key");
+      else if (key === "w" || key === "W" || key === "f" || key === "F") pAct(i, "right");
       else if (key === "n" || key === "N" || key === "F2") newGame();
       else return false;
       return true;
@@ -1000,6 +995,14 @@
   });
   keyBoards.push(pBoard);
   tileSelect($("p-tile"), pBoard, "minesat-tile-play");
+  // The player's move on cell i (how: left, right, middle, space, long, key): it stops the automatic
+  // player, whose move on its way is answered first. Flag mode turns a click into a flag.
+  async function pAct(i, how) {
+    takeOver();
+    while (G.busy) await sleep(15);
+    if (how === "long" || (how === "left" && G.flagMode)) moveAt(i, "right");
+    else moveAt(i, how === "key" ? "left" : how);
+  }
   applyView();
 
   $("p-preset").addEventListener("change", () => { $("p-custom").hidden = $("p-preset").value !== "custom"; });
@@ -1125,6 +1128,7 @@
       "None yet: each guess is listed here with its chance of a mine.";
     if (G.hover >= 0) pHover(G.hover);
     $("p-board").dataset.moves = String(g.moves);
+    $("p-board").dataset.game = g.id;
     $("p-board").dataset.status = g.status;
   }
   function pHover(i) {
