@@ -36,11 +36,12 @@ with warnings.catch_warnings():  # Starlette 1.x suggests httpx2 over httpx: eit
 from typer.testing import CliRunner
 
 from minesat.analysis import analyze
-from minesat.board import Layout, Position
+from minesat.board import Layout, Position, parse_cell
 from minesat.cli import app as cli
 from minesat.formats import format_layout, format_position
+from minesat.noguess import solve_by_proof
 from minesat.perfect import perfect_from_position
-from minesat.player import get_strategy
+from minesat.player import default_start, get_strategy, play_game
 from minesat.simulate import run
 from minesat.store import GameStore, RunConfig
 from minesat.web.app import MAX_BODY, create_app
@@ -352,7 +353,7 @@ def test_a_game_that_cannot_be_made_is_400(client: TestClient, body: dict, says:
 
 def test_moves_the_rules_refuse_and_unknown_games(client: TestClient) -> None:
     gid = new_game(client, rows=4, cols=4, mines=1, seed=1)["id"]
-    for move, status in [("A1*", 409), ("Q9", 409), ("bogus", 409)]:
+    for move, status in [("A1+", 409), ("Q9", 409), ("bogus", 409)]:
         assert client.post(f"/api/game/{gid}/move", json={"move": move}).status_code == status, move
     assert client.post(f"/api/game/{gid}/move", json={}).status_code == 400
     assert client.get("/api/game/nope").status_code == 404
@@ -365,6 +366,261 @@ def test_games_are_bounded_in_number() -> None:
         with TestClient(create_app(max_games=3)) as client:
             ids = [new_game(client, preset="beginner")["id"] for _ in range(5)]
             assert [client.get(f"/api/game/{i}").status_code for i in ids] == [404, 404, 200, 200, 200]
+
+
+def test_every_static_file_is_served_by_name_and_nothing_else(client: TestClient) -> None:
+    from importlib import resources
+
+    static = resources.files("minesat.web").joinpath("static")
+    served = [f.name for f in static.iterdir() if f.name.endswith((".js", ".css"))]
+    assert "app.js" in served
+    for name in served:
+        assert client.get(f"/assets/{name}").content == static.joinpath(name).read_bytes(), name
+    for name in ("index.html", "..%2Fapp.py", ".hidden.js", "nope.js", "app.py"):
+        assert client.get(f"/assets/{name}").status_code == 404, name
+
+
+# --- seeds, no-guess boards, flags before the first click ------------------------------------
+
+
+def layout_of(state: dict) -> Layout:
+    """The layout of a finished game, from the mines the state shows once it is over."""
+    return Layout(state["rows"], state["cols"], frozenset(parse_cell(c) for c in state["mine_cells"]))
+
+
+def first_board(client: TestClient, first: str = "E5", **body: object) -> list[int]:
+    """The cells a new game shows after its first uncover."""
+    game = new_game(client, **body)
+    answer = client.post(f"/api/game/{game['id']}/move", json={"move": first})
+    assert answer.status_code == 200, answer.json()
+    return answer.json()["cells"]
+
+
+def test_a_drawn_seed_is_sent_as_a_string_and_comes_back_as_the_same_game(client: TestClient) -> None:
+    game = new_game(client, preset="expert")
+    assert isinstance(game["seed"], str) and game["seed"].isdigit()
+    # Past 2**53 a JavaScript number loses digits: 2**53 + 1 would come back as 2**53.
+    past = 2**53 + 1
+    as_text = first_board(client, preset="expert", seed=str(past))
+    assert as_text == first_board(client, preset="expert", seed=past)
+    assert as_text != first_board(client, preset="expert", seed=2**53)
+    assert new_game(client, preset="expert", seed=str(past))["seed"] == str(past)
+    drawn = new_game(client, preset="intermediate")
+    again = first_board(client, "H8", preset="intermediate", seed=drawn["seed"])
+    state = client.post(f"/api/game/{drawn['id']}/move", json={"move": "H8"}).json()
+    assert state["cells"] == again
+    for seed in ("12x", "-3", "", "1" * 41, 1.5, True):
+        response = client.post("/api/game", json={"preset": "beginner", "seed": seed})
+        assert response.status_code == 400 and "seed must be" in response.json()["error"], seed
+
+
+@pytest.mark.parametrize(("size", "first"), [
+    ({"preset": "beginner"}, "A1"),
+    ({"preset": "expert"}, "H15"),
+    ({"rows": 12, "cols": 20, "mines": 50, "first_click": "safe"}, "L20"),
+    ({"rows": 8, "cols": 8, "mines": 10, "first_click": "any"}, "D4"),
+])
+def test_a_no_guess_board_is_won_from_the_first_click_by_proof_alone(
+    client: TestClient, size: dict, first: str
+) -> None:
+    game = new_game(client, **size, no_guess=True, seed=11)
+    assert game["no_guess"] and game["start"] is None
+    gid = game["id"]
+    state = client.post(f"/api/game/{gid}/move", json={"move": first}).json()
+    assert state["start"] == first and state["made"]["method"] in ("rejection", "repair")
+    assert state["made"]["tries"] >= 1
+    played = client.post(f"/api/game/{gid}/auto", json={"moves": 1000}).json()
+    assert played["status"] == "won" and played["stopped"] == "won"
+    assert all(step["reason"] in ("proven safe", "proven mine") for step in played["auto"])
+    assert played["guesses"] == []
+    layout = layout_of(played)
+    start = parse_cell(first)
+    assert solve_by_proof(layout, start, rule=state["rule"]).solved
+    # The same seed, options and first click make the same board.
+    assert first_board(client, first, **size, no_guess=True, seed=11) == state["cells"]
+
+
+def test_a_no_guess_board_that_cannot_be_made_is_refused_with_its_reason(client: TestClient) -> None:
+    # 2x2, one mine, the first click safe in a corner: the 1 it shows never tells the other three apart.
+    gid = new_game(client, rows=2, cols=2, mines=1, first_click="safe", no_guess=True)["id"]
+    response = client.post(f"/api/game/{gid}/move", json={"move": "A1"})
+    assert response.status_code == 422, response.json()
+    assert response.json()["error"].startswith("no no-guess 2x2 layout with 1 mines from A1")
+    assert "try fewer mines" in response.json()["error"]
+    assert client.get(f"/api/game/{gid}").json()["status"] == "playing"  # not started: click again
+    response = client.post("/api/game", json={"preset": "beginner", "no_guess": True, "layout": "*  \n"})
+    assert response.status_code == 400 and "does not go with a layout" in response.json()["error"]
+
+
+def test_a_no_guess_board_past_the_time_limit_is_503_and_shows_its_progress_meanwhile() -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with TestClient(create_app(work_seconds=4.0)) as client:
+            gid = new_game(client, rows=100, cols=100, mines=3500, no_guess=True, seed=1)["id"]
+            answer: dict[str, object] = {}
+
+            def first_click() -> None:
+                answer["response"] = client.post(f"/api/game/{gid}/move", json={"move": "AX50"})
+
+            thread = threading.Thread(target=first_click)
+            thread.start()
+            seen = []
+            while thread.is_alive():
+                making = client.get(f"/api/game/{gid}").json().get("making")
+                if making is not None:
+                    seen.append(making)
+                time.sleep(0.2)
+            response = answer["response"]
+            assert response.status_code == 503, response.json()
+            error = response.json()["error"]
+            assert error.startswith("no no-guess 100x100 board with 3500 mines found within 3.2 s (")
+            assert error.endswith("layouts tried): try fewer mines or a smaller board")
+            assert seen and max(m["tries"] for m in seen) >= 1
+            assert "making" not in client.get(f"/api/game/{gid}").json()
+
+
+def test_a_game_no_first_click_can_start_is_refused(client: TestClient) -> None:
+    for mines, rule in [(80, "opening"), (81, "safe")]:
+        response = client.post("/api/game", json={"rows": 9, "cols": 9, "mines": mines, "first_click": rule})
+        assert response.status_code == 400, (mines, rule)
+        assert f"{mines} mines do not fit on a 9x9 board under the {rule} rule" in response.json()["error"]
+    assert new_game(client, rows=9, cols=9, mines=77, first_click="opening")["status"] == "playing"
+    assert new_game(client, rows=9, cols=9, mines=81, first_click="any")["status"] == "playing"
+
+
+def test_flags_before_the_first_click_are_kept_and_the_end_says_how_it_went(client: TestClient) -> None:
+    gid = new_game(client, preset="beginner", seed=3)["id"]
+    flagged = client.post(f"/api/game/{gid}/move", json={"move": "I9*"}).json()
+    assert flagged["cells"][80] == -2 and flagged["last"]["verdict"] == "flag" and flagged["moves"] == 0
+    client.post(f"/api/game/{gid}/move", json={"move": "A9*"})
+    client.post(f"/api/game/{gid}/move", json={"move": "A9-"})
+    refused = client.post(f"/api/game/{gid}/move", json={"move": "I9"})
+    assert refused.status_code == 409 and "I9 is flagged" in refused.json()["error"]
+    state = client.post(f"/api/game/{gid}/move", json={"move": "E5"}).json()
+    assert state["cells"][80] == -2 and state["cells"][8] == -1
+    assert state["moves"] == 2 and state["last"]["verdict"] == "first"
+    assert "bbbv" not in state
+    state = client.post(f"/api/game/{gid}/auto", json={"moves": 1000}).json()
+    assert state["status"] in ("won", "lost")
+    layout = layout_of(state)
+    assert state["bbbv"] == layout.bbbv() and 0 < state["bbbv_done"] <= state["bbbv"]
+    assert state["seconds"] >= 0
+    if state["status"] == "won":
+        assert state["bbbv_done"] == state["bbbv"]
+
+
+def test_a_new_game_may_come_with_its_moves(client: TestClient) -> None:
+    gid = new_game(client, preset="beginner", seed=9)["id"]
+    moves = [client.post(f"/api/game/{gid}/auto").json()["last"]["move"] for _ in range(6)]
+    played = client.get(f"/api/game/{gid}").json()
+    again = new_game(client, preset="beginner", seed="9", moves=moves)
+    assert again["cells"] == played["cells"] and again["moves"] == 6 and again["last"]["move"] == moves[-1]
+    response = client.post("/api/game", json={"preset": "beginner", "seed": 9, "moves": [moves[0], "Z99"]})
+    assert response.status_code == 409 and response.json()["error"].startswith("move 2 (Z99): ")
+    response = client.post("/api/game", json={"preset": "beginner", "moves": "E5"})
+    assert response.status_code == 400 and '"moves" must be a list' in response.json()["error"]
+
+
+# --- the automatic player --------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("preset", "seed", "rule"), [("expert", 5, "opening"), ("expert", 8, "safe"),
+                                                      ("intermediate", 2, "any"), ("beginner", 4, "opening")])
+def test_autoplay_makes_the_players_moves_one_by_one_with_their_reasons(
+    client: TestClient, preset: str, seed: int, rule: str
+) -> None:
+    game = new_game(client, preset=preset, seed=seed, first_click=rule)
+    gid = game["id"]
+    steps = []
+    state = game
+    while state["status"] == "playing":
+        state = client.post(f"/api/game/{gid}/auto", json={}).json()
+        assert len(state["auto"]) == 1 and state["last"]["move"] == state["auto"][0]["move"]
+        steps += state["auto"]
+    layout = layout_of(state)
+    start = default_start(game["rows"], game["cols"])
+    record = play_game(layout, start, strategy=get_strategy("best"), rule=rule)
+    assert [s["move"] for s in steps] == list(record.moves)
+    assert state["status"] == ("won" if record.won else "lost") and state["stopped"] == state["status"]
+    assert steps[0]["reason"] == ("guess" if rule == "any" else "first click")
+    guesses = [s for s in steps if s["reason"] == "guess"]
+    expected = [(g.move, g.probability) for g in record.guesses]
+    assert [(g["move"], g["probability"]) for g in guesses] == expected
+    for step in steps[1:]:
+        if step["reason"] == "guess":
+            assert step["text"].startswith(f"{step['move']}: guess at ")
+            assert step["verdict"] in ("guess", "loss")
+        else:
+            assert step["reason"] in ("proven safe", "proven mine")
+            assert step["because"] or step["uses_total"], step
+            assert step["text"].startswith(f"{step['move']}: {step['reason']} because of ")
+            assert step["verdict"] == ("safe" if step["reason"] == "proven safe" else "mine")
+    review = client.post(f"/api/game/{gid}/review").json()
+    assert dict(review["summary"])["Result"].startswith(state["status"])
+    assert client.post(f"/api/game/{gid}/auto").status_code == 409
+
+
+def test_autoplay_in_batches_plays_the_same_game(client: TestClient) -> None:
+    one = new_game(client, preset="expert", seed=21)["id"]
+    batch = new_game(client, preset="expert", seed=21)["id"]
+    singles = []
+    while True:
+        state = client.post(f"/api/game/{one}/auto").json()
+        singles += [s["move"] for s in state["auto"]]
+        if state["stopped"]:
+            break
+    batched = []
+    while True:
+        state = client.post(f"/api/game/{batch}/auto", json={"moves": 37}).json()
+        assert len(state["auto"]) == 37 or state["stopped"]
+        batched += [s["move"] for s in state["auto"]]
+        if state["stopped"]:
+            break
+    assert batched == singles
+
+
+def test_the_player_takes_over_and_hands_back_at_any_move(client: TestClient) -> None:
+    gid = new_game(client, preset="beginner", seed=2)["id"]
+    client.post(f"/api/game/{gid}/auto", json={"moves": 3})
+    # A wrong flag of the player's own: the automatic player takes it off before anything else.
+    state = client.get(f"/api/game/{gid}").json()
+    hint = client.post(f"/api/game/{gid}/hint").json()["analysis"]
+    safe = [f"{chr(65 + r)}{c + 1}" for r, c in hint["safe"]]
+    unknown = [f"{chr(65 + r)}{c + 1}" for r, c in hint["unknown"]]
+    target = (safe or unknown)[0]
+    client.post(f"/api/game/{gid}/move", json={"move": f"{target}*"})
+    step = client.post(f"/api/game/{gid}/auto").json()["auto"][0]
+    assert step["move"] == f"{target}-" and step["reason"] == "unflag"
+    assert "do not prove a mine" in step["text"]
+    # The player's own moves go on at any time, and the automatic player goes on from there.
+    covered = [i for i, v in enumerate(client.get(f"/api/game/{gid}").json()["cells"]) if v == -1]
+    assert covered and state["moves"] >= 3
+    state = client.post(f"/api/game/{gid}/auto", json={"moves": 1000}).json()
+    assert state["status"] in ("won", "lost")
+
+
+def test_autoplay_can_stop_before_a_guess(client: TestClient) -> None:
+    gid = new_game(client, preset="expert", seed=5)["id"]
+    state = client.post(f"/api/game/{gid}/auto", json={"moves": 1000, "guesses": False}).json()
+    assert state["stopped"] == "guess" and state["status"] == "playing"
+    assert state["next"]["reason"] == "guess" and 0 < state["next"]["probability"] < 1
+    assert all(s["reason"] != "guess" for s in state["auto"][1:])
+    again = client.post(f"/api/game/{gid}/auto", json={"guesses": True}).json()
+    assert again["auto"][0]["move"] == state["next"]["move"]
+
+
+@pytest.mark.parametrize(("body", "says"), [
+    ({"moves": 0}, '"moves" must be a whole number from 1 to 1000'),
+    ({"moves": "all"}, '"moves" must be'),
+    ({"guesses": "no"}, '"guesses" must be true or false'),
+    ({"strategy": "lucky"}, '"strategy" must be a strategy'),
+    ([1], "the body must be a JSON object"),
+])
+def test_autoplay_errors(client: TestClient, body: object, says: str) -> None:
+    gid = new_game(client, preset="beginner")["id"]
+    response = client.post(f"/api/game/{gid}/auto", json=body)
+    assert response.status_code == 400 and says in response.json()["error"], response.json()
+    assert client.post("/api/game/nope/auto").status_code == 404
 
 
 # --- replays and stored games ----------------------------------------------------------------

@@ -11,6 +11,12 @@ proof is always a smallest set hitting every correction set found so far; the
 first candidate that is unsatisfiable is therefore a smallest proof. The global
 count joins only when the numbers alone cannot force the cell.
 
+That search may grow exponentially with the size of the proof (a long chain of
+numbers). Given a budget of search nodes (``max_nodes``), past it the proof is
+instead *irreducible*: the solver's unsatisfiable core, then each number dropped
+whose absence still refutes the claim. No number of it can go, but a smaller
+proof may exist (``smallest`` is then false).
+
 >>> from minesat.board import Position
 >>> e = explain(Position.from_rows(["1?", "1?", "1?"]), (2, 1))
 >>> e.mined, e.numbers, e.uses_total
@@ -39,6 +45,7 @@ class Explanation:
     mined: bool  # True: certainly a mine; False: certainly safe
     numbers: tuple[Cell, ...]  # uncovered number cells whose constraints suffice, row-major
     uses_total: bool  # the global mine count is needed too
+    smallest: bool = True  # no proof has fewer numbers (false: irreducible only, past the budget)
 
     def __str__(self) -> str:
         what = "a mine" if self.mined else "safe"
@@ -74,11 +81,27 @@ def explain_json(position: Position, analysis: Analysis, cell: Cell) -> dict[str
     return explain(position, cell, analysis.mines).to_json()
 
 
-def explain(position: Position, cell: Cell, mines: int | None = None) -> Explanation:
-    """Explain a certain cell; :class:`ValueError` when it is not certain or not covered."""
+def explain(
+    position: Position,
+    cell: Cell,
+    mines: int | None = None,
+    *,
+    analysis: Analysis | None = None,
+    max_nodes: int | None = None,
+) -> Explanation:
+    """Explain a certain cell; :class:`ValueError` when it is not certain or not covered.
+
+    ``analysis`` is the position's (with ``mines``), when the caller has it. ``max_nodes``
+    bounds the search for a smallest proof (see the module docstring); ``None``: no bound.
+
+    >>> p = Position.from_rows(["1?", "1?", "1?"])
+    >>> explain(p, (2, 1), max_nodes=0)
+    Explanation(cell=(2, 1), mined=False, numbers=((0, 0), (1, 0)), uses_total=False, smallest=False)
+    """
     if position[cell] != COVERED:
         raise ValueError(f"{cell_name(cell)} is not a covered, unflagged cell: there is nothing to explain")
-    analysis = Analyzer().analyze(position, mines)
+    if analysis is None:
+        analysis = Analyzer().analyze(position, mines)
     if cell in analysis.safe:
         mined = False
     elif cell in analysis.mine:
@@ -105,8 +128,31 @@ def explain(position: Position, cell: Cell, mines: int | None = None) -> Explana
             holds[s] = (tuple(covered), total - frontier.flags)
             sat.exactly(covered, total - frontier.flags, selector=s)
             fixed = [s]
-        proof = _smallest_proof(sat, numbers, fixed, claim_negated, holds)
-    return Explanation(cell, mined, tuple(sorted(source[s] for s in proof)), bool(fixed))
+        try:
+            proof, smallest = _smallest_proof(sat, numbers, fixed, claim_negated, holds, max_nodes), True
+        except _PastBudget:
+            proof, smallest = _irreducible_proof(sat, numbers, fixed, claim_negated), False
+    return Explanation(cell, mined, tuple(sorted(source[s] for s in proof)), bool(fixed), smallest)
+
+
+class _PastBudget(Exception):
+    """The search for a smallest proof went past its budget of nodes."""
+
+
+def _irreducible_proof(
+    sat: CardinalitySolver, candidates: list[int], fixed: list[int], claim_negated: int
+) -> set[int]:
+    """A proof from which no number can be dropped: the solver's core, shrunk one number at a time
+    (the farthest first)."""
+    solved = sat.solve([*fixed, *candidates, claim_negated])
+    assert not solved, "the claim is certain: all the numbers together refute its opposite"
+    proof = [s for s in candidates if s in sat.core()]
+    for s in reversed(list(proof)):
+        trial = [t for t in proof if t != s]
+        if not sat.solve([*fixed, *trial, claim_negated]):
+            core = sat.core()
+            proof = [t for t in trial if t in core]
+    return set(proof)
 
 
 def _distance(a: Cell, b: Cell) -> int:
@@ -119,16 +165,19 @@ def _smallest_proof(
     fixed: list[int],
     claim_negated: int,
     holds: dict[int, tuple[tuple[Cell, ...], int]],
+    max_nodes: int | None = None,
 ) -> set[int]:
     """A smallest subset of ``candidates`` that, with ``fixed``, refutes ``claim_negated``.
 
     ``candidates`` are in order of preference (nearest numbers first), which
-    breaks ties between proofs of the same size.
+    breaks ties between proofs of the same size. :class:`_PastBudget` once the
+    hitting-set searches have visited more than ``max_nodes`` nodes in all.
     """
     rank = {s: i for i, s in enumerate(candidates)}
     correction_sets: list[frozenset[int]] = []
+    budget = [max_nodes] if max_nodes is not None else None
     while True:
-        attempt = _smallest_hitting_set(correction_sets, rank)
+        attempt = _smallest_hitting_set(correction_sets, rank, budget)
         if not sat.solve([*fixed, *sorted(attempt), claim_negated]):
             return attempt
         # Grow the attempt into a maximal set of constraints that still allows
@@ -147,11 +196,14 @@ def _satisfied(sat: CardinalitySolver, candidates: list[int], holds: dict[int, t
     return {s for s in candidates if sum(1 for c in holds[s][0] if c in mined) == holds[s][1]}
 
 
-def _smallest_hitting_set(sets: list[frozenset[int]], rank: dict[int, int]) -> set[int]:
+def _smallest_hitting_set(
+    sets: list[frozenset[int]], rank: dict[int, int], budget: list[int] | None = None
+) -> set[int]:
     """An exact smallest set meeting every set in ``sets`` (branch and bound).
 
     Branches on the smallest set not yet hit; a count of pairwise disjoint
-    unhit sets bounds how many more elements any completion needs.
+    unhit sets bounds how many more elements any completion needs. ``budget``
+    holds the nodes left to visit (shared across calls); :class:`_PastBudget` when none are.
     """
     best: list[int] | None = None
 
@@ -166,6 +218,10 @@ def _smallest_hitting_set(sets: list[frozenset[int]], rank: dict[int, int]) -> s
 
     def search(chosen: list[int]) -> None:
         nonlocal best
+        if budget is not None:
+            budget[0] -= 1
+            if budget[0] < 0:
+                raise _PastBudget
         picked = set(chosen)
         unhit = [s for s in sets if not s & picked]
         if not unhit:

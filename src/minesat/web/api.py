@@ -16,19 +16,21 @@ Plain functions of plain data, so that a worker process can run them (see
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
 from minesat.analysis import Analysis, Analyzer, InconsistentPositionError
 from minesat.analysis.explain import explain_json
-from minesat.board import FLAG, Cell, Layout, Move, Position, parse_cell
+from minesat.board import FLAG, Cell, Layout, Move, Position, cell_name, parse_cell
 from minesat.formats import ReplayFormatError, parse_replay
 from minesat.formats.replay import replay_format_for
 from minesat.formats.wanted import InputError, board_from_content
+from minesat.guess import mine_probability
 from minesat.guess.best import best_within
 from minesat.perfect import DEFAULT_MAX_STATES, PastBudget, perfect_from_position
-from minesat.player import Reason, next_step
+from minesat.player import Reason, get_strategy, next_step
 from minesat.replay import review_replay
 from minesat.review import GameReview, review_game, without_flags
 from minesat.stats import percent
@@ -209,6 +211,54 @@ def perfect_request(body: object, max_states: int = DEFAULT_MAX_STATES) -> dict[
 
 
 # --- games ------------------------------------------------------------------------------
+
+
+def no_guess_request(
+    rows: int, cols: int, mines: int, start: Cell, rule: str, seed: int, seconds: float
+) -> dict[str, Any]:
+    """A no-guess board for a game's first uncover at ``start``: ``{"mines": [[r, c], ...], "made":
+    {"method", "tries", "seconds"}}``; 422 when none is found within the tries, 503 past ``seconds``.
+
+    Progress (layouts tried so far) goes to whoever waits (:func:`minesat.web.jobs.report`).
+
+    >>> made = no_guess_request(9, 9, 10, (4, 4), "opening", 1, 10.0)
+    >>> len(made["mines"]), made["made"]["method"]
+    (10, 'rejection')
+    """
+    from minesat.noguess import NoGuessError, NoGuessTimeout, generate_no_guess
+    from minesat.web.jobs import report
+
+    began = time.monotonic()
+
+    def progress(tries: int) -> None:
+        report({"tries": tries, "seconds": round(time.monotonic() - began, 1)})
+
+    try:
+        board = generate_no_guess(rows, cols, mines, start=start, rule=rule, seed=seed, seconds=seconds,
+                                  progress=progress)
+    except NoGuessTimeout as err:
+        raise RequestError(503, f"{err}: try fewer mines or a smaller board") from None
+    except NoGuessError as err:
+        where = f" from {cell_name(start)}"
+        raise RequestError(422, str(err).replace(f" from {start[0]},{start[1]}", where)) from None
+    seconds = round(time.monotonic() - began, 3)
+    made = {"method": board.method.value, "tries": board.tries, "seconds": seconds}
+    return {"mines": sorted(board.layout.mines), "made": made}
+
+
+def auto_guess_request(position: Position, strategy: str, limited: bool = False) -> dict[str, Any]:
+    """The guess the automatic player makes on ``position`` (nothing proven there): ``{"cell": [r, c],
+    "probability": p}``, chosen as :func:`~minesat.player.play_game` chooses it. ``limited``: with
+    its exact play held to :func:`~minesat.guess.best.best_within`'s limits.
+
+    >>> auto_guess_request(Position.from_rows(["1?", "??"], mines=1), "best")
+    {'cell': [0, 1], 'probability': 0.3333333333333333}
+    """
+    analysis = _analysis(position, None)
+    chooser = best_within() if limited else get_strategy(strategy)
+    cell = chooser.choose(position, analysis)
+    return {"cell": list(cell), "probability": mine_probability(analysis, cell)}
+
 
 
 def hint_request(position: Position) -> dict[str, Any]:

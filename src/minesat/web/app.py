@@ -17,6 +17,8 @@ import base64
 import binascii
 import json
 import os
+import re
+import time
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from functools import cache
@@ -29,12 +31,23 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from minesat.board import PRESETS, Layout
+from minesat.board import PRESETS, Cell, Layout, Move
 from minesat.formats.wanted import InputError, board_from_content
 from minesat.generate import FirstClick
 from minesat.perfect import DEFAULT_MAX_STATES
+from minesat.player import Reason, is_strategy
 from minesat.web import api
-from minesat.web.games import MAX_GAMES, GameError, GameSession, GameSessions
+from minesat.web.games import (
+    AUTO_STRATEGY,
+    MAX_GAMES,
+    AutoStep,
+    GameChanged,
+    GameError,
+    GameSession,
+    GameSessions,
+    read_seed,
+    step_json,
+)
 from minesat.web.jobs import JobFailed, JobTimeout, PoolBusy, WorkerPool
 
 #: Largest request body read (bytes); a larger one is answered 413 unread.
@@ -43,13 +56,30 @@ MAX_BODY = 1 << 20
 #: Every request is answered within this many seconds (SPEC: within 30 s), waiting included.
 WORK_SECONDS = 25.0
 
-#: The page's files, served from the package (nothing is fetched from elsewhere): the package
-#: each comes from, and its type. The board is drawn with the game viewer's stylesheet.
+#: The page's files, served from the package (nothing is fetched from elsewhere): every file of
+#: ``static/`` of a type below (:data:`TYPES`) by its name, and these from other packages: the
+#: board is drawn with the game viewer's stylesheet.
 ASSETS = {
-    "app.js": ("minesat.web", "static", "text/javascript"),
-    "app.css": ("minesat.web", "static", "text/css"),
-    "viewer.css": ("minesat.viewer", "assets", "text/css"),
+    "viewer.css": ("minesat.viewer", "assets"),
 }
+
+#: The types of the files served under ``/assets/``, by extension.
+TYPES = {
+    ".js": "text/javascript; charset=utf-8",
+    ".css": "text/css; charset=utf-8",
+    ".svg": "image/svg+xml",
+    ".png": "image/png",
+}
+
+#: A name under ``/assets/``: one file, no folder.
+ASSET_NAME = re.compile(r"[A-Za-z0-9_-][A-Za-z0-9_.-]*")
+
+#: Share of the time limit a no-guess board may take to be made, so that its own
+#: message (how many layouts were tried) comes back before the worker is stopped.
+NO_GUESS_SHARE = 0.8
+
+#: Most moves of the automatic player one request may ask for.
+MAX_AUTO_MOVES = 1000
 
 
 class HTTPError(Exception):
@@ -76,6 +106,7 @@ def create_app(
         "perfect": WorkerPool(perfect_workers or max(1, cores // 2)),
     }
     games = GameSessions(max_games)
+    busy = f"busy: every worker stayed busy for {work_seconds:.0f} s; try again"
 
     async def in_worker(
         pool: str, function: Callable[..., Any], *args: Any, perfect: bool = False
@@ -83,7 +114,7 @@ def create_app(
         try:
             status, payload = await pools[pool].run(work_seconds, api.answer, function, *args)
         except PoolBusy:
-            return _error(503, f"busy: every worker stayed busy for {work_seconds:.0f} s; try again")
+            return _error(503, busy)
         except JobTimeout:
             if perfect:
                 return _error(422, f"perfect play past the time limit of {work_seconds:.0f} s: give a "
@@ -98,9 +129,10 @@ def create_app(
 
     async def asset(request: Request) -> Response:
         name = request.path_params["name"]
-        if name not in ASSETS:
+        data = _asset(name)
+        if data is None:
             return _error(404, f"no asset {name}")
-        return Response(_asset(name), media_type=f"{ASSETS[name][2]}; charset=utf-8")
+        return Response(data, media_type=TYPES[os.path.splitext(name)[1]])
 
     async def analyze(request: Request) -> Response:
         return await in_worker("work", api.analyze_request, await _json(request))
@@ -133,10 +165,70 @@ def create_app(
         body = await _json(request)
         try:
             rows, cols, mines, options = _game_options(body)
-            game = games.new(rows, cols, mines, **options)
+            game = GameSession(rows, cols, mines, **options)
+            moves = _moves(body)
         except (GameError, ValueError) as err:
             return _error(400, str(err))
-        return JSONResponse(game.state())
+        games.add(game)  # before its moves: a no-guess board's progress can be asked for meanwhile
+        last: Any = None
+        for number, text in enumerate(moves, 1):
+            try:
+                last = await play(game, text)
+            except HTTPError as err:
+                games.discard(game.id)
+                return _error(err.status, f"move {number} ({text}): {err.message}")
+        return JSONResponse(game.state(last))
+
+    async def play(game: GameSession, text: str, step: AutoStep | None = None) -> Any:
+        """Play one move, or the automatic player's ``step`` (the no-guess board made in a worker at
+        the first uncover): the state's ``last``."""
+        try:
+            start = game.board_needed(text)
+            layout = made = None
+            if start is not None:
+                layout, made = await no_guess_board(game, start)
+            if step is not None:
+                reviewed = await anyio.to_thread.run_sync(game.auto_play, step, layout, made)
+            else:
+                reviewed = await anyio.to_thread.run_sync(game.play, text, layout, made)
+        except GameError as err:
+            raise HTTPError(409, str(err)) from None
+        if reviewed is None:  # a flag before the first uncover
+            flag = text.endswith("*")
+            return {"move": text, "verdict": "flag" if flag else "unflag", "probability": None,
+                    "text": "flag placed before the first click" if flag else "flag removed"}
+        return reviewed
+
+    async def no_guess_board(game: GameSession, start: Cell) -> tuple[Layout, dict[str, Any]]:
+        """The no-guess board for the game's first uncover at ``start``, made in a worker."""
+        if game.making is not None:
+            raise HTTPError(409, "the no-guess board is being made: wait for it")
+        began = time.monotonic()
+        game.making = {"tries": 0, "seconds": 0.0}
+
+        def progress(value: dict[str, Any]) -> None:
+            game.making = value
+
+        budget = work_seconds * NO_GUESS_SHARE
+        try:
+            status, payload = await pools["work"].run(
+                work_seconds, api.answer, api.no_guess_request, game.rows, game.cols, game.mines, start,
+                game.rule.value, game.seed, budget, progress=progress,
+            )
+        except PoolBusy:
+            raise HTTPError(503, busy) from None
+        except JobTimeout:
+            raise HTTPError(503, f"no no-guess board made within the time limit of {work_seconds:.0f} s: "
+                            "try fewer mines or a smaller board") from None
+        except JobFailed as err:
+            raise HTTPError(500, f"internal error: {err}") from None
+        finally:
+            game.making = None
+        if status != 200:
+            raise HTTPError(status, payload["error"])
+        made = {**payload["made"], "seconds": round(time.monotonic() - began, 3)}
+        mines = frozenset((r, c) for r, c in payload["mines"])
+        return Layout(game.rows, game.cols, mines), made
 
     def session(request: Request) -> GameSession:
         try:
@@ -153,11 +245,73 @@ def create_app(
         text = body.get("move") if isinstance(body, dict) else None
         if not isinstance(text, str):
             return _error(400, '"move" is required: A5 uncovers, A5* flags, A5- unflags, A5+ chords')
+        return JSONResponse(game.state(await play(game, text)))
+
+    async def auto(request: Request) -> Response:
+        """The automatic player makes its next moves (``moves``, 1 by default) in the game."""
+        game = session(request)
+        body = await _json(request, empty={})
+        if not isinstance(body, dict):
+            return _error(400, "the body must be a JSON object")
+        count = body.get("moves", 1)
+        if isinstance(count, bool) or not isinstance(count, int) or not 1 <= count <= MAX_AUTO_MOVES:
+            return _error(400, f'"moves" must be a whole number from 1 to {MAX_AUTO_MOVES}, not {count!r}')
+        guesses = body.get("guesses", True)
+        if not isinstance(guesses, bool):
+            return _error(400, f'"guesses" must be true or false, not {guesses!r}')
+        strategy = body.get("strategy", AUTO_STRATEGY)
+        if not isinstance(strategy, str) or not is_strategy(strategy):
+            return _error(400, f'"strategy" must be a strategy of minesat solve, not {strategy!r}')
+        if game.over:
+            return _error(409, f"the game is over ({game.state()['status']})")
+        steps: list[dict[str, Any]] = []
+        last: Any = None
+        stopped: str | None = None
+        pending: dict[str, Any] | None = None
+        while len(steps) < count:
+            try:
+                step = await anyio.to_thread.run_sync(game.auto_step)
+            except GameError:
+                break  # over
+            if isinstance(step, AutoStep):
+                if step.reason == Reason.GUESS.value and not guesses:
+                    stopped, pending = "guess", step_json(step, None)
+                    break
+                last = await play(game, step.move, step)
+                steps.append(step_json(step, last))
+                continue
+            cell, probability, note = await auto_guess(step, strategy)
+            chosen = AutoStep(str(Move(cell)), Reason.GUESS.value, probability=probability)
+            if not guesses:
+                stopped, pending = "guess", step_json(chosen, None)
+                break
+            try:
+                last = await anyio.to_thread.run_sync(game.auto_guess, step, cell, probability)
+            except GameChanged:
+                continue
+            except GameError as err:
+                return _error(409, str(err))
+            steps.append(step_json(chosen, last) | ({"note": note} if note else {}))
+        state = game.state(last)
+        if game.over:
+            stopped = state["status"]
+        return JSONResponse({**state, "auto": steps, "stopped": stopped, "next": pending})
+
+    async def auto_guess(position: Any, strategy: str) -> tuple[Cell, float, str]:
+        """The automatic player's guess on ``position``, chosen in a worker; past the time limit,
+        with its exact play held to what a hint searches (said in the note)."""
+        note = ""
         try:
-            last = await anyio.to_thread.run_sync(game.play, text)
-        except GameError as err:
-            return _error(409, str(err))
-        return JSONResponse(game.state(last))
+            status, payload = await pools["work"].run(work_seconds, api.answer, api.auto_guess_request,
+                                                      position, strategy)
+        except JobTimeout:
+            note = (f"the player's exact search did not finish within {work_seconds:.0f} s: this guess "
+                    "searched at most 2 000 layouts")
+            status, payload = await pools["work"].run(work_seconds, api.answer, api.auto_guess_request,
+                                                      position, strategy, True)
+        if status != 200:
+            raise HTTPError(status, payload["error"])
+        return (payload["cell"][0], payload["cell"][1]), payload["probability"], note
 
     async def hint(request: Request) -> Response:
         game = session(request)
@@ -204,6 +358,7 @@ def create_app(
         Route("/api/game", new_game, methods=["POST"]),
         Route("/api/game/{game}", game_state),
         Route("/api/game/{game}/move", move, methods=["POST"]),
+        Route("/api/game/{game}/auto", auto, methods=["POST"]),
         Route("/api/game/{game}/hint", hint, methods=["POST"]),
         Route("/api/game/{game}/review", review, methods=["POST"]),
     ]
@@ -228,8 +383,11 @@ async def _body(request: Request) -> bytes:
     return b"".join(chunks)
 
 
-async def _json(request: Request) -> Any:
+async def _json(request: Request, empty: Any = None) -> Any:
+    """The body read as JSON; an empty body is ``empty`` when given (an optional body)."""
     data = await _body(request)
+    if empty is not None and not data.strip():
+        return empty
     try:
         return json.loads(data)
     except (ValueError, RecursionError) as err:
@@ -241,6 +399,8 @@ def _game_options(body: object) -> tuple[int, int, int, dict[str, Any]]:
     if not isinstance(body, dict):
         raise GameError("the body must be a JSON object")
     if body.get("layout") is not None:
+        if body.get("no_guess"):
+            raise GameError("no_guess makes its own board: it does not go with a layout")
         layout = _layout(body)
         return layout.rows, layout.cols, layout.mine_count, {"layout": layout}
     preset = body.get("preset")
@@ -258,10 +418,18 @@ def _game_options(body: object) -> tuple[int, int, int, dict[str, Any]]:
     rule = body.get("first_click", FirstClick.OPENING.value)
     if rule not in [r.value for r in FirstClick]:
         raise GameError(f"first_click must be one of {', '.join(r.value for r in FirstClick)}, not {rule!r}")
-    seed = body.get("seed")
-    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or seed < 0):
-        raise GameError(f"seed must be a whole number >= 0, not {seed!r}")
-    return rows, cols, mines, {"rule": rule, "seed": seed}
+    no_guess = body.get("no_guess", False)
+    if not isinstance(no_guess, bool):
+        raise GameError(f"no_guess must be true or false, not {no_guess!r}")
+    return rows, cols, mines, {"rule": rule, "seed": read_seed(body.get("seed")), "no_guess": no_guess}
+
+
+def _moves(body: dict[str, Any]) -> list[str]:
+    """The moves to play at once in a new game (``"moves"``, a list of SPEC moves; none by default)."""
+    moves = body.get("moves", [])
+    if not isinstance(moves, list) or not all(isinstance(m, str) for m in moves):
+        raise GameError('"moves" must be a list of moves such as ["D4", "A1*", "C3+"]')
+    return moves
 
 
 def _layout(body: dict[str, Any]) -> Layout:
@@ -287,9 +455,13 @@ def _layout(body: dict[str, Any]) -> Layout:
 
 
 @cache
-def _asset(name: str) -> bytes:
-    package, folder, _ = ASSETS[name]
-    return resources.files(package).joinpath(folder, name).read_bytes()
+def _asset(name: str) -> bytes | None:
+    """An asset's bytes: a file of ``static/`` or of :data:`ASSETS`; ``None`` for any other name."""
+    if not ASSET_NAME.fullmatch(name) or os.path.splitext(name)[1] not in TYPES:
+        return None
+    package, folder = ASSETS.get(name, ("minesat.web", "static"))
+    path = resources.files(package).joinpath(folder, name)
+    return path.read_bytes() if path.is_file() else None
 
 
 @cache
