@@ -300,7 +300,8 @@
       ctx.fillStyle = "#8d929b";
       ctx.fillRect(ox + c0 * s, oy + r0 * s, (c1 - c0 + 1) * s + 1, (r1 - r0 + 1) * s + 1);
       const cells = this.states, an = this.an, ex = this.extra;
-      this.textFont = "600 " + Math.round(s >= 36 ? s * 0.36 : s * 0.46) + "px " + FONT;
+      this.textPx = Math.round(s >= 36 ? s * 0.36 : s * 0.46);
+      this.textFont = "600 " + this.textPx + "px " + FONT;
       this.numberFont = "700 " + Math.round(s * 0.62) + "px " + FONT;
       ctx.textAlign = "center"; ctx.textBaseline = "middle";
       for (let r = r0; r <= r1; r++) {
