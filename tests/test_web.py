@@ -28,6 +28,7 @@ import pytest
 pytest.importorskip("starlette", reason="the web extra is not installed (pip install 'minesat[web]')")
 pytest.importorskip("httpx", reason="httpx is not installed (Starlette's TestClient needs it)")
 
+from bruteforce import whole_layouts
 from crossboard import random_positions
 
 with warnings.catch_warnings():  # Starlette 1.x suggests httpx2 over httpx: either works
@@ -36,7 +37,7 @@ with warnings.catch_warnings():  # Starlette 1.x suggests httpx2 over httpx: eit
 from typer.testing import CliRunner
 
 from minesat.analysis import analyze
-from minesat.board import Layout, Position, parse_cell
+from minesat.board import Layout, Position, neighbours, parse_cell
 from minesat.cli import app as cli
 from minesat.formats import format_layout, format_position
 from minesat.noguess import solve_by_proof
@@ -192,6 +193,78 @@ def test_best_answers_at_once_on_a_small_board(client: TestClient, monkeypatch: 
     position = Position.from_rows(board.split(), mines=6)
     get_strategy("best").choose(position, analyze(position))  # the player itself searches it
     assert searched == [65835]
+
+
+def test_marks_are_asked_for_and_leave_the_analysis_as_the_cli_prints_it(client: TestClient) -> None:
+    board = "# mines: 1\n1??\n???\n"
+    plain = post(client, "/api/analyze", {"board": board})[1]
+    status, marked = post(client, "/api/analyze", {"board": board, "marks": True})
+    assert status == 200 and {k: v for k, v in marked.items() if k != "marks"} == plain
+    # The mine is beside A1: A2, B1, B2 hold it; each shows 1 whenever it is safe.
+    assert marked["marks"] == {"dead": [[0, 1], [1, 0], [1, 1]], "fifty": [],
+                               "safest": [[0, 1], [1, 0], [1, 1]], "safest_probability": 1 / 3,
+                               "complete": True}
+    assert post(client, "/api/analyze", {"board": board, "marks": "yes"})[0] == 400
+
+
+@pytest.mark.parametrize(("rows", "mines", "fifty"), [
+    # A 1 over two cells walled in by mines (flags) and the edge: a 50/50 no play avoids; twice.
+    (["??*??", "13*31", " 111 "], 4, [[[0, 0], [0, 1]], [[0, 3], [0, 4]]]),
+    # A chain of linked 50/50s: A3 + C2 or B3 + C1.
+    ([" 1?", "12?", "??2", "12?"], 3, [[[0, 2], [1, 2], [2, 0], [2, 1]]]),
+    # An open choice: the next number may tell, nothing to mark.
+    (["1??", "???", "???"], 2, []),
+])
+def test_fifty_marks_every_unavoidable_guess(
+    client: TestClient, rows: list[str], mines: int, fifty: list
+) -> None:
+    board = f"# mines: {mines}\n" + "\n".join(rows) + "\n"
+    status, body = post(client, "/api/analyze", {"board": board, "marks": True})
+    assert status == 200 and body["marks"]["fifty"] == fifty
+
+
+def test_dead_and_safest_marks_agree_with_every_layout_of_small_positions(client: TestClient) -> None:
+    checked = dead_seen = 0
+    for position in random_positions(seed=34, count=400):
+        covered = position.cells_in(-1)
+        if position.mines is None or len(covered) > 12:
+            continue
+        text = format_position(position, "text")
+        status, body = post(client, "/api/analyze", {"board": text, "marks": True})
+        if status != 200:
+            continue
+        layouts = list(whole_layouts(position, position.mines))
+        undecided = [(r, c) for r, c in body["unknown"]]
+        marks = body["marks"]
+        assert marks["complete"]
+        dead = []
+        for cell in undecided:
+            shown = {sum(n in mines for n in neighbours(cell, position.rows, position.cols))
+                     for mines in layouts if cell not in mines}
+            if len(shown) == 1:
+                dead.append(list(cell))
+        assert marks["dead"] == dead, text
+        chance = {cell: sum(cell in m for m in layouts) / len(layouts) for cell in undecided}
+        low = min(chance.values(), default=None)
+        assert marks["safest"] == [list(c) for c in undecided if chance[c] <= low + 1e-9], text
+        for group in marks["fifty"]:
+            cells = [tuple(c) for c in group]
+            assert len({sum(c in m for c in cells) for m in layouts}) == 1, text  # a fixed count of mines
+            assert all(0 < chance[c] < 1 for c in cells), text
+        checked += 1
+        dead_seen += len(dead)
+    assert checked > 100 and dead_seen > 20, (checked, dead_seen)
+
+
+def test_a_games_hint_may_carry_the_marks(client: TestClient) -> None:
+    gid = new_game(client, preset="expert", seed=5)["id"]
+    client.post(f"/api/game/{gid}/auto", json={"moves": 40})
+    plain = client.post(f"/api/game/{gid}/hint").json()
+    marked = client.post(f"/api/game/{gid}/hint", json={"marks": True}).json()
+    assert "marks" not in plain["analysis"]
+    assert {k: v for k, v in marked["analysis"].items() if k != "marks"} == plain["analysis"]
+    assert set(marked["analysis"]["marks"]) == {"dead", "fifty", "safest", "safest_probability", "complete"}
+    assert client.post(f"/api/game/{gid}/hint", json={"marks": 1}).status_code == 400
 
 
 def test_position_reads_a_board_for_the_editor(client: TestClient) -> None:

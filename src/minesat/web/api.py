@@ -106,9 +106,9 @@ def _json_kind(value: object) -> str:
     return {list: "a list", str: "a string", type(None): "null"}.get(type(value), type(value).__name__)
 
 
-def _analysis(position: Position, mines: int | None) -> Analysis:
+def _analysis(position: Position, mines: int | None, analyzer: Analyzer | None = None) -> Analysis:
     try:
-        return Analyzer().analyze(position, mines)
+        return (analyzer or Analyzer()).analyze(position, mines)
     except InconsistentPositionError as err:
         raise RequestError(422, f"inconsistent position: {err}") from None
     except ValueError as err:
@@ -116,9 +116,58 @@ def _analysis(position: Position, mines: int | None) -> Analysis:
 
 
 def analyze_request(body: object) -> dict[str, Any]:
-    """``POST /api/analyze``: the object ``minesat analyze --json`` prints for the board, without ``file``."""
+    """``POST /api/analyze``: the object ``minesat analyze --json`` prints for the board, without ``file``;
+    with ``"marks": true``, also ``marks`` (:func:`marks_json`)."""
     position, mines = read_position(body)
-    return _analysis(position, mines).to_json()
+    assert isinstance(body, dict)
+    marks = _flag(body, "marks")
+    analyzer = Analyzer()
+    analysis = _analysis(position, mines, analyzer)
+    answer = analysis.to_json()
+    if marks:
+        answer["marks"] = marks_json(position.with_mines(analysis.mines), analysis, analyzer)
+    return answer
+
+
+def _flag(body: dict[str, Any], key: str) -> bool:
+    value = body.get(key, False)
+    if not isinstance(value, bool):
+        raise RequestError(400, f'"{key}" must be true or false, not {value!r}')
+    return value
+
+
+#: Seconds the marks may spend looking for dead cells (beside the numbers first); past them the
+#: answer says it is not complete.
+MARKS_SECONDS = 2.0
+
+
+def marks_json(
+    position: Position, analysis: Analysis, analyzer: Analyzer, seconds: float = MARKS_SECONDS
+) -> dict[str, Any]:
+    """The marks players use on a position: ``dead`` cells (undecided, and whatever they show
+    teaches nothing: :func:`~minesat.guess.outcomes.dead_cells`), the ``fifty`` groups no play
+    can avoid guessing (:func:`~minesat.guess.fifty.unavoidable_guesses`), and the ``safest``
+    undecided cells (the lowest mine probability, ``safest_probability``; none without the total).
+    ``complete`` is false when the search for dead cells stopped at its time limit.
+
+    >>> position = Position.from_rows(["1??", "???"], mines=1)
+    >>> analyzer = Analyzer()
+    >>> marks = marks_json(position, analyzer.analyze(position), analyzer)
+    >>> marks["dead"], marks["safest"], marks["safest_probability"], marks["complete"]
+    ([[0, 1], [1, 0], [1, 1]], [[0, 1], [1, 0], [1, 1]], 0.3333333333333333, True)
+    """
+    from minesat.guess import TIE
+    from minesat.guess.fifty import unavoidable_guesses
+    from minesat.guess.outcomes import dead_cells
+
+    dead, complete = dead_cells(analyzer, position, analysis, deadline=time.monotonic() + seconds)
+    grid = analysis.probability
+    known = [(p, cell) for cell in analysis.unknown if (p := grid[cell[0]][cell[1]]) is not None]
+    low = min((p for p, _ in known), default=None)
+    safest = [] if low is None else [list(cell) for p, cell in known if p <= low + TIE]
+    fifty = unavoidable_guesses(position, analysis) if analysis.unknown else []
+    return {"dead": [list(c) for c in dead], "fifty": [[list(c) for c in group] for group in fifty],
+            "safest": safest, "safest_probability": low, "complete": complete}
 
 
 def position_request(body: object) -> dict[str, Any]:
@@ -261,7 +310,7 @@ def auto_guess_request(position: Position, strategy: str, limited: bool = False)
 
 
 
-def hint_request(position: Position) -> dict[str, Any]:
+def hint_request(position: Position, marks: bool = False) -> dict[str, Any]:
     """A game's hint: the analysis of what the player sees, flags read as notes, and the best move.
 
     The move is the player's from there, minus what the player's flags have done
@@ -275,7 +324,8 @@ def hint_request(position: Position) -> dict[str, Any]:
     'B3-'
     """
     blank = without_flags(position)
-    analysis = _analysis(blank, None)
+    analyzer = Analyzer()
+    analysis = _analysis(blank, None, analyzer)
     flagged = set(position.cells_in(FLAG))
     todo = replace(analysis, mine=tuple(c for c in analysis.mine if c not in flagged))
     best = best_move(blank, todo)
@@ -284,7 +334,10 @@ def hint_request(position: Position) -> dict[str, Any]:
         if cell in flagged:
             unflag = f"{best['move']}-"
             best = {**best, "move": unflag, "text": f"{unflag}: proven safe, take the flag off"}
-    return {"analysis": analysis.to_json(), "best": best}
+    shown = analysis.to_json()
+    if marks:
+        shown["marks"] = marks_json(blank, analysis, analyzer)
+    return {"analysis": shown, "best": best}
 
 
 def game_review_request(

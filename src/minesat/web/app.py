@@ -315,11 +315,15 @@ def create_app(
 
     async def hint(request: Request) -> Response:
         game = session(request)
+        body = await _json(request, empty={})
+        marks = body.get("marks", False) if isinstance(body, dict) else None
+        if not isinstance(marks, bool):
+            return _error(400, 'the body, when there is one, is {"marks": true} or {"marks": false}')
         with game.lock:  # not half-way through a move
             position = None if game.reviewer is None else game.reviewer.game.position()
         if position is None:
             return _error(409, "nothing to analyse before the first click: every cell is alike")
-        return await in_worker("work", api.hint_request, position)
+        return await in_worker("work", api.hint_request, position, marks)
 
     async def review(request: Request) -> Response:
         game = session(request)
