@@ -518,8 +518,10 @@ def test_a_no_guess_board_that_cannot_be_made_is_refused_with_its_reason(client:
     gid = new_game(client, rows=2, cols=2, mines=1, first_click="safe", no_guess=True)["id"]
     response = client.post(f"/api/game/{gid}/move", json={"move": "A1"})
     assert response.status_code == 422, response.json()
-    assert response.json()["error"].startswith("no no-guess 2x2 layout with 1 mines from A1")
-    assert "try fewer mines" in response.json()["error"]
+    assert response.json()["error"] == (
+        "no no-guess 2x2 board with 1 mine won from A1 (safe first click) found in 3000 tries: "
+        "try fewer mines"
+    )
     assert client.get(f"/api/game/{gid}").json()["status"] == "playing"  # not started: click again
     response = client.post("/api/game", json={"preset": "beginner", "no_guess": True, "layout": "*  \n"})
     assert response.status_code == 400 and "does not go with a layout" in response.json()["error"]
@@ -709,6 +711,70 @@ def test_a_replay_is_reviewed_as_replay_does(client: TestClient, tmp_path: Path)
     body = response.json()
     assert body["review"] == {k: v for k, v in line.items() if k != "file"}
     assert body["title"].startswith("tiny.rmv: 1x2") and "game-data" in body["page"]
+
+
+SAMPLE_36X60 = Path("/work/shared/replays/metasweeper-36x60.evf")
+
+
+def sample_36x60() -> bytes:
+    path = Path(os.environ.get("MINESAT_SAMPLE_36X60", SAMPLE_36X60))
+    if not path.exists():
+        pytest.skip(f"the 36x60 sample replay is not here ({path})")
+    return path.read_bytes()
+
+
+def test_the_36x60_sample_shows_its_moves_at_once_and_its_review_follows(client: TestClient) -> None:
+    data = sample_36x60()
+    began = time.monotonic()
+    response = client.post("/api/replay?name=metasweeper-36x60.evf", content=data)
+    at_once = time.monotonic() - began
+    assert response.status_code == 200
+    first = response.json()
+    assert first["done"] is False and first["moves"] == 1298 and at_once < 20
+    assert first["title"].startswith("metasweeper-36x60.evf: 36x60, 540 mines")
+    assert "game-data" in first["page"]
+    assert ("Guesses", "each move is being analysed") in map(tuple, first["summary"])
+    seen = []
+    while True:
+        state = client.get(f"/api/replay/{first['job']}")
+        assert state.status_code == 200, state.json()
+        body = state.json()
+        if body["done"]:
+            break
+        seen.append((body["stage"], body["judged"]))
+        assert body["moves"] in (None, 1298)
+        time.sleep(0.5)
+    assert seen and seen == sorted(seen, key=lambda s: (s[0] != "moves", s[1]))  # it moves forward
+    assert len(body["review"]["moves"]) == 1298 and "game-data" in body["page"]
+    assert dict(map(tuple, body["summary"]))["Guesses"] != "each move is being analysed"
+    assert client.get("/api/replay/nope").status_code == 404
+
+
+def test_a_replay_review_past_its_time_says_which_command_does_it() -> None:
+    data = sample_36x60()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with TestClient(create_app(replay_seconds=3.0, replay_wait=0.0)) as client:
+            first = client.post("/api/replay?name=metasweeper-36x60.evf", content=data).json()
+            assert first["done"] is False
+            while (state := client.get(f"/api/replay/{first['job']}")).status_code == 200:
+                assert state.json()["done"] is False
+                time.sleep(0.5)
+            assert state.status_code == 503
+            error = state.json()["error"]
+            assert error.startswith("the review of this game did not finish within 3 s here (")
+            command = "minesat replay metasweeper-36x60.evf --html metasweeper-36x60.evf.html"
+            assert error.endswith(f"run `{command}` on your own machine")
+
+
+def test_a_file_over_1_mb_is_refused_saying_so(client: TestClient) -> None:
+    huge = b"x" * (MAX_BODY + 1)
+    for path in ("/api/replay?name=big.evf", "/api/store?name=big.sqlite"):
+        response = client.post(path, content=huge)
+        assert response.status_code == 413
+        error = response.json()["error"]
+        assert error.startswith("the file is over 1 MB (1048576 bytes), the most the page takes")
+        assert "minesat replay FILE --html OUT" in response.json()["error"]
 
 
 def test_a_replay_that_cannot_be_read_is_400(client: TestClient) -> None:

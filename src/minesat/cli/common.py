@@ -9,8 +9,11 @@ import typer
 from minesat.board import PRESETS, Cell, parse_cell
 from minesat.generate import FirstClick
 from minesat.guess.best import DEFAULT_PIECES
-from minesat.player import default_start, get_strategy
+from minesat.player import get_strategy
 from minesat.stats import percent  # noqa: F401  (the commands import it from here)
+
+#: The first click when none is given (SPEC section 4), clipped to small boards.
+DEFAULT_START: Cell = (3, 3)
 
 #: The board options ``simulate`` and ``generate`` share (read them with :func:`board_size`).
 PresetOption = Annotated[str | None, typer.Option(help=f"Board preset: {', '.join(PRESETS)}.")]
@@ -71,7 +74,7 @@ def start_cell(text: str | None, rows: int, cols: int) -> Cell:
     An explicit cell off the board fails: clipping it silently would play another game.
     """
     if text is None:
-        return default_start(rows, cols)
+        return min(DEFAULT_START[0], rows - 1), min(DEFAULT_START[1], cols - 1)
     return given_start(text, rows, cols)
 
 

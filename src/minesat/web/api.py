@@ -274,7 +274,7 @@ def no_guess_request(
     >>> len(made["mines"]), made["made"]["method"]
     (10, 'rejection')
     """
-    from minesat.noguess import NoGuessError, NoGuessTimeout, generate_no_guess
+    from minesat.noguess import MAX_TRIES, NoGuessError, NoGuessTimeout, generate_no_guess
     from minesat.web.jobs import report
 
     began = time.monotonic()
@@ -287,9 +287,10 @@ def no_guess_request(
                                   progress=progress)
     except NoGuessTimeout as err:
         raise RequestError(503, f"{err}: try fewer mines or a smaller board") from None
-    except NoGuessError as err:
-        where = f" from {cell_name(start)}"
-        raise RequestError(422, str(err).replace(f" from {start[0]},{start[1]}", where)) from None
+    except NoGuessError:
+        what = f"{rows}x{cols} board with {mines} mine{'' if mines == 1 else 's'}"
+        raise RequestError(422, f"no no-guess {what} won from {cell_name(start)} ({rule} first click) found "
+                           f"in {MAX_TRIES} tries: try fewer mines") from None
     seconds = round(time.monotonic() - began, 3)
     made = {"method": board.method.value, "tries": board.tries, "seconds": seconds}
     return {"mines": sorted(board.layout.mines), "made": made}
@@ -376,14 +377,65 @@ def _reviewed(move: Any) -> dict[str, Any]:
 
 
 def replay_request(data: bytes, name: str) -> dict[str, Any]:
-    """``POST /api/replay``: a replay file's game reviewed, as ``minesat replay --json`` and ``--html``."""
+    """``POST /api/replay``'s full answer: a replay file's game reviewed, as ``minesat replay --json``
+    and ``--html``. Progress (moves judged so far) goes to whoever waits (:func:`minesat.web.jobs.report`)."""
+    from minesat.web.jobs import report
+
+    def progress(done: int, total: int) -> None:
+        report({"stage": "moves", "judged": done, "moves": total})
+
     try:
         replay = parse_replay(data, replay_format_for(name), name)
-        result = review_replay(replay, keep_analyses=True)
+        result = review_replay(replay, keep_analyses=True, progress=progress)
     except (ReplayFormatError, ValueError) as err:
         raise RequestError(400, " ".join(str(err).split())) from None
+    judged = len(result.review.moves)
+    report({"stage": "page", "judged": judged, "moves": judged})
     return {"title": result.title(), "summary": result.summary(), "review": result.to_json(),
             "page": result.viewer_page()}
+
+
+#: The summary rows that need every move judged: left out of the answer given at once.
+JUDGED_ROWS = ("Guesses", "Chance the guesses all survive")
+
+
+def replay_events_request(data: bytes, name: str) -> dict[str, Any]:
+    """A replay file's game at once, before any move is judged: the title, the summary without the
+    guesses, the number of moves, and the viewer page stepping through its moves (and its pointer)
+    without their analysis (:func:`replay_request` judges them, in the background).
+    """
+    from minesat.game import Game
+    from minesat.replay import ReplayMetrics, ReplayReview, play_replay
+    from minesat.viewer import render_viewer
+    from minesat.viewer.frames import Verdict, ViewerFrame, ViewerMove, mouse_track
+
+    try:
+        replay = parse_replay(data, replay_format_for(name), name)
+        played = play_replay(replay)
+    except (ReplayFormatError, ValueError) as err:
+        raise RequestError(400, " ".join(str(err).split())) from None
+    game = Game(replay.layout)
+    size = (replay.rows, replay.cols, replay.mines)
+    clicks = dict.fromkeys(("left", "right", "double", "lce", "rce", "dce"), 0)
+    running = [ReplayMetrics.of(size, played.metrics.bbbv, 0, None, clicks, 0.0), *played.figures]
+    frames = []
+    for k, move in enumerate(played.moves):
+        frames.append(ViewerFrame(game.position(), move=ViewerMove.of(move.move), time=move.time,
+                                  text="analysis on its way", figures=tuple(running[k].labelled())))
+        game.play(move.move)
+    won = played.won
+    verdict = Verdict.WON if won else Verdict.LOST if game.exploded is not None else Verdict.UNFINISHED
+    frames.append(ViewerFrame(
+        game.position(), verdict=verdict.value, text=verdict.value,
+        mines=frozenset(replay.layout.mines) if game.over else frozenset(), exploded=game.exploded,
+        figures=tuple(running[min(len(frames), len(running) - 1)].labelled()),
+    ))
+    unjudged = GameReview(replay.layout, (), game.status, game.position(), game.exploded)
+    result = ReplayReview(replay, played, unjudged)
+    summary = [pair for pair in result.summary() if pair[0] not in JUDGED_ROWS]
+    summary.append(("Guesses", "each move is being analysed"))
+    page = render_viewer(result.title(), summary, frames, replay.layout, mouse_track(replay, played))
+    return {"title": result.title(), "summary": summary, "moves": len(played.moves), "page": page}
 
 
 def store_request(data: bytes, name: str, game: int | None) -> dict[str, Any]:

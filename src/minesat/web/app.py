@@ -13,12 +13,16 @@ described in docs/commands/serve.md.
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import binascii
+import contextlib
 import json
 import os
 import re
+import secrets
 import time
+from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from functools import cache
@@ -81,11 +85,41 @@ NO_GUESS_SHARE = 0.8
 #: Most moves of the automatic player one request may ask for.
 MAX_AUTO_MOVES = 1000
 
+#: A replay's full review runs in the background this long at most (seconds); past it the page
+#: is told to run ``minesat replay FILE --html OUT`` instead.
+REPLAY_SECONDS = 240.0
+
+#: How long ``POST /api/replay`` waits for the full review before it answers with the moves alone.
+REPLAY_WAIT = 3.0
+
+#: Replay reviews kept (running or done) for the page to ask after; past it the oldest go.
+MAX_REPLAY_JOBS = 16
+
 
 class HTTPError(Exception):
     def __init__(self, status: int, message: str) -> None:
         super().__init__(message)
         self.status, self.message = status, message
+
+
+class ReplayJob:
+    """A replay's full review running in the background: how far it has got, then its answer."""
+
+    def __init__(self, name: str) -> None:
+        self.id = secrets.token_urlsafe(12)
+        self.name = name
+        self.began = time.monotonic()
+        self.progress: dict[str, Any] = {"stage": "moves", "judged": 0, "moves": None}
+        self.answer: tuple[int, dict[str, Any]] | None = None
+        self.task: asyncio.Task[None] | None = None
+
+    def state(self) -> tuple[int, dict[str, Any]]:
+        """The full answer once done (``done`` true); until then how far it has got."""
+        if self.answer is not None:
+            status, body = self.answer
+            return status, {**body, "job": self.id, "done": True} if status == 200 else body
+        seconds = round(time.monotonic() - self.began, 1)
+        return 200, {"job": self.id, "done": False, **self.progress, "seconds": seconds}
 
 
 def create_app(
@@ -95,17 +129,22 @@ def create_app(
     perfect_workers: int | None = None,
     max_states: int = DEFAULT_MAX_STATES,
     max_games: int = MAX_GAMES,
+    replay_seconds: float = REPLAY_SECONDS,
+    replay_wait: float = REPLAY_WAIT,
 ) -> Starlette:
     """The app: ``workers`` processes for analyses and reviews (default: one per core, at least
     two), ``perfect_workers`` for perfect play (default half the cores, at least one), so a long
-    search never holds up an analysis. ``work_seconds`` bounds every request.
+    search never holds up an analysis, and one for the full reviews of replays, which run in the
+    background up to ``replay_seconds``. ``work_seconds`` bounds every request.
     """
     cores = os.cpu_count() or 1
     pools = {
         "work": WorkerPool(workers or max(2, cores)),
         "perfect": WorkerPool(perfect_workers or max(1, cores // 2)),
+        "background": WorkerPool(1),
     }
     games = GameSessions(max_games)
+    replays: OrderedDict[str, ReplayJob] = OrderedDict()
     busy = f"busy: every worker stayed busy for {work_seconds:.0f} s; try again"
 
     async def in_worker(
@@ -150,15 +189,62 @@ def create_app(
         return await in_worker("perfect", api.perfect_request, await _json(request), max_states, perfect=True)
 
     async def replay(request: Request) -> Response:
+        """A replay's game at once; its full review within ``replay_wait`` seconds, else in the
+        background (``GET /api/replay/JOB``)."""
         name = request.query_params.get("name", "upload.avf")
-        return await in_worker("work", api.replay_request, await _body(request), name)
+        data = await _body(request, UPLOAD_LIMIT)
+        job = ReplayJob(name)
+        job.task = asyncio.create_task(review_replay(job, data))
+        replays[job.id] = job
+        while len(replays) > MAX_REPLAY_JOBS:
+            _, dropped = replays.popitem(last=False)
+            if dropped.task is not None:
+                dropped.task.cancel()
+        events = await in_worker("work", api.replay_events_request, data, name)
+        if events.status_code != 200:
+            job.task.cancel()
+            replays.pop(job.id, None)
+            return events
+        with contextlib.suppress(TimeoutError):
+            left = replay_wait - (time.monotonic() - job.began)
+            await asyncio.wait_for(asyncio.shield(job.task), max(0.0, left))
+        if job.answer is not None and job.answer[0] == 200:
+            return JSONResponse(job.state()[1])
+        # The moves now; the review (or why there is none) from GET /api/replay/JOB.
+        return JSONResponse({**json.loads(events.body), "job": job.id, "done": False, **job.progress})
+
+    async def review_replay(job: ReplayJob, data: bytes) -> None:
+        def progress(value: dict[str, Any]) -> None:
+            job.progress = value
+
+        command = f"minesat replay {job.name} --html {job.name}.html"
+        try:
+            job.answer = await pools["background"].run(
+                replay_seconds, api.answer, api.replay_request, data, job.name, progress=progress
+            )
+        except (PoolBusy, JobTimeout):
+            done = job.progress
+            judged = done["moves"] is not None
+            so_far = f" ({done['judged']} of its {done['moves']} moves judged)" if judged else ""
+            limit = f"{replay_seconds:.0f} s here{so_far}"
+            job.answer = (503, {"error": f"the review of this game did not finish within {limit}: run "
+                                         f"`{command}` on your own machine"})
+        except JobFailed as err:
+            job.answer = (500, {"error": f"internal error: {err}"})
+
+    async def replay_state(request: Request) -> Response:
+        job = replays.get(request.path_params["job"])
+        if job is None:
+            return _error(404, "no such replay review (it may have been dropped: open the file again)")
+        status, body = job.state()
+        return JSONResponse(body, status)
 
     async def store(request: Request) -> Response:
         name = request.query_params.get("name", "upload.sqlite")
         given = request.query_params.get("game")
         if given is not None and not given.isdigit():
             return _error(400, f"game must be a game's index (a whole number), not {given!r}")
-        data = await _body(request)
+        data = await _body(request, UPLOAD_LIMIT)
         return await in_worker("work", api.store_request, data, name, None if given is None else int(given))
 
     async def new_game(request: Request) -> Response:
@@ -342,6 +428,9 @@ def create_app(
         try:
             yield
         finally:
+            for job in replays.values():
+                if job.task is not None:
+                    job.task.cancel()
             for pool in pools.values():
                 pool.close()
 
@@ -358,6 +447,7 @@ def create_app(
         Route("/api/best", best, methods=["POST"]),
         Route("/api/perfect", perfect, methods=["POST"]),
         Route("/api/replay", replay, methods=["POST"]),
+        Route("/api/replay/{job}", replay_state),
         Route("/api/store", store, methods=["POST"]),
         Route("/api/game", new_game, methods=["POST"]),
         Route("/api/game/{game}", game_state),
@@ -373,16 +463,22 @@ def _error(status: int, message: str) -> JSONResponse:
     return JSONResponse({"error": message}, status)
 
 
-async def _body(request: Request) -> bytes:
-    """The request's body, refused (413) past :data:`MAX_BODY` bytes without reading it all."""
+#: What a body over :data:`MAX_BODY` is told: a request's, or a file's sent from the page.
+BODY_LIMIT = f"the body is over {MAX_BODY} bytes (1 MB)"
+UPLOAD_LIMIT = (f"the file is over 1 MB ({MAX_BODY} bytes), the most the page takes, for replays and "
+                "databases alike: review a larger replay with `minesat replay FILE --html OUT`")
+
+
+async def _body(request: Request, too_big: str = BODY_LIMIT) -> bytes:
+    """The request's body, refused (413, ``too_big``) past :data:`MAX_BODY` bytes without reading it all."""
     declared = request.headers.get("content-length", "")
     if declared.isdigit() and int(declared) > MAX_BODY:
-        raise HTTPError(413, f"the body is over {MAX_BODY} bytes (1 MB)")
+        raise HTTPError(413, too_big)
     chunks, size = [], 0
     async for chunk in request.stream():
         size += len(chunk)
         if size > MAX_BODY:
-            raise HTTPError(413, f"the body is over {MAX_BODY} bytes (1 MB)")
+            raise HTTPError(413, too_big)
         chunks.append(chunk)
     return b"".join(chunks)
 
