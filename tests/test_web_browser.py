@@ -30,8 +30,8 @@ from playwright.sync_api import sync_playwright
 
 from bruteforce import solve
 from minesat.analysis import analyze
-from minesat.board import Position, cell_name
-from minesat.formats import parse_position
+from minesat.board import COVERED, Layout, Position, cell_name
+from minesat.formats import format_position, parse_position
 from minesat.perfect import rank_moves
 from test_replay_formats import rmv2, rmv_mouse
 from test_web import start_server
@@ -646,8 +646,8 @@ def test_expert_percentages_are_readable_at_1400_and_what_is_printed_is_a_choice
 
 
 def test_the_suggested_move_is_framed_dark_on_a_green_cell(page: Any) -> None:
+    page.wait_for_function(f"{BOARD}.board.extra.best >= 0")  # asked once the analysis is on screen
     best = page.evaluate(f"{BOARD}.board.extra.best")
-    assert best >= 0
     colours = page.evaluate(f"""(() => {{
         const b = {BOARD}.board, s = b.s, i = {best};
         const x = b.lw + (i % b.cols) * s - b.host.scrollLeft;
@@ -748,26 +748,18 @@ def test_autoplay_moves_pauses_steps_and_the_player_takes_over(page: Any) -> Non
     page.wait_for_function("document.getElementById('p-log').firstChild.textContent.match(/^[A-Z]+[0-9]+[*-]:/)")
 
 
-def big_position(rows: int, cols: int, seed: int) -> str:
-    """A position of rows x cols: the left half uncovered (its mines left covered), the right half covered."""
+def big_position(n: int, seed: int) -> str:
+    """An n x n position: the left half shows its numbers (its mines covered), the right half is covered."""
     rnd = random.Random(seed)
-    mine = [[rnd.random() < 0.15 for _ in range(cols)] for _ in range(rows)]
-    lines = []
-    for r in range(rows):
-        line = []
-        for c in range(cols):
-            if c >= cols // 2 or mine[r][c]:
-                line.append("?")
-                continue
-            near = [(i, j) for i in range(r - 1, r + 2) for j in range(c - 1, c + 2)]
-            n = sum(mine[i][j] for i, j in near if 0 <= i < rows and 0 <= j < cols)
-            line.append(str(n) if n else ".")
-        lines.append("".join(line))
-    return f"# mines: {sum(map(sum, mine))}\n" + "\n".join(lines) + "\n"
+    mines = frozenset((r, c) for r in range(n) for c in range(n) if rnd.random() < 0.15)
+    counts = Layout(n, n, mines).counts
+    shown = [(r, c) not in mines and c < n // 2 for r in range(n) for c in range(n)]
+    cells = tuple(counts[i] if shown[i] else COVERED for i in range(n * n))
+    return format_position(Position(n, n, cells, len(mines)))
 
 
 def test_a_pasted_300x300_position_shows_its_analysis_summarised_and_answers_the_pointer(page: Any) -> None:
-    text = big_position(300, 300, 1)
+    text = big_position(300, 1)
     truth = analyze(parse_position(text))
     page.get_by_test_id("board-text").fill(text)
     page.get_by_test_id("load").click()

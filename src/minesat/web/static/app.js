@@ -203,7 +203,7 @@
       this.tileChoice = "auto"; this.s = 24; this.print = "mine";
       this.show = { dead: true, fifty: true, safest: true };
       this.extra = {};
-      this.hover = -1; this.over = false; this.pending = false;
+      this.hover = -1; this.over = false; this.pending = false; this.answered = [];
       host.board = this;
       host.addEventListener("scroll", () => this.schedule(), { passive: true });
       new ResizeObserver(() => this.layout()).observe(host.parentElement);
@@ -471,7 +471,12 @@
         this.over = true;
         const i = this.cellAt(ev.clientX, ev.clientY);
         if (press && Math.hypot(ev.clientX - press.x, ev.clientY - press.y) > 10) { clearTimeout(press.timer); press = null; }
-        if (i !== this.hover) { this.hover = i; this.on.hover(i); this.draw(); }
+        if (i !== this.hover) {
+          this.hover = i; this.on.hover(i); this.draw();
+          // How long the page took to answer the pointer (benchmarks/page.py reads it).
+          this.answered.push(performance.now() - ev.timeStamp);
+          if (this.answered.length > 1000) this.answered.shift();
+        }
       });
       cv.addEventListener("pointerdown", (ev) => {
         longDone = false;
@@ -723,9 +728,9 @@
     const version = A.version;
     setText($("a-status"), "analysing…", "muted");
     const t0 = performance.now();
-    const bestPromise = api("/api/best", request());
     const result = await api("/api/analyze", Object.assign(request(), { marks: true }));
     if (version !== A.version) return; // edited meanwhile: a newer answer is coming
+    const arrived = performance.now();
     A.failed = result.status !== 200;
     if (result.status === 200) {
       const a = result.data;
@@ -751,9 +756,13 @@
     // Said on the board, for whoever waits for the analysis of what is shown (the browser tests).
     $("a-board").dataset.analysed = String(version);
     $("a-board").dataset.shownMs = String(Math.round(performance.now() - t0));
+    $("a-board").dataset.paintMs = String(Math.round(performance.now() - arrived));
     if (A.hover >= 0) aHover(A.hover);
     autoPerfect();
-    const best = await bestPromise;
+    // The move best makes, asked once the analysis is on screen: on a big board it takes a while,
+    // and asked beside the analysis it would share the cores with it.
+    if (A.failed) return;
+    const best = await api("/api/best", request());
     if (version !== A.version || A.failed) return;
     A.best = best.status === 200 ? best.data : null;
     setText($("a-best"), A.best && A.best.move ? "best plays " + A.best.move + ": " + describeBest(A.best)
@@ -1175,8 +1184,8 @@
       setText($("p-last"), move + ": " + result.data.error, "error");
       return null;
     }
-    $("p-board").dataset.moveMs = String(Math.round(performance.now() - t0));
     afterMove(result.data, auto, reason);
+    $("p-board").dataset.moveMs = String(Math.round(performance.now() - t0));
     if (first && G.preflags.size) await sendPreflags();
     return result.data;
   }
