@@ -273,6 +273,49 @@ def test_position_reads_a_board_for_the_editor(client: TestClient) -> None:
     assert post(client, "/api/position", {"board": "1?\n", "mines": 1})[1]["mines"] == 1
 
 
+# --- big boards ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("rows", "cols", "mines"), [(40, 40, 300), (60, 60, 700), (100, 100, 2000)])
+def test_best_answers_a_move_on_big_covered_boards(
+    client: TestClient, rows: int, cols: int, mines: int
+) -> None:
+    status, body = post(client, "/api/best", {"board": ("?" * cols + "\n") * rows, "mines": mines})
+    assert status == 200, body
+    assert body["reason"] == "guess" and body["probability"] == pytest.approx(mines / (rows * cols))
+
+
+def test_best_refuses_a_guess_on_a_huge_board_at_once_and_answers_a_proven_move(client: TestClient) -> None:
+    began = time.monotonic()
+    status, body = post(client, "/api/best", {"board": ("?" * 400 + "\n") * 400, "mines": 20000})
+    assert status == 422
+    assert body["error"].startswith("a guess on a board of 160 000 cells is not chosen here")
+    assert time.monotonic() - began < 20
+    # The one mine is beside A1: every other cell is proven safe, and a proven move is cheap.
+    proven = "# mines: 1\n1" + "?" * 399 + "\n" + ("?" * 400 + "\n") * 399
+    status, body = post(client, "/api/best", {"board": proven})
+    assert status == 200 and body == {"move": "A3", "reason": "proven safe", "probability": None,
+                                      "text": "A3: proven safe"}
+
+
+@pytest.mark.parametrize(("rows", "cols", "mines"), [(40, 40, 300), (100, 100, 2000)])
+def test_a_big_game_takes_moves_and_gives_hints(client: TestClient, rows: int, cols: int, mines: int) -> None:
+    gid = new_game(client, rows=rows, cols=cols, mines=mines, seed=6)["id"]
+    response = client.post(f"/api/game/{gid}/hint")
+    assert response.status_code == 409  # nothing to analyse before the first click
+    state = client.post(f"/api/game/{gid}/move", json={"move": "T20"}).json()
+    assert state["status"] == "playing" and state["last"]["verdict"] == "first"
+    for _ in range(3):
+        hint = client.post(f"/api/game/{gid}/hint", json={"marks": True})
+        assert hint.status_code == 200, hint.json()
+        best = hint.json()["best"]
+        assert best["move"] is not None
+        state = client.post(f"/api/game/{gid}/move", json={"move": best["move"]}).json()
+        assert state["last"]["move"] == best["move"]
+        if state["status"] != "playing":
+            break
+
+
 # --- perfect ---------------------------------------------------------------------------------
 
 
@@ -319,9 +362,38 @@ def test_perfect_errors(client: TestClient) -> None:
     status, body = post(client, "/api/perfect", {"board": "1??\n???\n"})
     assert status == 400 and "total number of mines" in body["error"]
     status, body = post(client, "/api/perfect", {"board": LONG_PERFECT, "mines": 6, "max_states": 50})
-    assert status == 422 and "past max_states 50" in body["error"], body
-    assert post(client, "/api/perfect", {"board": "3?\n??\n", "mines": 1})[0] == 422
+    assert status == 422 and body["error"].startswith(
+        "perfect play needs more than the 50 states it may search here (it stopped after 51, "
+    ), body
+    assert body["error"].endswith("try a position with fewer covered cells or a larger max_states")
+    status, body = post(client, "/api/perfect", {"board": "3?\n??\n", "mines": 1})
+    assert status == 422 and body["cell"] == "A1"
     assert post(client, "/api/perfect", {"board": "1?\n", "mines": 1, "max_states": 0})[0] == 400
+
+
+def test_the_messages_the_page_shows_are_written_for_the_page(client: TestClient, tmp_path: Path) -> None:
+    # A board built by clicking: the cell is named, beside the line and column.
+    clicked = "# mines: 10\n" + "?????????\n" * 8 + "????????x\n"
+    status, body = post(client, "/api/analyze", {"board": clicked})
+    assert status == 400 and body["error"].startswith("board:10:9: ") and body["cell"] == "I9"
+    status, body = post(client, "/api/analyze", {"board": "# mines: x\n??\n"})
+    assert status == 400 and "cell" not in body  # a header is no cell
+    status, body = post(client, "/api/analyze", {"board": "# mines: 1\n?3?\n???\n"})
+    assert status == 422 and body["error"].startswith("inconsistent position: A2") and body["cell"] == "A2"
+    # Perfect play on a board with too many layouts: no command-line wording.
+    status, body = post(client, "/api/perfect", {"board": ("?" * 30 + "\n") * 16, "mines": 99})
+    assert status == 422
+    assert body["error"] == ("perfect play lists at most 4 000 000 layouts, and this position has 5.6e104: "
+                             "try it with fewer cells covered")
+    # A file that is no database: what to drop instead, not which path to give.
+    body = client.post("/api/store?name=junk.sqlite", content=b"not a database" * 100).json()
+    assert body["error"] == ("junk.sqlite: not usable as a game database (file is not a database): drop a "
+                             "database that minesat simulate --db wrote")
+    # The viewer inside the page has no address to put ?step=N in.
+    gid = new_game(client, preset="beginner", seed=3)["id"]
+    client.post(f"/api/game/{gid}/auto", json={"moves": 1000})
+    page = client.post(f"/api/game/{gid}/review").json()["page"]
+    assert "game-data" in page and "to start at step N" not in page
 
 
 def test_a_long_perfect_search_is_cut_at_the_time_limit_while_analyses_go_on() -> None:
@@ -344,6 +416,7 @@ def test_a_long_perfect_search_is_cut_at_the_time_limit_while_analyses_go_on() -
             thread.join(30)
             status, body = answers["perfect"]
             assert status == 422 and "time limit of 3 s" in body["error"], body
+            assert body["error"].endswith("try a position with fewer covered cells")  # no max_states
             assert time.monotonic() - began < 30  # the bound, generous: the limit here is 3 s
             assert all(s == 200 for s, _ in quick)
             assert searching

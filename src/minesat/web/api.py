@@ -9,13 +9,14 @@ Plain functions of plain data, so that a worker process can run them (see
 >>> status, body["moves"], body["probability"][1]
 (200, [], [0.3333333333333333, 0.3333333333333333])
 >>> answer(analyze_request, {"board": "1x\\n"})
-(400, {'error': "board:1:2: unknown character 'x' (a position uses ? * F . 0-8)"})
+(400, {'error': "board:1:2: unknown character 'x' (a position uses ? * F . 0-8)", 'cell': 'A2'})
 >>> answer(analyze_request, {"board": "3?\\n??\\n", "mines": 1})[0]
 422
 """
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Callable
 from dataclasses import replace
@@ -47,11 +48,12 @@ Answer = tuple[int, dict[str, Any]]
 
 
 class RequestError(Exception):
-    """A request that cannot be answered with a result: its HTTP status and one-line message."""
+    """A request that cannot be answered with a result: its HTTP status and one-line message, and
+    keys to add to the error's object (``cell``: the cell the message is about)."""
 
-    def __init__(self, status: int, message: str) -> None:
+    def __init__(self, status: int, message: str, **extra: Any) -> None:
         super().__init__(status, message)
-        self.status, self.message = status, message
+        self.status, self.message, self.extra = status, message, extra
 
 
 def answer(function: Callable[..., dict[str, Any]], *args: Any) -> Answer:
@@ -65,7 +67,7 @@ def answer(function: Callable[..., dict[str, Any]], *args: Any) -> Answer:
     try:
         return 200, function(*args)
     except RequestError as err:
-        return err.status, {"error": err.message}
+        return err.status, {"error": err.message, **err.extra}
 
 
 # --- positions ------------------------------------------------------------------------
@@ -74,7 +76,15 @@ def answer(function: Callable[..., dict[str, Any]], *args: Any) -> Answer:
 def read_position(body: object, command: str = "analyze") -> tuple[Position, int | None]:
     """The position in ``{"board": TEXT, "mines": N, "format": F}`` and the total given, if any.
 
-    A board that cannot be read is a 400 naming line and column (``board:LINE:COL: ...``).
+    A board that cannot be read is a 400 naming line and column (``board:LINE:COL: ...``), and,
+    when that is a cell of a text board, the cell (``"cell": "I9"``: the page marks it).
+
+    >>> read_position({"board": "# mines: 1\\n1?\\n1x\\n"})
+    Traceback (most recent call last):
+    ...
+    minesat.web.api.RequestError: (400, "board:3:2: unknown character 'x' (a position uses ? * F . 0-8)")
+    >>> answer(read_position, {"board": "# mines: 1\\n1?\\n1x\\n"})[1]["cell"]
+    'B2'
     """
     if not isinstance(body, dict):
         raise RequestError(400, f"the body must be a JSON object, not {_json_kind(body)}")
@@ -88,9 +98,24 @@ def read_position(body: object, command: str = "analyze") -> tuple[Position, int
     try:
         position = board_from_content(text, "board", fmt, "position", command)
     except InputError as err:
-        raise RequestError(400, str(err)) from None
+        cell = _cell_at(text, str(err)) if fmt == "text" else None
+        raise RequestError(400, str(err), **({"cell": cell} if cell else {})) from None
     assert isinstance(position, Position)
     return position, mines
+
+
+def _cell_at(text: str, message: str) -> str | None:
+    """The cell of a text board that ``board:LINE:COL: ...`` points at (rows are the lines not
+    starting with ``#``), or ``None`` when it points elsewhere (a header, past the rows)."""
+    found = re.match(r"board:(\d+):(\d+):", message)
+    if found is None:
+        return None
+    line, column = int(found.group(1)), int(found.group(2))
+    lines = text.split("\n")
+    if not 1 <= line <= len(lines) or lines[line - 1].startswith("#") or column < 1:
+        return None
+    row = sum(1 for earlier in lines[: line - 1] if not earlier.startswith("#"))
+    return cell_name((row, column - 1))
 
 
 def _count(body: dict[str, Any], key: str, least: int = 0) -> int | None:
@@ -110,7 +135,7 @@ def _analysis(position: Position, mines: int | None, analyzer: Analyzer | None =
     try:
         return (analyzer or Analyzer()).analyze(position, mines)
     except InconsistentPositionError as err:
-        raise RequestError(422, f"inconsistent position: {err}") from None
+        raise RequestError(422, f"inconsistent position: {err}", cell=cell_name(err.cell)) from None
     except ValueError as err:
         raise RequestError(400, str(err)) from None
 
@@ -219,11 +244,29 @@ def best_request(body: object) -> dict[str, Any]:
     return best_move(position.with_mines(analysis.mines), analysis)
 
 
+#: Largest board (cells) on which ``/api/best`` chooses a guess: the player's look-ahead and
+#: long-term scan read every cell (7.5 s on a covered 300x300 board here, 104 s on 1000x1000).
+BEST_GUESS_CELLS = 100_000
+
+
 def best_move(position: Position, analysis: Analysis) -> dict[str, Any]:
-    """What :func:`~minesat.player.next_step` says, as the API's object."""
+    """What :func:`~minesat.player.next_step` says, as the API's object; 422 for a guess on a board
+    past :data:`BEST_GUESS_CELLS` cells.
+
+    >>> big = Position.from_rows(["?" * 320] * 320, mines=1)
+    >>> best_move(big, Analyzer().analyze(big))
+    Traceback (most recent call last):
+    ...
+    minesat.web.api.RequestError: (422, 'a guess on a board of 102 400 cells is not chosen here ...')
+    """
     if not (analysis.safe or analysis.mine) and analysis.unknown and analysis.mines is None:
         return {"move": None, "reason": "a guess is needed: give the total number of mines to choose one",
                 "probability": None}
+    cells = position.rows * position.cols
+    if not (analysis.safe or analysis.mine) and analysis.unknown and cells > BEST_GUESS_CELLS:
+        raise RequestError(422, f"a guess on a board of {grouped(cells)} cells is not chosen here (the "
+                           f"player reads every cell, up to {grouped(BEST_GUESS_CELLS)}): the safest cells "
+                           "are those of lowest mine probability")
     step = next_step(position, analysis, best_within())
     if step is None:
         return {"move": None, "reason": "nothing is covered", "probability": None}
@@ -251,12 +294,45 @@ def perfect_request(body: object, max_states: int = DEFAULT_MAX_STATES) -> dict[
     try:
         result = perfect_from_position(position, max_states=budget)
     except InconsistentPositionError as err:
-        raise RequestError(422, f"inconsistent position: {err}") from None
+        raise RequestError(422, f"inconsistent position: {err}", cell=cell_name(err.cell)) from None
     except PastBudget as err:
-        raise RequestError(422, str(err).replace("--max-states", "max_states")) from None
+        more = " or a larger max_states" if body.get("max_states") is not None else ""
+        raise RequestError(
+            422, f"perfect play needs more than the {grouped(budget)} states it may search here (it stopped "
+            f"after {grouped(err.states)}, before the chance to win was known): try a position with fewer "
+            f"covered cells{more}"
+        ) from None
     except ValueError as err:  # too many layouts to list
-        raise RequestError(422, str(err)) from None
+        raise RequestError(422, too_many_layouts(str(err))) from None
     return result.to_json()
+
+
+def grouped(n: int) -> str:
+    """A count with its thousands apart, as the page shows it: ``2 000 000``.
+
+    >>> grouped(2000000), grouped(51)
+    ('2 000 000', '51')
+    """
+    return f"{n:,}".replace(",", " ")
+
+
+def too_many_layouts(message: str) -> str:
+    """The search's refusal of a position with too many layouts to list, in the page's words.
+
+    >>> too_many_layouts("5.6e104 layouts: more than the 4000000 the search lists (consistent ...)")
+    'perfect play lists at most 4 000 000 layouts, and this position has 5.6e104: try it with ...'
+    """
+    found = re.match(r"(\S+) layouts: more than the (\d+) the search lists", message)
+    if found is not None:
+        return (f"perfect play lists at most {grouped(int(found.group(2)))} layouts, and this position has "
+                f"{found.group(1)}: try it with fewer cells covered")
+    listing = r"(\S+) layouts? of (\d+) cells: a listing of (\S+) bytes, more than the (\d+) MB"
+    found = re.match(listing, message)
+    if found is not None:
+        return (f"perfect play would need {found.group(3)} bytes to list this position's {found.group(1)} "
+                f"layouts of {grouped(int(found.group(2)))} cells, more than the {found.group(4)} MB it "
+                "holds: try it with fewer cells covered")
+    return message
 
 
 # --- games ------------------------------------------------------------------------------
@@ -350,7 +426,7 @@ def game_review_request(
     review = review_game(layout, [Move.parse(m) for m in moves], rule=rule, keep_analyses=True)
     summary = [*about, *review_summary(review)]
     page = render_viewer(title, summary, review_frames(review), layout)
-    return {"summary": summary, "moves": [_reviewed(m) for m in review.moves], "page": page}
+    return {"summary": summary, "moves": [_reviewed(m) for m in review.moves], "page": embedded(page)}
 
 
 def review_summary(review: GameReview) -> list[tuple[str, str]]:
@@ -364,6 +440,15 @@ def review_summary(review: GameReview) -> list[tuple[str, str]]:
             chance += f" (with the safest choices {percent(review.safest_survival)})"
         pairs.append(("Chance the guesses all survive", chance))
     return pairs
+
+
+#: The viewer page's tip about its address, which means nothing inside the app's page.
+VIEWER_LINK_TIP = "\nOpen <code>?step=N</code> or <code>#step=N</code> to start at step N."
+
+
+def embedded(page: str) -> str:
+    """A viewer page as the app shows it, inside its own page: without :data:`VIEWER_LINK_TIP`."""
+    return page.replace(VIEWER_LINK_TIP, "", 1)
 
 
 def _reviewed(move: Any) -> dict[str, Any]:
@@ -392,7 +477,7 @@ def replay_request(data: bytes, name: str) -> dict[str, Any]:
     judged = len(result.review.moves)
     report({"stage": "page", "judged": judged, "moves": judged})
     return {"title": result.title(), "summary": result.summary(), "review": result.to_json(),
-            "page": result.viewer_page()}
+            "page": embedded(result.viewer_page())}
 
 
 #: The summary rows that need every move judged: left out of the answer given at once.
@@ -435,7 +520,7 @@ def replay_events_request(data: bytes, name: str) -> dict[str, Any]:
     summary = [pair for pair in result.summary() if pair[0] not in JUDGED_ROWS]
     summary.append(("Guesses", "each move is being analysed"))
     page = render_viewer(result.title(), summary, frames, replay.layout, mouse_track(replay, played))
-    return {"title": result.title(), "summary": summary, "moves": len(played.moves), "page": page}
+    return {"title": result.title(), "summary": summary, "moves": len(played.moves), "page": embedded(page)}
 
 
 def store_request(data: bytes, name: str, game: int | None) -> dict[str, Any]:
@@ -456,7 +541,9 @@ def store_request(data: bytes, name: str, game: int | None) -> dict[str, Any]:
                         "replayable": not config.boards}
             chosen = next((g for g in store.games(game + 1) if g.index == game), None)
     except StoreError as err:
-        raise RequestError(400, str(err)) from None
+        # The command line's advice (another path, move it aside) is no use here.
+        what = str(err).split(";")[0]
+        raise RequestError(400, f"{what}: drop a database that minesat simulate --db wrote") from None
     if chosen is None:
         raise RequestError(404, f"{name}: no game {game} in this database")
     try:
@@ -465,4 +552,4 @@ def store_request(data: bytes, name: str, game: int | None) -> dict[str, Any]:
         raise RequestError(400, f"{name}: {err}") from None
     label = config.label()
     page = game_page(replayed, label)
-    return {"title": f"game {game} of {label}", "won": replayed.record.won, "page": page}
+    return {"title": f"game {game} of {label}", "won": replayed.record.won, "page": embedded(page)}

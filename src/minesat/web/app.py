@@ -156,8 +156,9 @@ def create_app(
             return _error(503, busy)
         except JobTimeout:
             if perfect:
-                return _error(422, f"perfect play past the time limit of {work_seconds:.0f} s: give a "
-                              "position with fewer covered cells or a smaller max_states")
+                return _error(422, f"perfect play did not finish within the time limit of {work_seconds:.0f} "
+                              "s: too many cells are covered for an exact search; try a position with fewer "
+                              "covered cells")
             return _error(503, f"not done within the time limit of {work_seconds:.0f} s")
         except JobFailed as err:
             return _error(500, f"internal error: {err}")
