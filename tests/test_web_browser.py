@@ -156,8 +156,10 @@ def new_game(
     page.fill("#p-mines", str(mines))
     page.select_option("#p-rule", rule)
     page.fill("#p-seed", "" if seed is None else str(seed))
+    before = page.evaluate("document.getElementById('p-board').dataset.game || ''")
     page.get_by_test_id("new-game").click()
-    page.wait_for_function("document.getElementById('p-board').dataset.status === 'playing'")
+    page.wait_for_function(f"(b => b.dataset.game !== {before!r} && b.dataset.status === 'playing')"
+                           "(document.getElementById('p-board'))")
 
 
 def moves_made(page: Any) -> int:
@@ -560,10 +562,11 @@ def test_a_game_that_cannot_start_is_refused_and_a_flag_before_the_first_click_i
     page.fill("#p-cols", "9")
     page.fill("#p-mines", "80")
     page.get_by_test_id("new-game").click()
-    says(page, "p-new-status", "at most 72 mines on 9x9 when the first click opens an area")
+    says(page, "p-new-status", "80 mines do not fit on a 9x9 board under the opening rule")
     assert page.get_by_test_id("game-status").inner_text() == "no game"
     new_game(page, 9, 9, 10, seed=2)
     click(page, "p-board", "A1", "right")  # before the first click: a flag all the same, no error
+    page.wait_for_function("document.getElementById('p-board').board.states[0] === -2")
     assert point(page, "p-board", "A1") == "A1: a flag (counted as a mine)"
     assert page.inner_text("#p-left") == "9"
     assert "error" not in (page.get_attribute("#p-last", "class") or "")
@@ -777,3 +780,82 @@ def test_a_pasted_300x300_position_shows_its_analysis_summarised_and_answers_the
     for r, c in [(5, 200), (250, 290), (299, 299)]:
         said = point(page, "a-board", cell_name((r, c)))
         assert f"mine probability {truth.probability[r][c] * 100:.2f}%" in said, said
+
+
+
+# --- No-guess boards, the same seed, marks, a long replay ------------------------------------------------
+
+
+def test_an_expert_no_guess_game_handed_to_autoplay_ends_won(page: Any) -> None:
+    page.get_by_test_id("tab-play").click()
+    page.select_option("#p-preset", "expert")
+    page.get_by_test_id("no-guess").check()
+    page.select_option("#p-speed", "0")
+    page.get_by_test_id("new-game").click()
+    page.wait_for_function("document.getElementById('p-board').dataset.status === 'playing'")
+    page.get_by_test_id("autoplay").click()
+    page.wait_for_function(GAME_OVER, timeout=120_000)
+    assert page.get_by_test_id("game-status").inner_text() == "won"
+    assert "No-guess board made from D4:" in page.inner_text("#p-new-status")
+    assert page.inner_text("#p-guess-none") == "No guesses: every move was proven safe."
+    log = page.inner_text("#p-log")
+    assert "proven safe because of" in log and "guess" not in log.replace("no guess", "")
+    page.wait_for_selector("#p-review:not([hidden])")
+
+
+def test_a_no_guess_board_that_cannot_be_made_is_refused_clearly(page: Any) -> None:
+    page.get_by_test_id("tab-play").click()
+    page.get_by_test_id("no-guess").check()
+    new_game(page, 2, 2, 1, seed=1, rule="safe")  # the other three cells hold one mine: no proof finds it
+    click(page, "p-board", "A1")
+    says(page, "p-new-status", "No no-guess board: ")
+    assert "try fewer mines" in page.inner_text("#p-new-status")
+    assert page.get_by_test_id("game-status").inner_text() == "ready"
+
+
+def test_the_same_seed_gives_the_same_game_even_past_2_to_the_53(page: Any) -> None:
+    boards = []
+    for _ in range(2):
+        new_game(page, 16, 30, 99, seed="8148575614706997442")
+        play(page, "H15")
+        boards.append(page.evaluate("Array.from(document.getElementById('p-board').board.states)"))
+        page.wait_for_function("location.hash.includes('s=8148575614706997442&')")
+    assert boards[0] == boards[1]
+    assert sum(s >= 0 for s in boards[0]) > 1
+
+
+def test_dead_cells_and_cells_no_play_tells_apart_are_marked(page: Any, url: str) -> None:
+    text = "# mines: 3\n??*\n13*\n.11\n"
+    paste(page, text)
+    marks = api(url, "api/analyze", {"board": text, "marks": True})["marks"]
+    assert marks["fifty"], marks  # A1 and A2: walled in, one mine between them
+    said = page.inner_text("#a-marks")
+    for group in marks["fifty"]:
+        assert "–".join(cell_name(tuple(c)) for c in group) in said, said
+    for r, c in marks["dead"]:
+        assert "dead: its number cannot matter" in point(page, "a-board", cell_name((r, c)))
+    first, second = (cell_name(tuple(c)) for c in marks["fifty"][0][:2])
+    assert f"no play can tell it from {second}" in point(page, "a-board", first)
+
+
+def test_the_36x60_sample_opens_in_review_its_moves_at_once_its_analysis_after(page: Any) -> None:
+    from replay_samples import NO_SAMPLES, SAMPLES
+
+    sample = SAMPLES / "metasweeper-36x60.evf"
+    if not sample.exists():
+        pytest.skip(NO_SAMPLES)
+    page.get_by_test_id("tab-review").click()
+    page.set_input_files("#r-file", str(sample))
+    page.wait_for_selector("#r-review:not([hidden])")
+    viewer = page.frame_locator("#r-viewer")
+    assert viewer.locator("#counter").inner_text().endswith("of 1299")
+    if page.evaluate("document.getElementById('r-review').dataset.analysed") == "no":
+        assert "being analysed" in page.inner_text("#r-progress")
+        for _ in range(5):
+            viewer.locator("#next").click()
+        analysed = "document.getElementById('r-review').dataset.analysed === 'yes'"
+        page.wait_for_function(analysed, timeout=240_000)
+        page.wait_for_function("(d => d && d.getElementById('verdict') && d.getElementById('counter')"
+                               ".textContent.startsWith('step 6 '))"
+                               "(document.getElementById('r-viewer').contentDocument)")  # the step looked at
+    assert viewer.locator("#verdict").inner_text() == "safe"  # move 6, C57, judged now

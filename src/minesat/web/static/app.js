@@ -10,8 +10,7 @@
   const COVERED = -1, FLAG = -2;
 
   // --- shared ---------------------------------------------------------------------------
-  // A POST (or GET with method) to the API: {status, data}; data.error on failure. A seed sent as
-  // a bare JSON integer past 2^53 is read as a string, digit for digit (JSON.parse would round it).
+  // A POST (or GET with method) to the API: {status, data}; data.error on failure.
   async function api(path, body, raw, method) {
     const init = { method: method || "POST" };
     if (raw !== undefined) init.body = raw;
@@ -25,8 +24,7 @@
     } catch (err) {
       return { status: 0, data: { error: "no answer from the server (" + err.message + "): is minesat serve running?" } };
     }
-    let text = await response.text();
-    if (path.startsWith("/api/game")) text = text.replace(/("seed"\s*:\s*)(\d{16,})/g, '$1"$2"');
+    const text = await response.text();
     try {
       return { status: response.status, data: JSON.parse(text) };
     } catch (err) {
@@ -363,7 +361,6 @@
         return;
       }
       if (ex.mines && ex.mines.has(i)) { covered(); if (ex.won) this.flag(x, y, s); else dot(false); return; }
-      if (ex.preflags && ex.preflags.has(i)) { covered(); this.flag(x, y, s); return; }
       const kind = an ? an.kind[i] : 0;
       if (kind === 1) {
         ctx.fillStyle = "#1e8e3e"; ctx.fillRect(x, y, s, s);
@@ -802,7 +799,7 @@
     extra = extra || {};
     if (s >= 0) return name + ": " + (s ? "the number " + s : "an empty cell (0)");
     if (extra.exploded === i) return name + ": the mine that went off";
-    if (s === FLAG || (extra.preflags && extra.preflags.has(i))) {
+    if (s === FLAG) {
       if (extra.mines) return name + (extra.mines.has(i) ? ": a flag on a mine" : ": a flag, but no mine here");
       return name + ": a flag (counted as a mine)";
     }
@@ -987,8 +984,8 @@
   });
 
   // --- play -------------------------------------------------------------------------------
-  const G = { game: null, hint: null, hover: -1, busy: false, moves: [], flagMode: false, preflags: new Set(),
-              auto: false, autoUsed: false, autoRoute: undefined, started: 0, ended: 0, clock: null,
+  const G = { game: null, hint: null, hover: -1, busy: false, moves: [], flagMode: false,
+              auto: false, autoUsed: false, started: 0, ended: 0, clock: null,
               counted: true, layoutFile: null, options: null, reviewed: false };
   const pBoard = new Board($("p-board"), {
     hover: (i) => pHover(i),
@@ -1032,26 +1029,14 @@
       body.preset = $("p-preset").value;
       [rows, cols, mines] = PRESETS[body.preset];
     }
-    // Mines that no first click leaves room for: the game could never start.
-    const free = body.first_click === "opening" ? Math.min(rows, 3) * Math.min(cols, 3) : body.first_click === "safe" ? 1 : 0;
-    if (!G.layoutFile && mines > rows * cols - free) {
-      $("p-mines").classList.add("bad");
-      return { error: "at most " + (rows * cols - free) + " mines on " + rows + "x" + cols + " when the first click " +
-        (body.first_click === "opening" ? "opens an area (it and its neighbours are mine-free)" : "is safe") };
-    }
     const seed = $("p-seed").value.trim();
     $("p-seed").classList.remove("bad");
     if (seed !== "") {
       if (!/^\d+$/.test(seed)) { $("p-seed").classList.add("bad"); return { error: "the seed is a whole number >= 0 (or empty: a random one)" }; }
-      body.seed = seedValue(seed);
+      body.seed = seed; // a string: past 2^53 a JavaScript number would round it
     }
     if ($("p-noguess").checked) body.no_guess = true;
     return { body: body, rows: rows, cols: cols, mines: mines };
-  }
-  // A seed as sent: a JSON number while exact in JavaScript, past 2^53 its digits as a string.
-  function seedValue(text) {
-    const digits = String(text).replace(/^0+(?=\d)/, "");
-    return Number(digits) <= Number.MAX_SAFE_INTEGER ? Number(digits) : digits;
   }
   async function layoutBody(file) {
     const ext = extension(file.name);
@@ -1087,7 +1072,7 @@
     return true;
   }
   function startGame(state) {
-    G.game = state; G.hint = null; G.moves = []; G.preflags = new Set(); G.autoUsed = false; G.counted = true; G.madeSaid = false;
+    G.game = state; G.hint = null; G.moves = []; G.autoUsed = false; G.counted = true; G.madeSaid = false;
     G.started = 0; G.ended = 0; G.reviewed = false;
     clearInterval(G.clock);
     pBoard.setSize(state.rows, state.cols);
@@ -1107,7 +1092,7 @@
   function showGame() {
     const g = G.game;
     const over = g.status !== "playing";
-    const flags = flagsOf(g.cells) + G.preflags.size;
+    const flags = flagsOf(g.cells);
     $("p-left").textContent = String(g.status === "won" ? 0 : g.mines - flags);
     const state = $("p-state");
     state.textContent = g.status === "playing" ? (g.moves ? "playing" : "ready") : g.status;
@@ -1119,7 +1104,7 @@
     pBoard.extra = {
       mines: mines, won: g.status === "won", exploded: g.exploded ? moveIndex(g.exploded, g.cols) : -1,
       best: hint && hint.best && hint.best.move ? moveIndex(hint.best.move, g.cols) : -1,
-      start: !g.moves && g.start ? moveIndex(g.start, g.cols) : -1, preflags: G.preflags,
+      start: !g.moves && g.start ? moveIndex(g.start, g.cols) : -1,
     };
     pBoard.draw();
     setText($("p-best"), hint && hint.best && hint.best.move ? "Hint: best plays " + hint.best.move + " (" +
@@ -1186,7 +1171,6 @@
     }
     afterMove(result.data, auto, reason);
     $("p-board").dataset.moveMs = String(Math.round(performance.now() - t0));
-    if (first && G.preflags.size) await sendPreflags();
     return result.data;
   }
   // While the first uncover of a no-guess game makes its board: how long, how many layouts tried.
@@ -1213,7 +1197,7 @@
     const last = state.last;
     if (state.made && !G.madeSaid) {
       G.madeSaid = true;
-      setText($("p-new-status"), "No-guess board made from " + G.moves.concat(last ? [last.move] : [])[0] + ": " +
+      setText($("p-new-status"), "No-guess board made from " + state.start + ": " +
         plural(state.made.tries, "layout") + " tried in " + state.made.seconds.toFixed(1) + " s (" + state.made.method + ")", "muted");
     }
     if (state.auto) {
@@ -1248,29 +1232,12 @@
     while (log.children.length > 300) log.lastChild.remove();
     $("p-log-empty").hidden = true;
   }
-  // Flags put down before the first click (the mines are placed at the first click): sent after it.
-  async function sendPreflags() {
-    const flags = [...G.preflags];
-    G.preflags = new Set();
-    for (const i of flags) {
-      if (G.game.cells[i] === COVERED && G.game.status === "playing") {
-        await play(cellName(Math.floor(i / G.game.cols), i % G.game.cols) + "*", false);
-      }
-    }
-    showGame();
-  }
   function moveAt(i, button) {
     const g = G.game;
     if (!g || g.status !== "playing") return;
     const r = Math.floor(i / g.cols), c = i % g.cols, name = cellName(r, c), s = g.cells[i];
-    if (!g.moves && (button === "right" || button === "space") && s === COVERED) {
-      // Before the first click a flag is only a note (the mines are not placed yet).
-      if (G.preflags.has(i)) G.preflags.delete(i); else G.preflags.add(i);
-      showGame();
-      return;
-    }
     if (button === "left") {
-      if (s === COVERED && !G.preflags.has(i)) play(name);
+      if (s === COVERED) play(name);
       else if (s > 0) play(name + "+");
     } else if (button === "right" || button === "space") {
       if (s === COVERED) play(name + "*");
@@ -1295,7 +1262,7 @@
     stopAuto();
     const seconds = typeof g.seconds === "number" ? g.seconds : G.started ? (G.ended - G.started) / 1000 : 0;
     $("p-time").textContent = seconds.toFixed(seconds < 100 ? 2 : 1);
-    const bbbv = typeof g.bbbv === "number" ? g.bbbv : threeBV(g);
+    const bbbv = g.bbbv;
     const survive = g.guesses.reduce((p, x) => p * (1 - (x.probability || 0)), 1);
     const won = g.status === "won";
     $("p-end").className = "endpanel " + (won ? "won" : "lost");
@@ -1318,34 +1285,6 @@
     $("p-end").hidden = false;
     record(g, won, seconds);
     review();
-  }
-  // 3BV of the layout (once the mines are known): each opening, plus each safe cell next to none.
-  function threeBV(g) {
-    if (!g.mine_cells) return 0;
-    const rows = g.rows, cols = g.cols, n = rows * cols, mine = new Uint8Array(n), count = new Uint8Array(n);
-    for (const name of g.mine_cells) mine[moveIndex(name, cols)] = 1;
-    const around = (i, f) => {
-      const r = Math.floor(i / cols), c = i % cols;
-      for (let dr = -1; dr <= 1; dr++) for (let dc = -1; dc <= 1; dc++) {
-        const rr = r + dr, cc = c + dc;
-        if ((dr || dc) && rr >= 0 && rr < rows && cc >= 0 && cc < cols) f(rr * cols + cc);
-      }
-    };
-    for (let i = 0; i < n; i++) if (mine[i]) around(i, (j) => { count[j]++; });
-    const seen = new Uint8Array(n);
-    let bbbv = 0;
-    for (let i = 0; i < n; i++) {
-      if (mine[i] || count[i] || seen[i]) continue;
-      bbbv++;
-      const stack = [i];
-      seen[i] = 1;
-      while (stack.length) {
-        const j = stack.pop();
-        around(j, (k) => { if (!seen[k] && !mine[k]) { seen[k] = 1; if (!count[k]) stack.push(k); } });
-      }
-    }
-    for (let i = 0; i < n; i++) if (!mine[i] && !seen[i]) bbbv++;
-    return bbbv;
   }
   async function review() {
     const g = G.game;
@@ -1411,38 +1350,18 @@
     const g = G.game;
     if (!g || g.status !== "playing") return false;
     G.autoUsed = true;
-    if (G.autoRoute !== false) {
-      G.busy = true;
-      if (!g.moves && !G.started) startClock();
-      const moves = Number($("p-speed").value) ? 1 : 20;
-      const result = await making(g, !g.moves, api("/api/game/" + g.id + "/auto", { moves: moves }));
-      G.busy = false;
-      if (result.notJson && result.status === 404) G.autoRoute = false;
-      else {
-        G.autoRoute = true;
-        if (G.game !== g) return false;
-        if (result.status !== 200) { setText($("p-last"), "autoplay: " + result.data.error, "error"); return false; }
-        afterMove(result.data, true);
-        return true;
-      }
-    }
-    // Without the server's automatic player: its hint, then the move.
-    let move, reason;
-    if (!g.moves) {
-      const start = g.start ? parseName(g.start) : [Math.min(3, g.rows - 1), Math.min(3, g.cols - 1)];
-      move = cellName(start[0], start[1]);
-      reason = "first click";
-    } else {
-      const hint = await api("/api/game/" + g.id + "/hint");
-      if (G.game !== g) return false;
-      if (hint.status !== 200 || !hint.data.best.move) {
-        setText($("p-last"), "autoplay: " + (hint.data.error || hint.data.best.reason), "error");
-        return false;
-      }
-      move = hint.data.best.move;
-      reason = hint.data.best.text || hint.data.best.reason;
-    }
-    return (await play(move, true, reason)) !== null;
+    G.busy = true;
+    if (!g.moves && !G.started) startClock();
+    // At full speed several moves a request; the board shows where they lead.
+    const moves = Number($("p-speed").value) ? 1 : 20;
+    const t0 = performance.now();
+    const result = await making(g, !g.moves, api("/api/game/" + g.id + "/auto", { moves: moves }));
+    G.busy = false;
+    if (G.game !== g) return false;
+    if (result.status !== 200) { setText($("p-last"), "autoplay: " + result.data.error, "error"); return false; }
+    afterMove(result.data, true);
+    $("p-board").dataset.moveMs = String(Math.round(performance.now() - t0));
+    return true;
   }
   async function runAuto() {
     if (G.auto) return;
@@ -1510,7 +1429,7 @@
         $("p-seed").value = params.get("s") || "";
         body = preset ? { preset: preset } : { rows: rows, cols: cols, mines: mines };
         body.first_click = $("p-rule").value;
-        if (params.get("s")) body.seed = seedValue(params.get("s"));
+        if (params.get("s")) body.seed = params.get("s");
         if (params.get("ng") === "1") body.no_guess = true;
       }
     } catch (err) {
@@ -1518,34 +1437,47 @@
       return;
     }
     const moves = params.has("mv") ? (await unpack(params.get("mv"))).split(",").filter(Boolean) : [];
+    if (moves.length) body.moves = moves; // played by the server as the game is made
     if (!(await newGame(body))) return;
+    G.moves = moves.slice();
     G.counted = moves.length === 0;
-    for (const move of moves) {
-      if (G.game.status !== "playing") break;
-      const state = await play(move, false);
-      if (state === null) break;
+    if (moves.length) {
+      setText($("p-last"), "The game of the link, " + plural(moves.length, "move") + " in" +
+        (G.game.status === "playing" ? ": your turn." : "."), "muted");
+      if (G.game.status !== "playing") finish();
     }
-    if (moves.length) setText($("p-last"), "The game of the link, " + plural(moves.length, "move") + " in: your turn.", "muted");
   }
 
   // --- review -----------------------------------------------------------------------------
   // A viewer page in its frame, as tall as its content (no scrolling inside a scrolling page).
-  function showViewer(frame, html) {
+  // step: the step to show first (the viewer's #step=N), when a page replaces another.
+  function showViewer(frame, html, step) {
     frame.onload = () => {
       const doc = frame.contentDocument;
       if (!doc) return;
       const fit = () => { frame.style.height = Math.max(300, doc.documentElement.scrollHeight + 4) + "px"; };
       fit();
       new ResizeObserver(fit).observe(doc.documentElement);
+      // The viewer's own slider: it shows the step it is set to (once the viewer has shown its first).
+      const slider = doc.getElementById("slider");
+      if (step > 1 && slider) {
+        setTimeout(() => { slider.value = String(step); slider.dispatchEvent(new Event("input")); }, 50);
+      }
     };
     frame.srcdoc = html;
   }
-  const R = { data: null, name: "" };
+  // The step a viewer shows (its slider's), or 0.
+  function viewerStep(frame) {
+    const slider = frame.contentDocument && frame.contentDocument.getElementById("slider");
+    return slider ? Number(slider.value) : 0;
+  }
+  const R = { data: null, name: "", job: null };
   const REPLAYS = ["avf", "rmv", "mvf", "evf"];
   async function openReplay(file) {
     const ext = extension(file.name);
     const bytes = await readFile(file, true);
-    R.data = bytes; R.name = file.name;
+    R.data = bytes; R.name = file.name; R.job = null;
+    setText($("r-progress"), "");
     $("r-games-box").hidden = true;
     $("r-review").hidden = true;
     if (bytes.byteLength > 1 << 20) {
@@ -1560,6 +1492,8 @@
       setText($("r-status"), result.data.title, "ok");
       showViewer($("r-viewer"), result.data.page);
       $("r-review").hidden = false;
+      $("r-review").dataset.analysed = result.data.done === false ? "no" : "yes";
+      if (result.data.done === false) await follow(result.data.job, result.data.moves);
       return;
     }
     const result = await api("/api/store?name=" + encodeURIComponent(file.name), undefined, bytes);
@@ -1578,6 +1512,29 @@
     if (lost) select.value = String(lost.game);
     setText($("r-status"), d.run + ": " + d.stored + " games" + (d.games.length < d.stored ? " (the first " + d.games.length + " listed)" : ""), "ok");
     $("r-games-box").hidden = false;
+  }
+  // A long game's moves are shown at once; each move's analysis follows, and then replaces the page,
+  // at the step the player is looking at.
+  async function follow(job, moves) {
+    R.job = job;
+    const t0 = performance.now();
+    const progress = (judged, total) => setText($("r-progress"), "Each move is being analysed: " +
+      (total ? judged + " of " + total + " judged, " : "") + ((performance.now() - t0) / 1000).toFixed(0) +
+      " s. Step through the moves meanwhile; the analysis appears here when it is done.", "small muted");
+    progress(0, moves);
+    while (R.job === job) {
+      await sleep(1000);
+      const result = await api("/api/replay/" + job, undefined, undefined, "GET");
+      if (R.job !== job) return;
+      if (result.status !== 200) { setText($("r-progress"), result.data.error, "small error"); return; }
+      const d = result.data;
+      if (!d.done) { progress(d.judged || 0, d.moves || moves); continue; }
+      showViewer($("r-viewer"), d.page, viewerStep($("r-viewer")));
+      setText($("r-status"), d.title, "ok");
+      setText($("r-progress"), "Every move analysed in " + ((performance.now() - t0) / 1000).toFixed(0) + " s.", "small muted");
+      $("r-review").dataset.analysed = "yes";
+      return;
+    }
   }
   async function showStored() {
     setText($("r-status"), "replaying game " + $("r-games").value + "…", "muted");
