@@ -1224,9 +1224,8 @@
   }
   function logMove(text, auto, verdict) {
     const li = document.createElement("li");
-    li.textContent = (auto ? "🤖 " : "") + text;
-    if (verdict === "loss") li.className = "loss";
-    else if (verdict === "guess" || verdict === "needless guess") li.className = "guess";
+    li.textContent = text;
+    li.className = (auto ? "auto " : "") + (verdict === "loss" ? "loss" : verdict === "guess" || verdict === "needless guess" ? "guess" : "");
     const log = $("p-log");
     log.insertBefore(li, log.firstChild);
     while (log.children.length > 300) log.lastChild.remove();
