@@ -350,6 +350,10 @@ def test_share_gives_a_link_to_the_game_so_far_its_options_seed_and_moves(pages:
     assert fresh.evaluate("Array.from(document.getElementById('p-board').board.states)") == cells
     assert fresh.get_by_test_id("game-status").inner_text() == "playing"
     assert fresh.input_value("#p-seed") == "4242"
+    # A reload is the same: the game in progress comes back at the same move.
+    page.reload()
+    page.wait_for_function("document.getElementById('p-board').dataset.moves === '2'")
+    assert page.evaluate("Array.from(document.getElementById('p-board').board.states)") == cells
 
 
 def test_a_position_downloads_as_text_and_as_mbf_once_every_mine_is_known(page: Any, tmp_path: Path) -> None:
@@ -597,6 +601,10 @@ def test_the_end_of_a_game_says_what_happened(page: Any, tmp_path: Path) -> None
     assert re.search(r"guesses\s+none", end, re.IGNORECASE), end
     stats = page.inner_text("#p-stats")
     assert re.search(r"9x9/1\s+1\s+1 \(100 %\)\s+[0-9.]+ s", stats), stats
+    mine = page.evaluate("document.getElementById('p-board').board.extra.mines.values().next().value")
+    with page.expect_download() as layout:
+        page.click("#p-save-mbf")
+    assert Path(layout.value.path()).read_bytes() == bytes([9, 9, 0, 1, mine % 9, mine // 9])
     # A chosen layout file is named at once, before New game; it is played as it is.
     page.set_input_files("#p-layout", str(layout_file(tmp_path, ["*..", "...", "..."])))
     assert "layout.txt" in page.inner_text("#p-layout-name")
@@ -861,3 +869,15 @@ def test_the_36x60_sample_opens_in_review_its_moves_at_once_its_analysis_after(p
                                ".textContent.startsWith('step 6 '))"
                                "(document.getElementById('r-viewer').contentDocument)")  # the step looked at
     assert viewer.locator("#verdict").inner_text() == "safe"  # move 6, C57, judged now
+
+
+def test_the_safest_guesses_are_marked_when_no_cell_is_proven_safe(page: Any, url: str) -> None:
+    text = "# mines: 2\n1???\n????\n????\n"
+    paste(page, text)
+    marks = api(url, "api/analyze", {"board": text, "marks": True})["marks"]
+    safest = [cell_name(tuple(c)) for c in marks["safest"]]
+    assert safest and len(safest) < 11
+    said = page.inner_text("#a-marks")
+    assert f"({marks['safest_probability'] * 100:.2f}% mine): " + " ".join(safest) in said, said
+    for name in ("A2", "B1", "B2", "C4"):
+        assert ("a safest guess" in point(page, "a-board", name)) == (name in safest)

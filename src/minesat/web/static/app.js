@@ -203,7 +203,7 @@ async function analyse() {
   if (result.status === 200) {
     const a = result.data;
     A.raw = a;
-    A.an = compile(a, A.rows, A.cols, A.states);
+    A.an = compile(a, A.rows, A.cols);
     setText($("a-status"), a.safe.length + " proven safe, " + a.mine.length + " proven mines, " + a.unknown.length +
       " uncertain" + (a.mines === null ? " (total unknown: no probabilities)" : "") +
       (a.exact ? "" : "; probabilities estimated"), "ok");
@@ -610,7 +610,7 @@ async function refreshHint() {
   const result = await api("/api/game/" + id + "/hint", { marks: true });
   if (!G.game || G.game.id !== id || G.game.moves !== moves) return;
   if (result.status === 200) {
-    G.hint = { best: result.data.best, an: compile(result.data.analysis, g.rows, g.cols, g.cells) };
+    G.hint = { best: result.data.best, an: compile(result.data.analysis, g.rows, g.cols) };
   } else {
     G.hint = null;
     setText($("p-best"), "Hint: " + result.data.error, "hintline error");

@@ -42,7 +42,7 @@ const TILES = [12, 16, 20, 24, 28, 32, 40, 48];
 const NUMBER_COLOURS = ["", "#0000ff", "#007b00", "#ff0000", "#00007b", "#7b0000", "#007b7b", "#000000", "#7b7b7b"];
 const FONT = '"DejaVu Sans", "Segoe UI", Helvetica, Arial, sans-serif';
 // What the analysis says of each cell, as arrays (the API's lists and matrix, read once).
-export function compile(analysis, rows, cols, states) {
+export function compile(analysis, rows, cols) {
   const n = rows * cols, kind = new Uint8Array(n), prob = new Float64Array(n).fill(NaN);
   for (const [r, c] of analysis.safe) kind[r * cols + c] = 1;
   for (const [r, c] of analysis.mine) kind[r * cols + c] = 2;
@@ -56,17 +56,10 @@ export function compile(analysis, rows, cols, states) {
   (given.fifty || []).forEach((group, g) => {
     for (const [r, c] of group) { marks[r * cols + c] |= 2; groups.set(r * cols + c, g); }
   });
-  // The safest cells: when no cell is proven safe, the uncertain ones of least mine probability.
-  let least = Infinity;
-  const safest = [];
-  if (!analysis.safe.length && analysis.mines !== null) {
-    for (let i = 0; i < n; i++) {
-      if (states[i] !== COVERED || kind[i] || !(prob[i] < 1)) continue;
-      if (prob[i] < least - 1e-12) { least = prob[i]; safest.length = 0; }
-      if (Math.abs(prob[i] - least) <= 1e-12) safest.push(i);
-    }
-    for (const i of safest) marks[i] |= 4;
-  }
+  // The safest cells (the server's), marked when no cell is proven safe: then a guess is due.
+  const safest = analysis.safe.length ? [] : (given.safest || []).map(([r, c]) => r * cols + c);
+  for (const i of safest) marks[i] |= 4;
+  const least = given.safest_probability;
   return { kind: kind, prob: prob, marks: marks, groups: groups, safest: safest, least: least,
            exact: analysis.exact, mines: analysis.mines, hasMarks: "marks" in analysis, complete: given.complete !== false,
            dead: given.dead || [], fifty: given.fifty || [] };
