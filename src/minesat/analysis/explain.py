@@ -31,10 +31,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from minesat.analysis.classify import CardinalitySolver
-from minesat.analysis.constraints import Frontier
+from minesat.analysis.constraints import Constraint, Frontier
 from minesat.analysis.engine import Analyzer
 from minesat.analysis.result import Analysis
-from minesat.board import COVERED, Cell, Position, cell_name
+from minesat.board import COVERED, FLAG, Cell, Position, cell_name, neighbour_table
 
 
 @dataclass(frozen=True)
@@ -87,12 +87,19 @@ def explain(
     mines: int | None = None,
     *,
     analysis: Analysis | None = None,
+    mined: bool | None = None,
     max_nodes: int | None = None,
 ) -> Explanation:
     """Explain a certain cell; :class:`ValueError` when it is not certain or not covered.
 
-    ``analysis`` is the position's (with ``mines``), when the caller has it. ``max_nodes``
-    bounds the search for a smallest proof (see the module docstring); ``None``: no bound.
+    ``analysis`` is the position's (with ``mines``), when the caller has it. A caller who knows
+    the cell is proven already says which way (``mined``): no analysis is made then, and the
+    total is ``mines`` or the position's. ``max_nodes`` bounds the search for a smallest proof
+    (see the module docstring); ``None``: no bound.
+
+    The numbers of the cell's own component are tried first, on their own: no other number
+    shares a cell with them, so none can be part of a proof from the numbers alone (only the
+    total couples the components), and on a big board the problem stays small.
 
     >>> p = Position.from_rows(["1?", "1?", "1?"])
     >>> explain(p, (2, 1), max_nodes=0)
@@ -100,21 +107,76 @@ def explain(
     """
     if position[cell] != COVERED:
         raise ValueError(f"{cell_name(cell)} is not a covered, unflagged cell: there is nothing to explain")
-    if analysis is None:
-        analysis = Analyzer().analyze(position, mines)
-    if cell in analysis.safe:
-        mined = False
-    elif cell in analysis.mine:
-        mined = True
+    if mined is None:
+        if analysis is None:
+            analysis = Analyzer().analyze(position, mines)
+        if cell in analysis.safe:
+            mined = False
+        elif cell in analysis.mine:
+            mined = True
+        else:
+            raise ValueError(f"{cell_name(cell)} is not certain: nothing proves it safe or mined")
+        total = analysis.mines
     else:
-        raise ValueError(f"{cell_name(cell)} is not certain: nothing proves it safe or mined")
-    total = analysis.mines
+        total = mines if mines is not None else position.mines
+    near = _component(position, cell)
+    if near:
+        cells = sorted({c for con in near for c in con.cells})
+        found = _prove(cells, near, cell, mined, None, max_nodes)
+        if found is not None:
+            return Explanation(cell, mined, *found)
     frontier = Frontier.of(position)
     covered = sorted((*frontier.frontier, *frontier.interior))
+    if total is None:
+        raise ValueError(f"{cell_name(cell)} is not certain from the numbers alone, and the total is unknown")
+    found = _prove(covered, frontier.constraints, cell, mined, total - frontier.flags, max_nodes)
+    if found is None:
+        raise ValueError(f"{cell_name(cell)} is not certain: nothing proves it safe or mined")
+    return Explanation(cell, mined, *found)
+
+
+def _component(position: Position, cell: Cell) -> list[Constraint]:
+    """The numbers linked to ``cell`` through shared covered cells, as constraints in row-major
+    order of their numbers (none for an interior cell); found from the cell outwards, so that its
+    cost is the component's, not the board's."""
+    rows, cols = position.rows, position.cols
+    table = neighbour_table(rows, cols)
+    grid = position.cells
+    seen_cells = {cell[0] * cols + cell[1]}
+    numbers: set[int] = set()
+    todo = list(seen_cells)
+    while todo:
+        for j in table[todo.pop()]:
+            if grid[j] < 0 or j in numbers:
+                continue  # covered or flagged: no number
+            numbers.add(j)
+            for k in table[j]:
+                if grid[k] == COVERED and k not in seen_cells:
+                    seen_cells.add(k)
+                    todo.append(k)
+    constraints = []
+    for i in sorted(numbers):  # as Frontier.of builds them: row-major, cells sorted
+        covered = sorted(j for j in table[i] if grid[j] == COVERED)
+        need = grid[i] - sum(1 for j in table[i] if grid[j] == FLAG)
+        constraints.append(Constraint(tuple(divmod(j, cols) for j in covered), need, divmod(i, cols)))
+    return constraints
+
+
+def _prove(
+    covered: list[Cell],
+    constraints: tuple[Constraint, ...] | list[Constraint],
+    cell: Cell,
+    mined: bool,
+    remaining: int | None,
+    max_nodes: int | None,
+) -> tuple[tuple[Cell, ...], bool, bool] | None:
+    """The proof of the claim over ``covered`` from ``constraints`` (and, if the numbers alone do
+    not force it, the ``remaining`` mines among ``covered``): ``(numbers, uses_total, smallest)``;
+    ``None`` when the numbers do not force it and no total is given."""
     with CardinalitySolver(covered) as sat:
         holds: dict[int, tuple[tuple[Cell, ...], int]] = {}  # selector -> (cells, mines)
         source: dict[int, Cell] = {}
-        for c in frontier.constraints:
+        for c in constraints:
             s = sat.new_var()
             holds[s], source[s] = (c.cells, c.count), c.source
             sat.exactly(c.cells, c.count, selector=s)
@@ -123,16 +185,19 @@ def explain(
         fixed: list[int] = []
         if sat.solve([*numbers, claim_negated]):
             # The numbers alone allow the opposite: the global count is needed.
-            assert total is not None
+            if remaining is None:
+                return None
             s = sat.new_var()
-            holds[s] = (tuple(covered), total - frontier.flags)
-            sat.exactly(covered, total - frontier.flags, selector=s)
+            holds[s] = (tuple(covered), remaining)
+            sat.exactly(covered, remaining, selector=s)
             fixed = [s]
+            if sat.solve([*fixed, *numbers, claim_negated]):
+                return None  # not certain at all
         try:
             proof, smallest = _smallest_proof(sat, numbers, fixed, claim_negated, holds, max_nodes), True
         except _PastBudget:
             proof, smallest = _irreducible_proof(sat, numbers, fixed, claim_negated), False
-    return Explanation(cell, mined, tuple(sorted(source[s] for s in proof)), bool(fixed), smallest)
+    return tuple(sorted(source[s] for s in proof)), bool(fixed), smallest
 
 
 class _PastBudget(Exception):

@@ -82,8 +82,17 @@ ASSET_NAME = re.compile(r"[A-Za-z0-9_-][A-Za-z0-9_.-]*")
 #: message (how many layouts were tried) comes back before the worker is stopped.
 NO_GUESS_SHARE = 0.8
 
+#: Share of the time limit the automatic player's own guess may take; past it the guess is chosen
+#: again with exact play held to what a hint searches (on boards of up to 36 cells the player
+#: searches up to 70 000 layouts, half a minute for some positions).
+AUTO_GUESS_SHARE = 0.6
+
 #: Most moves of the automatic player one request may ask for.
 MAX_AUTO_MOVES = 1000
+
+#: A request for many moves of the automatic player stops after the move that passes this many
+#: seconds (the page asks again), so that a long game never holds a request near the time limit.
+AUTO_SECONDS = 8.0
 
 #: A replay's full review runs in the background this long at most (seconds); past it the page
 #: is told to run ``minesat replay FILE --html OUT`` instead.
@@ -298,21 +307,15 @@ def create_app(
 
         budget = work_seconds * NO_GUESS_SHARE
         try:
-            status, payload = await pools["work"].run(
-                work_seconds, api.answer, api.no_guess_request, game.rows, game.cols, game.mines, start,
+            payload = await job(
+                work_seconds, api.no_guess_request, game.rows, game.cols, game.mines, start,
                 game.rule.value, game.seed, budget, progress=progress,
             )
-        except PoolBusy:
-            raise HTTPError(503, busy) from None
         except JobTimeout:
             raise HTTPError(503, f"no no-guess board made within the time limit of {work_seconds:.0f} s: "
                             "try fewer mines or a smaller board") from None
-        except JobFailed as err:
-            raise HTTPError(500, f"internal error: {err}") from None
         finally:
             game.making = None
-        if status != 200:
-            raise HTTPError(status, payload["error"])
         made = {**payload["made"], "seconds": round(time.monotonic() - began, 3)}
         mines = frozenset((r, c) for r, c in payload["mines"])
         return Layout(game.rows, game.cols, mines), made
@@ -355,7 +358,8 @@ def create_app(
         last: Any = None
         stopped: str | None = None
         pending: dict[str, Any] | None = None
-        while len(steps) < count:
+        began = time.monotonic()
+        while len(steps) < count and (not steps or time.monotonic() - began < AUTO_SECONDS):
             try:
                 step = await anyio.to_thread.run_sync(game.auto_step)
             except GameError:
@@ -385,20 +389,33 @@ def create_app(
         return JSONResponse({**state, "auto": steps, "stopped": stopped, "next": pending})
 
     async def auto_guess(position: Any, strategy: str) -> tuple[Cell, float, str]:
-        """The automatic player's guess on ``position``, chosen in a worker; past the time limit,
-        with its exact play held to what a hint searches (said in the note)."""
+        """The automatic player's guess on ``position``, chosen in a worker; past most of the time
+        limit, with its exact play held to what a hint searches (said in the note)."""
         note = ""
+        first = work_seconds * AUTO_GUESS_SHARE
         try:
-            status, payload = await pools["work"].run(work_seconds, api.answer, api.auto_guess_request,
-                                                      position, strategy)
+            payload = await job(first, api.auto_guess_request, position, strategy)
         except JobTimeout:
-            note = (f"the player's exact search did not finish within {work_seconds:.0f} s: this guess "
+            note = (f"the player's exact search did not finish within {first:.0f} s: this guess "
                     "searched at most 2 000 layouts")
-            status, payload = await pools["work"].run(work_seconds, api.answer, api.auto_guess_request,
-                                                      position, strategy, True)
+            payload = await job(work_seconds - first, api.auto_guess_request, position, strategy, True)
+        return (payload["cell"][0], payload["cell"][1]), payload["probability"], note
+
+    Progress = Callable[[Any], None] | None
+
+    async def job(seconds: float, function: Callable[..., Any], *args: Any, progress: Progress = None) -> Any:
+        """``function(*args)``'s object, computed in a worker of the work pool within ``seconds``;
+        :class:`HTTPError` for its own error, 503 when every worker stays busy, 500 when one dies.
+        :class:`JobTimeout` is the caller's to turn into words."""
+        try:
+            status, payload = await pools["work"].run(seconds, api.answer, function, *args, progress=progress)
+        except PoolBusy:
+            raise HTTPError(503, busy) from None
+        except JobFailed as err:
+            raise HTTPError(500, f"internal error: {err}") from None
         if status != 200:
             raise HTTPError(status, payload["error"])
-        return (payload["cell"][0], payload["cell"][1]), payload["probability"], note
+        return payload
 
     async def hint(request: Request) -> Response:
         game = session(request)

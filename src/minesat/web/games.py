@@ -349,7 +349,7 @@ class GameSession:
             covered = sum(1 for k in table[j] if cells[k] == COVERED)
             if (not mined and number == flags) or (mined and number - flags == covered):
                 return AutoStep(step.move, step.reason, (cell_name(divmod(j, cols)),))
-        why = explain(position, move.cell, max_nodes=PROOF_NODES)
+        why = explain(position, move.cell, mined=mined, max_nodes=PROOF_NODES)
         return AutoStep(step.move, step.reason, tuple(cell_name(c) for c in why.numbers), why.uses_total)
 
     # --- what the page sees ----------------------------------------------------------------
