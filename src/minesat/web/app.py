@@ -398,7 +398,11 @@ def create_app(
         except JobTimeout:
             note = (f"the player's exact search did not finish within {first:.0f} s: this guess "
                     "searched at most 2 000 layouts")
-            payload = await job(work_seconds - first, api.auto_guess_request, position, strategy, True)
+            try:
+                payload = await job(work_seconds - first, api.auto_guess_request, position, strategy, True)
+            except JobTimeout:
+                raise HTTPError(503, f"the automatic player's guess was not chosen within the time limit of "
+                                f"{work_seconds:.0f} s") from None
         return (payload["cell"][0], payload["cell"][1]), payload["probability"], note
 
     Progress = Callable[[Any], None] | None
