@@ -24,35 +24,21 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import random
-import re
 import statistics
-import subprocess
-import sys
 import time
 import urllib.error
 import urllib.request
-from pathlib import Path
 from typing import Any
 
-from hostile import _position
 from playwright.sync_api import sync_playwright
+from serve import big_position, start
 
 from minesat.board import cell_name
-from minesat.formats import format_position
 
-ROOT = Path(__file__).resolve().parent.parent
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
         "--disable-component-update", "--disable-sync", "--no-first-run"]
 ANALYSED = "(b => b.dataset.analysed === b.dataset.version)(document.getElementById('a-board'))"
-
-
-def half_open(n: int, seed: int, density: float = 0.15) -> str:
-    """An n x n position: the left half shows its numbers (its mines covered), the right half is covered."""
-    rng = random.Random(seed)
-    mines = {(r, c) for r in range(n) for c in range(n) if rng.random() < density}
-    return format_position(_position(n, n, mines, lambda r, c: c >= n // 2))
 
 
 def spread(values: list[float]) -> str:
@@ -74,7 +60,7 @@ def board(page: Any, name: str, what: str) -> Any:
 
 
 def big(page: Any, side: int) -> None:
-    text = half_open(side, seed=1)
+    text = big_position(side, side, seed=1)
     page.wait_for_function(ANALYSED + " && document.getElementById('a-board').dataset.analysed")
     page.fill("#a-text", text)
     start = time.perf_counter()
@@ -147,15 +133,7 @@ def main() -> None:
     parser.add_argument("--game", type=int, default=100)
     parser.add_argument("--moves", type=int, default=40)
     args = parser.parse_args()
-    env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
-    server = subprocess.Popen(
-        [sys.executable, "-c", "from minesat.cli import main; main()", "serve", "--port", "0"],
-        stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True, env=env,
-    )
-    assert server.stderr is not None
-    found = re.search(r"(http://\S+/)", server.stderr.readline())
-    assert found is not None, "the server printed no URL"
-    url = found.group(1)
+    server, url = start()
     try:
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path=args.chromium, args=ARGS)

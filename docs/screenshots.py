@@ -56,39 +56,42 @@ def analyse(page: Any, out: Path) -> None:
     page.screenshot(path=str(out / "serve-1400.png"))
 
 
-def play(page: Any, out: Path) -> None:
+def new_game(page: Any, preset: str, seed: int, no_guess: bool = False) -> None:
+    """A new game in Play, the automatic player set to its fast speed."""
     page.click("#tab-play")
-    page.select_option("#p-preset", "intermediate")
-    page.fill("#p-seed", "3")
+    page.select_option("#p-preset", preset)
+    page.set_checked("#p-noguess", no_guess)
+    page.fill("#p-seed", str(seed))
     page.select_option("#p-speed", "60")
     page.click("#p-new")
     page.wait_for_function("document.getElementById('p-board').dataset.status === 'playing'")
+
+
+def play(page: Any, out: Path) -> None:
+    new_game(page, "intermediate", 3)
     page.click("#p-auto")
     page.wait_for_function("Number(document.getElementById('p-board').dataset.moves) >= 60 || "
                            "document.getElementById('p-board').dataset.status !== 'playing'", timeout=120_000)
     page.click("#p-auto")  # pause
-    page.check("#p-hint")
-    page.wait_for_function("document.getElementById('p-best').textContent.startsWith('Hint')")
-    page.evaluate("window.scrollTo(0, 0)")
+    hints(page)
     page.screenshot(path=str(out / "serve-800.png"))
 
 
 def phone(page: Any, out: Path) -> None:
-    page.click("#tab-play")
-    page.select_option("#p-preset", "expert")
-    page.check("#p-noguess")
-    page.fill("#p-seed", "5")
-    page.select_option("#p-speed", "60")
-    page.click("#p-new")
-    page.wait_for_function("document.getElementById('p-board').dataset.status === 'playing'")
+    new_game(page, "expert", 5, no_guess=True)
     for _ in range(12):
         page.click("#p-step")
         page.wait_for_timeout(150)
     page.click("#p-flagmode")
+    hints(page)
+    page.screenshot(path=str(out / "serve-390.png"))
+
+
+def hints(page: Any) -> None:
+    """Hints on, shown; the page at its top."""
     page.check("#p-hint")
     page.wait_for_function("document.getElementById('p-best').textContent.startsWith('Hint')")
     page.evaluate("window.scrollTo(0, 0)")
-    page.screenshot(path=str(out / "serve-390.png"))
 
 
 def review(page: Any, out: Path) -> None:
