@@ -57,6 +57,11 @@ from minesat.stats import percent
 #: Largest side of a board played in the browser (a bigger grid is no game on a screen).
 MAX_PLAY_SIDE = 100
 
+#: Largest board (cells) whose guesses are compared with the best move while the game is played:
+#: on bigger ones that search took up to 4 s a guess (a 100x100 endgame); the review at the end
+#: has the comparison all the same.
+CHANCES_CELLS = 1000
+
 #: Games kept at once; past it, the game touched longest ago is dropped.
 MAX_GAMES = 200
 
@@ -160,7 +165,8 @@ class GameSession:
         self.seed = seed if seed is not None or layout is not None else secrets.randbelow(2**63)
         self.given = layout is not None
         self.no_guess = no_guess
-        self.reviewer = Reviewer(layout, rule=self.rule) if layout is not None else None
+        self.reviewer = (Reviewer(layout, rule=self.rule, chances=rows * cols <= CHANCES_CELLS)
+                         if layout is not None else None)
         self.lock = threading.Lock()
         self.touched = time.monotonic()
         self.start: Cell | None = None  # the first uncover
@@ -246,7 +252,7 @@ class GameSession:
                 raise GameError(str(err)) from None
         # A no-guess board keeps its start mine-free whatever the rule: the first click risks nothing.
         judged = FirstClick.SAFE if self.no_guess and self.rule is FirstClick.ANY else self.rule
-        self.reviewer = Reviewer(layout, rule=judged)
+        self.reviewer = Reviewer(layout, rule=judged, chances=self.rows * self.cols <= CHANCES_CELLS)
         self.made = made
         self.start, self.began = start, time.monotonic()
         for cell in sorted(self.preflags):
