@@ -71,14 +71,20 @@ def post(client: TestClient, path: str, body: object) -> tuple[int, dict]:
 
 
 def test_the_page_and_its_assets_come_from_the_server_and_link_nowhere_else(client: TestClient) -> None:
+    from importlib import resources
+
     page = client.get("/")
     assert page.status_code == 200 and page.headers["content-type"].startswith("text/html")
-    for name in ("app.js", "app.css", "viewer.css"):
+    static = resources.files("minesat.web").joinpath("static")
+    names = sorted({"viewer.css", *(f.name for f in static.iterdir() if f.name.endswith((".js", ".css")))})
+    assert {"app.js", "app.css"} <= set(names)
+    for name in names:
         asset = client.get(f"/assets/{name}")
         assert asset.status_code == 200, name
-        assert f"/assets/{name}" in page.text
         for text in (page.text, asset.text):
-            assert "http://" not in text and "https://" not in text and "//cdn" not in text
+            assert "http://" not in text and "https://" not in text and "//cdn" not in text, name
+    for name in ("app.js", "app.css", "viewer.css"):
+        assert f"/assets/{name}" in page.text
     assert client.get("/assets/../app.py").status_code == 404
     assert client.get("/assets/secret.txt").status_code == 404
 
