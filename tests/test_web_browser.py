@@ -881,3 +881,19 @@ def test_the_safest_guesses_are_marked_when_no_cell_is_proven_safe(page: Any, ur
     assert f"({marks['safest_probability'] * 100:.2f}% mine): " + " ".join(safest) in said, said
     for name in ("A2", "B1", "B2", "C4"):
         assert ("a safest guess" in point(page, "a-board", name)) == (name in safest)
+
+
+def test_on_a_big_board_a_proof_is_asked_for_not_searched_at_every_move(page: Any) -> None:
+    text = big_position(60, 2)
+    truth = analyze(parse_position(text))
+    paste(page, text)
+    proofs: list[str] = []
+    page.on("request", lambda r: proofs.append(r.url) if r.url.endswith("/api/explain") else None)
+    name = cell_name(truth.safe[0])
+    assert point(page, "a-board", name) == f"{name}: proven safe"
+    page.wait_for_timeout(300)
+    assert proofs == []  # pointing alone: each proof is a search over the 3 600 cells
+    assert page.inner_text("#a-why-go") == f"Why is {name} safe?"
+    page.click("#a-why-go")
+    says(page, "a-why", f"{name} is safe because of ")
+    assert len(proofs) == 1

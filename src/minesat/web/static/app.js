@@ -71,7 +71,7 @@ $("share").addEventListener("click", async () => {
 
 // --- analyse ----------------------------------------------------------------------------
 const A = { rows: 0, cols: 0, mines: null, states: new Int8Array(0), version: 0, raw: null, an: null, best: null,
-            hover: -1, proof: null, bad: -1, pointed: -1, pinned: -1, tool: "cycle", failed: false, perfectBusy: false, explainTimer: null };
+            hover: -1, proof: null, bad: -1, pointed: -1, pinned: -1, whyCell: -1, tool: "cycle", failed: false, perfectBusy: false, explainTimer: null };
 const aBoard = new Board($("a-board"), {
   hover: (i) => aHover(i),
   act: (i, how) => {
@@ -138,6 +138,8 @@ function changed() {
   $("a-board").dataset.version = String(A.version);
   A.proof = null; A.bad = -1; A.pointed = A.pinned = -1;
   setText($("a-why"), "Point at a proven cell: the fewest numbers that force it are outlined.", "muted");
+  $("a-why-go").hidden = true;
+  A.whyCell = -1;
   redraw();
   clearTimeout(analyseTimer);
   analyseTimer = setTimeout(analyse, 120);
@@ -305,13 +307,24 @@ function aHover(i) {
     if (A.proof) { A.proof = null; redraw(); }
     return;
   }
+  if (A.rows * A.cols > EXPLAIN_BY_ITSELF) {
+    // Each proof is a search over the whole board: on a big one, asked for, not at every move.
+    A.whyCell = i;
+    $("a-why-go").textContent = "Why is " + cellName(Math.floor(i / A.cols), i % A.cols) + " " +
+      (A.an.kind[i] === 1 ? "safe" : "a mine") + "?";
+    $("a-why-go").hidden = false;
+    return;
+  }
   clearTimeout(A.explainTimer);
-  A.explainTimer = setTimeout(() => explain(i), 60);
+  A.explainTimer = setTimeout(() => explain(i, false), 60);
 }
-async function explain(i) {
+// Proofs come by themselves on boards of up to this many cells (pointing is enough).
+const EXPLAIN_BY_ITSELF = 2500;
+async function explain(i, asked) {
   const version = A.version, name = cellName(Math.floor(i / A.cols), i % A.cols);
+  if (asked) setText($("a-why"), "finding the numbers that force " + name + "…", "muted");
   const result = await api("/api/explain", Object.assign(request(), { cell: name }));
-  if (version !== A.version || A.hover !== i) return;
+  if (version !== A.version || (!asked && A.hover !== i)) return;
   if (result.status !== 200) { setText($("a-why"), friendly(result.data.error, true), "error"); return; }
   const e = result.data;
   const because = e.numbers.slice();
@@ -320,6 +333,7 @@ async function explain(i) {
   A.proof = new Set(e.numbers.map((n) => moveIndex(n, A.cols)));
   redraw();
 }
+$("a-why-go").addEventListener("click", () => { if (A.whyCell >= 0) explain(A.whyCell, true); });
 $("a-new").addEventListener("click", () => {
   const rows = wholeNumber($("a-rows"), "rows", 1, 1000);
   const cols = wholeNumber($("a-cols"), "columns", 1, 1000);
@@ -456,8 +470,8 @@ $("a-ranking").addEventListener("click", (ev) => {
 
 // --- play -------------------------------------------------------------------------------
 const G = { game: null, hint: null, hover: -1, busy: false, moves: [], flagMode: false,
-            auto: false, autoUsed: false, started: 0, ended: 0, clock: null,
-            counted: true, layoutFile: null, options: null, reviewed: false };
+            auto: false, autoUsed: false, started: 0, clock: null,
+            counted: true, layoutFile: null, options: null, madeSaid: false };
 const pBoard = new Board($("p-board"), {
   hover: (i) => pHover(i),
   act: (i, how) => pAct(i, how),
@@ -544,7 +558,7 @@ async function newGame(given) {
 }
 function startGame(state) {
   G.game = state; G.hint = null; G.moves = []; G.autoUsed = false; G.counted = true; G.madeSaid = false;
-  G.started = 0; G.ended = 0; G.reviewed = false;
+  G.started = 0;
   clearInterval(G.clock);
   pBoard.setSize(state.rows, state.cols);
   pBoard.states = state.cells;
@@ -617,11 +631,10 @@ async function refreshHint() {
   }
   showGame();
 }
-function clockText(ms) { return (ms / 1000).toFixed(ms < 100000 ? 0 : 0); }
 function startClock() {
   G.started = performance.now();
   clearInterval(G.clock);
-  G.clock = setInterval(() => { $("p-time").textContent = clockText(performance.now() - G.started); }, 200);
+  G.clock = setInterval(() => { $("p-time").textContent = String(Math.floor((performance.now() - G.started) / 1000)); }, 200);
   $("p-time").textContent = "0";
 }
 // One move sent; the answer shown and logged. how: "auto" for the automatic player's.
@@ -728,9 +741,9 @@ $("p-flagmode").addEventListener("click", () => {
 function finish() {
   const g = G.game;
   clearInterval(G.clock);
-  G.ended = performance.now();
   stopAuto();
-  const seconds = typeof g.seconds === "number" ? g.seconds : G.started ? (G.ended - G.started) / 1000 : 0;
+  // The server's clock (first uncover to last move); the page's when it has none.
+  const seconds = typeof g.seconds === "number" ? g.seconds : G.started ? (performance.now() - G.started) / 1000 : 0;
   $("p-time").textContent = seconds.toFixed(seconds < 100 ? 2 : 1);
   const bbbv = g.bbbv;
   const survive = g.guesses.reduce((p, x) => p * (1 - (x.probability || 0)), 1);
@@ -761,7 +774,6 @@ async function review() {
   const result = await api("/api/game/" + g.id + "/review");
   if (G.game !== g) return;
   if (result.status !== 200) { setText($("p-last"), "The review: " + result.data.error, "error"); return; }
-  G.reviewed = true;
   // The viewer page heads itself with the review's summary: the game, the result, the guesses.
   showViewer($("p-viewer"), result.data.page);
   $("p-review").hidden = false;

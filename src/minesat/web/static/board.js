@@ -99,10 +99,9 @@ export class Board {
     if (!room || !this.cols) return;
     const letters = rowName(this.rows - 1).length;
     let s = Number(this.tileChoice);
-    if (!s) {
-      const guessLeft = letters * 8 + 8;
-      s = Math.max(12, Math.min(40, Math.floor((room - guessLeft - 2) / this.cols)));
-      if (window.innerWidth < 640) s = Math.max(10, Math.min(40, Math.floor((room - guessLeft - 2) / this.cols)));
+    if (!s) { // fit: the column's width, 12 to 40 pixels a tile (10 on a phone, to show a whole expert board)
+      const least = window.innerWidth < 640 ? 10 : 12, labels = letters * 8 + 8;
+      s = Math.max(least, Math.min(40, Math.floor((room - labels - 2) / this.cols)));
     }
     this.s = s;
     this.font = Math.max(9, Math.min(13, Math.round(s * 0.45)));
@@ -110,7 +109,6 @@ export class Board {
     this.lh = this.font + 8;
     this.w = this.lw + this.cols * s + 1; this.h = this.lh + this.rows * s + 1;
     this.sizer.style.width = this.w + "px"; this.sizer.style.height = this.h + "px";
-    this.host.style.setProperty("--board-w", this.w + "px");
     this.host.dataset.tile = String(s);
     this.resize();
   }
@@ -139,7 +137,7 @@ export class Board {
     return r >= 0 && r < this.rows && c >= 0 && c < this.cols ? r * this.cols + c : -1;
   }
   // Scrolls cell i into view (the board, then the window) and answers its centre in client pixels.
-  reveal(i, block) {
+  reveal(i) {
     const r = Math.floor(i / this.cols), c = i % this.cols, s = this.s, host = this.host;
     const x = c * s, y = r * s, vw = host.clientWidth - this.lw, vh = host.clientHeight - this.lh;
     if (x < host.scrollLeft || x + s > host.scrollLeft + vw) host.scrollLeft = x - vw / 2;
@@ -152,7 +150,6 @@ export class Board {
       const moved = this.canvas.getBoundingClientRect();
       cx += moved.left - rect.left; cy += moved.top - rect.top;
     }
-    if (block !== false) this.draw();
     return { x: cx, y: cy };
   }
   center(name) { const rc = parseName(name); return this.reveal(rc[0] * this.cols + rc[1]); }
