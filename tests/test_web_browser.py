@@ -790,6 +790,9 @@ def test_a_pasted_300x300_position_shows_its_analysis_summarised_and_answers_the
     for r, c in [(5, 200), (250, 290), (299, 299)]:
         said = point(page, "a-board", cell_name((r, c)))
         assert f"mine probability {truth.probability[r][c] * 100:.2f}%" in said, said
+    # The marks follow the analysis on a board this big.
+    page.wait_for_function(f"{BOARD}.dataset.marked === {BOARD}.dataset.version")
+    assert page.inner_text("#a-marks").startswith("Dead: ")
 
 
 

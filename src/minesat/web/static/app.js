@@ -194,11 +194,14 @@ function cellList(el, label, cells) {
     el.appendChild(more);
   }
 }
+// Boards of more cells than this are analysed first without the marks (they add seconds to a
+// 300x300 analysis), and the marks follow once the analysis and the best move are on screen.
+const MARKS_LATER = 10000;
 async function analyse() {
-  const version = A.version;
+  const version = A.version, later = A.rows * A.cols > MARKS_LATER;
   setText($("a-status"), "analysing…", "muted");
   const t0 = performance.now();
-  const result = await api("/api/analyze", Object.assign(request(), { marks: true }));
+  const result = await api("/api/analyze", Object.assign(request(), { marks: !later }));
   if (version !== A.version) return; // edited meanwhile: a newer answer is coming
   const arrived = performance.now();
   A.failed = result.status !== 200;
@@ -238,6 +241,15 @@ async function analyse() {
   setText($("a-best"), A.best && A.best.move ? "best plays " + A.best.move + ": " + describeBest(A.best)
     : A.best ? "best: " + A.best.reason : best.data.error ? "best: " + best.data.error : "");
   redraw();
+  if (!later) return;
+  setText($("a-marks"), "Dead cells and unavoidable guesses: being found…", "small muted");
+  const marked = await api("/api/analyze", Object.assign(request(), { marks: true }));
+  if (version !== A.version || marked.status !== 200) return;
+  A.raw = marked.data;
+  A.an = compile(marked.data, A.rows, A.cols);
+  showMarks();
+  redraw();
+  $("a-board").dataset.marked = String(version);
 }
 function showMarks() {
   const an = A.an, parts = [];
