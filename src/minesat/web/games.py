@@ -65,6 +65,9 @@ CHANCES_CELLS = 1000
 #: Games kept at once; past it, the game touched longest ago is dropped.
 MAX_GAMES = 200
 
+#: The strategy the automatic player guesses with (``minesat solve``'s default).
+AUTO_STRATEGY = DEFAULT_STRATEGY
+
 #: Digits a seed may have (a seed the server draws has at most 19).
 MAX_SEED_DIGITS = 40
 
@@ -485,6 +488,3 @@ class GameSessions:
     def __len__(self) -> int:
         return len(self._games)
 
-
-#: The strategy the automatic player guesses with (``minesat solve``'s default).
-AUTO_STRATEGY = DEFAULT_STRATEGY
