@@ -262,6 +262,28 @@ def test_dead_and_safest_marks_agree_with_every_layout_of_small_positions(client
     assert checked > 100 and dead_seen > 20, (checked, dead_seen)
 
 
+def test_the_search_for_dead_cells_keeps_its_deadline(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A cell is looked at only when the time the last look took still fits: on a clock that a
+    look moves on by one second, a deadline 3.5 s away sees three looks and ends before it."""
+    from minesat.analysis import Analyzer
+    from minesat.guess import outcomes
+
+    clock = [100.0]
+    looked = []
+
+    def look(analyzer: Analyzer, position: Position, cell: tuple[int, int], layouts: int | None) -> bool:
+        looked.append(cell)
+        clock[0] += 1.0
+        return False
+
+    monkeypatch.setattr(outcomes.time, "monotonic", lambda: clock[0])
+    monkeypatch.setattr(outcomes, "is_dead", look)
+    position = Position.from_rows(["1???????", "????????", "????????"], mines=5)
+    analyzer = Analyzer()
+    dead, complete = outcomes.dead_cells(analyzer, position, analyzer.analyze(position), deadline=103.5)
+    assert dead == [] and len(looked) == 3 and not complete and clock[0] <= 103.5
+
+
 def test_a_games_hint_may_carry_the_marks(client: TestClient) -> None:
     gid = new_game(client, preset="expert", seed=5)["id"]
     client.post(f"/api/game/{gid}/auto", json={"moves": 40})

@@ -102,10 +102,17 @@ def is_dead(analyzer: Analyzer, position: Position, cell: Cell, layouts: int | N
 
 
 def dead_cells(
-    analyzer: Analyzer, position: Position, analysis: Analysis, *, deadline: float | None = None
+    analyzer: Analyzer,
+    position: Position,
+    analysis: Analysis,
+    *,
+    deadline: float | None = None,
+    cost: float = 0.0,
 ) -> tuple[list[Cell], bool]:
     """The undecided cells that can show only one number (:func:`is_dead`), row-major, and whether
     every one was looked at before ``deadline`` (:func:`time.monotonic` seconds; ``None``: no limit).
+    A cell is looked at only when the time it is expected to take (the last cell's, at first
+    ``cost``) fits before the deadline: on a huge board one look is an analysis of the board.
 
     Three kinds of cell, cheapest first:
 
@@ -145,14 +152,12 @@ def dead_cells(
     grid = analysis.probability
     others.sort(key=lambda i: (grid[i // cols][i % cols] or 0.0, i))
     layouts = analysis.layouts
-    for group in alike.values():
-        if deadline is not None and time.monotonic() > deadline:
-            return sorted(dead), False
-        if is_dead(analyzer, position, divmod(group[0], cols), layouts):
-            dead.extend(divmod(i, cols) for i in group)
-    for i in others:
-        if deadline is not None and time.monotonic() > deadline:
+    looks = [(group[0], group) for group in alike.values()] + [(i, [i]) for i in others]
+    for i, cells_alike in looks:
+        began = time.monotonic()
+        if deadline is not None and began + cost > deadline:
             return sorted(dead), False
         if is_dead(analyzer, position, divmod(i, cols), layouts):
-            dead.append(divmod(i, cols))
+            dead.extend(divmod(j, cols) for j in cells_alike)
+        cost = time.monotonic() - began
     return sorted(dead), True

@@ -147,10 +147,12 @@ def analyze_request(body: object) -> dict[str, Any]:
     assert isinstance(body, dict)
     marks = _flag(body, "marks")
     analyzer = Analyzer()
+    began = time.monotonic()
     analysis = _analysis(position, mines, analyzer)
+    cost = time.monotonic() - began
     answer = analysis.to_json()
     if marks:
-        answer["marks"] = marks_json(position.with_mines(analysis.mines), analysis, analyzer)
+        answer["marks"] = marks_json(position.with_mines(analysis.mines), analysis, analyzer, cost=cost)
     return answer
 
 
@@ -167,13 +169,18 @@ MARKS_SECONDS = 2.0
 
 
 def marks_json(
-    position: Position, analysis: Analysis, analyzer: Analyzer, seconds: float = MARKS_SECONDS
+    position: Position,
+    analysis: Analysis,
+    analyzer: Analyzer,
+    seconds: float = MARKS_SECONDS,
+    cost: float = 0.0,
 ) -> dict[str, Any]:
     """The marks players use on a position: ``dead`` cells (undecided, and whatever they show
     teaches nothing: :func:`~minesat.guess.outcomes.dead_cells`), the ``fifty`` groups no play
     can avoid guessing (:func:`~minesat.guess.fifty.unavoidable_guesses`), and the ``safest``
     undecided cells (the lowest mine probability, ``safest_probability``; none without the total).
-    ``complete`` is false when the search for dead cells stopped at its time limit.
+    ``complete`` is false when the search for dead cells stopped at its time limit (``cost``: the
+    seconds the position's analysis took, what a first look at a cell may take).
 
     >>> position = Position.from_rows(["1??", "???"], mines=1)
     >>> analyzer = Analyzer()
@@ -185,7 +192,8 @@ def marks_json(
     from minesat.guess.fifty import unavoidable_guesses
     from minesat.guess.outcomes import dead_cells
 
-    dead, complete = dead_cells(analyzer, position, analysis, deadline=time.monotonic() + seconds)
+    deadline = time.monotonic() + seconds
+    dead, complete = dead_cells(analyzer, position, analysis, deadline=deadline, cost=cost)
     grid = analysis.probability
     known = [(p, cell) for cell in analysis.unknown if (p := grid[cell[0]][cell[1]]) is not None]
     low = min((p for p, _ in known), default=None)
@@ -402,7 +410,9 @@ def hint_request(position: Position, marks: bool = False) -> dict[str, Any]:
     """
     blank = without_flags(position)
     analyzer = Analyzer()
+    began = time.monotonic()
     analysis = _analysis(blank, None, analyzer)
+    cost = time.monotonic() - began
     flagged = set(position.cells_in(FLAG))
     todo = replace(analysis, mine=tuple(c for c in analysis.mine if c not in flagged))
     best = best_move(blank, todo)
@@ -413,7 +423,7 @@ def hint_request(position: Position, marks: bool = False) -> dict[str, Any]:
             best = {**best, "move": unflag, "text": f"{unflag}: proven safe, take the flag off"}
     shown = analysis.to_json()
     if marks:
-        shown["marks"] = marks_json(blank, analysis, analyzer)
+        shown["marks"] = marks_json(blank, analysis, analyzer, cost=cost)
     return {"analysis": shown, "best": best}
 
 
