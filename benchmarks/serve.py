@@ -1,6 +1,6 @@
-"""``minesat serve`` under load: concurrent analyses, a perfect-play search cut at its limit, hostile boards.
+"""``minesat serve`` under load, and what a player waits for: big boards, games, autoplay, replays, no-guess.
 
-    python benchmarks/serve.py [--requests 50] [--concurrency 50] [--hostile NAME ...]
+    python benchmarks/serve.py [--requests 50] [--concurrency 50] [--hostile NAME ...] [--only PART ...]
 
 Starts ``minesat serve --port 0`` on 127.0.0.1 (a fresh process, as a user
 would) and measures, over HTTP:
@@ -13,9 +13,22 @@ would) and measures, over HTTP:
    search is answered (and how: 422 past the time limit), and the analyses'
    latencies while it ran;
 3. **hostile**: positions of benchmarks/hostile.py (those under the 1 MB
-   body cap), each answered within the time limit or refused.
+   body cap), each answered within the time limit or refused;
+4. **big**: a pasted 300x300 position (the left half uncovered, its mines
+   covered, the right half covered: the page's test board) through
+   ``/api/position``, ``/api/analyze`` (twice: on a worker that has not seen
+   that board size, then on a warm one) and ``/api/best``: seconds and bytes;
+5. **game**: a 100x100 game with 2 000 mines played move by move through
+   ``/api/game/ID/move`` (the automatic player's moves, replayed on a second
+   game of the same seed; its guesses included): each move's latency;
+6. **autoplay**: expert games played by ``/api/game/ID/auto``, one move per
+   request (the page's step-by-step speed), and in one request of 1 000 moves;
+7. **replay**: the 36x60 sample (``--replay``): ``POST /api/replay`` (the moves
+   at once) and the time until ``GET /api/replay/JOB`` says the review is done;
+8. **no-guess**: expert no-guess games: the first uncover (the board made at it).
 
-It prints figures; it asserts nothing. Bounded: about a minute on two cores.
+Each part prints its figures; nothing is asserted. All of it takes a few
+minutes on two cores (``--only`` picks parts).
 """
 
 from __future__ import annotations
@@ -23,6 +36,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import random
 import re
 import statistics
 import subprocess
@@ -31,12 +45,16 @@ import threading
 import time
 import urllib.error
 import urllib.request
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import Any
 
 from hostile import positions as hostile_positions
 
+from minesat.board import Layout, parse_cell
 from minesat.formats import format_position
+from minesat.player import default_start, play_game
 
 ROOT = Path(__file__).resolve().parent.parent
 PUZZLES = [
@@ -44,6 +62,8 @@ PUZZLES = [
 ]
 LONG_PERFECT = "1?????\n" + "??????\n" * 5
 HOSTILE = ["solved-100", "checkerboard-half", "snake", "islands", "mesh-300"]
+PARTS = ["load", "cut-off", "hostile", "big", "game", "autoplay", "replay", "no-guess"]
+SAMPLE_36X60 = Path("/work/shared/replays/metasweeper-36x60.evf")
 
 
 def start() -> tuple[subprocess.Popen[str], str]:
@@ -58,24 +78,160 @@ def start() -> tuple[subprocess.Popen[str], str]:
     if match is None:
         process.kill()
         sys.exit(f"the server did not start: {line.strip()}")
+    # The rest of its stderr is kept (read, so that a full pipe never stops the server).
+    threading.Thread(target=lambda: SERVER_LOG.extend(process.stderr or ()), daemon=True).start()
     return process, match.group(1)
 
 
-Answer = tuple[int, float, dict[str, object]]
+#: What the server wrote on stderr after its URL (printed when the benchmark fails).
+SERVER_LOG: list[str] = []
 
 
-def post(url: str, body: dict[str, object], timeout: float = 60.0) -> Answer:
-    """Status, seconds and answer of one POST."""
-    data = json.dumps(body).encode()
-    headers = {"Content-Type": "application/json"}
-    request = urllib.request.Request(url, data=data, method="POST", headers=headers)
+Answer = tuple[int, float, dict[str, Any]]
+
+
+def post(url: str, body: dict[str, object] | bytes | None = None, timeout: float = 60.0) -> Answer:
+    """Status, seconds and answer of one POST (a JSON body, raw bytes, or none)."""
+    status, seconds, payload = fetch(url, body, timeout)
+    return status, seconds, _json(status, payload, url)
+
+
+def _json(status: int, payload: bytes, url: str) -> dict[str, Any]:
+    try:
+        return json.loads(payload)
+    except ValueError:
+        raise SystemExit(f"{url}: {status} with no JSON: {payload[:200]!r}") from None
+
+
+def get(url: str, timeout: float = 60.0) -> Answer:
+    """Status, seconds and answer of one GET."""
+    status, seconds, payload = fetch(url, None, timeout, method="GET")
+    return status, seconds, _json(status, payload, url)
+
+
+def fetch(
+    url: str, body: dict[str, object] | bytes | None = None, timeout: float = 60.0, method: str = "POST"
+) -> tuple[int, float, bytes]:
+    """Status, seconds and the raw answer of one request."""
+    if method == "GET":
+        request = urllib.request.Request(url)
+    else:
+        data = body if isinstance(body, bytes) else json.dumps(body or {}).encode()
+        headers = {"Content-Type": "application/json"}
+        request = urllib.request.Request(url, data=data, method="POST", headers=headers)
     began = time.perf_counter()
     try:
         with urllib.request.urlopen(request, timeout=timeout) as response:
             status, payload = response.status, response.read()
     except urllib.error.HTTPError as err:
         status, payload = err.code, err.read()
-    return status, time.perf_counter() - began, json.loads(payload)
+    return status, time.perf_counter() - began, payload
+
+
+def big_position(rows: int, cols: int, seed: int) -> str:
+    """The page's test board: the left half uncovered (its mines left covered), the right half covered."""
+    rnd = random.Random(seed)
+    mine = [[rnd.random() < 0.15 for _ in range(cols)] for _ in range(rows)]
+    lines = []
+    for r in range(rows):
+        line = []
+        for c in range(cols):
+            if c >= cols // 2 or mine[r][c]:
+                line.append("?")
+                continue
+            n = sum(mine[i][j] for i in range(r - 1, r + 2) for j in range(c - 1, c + 2)
+                    if 0 <= i < rows and 0 <= j < cols)
+            line.append(str(n) if n else ".")
+        lines.append("".join(line))
+    return f"# mines: {sum(map(sum, mine))}\n" + "\n".join(lines) + "\n"
+
+
+def big(base: str) -> None:
+    text = big_position(300, 300, 1)
+    for name, path in [("position", "api/position"), ("analyze (cold)", "api/analyze"),
+                       ("analyze (warm)", "api/analyze"), ("best", "api/best")]:
+        status, seconds, payload = fetch(base + path, {"board": text})
+        body = json.loads(payload)
+        what = body.get("error") or (f"{len(body['unknown'])} uncertain" if "unknown" in body else
+                                     body.get("text", f"{body.get('rows')}x{body.get('cols')}"))
+        print(f"big 300x300 {name:<15} {status} in {seconds:5.2f} s, {len(payload) / 1e6:5.2f} MB: {what}")
+
+
+def layout_of(state: dict[str, Any]) -> Layout:
+    return Layout(state["rows"], state["cols"], frozenset(parse_cell(c) for c in state["mine_cells"]))
+
+
+def game(base: str, seeds: int) -> None:
+    """100x100/2000: the automatic player's game, then the same moves one request each on a twin game."""
+    latencies: list[float] = []
+    moves = guesses = 0
+    for seed in range(seeds):
+        first = post(base + "api/game", {"rows": 100, "cols": 100, "mines": 2000, "seed": seed})[2]
+        played = post(base + f"api/game/{first['id']}/auto", {"moves": 1000})[2]
+        while played["stopped"] is None:
+            played = post(base + f"api/game/{first['id']}/auto", {"moves": 1000})[2]
+        layout = layout_of(played)
+        record = play_game(layout, default_start(100, 100), rule="opening")
+        twin = post(base + "api/game", {"rows": 100, "cols": 100, "mines": 2000, "seed": seed})[2]
+        for move in record.moves:
+            status, seconds, state = post(base + f"api/game/{twin['id']}/move", {"move": move})
+            assert status == 200, state
+            latencies.append(seconds)
+        moves += len(record.moves)
+        guesses += len(record.guesses)
+    print(f"game 100x100/2000: {moves} moves ({guesses} guesses) of {seeds} games, one request each: "
+          f"{percentiles(latencies)}; over 200 ms: {sum(s > 0.2 for s in latencies)}")
+
+
+def autoplay(base: str, games: int) -> None:
+    """Expert games by /auto: one move per request (the page's stepping), and one request for a game."""
+    single, batch, moves = [], [], 0
+    for seed in range(games):
+        gid = post(base + "api/game", {"preset": "expert", "seed": seed})[2]["id"]
+        began = time.perf_counter()
+        while True:
+            state = post(base + f"api/game/{gid}/auto", {"moves": 1})[2]
+            moves += len(state["auto"])
+            if state["stopped"]:
+                break
+        single.append(time.perf_counter() - began)
+        gid = post(base + "api/game", {"preset": "expert", "seed": seed})[2]["id"]
+        status, seconds, state = post(base + f"api/game/{gid}/auto", {"moves": 1000})
+        assert status == 200 and state["stopped"] in ("won", "lost"), state
+        batch.append(seconds)
+    print(f"autoplay expert, {games} games ({moves} moves), one move per request: a game in "
+          f"p50 {statistics.median(single):.2f} s, max {max(single):.2f} s "
+          f"({sum(single) / moves * 1000:.1f} ms a move); one request a game: p50 "
+          f"{statistics.median(batch):.2f} s, max {max(batch):.2f} s")
+
+
+def replay(base: str, path: Path) -> None:
+    if not path.exists():
+        print(f"replay: {path} is not here, skipped")
+        return
+    data = path.read_bytes()
+    began = time.perf_counter()
+    status, seconds, first = post(base + f"api/replay?name={path.name}", data)
+    print(f"replay {path.name}: {status}, {first.get('moves')} moves and the page in {seconds:.1f} s "
+          f"(done: {first.get('done')})")
+    body = first
+    while status == 200 and not body.get("done"):
+        time.sleep(0.5)
+        status, _, body = get(base + f"api/replay/{first['job']}")
+    print(f"        its review {'done' if status == 200 else body.get('error')} at "
+          f"{time.perf_counter() - began:.1f} s")
+
+
+def no_guess(base: str, games: int) -> None:
+    seconds, tries = [], []
+    for seed in range(games):
+        gid = post(base + "api/game", {"preset": "expert", "no_guess": True, "seed": seed})[2]["id"]
+        status, took, state = post(base + f"api/game/{gid}/move", {"move": "H15"})
+        assert status == 200, state
+        seconds.append(took)
+        tries.append(state["made"]["tries"])
+    print(f"no-guess expert, {games} boards, the first uncover: p50 {statistics.median(seconds):.2f} s, "
+          f"max {max(seconds):.2f} s; layouts tried p50 {statistics.median(tries):.0f}, max {max(tries)}")
 
 
 def percentiles(seconds: list[float]) -> str:
@@ -134,13 +290,29 @@ def main() -> None:
     parser.add_argument("--requests", type=int, default=50)
     parser.add_argument("--concurrency", type=int, default=50)
     parser.add_argument("--hostile", nargs="*", default=HOSTILE, help="hostile.py positions (none: skip)")
+    parser.add_argument("--only", nargs="*", choices=PARTS, default=PARTS, help="the parts to run")
+    parser.add_argument("--games", type=int, default=5, help="games per part that plays games")
+    parser.add_argument("--replay", type=Path, default=SAMPLE_36X60, help="the replay to open")
     args = parser.parse_args()
     process, base = start()
+    parts: dict[str, Callable[[], None]] = {
+        "load": lambda: load(base, args.requests, args.concurrency),
+        "cut-off": lambda: cut_off(base),
+        "hostile": lambda: hostile(base, args.hostile),
+        "big": lambda: big(base),
+        "game": lambda: game(base, max(1, args.games // 2)),
+        "autoplay": lambda: autoplay(base, args.games),
+        "replay": lambda: replay(base, args.replay),
+        "no-guess": lambda: no_guess(base, 4 * args.games),
+    }
     try:
         post(base + "api/analyze", {"board": "1?\n"})  # the first worker starts
-        load(base, args.requests, args.concurrency)
-        cut_off(base)
-        hostile(base, args.hostile)
+        for name in args.only:
+            parts[name]()
+    except BaseException:
+        time.sleep(1)  # the server's last words
+        print("".join(SERVER_LOG[-60:]), file=sys.stderr)
+        raise
     finally:
         process.terminate()
         process.wait(15)

@@ -419,6 +419,29 @@ def test_explanations_are_sufficient_and_minimal(played: Played, rnd: random.Ran
                 explain(subject, rnd.choice(sorted(result.unknown)))
 
 
+@examples(100)
+@given(played_games(), st.randoms(use_true_random=False))
+def test_explanations_past_the_node_budget_are_irreducible_and_told_apart(
+    played: Played, rnd: random.Random
+) -> None:
+    """With no node to spend the proof is the solver's core shrunk: it still forces the cell and no
+    number of it can go; a caller who says which way the cell is proven gets the same answer."""
+    position = played.positions[-1]
+    if not small_enough(position):
+        return
+    result = solve(position)
+    certain = sorted(result.safe | result.mine)
+    for cell in rnd.sample(certain, min(3, len(certain))):
+        mined = cell in result.mine
+        quick = explain(position, cell, max_nodes=0)
+        assert quick.mined == mined and forces(position, cell, quick.numbers, quick.uses_total, mined=mined)
+        for dropped in quick.numbers:
+            rest = [n for n in quick.numbers if n != dropped]
+            assert not forces(position, cell, rest, quick.uses_total, mined=mined)
+        assert len(quick.numbers) >= len(explain(position, cell).numbers)
+        assert explain(position, cell, mined=mined) == explain(position, cell)
+
+
 # --- hand cases --------------------------------------------------------------
 
 #: puzzles/partial.dat, the exam position (``*`` flags; leading blanks are uncovered zeros).

@@ -395,3 +395,19 @@ def test_moves_come_in_the_order_of_their_bounds_counting_only_those_needed() ->
     live = [(9, 0, [(5, 0b11111, 1), (4, 0b1111, 2)]), (3, 1, [(2, 0b11, 1), (1, 0b1, 2)])]
     assert _Moves(live, alike).next()[:2] == (9, 0)
     assert alike.asked == 2  # the two outcomes of cell 0 only
+
+
+def test_a_component_of_a_thousand_cells_is_listed_without_recursing_that_deep() -> None:
+    """A covered row of 999 cells between two rows of numbers: one component, listed cell by cell
+    (a recursion per cell went past Python's limit: a 100x100 game's guess hit it in review)."""
+    from minesat.board import COVERED
+    from minesat.perfect.listing import list_layouts
+
+    cols = 999
+    layout = Layout(3, cols, frozenset((1, c) for c in range(0, cols, 3)))
+    cells = [COVERED if r == 1 else layout.counts[r * cols + c] for r in range(3) for c in range(cols)]
+    position = Position(3, cols, tuple(cells), layout.mine_count)
+    listed = list_layouts(position, 10)
+    assert listed is not None
+    covered, layouts = listed
+    assert layouts == [sum(1 << covered.index(m) for m in layout.mines)]

@@ -1,16 +1,22 @@
 """The page of ``minesat serve`` driven in a real headless Chromium (Playwright, the system's browser).
 
-They build a position by clicking and read its probabilities off the board
-(checked against brute force), play a game to its end and its review, and
-open a replay. They skip, saying why, where Playwright or Chromium is absent;
-``MINESAT_CHROMIUM`` names the browser when it is not on the PATH.
+Driven through the stable hooks of SPEC section 17 (``data-testid``) where there is one, and
+otherwise through what a player sees: the line under the board that describes the cell pointed
+at, the panels' text. The board is a canvas: a cell is reached by its centre, which the board
+answers (``element.board.center("C3")``, scrolling it into view). One server and one browser
+serve the whole module; each test opens its own page (and checks it raised no error). They skip,
+saying why, where Playwright or Chromium is absent; ``MINESAT_CHROMIUM`` names the browser when
+it is not on the PATH.
 """
 
 from __future__ import annotations
 
+import json
 import os
+import random
 import re
 import shutil
+import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -23,13 +29,21 @@ pytest.importorskip("playwright.sync_api", reason="Playwright is not installed: 
 from playwright.sync_api import sync_playwright
 
 from bruteforce import solve
-from minesat.board import Position, cell_name
+from minesat.analysis import analyze
+from minesat.board import COVERED, Layout, Position, cell_name
+from minesat.formats import format_position, parse_position
 from minesat.perfect import rank_moves
 from test_replay_formats import rmv2, rmv_mouse
 from test_web import start_server
 
+#: Analyse's board, in the page.
+BOARD = "document.getElementById('a-board')"
+
 #: True in the page once the board shown has been analysed.
-ANALYSED = "(b => b.dataset.analysed === b.dataset.version)(document.getElementById('a-board'))"
+ANALYSED = f"(b => b.dataset.analysed === b.dataset.version)({BOARD})"
+
+#: True once the game is over (the SPEC hook says won or lost).
+GAME_OVER = "['won', 'lost'].includes(document.querySelector('[data-testid=game-status]').textContent)"
 
 #: How Chromium is started: headless, and quiet (no updates, no sync, no first-run pages).
 CHROMIUM_ARGS = [
@@ -67,22 +81,114 @@ def browser() -> Iterator[Any]:
         browser.close()
 
 
+class Pages:
+    """Opens pages (in fresh browser contexts when asked) and collects their errors."""
+
+    def __init__(self, browser: Any, url: str) -> None:
+        self.browser, self.url = browser, url
+        self.errors: list[str] = []
+        self.contexts: list[Any] = []
+
+    def open(self, where: str = "", width: int = 1400, height: int = 900, **context: Any) -> Any:
+        ctx = self.browser.new_context(viewport={"width": width, "height": height}, **context)
+        self.contexts.append(ctx)
+        page = ctx.new_page()
+        page.on("pageerror", lambda err: self.errors.append(str(err)))
+        page.goto(self.url + where)
+        if not where or where.startswith("#analyse"):
+            page.wait_for_function(f"{BOARD}.dataset.analysed !== undefined && {ANALYSED}")
+        return page
+
+    def close(self) -> None:
+        for ctx in self.contexts:
+            ctx.close()
+
+
 @pytest.fixture
-def page(browser: Any, url: str) -> Iterator[Any]:
-    page = browser.new_page(viewport={"width": 1400, "height": 900})
-    errors: list[str] = []
-    page.on("pageerror", lambda err: errors.append(str(err)))
-    page.goto(url)
-    # The page opens on a sample position, analysed.
-    page.wait_for_function("document.getElementById('a-status').textContent.includes('proven safe')")
-    yield page
-    page.close()
-    assert not errors, errors
+def pages(browser: Any, url: str) -> Iterator[Pages]:
+    opened = Pages(browser, url)
+    yield opened
+    opened.close()
+    assert not opened.errors, opened.errors
 
 
-def cell(page: Any, board: str, name: str, cols: int) -> Any:
-    r, c = ord(name[0]) - 65, int(name[1:]) - 1
-    return page.locator(f"#{board} [data-i='{r * cols + c}']")
+@pytest.fixture
+def page(pages: Pages) -> Any:
+    """The page as it opens: Analyse, on a sample position, analysed."""
+    return pages.open()
+
+
+def at(page: Any, board: str, name: str) -> tuple[float, float]:
+    """The centre of cell ``name`` on board ``a-board`` or ``p-board``, scrolled into view."""
+    point = page.evaluate(f"document.getElementById('{board}').board.center({name!r})")
+    return point["x"], point["y"]
+
+
+def click(page: Any, board: str, name: str, button: str = "left") -> None:
+    x, y = at(page, board, name)
+    page.mouse.click(x, y, button=button)
+
+
+def point(page: Any, board: str, name: str) -> str:
+    """Points at a cell; the line under the board that describes it."""
+    x, y = at(page, board, name)
+    page.mouse.move(x, y)
+    line = "a-hover" if board == "a-board" else "p-hover"
+    page.wait_for_function(f"document.getElementById('{line}').textContent.startsWith({name + ':'!r})")
+    return page.inner_text(f"#{line}")
+
+
+def paste(page: Any, text: str) -> None:
+    page.get_by_test_id("tab-analyse").click()
+    page.get_by_test_id("board-text").fill(text)
+    version = page.evaluate(f"{BOARD}.dataset.version")
+    page.get_by_test_id("load").click()
+    page.wait_for_function(f"{BOARD}.dataset.version !== {version!r} && {ANALYSED}")
+
+
+def new_game(
+    page: Any, rows: int, cols: int, mines: int, seed: int | str | None = None, rule: str = "opening"
+) -> None:
+    page.get_by_test_id("tab-play").click()
+    page.select_option("#p-preset", "custom")
+    page.fill("#p-rows", str(rows))
+    page.fill("#p-cols", str(cols))
+    page.fill("#p-mines", str(mines))
+    page.select_option("#p-rule", rule)
+    page.fill("#p-seed", "" if seed is None else str(seed))
+    before = page.evaluate("document.getElementById('p-board').dataset.game || ''")
+    page.get_by_test_id("new-game").click()
+    page.wait_for_function(f"(b => b.dataset.game !== {before!r} && b.dataset.status === 'playing')"
+                           "(document.getElementById('p-board'))")
+
+
+def moves_made(page: Any) -> int:
+    return int(page.evaluate("document.getElementById('p-board').dataset.moves"))
+
+
+def play(page: Any, name: str, button: str = "left") -> None:
+    """Clicks a cell of the game and waits for the move's answer."""
+    before = moves_made(page)
+    click(page, "p-board", name, button)
+    page.wait_for_function(f"Number(document.getElementById('p-board').dataset.moves) > {before}")
+
+
+def says(page: Any, element: str, text: str) -> None:
+    """Waits until the element of that id says ``text``."""
+    page.wait_for_function(f"document.getElementById({element!r}).textContent.includes({text!r})")
+
+
+def api(url: str, path: str, body: object | None = None) -> Any:
+    data = None if body is None else json.dumps(body).encode()
+    request = urllib.request.Request(
+        url + path.lstrip("/"), data=data, method="GET" if data is None else "POST",
+        headers={"Content-Type": "application/json"},
+    )
+    with urllib.request.urlopen(request, timeout=30) as answer:
+        return json.loads(answer.read())
+
+
+# --- Analyse --------------------------------------------------------------------------------------
 
 
 def test_a_position_built_by_clicking_shows_the_exact_probabilities(page: Any) -> None:
@@ -90,49 +196,55 @@ def test_a_position_built_by_clicking_shows_the_exact_probabilities(page: Any) -
     page.fill("#a-cols", "4")
     page.fill("#a-mines", "3")
     page.click("#a-new")
-    cell(page, "a-board", "A1", 4).click()  # covered -> 1
-    cell(page, "a-board", "B1", 4).click()
-    cell(page, "a-board", "B1", 4).click()  # -> 2
-    cell(page, "a-board", "C1", 4).hover()
+    click(page, "a-board", "A1")  # covered -> 1
+    click(page, "a-board", "B1")
+    click(page, "a-board", "B1")  # -> 2
+    at(page, "a-board", "C1")
+    point(page, "a-board", "C1")
     page.keyboard.press("1")  # keyboard: C1 is a 1
     page.wait_for_function(ANALYSED)
     position = Position.from_rows(["1???", "2???", "1???"], mines=3)
     truth = solve(position)
     for r in range(3):
         for c in range(1, 4):
-            title = cell(page, "a-board", cell_name((r, c)), 4).get_attribute("title")
+            said = point(page, "a-board", cell_name((r, c)))
             p = truth.probability[(r, c)]
             if p == 0:
-                assert title.endswith("proven safe"), title
+                assert said.endswith("proven safe"), said
             elif p == 1:
-                assert title.endswith("proven mine"), title
+                assert said.endswith("proven mine"), said
             else:
-                assert title.endswith(f"mine probability {float(p) * 100:.2f}%"), (title, p)
+                assert f"mine probability {float(p) * 100:.2f}%" in said, (said, p)
     assert any(truth.probability[(r, c)] not in (0, 1) for r in range(3) for c in range(1, 4))
+    assert page.get_by_test_id("analysis-summary").inner_text().startswith(
+        f"{len(truth.safe)} proven safe, {len(truth.mine)} proven mines")
     # Pointing at a proven cell says why.
     proven = next((r, c) for r in range(3) for c in range(1, 4) if truth.probability[(r, c)] in (0, 1))
-    cell(page, "a-board", cell_name(proven), 4).hover()
+    point(page, "a-board", cell_name(proven))
     page.wait_for_function("document.getElementById('a-why').textContent.includes('because of')")
     # Few cells covered: perfect play comes by itself, its chance exact.
     page.wait_for_function("document.getElementById('a-perfect').textContent.includes('Chance to win')")
-    assert "of" in page.inner_text("#a-perfect")
 
 
-def test_a_pasted_board_is_read_and_a_bad_one_named_by_line_and_column(page: Any) -> None:
-    page.fill("#a-text", "# mines: 1\n1?\n??\n")
-    page.click("#a-load")
-    page.wait_for_function("document.getElementById('a-status').textContent.includes('3 uncertain')")
-    assert "33.33%" in cell(page, "a-board", "A2", 2).get_attribute("title")
-    page.fill("#a-text", "1?\nx?\n")
-    page.click("#a-load")
-    page.wait_for_function("document.getElementById('a-status').textContent.includes('board:2:1')")
+def test_a_pasted_board_is_read_and_a_bad_one_named_by_line_and_column_where_it_was_pasted(page: Any) -> None:
+    paste(page, "# mines: 1\n1?\n??\n")
+    summary = page.get_by_test_id("analysis-summary").inner_text()
+    assert "3 uncertain" in summary
+    assert "33.33%" in point(page, "a-board", "A2")
+    # A bad paste: the message by the text box, in the page's words; the board and its analysis stay
+    # as they were (no red error over an analysis it does not belong to).
+    page.get_by_test_id("board-text").fill("1?\nx?\n")
+    page.get_by_test_id("load").click()
+    says(page, "a-load-status", "line 2, column 1:")
+    assert "board:" not in page.inner_text("#a-load-status")
+    assert page.get_by_test_id("analysis-summary").inner_text() == summary
+    assert "33.33%" in point(page, "a-board", "A2")
 
 
 def test_perfect_play_ranks_every_move_best_first_the_best_starred(page: Any) -> None:
     rows = ["????", "?11?", "????", "????"]
-    page.fill("#a-text", "# mines: 3\n" + "\n".join(rows) + "\n")
-    page.click("#a-load")
-    page.wait_for_function("document.getElementById('a-status').textContent.includes('14 uncertain')")
+    paste(page, "# mines: 3\n" + "\n".join(rows) + "\n")
+    assert "14 uncertain" in page.get_by_test_id("analysis-summary").inner_text()
     # 14 covered cells: more than perfect play starts by itself, so it waits for Compute.
     assert page.locator("#a-ranking tbody tr").count() == 0
     page.click("#a-perfect-go")
@@ -149,50 +261,642 @@ def test_perfect_play_ranks_every_move_best_first_the_best_starred(page: Any) ->
         assert move.removeprefix("★ ") == cell_name(expected.cell)
         assert chance == f"{expected.wins / expected.layouts * 100:.2f}%", (move, chance)
         assert int(wins) == expected.wins
-        assert starred == (cls == "top") == (expected.wins == best), move
-    assert sum(cls == "top" for cls, *_ in shown) == 4  # A2, A3, C2, C3 tie
-    assert "chance to win" in page.inner_text("#a-ranking thead")
+        assert starred == ("top" in cls) == (expected.wins == best), move
+    assert sum("top" in cls for cls, *_ in shown) == 4  # A2, A3, C2, C3 tie
     # Pointing at a ranked move outlines its cell on the board.
     page.hover("#a-ranking tbody tr:nth-child(5)")
-    assert "pointed" in cell(page, "a-board", shown[4][1].removeprefix("★ "), 4).get_attribute("class")
+    name = shown[4][1].removeprefix("★ ")
+    r, c = ord(name[0]) - 65, int(name[1:]) - 1
+    assert page.evaluate(f"{BOARD}.board.extra.pointed") == r * 4 + c
 
 
-def test_a_game_played_to_its_end_is_reviewed(page: Any) -> None:
-    page.click("#tab-play")
-    page.select_option("#p-preset", "custom")
-    page.fill("#p-rows", "6")
-    page.fill("#p-cols", "6")
-    page.fill("#p-mines", "7")
-    page.fill("#p-seed", "11")
-    page.click("#p-new")
-    cell(page, "p-board", "C3", 6).click()
-    page.wait_for_function("document.getElementById('p-last').textContent.startsWith('C3: first click')")
+# --- Play -----------------------------------------------------------------------------------------
+
+
+def test_a_game_played_to_its_end_by_hints_is_reviewed(page: Any) -> None:
+    new_game(page, 6, 6, 7, seed=11)
+    play(page, "C3")
+    assert page.inner_text("#p-last").startswith("C3: first click")
     page.check("#p-hint")
     for _ in range(40):
-        if page.inner_text("#p-state") in ("won!", "lost"):
+        if page.evaluate(GAME_OVER):
             break
         page.wait_for_function("document.getElementById('p-best').textContent.startsWith('Hint')")
         hint = page.inner_text("#p-best")
         name = re.search(r"best plays ([A-Z]+[0-9]+)", hint).group(1)
-        target = cell(page, "p-board", name, 6)
-        moves = page.evaluate("document.getElementById('p-last').textContent")
-        if "proven mine" in hint:
-            target.click(button="right")
-        else:
-            target.click()
-        page.wait_for_function(f"document.getElementById('p-last').textContent !== {moves!r}")
-    assert page.inner_text("#p-state") in ("won!", "lost")
+        play(page, name, "right" if "proven mine" in hint else "left")
+    assert page.get_by_test_id("game-status").inner_text() in ("won", "lost")
     page.wait_for_selector("#p-review:not([hidden])")
     viewer = page.frame_locator("#p-viewer")
     assert "Your game" in viewer.locator("h1").inner_text()
     assert "result" in viewer.locator(".summary").inner_text().lower()
 
 
+# --- Review ---------------------------------------------------------------------------------------
+
+
 def test_a_replay_opens_in_the_viewer(page: Any, tmp_path: Path) -> None:
     path = tmp_path / "tiny.rmv"
     path.write_bytes(rmv2(rmv_mouse(3, 0, 20, 5) + rmv_mouse(5, 10, 20, 5)))
-    page.click("#tab-review")
+    page.get_by_test_id("tab-review").click()
     page.set_input_files("#r-file", str(path))
     page.wait_for_selector("#r-review:not([hidden])")
     assert page.inner_text("#r-status").startswith("tiny.rmv: 1x2")
     assert "tiny.rmv" in page.frame_locator("#r-viewer").locator("h1").inner_text()
+
+
+# --- Keep and share ---------------------------------------------------------------------------------
+
+
+def test_the_tab_is_in_the_url_so_reload_and_back_behave(page: Any) -> None:
+    page.get_by_test_id("tab-play").click()
+    assert page.evaluate("location.hash").startswith("#play")
+    page.reload()
+    page.wait_for_selector("#play:not([hidden])")
+    assert page.is_hidden("#analyse")
+    page.get_by_test_id("tab-review").click()
+    page.go_back()
+    page.wait_for_selector("#play:not([hidden])")
+    page.go_back()  # to where the page opened: Analyse, still this page
+    page.wait_for_selector("#analyse:not([hidden])")
+    assert page.url.startswith(page.evaluate("location.origin"))
+
+
+def test_share_gives_a_link_that_shows_the_same_analysis_in_a_fresh_browser(pages: Pages) -> None:
+    page = pages.open()
+    paste(page, "# mines: 4\n1??1\n????\n2???\n")
+    click(page, "a-board", "B4")  # an edit after the paste: the link has it too
+    page.wait_for_function(ANALYSED)
+    summary = page.get_by_test_id("analysis-summary").inner_text()
+    said = point(page, "a-board", "C2")
+    link = share(page)
+    fresh = pages.open(link.removeprefix(pages.url))
+    assert fresh.get_by_test_id("analysis-summary").inner_text() == summary
+    assert point(fresh, "a-board", "C2") == said
+    assert point(fresh, "a-board", "B4").startswith("B4: the number 1")
+
+
+def test_share_gives_a_link_to_the_game_so_far_its_options_seed_and_moves(pages: Pages) -> None:
+    page = pages.open("#play")
+    new_game(page, 8, 10, 12, seed=4242)
+    play(page, "D5")
+    covered = page.evaluate("document.getElementById('p-board').board.states.indexOf(-1)")
+    name = cell_name(divmod(covered, 10))
+    play(page, name, "right")  # a flag: a move the link keeps too
+    cells = page.evaluate("Array.from(document.getElementById('p-board').board.states)")
+    link = share(page)
+    fresh = pages.open(link.removeprefix(pages.url))
+    fresh.wait_for_function("document.getElementById('p-board').dataset.moves === '2'")
+    assert fresh.evaluate("Array.from(document.getElementById('p-board').board.states)") == cells
+    assert fresh.get_by_test_id("game-status").inner_text() == "playing"
+    assert fresh.input_value("#p-seed") == "4242"
+    # A reload is the same: the game in progress comes back at the same move.
+    page.reload()
+    page.wait_for_function("document.getElementById('p-board').dataset.moves === '2'")
+    assert page.evaluate("Array.from(document.getElementById('p-board').board.states)") == cells
+
+
+def test_a_position_downloads_as_text_and_as_mbf_once_every_mine_is_known(page: Any, tmp_path: Path) -> None:
+    paste(page, "# mines: 2\n*2?\n121\n")  # A1 flagged, A3 proven a mine: both mines known
+    with page.expect_download() as text:
+        page.click("#a-save-text")
+    assert Path(text.value.path()).read_text() == "# mines: 2\n*2?\n121\n"
+    with page.expect_download() as binary:
+        page.click("#a-save-mbf")
+    # Width, height, the count in two bytes, then (column, row) of each mine.
+    assert Path(binary.value.path()).read_bytes() == bytes([3, 2, 0, 2, 0, 0, 2, 0])
+    paste(page, "# mines: 1\n1?\n??\n")  # the mine is not known: no layout to save
+    page.click("#a-save-mbf")
+    assert "every mine must be flagged or proven" in page.inner_text("#a-save-status")
+
+
+def share(page: Any) -> str:
+    """Presses Share; the link it gives."""
+    page.get_by_test_id("share").click()
+    page.wait_for_function("document.querySelector('[data-testid=share-link]').value.startsWith('http://')")
+    return page.get_by_test_id("share-link").input_value()
+
+
+def drop(page: Any, target: str, name: str, content: bytes) -> bool:
+    """Drops a file on an element; whether the page kept the browser from opening it."""
+    return page.evaluate(
+        """([target, name, bytes]) => {
+            const dt = new DataTransfer();
+            dt.items.add(new File([new Uint8Array(bytes)], name));
+            const el = document.querySelector(target);
+            const over = new DragEvent('dragover', {dataTransfer: dt, bubbles: true, cancelable: true});
+            el.dispatchEvent(over);
+            const drop = new DragEvent('drop', {dataTransfer: dt, bubbles: true, cancelable: true});
+            el.dispatchEvent(drop);
+            return over.defaultPrevented && drop.defaultPrevented;
+        }""",
+        [target, name, list(content)],
+    )
+
+
+def test_a_file_dropped_anywhere_goes_to_its_tab_and_the_page_stays(page: Any) -> None:
+    replay = rmv2(rmv_mouse(3, 0, 20, 5) + rmv_mouse(5, 10, 20, 5))
+    assert drop(page, "header h1", "tiny.rmv", replay)  # not on the drop zone, not on the Review tab
+    page.wait_for_selector("#r-review:not([hidden])")
+    assert page.evaluate("location.hash") == "#review"
+    assert drop(page, "#r-drop", "board.txt", b"# mines: 1\n1?\n??\n")
+    page.wait_for_selector("#analyse:not([hidden])")
+    page.wait_for_function(f"{BOARD}.dataset.rows === '2' && " + ANALYSED)
+    assert "3 uncertain" in page.get_by_test_id("analysis-summary").inner_text()
+
+
+# --- Every way to play -------------------------------------------------------------------------------
+
+
+def test_keys_go_to_the_cell_under_the_pointer_and_never_to_a_focused_control(page: Any) -> None:
+    # Analyse: the mines field focused, 3 over a cell sets the cell, and the field keeps its 10.
+    page.click("#a-new")
+    page.click("#a-mines")
+    point(page, "a-board", "E5")
+    page.keyboard.press("3")
+    page.wait_for_function(ANALYSED)
+    assert point(page, "a-board", "E5") == "E5: the number 3"
+    assert page.input_value("#a-mines") == "10"
+    # Play: after a click on the hints box, Space over a cell flags it and leaves the box alone.
+    new_game(page, 9, 9, 10, seed=3)
+    play(page, "E5")
+    page.click("#p-hint")
+    covered = page.evaluate("document.getElementById('p-board').board.states.indexOf(-1)")
+    name = cell_name(divmod(covered, 9))
+    point(page, "p-board", name)
+    before = moves_made(page)
+    page.keyboard.press(" ")
+    page.wait_for_function(f"document.getElementById('p-board').dataset.moves === '{before + 1}'")
+    assert point(page, "p-board", name) == f"{name}: a flag (counted as a mine)"
+    assert page.is_checked("#p-hint")
+
+
+def test_keys_do_nothing_once_the_pointer_has_left_the_board_and_space_scrolls_the_page(page: Any) -> None:
+    page.set_viewport_size({"width": 800, "height": 500})
+    page.click("#a-new")
+    point(page, "a-board", "I9")
+    page.mouse.move(5, 300)  # off the board
+    version = page.evaluate(f"{BOARD}.dataset.version")
+    page.keyboard.press("5")
+    page.keyboard.press("f")
+    assert page.evaluate(f"{BOARD}.dataset.version") == version
+    page.evaluate("window.scrollTo(0, 0)")
+    page.mouse.click(5, 300)  # nothing focused: Space is the page's
+    page.keyboard.press(" ")
+    page.wait_for_function("window.scrollY > 0")
+
+
+def test_a_new_board_says_nothing_of_the_previous_one(page: Any) -> None:
+    point(page, "a-board", "D6")  # the sample: D6 is a mine, and the Why panel says why
+    page.wait_for_function("document.getElementById('a-why').textContent.includes('D6 is a mine')")
+    paste(page, "# mines: 5\n?????\n?????\n?????\n?????\n?????\n")
+    assert "D6" not in page.inner_text("#a-why")
+    assert "D6" not in page.inner_text("#a-hover")
+    assert page.evaluate(f"{BOARD}.board.extra.proof") is None
+
+
+def test_a_zero_and_a_flag_are_reachable_by_clicks_alone(page: Any) -> None:
+    page.fill("#a-rows", "3")
+    page.fill("#a-cols", "3")
+    page.fill("#a-mines", "1")
+    page.click("#a-new")
+    page.click("#a-tools [data-tool='0']")
+    click(page, "a-board", "A1")
+    page.click("#a-tools [data-tool='flag']")
+    click(page, "a-board", "C3")
+    page.wait_for_function(ANALYSED)
+    assert point(page, "a-board", "A1") == "A1: an empty cell (0)"
+    assert point(page, "a-board", "C3") == "C3: a flag (counted as a mine)"
+    # In Play, flag mode makes a click flag.
+    new_game(page, 9, 9, 10, seed=5)
+    play(page, "E5")
+    page.click("#p-flagmode")
+    covered = page.evaluate("document.getElementById('p-board').board.states.indexOf(-1)")
+    name = cell_name(divmod(covered, 9))
+    play(page, name)
+    assert point(page, "p-board", name) == f"{name}: a flag (counted as a mine)"
+
+
+def test_a_long_press_flags_on_a_touch_screen(pages: Pages) -> None:
+    page = pages.open("#play", width=390, height=844, has_touch=True, is_mobile=True)
+    new_game(page, 9, 9, 10, seed=8)
+    play(page, "E5")
+    covered = page.evaluate("document.getElementById('p-board').board.states.indexOf(-1)")
+    name = cell_name(divmod(covered, 9))
+    x, y = at(page, "p-board", name)
+    touch = page.context.new_cdp_session(page)
+    touch.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x, "y": y}]})
+    page.wait_for_timeout(700)
+    touch.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+    page.wait_for_function("document.getElementById('p-board').dataset.moves === '2'")
+    assert "a flag" in point(page, "p-board", name)
+
+
+# --- Defects: fields, messages, buttons -------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("field", "value", "said"), [
+    ("#a-mines", "-5", "mines must be at least 0, not -5"),
+    ("#a-mines", "2.7", "mines must be a whole number, not 2.7"),
+    ("#a-rows", "0", "rows must be at least 1, not 0"),
+    ("#a-rows", "1001", "rows must be at most 1,000, not 1001"),
+])
+def test_number_fields_are_checked_not_silently_changed(page: Any, field: str, value: str, said: str) -> None:
+    version = page.evaluate(f"{BOARD}.dataset.version")
+    page.fill(field, value)
+    page.click("#a-new")
+    assert said in page.inner_text("#a-size-status")
+    assert page.evaluate(f"{BOARD}.dataset.version") == version
+    assert page.input_value(field) == value
+
+
+def test_a_board_of_500_rows_is_made_as_asked(page: Any) -> None:
+    page.fill("#a-rows", "500")
+    page.fill("#a-mines", "")
+    page.click("#a-new")
+    page.wait_for_function(f"{BOARD}.dataset.rows === '500' && " + ANALYSED)
+    summary = page.get_by_test_id("analysis-summary").inner_text()
+    assert summary.startswith("0 proven safe, 0 proven mines, 4500 uncertain")
+
+
+def test_a_contradiction_is_marked_on_its_cell_and_perfect_play_is_off(page: Any) -> None:
+    paste(page, "# mines: 1\n1?\n??\n?3\n")
+    assert page.get_by_test_id("analysis-summary").inner_text().startswith("Impossible position: ")
+    named = re.search(r"([A-Z]+[0-9]+):", page.get_by_test_id("analysis-summary").inner_text()).group(1)
+    r, c = ord(named[0]) - 65, int(named[1:]) - 1
+    assert page.evaluate(f"{BOARD}.board.extra.bad") == r * 2 + c
+    assert page.is_disabled("#a-perfect-go")
+
+
+def test_compute_is_off_while_perfect_play_runs(page: Any) -> None:
+    paste(page, "# mines: 3\n????\n?11?\n????\n????\n")
+    searches: list[str] = []
+    page.on("request", lambda r: searches.append(r.url) if r.url.endswith("/api/perfect") else None)
+    # Three clicks in a row (in one go, before any answer can come): one search.
+    off = page.evaluate("""() => {
+        const compute = document.getElementById('a-perfect-go');
+        compute.click();
+        const off = compute.disabled;
+        compute.click();
+        compute.click();
+        return off;
+    }""")
+    assert off
+    page.wait_for_function("document.querySelectorAll('#a-ranking tbody tr').length > 0")
+    assert page.is_enabled("#a-perfect-go")
+    assert len(searches) == 1
+
+
+def test_an_error_on_a_board_built_in_the_page_names_its_cell(page: Any) -> None:
+    page.fill("#a-rows", "2")
+    page.fill("#a-cols", "2")
+    page.fill("#a-mines", "1")
+    page.click("#a-new")
+    point(page, "a-board", "B2")
+    page.keyboard.press("8")
+    page.wait_for_function(ANALYSED)
+    said = page.get_by_test_id("analysis-summary").inner_text()
+    assert said.startswith("Bad board: B2: number 8 is larger than its 3 neighbours"), said
+
+
+def test_a_game_that_cannot_start_is_refused_and_a_flag_before_the_first_click_is_kept(page: Any) -> None:
+    page.get_by_test_id("tab-play").click()
+    page.select_option("#p-preset", "custom")
+    page.fill("#p-rows", "9")
+    page.fill("#p-cols", "9")
+    page.fill("#p-mines", "80")
+    page.get_by_test_id("new-game").click()
+    says(page, "p-new-status", "80 mines do not fit on a 9x9 board under the opening rule")
+    assert page.get_by_test_id("game-status").inner_text() == "no game"
+    new_game(page, 9, 9, 10, seed=2)
+    click(page, "p-board", "A1", "right")  # before the first click: a flag all the same, no error
+    page.wait_for_function("document.getElementById('p-board').board.states[0] === -2")
+    assert point(page, "p-board", "A1") == "A1: a flag (counted as a mine)"
+    assert page.inner_text("#p-left") == "9"
+    assert "error" not in (page.get_attribute("#p-last", "class") or "")
+    play(page, "E5")  # the first click; the flag is sent after it (unless the opening took A1)
+    page.wait_for_function("document.getElementById('p-board').dataset.moves === '2' || "
+                           "document.getElementById('p-board').board.states[0] >= 0")
+    if page.evaluate("document.getElementById('p-board').board.states[0]") < 0:
+        assert point(page, "p-board", "A1") == "A1: a flag (counted as a mine)"
+
+
+def layout_file(tmp_path: Path, rows: list[str]) -> Path:
+    path = tmp_path / "layout.txt"
+    path.write_text("\n".join(rows) + "\n")
+    return path
+
+
+def test_the_end_of_a_game_says_what_happened(page: Any, tmp_path: Path) -> None:
+    page.get_by_test_id("tab-play").click()
+    page.evaluate("localStorage.clear()")
+    new_game(page, 9, 9, 1, seed=3)
+    play(page, "E5")  # one mine (not in a corner's nook): everything opens, won without a guess
+    assert page.get_by_test_id("game-status").inner_text() == "won"
+    assert page.inner_text("#p-left") == "0"  # the mine was never flagged
+    assert page.inner_text("#p-guess-none") == "No guesses: every move was proven safe."
+    end = page.inner_text("#p-end")
+    assert end.startswith("Won")
+    assert re.search(r"3BV\s+1\b", end), end
+    assert re.search(r"guesses\s+none", end, re.IGNORECASE), end
+    stats = page.inner_text("#p-stats")
+    assert re.search(r"9x9/1\s+1\s+1 \(100 %\)\s+[0-9.]+ s", stats), stats
+    mine = page.evaluate("document.getElementById('p-board').board.extra.mines.values().next().value")
+    with page.expect_download() as layout:
+        page.click("#p-save-mbf")
+    assert Path(layout.value.path()).read_bytes() == bytes([9, 9, 0, 1, mine % 9, mine // 9])
+    # A chosen layout file is named at once, before New game; it is played as it is.
+    page.set_input_files("#p-layout", str(layout_file(tmp_path, ["*..", "...", "..."])))
+    assert "layout.txt" in page.inner_text("#p-layout-name")
+    page.get_by_test_id("new-game").click()
+    page.wait_for_function("document.getElementById('p-board').dataset.moves === '0'")
+    play(page, "A1")
+    assert page.get_by_test_id("game-status").inner_text() == "lost"
+    assert point(page, "p-board", "A1") == "A1: the mine that went off"
+    assert page.inner_text("#p-end-head").startswith("Lost")
+    stats = page.inner_text("#p-stats")
+    assert re.search(r"3x3/1 \(layout file\)\s+1\s+0 \(0 %\)", stats), stats
+
+
+def test_the_review_of_a_game_fits_its_frame_and_the_end_panel_leads_to_it(
+    pages: Pages, tmp_path: Path
+) -> None:
+    page = pages.open("#play", width=800, height=700)
+    page.set_input_files("#p-layout", str(layout_file(tmp_path, ["*...", "....", "...."])))
+    page.get_by_test_id("new-game").click()
+    page.wait_for_function("document.getElementById('p-board').dataset.status === 'playing'")
+    play(page, "C4")
+    page.wait_for_function(GAME_OVER)
+    page.wait_for_selector("#p-review:not([hidden])")
+    page.wait_for_function("(f => f.contentDocument && f.contentDocument.querySelector('h1') && "
+                           "f.clientHeight >= f.contentDocument.documentElement.scrollHeight)"
+                           "(document.getElementById('p-viewer'))")
+    page.click("#p-end-review")
+    page.wait_for_function("document.getElementById('p-review').getBoundingClientRect().top < innerHeight/2")
+
+
+def test_expert_percentages_are_readable_at_1400_and_what_is_printed_is_a_choice(page: Any) -> None:
+    middle = ["?" * 12 + "1" * 6 + "?" * 12] + ["?" * 12 + "." * 6 + "?" * 12] * 2
+    rows = ["?" * 30] * 6 + middle + ["?" * 30] * 7
+    paste(page, "# mines: 99\n" + "\n".join(rows) + "\n")
+    assert page.evaluate(f"{BOARD}.board.textPx") >= 11  # the percentages' digits, in pixels
+    i = 30 * 3 + 3  # D4, far from the numbers
+    mine = page.evaluate(f"{BOARD}.board.cellText({i})")
+    said = point(page, "a-board", "D4")
+    p = float(re.search(r"mine probability ([0-9.]+)%", said).group(1))
+    assert mine == str(round(p))
+    page.select_option("#a-print", "safe")
+    assert page.evaluate(f"{BOARD}.board.cellText({i})") == str(100 - round(p))
+    page.select_option("#a-print", "none")
+    assert page.evaluate(f"{BOARD}.board.cellText({i})") == ""
+    page.select_option("#a-tile", "48")  # zoom: the board scrolls in its box
+    assert page.evaluate(f"{BOARD}.dataset.tile") == "48"
+    assert page.evaluate(f"{BOARD}.board.cellText({i})") == ""
+    page.select_option("#a-print", "mine")
+    assert page.evaluate(f"{BOARD}.board.cellText({i})") == mine + "%"
+
+
+def test_the_suggested_move_is_framed_dark_on_a_green_cell(page: Any) -> None:
+    page.wait_for_function(f"{BOARD}.board.extra.best >= 0")  # asked once the analysis is on screen
+    best = page.evaluate(f"{BOARD}.board.extra.best")
+    colours = page.evaluate(f"""(() => {{
+        const b = {BOARD}.board, s = b.s, i = {best};
+        const x = b.lw + (i % b.cols) * s - b.host.scrollLeft;
+        const y = b.lh + Math.floor(i / b.cols) * s - b.host.scrollTop;
+        const px = (dx, dy) => Array.from(b.ctx.getImageData((x + dx) * b.dpr, (y + dy) * b.dpr, 1, 1).data);
+        return [px(s / 2, 3), px(s * 0.3, s * 0.3)];
+    }})()""")
+    frame, inside = colours
+    luminance = 0.2126 * frame[0] + 0.7152 * frame[1] + 0.0722 * frame[2]
+    assert luminance < 60 and frame[2] > frame[1]  # dark blue: a bright blue reads like the green around it
+    assert inside[1] > inside[0] and inside[1] > inside[2]  # the cell itself stays green (proven safe)
+
+
+def test_at_800_px_a_ranked_move_out_of_view_is_brought_into_view(pages: Pages) -> None:
+    page = pages.open(width=800, height=600)
+    paste(page, "# mines: 3\n????\n?11?\n????\n????\n")
+    page.click("#a-perfect-go")
+    page.wait_for_function("document.querySelectorAll('#a-ranking tbody tr').length > 0")
+    row = page.locator("#a-ranking tbody tr").nth(13)
+    row.scroll_into_view_if_needed()
+    index = int(row.get_attribute("data-i"))
+    assert not page.evaluate(f"{BOARD}.board.inView({index})")
+    row.hover()
+    assert "away" in row.get_attribute("class")
+    row.click()
+    assert page.evaluate(f"{BOARD}.board.inView({index})")
+    assert page.evaluate(f"{BOARD}.board.extra.pointed") == index
+
+
+def test_a_replay_over_1_mb_is_refused_by_the_page_naming_the_command(page: Any, tmp_path: Path) -> None:
+    page.get_by_test_id("tab-review").click()
+    assert "up to 1 MB" in page.inner_text("#r-drop")
+    path = tmp_path / "long.evf"
+    path.write_bytes(b"\0" * (1 << 20 | 1))
+    page.set_input_files("#r-file", str(path))
+    says(page, "r-status", "minesat replay long.evf --html")
+
+
+def test_a_seed_the_server_draws_is_shown_digit_for_digit(page: Any, url: str) -> None:
+    page.get_by_test_id("tab-play").click()
+    page.select_option("#p-preset", "beginner")
+    page.fill("#p-seed", "")
+    page.get_by_test_id("new-game").click()
+    page.wait_for_function("location.hash.includes('s=')")
+    game = page.evaluate("location.hash.match(/s=(\\d+)/)[1]")
+    state = json.loads(urllib.request.urlopen(url + "api/game/" + page.evaluate(
+        "document.getElementById('p-board').board.host.dataset.game"), timeout=10).read())
+    assert game == str(state["seed"])
+    assert "Seed " + game + "." in page.inner_text("#p-last")
+
+
+def test_the_clock_runs_from_the_first_click_and_stops_at_the_end(page: Any) -> None:
+    new_game(page, 9, 9, 10, seed=7)
+    assert page.inner_text("#p-time") == "0"
+    assert page.inner_text("#p-left") == "10"
+    play(page, "E5")
+    page.wait_for_function("Number(document.getElementById('p-time').textContent) >= 1")
+    covered = page.evaluate("document.getElementById('p-board').board.states.indexOf(-1)")
+    play(page, cell_name(divmod(covered, 9)), "right")
+    assert page.inner_text("#p-left") == "9"
+    page.select_option("#p-speed", "0")
+    page.get_by_test_id("autoplay").click()
+    page.wait_for_function(GAME_OVER, timeout=60_000)
+    stopped = page.inner_text("#p-time")
+    page.wait_for_timeout(1200)
+    assert page.inner_text("#p-time") == stopped
+
+
+# --- The automatic player ------------------------------------------------------------------------------
+
+
+def test_autoplay_moves_pauses_steps_and_the_player_takes_over(page: Any) -> None:
+    new_game(page, 9, 9, 10, seed=21)
+    page.select_option("#p-speed", "1000")
+    page.get_by_test_id("autoplay").click()
+    page.wait_for_function("Number(document.getElementById('p-board').dataset.moves) >= 1")
+    assert "pause" in page.get_by_test_id("autoplay").inner_text()
+    page.get_by_test_id("autoplay").click()  # pause
+    page.wait_for_function("!document.getElementById('p-auto').textContent.includes('pause')")
+    paused = moves_made(page)
+    page.wait_for_timeout(1500)
+    assert moves_made(page) == paused
+    # Each move's reason is shown as it is made.
+    assert "auto" in page.get_attribute("#p-log li:first-child", "class")
+    assert re.match(r"[A-Z]+[0-9]+[*-]?: \S", page.inner_text("#p-log li:first-child"))
+    page.click("#p-step")
+    page.wait_for_function(f"Number(document.getElementById('p-board').dataset.moves) === {paused + 1}")
+    page.wait_for_timeout(700)
+    assert moves_made(page) == paused + 1
+    if page.evaluate(GAME_OVER):
+        return
+    # The player takes over: a click on the board stops the automatic player and is played.
+    page.get_by_test_id("autoplay").click()
+    page.wait_for_function("document.getElementById('p-auto').textContent.includes('pause')")
+    covered = page.evaluate("document.getElementById('p-board').board.states.indexOf(-1)")
+    x, y = at(page, "p-board", cell_name(divmod(covered, 9)))
+    page.mouse.click(x, y, button="right")
+    page.wait_for_function("!document.getElementById('p-auto').textContent.includes('pause')")
+    players = "(li => !li.classList.contains('auto') && /^[A-Z]+[0-9]+[*-]:/.test(li.textContent))"
+    page.wait_for_function(players + "(document.getElementById('p-log').firstChild)")  # not autoplay's
+
+
+def big_position(n: int, seed: int) -> str:
+    """An n x n position: the left half shows its numbers (its mines covered), the right half is covered."""
+    rnd = random.Random(seed)
+    mines = frozenset((r, c) for r in range(n) for c in range(n) if rnd.random() < 0.15)
+    counts = Layout(n, n, mines).counts
+    shown = [(r, c) not in mines and c < n // 2 for r in range(n) for c in range(n)]
+    cells = tuple(counts[i] if shown[i] else COVERED for i in range(n * n))
+    return format_position(Position(n, n, cells, len(mines)))
+
+
+def test_a_pasted_300x300_position_shows_its_analysis_summarised_and_answers_the_pointer(page: Any) -> None:
+    text = big_position(300, 1)
+    truth = analyze(parse_position(text))
+    page.get_by_test_id("board-text").fill(text)
+    page.get_by_test_id("load").click()
+    # Done when: the analysis within 15 s of Load.
+    page.wait_for_function(f"{BOARD}.dataset.rows === '300' && {ANALYSED}", timeout=15_000)
+    summary = page.get_by_test_id("analysis-summary").inner_text()
+    counts = f"{len(truth.safe)} proven safe, {len(truth.mine)} proven mines, {len(truth.unknown)} uncertain"
+    assert summary.startswith(counts), summary
+    # Long lists are summarised, the rest on request.
+    safe = page.inner_text("#a-safe")
+    assert len(safe.split()) < 50 and "more (show all)" in safe
+    page.click("#a-safe button")
+    assert len(page.inner_text("#a-safe").split()) == len(truth.safe) + 1
+    # Pointing at cells far apart: each answered, with the probability the library gives.
+    for r, c in [(5, 200), (250, 290), (299, 299)]:
+        said = point(page, "a-board", cell_name((r, c)))
+        assert f"mine probability {truth.probability[r][c] * 100:.2f}%" in said, said
+    # The marks follow the analysis on a board this big.
+    page.wait_for_function(f"{BOARD}.dataset.marked === {BOARD}.dataset.version")
+    assert page.inner_text("#a-marks").startswith("Dead: ")
+
+
+
+# --- No-guess boards, the same seed, marks, a long replay ------------------------------------------------
+
+
+def test_an_expert_no_guess_game_handed_to_autoplay_ends_won(page: Any) -> None:
+    page.get_by_test_id("tab-play").click()
+    page.select_option("#p-preset", "expert")
+    page.get_by_test_id("no-guess").check()
+    page.select_option("#p-speed", "0")
+    page.get_by_test_id("new-game").click()
+    page.wait_for_function("document.getElementById('p-board').dataset.status === 'playing'")
+    page.get_by_test_id("autoplay").click()
+    page.wait_for_function(GAME_OVER, timeout=120_000)
+    assert page.get_by_test_id("game-status").inner_text() == "won"
+    assert "No-guess board made from D4:" in page.inner_text("#p-new-status")
+    assert page.inner_text("#p-guess-none") == "No guesses: every move was proven safe."
+    log = page.inner_text("#p-log")
+    assert "proven safe because of" in log and "guess" not in log.replace("no guess", "")
+    page.wait_for_selector("#p-review:not([hidden])")
+
+
+def test_a_no_guess_board_that_cannot_be_made_is_refused_clearly(page: Any) -> None:
+    page.get_by_test_id("tab-play").click()
+    page.get_by_test_id("no-guess").check()
+    new_game(page, 2, 2, 1, seed=1, rule="safe")  # the other three cells hold one mine: no proof finds it
+    click(page, "p-board", "A1")
+    says(page, "p-new-status", "No no-guess board: ")
+    assert "try fewer mines" in page.inner_text("#p-new-status")
+    assert page.get_by_test_id("game-status").inner_text() == "ready"
+
+
+def test_the_same_seed_gives_the_same_game_even_past_2_to_the_53(page: Any) -> None:
+    boards = []
+    for _ in range(2):
+        new_game(page, 16, 30, 99, seed="8148575614706997442")
+        play(page, "H15")
+        boards.append(page.evaluate("Array.from(document.getElementById('p-board').board.states)"))
+        page.wait_for_function("location.hash.includes('s=8148575614706997442&')")
+    assert boards[0] == boards[1]
+    assert sum(s >= 0 for s in boards[0]) > 1
+
+
+def test_dead_cells_and_cells_no_play_tells_apart_are_marked(page: Any, url: str) -> None:
+    text = "# mines: 3\n??*\n13*\n.11\n"
+    paste(page, text)
+    marks = api(url, "api/analyze", {"board": text, "marks": True})["marks"]
+    assert marks["fifty"], marks  # A1 and A2: walled in, one mine between them
+    said = page.inner_text("#a-marks")
+    for group in marks["fifty"]:
+        assert "–".join(cell_name(tuple(c)) for c in group) in said, said
+    for r, c in marks["dead"]:
+        assert "dead: its number cannot matter" in point(page, "a-board", cell_name((r, c)))
+    first, second = (cell_name(tuple(c)) for c in marks["fifty"][0][:2])
+    assert f"no play can tell it from {second}" in point(page, "a-board", first)
+
+
+def test_the_36x60_sample_opens_in_review_its_moves_at_once_its_analysis_after(page: Any) -> None:
+    from replay_samples import NO_SAMPLES, SAMPLES
+
+    sample = SAMPLES / "metasweeper-36x60.evf"
+    if not sample.exists():
+        pytest.skip(NO_SAMPLES)
+    page.get_by_test_id("tab-review").click()
+    page.set_input_files("#r-file", str(sample))
+    page.wait_for_selector("#r-review:not([hidden])")
+    viewer = page.frame_locator("#r-viewer")
+    assert viewer.locator("#counter").inner_text().endswith("of 1299")
+    if page.evaluate("document.getElementById('r-review').dataset.analysed") == "no":
+        assert "being analysed" in page.inner_text("#r-progress")
+        for _ in range(5):
+            viewer.locator("#next").click()
+        analysed = "document.getElementById('r-review').dataset.analysed === 'yes'"
+        page.wait_for_function(analysed, timeout=240_000)
+        page.wait_for_function("(d => d && d.getElementById('verdict') && d.getElementById('counter')"
+                               ".textContent.startsWith('step 6 '))"
+                               "(document.getElementById('r-viewer').contentDocument)")  # the step looked at
+    assert viewer.locator("#verdict").inner_text() == "safe"  # move 6, C57, judged now
+
+
+def test_the_safest_guesses_are_marked_when_no_cell_is_proven_safe(page: Any, url: str) -> None:
+    text = "# mines: 2\n1???\n????\n????\n"
+    paste(page, text)
+    marks = api(url, "api/analyze", {"board": text, "marks": True})["marks"]
+    safest = [cell_name(tuple(c)) for c in marks["safest"]]
+    assert safest and len(safest) < 11
+    said = page.inner_text("#a-marks")
+    assert f"({marks['safest_probability'] * 100:.2f}% mine): " + " ".join(safest) in said, said
+    for name in ("A2", "B1", "B2", "C4"):
+        assert ("a safest guess" in point(page, "a-board", name)) == (name in safest)
+
+
+def test_on_a_big_board_a_proof_is_asked_for_not_searched_at_every_move(page: Any) -> None:
+    text = big_position(60, 2)
+    truth = analyze(parse_position(text))
+    paste(page, text)
+    proofs: list[str] = []
+    page.on("request", lambda r: proofs.append(r.url) if r.url.endswith("/api/explain") else None)
+    name = cell_name(truth.safe[0])
+    assert point(page, "a-board", name) == f"{name}: proven safe"
+    page.wait_for_timeout(300)
+    assert proofs == []  # pointing alone: each proof is a search over the 3 600 cells
+    assert page.inner_text("#a-why-go") == f"Why is {name} safe?"
+    page.click("#a-why-go")
+    says(page, "a-why", f"{name} is safe because of ")
+    assert len(proofs) == 1

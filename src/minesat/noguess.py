@@ -31,7 +31,8 @@ from __future__ import annotations
 
 import enum
 import random
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from minesat.analysis import Analyzer
@@ -180,6 +181,8 @@ def generate_no_guess(
     max_tries: int = MAX_TRIES,
     repair_steps: int = REPAIR_STEPS,
     analyzer: Analyzer | None = None,
+    seconds: float | None = None,
+    progress: Callable[[int], None] | None = None,
 ) -> NoGuessBoard:
     """A layout won from ``start`` without a guess, by rejection when it finds one, else by repair.
 
@@ -188,21 +191,33 @@ def generate_no_guess(
     at most each, until ``max_tries`` layouts in all have been checked (every
     repair step re-checks its layout and counts as a try). Deterministic: the
     same arguments give the same board. Raises :class:`NoGuessError` when the
-    budget runs out.
+    budget runs out, :class:`NoGuessTimeout` past ``seconds`` of wall time (checked
+    after every try, so it is overrun by one try at most: a fraction of a second on
+    100x100). ``progress`` is called with the number of layouts checked after each.
+
+    >>> try:
+    ...     generate_no_guess(9, 9, 70, start=(4, 4), seed=1, max_tries=5)
+    ... except NoGuessError as err:
+    ...     print(err)
+    no no-guess 9x9 layout with 70 mines from 4,4 (opening first click) found in 5 tries; try fewer mines
     """
     check_mine_count(rows, cols, mines, start, rule)
     rule = FirstClick(rule)
     rng = random.Random(seed)
     analyzer = analyzer if analyzer is not None else Analyzer()
+    budget = _Budget(seconds, progress, rows, cols, mines)
     tries = 0
     for _ in range(min(rejection_tries, max_tries)):
         layout = generate_layout(rows, cols, mines, start=start, rule=rule, rng=rng)
         tries += 1
         if solve_by_proof(layout, start, rule=rule, analyzer=analyzer).solved:
             return NoGuessBoard(layout, Method.REJECTION, tries)
+        budget.check(tries)
     while tries < max_tries:
         layout = generate_layout(rows, cols, mines, start=start, rule=rule, rng=rng)
-        found, checked = _repair(layout, start, rule, rng, min(repair_steps, max_tries - tries), analyzer)
+        found, checked = _repair(
+            layout, start, rule, rng, min(repair_steps, max_tries - tries), analyzer, budget, tries
+        )
         tries += checked
         if found is not None:
             return NoGuessBoard(found, Method.REPAIR, tries)
@@ -212,14 +227,49 @@ def generate_no_guess(
     )
 
 
+class NoGuessTimeout(NoGuessError):
+    """No no-guess layout was found within the wall time given; ``tries`` layouts were checked."""
+
+    def __init__(self, message: str, tries: int) -> None:
+        super().__init__(message)
+        self.tries = tries
+
+
+class _Budget:
+    """The wall time a search for a no-guess layout may take, and whom to tell of each try."""
+
+    def __init__(
+        self, seconds: float | None, progress: Callable[[int], None] | None, rows: int, cols: int, mines: int
+    ) -> None:
+        self.deadline = None if seconds is None else time.monotonic() + seconds
+        self.seconds, self.progress, self.board = seconds, progress, f"{rows}x{cols} board with {mines} mines"
+
+    def check(self, tries: int) -> None:
+        """After each layout checked: report it, and stop past the deadline."""
+        if self.progress is not None:
+            self.progress(tries)
+        if self.deadline is not None and time.monotonic() > self.deadline:
+            raise NoGuessTimeout(
+                f"no no-guess {self.board} found within {self.seconds:g} s ({tries} layouts tried)", tries
+            )
+
+
 def _repair(
-    layout: Layout, start: Cell, rule: FirstClick, rng: random.Random, steps: int, analyzer: Analyzer
+    layout: Layout,
+    start: Cell,
+    rule: FirstClick,
+    rng: random.Random,
+    steps: int,
+    analyzer: Analyzer,
+    budget: _Budget | None = None,
+    tried: int = 0,
 ) -> tuple[Layout | None, int]:
     """Move mines until proof alone solves ``layout``; ``(layout or None, layouts checked)``.
 
     Each step re-checks from the start: moving a mine changes numbers already
     revealed, so earlier proofs may no longer hold. The shared analyzer's cache
-    keeps the parts of the board that did not change cheap.
+    keeps the parts of the board that did not change cheap. ``budget`` is told of
+    each check, ``tried`` the layouts checked before this one.
     """
     rows, cols = layout.rows, layout.cols
     table = neighbour_table(rows, cols)
@@ -237,6 +287,8 @@ def _repair(
         result = solve_by_proof(current, start, rule=rule, analyzer=analyzer)
         if result.solved:
             return current, checked
+        if budget is not None:
+            budget.check(tried + checked)
         if not _perturb(result.state, mines, clear, table, rng):
             return None, checked
     return None, steps

@@ -210,6 +210,18 @@ def is_strategy(name: str) -> bool:
 
 # --- the game loop -----------------------------------------------------------------
 
+#: Where ``minesat solve`` starts by default (clipped to the board: :func:`default_start`).
+DEFAULT_START: Cell = (3, 3)
+
+
+def default_start(rows: int, cols: int) -> Cell:
+    """The default first click, :data:`DEFAULT_START` clipped to a ``rows`` x ``cols`` board.
+
+    >>> default_start(16, 30), default_start(2, 9)
+    ((3, 3), (1, 3))
+    """
+    return min(DEFAULT_START[0], rows - 1), min(DEFAULT_START[1], cols - 1)
+
 
 def check_start(layout: Layout, start: Cell, rule: FirstClick | str) -> FirstClick:
     """Raise :class:`ValueError` unless ``start`` is on the board and the layout obeys ``rule``.

@@ -35,27 +35,41 @@ def component_solutions(
     need = [c.count for c in component.constraints]
     left = [len(c.cells) for c in component.constraints]  # cells of each number not yet assigned
     found: list[tuple[int, int]] = []
-
-    def assign(i: int, mask: int, mines: int) -> bool:
-        if i == len(cells):
-            found.append((mask, mines))
-            return len(found) <= cap
+    # Depth first, cell by cell, mine-free before mined; a loop with the choices on a list (a
+    # component may hold thousands of cells: no recursion that deep).
+    n = len(cells)
+    choice = [-1] * n  # the value cell i holds now; -1 before its first
+    masks, counts = [0] * (n + 1), [0] * (n + 1)
+    i = 0
+    while i >= 0:
+        if i == n:
+            found.append((masks[n], counts[n]))
+            if len(found) > cap:
+                return None
+            i -= 1
+            continue
         ks = constraints_of[cells[i]]
-        for mined in (0, 1):
-            # A number can take this value only if it keeps enough mines and enough room.
-            if all(0 <= need[k] - mined <= left[k] - 1 for k in ks):
-                for k in ks:
-                    need[k] -= mined
-                    left[k] -= 1
-                ok = assign(i + 1, mask | (bit[cells[i]] if mined else 0), mines + mined)
-                for k in ks:
-                    need[k] += mined
-                    left[k] += 1
-                if not ok:
-                    return False
-        return True
-
-    return found if assign(0, 0, 0) else None
+        mined = choice[i]
+        if mined >= 0:  # take back the value tried last
+            for k in ks:
+                need[k] += mined
+                left[k] += 1
+        mined += 1
+        # A number can take this value only if it keeps enough mines and enough room.
+        while mined <= 1 and not all(0 <= need[k] - mined <= left[k] - 1 for k in ks):
+            mined += 1
+        if mined > 1:
+            choice[i] = -1
+            i -= 1
+            continue
+        choice[i] = mined
+        for k in ks:
+            need[k] -= mined
+            left[k] -= 1
+        masks[i + 1] = masks[i] | (bit[cells[i]] if mined else 0)
+        counts[i + 1] = counts[i] + mined
+        i += 1
+    return found
 
 
 def list_layouts(position: Position, limit: int) -> tuple[tuple[Cell, ...], list[int]] | None:

@@ -21,6 +21,7 @@ player has not yet taken other risks for nothing.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterator
 
 from minesat.analysis import Analysis
@@ -34,6 +35,23 @@ def unavoidable_guess(
     of a chain of 50/50s (:func:`_chain`), or ``None``."""
     reading = _Reading(position, analysis)
     return _around_a_number(reading) or (_chain(reading) if chains else None)
+
+
+def unavoidable_guesses(position: Position, analysis: Analysis) -> list[tuple[Cell, ...]]:
+    """Every unavoidable guess of the position: the cells around a number that nothing can tell
+    apart, then the chains of 50/50s, each group once (a player's marks for them).
+
+    >>> from minesat.analysis import analyze
+    >>> position = Position.from_rows(["??*??", "13*31", " 111 "], mines=4)   # two walled-in 1s
+    >>> unavoidable_guesses(position, analyze(position))
+    [((0, 0), (0, 1)), ((0, 3), (0, 4))]
+    """
+    reading = _Reading(position, analysis)
+    groups: list[tuple[Cell, ...]] = []
+    for group in itertools.chain(_each_around_a_number(reading), _each_chain(reading)):
+        if group not in groups:
+            groups.append(group)
+    return groups
 
 
 class _Reading:
@@ -64,6 +82,11 @@ class _Reading:
 
 def _around_a_number(reading: _Reading) -> tuple[Cell, ...] | None:
     """The undecided cells around one number, when nothing can ever tell them apart (the module docstring)."""
+    return next(_each_around_a_number(reading), None)
+
+
+def _each_around_a_number(reading: _Reading) -> Iterator[tuple[Cell, ...]]:
+    """Every group :func:`_around_a_number` could give, row-major by number."""
     table = reading.table
     seen: set[tuple[int, ...]] = set()
     for group, need in reading.numbers():
@@ -75,8 +98,7 @@ def _around_a_number(reading: _Reading) -> tuple[Cell, ...] | None:
         watchers = {k for j in group for k in table[j]} - members
         # Whatever sees part of the group must see all of it, or be a mine that shows nothing.
         if all(reading.known_mine(k) or members <= set(table[k]) for k in watchers):
-            return reading.cells_of(group)
-    return None
+            yield reading.cells_of(group)
 
 
 def _chain(reading: _Reading) -> tuple[Cell, ...] | None:
@@ -101,6 +123,11 @@ def _chain(reading: _Reading) -> tuple[Cell, ...] | None:
     >>> _chain(reading)                       # A3 + C2 or B3 + C1: the 1s and C3 link them
     ((0, 2), (1, 2), (2, 0), (2, 1))
     """
+    return next(_each_chain(reading), None)
+
+
+def _each_chain(reading: _Reading) -> Iterator[tuple[Cell, ...]]:
+    """Every chain :func:`_chain` could give, by its first cell."""
     table = reading.table
     linked: dict[int, set[int]] = {}
     for group, need in reading.numbers():
@@ -134,5 +161,4 @@ def _chain(reading: _Reading) -> tuple[Cell, ...] | None:
             for k in watchers
         )
         if balanced:
-            return reading.cells_of(chain)
-    return None
+            yield reading.cells_of(chain)

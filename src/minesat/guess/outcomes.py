@@ -18,6 +18,7 @@ These probabilities sum to the cell's chance of being safe.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 
@@ -83,3 +84,80 @@ def each_outcome(
             raise ValueError("outcomes need exact layout counts")
         if after.layouts:
             yield Outcome(value, after.layouts / layouts, after)
+
+
+def is_dead(analyzer: Analyzer, position: Position, cell: Cell, layouts: int | None = None) -> bool:
+    """Whether ``cell`` can show only one number: uncovering it (when it is safe) teaches nothing.
+
+    ``layouts`` as :func:`outcomes`. A cell none of whose covered neighbours is undecided
+    shows a number fixed already; otherwise the numbers it can show are counted, up to two.
+
+    >>> from minesat.analysis import Analyzer
+    >>> position = Position.from_rows(["1??", "???"], mines=1)   # the mine is beside A1
+    >>> [is_dead(Analyzer(), position, cell) for cell in [(1, 1), (1, 2)]]   # B2 sees all of A2, B1
+    [True, False]
+    """
+    numbers = each_outcome(analyzer, position, cell, layouts)
+    return next(numbers, None) is None or next(numbers, None) is None
+
+
+def dead_cells(
+    analyzer: Analyzer,
+    position: Position,
+    analysis: Analysis,
+    *,
+    deadline: float | None = None,
+    cost: float = 0.0,
+) -> tuple[list[Cell], bool]:
+    """The undecided cells that can show only one number (:func:`is_dead`), row-major, and whether
+    every one was looked at before ``deadline`` (:func:`time.monotonic` seconds; ``None``: no limit).
+    A cell is looked at only when the time it is expected to take (the last cell's, at first
+    ``cost``) fits before the deadline: on a huge board one look is an analysis of the board.
+
+    Three kinds of cell, cheapest first:
+
+    - a cell none of whose covered neighbours is undecided shows a number fixed already: dead;
+    - an *interior* cell (beside no number) whose undecided neighbours are all interior too: the
+      interior cells are interchangeable (no number sees them; only the total counts them), so
+      whether such a cell is dead depends only on how many undecided neighbours it has, and one
+      cell of each count is looked at for all;
+    - the others (beside the frontier), the safest first, one by one.
+
+    Without exact layout counts only the first kind is found (and the answer is not complete).
+
+    >>> from minesat.analysis import Analyzer
+    >>> position = Position.from_rows(["1??", "???"], mines=1)
+    >>> a = Analyzer()
+    >>> dead_cells(a, position, a.analyze(position))
+    ([(0, 1), (1, 0), (1, 1)], True)
+    """
+    rows, cols = position.rows, position.cols
+    table = neighbour_table(rows, cols)
+    cells = position.cells
+    undecided = {r * cols + c for r, c in analysis.unknown}
+    interior = {i for i in undecided if not any(cells[j] >= 0 for j in table[i])}
+    alike: dict[int, list[int]] = {}  # interior cells with only interior neighbours undecided, by their count
+    others: list[int] = []
+    dead: list[Cell] = []
+    for i in sorted(undecided):
+        around = [j for j in table[i] if j in undecided]
+        if not around:
+            dead.append(divmod(i, cols))  # its number is the known mines around it, already
+        elif i in interior and all(j in interior for j in around):
+            alike.setdefault(len(around), []).append(i)
+        else:
+            others.append(i)
+    if analysis.layouts is None:
+        return sorted(dead), False
+    grid = analysis.probability
+    others.sort(key=lambda i: (grid[i // cols][i % cols] or 0.0, i))
+    layouts = analysis.layouts
+    looks = [(group[0], group) for group in alike.values()] + [(i, [i]) for i in others]
+    for i, cells_alike in looks:
+        began = time.monotonic()
+        if deadline is not None and began + cost > deadline:
+            return sorted(dead), False
+        if is_dead(analyzer, position, divmod(i, cols), layouts):
+            dead.extend(divmod(j, cols) for j in cells_alike)
+        cost = time.monotonic() - began
+    return sorted(dead), True

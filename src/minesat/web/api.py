@@ -9,26 +9,29 @@ Plain functions of plain data, so that a worker process can run them (see
 >>> status, body["moves"], body["probability"][1]
 (200, [], [0.3333333333333333, 0.3333333333333333])
 >>> answer(analyze_request, {"board": "1x\\n"})
-(400, {'error': "board:1:2: unknown character 'x' (a position uses ? * F . 0-8)"})
+(400, {'error': "board:1:2: unknown character 'x' (a position uses ? * F . 0-8)", 'cell': 'A2'})
 >>> answer(analyze_request, {"board": "3?\\n??\\n", "mines": 1})[0]
 422
 """
 
 from __future__ import annotations
 
+import re
+import time
 from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
 from minesat.analysis import Analysis, Analyzer, InconsistentPositionError
 from minesat.analysis.explain import explain_json
-from minesat.board import FLAG, Cell, Layout, Move, Position, parse_cell
+from minesat.board import FLAG, Cell, Layout, Move, Position, cell_name, parse_cell
 from minesat.formats import ReplayFormatError, parse_replay
 from minesat.formats.replay import replay_format_for
 from minesat.formats.wanted import InputError, board_from_content
+from minesat.guess import mine_probability
 from minesat.guess.best import best_within
 from minesat.perfect import DEFAULT_MAX_STATES, PastBudget, perfect_from_position
-from minesat.player import Reason, next_step
+from minesat.player import Reason, get_strategy, next_step
 from minesat.replay import review_replay
 from minesat.review import GameReview, review_game, without_flags
 from minesat.stats import percent
@@ -45,11 +48,12 @@ Answer = tuple[int, dict[str, Any]]
 
 
 class RequestError(Exception):
-    """A request that cannot be answered with a result: its HTTP status and one-line message."""
+    """A request that cannot be answered with a result: its HTTP status and one-line message, and
+    keys to add to the error's object (``cell``: the cell the message is about)."""
 
-    def __init__(self, status: int, message: str) -> None:
+    def __init__(self, status: int, message: str, **extra: Any) -> None:
         super().__init__(status, message)
-        self.status, self.message = status, message
+        self.status, self.message, self.extra = status, message, extra
 
 
 def answer(function: Callable[..., dict[str, Any]], *args: Any) -> Answer:
@@ -63,7 +67,7 @@ def answer(function: Callable[..., dict[str, Any]], *args: Any) -> Answer:
     try:
         return 200, function(*args)
     except RequestError as err:
-        return err.status, {"error": err.message}
+        return err.status, {"error": err.message, **err.extra}
 
 
 # --- positions ------------------------------------------------------------------------
@@ -72,7 +76,15 @@ def answer(function: Callable[..., dict[str, Any]], *args: Any) -> Answer:
 def read_position(body: object, command: str = "analyze") -> tuple[Position, int | None]:
     """The position in ``{"board": TEXT, "mines": N, "format": F}`` and the total given, if any.
 
-    A board that cannot be read is a 400 naming line and column (``board:LINE:COL: ...``).
+    A board that cannot be read is a 400 naming line and column (``board:LINE:COL: ...``), and,
+    when that is a cell of a text board, the cell (``"cell": "I9"``: the page marks it).
+
+    >>> read_position({"board": "# mines: 1\\n1?\\n1x\\n"})
+    Traceback (most recent call last):
+    ...
+    minesat.web.api.RequestError: (400, "board:3:2: unknown character 'x' (a position uses ? * F . 0-8)")
+    >>> answer(read_position, {"board": "# mines: 1\\n1?\\n1x\\n"})[1]["cell"]
+    'B2'
     """
     if not isinstance(body, dict):
         raise RequestError(400, f"the body must be a JSON object, not {_json_kind(body)}")
@@ -86,9 +98,24 @@ def read_position(body: object, command: str = "analyze") -> tuple[Position, int
     try:
         position = board_from_content(text, "board", fmt, "position", command)
     except InputError as err:
-        raise RequestError(400, str(err)) from None
+        cell = _cell_at(text, str(err)) if fmt == "text" else None
+        raise RequestError(400, str(err), **({"cell": cell} if cell else {})) from None
     assert isinstance(position, Position)
     return position, mines
+
+
+def _cell_at(text: str, message: str) -> str | None:
+    """The cell of a text board that ``board:LINE:COL: ...`` points at (rows are the lines not
+    starting with ``#``), or ``None`` when it points elsewhere (a header, past the rows)."""
+    found = re.match(r"board:(\d+):(\d+):", message)
+    if found is None:
+        return None
+    line, column = int(found.group(1)), int(found.group(2))
+    lines = text.split("\n")
+    if not 1 <= line <= len(lines) or lines[line - 1].startswith("#") or column < 1:
+        return None
+    row = sum(1 for earlier in lines[: line - 1] if not earlier.startswith("#"))
+    return cell_name((row, column - 1))
 
 
 def _count(body: dict[str, Any], key: str, least: int = 0) -> int | None:
@@ -104,19 +131,76 @@ def _json_kind(value: object) -> str:
     return {list: "a list", str: "a string", type(None): "null"}.get(type(value), type(value).__name__)
 
 
-def _analysis(position: Position, mines: int | None) -> Analysis:
+def _analysis(position: Position, mines: int | None, analyzer: Analyzer | None = None) -> Analysis:
     try:
-        return Analyzer().analyze(position, mines)
+        return (analyzer or Analyzer()).analyze(position, mines)
     except InconsistentPositionError as err:
-        raise RequestError(422, f"inconsistent position: {err}") from None
+        raise RequestError(422, f"inconsistent position: {err}", cell=cell_name(err.cell)) from None
     except ValueError as err:
         raise RequestError(400, str(err)) from None
 
 
 def analyze_request(body: object) -> dict[str, Any]:
-    """``POST /api/analyze``: the object ``minesat analyze --json`` prints for the board, without ``file``."""
+    """``POST /api/analyze``: the object ``minesat analyze --json`` prints for the board, without ``file``;
+    with ``"marks": true``, also ``marks`` (:func:`marks_json`)."""
     position, mines = read_position(body)
-    return _analysis(position, mines).to_json()
+    assert isinstance(body, dict)
+    marks = _flag(body, "marks")
+    analyzer = Analyzer()
+    began = time.monotonic()
+    analysis = _analysis(position, mines, analyzer)
+    cost = time.monotonic() - began
+    answer = analysis.to_json()
+    if marks:
+        answer["marks"] = marks_json(position.with_mines(analysis.mines), analysis, analyzer, cost=cost)
+    return answer
+
+
+def _flag(body: dict[str, Any], key: str) -> bool:
+    value = body.get(key, False)
+    if not isinstance(value, bool):
+        raise RequestError(400, f'"{key}" must be true or false, not {value!r}')
+    return value
+
+
+#: Seconds the marks may spend looking for dead cells (beside the numbers first); past them the
+#: answer says it is not complete.
+MARKS_SECONDS = 2.0
+
+
+def marks_json(
+    position: Position,
+    analysis: Analysis,
+    analyzer: Analyzer,
+    seconds: float = MARKS_SECONDS,
+    cost: float = 0.0,
+) -> dict[str, Any]:
+    """The marks players use on a position: ``dead`` cells (undecided, and whatever they show
+    teaches nothing: :func:`~minesat.guess.outcomes.dead_cells`), the ``fifty`` groups no play
+    can avoid guessing (:func:`~minesat.guess.fifty.unavoidable_guesses`), and the ``safest``
+    undecided cells (the lowest mine probability, ``safest_probability``; none without the total).
+    ``complete`` is false when the search for dead cells stopped at its time limit (``cost``: the
+    seconds the position's analysis took, what a first look at a cell may take).
+
+    >>> position = Position.from_rows(["1??", "???"], mines=1)
+    >>> analyzer = Analyzer()
+    >>> marks = marks_json(position, analyzer.analyze(position), analyzer)
+    >>> marks["dead"], marks["safest"], marks["safest_probability"], marks["complete"]
+    ([[0, 1], [1, 0], [1, 1]], [[0, 1], [1, 0], [1, 1]], 0.3333333333333333, True)
+    """
+    from minesat.guess import TIE
+    from minesat.guess.fifty import unavoidable_guesses
+    from minesat.guess.outcomes import dead_cells
+
+    deadline = time.monotonic() + seconds
+    dead, complete = dead_cells(analyzer, position, analysis, deadline=deadline, cost=cost)
+    grid = analysis.probability
+    known = [(p, cell) for cell in analysis.unknown if (p := grid[cell[0]][cell[1]]) is not None]
+    low = min((p for p, _ in known), default=None)
+    safest = [] if low is None else [list(cell) for p, cell in known if p <= low + TIE]
+    fifty = unavoidable_guesses(position, analysis) if analysis.unknown else []
+    return {"dead": [list(c) for c in dead], "fifty": [[list(c) for c in group] for group in fifty],
+            "safest": safest, "safest_probability": low, "complete": complete}
 
 
 def position_request(body: object) -> dict[str, Any]:
@@ -168,11 +252,29 @@ def best_request(body: object) -> dict[str, Any]:
     return best_move(position.with_mines(analysis.mines), analysis)
 
 
+#: Largest board (cells) on which ``/api/best`` chooses a guess: the player's look-ahead and
+#: long-term scan read every cell (7.5 s on a covered 300x300 board here, 104 s on 1000x1000).
+BEST_GUESS_CELLS = 100_000
+
+
 def best_move(position: Position, analysis: Analysis) -> dict[str, Any]:
-    """What :func:`~minesat.player.next_step` says, as the API's object."""
+    """What :func:`~minesat.player.next_step` says, as the API's object; 422 for a guess on a board
+    past :data:`BEST_GUESS_CELLS` cells.
+
+    >>> big = Position.from_rows(["?" * 320] * 320, mines=1)
+    >>> best_move(big, Analyzer().analyze(big))
+    Traceback (most recent call last):
+    ...
+    minesat.web.api.RequestError: (422, 'a guess on a board of 102 400 cells is not chosen here ...')
+    """
     if not (analysis.safe or analysis.mine) and analysis.unknown and analysis.mines is None:
         return {"move": None, "reason": "a guess is needed: give the total number of mines to choose one",
                 "probability": None}
+    cells = position.rows * position.cols
+    if not (analysis.safe or analysis.mine) and analysis.unknown and cells > BEST_GUESS_CELLS:
+        raise RequestError(422, f"a guess on a board of {grouped(cells)} cells is not chosen here (the "
+                           f"player reads every cell, up to {grouped(BEST_GUESS_CELLS)}): the safest cells "
+                           "are those of lowest mine probability")
     step = next_step(position, analysis, best_within())
     if step is None:
         return {"move": None, "reason": "nothing is covered", "probability": None}
@@ -200,18 +302,100 @@ def perfect_request(body: object, max_states: int = DEFAULT_MAX_STATES) -> dict[
     try:
         result = perfect_from_position(position, max_states=budget)
     except InconsistentPositionError as err:
-        raise RequestError(422, f"inconsistent position: {err}") from None
+        raise RequestError(422, f"inconsistent position: {err}", cell=cell_name(err.cell)) from None
     except PastBudget as err:
-        raise RequestError(422, str(err).replace("--max-states", "max_states")) from None
+        more = " or a larger max_states" if body.get("max_states") is not None else ""
+        raise RequestError(
+            422, f"perfect play needs more than the {grouped(budget)} states it may search here (it stopped "
+            f"after {grouped(err.states)}, before the chance to win was known): try a position with fewer "
+            f"covered cells{more}"
+        ) from None
     except ValueError as err:  # too many layouts to list
-        raise RequestError(422, str(err)) from None
+        raise RequestError(422, too_many_layouts(str(err))) from None
     return result.to_json()
+
+
+def grouped(n: int) -> str:
+    """A count with its thousands apart, as the page shows it: ``2 000 000``.
+
+    >>> grouped(2000000), grouped(51)
+    ('2 000 000', '51')
+    """
+    return f"{n:,}".replace(",", " ")
+
+
+def too_many_layouts(message: str) -> str:
+    """The search's refusal of a position with too many layouts to list, in the page's words.
+
+    >>> too_many_layouts("5.6e104 layouts: more than the 4000000 the search lists (consistent ...)")
+    'perfect play lists at most 4 000 000 layouts, and this position has 5.6e104: try it with ...'
+    """
+    found = re.match(r"(\S+) layouts: more than the (\d+) the search lists", message)
+    if found is not None:
+        return (f"perfect play lists at most {grouped(int(found.group(2)))} layouts, and this position has "
+                f"{found.group(1)}: try it with fewer cells covered")
+    listing = r"(\S+) layouts? of (\d+) cells: a listing of (\S+) bytes, more than the (\d+) MB"
+    found = re.match(listing, message)
+    if found is not None:
+        return (f"perfect play would need {found.group(3)} bytes to list this position's {found.group(1)} "
+                f"layouts of {grouped(int(found.group(2)))} cells, more than the {found.group(4)} MB it "
+                "holds: try it with fewer cells covered")
+    return message
 
 
 # --- games ------------------------------------------------------------------------------
 
 
-def hint_request(position: Position) -> dict[str, Any]:
+def no_guess_request(
+    rows: int, cols: int, mines: int, start: Cell, rule: str, seed: int, seconds: float
+) -> dict[str, Any]:
+    """A no-guess board for a game's first uncover at ``start``: ``{"mines": [[r, c], ...], "made":
+    {"method", "tries", "seconds"}}``; 422 when none is found within the tries, 503 past ``seconds``.
+
+    Progress (layouts tried so far) goes to whoever waits (:func:`minesat.web.jobs.report`).
+
+    >>> made = no_guess_request(9, 9, 10, (4, 4), "opening", 1, 10.0)
+    >>> len(made["mines"]), made["made"]["method"]
+    (10, 'rejection')
+    """
+    from minesat.noguess import MAX_TRIES, NoGuessError, NoGuessTimeout, generate_no_guess
+    from minesat.web.jobs import report
+
+    began = time.monotonic()
+
+    def progress(tries: int) -> None:
+        report({"tries": tries, "seconds": round(time.monotonic() - began, 1)})
+
+    try:
+        board = generate_no_guess(rows, cols, mines, start=start, rule=rule, seed=seed, seconds=seconds,
+                                  progress=progress)
+    except NoGuessTimeout as err:
+        raise RequestError(503, f"{err}: try fewer mines or a smaller board") from None
+    except NoGuessError:
+        what = f"{rows}x{cols} board with {mines} mine{'' if mines == 1 else 's'}"
+        raise RequestError(422, f"no no-guess {what} won from {cell_name(start)} ({rule} first click) found "
+                           f"in {MAX_TRIES} tries: try fewer mines") from None
+    seconds = round(time.monotonic() - began, 3)
+    made = {"method": board.method.value, "tries": board.tries, "seconds": seconds}
+    return {"mines": sorted(board.layout.mines), "made": made}
+
+
+def auto_guess_request(position: Position, strategy: str, limited: bool = False) -> dict[str, Any]:
+    """The guess the automatic player makes on ``position`` (nothing proven there): ``{"cell": [r, c],
+    "probability": p}``, chosen as :func:`~minesat.player.play_game` chooses it. ``limited``: with
+    its exact play held to :func:`~minesat.guess.best.best_within`'s limits.
+
+    >>> auto_guess_request(Position.from_rows(["1?", "??"], mines=1), "best")
+    {'cell': [0, 1], 'probability': 0.3333333333333333}
+    """
+    analysis = _analysis(position, None)
+    chooser = best_within() if limited else get_strategy(strategy)
+    cell = chooser.choose(position, analysis)
+    return {"cell": list(cell), "probability": mine_probability(analysis, cell)}
+
+
+
+def hint_request(position: Position, marks: bool = False) -> dict[str, Any]:
     """A game's hint: the analysis of what the player sees, flags read as notes, and the best move.
 
     The move is the player's from there, minus what the player's flags have done
@@ -225,7 +409,10 @@ def hint_request(position: Position) -> dict[str, Any]:
     'B3-'
     """
     blank = without_flags(position)
-    analysis = _analysis(blank, None)
+    analyzer = Analyzer()
+    began = time.monotonic()
+    analysis = _analysis(blank, None, analyzer)
+    cost = time.monotonic() - began
     flagged = set(position.cells_in(FLAG))
     todo = replace(analysis, mine=tuple(c for c in analysis.mine if c not in flagged))
     best = best_move(blank, todo)
@@ -234,7 +421,10 @@ def hint_request(position: Position) -> dict[str, Any]:
         if cell in flagged:
             unflag = f"{best['move']}-"
             best = {**best, "move": unflag, "text": f"{unflag}: proven safe, take the flag off"}
-    return {"analysis": analysis.to_json(), "best": best}
+    shown = analysis.to_json()
+    if marks:
+        shown["marks"] = marks_json(blank, analysis, analyzer, cost=cost)
+    return {"analysis": shown, "best": best}
 
 
 def game_review_request(
@@ -246,7 +436,7 @@ def game_review_request(
     review = review_game(layout, [Move.parse(m) for m in moves], rule=rule, keep_analyses=True)
     summary = [*about, *review_summary(review)]
     page = render_viewer(title, summary, review_frames(review), layout)
-    return {"summary": summary, "moves": [_reviewed(m) for m in review.moves], "page": page}
+    return {"summary": summary, "moves": [_reviewed(m) for m in review.moves], "page": embedded(page)}
 
 
 def review_summary(review: GameReview) -> list[tuple[str, str]]:
@@ -262,6 +452,15 @@ def review_summary(review: GameReview) -> list[tuple[str, str]]:
     return pairs
 
 
+#: The viewer page's tip about its address, which means nothing inside the app's page.
+VIEWER_LINK_TIP = "\nOpen <code>?step=N</code> or <code>#step=N</code> to start at step N."
+
+
+def embedded(page: str) -> str:
+    """A viewer page as the app shows it, inside its own page: without :data:`VIEWER_LINK_TIP`."""
+    return page.replace(VIEWER_LINK_TIP, "", 1)
+
+
 def _reviewed(move: Any) -> dict[str, Any]:
     from minesat.review import describe
 
@@ -273,14 +472,65 @@ def _reviewed(move: Any) -> dict[str, Any]:
 
 
 def replay_request(data: bytes, name: str) -> dict[str, Any]:
-    """``POST /api/replay``: a replay file's game reviewed, as ``minesat replay --json`` and ``--html``."""
+    """``POST /api/replay``'s full answer: a replay file's game reviewed, as ``minesat replay --json``
+    and ``--html``. Progress (moves judged so far) goes to whoever waits (:func:`minesat.web.jobs.report`)."""
+    from minesat.web.jobs import report
+
+    def progress(done: int, total: int) -> None:
+        report({"stage": "moves", "judged": done, "moves": total})
+
     try:
         replay = parse_replay(data, replay_format_for(name), name)
-        result = review_replay(replay, keep_analyses=True)
+        result = review_replay(replay, keep_analyses=True, progress=progress)
     except (ReplayFormatError, ValueError) as err:
         raise RequestError(400, " ".join(str(err).split())) from None
+    judged = len(result.review.moves)
+    report({"stage": "page", "judged": judged, "moves": judged})
     return {"title": result.title(), "summary": result.summary(), "review": result.to_json(),
-            "page": result.viewer_page()}
+            "page": embedded(result.viewer_page())}
+
+
+#: The summary rows that need every move judged: left out of the answer given at once.
+JUDGED_ROWS = ("Guesses", "Chance the guesses all survive")
+
+
+def replay_events_request(data: bytes, name: str) -> dict[str, Any]:
+    """A replay file's game at once, before any move is judged: the title, the summary without the
+    guesses, the number of moves, and the viewer page stepping through its moves (and its pointer)
+    without their analysis (:func:`replay_request` judges them, in the background).
+    """
+    from minesat.game import Game
+    from minesat.replay import ReplayMetrics, ReplayReview, play_replay
+    from minesat.viewer import render_viewer
+    from minesat.viewer.frames import Verdict, ViewerFrame, ViewerMove, mouse_track
+
+    try:
+        replay = parse_replay(data, replay_format_for(name), name)
+        played = play_replay(replay)
+    except (ReplayFormatError, ValueError) as err:
+        raise RequestError(400, " ".join(str(err).split())) from None
+    game = Game(replay.layout)
+    size = (replay.rows, replay.cols, replay.mines)
+    clicks = dict.fromkeys(("left", "right", "double", "lce", "rce", "dce"), 0)
+    running = [ReplayMetrics.of(size, played.metrics.bbbv, 0, None, clicks, 0.0), *played.figures]
+    frames = []
+    for k, move in enumerate(played.moves):
+        frames.append(ViewerFrame(game.position(), move=ViewerMove.of(move.move), time=move.time,
+                                  text="analysis on its way", figures=tuple(running[k].labelled())))
+        game.play(move.move)
+    won = played.won
+    verdict = Verdict.WON if won else Verdict.LOST if game.exploded is not None else Verdict.UNFINISHED
+    frames.append(ViewerFrame(
+        game.position(), verdict=verdict.value, text=verdict.value,
+        mines=frozenset(replay.layout.mines) if game.over else frozenset(), exploded=game.exploded,
+        figures=tuple(running[min(len(frames), len(running) - 1)].labelled()),
+    ))
+    unjudged = GameReview(replay.layout, (), game.status, game.position(), game.exploded)
+    result = ReplayReview(replay, played, unjudged)
+    summary = [pair for pair in result.summary() if pair[0] not in JUDGED_ROWS]
+    summary.append(("Guesses", "each move is being analysed"))
+    page = render_viewer(result.title(), summary, frames, replay.layout, mouse_track(replay, played))
+    return {"title": result.title(), "summary": summary, "moves": len(played.moves), "page": embedded(page)}
 
 
 def store_request(data: bytes, name: str, game: int | None) -> dict[str, Any]:
@@ -301,7 +551,9 @@ def store_request(data: bytes, name: str, game: int | None) -> dict[str, Any]:
                         "replayable": not config.boards}
             chosen = next((g for g in store.games(game + 1) if g.index == game), None)
     except StoreError as err:
-        raise RequestError(400, str(err)) from None
+        # The command line's advice (another path, move it aside) is no use here.
+        what = str(err).split(";")[0]
+        raise RequestError(400, f"{what}: drop a database that minesat simulate --db wrote") from None
     if chosen is None:
         raise RequestError(404, f"{name}: no game {game} in this database")
     try:
@@ -310,4 +562,4 @@ def store_request(data: bytes, name: str, game: int | None) -> dict[str, Any]:
         raise RequestError(400, f"{name}: {err}") from None
     label = config.label()
     page = game_page(replayed, label)
-    return {"title": f"game {game} of {label}", "won": replayed.record.won, "page": page}
+    return {"title": f"game {game} of {label}", "won": replayed.record.won, "page": embedded(page)}

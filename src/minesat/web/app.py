@@ -13,10 +13,16 @@ described in docs/commands/serve.md.
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import binascii
+import contextlib
 import json
 import os
+import re
+import secrets
+import time
+from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from functools import cache
@@ -29,12 +35,23 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from minesat.board import PRESETS, Layout
+from minesat.board import PRESETS, Cell, Layout, Move
 from minesat.formats.wanted import InputError, board_from_content
 from minesat.generate import FirstClick
 from minesat.perfect import DEFAULT_MAX_STATES
+from minesat.player import Reason, is_strategy
 from minesat.web import api
-from minesat.web.games import MAX_GAMES, GameError, GameSession, GameSessions
+from minesat.web.games import (
+    AUTO_STRATEGY,
+    MAX_GAMES,
+    AutoStep,
+    GameChanged,
+    GameError,
+    GameSession,
+    GameSessions,
+    read_seed,
+    step_json,
+)
 from minesat.web.jobs import JobFailed, JobTimeout, PoolBusy, WorkerPool
 
 #: Largest request body read (bytes); a larger one is answered 413 unread.
@@ -43,19 +60,75 @@ MAX_BODY = 1 << 20
 #: Every request is answered within this many seconds (SPEC: within 30 s), waiting included.
 WORK_SECONDS = 25.0
 
-#: The page's files, served from the package (nothing is fetched from elsewhere): the package
-#: each comes from, and its type. The board is drawn with the game viewer's stylesheet.
+#: The page's files, served from the package (nothing is fetched from elsewhere): every file of
+#: ``static/`` of a type below (:data:`TYPES`) by its name, and these from other packages: the
+#: board is drawn with the game viewer's stylesheet.
 ASSETS = {
-    "app.js": ("minesat.web", "static", "text/javascript"),
-    "app.css": ("minesat.web", "static", "text/css"),
-    "viewer.css": ("minesat.viewer", "assets", "text/css"),
+    "viewer.css": ("minesat.viewer", "assets"),
 }
+
+#: The types of the files served under ``/assets/``, by extension.
+TYPES = {
+    ".js": "text/javascript; charset=utf-8",
+    ".css": "text/css; charset=utf-8",
+    ".svg": "image/svg+xml",
+    ".png": "image/png",
+}
+
+#: A name under ``/assets/``: one file, no folder.
+ASSET_NAME = re.compile(r"[A-Za-z0-9_-][A-Za-z0-9_.-]*")
+
+#: Share of the time limit a no-guess board may take to be made, so that its own
+#: message (how many layouts were tried) comes back before the worker is stopped.
+NO_GUESS_SHARE = 0.8
+
+#: Share of the time limit the automatic player's own guess may take; past it the guess is chosen
+#: again with exact play held to what a hint searches (on boards of up to 36 cells the player
+#: searches up to 70 000 layouts, half a minute for some positions).
+AUTO_GUESS_SHARE = 0.6
+
+#: Most moves of the automatic player one request may ask for.
+MAX_AUTO_MOVES = 1000
+
+#: A request for many moves of the automatic player stops after the move that passes this many
+#: seconds (the page asks again), so that a long game never holds a request near the time limit.
+AUTO_SECONDS = 8.0
+
+#: A replay's full review runs in the background this long at most (seconds); past it the page
+#: is told to run ``minesat replay FILE --html OUT`` instead.
+REPLAY_SECONDS = 240.0
+
+#: How long ``POST /api/replay`` waits for the full review before it answers with the moves alone.
+REPLAY_WAIT = 3.0
+
+#: Replay reviews kept (running or done) for the page to ask after; past it the oldest go.
+MAX_REPLAY_JOBS = 16
 
 
 class HTTPError(Exception):
     def __init__(self, status: int, message: str) -> None:
         super().__init__(message)
         self.status, self.message = status, message
+
+
+class ReplayJob:
+    """A replay's full review running in the background: how far it has got, then its answer."""
+
+    def __init__(self, name: str) -> None:
+        self.id = secrets.token_urlsafe(12)
+        self.name = name
+        self.began = time.monotonic()
+        self.progress: dict[str, Any] = {"stage": "moves", "judged": 0, "moves": None}
+        self.answer: tuple[int, dict[str, Any]] | None = None
+        self.task: asyncio.Task[None] | None = None
+
+    def state(self) -> tuple[int, dict[str, Any]]:
+        """The full answer once done (``done`` true); until then how far it has got."""
+        if self.answer is not None:
+            status, body = self.answer
+            return status, {**body, "job": self.id, "done": True} if status == 200 else body
+        seconds = round(time.monotonic() - self.began, 1)
+        return 200, {"job": self.id, "done": False, **self.progress, "seconds": seconds}
 
 
 def create_app(
@@ -65,17 +138,23 @@ def create_app(
     perfect_workers: int | None = None,
     max_states: int = DEFAULT_MAX_STATES,
     max_games: int = MAX_GAMES,
+    replay_seconds: float = REPLAY_SECONDS,
+    replay_wait: float = REPLAY_WAIT,
 ) -> Starlette:
     """The app: ``workers`` processes for analyses and reviews (default: one per core, at least
     two), ``perfect_workers`` for perfect play (default half the cores, at least one), so a long
-    search never holds up an analysis. ``work_seconds`` bounds every request.
+    search never holds up an analysis, and one for the full reviews of replays, which run in the
+    background up to ``replay_seconds``. ``work_seconds`` bounds every request.
     """
     cores = os.cpu_count() or 1
     pools = {
         "work": WorkerPool(workers or max(2, cores)),
         "perfect": WorkerPool(perfect_workers or max(1, cores // 2)),
+        "background": WorkerPool(1),
     }
     games = GameSessions(max_games)
+    replays: OrderedDict[str, ReplayJob] = OrderedDict()
+    busy = f"busy: every worker stayed busy for {work_seconds:.0f} s; try again"
 
     async def in_worker(
         pool: str, function: Callable[..., Any], *args: Any, perfect: bool = False
@@ -83,11 +162,12 @@ def create_app(
         try:
             status, payload = await pools[pool].run(work_seconds, api.answer, function, *args)
         except PoolBusy:
-            return _error(503, f"busy: every worker stayed busy for {work_seconds:.0f} s; try again")
+            return _error(503, busy)
         except JobTimeout:
             if perfect:
-                return _error(422, f"perfect play past the time limit of {work_seconds:.0f} s: give a "
-                              "position with fewer covered cells or a smaller max_states")
+                return _error(422, f"perfect play did not finish within the time limit of {work_seconds:.0f} "
+                              "s: too many cells are covered for an exact search; try a position with fewer "
+                              "covered cells")
             return _error(503, f"not done within the time limit of {work_seconds:.0f} s")
         except JobFailed as err:
             return _error(500, f"internal error: {err}")
@@ -98,9 +178,10 @@ def create_app(
 
     async def asset(request: Request) -> Response:
         name = request.path_params["name"]
-        if name not in ASSETS:
+        data = _asset(name)
+        if data is None:
             return _error(404, f"no asset {name}")
-        return Response(_asset(name), media_type=f"{ASSETS[name][2]}; charset=utf-8")
+        return Response(data, media_type=TYPES[os.path.splitext(name)[1]])
 
     async def analyze(request: Request) -> Response:
         return await in_worker("work", api.analyze_request, await _json(request))
@@ -118,25 +199,126 @@ def create_app(
         return await in_worker("perfect", api.perfect_request, await _json(request), max_states, perfect=True)
 
     async def replay(request: Request) -> Response:
+        """A replay's game at once; its full review within ``replay_wait`` seconds, else in the
+        background (``GET /api/replay/JOB``)."""
         name = request.query_params.get("name", "upload.avf")
-        return await in_worker("work", api.replay_request, await _body(request), name)
+        data = await _body(request, UPLOAD_LIMIT)
+        job = ReplayJob(name)
+        job.task = asyncio.create_task(review_replay(job, data))
+        replays[job.id] = job
+        while len(replays) > MAX_REPLAY_JOBS:
+            _, dropped = replays.popitem(last=False)
+            if dropped.task is not None:
+                dropped.task.cancel()
+        events = await in_worker("work", api.replay_events_request, data, name)
+        if events.status_code != 200:
+            job.task.cancel()
+            replays.pop(job.id, None)
+            return events
+        with contextlib.suppress(TimeoutError):
+            left = replay_wait - (time.monotonic() - job.began)
+            await asyncio.wait_for(asyncio.shield(job.task), max(0.0, left))
+        if job.answer is not None and job.answer[0] == 200:
+            return JSONResponse(job.state()[1])
+        # The moves now; the review (or why there is none) from GET /api/replay/JOB.
+        return JSONResponse({**json.loads(events.body), "job": job.id, "done": False, **job.progress})
+
+    async def review_replay(job: ReplayJob, data: bytes) -> None:
+        def progress(value: dict[str, Any]) -> None:
+            job.progress = value
+
+        command = f"minesat replay {job.name} --html {job.name}.html"
+        try:
+            job.answer = await pools["background"].run(
+                replay_seconds, api.answer, api.replay_request, data, job.name, progress=progress
+            )
+        except (PoolBusy, JobTimeout):
+            done = job.progress
+            judged = done["moves"] is not None
+            so_far = f" ({done['judged']} of its {done['moves']} moves judged)" if judged else ""
+            limit = f"{replay_seconds:.0f} s here{so_far}"
+            job.answer = (503, {"error": f"the review of this game did not finish within {limit}: run "
+                                         f"`{command}` on your own machine"})
+        except JobFailed as err:
+            job.answer = (500, {"error": f"internal error: {err}"})
+
+    async def replay_state(request: Request) -> Response:
+        job = replays.get(request.path_params["job"])
+        if job is None:
+            return _error(404, "no such replay review (it may have been dropped: open the file again)")
+        status, body = job.state()
+        return JSONResponse(body, status)
 
     async def store(request: Request) -> Response:
         name = request.query_params.get("name", "upload.sqlite")
         given = request.query_params.get("game")
         if given is not None and not given.isdigit():
             return _error(400, f"game must be a game's index (a whole number), not {given!r}")
-        data = await _body(request)
+        data = await _body(request, UPLOAD_LIMIT)
         return await in_worker("work", api.store_request, data, name, None if given is None else int(given))
 
     async def new_game(request: Request) -> Response:
         body = await _json(request)
         try:
             rows, cols, mines, options = _game_options(body)
-            game = games.new(rows, cols, mines, **options)
+            game = GameSession(rows, cols, mines, **options)
+            moves = _moves(body)
         except (GameError, ValueError) as err:
             return _error(400, str(err))
-        return JSONResponse(game.state())
+        games.add(game)  # before its moves: a no-guess board's progress can be asked for meanwhile
+        last: Any = None
+        for number, text in enumerate(moves, 1):
+            try:
+                last = await play(game, text)
+            except HTTPError as err:
+                games.discard(game.id)
+                return _error(err.status, f"move {number} ({text}): {err.message}")
+        return JSONResponse(game.state(last))
+
+    async def play(game: GameSession, text: str, step: AutoStep | None = None) -> Any:
+        """Play one move, or the automatic player's ``step`` (the no-guess board made in a worker at
+        the first uncover): the state's ``last``."""
+        try:
+            start = game.board_needed(text)
+            layout = made = None
+            if start is not None:
+                layout, made = await no_guess_board(game, start)
+            if step is not None:
+                reviewed = await anyio.to_thread.run_sync(game.auto_play, step, layout, made)
+            else:
+                reviewed = await anyio.to_thread.run_sync(game.play, text, layout, made)
+        except GameError as err:
+            raise HTTPError(409, str(err)) from None
+        if reviewed is None:  # a flag before the first uncover
+            flag = text.endswith("*")
+            return {"move": text, "verdict": "flag" if flag else "unflag", "probability": None,
+                    "text": "flag placed before the first click" if flag else "flag removed"}
+        return reviewed
+
+    async def no_guess_board(game: GameSession, start: Cell) -> tuple[Layout, dict[str, Any]]:
+        """The no-guess board for the game's first uncover at ``start``, made in a worker."""
+        if game.making is not None:
+            raise HTTPError(409, "the no-guess board is being made: wait for it")
+        began = time.monotonic()
+        game.making = {"tries": 0, "seconds": 0.0}
+
+        def progress(value: dict[str, Any]) -> None:
+            game.making = value
+
+        budget = work_seconds * NO_GUESS_SHARE
+        try:
+            payload = await job(
+                work_seconds, api.no_guess_request, game.rows, game.cols, game.mines, start,
+                game.rule.value, game.seed, budget, progress=progress,
+            )
+        except JobTimeout:
+            raise HTTPError(503, f"no no-guess board made within the time limit of {work_seconds:.0f} s: "
+                            "try fewer mines or a smaller board") from None
+        finally:
+            game.making = None
+        made = {**payload["made"], "seconds": round(time.monotonic() - began, 3)}
+        mines = frozenset((r, c) for r, c in payload["mines"])
+        return Layout(game.rows, game.cols, mines), made
 
     def session(request: Request) -> GameSession:
         try:
@@ -153,19 +335,103 @@ def create_app(
         text = body.get("move") if isinstance(body, dict) else None
         if not isinstance(text, str):
             return _error(400, '"move" is required: A5 uncovers, A5* flags, A5- unflags, A5+ chords')
+        return JSONResponse(game.state(await play(game, text)))
+
+    async def auto(request: Request) -> Response:
+        """The automatic player makes its next moves (``moves``, 1 by default) in the game."""
+        game = session(request)
+        body = await _json(request, empty={})
+        if not isinstance(body, dict):
+            return _error(400, "the body must be a JSON object")
+        count = body.get("moves", 1)
+        if isinstance(count, bool) or not isinstance(count, int) or not 1 <= count <= MAX_AUTO_MOVES:
+            return _error(400, f'"moves" must be a whole number from 1 to {MAX_AUTO_MOVES}, not {count!r}')
+        guesses = body.get("guesses", True)
+        if not isinstance(guesses, bool):
+            return _error(400, f'"guesses" must be true or false, not {guesses!r}')
+        strategy = body.get("strategy", AUTO_STRATEGY)
+        if not isinstance(strategy, str) or not is_strategy(strategy):
+            return _error(400, f'"strategy" must be a strategy of minesat solve, not {strategy!r}')
+        if game.over:
+            return _error(409, f"the game is over ({game.state()['status']})")
+        steps: list[dict[str, Any]] = []
+        last: Any = None
+        stopped: str | None = None
+        pending: dict[str, Any] | None = None
+        began = time.monotonic()
+        while len(steps) < count and (not steps or time.monotonic() - began < AUTO_SECONDS):
+            try:
+                step = await anyio.to_thread.run_sync(game.auto_step)
+            except GameError:
+                break  # over
+            if isinstance(step, AutoStep):
+                if step.reason == Reason.GUESS.value and not guesses:
+                    stopped, pending = "guess", step_json(step, None)
+                    break
+                last = await play(game, step.move, step)
+                steps.append(step_json(step, last))
+                continue
+            cell, probability, note = await auto_guess(step, strategy)
+            chosen = AutoStep(str(Move(cell)), Reason.GUESS.value, probability=probability)
+            if not guesses:
+                stopped, pending = "guess", step_json(chosen, None)
+                break
+            try:
+                last = await anyio.to_thread.run_sync(game.auto_guess, step, cell, probability)
+            except GameChanged:
+                continue
+            except GameError as err:
+                return _error(409, str(err))
+            steps.append(step_json(chosen, last) | ({"note": note} if note else {}))
+        state = game.state(last)
+        if game.over:
+            stopped = state["status"]
+        return JSONResponse({**state, "auto": steps, "stopped": stopped, "next": pending})
+
+    async def auto_guess(position: Any, strategy: str) -> tuple[Cell, float, str]:
+        """The automatic player's guess on ``position``, chosen in a worker; past most of the time
+        limit, with its exact play held to what a hint searches (said in the note)."""
+        note = ""
+        first = work_seconds * AUTO_GUESS_SHARE
         try:
-            last = await anyio.to_thread.run_sync(game.play, text)
-        except GameError as err:
-            return _error(409, str(err))
-        return JSONResponse(game.state(last))
+            payload = await job(first, api.auto_guess_request, position, strategy)
+        except JobTimeout:
+            note = (f"the player's exact search did not finish within {first:.0f} s: this guess "
+                    "searched at most 2 000 layouts")
+            try:
+                payload = await job(work_seconds - first, api.auto_guess_request, position, strategy, True)
+            except JobTimeout:
+                raise HTTPError(503, f"the automatic player's guess was not chosen within the time limit of "
+                                f"{work_seconds:.0f} s") from None
+        return (payload["cell"][0], payload["cell"][1]), payload["probability"], note
+
+    Progress = Callable[[Any], None] | None
+
+    async def job(seconds: float, function: Callable[..., Any], *args: Any, progress: Progress = None) -> Any:
+        """``function(*args)``'s object, computed in a worker of the work pool within ``seconds``;
+        :class:`HTTPError` for its own error, 503 when every worker stays busy, 500 when one dies.
+        :class:`JobTimeout` is the caller's to turn into words."""
+        try:
+            status, payload = await pools["work"].run(seconds, api.answer, function, *args, progress=progress)
+        except PoolBusy:
+            raise HTTPError(503, busy) from None
+        except JobFailed as err:
+            raise HTTPError(500, f"internal error: {err}") from None
+        if status != 200:
+            raise HTTPError(status, payload["error"])
+        return payload
 
     async def hint(request: Request) -> Response:
         game = session(request)
+        body = await _json(request, empty={})
+        marks = body.get("marks", False) if isinstance(body, dict) else None
+        if not isinstance(marks, bool):
+            return _error(400, 'the body, when there is one, is {"marks": true} or {"marks": false}')
         with game.lock:  # not half-way through a move
             position = None if game.reviewer is None else game.reviewer.game.position()
         if position is None:
             return _error(409, "nothing to analyse before the first click: every cell is alike")
-        return await in_worker("work", api.hint_request, position)
+        return await in_worker("work", api.hint_request, position, marks)
 
     async def review(request: Request) -> Response:
         game = session(request)
@@ -184,6 +450,9 @@ def create_app(
         try:
             yield
         finally:
+            for job in replays.values():
+                if job.task is not None:
+                    job.task.cancel()
             for pool in pools.values():
                 pool.close()
 
@@ -200,10 +469,12 @@ def create_app(
         Route("/api/best", best, methods=["POST"]),
         Route("/api/perfect", perfect, methods=["POST"]),
         Route("/api/replay", replay, methods=["POST"]),
+        Route("/api/replay/{job}", replay_state),
         Route("/api/store", store, methods=["POST"]),
         Route("/api/game", new_game, methods=["POST"]),
         Route("/api/game/{game}", game_state),
         Route("/api/game/{game}/move", move, methods=["POST"]),
+        Route("/api/game/{game}/auto", auto, methods=["POST"]),
         Route("/api/game/{game}/hint", hint, methods=["POST"]),
         Route("/api/game/{game}/review", review, methods=["POST"]),
     ]
@@ -214,22 +485,31 @@ def _error(status: int, message: str) -> JSONResponse:
     return JSONResponse({"error": message}, status)
 
 
-async def _body(request: Request) -> bytes:
-    """The request's body, refused (413) past :data:`MAX_BODY` bytes without reading it all."""
+#: What a body over :data:`MAX_BODY` is told: a request's, or a file's sent from the page.
+BODY_LIMIT = f"the body is over {MAX_BODY} bytes (1 MB)"
+UPLOAD_LIMIT = (f"the file is over 1 MB ({MAX_BODY} bytes), the most the page takes, for replays and "
+                "databases alike: review a larger replay with `minesat replay FILE --html OUT`")
+
+
+async def _body(request: Request, too_big: str = BODY_LIMIT) -> bytes:
+    """The request's body, refused (413, ``too_big``) past :data:`MAX_BODY` bytes without reading it all."""
     declared = request.headers.get("content-length", "")
     if declared.isdigit() and int(declared) > MAX_BODY:
-        raise HTTPError(413, f"the body is over {MAX_BODY} bytes (1 MB)")
+        raise HTTPError(413, too_big)
     chunks, size = [], 0
     async for chunk in request.stream():
         size += len(chunk)
         if size > MAX_BODY:
-            raise HTTPError(413, f"the body is over {MAX_BODY} bytes (1 MB)")
+            raise HTTPError(413, too_big)
         chunks.append(chunk)
     return b"".join(chunks)
 
 
-async def _json(request: Request) -> Any:
+async def _json(request: Request, empty: Any = None) -> Any:
+    """The body read as JSON; an empty body is ``empty`` when given (an optional body)."""
     data = await _body(request)
+    if empty is not None and not data.strip():
+        return empty
     try:
         return json.loads(data)
     except (ValueError, RecursionError) as err:
@@ -241,6 +521,8 @@ def _game_options(body: object) -> tuple[int, int, int, dict[str, Any]]:
     if not isinstance(body, dict):
         raise GameError("the body must be a JSON object")
     if body.get("layout") is not None:
+        if body.get("no_guess"):
+            raise GameError("no_guess makes its own board: it does not go with a layout")
         layout = _layout(body)
         return layout.rows, layout.cols, layout.mine_count, {"layout": layout}
     preset = body.get("preset")
@@ -258,10 +540,18 @@ def _game_options(body: object) -> tuple[int, int, int, dict[str, Any]]:
     rule = body.get("first_click", FirstClick.OPENING.value)
     if rule not in [r.value for r in FirstClick]:
         raise GameError(f"first_click must be one of {', '.join(r.value for r in FirstClick)}, not {rule!r}")
-    seed = body.get("seed")
-    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or seed < 0):
-        raise GameError(f"seed must be a whole number >= 0, not {seed!r}")
-    return rows, cols, mines, {"rule": rule, "seed": seed}
+    no_guess = body.get("no_guess", False)
+    if not isinstance(no_guess, bool):
+        raise GameError(f"no_guess must be true or false, not {no_guess!r}")
+    return rows, cols, mines, {"rule": rule, "seed": read_seed(body.get("seed")), "no_guess": no_guess}
+
+
+def _moves(body: dict[str, Any]) -> list[str]:
+    """The moves to play at once in a new game (``"moves"``, a list of SPEC moves; none by default)."""
+    moves = body.get("moves", [])
+    if not isinstance(moves, list) or not all(isinstance(m, str) for m in moves):
+        raise GameError('"moves" must be a list of moves such as ["D4", "A1*", "C3+"]')
+    return moves
 
 
 def _layout(body: dict[str, Any]) -> Layout:
@@ -287,9 +577,13 @@ def _layout(body: dict[str, Any]) -> Layout:
 
 
 @cache
-def _asset(name: str) -> bytes:
-    package, folder, _ = ASSETS[name]
-    return resources.files(package).joinpath(folder, name).read_bytes()
+def _asset(name: str) -> bytes | None:
+    """An asset's bytes: a file of ``static/`` or of :data:`ASSETS`; ``None`` for any other name."""
+    if not ASSET_NAME.fullmatch(name) or os.path.splitext(name)[1] not in TYPES:
+        return None
+    package, folder = ASSETS.get(name, ("minesat.web", "static"))
+    path = resources.files(package).joinpath(folder, name)
+    return path.read_bytes() if path.is_file() else None
 
 
 @cache

@@ -5,7 +5,13 @@ given layout), and a :class:`~minesat.review.Reviewer` that plays each move
 and judges it on the position before it (the same judge as ``minesat
 replay``), so the page can say at once what a guess risked. The layout is
 drawn at the first uncover, from the seed, as :class:`~minesat.game.Game`
-draws it; it is sent to the page only once the game is over.
+draws it (a no-guess board is made there too, the clicked cell its start);
+it is sent to the page only once the game is over. Flags placed before the
+first uncover are kept and played just after the board is drawn.
+
+The automatic player can take over at any move (:meth:`GameSession.auto_step`):
+it plays as :func:`~minesat.player.play_game` does, every proven move of a
+round before the next round, and asks for a guess only when nothing is proven.
 
 :class:`GameSessions` keeps a bounded number of them under random ids: past
 the bound, the game touched longest ago is dropped.
@@ -23,23 +29,115 @@ from __future__ import annotations
 import secrets
 import threading
 import time
-from collections import OrderedDict
+from collections import OrderedDict, deque
+from dataclasses import dataclass
 from typing import Any
 
-from minesat.board import MAX_SIDE, Action, Layout, Move, cell_name
+from minesat.analysis import Analyzer
+from minesat.analysis.explain import explain
+from minesat.board import (
+    COVERED,
+    FLAG,
+    MAX_SIDE,
+    Action,
+    Cell,
+    Layout,
+    Move,
+    Position,
+    cell_name,
+    neighbour_table,
+)
 from minesat.game import Status
-from minesat.generate import FirstClick, check_mine_count, generate_layout
-from minesat.review import ReviewedMove, Reviewer, describe
+from minesat.generate import FirstClick, check_mine_count, generate_layout, kept_clear
+from minesat.player import DEFAULT_STRATEGY, Reason, default_start
+from minesat.replay import bbbv_solved
+from minesat.review import ReviewedMove, Reviewer, describe, without_flags
+from minesat.stats import percent
 
 #: Largest side of a board played in the browser (a bigger grid is no game on a screen).
 MAX_PLAY_SIDE = 100
 
+#: Largest board (cells) whose guesses are compared with the best move while the game is played:
+#: on bigger ones that search took up to 4 s a guess (a 100x100 endgame); the review at the end
+#: has the comparison all the same.
+CHANCES_CELLS = 1000
+
 #: Games kept at once; past it, the game touched longest ago is dropped.
 MAX_GAMES = 200
+
+#: The strategy the automatic player guesses with (``minesat solve``'s default).
+AUTO_STRATEGY = DEFAULT_STRATEGY
+
+#: Digits a seed may have (a seed the server draws has at most 19).
+MAX_SEED_DIGITS = 40
+
+#: The search for the fewest numbers behind a move of the automatic player stops after this many
+#: nodes and gives an irreducible proof instead (:func:`~minesat.analysis.explain.explain`): a
+#: long chain early in an expert game could otherwise take minutes.
+PROOF_NODES = 5000
+
+#: Why the automatic player takes a flag off: the one reason that is not one of :class:`Reason`'s.
+UNFLAG = "unflag"
 
 
 class GameError(ValueError):
     """A move or a game the rules refuse; the message says why (the API answers 409 or 400)."""
+
+
+class GameChanged(GameError):
+    """Another move was played while the automatic player chose its guess."""
+
+
+def read_seed(value: object) -> int | None:
+    """A seed as the page sends it: a string of digits, or a whole number (``None``: none given).
+
+    A seed is sent back as a string: JavaScript's numbers lose digits past 2**53.
+
+    >>> read_seed("8148575614706997442"), read_seed(12), read_seed(None)
+    (8148575614706997442, 12, None)
+    >>> read_seed("12x")
+    Traceback (most recent call last):
+    ...
+    minesat.web.games.GameError: seed must be a whole number >= 0 (digits), not '12x'
+    """
+    if value is None:
+        return None
+    if isinstance(value, str) and value.isascii() and value.isdigit() and len(value) <= MAX_SEED_DIGITS:
+        return int(value)
+    if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < 10**MAX_SEED_DIGITS:
+        return value
+    raise GameError(f"seed must be a whole number >= 0 (digits), not {value!r}")
+
+
+def check_startable(rows: int, cols: int, mines: int, rule: FirstClick) -> None:
+    """Refuse a game no first click can start: the mines must fit outside what the rule keeps
+    clear around some cell (a corner keeps the fewest).
+
+    >>> check_startable(9, 9, 77, FirstClick.OPENING)
+    >>> check_startable(9, 9, 80, FirstClick.OPENING)
+    Traceback (most recent call last):
+    ...
+    minesat.web.games.GameError: 80 mines do not fit on a 9x9 board under the opening rule: at most 77 ...
+    """
+    check_mine_count(rows, cols, mines, None, FirstClick.ANY, MAX_SIDE)
+    free = rows * cols - len(kept_clear((0, 0), rows, cols, rule))
+    if mines > free:
+        where = " (the first click in a corner)" if rule is FirstClick.OPENING else ""
+        board = f"a {rows}x{cols} board under the {rule.value} rule"
+        raise GameError(f"{mines} mines do not fit on {board}: at most {free}{where}")
+
+
+@dataclass(frozen=True)
+class AutoStep:
+    """A move of the automatic player and why: ``reason`` one of :class:`~minesat.player.Reason`'s
+    values or :data:`UNFLAG`; for a proven move the fewest numbers that force it (``numbers``,
+    cell names) and whether the mine count is needed too; for a guess its mine probability."""
+
+    move: str
+    reason: str
+    numbers: tuple[str, ...] = ()
+    uses_total: bool = False
+    probability: float | None = None
 
 
 class GameSession:
@@ -54,24 +152,46 @@ class GameSession:
         rule: FirstClick | str = FirstClick.OPENING,
         seed: int | None = None,
         layout: Layout | None = None,
+        no_guess: bool = False,
     ) -> None:
         if layout is not None:
+            if no_guess:
+                raise GameError("no_guess makes its own board: it does not go with a layout")
             rows, cols, mines = layout.rows, layout.cols, layout.mine_count
         if max(rows, cols) > MAX_PLAY_SIDE:
             raise GameError(f"a game in the browser is at most {MAX_PLAY_SIDE}x{MAX_PLAY_SIDE}")
-        check_mine_count(rows, cols, mines, None, FirstClick.ANY, MAX_SIDE)
-        self.id = secrets.token_urlsafe(16)
-        self.rows, self.cols, self.mines = rows, cols, mines
         # A given layout is played as it is: nothing protects its first click.
         self.rule = FirstClick.ANY if layout is not None else FirstClick(rule)
+        check_startable(rows, cols, mines, self.rule)
+        self.id = secrets.token_urlsafe(16)
+        self.rows, self.cols, self.mines = rows, cols, mines
         self.seed = seed if seed is not None or layout is not None else secrets.randbelow(2**63)
         self.given = layout is not None
-        self.reviewer = Reviewer(layout, rule=self.rule) if layout is not None else None
+        self.no_guess = no_guess
+        self.reviewer = (Reviewer(layout, rule=self.rule, chances=rows * cols <= CHANCES_CELLS)
+                         if layout is not None else None)
         self.lock = threading.Lock()
         self.touched = time.monotonic()
+        self.start: Cell | None = None  # the first uncover
+        self.began: float | None = None  # when it was played (monotonic seconds)
+        self.ended: float | None = None
+        self.preflags: set[Cell] = set()  # flags placed before the first uncover
+        #: How a no-guess board was made (``method``, ``tries``, ``seconds``), once it is.
+        self.made: dict[str, Any] | None = None
+        #: While a no-guess board is being made: ``tries`` so far and ``seconds``.
+        self.making: dict[str, Any] | None = None
+        # The automatic player: the moves of its current round (play_game's batch of proven
+        # moves), valid while no other move was played since; its analyzer; the flags it
+        # knows to be proven mines.
+        self._plan: deque[AutoStep] = deque()
+        self._planned_at = -1
+        self._analyzer = Analyzer()
+        self._proven_flags: set[Cell] = set()
 
-    def play(self, text: str) -> ReviewedMove:
-        """Judge and play one move in SPEC notation (``A5``, ``A5*``, ``A5-``, ``A5+``)."""
+    # --- moves ---------------------------------------------------------------------------
+
+    def parse(self, text: str) -> Move:
+        """A move in SPEC notation on this board, or :class:`GameError`."""
         try:
             move = Move.parse(text)
         except ValueError as err:
@@ -79,51 +199,213 @@ class GameSession:
         r, c = move.cell
         if not (0 <= r < self.rows and 0 <= c < self.cols):
             raise GameError(f"{text} is off the {self.rows}x{self.cols} board")
+        return move
+
+    def board_needed(self, text: str) -> Cell | None:
+        """The start cell when ``text`` is the uncover that makes a no-guess board (the app makes it
+        in a worker and passes it to :meth:`play`); ``None`` for any other move."""
+        move = self.parse(text)
+        if self.reviewer is None and self.no_guess and move.action is Action.UNCOVER:
+            self._check_first(move)
+            return move.cell
+        return None
+
+    def _check_first(self, move: Move) -> None:
+        if move.cell in self.preflags:
+            raise GameError(f"{cell_name(move.cell)} is flagged: take the flag off to uncover it")
+
+    def play(
+        self, text: str, layout: Layout | None = None, made: dict[str, Any] | None = None
+    ) -> ReviewedMove | None:
+        """Judge and play one move in SPEC notation (``A5``, ``A5*``, ``A5-``, ``A5+``).
+
+        Before the first uncover a flag is only noted (``None`` is answered); the first
+        uncover draws the layout (``layout``, the no-guess board made for it, when given).
+        """
+        move = self.parse(text)
         with self.lock:
             if self.reviewer is None:
+                if move.action is Action.FLAG:
+                    self.preflags.add(move.cell)
+                    return None
+                if move.action is Action.UNFLAG:
+                    self.preflags.discard(move.cell)
+                    return None
                 if move.action is not Action.UNCOVER:
-                    raise GameError("the first move uncovers a cell: the mines are placed then")
-                try:
-                    layout = generate_layout(
-                        self.rows, self.cols, self.mines, start=move.cell, rule=self.rule, seed=self.seed
-                    )
-                except ValueError as err:  # the mines do not fit around this first click
-                    raise GameError(str(err)) from None
-                self.reviewer = Reviewer(layout, rule=self.rule)
+                    raise GameError("the first move uncovers a cell (a chord needs a number)")
+                self._check_first(move)
+                self._begin(move.cell, layout, made)
+            assert self.reviewer is not None
             if self.reviewer.game.over:
                 raise GameError(f"the game is over ({self.reviewer.game.status.value})")
-            return self.reviewer.play(move)
+            reviewed = self.reviewer.play(move)
+            if self.reviewer.game.over:
+                self.ended = time.monotonic()
+            return reviewed
+
+    def _begin(self, start: Cell, layout: Layout | None, made: dict[str, Any] | None) -> None:
+        """The first uncover: draw the layout and play the flags placed before it."""
+        if layout is None:
+            if self.no_guess:
+                raise GameError("a no-guess board is made by the server at the first uncover")
+            try:
+                layout = generate_layout(self.rows, self.cols, self.mines, start=start, rule=self.rule,
+                                         seed=self.seed)
+            except ValueError as err:  # the mines do not fit around this first click
+                raise GameError(str(err)) from None
+        # A no-guess board keeps its start mine-free whatever the rule: the first click risks nothing.
+        judged = FirstClick.SAFE if self.no_guess and self.rule is FirstClick.ANY else self.rule
+        self.reviewer = Reviewer(layout, rule=judged, chances=self.rows * self.cols <= CHANCES_CELLS)
+        self.made = made
+        self.start, self.began = start, time.monotonic()
+        for cell in sorted(self.preflags):
+            self.reviewer.play(Move(cell, Action.FLAG))
+        self.preflags.clear()
 
     @property
     def over(self) -> bool:
         return self.reviewer is not None and self.reviewer.game.over
 
-    def state(self, last: ReviewedMove | None = None) -> dict[str, Any]:
+    # --- the automatic player ------------------------------------------------------------
+
+    def auto_step(self) -> AutoStep | Position:
+        """The automatic player's next move when it needs no guess, else the position to guess on.
+
+        As :func:`~minesat.player.play_game`: a round is every cell the position proves
+        safe (uncovered in order, those a zero has opened meanwhile skipped), then every
+        proven mine flagged; a guess only when nothing is proven. Before the first
+        uncover: ``minesat solve``'s start cell. A flag the numbers do not prove a mine
+        (the player's own) is taken off first. Raises :class:`GameError` once the game is over.
+        """
+        with self.lock:
+            reviewer = self.reviewer
+            if reviewer is None:
+                start = default_start(self.rows, self.cols)
+                if start in self.preflags:
+                    return AutoStep(str(Move(start, Action.UNFLAG)), UNFLAG)
+                guess = self.rule is FirstClick.ANY and not self.no_guess
+                p = self.mines / (self.rows * self.cols) if guess else None
+                return AutoStep(str(Move(start)), Reason.GUESS.value if guess else Reason.FIRST.value,
+                                probability=p)
+            game = reviewer.game
+            if game.over:
+                raise GameError(f"the game is over ({game.status.value})")
+            if self._planned_at != len(reviewer.moves):
+                self._plan.clear()  # someone else moved: a new round from what is on the board now
+            position = game.position()
+            while self._plan:
+                step = self._plan.popleft()
+                cell = Move.parse(step.move).cell
+                if position[cell] == COVERED:  # not opened by a zero meanwhile
+                    return self._because(position, step)
+            if unproven := self._unproven_flags(position):
+                return AutoStep(str(Move(unproven, Action.UNFLAG)), UNFLAG)
+            safe, mine = self._analyzer.proven(position)
+            if not (safe or mine):
+                return position
+            self._plan.extend(AutoStep(str(Move(c)), Reason.SAFE.value) for c in safe)
+            self._plan.extend(AutoStep(str(Move(c, Action.FLAG)), Reason.MINE.value) for c in mine)
+            self._planned_at = len(reviewer.moves)
+            return self._because(position, self._plan.popleft())
+
+    def auto_play(
+        self, step: AutoStep, layout: Layout | None = None, made: dict[str, Any] | None = None
+    ) -> ReviewedMove | None:
+        """Play a step :meth:`auto_step` gave, keeping the round (``layout``, ``made`` as :meth:`play`)."""
+        reviewed = self.play(step.move, layout, made)
+        with self.lock:
+            if self.reviewer is not None:
+                if step.reason == Reason.MINE.value:
+                    self._proven_flags.add(Move.parse(step.move).cell)
+                if self._planned_at == len(self.reviewer.moves) - 1:
+                    self._planned_at += 1  # the round goes on
+        return reviewed
+
+    def auto_guess(self, position: Position, cell: Cell, probability: float) -> ReviewedMove | None:
+        """Play the guess chosen on ``position`` (:meth:`auto_step`'s answer), unless the game has
+        moved on meanwhile (:class:`GameChanged`: ask :meth:`auto_step` again)."""
+        with self.lock:
+            if self.reviewer is None or self.reviewer.game.position() != position:
+                raise GameChanged("the game changed while the guess was chosen")
+        return self.play(str(Move(cell)))
+
+    def _unproven_flags(self, position: Position) -> Cell | None:
+        """The first flag the automatic player did not place and the numbers do not prove a mine."""
+        theirs = [c for c in position.cells_in(FLAG) if c not in self._proven_flags]
+        if not theirs:
+            return None
+        proven = set(self._analyzer.proven(without_flags(position))[1])
+        for cell in theirs:
+            if cell not in proven:
+                return cell
+            self._proven_flags.add(cell)
+        return None
+
+    def _because(self, position: Position, step: AutoStep) -> AutoStep:
+        """``step`` with the fewest numbers that force it: one number's own count where it
+        does (the common case, read off the board), else the smallest proof
+        (:func:`~minesat.analysis.explain.explain`)."""
+        move = Move.parse(step.move)
+        mined = move.action is Action.FLAG
+        cells, cols = position.cells, self.cols
+        table = neighbour_table(self.rows, cols)
+        i = move.cell[0] * cols + move.cell[1]
+        for j in table[i]:
+            number = cells[j]
+            if number <= 0:
+                continue
+            flags = sum(1 for k in table[j] if cells[k] == FLAG)
+            covered = sum(1 for k in table[j] if cells[k] == COVERED)
+            if (not mined and number == flags) or (mined and number - flags == covered):
+                return AutoStep(step.move, step.reason, (cell_name(divmod(j, cols)),))
+        why = explain(position, move.cell, mined=mined, max_nodes=PROOF_NODES)
+        return AutoStep(step.move, step.reason, tuple(cell_name(c) for c in why.numbers), why.uses_total)
+
+    # --- what the page sees ----------------------------------------------------------------
+
+    def state(self, last: ReviewedMove | dict[str, Any] | None = None) -> dict[str, Any]:
         """What the page may see: the cells as a player sees them; the mines once the game is over."""
         reviewer = self.reviewer
+        if reviewer is None:
+            cells = [-1] * (self.rows * self.cols)
+            for r, c in self.preflags:
+                cells[r * self.cols + c] = FLAG
+        else:
+            cells = list(reviewer.game.state)
         state: dict[str, Any] = {
             "id": self.id,
             "rows": self.rows,
             "cols": self.cols,
             "mines": self.mines,
             "rule": self.rule.value,
-            "seed": self.seed,
+            "seed": None if self.seed is None else str(self.seed),
+            "no_guess": self.no_guess,
+            "start": None if self.start is None else cell_name(self.start),
             "status": Status.PLAYING.value if reviewer is None else reviewer.game.status.value,
-            "cells": [-1] * (self.rows * self.cols) if reviewer is None else list(reviewer.game.state),
+            "cells": cells,
             "moves": 0 if reviewer is None else len(reviewer.moves),
             "guesses": [] if reviewer is None else [
                 {"move": m.move, "probability": m.probability, "text": describe(m)}
                 for m in reviewer.moves if m.verdict.value in ("guess", "loss")
             ],
         }
+        if self.made is not None:
+            state["made"] = self.made
+        if self.making is not None:
+            state["making"] = self.making
+        if isinstance(last, ReviewedMove):
+            last = last_json(last)
         if last is not None:
-            state["last"] = {"move": last.move, "verdict": last.verdict.value,
-                             "probability": last.probability, "text": describe(last)}
+            state["last"] = last
         if reviewer is not None and reviewer.game.over:
             layout = reviewer.game.layout
             assert layout is not None
             state["mine_cells"] = sorted(cell_name(c) for c in layout.mines)
             state["exploded"] = None if reviewer.game.exploded is None else cell_name(reviewer.game.exploded)
+            state["bbbv"] = layout.bbbv()
+            state["bbbv_done"] = bbbv_solved(layout, reviewer.game.position())
+            if self.began is not None and self.ended is not None:
+                state["seconds"] = round(self.ended - self.began, 3)
         return state
 
     def about(self) -> list[tuple[str, str]]:
@@ -131,7 +413,45 @@ class GameSession:
         board = f"{self.rows}x{self.cols}, {self.mines} mines"
         if self.given:
             return [("Board", f"{board} (a given layout)")]
-        return [("Board", board), ("First click", f"{self.rule.value} rule"), ("Seed", str(self.seed))]
+        pairs = [("Board", board), ("First click", f"{self.rule.value} rule"), ("Seed", str(self.seed))]
+        if self.made is not None:
+            pairs.append(("No guess", f"won from {cell_name(self.start or (0, 0))} by proof alone "
+                                      f"({self.made['method']}, {self.made['tries']} layouts tried)"))
+        return pairs
+
+
+def last_json(move: ReviewedMove) -> dict[str, Any]:
+    """A played move as the state's ``last``: the move, the verdict and the judge's sentence."""
+    return {"move": move.move, "verdict": move.verdict.value, "probability": move.probability,
+            "text": describe(move)}
+
+
+def step_json(step: AutoStep, reviewed: ReviewedMove | None) -> dict[str, Any]:
+    """A move of the automatic player and its reason, as the page shows it; ``reviewed`` is the
+    move as the judge saw it once played (``None`` for one not played)."""
+    out: dict[str, Any] = {"move": step.move, "reason": step.reason, "because": list(step.numbers),
+                           "uses_total": step.uses_total, "probability": step.probability,
+                           "win_probability": None, "best_win_probability": None}
+    if reviewed is not None:
+        out["verdict"] = reviewed.verdict.value
+        out["win_probability"] = reviewed.win_probability
+        out["best_win_probability"] = reviewed.best_win_probability
+    out["text"] = f"{step.move}: {_reason_text(step, reviewed)}"
+    return out
+
+
+def _reason_text(step: AutoStep, reviewed: ReviewedMove | None) -> str:
+    match step.reason:
+        case Reason.SAFE.value | Reason.MINE.value:
+            because = [*step.numbers, *(["the mine count"] if step.uses_total else [])]
+            return f"{step.reason} because of {', '.join(because)}"
+        case Reason.FIRST.value:
+            return "first click (the rule keeps it mine-free)"
+        case Reason.GUESS.value if reviewed is not None:
+            return describe(reviewed)
+        case Reason.GUESS.value:
+            return "guess" + ("" if step.probability is None else f" at {percent(step.probability)}")
+    return "flag taken off: the numbers do not prove a mine there"
 
 
 class GameSessions:
@@ -144,11 +464,18 @@ class GameSessions:
 
     def new(self, rows: int, cols: int, mines: int, **options: Any) -> GameSession:
         game = GameSession(rows, cols, mines, **options)
+        self.add(game)
+        return game
+
+    def add(self, game: GameSession) -> None:
         with self._lock:
             self._games[game.id] = game
             while len(self._games) > self.limit:
                 self._games.popitem(last=False)
-        return game
+
+    def discard(self, game_id: str) -> None:
+        with self._lock:
+            self._games.pop(game_id, None)
 
     def get(self, game_id: str) -> GameSession:
         """The game, marked as just used; :class:`KeyError` for an unknown (or dropped) id."""
@@ -160,3 +487,4 @@ class GameSessions:
 
     def __len__(self) -> int:
         return len(self._games)
+

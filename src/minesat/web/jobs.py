@@ -11,6 +11,10 @@ a thread that waits on the worker's pipe.
 Workers come from a ``forkserver`` that has imported the library once, so a
 new worker starts in milliseconds, not the second an import takes.
 
+A job may tell how far it has got: :func:`report` sends a plain value back
+over the pipe, and :meth:`WorkerPool.run` hands each one to its ``progress``
+callback as it arrives (the web app shows it while the page waits).
+
 >>> import asyncio
 >>> from minesat.web.api import answer, analyze_request
 >>> async def one() -> tuple[int, dict]:
@@ -40,6 +44,28 @@ import anyio.to_thread
 #: What the forkserver imports once for every worker it starts.
 PRELOAD = ["minesat.web.api"]
 
+#: The pipe of the job running in this process, when it is a worker (see :func:`report`).
+_current: Connection | None = None
+
+#: Reports sent closer together than this (seconds) are dropped, so a job may report freely.
+REPORT_EVERY = 0.1
+_last_report = 0.0
+
+
+def report(value: Any) -> None:
+    """Tell whoever waits for the running job how far it has got (plain, picklable data).
+
+    Outside a worker it does nothing; reports closer together than
+    :data:`REPORT_EVERY` seconds are dropped.
+    """
+    global _last_report
+    now = time.monotonic()
+    if _current is None or now - _last_report < REPORT_EVERY:
+        return
+    _last_report = now
+    with contextlib.suppress(OSError):
+        _current.send(("progress", value))
+
 
 class JobTimeout(Exception):
     """The job did not finish in the time given; its worker was stopped."""
@@ -65,7 +91,9 @@ def _context() -> BaseContext:
 def _serve(conn: Connection) -> None:
     """A worker's life: run each job it is sent, send back what it returns, until the pipe closes."""
     # Ctrl-C in the terminal reaches the whole process group: the server stops its workers itself.
+    global _current
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _current = conn
     while True:
         try:
             function, args = conn.recv()
@@ -75,7 +103,7 @@ def _serve(conn: Connection) -> None:
             result = function(*args)
         except Exception as err:  # a bug, not a bad request: the caller answers 500
             result = (500, {"error": f"internal error: {type(err).__name__}: {err}"})
-        conn.send(result)
+        conn.send(("done", result))
 
 
 class _Worker:
@@ -88,14 +116,29 @@ class _Worker:
         self.process.start()
         theirs.close()
 
-    def call(self, function: Callable[..., Any], args: tuple[Any, ...], seconds: float) -> Any:
-        """Run a job; :class:`JobTimeout` (and the worker stopped) past ``seconds``."""
+    def call(
+        self,
+        function: Callable[..., Any],
+        args: tuple[Any, ...],
+        seconds: float,
+        progress: Callable[[Any], None] | None = None,
+    ) -> Any:
+        """Run a job; :class:`JobTimeout` (and the worker stopped) past ``seconds``.
+
+        Each :func:`report` of the job goes to ``progress`` on the way.
+        """
+        deadline = time.monotonic() + seconds
         try:
             self.conn.send((function, args))
-            if not self.conn.poll(max(0.0, seconds)):
-                self.stop()
-                raise JobTimeout(f"not done within {seconds:.1f} s")
-            return self.conn.recv()
+            while True:
+                if not self.conn.poll(max(0.0, deadline - time.monotonic())):
+                    self.stop()
+                    raise JobTimeout(f"not done within {seconds:.1f} s")
+                kind, value = self.conn.recv()
+                if kind == "done":
+                    return value
+                if progress is not None:
+                    progress(value)
         except (EOFError, OSError, BrokenPipeError) as err:
             self.stop()
             raise JobFailed(f"the worker stopped ({type(err).__name__})") from None
@@ -125,12 +168,19 @@ class WorkerPool:
         self._running: set[_Worker] = set()
         self._slots: asyncio.Semaphore | None = None
 
-    async def run(self, seconds: float, function: Callable[..., Any], *args: Any) -> Any:
+    async def run(
+        self,
+        seconds: float,
+        function: Callable[..., Any],
+        *args: Any,
+        progress: Callable[[Any], None] | None = None,
+    ) -> Any:
         """``function(*args)`` in a worker, within ``seconds`` from now (waiting for a free one included).
 
         Raises :class:`PoolBusy` when no worker came free in time, :class:`JobTimeout`
         when the job overran (its worker is killed), :class:`JobFailed` when the worker died.
         ``function`` and its arguments must pickle (top-level functions, plain data).
+        ``progress`` gets each value the job reports (:func:`report`; called from a thread: keep it short).
         """
         deadline = time.monotonic() + seconds
         if self._slots is None:
@@ -145,7 +195,7 @@ class WorkerPool:
             self._running.add(worker)
             remaining = deadline - time.monotonic()
             result = await anyio.to_thread.run_sync(
-                worker.call, function, args, remaining, abandon_on_cancel=True
+                worker.call, function, args, remaining, progress, abandon_on_cancel=True
             )
             self._running.discard(worker)
             if worker.alive:
