@@ -401,7 +401,7 @@ def test_a_component_of_a_thousand_cells_is_listed_without_recursing_that_deep()
     """A covered row of 999 cells between two rows of numbers: one component, listed cell by cell
     (a recursion per cell went past Python's limit: a 100x100 game's guess hit it in review)."""
     from minesat.board import COVERED
-    from minesat.perfect.listing import list_layouts
+    from minesat.exact.listing import list_layouts
 
     cols = 999
     layout = Layout(3, cols, frozenset((1, c) for c in range(0, cols, 3)))
