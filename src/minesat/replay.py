@@ -75,7 +75,7 @@ from minesat.generate import FirstClick
 from minesat.metrics import opening_regions
 from minesat.review import GameReview, PlayedMove, ReviewedMove, describe, review_game
 from minesat.stats import percent
-from minesat.viewer import MouseTrack, ViewerFrame, render_viewer, review_frames
+from minesat.viewer import MouseTrack, Verdict, ViewerFrame, ViewerMove, render_viewer, review_frames
 
 #: Move kinds, and the :class:`~minesat.board.Action` each is.
 MOVE_KINDS = {"uncover": Action.UNCOVER, "flag": Action.FLAG, "unflag": Action.UNFLAG, "chord": Action.CHORD}
@@ -704,16 +704,36 @@ def replay_frames(result: ReplayReview) -> tuple[list[ViewerFrame], MouseTrack]:
     (:attr:`ReplayGame.figures`): the game so far as the board shows it.
     """
     game, replay = result.game, result.replay
-    frames = review_frames(result.review)
+    running = _running_figures(replay, game)
+    frames = [replace(frame, figures=running(k)) for k, frame in enumerate(review_frames(result.review))]
+    return frames, mouse_track(replay, game)
+
+
+def unjudged_frames(replay: Replay, game: ReplayGame) -> tuple[list[ViewerFrame], Game]:
+    """The replayed game as frames before any move is judged (the moves, their times and the running
+    figures, no analysis), and the game at its end: what a viewer shows while the review is made."""
+    running = _running_figures(replay, game)
+    played = Game(replay.layout)
+    frames = []
+    for k, move in enumerate(game.moves):
+        frames.append(ViewerFrame(played.position(), move=ViewerMove.of(move.move), time=move.time,
+                                  text="analysis on its way", figures=running(k)))
+        played.play(move.move)
+    verdict = Verdict.WON if game.won else Verdict.LOST if played.exploded is not None else Verdict.UNFINISHED
+    frames.append(ViewerFrame(
+        played.position(), verdict=verdict.value, text=verdict.value,
+        mines=frozenset(replay.layout.mines) if played.over else frozenset(), exploded=played.exploded,
+        figures=running(len(frames)),
+    ))
+    return frames, played
+
+
+def _running_figures(replay: Replay, game: ReplayGame) -> Callable[[int], tuple[tuple[str, str], ...]]:
+    """The figures shown with frame ``k``: those just after move ``k - 1`` (the last past the end)."""
     size = (replay.rows, replay.cols, replay.mines)
     clicks = dict.fromkeys(("left", "right", "double", "lce", "rce", "dce"), 0)
-    before = ReplayMetrics.of(size, game.metrics.bbbv, 0, None, clicks, 0.0)
-    running = [before, *game.figures]
-    frames = [
-        replace(frame, figures=tuple(running[min(k, len(running) - 1)].labelled()))
-        for k, frame in enumerate(frames)
-    ]
-    return frames, mouse_track(replay, game)
+    running = [ReplayMetrics.of(size, game.metrics.bbbv, 0, None, clicks, 0.0), *game.figures]
+    return lambda k: tuple(running[min(k, len(running) - 1)].labelled())
 
 
 def mouse_track(replay: Replay, game: ReplayGame) -> MouseTrack:

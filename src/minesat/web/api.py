@@ -499,32 +499,15 @@ def replay_events_request(data: bytes, name: str) -> dict[str, Any]:
     guesses, the number of moves, and the viewer page stepping through its moves (and its pointer)
     without their analysis (:func:`replay_request` judges them, in the background).
     """
-    from minesat.game import Game
-    from minesat.replay import ReplayMetrics, ReplayReview, play_replay
+    from minesat.replay import ReplayReview, mouse_track, play_replay, unjudged_frames
     from minesat.viewer import render_viewer
-    from minesat.viewer.frames import Verdict, ViewerFrame, ViewerMove, mouse_track
 
     try:
         replay = parse_replay(data, replay_format_for(name), name)
         played = play_replay(replay)
     except (ReplayFormatError, ValueError) as err:
         raise RequestError(400, " ".join(str(err).split())) from None
-    game = Game(replay.layout)
-    size = (replay.rows, replay.cols, replay.mines)
-    clicks = dict.fromkeys(("left", "right", "double", "lce", "rce", "dce"), 0)
-    running = [ReplayMetrics.of(size, played.metrics.bbbv, 0, None, clicks, 0.0), *played.figures]
-    frames = []
-    for k, move in enumerate(played.moves):
-        frames.append(ViewerFrame(game.position(), move=ViewerMove.of(move.move), time=move.time,
-                                  text="analysis on its way", figures=tuple(running[k].labelled())))
-        game.play(move.move)
-    won = played.won
-    verdict = Verdict.WON if won else Verdict.LOST if game.exploded is not None else Verdict.UNFINISHED
-    frames.append(ViewerFrame(
-        game.position(), verdict=verdict.value, text=verdict.value,
-        mines=frozenset(replay.layout.mines) if game.over else frozenset(), exploded=game.exploded,
-        figures=tuple(running[min(len(frames), len(running) - 1)].labelled()),
-    ))
+    frames, game = unjudged_frames(replay, played)
     unjudged = GameReview(replay.layout, (), game.status, game.position(), game.exploded)
     result = ReplayReview(replay, played, unjudged)
     summary = [pair for pair in result.summary() if pair[0] not in JUDGED_ROWS]
