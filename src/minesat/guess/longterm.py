@@ -66,6 +66,22 @@ SCAN_BOX_WALLS = 2
 #: this share of the layouts. JSMinesweeper's ``INFLUENCE_THRESHOLD``.
 INFLUENCE_THRESHOLD = 0.025
 
+#: Tallies are floats counted in units of ``2 ** shift`` layouts: one layout (shift 0)
+#: while the total has at most this many bits, else so many that the total has this
+#: many bits. A float holds at most about ``2 ** 1024``, and a count of a big board
+#: passes that (40x40 with 300 mines has about ``10 ** 320`` layouts); the shares
+#: the scores use (a tally over the total) are the same in either unit.
+FLOAT_BITS = 1000
+
+
+def layout_unit(total: int) -> int:
+    """Tallies of a position with ``total`` layouts count units of ``2 ** layout_unit(total)`` layouts.
+
+    >>> layout_unit(10 ** 100), layout_unit(2 ** 1000), layout_unit(2 ** 1500)
+    (0, 1, 501)
+    """
+    return max(0, total.bit_length() - FLOAT_BITS)
+
 
 @dataclass(frozen=True)
 class Trap:
@@ -145,6 +161,8 @@ class LongTermRisk:
         self.position = position
         self.analysis = analysis
         self.total = analysis.layouts or 0
+        self._shift = layout_unit(self.total)
+        self._total = self._float(self.total)  # the total in the tallies' unit
         self._shapes = shapes(position.rows, position.cols)
         cols = position.cols
         self._unknown = {r * cols + c for r, c in analysis.unknown}
@@ -201,14 +219,18 @@ class LongTermRisk:
         """Each way round the trap can form: its mines and the layouts where it does."""
         return [(mines, self._formed(trap.walls, mines, safe)) for mines, safe in trap.ways]
 
+    def _float(self, n: int) -> float:
+        """``n`` layouts as a float, in the tallies' unit (:data:`FLOAT_BITS`)."""
+        return float(n) if not self._shift else n / (1 << self._shift)
+
     def _tally(self, trap: Trap) -> float:
         """Half the layouts in which the trap forms: the risk of the coin toss it would be."""
-        return sum(n for _, n in self._ways(trap)) / 2
+        return self._float(sum(n for _, n in self._ways(trap))) / 2
 
     def _mine_tally(self, i: int) -> float:
         p = self.analysis.probability[i // self.position.cols][i % self.position.cols]
         assert p is not None
-        return p * self.total
+        return p * self._total
 
     def _open(self, shape: Trap, max_walls: int) -> Trap | None:
         """``shape`` with only its unknown walls, or ``None`` when it cannot trap a mine here."""
@@ -248,11 +270,11 @@ class LongTermRisk:
         for mines, n in ways:
             # Pseudo 50/50: each layout in which this cell is a mine is the trap, formed this way round.
             for i in mines:
-                close = n and abs(n - self._mine_tally(i)) <= 1e-9 * self.total
+                close = n and abs(self._float(n) - self._mine_tally(i)) <= 1e-9 * self._total
                 if close and n == self._formed((), (i,), ()):
                     pseudos.append(i)
-        tally = sum(n for _, n in ways) / 2
-        if tally / self.total > INFLUENCE_THRESHOLD:
+        tally = self._float(sum(n for _, n in ways)) / 2
+        if tally / self._total > INFLUENCE_THRESHOLD:
             for i in trap.cells:
                 self.trapped[i] = self.trapped.get(i, 0.0) + tally
             for i in trap.walls:  # an enabler: were it safe, the trap could not form
@@ -274,7 +296,7 @@ class LongTermRisk:
                       if (trap := self._open(shapes.boxes[k], MAX_OPEN_WALLS)) is not None), default=0.0)
         tally += self.enabling.get(i, 0.0)
         mines = self._mine_tally(i)
-        return min(tally, mines, self.total - mines) / self.total
+        return min(tally, mines, self._total - mines) / self._total
 
     def scanned(self) -> dict[Cell, float]:
         """Each cell the scan found in a likely trap or enabling one, and that tally as a share of layouts."""
@@ -283,5 +305,5 @@ class LongTermRisk:
         for table in (self.trapped, self.enabling):
             for i, tally in table.items():
                 cell = divmod(i, cols)
-                found[cell] = found.get(cell, 0.0) + tally / self.total
+                found[cell] = found.get(cell, 0.0) + tally / self._total
         return found
