@@ -55,6 +55,7 @@ from minesat.game import Game, Status
 from minesat.generate import FirstClick
 from minesat.guess import TIE
 from minesat.stats import percent
+from minesat.words import plural
 
 if TYPE_CHECKING:
     from minesat.player import Strategy
@@ -478,7 +479,7 @@ def describe(move: ReviewedMove) -> str:
         case Verdict.SAFE if move.kind == "chord":
             opened = sum(1 for n in neighbours(move.cell, move.position.rows, move.position.cols)
                          if move.position[n] == COVERED)
-            return f"chord: opens {_plural(opened, 'proven-safe cell')}"
+            return f"chord: opens {plural(opened, 'proven-safe cell')}"
         case Verdict.SAFE:
             return "proven safe"
         case Verdict.MINE:
@@ -496,7 +497,7 @@ def describe(move: ReviewedMove) -> str:
     # A risky uncover or chord.
     p = move.probability
     if move.kind == "chord":
-        text = f"chord over {_plural(move.unproven, 'unproven cell')}"
+        text = f"chord over {plural(move.unproven, 'unproven cell')}"
         text += "" if p is None else f", {percent(p)} risk"
     elif p == 1.0:
         text = "uncovered a proven mine"
@@ -507,7 +508,7 @@ def describe(move: ReviewedMove) -> str:
         than = "among the safest" if p <= safest + TIE else f"safest was {percent(safest)}"
         text = f"guess at {percent(p)}, {than}"
     if move.safe_left:
-        text += f"; {_plural(move.safe_left, 'proven-safe cell')} left untaken"
+        text += f"; {plural(move.safe_left, 'proven-safe cell')} left untaken"
     text += _chances(move)
     return text + (": hit a mine" if move.verdict is Verdict.LOSS else "")
 
@@ -530,7 +531,3 @@ def _chances(move: ReviewedMove) -> str:
 
 def _chance(p: float | None, precise: bool = False) -> str:
     return "mine probability unknown" if p is None else f"mine probability {percent(p, precise=precise)}"
-
-
-def _plural(count: int, noun: str) -> str:
-    return f"{count} {noun}" + ("" if count == 1 else "s")

@@ -9,7 +9,7 @@ import typer
 
 from minesat.board import FLAG, Layout, Position
 from minesat.cli import app
-from minesat.cli.common import EXIT_BAD_INPUT, fail
+from minesat.cli.common import EXIT_BAD_INPUT, fail, plural
 from minesat.formats import (
     EXTENSIONS,
     FORMATS,
@@ -44,8 +44,8 @@ def describe(board: Position | Layout) -> str:
     """One line: size, kind and mine count, e.g. ``9x9 position, 10 mines, 3 flagged``."""
     size = f"{board.rows}x{board.cols}"
     if isinstance(board, Layout):
-        return f"{size} layout, {board.mine_count} mines"
-    mines = "mine count unknown" if board.mines is None else f"{board.mines} mines"
+        return f"{size} layout, {plural(board.mine_count, 'mine')}"
+    mines = "mine count unknown" if board.mines is None else plural(board.mines, "mine")
     flags = len(board.cells_in(FLAG))
     return f"{size} position, {mines}, {flags} flagged"
 

@@ -11,6 +11,7 @@ from minesat.generate import FirstClick
 from minesat.guess.best import DEFAULT_PIECES
 from minesat.player import get_strategy
 from minesat.stats import percent  # noqa: F401  (the commands import it from here)
+from minesat.words import agree, plural  # noqa: F401  (the commands import them from here)
 
 #: The first click when none is given (SPEC section 4), clipped to small boards.
 DEFAULT_START: Cell = (3, 3)
@@ -48,16 +49,6 @@ def check_total(mines: int | None) -> None:
     """Fail (one line, exit 2) on a negative ``--mines``: the library would refuse it anyway, per file."""
     if mines is not None and mines < 0:
         fail(f"--mines must be >= 0, not {mines}")
-
-
-def plural(count: int, noun: str) -> str:
-    """``1 game``, ``2 games``: counts read as English.
-
-    >>> plural(1, "game"), plural(0, "guess")
-    ('1 game', '0 guesses')
-    """
-    suffix = "es" if noun.endswith(("s", "sh", "ch", "x")) else "s"
-    return f"{count} {noun}" if count == 1 else f"{count} {noun}{suffix}"
 
 
 def first_click_rule(text: str) -> FirstClick:

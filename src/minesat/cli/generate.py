@@ -24,6 +24,7 @@ from minesat.cli.common import (
     board_size,
     fail,
     first_click_rule,
+    plural,
     start_cell,
 )
 from minesat.formats import open_atomic
@@ -109,9 +110,9 @@ def generate(
         seconds = time.perf_counter() - began
         per = f"{seconds / count:.3f} s and {tries / count:.1f} tries per board" if count else "no board"
         typer.echo(
-            f"generated {count} no-guess {rows}x{cols}/{mines} boards: "
+            f"generated {plural(count, f'no-guess {rows}x{cols}/{mines} board')}: "
             f"{methods[Method.REJECTION.value]} by rejection (uniform), "
-            f"{methods[Method.REPAIR.value]} by repair (not uniform); {tries} layouts tried, {per}",
+            f"{methods[Method.REPAIR.value]} by repair (not uniform); {plural(tries, 'layout')} tried, {per}",
             err=True,
         )
 

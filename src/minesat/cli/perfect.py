@@ -30,6 +30,7 @@ from minesat.cli.common import (
     fail,
     first_click_rule,
     given_start,
+    plural,
 )
 from minesat.executors import SchedulerError
 from minesat.formats.wanted import InputError, read_board
@@ -249,11 +250,13 @@ def describe(result: PerfectResult) -> str:
     searched 4 states in 0.0 s
     """
     r = result
-    mines = f"{r.mines} mine{'s' if r.mines != 1 else ''}"
+    mines = plural(r.mines, "mine")
     head = f"{r.rows}x{r.cols} board, {mines}, first click {r.rule.value} at {cell_name(r.start)}"
-    if r.starts:
+    if len(r.starts) == 1:
+        head += " (every start alike)"
+    elif r.starts:
         head += f" (the best of {len(r.starts)} start classes)"
-    parts = [f"perfect {r.win_probability:.4f} ({r.wins} of {r.layouts} layouts)"]
+    parts = [f"perfect {r.win_probability:.4f} ({r.wins} of {plural(r.layouts, 'layout')})"]
     for name, wins in r.strategies.items():
         chance = wins / r.layouts if r.layouts else 0.0
         share = f" ({wins / r.wins:.1%} of perfect)".replace("%", " %") if r.wins else ""
@@ -263,7 +266,7 @@ def describe(result: PerfectResult) -> str:
         lines.append(
             "starts     " + ", ".join(f"{cell_name(s.start)} {s.win_probability:.4f}" for s in r.starts)
         )
-    lines.append(f"searched {r.states} states in {r.seconds:.1f} s")
+    lines.append(f"searched {plural(r.states, 'state')} in {r.seconds:.1f} s")
     return "\n".join(lines)
 
 
@@ -286,7 +289,7 @@ def describe_position(result: PositionResult, top: int = DEFAULT_TOP) -> str:
     """
     r = result
     lines = [
-        f"perfect {r.win_probability:.4f} ({r.wins} of {r.layouts} layouts)",
+        f"perfect {r.win_probability:.4f} ({r.wins} of {plural(r.layouts, 'layout')})",
         "moves that keep it: " + (" ".join(cell_name(c) for c in r.moves) or "-"),
     ]
     shown = r.ranking if top == 0 else r.ranking[:top]
@@ -305,9 +308,9 @@ def describe_position(result: PositionResult, top: int = DEFAULT_TOP) -> str:
             lines.append(f"{p.strategy}: uncovers the proven safe cells (keeps {r.win_probability:.4f})")
         else:
             chance = p.wins / r.layouts if r.layouts else 0.0
-            verdict = "keeps it" if p.wins == r.wins else f"{r.wins - p.wins} layouts fewer"
+            verdict = "keeps it" if p.wins == r.wins else f"{plural(r.wins - p.wins, 'layout')} fewer"
             lines.append(f"{p.strategy}: {cell_name(p.move)}, {chance:.4f} ({verdict})")
-    lines.append(f"searched {r.states} states in {r.seconds:.1f} s")
+    lines.append(f"searched {plural(r.states, 'state')} in {r.seconds:.1f} s")
     return "\n".join(lines)
 
 

@@ -23,6 +23,7 @@ from minesat.cli.common import (
     PresetOption,
     RowsOption,
     StartOption,
+    agree,
     board_size,
     check_strategy,
     fail,
@@ -138,7 +139,8 @@ def simulate(
         except KeyboardInterrupt as exc:
             status = 128 + exc.signum if isinstance(exc, Stopped) else 130
             try:
-                stored = f"{store.count(games)} of {games} games are stored in {path}"
+                kept = store.count(games)
+                stored = f"{kept} of {plural(games, 'game')} {agree(kept, 'is', 'are')} stored in {path}"
             except (sqlite3.Error, StoreError):
                 stored = f"the games played so far are stored in {path}"
             fail(f"interrupted: {stored}; run the same command again to resume", status)
@@ -237,7 +239,7 @@ def _board_config(
     except ValueError as exc:  # BoardFormatError names file:line:column itself
         fail(str(exc))
     if games is not None and games > count:
-        fail(f"--games {games} is more than the {count} boards in {path}")
+        fail(f"--games {games} is more than the {plural(count, 'board')} in {path}")
     return config, count if games is None else games
 
 

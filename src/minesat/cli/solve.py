@@ -135,7 +135,7 @@ def solve(
     if html is not None:
         _write_viewer(html, layout_file, layout, record, cell, rule, strategy)
     if save_replay is not None:
-        _write_replay(save_replay, layout, record)
+        _write_replay(save_replay, layout, record, strategy)
     if as_json:
         typer.echo(json.dumps(_game_json(record, steps, cell, rule, strategy)))
         return
@@ -225,12 +225,14 @@ def _write_viewer(
     typer.echo(f"wrote {out}", err=True)
 
 
-def _write_replay(out: Path, layout: Layout, record: GameRecord) -> None:
-    """The game as a replay file, schedule seed 0, dated now (``wrote OUT`` on stderr)."""
+def _write_replay(out: Path, layout: Layout, record: GameRecord, strategy: str) -> None:
+    """The game as a replay file, schedule seed 0, dated now (``wrote OUT`` on stderr); the player
+    is named by its strategy (``minesat (best strategy)``), the program is minesat."""
     from minesat.formats.replay import write_replay
     from minesat.recording import record_game
 
-    replay = record_game(layout, record.moves, format=written_format_for(out), path=str(out))
+    player = f"minesat ({strategy} strategy)"
+    replay = record_game(layout, record.moves, format=written_format_for(out), path=str(out), player=player)
     try:
         write_replay(replay, out)
     except ValueError as err:  # a board or game the format cannot hold

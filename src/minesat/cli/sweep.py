@@ -13,7 +13,7 @@ import typer
 
 from minesat.board import PRESETS
 from minesat.cli import app
-from minesat.cli.common import STRATEGY_HELP, check_strategy, fail, first_click_rule, start_cell
+from minesat.cli.common import STRATEGY_HELP, check_strategy, fail, first_click_rule, plural, start_cell
 from minesat.generate import FirstClick
 from minesat.player import DEFAULT_STRATEGY
 from minesat.report.statistics import Tally
@@ -152,7 +152,8 @@ def _progress() -> Iterator[tuple[PointCallback, ProgressCallback]]:
         task = bar.add_task("sweep", total=None)
 
         def on_point(i: int, n: int, mines: int) -> None:
-            bar.update(task, description=f"point {i + 1}/{n}: {mines} mines", completed=0, total=None)
+            point = f"point {i + 1}/{n}: {plural(mines, 'mine')}"
+            bar.update(task, description=point, completed=0, total=None)
 
         def progress(played: int, to_play: int, _tally: Tally) -> None:
             bar.update(task, completed=played, total=to_play)

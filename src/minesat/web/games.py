@@ -30,6 +30,7 @@ from minesat.board import MAX_SIDE, Action, Layout, Move, cell_name
 from minesat.game import Status
 from minesat.generate import FirstClick, check_mine_count, generate_layout
 from minesat.review import ReviewedMove, Reviewer, describe
+from minesat.words import plural
 
 #: Largest side of a board played in the browser (a bigger grid is no game on a screen).
 MAX_PLAY_SIDE = 100
@@ -128,7 +129,7 @@ class GameSession:
 
     def about(self) -> list[tuple[str, str]]:
         """The (label, value) pairs that head the game's review page."""
-        board = f"{self.rows}x{self.cols}, {self.mines} mines"
+        board = f"{self.rows}x{self.cols}, {plural(self.mines, 'mine')}"
         if self.given:
             return [("Board", f"{board} (a given layout)")]
         return [("Board", board), ("First click", f"{self.rule.value} rule"), ("Seed", str(self.seed))]
