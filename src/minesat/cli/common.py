@@ -45,6 +45,28 @@ def fail(message: str, status: int = EXIT_BAD_INPUT) -> NoReturn:
     raise typer.Exit(status)
 
 
+def given_options(ctx: typer.Context, *names: str) -> list[str]:
+    """The options among ``names`` (parameter names) given on the command line, as typed (``--workers``).
+
+    An option left at its default was not given; one given with the default value was.
+    """
+    given = []
+    for name in names:
+        source = ctx.get_parameter_source(name)
+        if source is not None and source.name not in ("DEFAULT", "DEFAULT_MAP"):
+            param = next(p for p in ctx.command.params if p.name == name)
+            given.append(max(param.opts, key=len))
+    return given
+
+
+def refuse_unused(options: list[str], why: str) -> None:
+    """Fail (one line, exit 2) when any of ``options`` was given: it would do nothing ``why`` says."""
+    if options:
+        it = "it" if len(options) == 1 else "them"
+        named = options[0] if len(options) == 1 else f"{', '.join(options[:-1])} and {options[-1]}"
+        fail(f"{named} {agree(len(options), 'does', 'do')} nothing {why}: leave {it} out")
+
+
 def check_total(mines: int | None) -> None:
     """Fail (one line, exit 2) on a negative ``--mines``: the library would refuse it anyway, per file."""
     if mines is not None and mines < 0:

@@ -24,7 +24,9 @@ from minesat.cli.common import (
     board_size,
     fail,
     first_click_rule,
+    given_options,
     plural,
+    refuse_unused,
     start_cell,
 )
 from minesat.formats import open_atomic
@@ -35,6 +37,7 @@ from minesat.noguess import MAX_TRIES, REJECTION_TRIES, Method, NoGuessError, ge
 
 @app.command()
 def generate(
+    ctx: typer.Context,
     count: Annotated[int, typer.Option("--count", help="Number of boards (games 0..N-1).")],
     preset: PresetOption = None,
     rows: RowsOption = None,
@@ -76,6 +79,8 @@ def generate(
     cell = start_cell(start, rows, cols)
     if count < 0:
         fail(f"--count must be >= 0, not {count}")
+    if not no_guess:
+        refuse_unused(given_options(ctx, "method", "max_tries"), "without --no-guess")
     if max_tries < 1:
         fail(f"--max-tries must be >= 1, not {max_tries}")
     tries_first = {"auto": REJECTION_TRIES, "rejection": max_tries, "repair": 0}
