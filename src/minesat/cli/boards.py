@@ -9,7 +9,7 @@ import typer
 
 from minesat.board import FLAG, Layout, Position
 from minesat.cli import app
-from minesat.cli.common import EXIT_BAD_INPUT, fail, plural
+from minesat.cli.common import EXIT_BAD_INPUT, check_output, fail, plural
 from minesat.formats import (
     EXTENSIONS,
     FORMATS,
@@ -33,7 +33,8 @@ _LAYOUT_HELP = (
 def load(path: Path, format: str | None, as_layout: bool) -> Position | Layout:
     """Read a board for a command, turning every problem into one line and exit status 2."""
     try:
-        mbf = str(path) != "-" and format_for(path, format) == "mbf"
+        # A directory is said to be one (read_board does), before its name is read for a format.
+        mbf = str(path) != "-" and not path.is_dir() and format_for(path, format) == "mbf"
         want = "layout" if as_layout or mbf else "position"
         return read_board(path, format, want, "show", check_kind=False)
     except (InputError, ValueError) as err:
@@ -94,6 +95,7 @@ def convert(
     ] = None,
     layout: LayoutOpt = False,
 ) -> None:
+    check_output(target, "OUT")
     try:
         out_format = format_for(target, to)
     except ValueError as err:

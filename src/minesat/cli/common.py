@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Annotated, NoReturn
 
 import typer
@@ -65,6 +66,24 @@ def refuse_unused(options: list[str], why: str) -> None:
         it = "it" if len(options) == 1 else "them"
         named = options[0] if len(options) == 1 else f"{', '.join(options[:-1])} and {options[-1]}"
         fail(f"{named} {agree(len(options), 'does', 'do')} nothing {why}: leave {it} out")
+
+
+def check_output(path: Path, option: str) -> None:
+    """Refuse, before any work, a path no file can be written at (one line, exit 2): a directory,
+    or a path under a file. Missing folders are no reason: they are made when the file is written."""
+    if path.is_dir():
+        fail(f"{path}: is a directory; {option} wants a file name")
+    check_folder(path.parent, path)
+
+
+def check_folder(folder: Path, wanted: Path | None = None) -> None:
+    """Refuse (one line, exit 2) a ``folder`` that cannot be made: a file there or on the way to it.
+    ``wanted`` is what is to go in it, for the message (the folder itself by default)."""
+    wanted = wanted if wanted is not None else folder
+    while not folder.exists() and folder != folder.parent:
+        folder = folder.parent
+    if not folder.is_dir():
+        fail(f"{wanted}: {folder} is a file, not a folder")
 
 
 def check_total(mines: int | None) -> None:

@@ -22,6 +22,7 @@ from minesat.cli.common import (
     RowsOption,
     StartOption,
     board_size,
+    check_output,
     fail,
     first_click_rule,
     given_options,
@@ -79,6 +80,8 @@ def generate(
     cell = start_cell(start, rows, cols)
     if count < 0:
         fail(f"--count must be >= 0, not {count}")
+    if out is not None:
+        check_output(out, "--out")
     if not no_guess:
         refuse_unused(given_options(ctx, "method", "max_tries"), "without --no-guess")
     if max_tries < 1:

@@ -25,13 +25,14 @@ from minesat.cli.common import (
     StartOption,
     agree,
     board_size,
+    check_output,
     check_strategy,
     fail,
     first_click_rule,
     plural,
     start_cell,
 )
-from minesat.executors import SchedulerError
+from minesat.executors import SchedulerError, check_scheduler
 from minesat.formats import BoardFormatError
 from minesat.formats.boardset import iter_boardset
 from minesat.generate import FirstClick
@@ -112,10 +113,13 @@ def simulate(
     if db is None:  # say where the games go: the user did not choose the file
         typer.echo(f"minesat: storing the games in {path} (choose the file with --db)", err=True)
 
+    check_output(path, "--db")
     try:
+        if scheduler is not None:  # before the store is made: an unreachable one leaves none behind
+            check_scheduler(scheduler)
         path.parent.mkdir(parents=True, exist_ok=True)
         store = GameStore(path, config)
-    except (StoreError, OSError) as exc:
+    except (StoreError, OSError, SchedulerError) as exc:
         fail(str(exc))
     with store, _stop_on_signals():
         # Progress is for a person watching stderr, whatever stdout is (a pipe, --json).

@@ -13,6 +13,7 @@ from minesat.board import Cell, Layout, Move, cell_name
 from minesat.cli import app
 from minesat.cli.common import (
     STRATEGY_HELP,
+    check_output,
     check_strategy,
     fail,
     first_click_rule,
@@ -106,11 +107,11 @@ def solve(
     if html is not None:
         if oracle:
             fail("--html draws the player's game; it does not go with --oracle")
-        _check_out(html)
+        check_output(html, "--html")
     if save_replay is not None:
         if oracle:
             fail("--save-replay records the player's game; it does not go with --oracle")
-        _check_out(save_replay, "--save-replay")
+        check_output(save_replay, "--save-replay")
         try:
             written = written_format_for(save_replay)
         except UnsupportedFormatError as err:
@@ -197,14 +198,6 @@ def _final_board(layout: Layout, record: GameRecord) -> str:
     for move in record.moves:
         game.play(Move.parse(move))
     return game.render()
-
-
-def _check_out(out: Path, option: str = "--html") -> None:
-    """Refuse an OUT the file cannot be written to before the game is played, in one line."""
-    if out.is_dir():
-        fail(f"{out}: is a directory; {option} wants a file name")
-    if not out.parent.is_dir():
-        fail(f"{out}: no such directory: {out.parent}")
 
 
 def _write_viewer(
