@@ -218,7 +218,7 @@ def _product(probabilities: Iterable[float | None]) -> float | None:
 
 def review_game(
     layout: Layout,
-    moves: Iterable[Move | PlayedMove],
+    moves: Iterable[Move | PlayedMove | str],
     *,
     rule: FirstClick | str = FirstClick.SAFE,
     keep_analyses: bool = False,
@@ -226,6 +226,11 @@ def review_game(
     analyzer: Analyzer | None = None,
 ) -> GameReview:
     """Play ``moves`` on ``layout`` and judge each one (see the module docstring).
+
+    A move is a :class:`~minesat.board.Move`, a :class:`PlayedMove` (a move and
+    its time) or a move string (``"C3"``, ``"A1*"``, ``"A1-"``, ``"B2+"``, read
+    by :meth:`~minesat.board.Move.parse`), so a played game's ``record.moves``
+    can be reviewed as they are.
 
     ``rule`` is what the player could assume of the first click: under
     ``opening`` or ``safe`` (the default, as in the programs people play) it is
@@ -272,14 +277,25 @@ class Reviewer:
             analyzer if analyzer is not None else Analyzer(), self.game, FirstClick(rule), keep_analyses
         )
 
-    def play(self, played: Move | PlayedMove) -> ReviewedMove:
+    def play(self, played: Move | PlayedMove | str) -> ReviewedMove:
         """Judge ``played`` on the position before it, then play it (a refused move changes nothing).
 
-        Raises :class:`ValueError` for a move after the end of the game.
+        ``played`` may be a move string (``"A1*"``). Raises :class:`ValueError` for a
+        move string that is no move, and for a move after the end of the game;
+        :class:`TypeError` for anything that is not a move at all.
         """
         game = self.game
+        number = len(self.moves) + 1
         if not isinstance(played, PlayedMove):
-            played = PlayedMove(played)
+            played = PlayedMove(played)  # type: ignore[arg-type]  # a str is parsed just below
+        if isinstance(played.move, str):
+            try:
+                played = PlayedMove(Move.parse(played.move), played.time)
+            except ValueError as err:
+                raise ValueError(f"move {number}: {err}") from None
+        if not isinstance(played.move, Move):
+            raise TypeError(f"move {number}: expected a Move, a PlayedMove or a move string such as "
+                            f"'A5' or 'A5*', not {type(played.move).__name__} {played.move!r}")
         move = played.move
         if game.over:
             where = f"move {len(self.moves) + 1} ({move})"
