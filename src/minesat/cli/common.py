@@ -86,6 +86,17 @@ def check_folder(folder: Path, wanted: Path | None = None) -> None:
         fail(f"{wanted}: {folder} is a file, not a folder")
 
 
+def check_viewer_size(rows: int, cols: int, option: str = "--html") -> str | None:
+    """Why a ``rows`` x ``cols`` board is too large for a viewer page, or ``None`` when it is not
+    (:data:`~minesat.viewer.MAX_VIEWER_CELLS`)."""
+    from minesat.viewer import MAX_VIEWER_CELLS
+
+    if rows * cols <= MAX_VIEWER_CELLS:
+        return None
+    return (f"{option} draws boards of up to {MAX_VIEWER_CELLS} cells (64x64), not {rows}x{cols}: "
+            "each step keeps its whole analysis; leave out " + option)
+
+
 def check_total(mines: int | None) -> None:
     """Fail (one line, exit 2) on a negative ``--mines``: the library would refuse it anyway, per file."""
     if mines is not None and mines < 0:

@@ -13,9 +13,9 @@ from typing import Annotated, Any
 import typer
 
 from minesat.cli import app
-from minesat.cli.common import EXIT_BAD_INPUT, check_output, fail, percent, plural
+from minesat.cli.common import EXIT_BAD_INPUT, check_output, check_viewer_size, fail, percent, plural
 from minesat.formats import write_text_atomically
-from minesat.formats.replay import MAX_REPLAY_BYTES, REPLAY_FORMATS, Replay, parse_replay
+from minesat.formats.replay import MAX_REPLAY_BYTES, REPLAY_FORMATS, Replay, parse_replay, read_replay
 from minesat.formats.wanted import with_path
 from minesat.replay import ReplayReview, review_replay
 from minesat.review import RISKY, Verdict, describe
@@ -76,7 +76,9 @@ def _replay(files: list[Path], *, as_json: bool, html: Path | None, moves: bool,
     reviewed: list[tuple[Path, ReplayReview]] = []
     for path in files:
         try:
-            source = _read_stdin(fmt) if str(path) == "-" else path
+            source = _read_stdin(fmt) if str(path) == "-" else read_replay(path, fmt)
+            if html is not None and (too_large := check_viewer_size(source.rows, source.cols)) is not None:
+                raise ValueError(too_large)
             with _progress("<stdin>" if str(path) == "-" else path.name) as progress:
                 result = review_replay(source, fmt, keep_analyses=html is not None, progress=progress)
         except (ValueError, OSError) as err:

@@ -15,6 +15,7 @@ from minesat.cli.common import (
     STRATEGY_HELP,
     check_output,
     check_strategy,
+    check_viewer_size,
     fail,
     first_click_rule,
     percent,
@@ -108,6 +109,8 @@ def solve(
         if oracle:
             fail("--html draws the player's game; it does not go with --oracle")
         check_output(html, "--html")
+        if (too_large := check_viewer_size(layout.rows, layout.cols)) is not None:
+            fail(too_large)
     if save_replay is not None:
         if oracle:
             fail("--save-replay records the player's game; it does not go with --oracle")
