@@ -44,7 +44,7 @@ def test_show_mbf_is_a_layout_and_format_overrides(tmp_path: Path) -> None:
     odd = tmp_path / "board.bin"
     odd.write_text("3x1x1\nH1F\n")
     result = run("show", "--format", "mine", odd)
-    assert result.exit_code == 0 and "1x3 position, 1 mines, 1 flagged" in result.stdout
+    assert result.exit_code == 0 and "1x3 position, 1 mine, 1 flagged" in result.stdout
 
 
 @pytest.mark.parametrize("ext", [".txt", ".mine", ".json", ".dat"])

@@ -73,3 +73,45 @@ def test_the_readme_replay_example_runs_from_a_fresh_clone_as_shown(tmp_path: Pa
         assert done.returncode == 0, done.stderr
         out = done.stdout + done.stderr
         assert undated.sub("DATE", out) == undated.sub("DATE", expected), line
+
+
+#: Pages whose shell examples (``$ minesat ...`` with the output below it, ``$ cat FILE``
+#: with the file's content) are run and compared, the time a search took aside.
+EXAMPLE_PAGES = ["commands/perfect.md"]  # analyze.md cuts its example short ("...")
+
+
+def shell_examples(page: Path) -> list[list[tuple[str, str]]]:
+    """Each fenced block of ``page`` that runs minesat: its (command, output shown) pairs in order."""
+    blocks = re.findall(r"^```\n(.*?)^```", page.read_text(), flags=re.M | re.S)
+    found = []
+    for block in blocks:
+        if "$ minesat " not in block:
+            continue
+        steps = [step.partition("\n") for step in re.split(r"^\$ ", block, flags=re.M)[1:]]
+        found.append([(command, shown) for command, _, shown in steps])
+    return found
+
+
+@pytest.mark.parametrize("name", EXAMPLE_PAGES)
+def test_the_shell_examples_print_what_the_page_shows(
+    name: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import shlex
+
+    from typer.testing import CliRunner
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "puzzles").symlink_to(ROOT / "puzzles")  # the examples' files, as in a clone
+    seconds = re.compile(r"in \d+(\.\d+)? s\b")
+    examples = shell_examples(DOCS / name)
+    assert examples, f"{name} shows no example"
+    for steps in examples:
+        for command, shown in steps:
+            words = shlex.split(command)
+            if words[0] == "cat":  # the file the next commands read
+                (tmp_path / words[1]).write_text(shown)
+                continue
+            assert words[0] == "minesat", command
+            result = CliRunner().invoke(app, words[1:])
+            printed = result.stdout + result.stderr
+            assert seconds.sub("in N s", printed) == seconds.sub("in N s", shown), command

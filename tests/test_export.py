@@ -84,7 +84,8 @@ def test_bad_input_is_one_line_exit_2(tmp_path, kind):
     elif kind == "unwritable out":
         with GameStore(db, CONFIG) as store:
             store.add(games())
-        args += ["--out", str(tmp_path / "no" / "such" / "dir" / "x.jsonl")]
+        (tmp_path / "file").write_text("")  # a file where a folder would have to be made
+        args += ["--out", str(tmp_path / "file" / "dir" / "x.jsonl")]
     result = CliRunner().invoke(app, args)
     assert result.exit_code == 2
     lines = result.stderr.strip().splitlines()

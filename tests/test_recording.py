@@ -222,14 +222,15 @@ def test_solve_save_replay_writes_the_game(tmp_path: Path, fmt: str) -> None:
         ("game.txt", "cannot tell the replay format to write from the extension '.txt'"),
         ("game", "cannot tell the replay format to write from the extension '(none)'"),
         ("game.avf", "minesat reads .avf replays but does not write them"),
-        ("nowhere/game.evf", "no such directory"),
+        ("notes.txt/game.evf", "notes.txt is a file, not a folder"),  # missing folders are made
     ],
 )
 def test_solve_save_replay_refuses_in_one_line(tmp_path: Path, name: str, message: str) -> None:
+    (tmp_path / "notes.txt").write_text("")
     done = run("solve", str(ROOT / "puzzles" / "mines.dat"), "--save-replay", name, cwd=tmp_path)
     assert done.returncode == 2 and done.stdout == ""
     assert done.stderr.count("\n") == 1 and message in done.stderr and "Traceback" not in done.stderr
-    assert list(tmp_path.iterdir()) == []
+    assert list(tmp_path.iterdir()) == [tmp_path / "notes.txt"]
 
 
 def test_solve_save_replay_does_not_go_with_the_oracle(tmp_path: Path) -> None:

@@ -224,3 +224,20 @@ def test_out_of_reach_the_best_strategy_names_its_move_on_boards_up_to_a_limit()
             assert said in describe(guess)
         else:
             assert guess.best_move is None and guess.best_move_by is None
+
+
+def test_a_played_games_move_strings_are_reviewed_as_they_are() -> None:
+    # Issue 33: GameRecord.moves holds strings; review_game took only Move values and failed
+    # with an AttributeError deep in the game's rules.
+    layout = Layout.from_rows(["*    ", "     ", "   * "])
+    record = play_game(layout, (1, 2), rule="safe")
+    as_strings = review_game(layout, record.moves)
+    as_moves = review_game(layout, [Move.parse(m) for m in record.moves])
+    assert [m.move for m in as_strings.moves] == list(record.moves)
+    assert [(m.verdict, m.probability) for m in as_strings.moves] == [
+        (m.verdict, m.probability) for m in as_moves.moves
+    ]
+    with pytest.raises(ValueError, match=r"^move 2: not a cell: 'zz'"):
+        review_game(layout, ["B3", "zz"])
+    with pytest.raises(TypeError, match=r"^move 2: expected a Move, a PlayedMove or a move string"):
+        review_game(layout, ["B3", 42])  # type: ignore[list-item]

@@ -68,5 +68,6 @@ def test_analyze_svg_writes_the_picture(tmp_path: Path) -> None:
     partial = str(PUZZLES / "partial.dat")
     two = runner.invoke(app, ["analyze", partial, partial, "--svg", str(out)])
     assert two.exit_code == 2 and "one FILE" in two.stderr
-    bad = runner.invoke(app, ["analyze", partial, "--svg", str(tmp_path / "no" / "p.svg")])
-    assert bad.exit_code == 2 and "cannot write" in bad.stderr
+    (tmp_path / "notes.txt").write_text("")  # a file where a folder would be (missing ones are made)
+    bad = runner.invoke(app, ["analyze", partial, "--svg", str(tmp_path / "notes.txt" / "p.svg")])
+    assert bad.exit_code == 2 and "notes.txt is a file, not a folder" in bad.stderr

@@ -281,9 +281,10 @@ def test_solve_html_writes_the_page_and_keeps_stdout(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(
     ("where", "message"),
-    [("missing/game.html", "no such directory"), (".", "is a directory")],
+    [("notes.txt/game.html", "notes.txt is a file, not a folder"), (".", "is a directory")],
 )
 def test_solve_html_to_a_bad_place_is_one_line_and_status_2(tmp_path: Path, where: str, message: str) -> None:
+    (tmp_path / "notes.txt").write_text("")  # missing folders are made; a file in the way is refused
     result = runner.invoke(app, ["solve", str(MINES_DAT), "--html", str(tmp_path / where)])
     assert result.exit_code == 2
     assert result.stdout == ""

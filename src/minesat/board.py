@@ -23,6 +23,8 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 
+from minesat.words import plural
+
 Cell = tuple[int, int]
 
 #: Largest board minesat accepts from a file or the command line, rows and columns
@@ -221,7 +223,8 @@ class Position:
             # that keep the position (they compare it with the next one): hold a copy.
             object.__setattr__(self, "cells", tuple(self.cells))
         if len(self.cells) != self.rows * self.cols:
-            raise ValueError(f"{self.rows}x{self.cols} position needs {self.rows * self.cols} cells")
+            cells = plural(self.rows * self.cols, "cell")
+            raise ValueError(f"{self.rows}x{self.cols} position needs {cells}")
 
     @classmethod
     def from_rows(cls, rows: Iterable[str], mines: int | None = None) -> Position:

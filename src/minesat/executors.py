@@ -91,17 +91,28 @@ def probe_scheduler(address: str, timeout: float = SCHEDULER_TIMEOUT) -> None:
         raise SchedulerError(f"{address} answered, but not like a Dask scheduler (it sent {head!r})")
 
 
-def dask_executor(
-    address: str, timeout: float = SCHEDULER_TIMEOUT
-) -> tuple[cf.Executor, Callable[[], None], int]:
-    """A concurrent.futures view of a Dask cluster, its closer, and its thread count."""
+def check_scheduler(address: str, timeout: float = SCHEDULER_TIMEOUT) -> None:
+    """Raise :class:`SchedulerError` unless Dask is installed and ``address`` answers like its scheduler.
+
+    A command that stores what it computes asks this before it makes its store, so a
+    scheduler that is not there leaves nothing behind.
+    """
     try:
-        from dask.distributed import Client
+        import dask.distributed  # noqa: F401
     except ImportError as exc:
         raise SchedulerError(
             "--scheduler needs Dask: install the extra with  pip install 'minesat[dask]'"
         ) from exc
     probe_scheduler(address, timeout)
+
+
+def dask_executor(
+    address: str, timeout: float = SCHEDULER_TIMEOUT
+) -> tuple[cf.Executor, Callable[[], None], int]:
+    """A concurrent.futures view of a Dask cluster, its closer, and its thread count."""
+    check_scheduler(address, timeout)
+    from dask.distributed import Client
+
     try:
         client = Client(address, timeout=f"{timeout}s")
     except Exception as exc:  # Dask raises many kinds; each means "no usable scheduler here"

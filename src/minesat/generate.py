@@ -18,6 +18,7 @@ import hashlib
 import random
 
 from minesat.board import MAX_SIDE, Cell, Layout, cell_name, check_size, neighbours, on_board
+from minesat.words import agree, plural
 
 
 class FirstClick(enum.StrEnum):
@@ -56,7 +57,8 @@ def check_mine_count(
     if mines > free:
         at = cell_name(start) if start is not None else ""
         where = f"with the {FirstClick(rule).value} rule at {at} " if free < rows * cols else ""
-        raise ValueError(f"{mines} mines do not fit on a {rows}x{cols} board {where}(at most {free})")
+        fit = f"{plural(mines, 'mine')} {agree(mines, 'does', 'do')} not fit"
+        raise ValueError(f"{fit} on a {rows}x{cols} board {where}(at most {free})")
 
 
 def mines_fit(rows: int, cols: int, mines: int, start: Cell | None, rule: FirstClick | str) -> bool:

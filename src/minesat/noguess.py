@@ -39,6 +39,7 @@ from minesat.analysis import Analyzer
 from minesat.board import COVERED, FLAG, Cell, Layout, neighbour_table
 from minesat.game import Game, Status
 from minesat.generate import FirstClick, check_mine_count, game_seed, generate_layout, kept_clear
+from minesat.words import plural
 
 #: Layouts drawn by rejection before a board falls back to repair. On expert
 #: (opening at 3,3) about one layout in six is no-guess, so 100 tries fail once
@@ -222,8 +223,9 @@ def generate_no_guess(
         if found is not None:
             return NoGuessBoard(found, Method.REPAIR, tries)
     raise NoGuessError(
-        f"no no-guess {rows}x{cols} layout with {mines} mines from {start[0]},{start[1]} "
-        f"({rule.value} first click) found in {tries} tries; try fewer mines"
+        f"no no-guess {rows}x{cols} layout with {plural(mines, 'mine')} from {start[0]},{start[1]} "
+        f"({rule.value} first click) found in {plural(tries, 'try')}; allow more tries (--max-tries) "
+        "or place fewer mines"
     )
 
 

@@ -37,6 +37,7 @@ from minesat.replay import ReplayReview
 from minesat.review import RISKY, GameReview, Verdict, describe
 from minesat.stats import percent
 from minesat.svg import layout_svg, position_svg
+from minesat.words import plural
 
 __all__ = ["NOTABLE", "NOTEBOOK_CELL", "analysis_svg", "layout_picture", "position_picture", "review_html"]
 
@@ -82,8 +83,7 @@ def review_html(review: GameReview, title: str | None = None) -> str:
     """
     layout = review.layout
     outcome = "Won" if review.won else "Lost" if review.exploded is not None else "Unfinished"
-    guesses = f"{review.guesses} guess" + ("" if review.guesses == 1 else "es")
-    line = f"{outcome} in {len(review.moves)} moves; {guesses}"
+    line = f"{outcome} in {plural(len(review.moves), 'move')}; {plural(review.guesses, 'guess')}"
     line += f" ({review.needless_guesses} needless)"
     if review.guesses and review.survival is not None:
         line += f"; chance the guesses all survive {percent(review.survival)}"

@@ -69,13 +69,14 @@ from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 
 from minesat.board import COVERED, FLAG, Action, Cell, Layout, Move, Position, cell_name, neighbour_table
-from minesat.formats.replay import MouseEvent, Replay, read_replay
+from minesat.formats.replay import MouseEvent, Replay, program_text, read_replay
 from minesat.game import Game, MoveResult, Status
 from minesat.generate import FirstClick
 from minesat.metrics import opening_regions
 from minesat.review import GameReview, PlayedMove, ReviewedMove, describe, review_game
 from minesat.stats import percent
 from minesat.viewer import MouseTrack, Verdict, ViewerFrame, ViewerMove, render_viewer, review_frames
+from minesat.words import plural
 
 #: Move kinds, and the :class:`~minesat.board.Action` each is.
 MOVE_KINDS = {"uncover": Action.UNCOVER, "flag": Action.FLAG, "unflag": Action.UNFLAG, "chord": Action.CHORD}
@@ -564,15 +565,15 @@ class ReplayReview:
     def title(self) -> str:
         """``arbiter-expert-49s.avf: 16x30, 99 mines, Name`` for a viewer page."""
         player = self.replay.metadata.get("player")
-        board = f"{self.replay.rows}x{self.replay.cols}, {self.replay.mines} mines"
+        board = f"{self.replay.rows}x{self.replay.cols}, {plural(self.replay.mines, 'mine')}"
         return f"{Path(self.replay.path).name}: {board}" + (f", {player}" if player else "")
 
     def summary(self) -> list[tuple[str, str]]:
         """(label, value) pairs: the game, its metrics and what its moves risked, in words."""
         replay, metrics, review = self.replay, self.game.metrics, self.review
         data = self.replay.metadata
-        pairs = [("Board", f"{replay.rows}x{replay.cols}, {replay.mines} mines ({replay.format})")]
-        about = ", ".join(data[key] for key in ("player", "program", "version", "date") if data.get(key))
+        pairs = [("Board", f"{replay.rows}x{replay.cols}, {plural(replay.mines, 'mine')} ({replay.format})")]
+        about = ", ".join(x for x in (data.get("player"), program_text(data), data.get("date")) if x)
         if about:
             pairs.append(("Game", about))
         seconds = "" if metrics.seconds is None else f" in {metrics.seconds:.3f} s"

@@ -56,6 +56,7 @@ from minesat.game import Game, Status
 from minesat.generate import FirstClick
 from minesat.guess import TIE
 from minesat.stats import percent
+from minesat.words import plural
 
 if TYPE_CHECKING:
     from minesat.player import Strategy
@@ -212,7 +213,7 @@ def _product(probabilities: Iterable[float | None]) -> float | None:
 
 def review_game(
     layout: Layout,
-    moves: Iterable[Move | PlayedMove],
+    moves: Iterable[Move | PlayedMove | str],
     *,
     rule: FirstClick | str = FirstClick.SAFE,
     keep_analyses: bool = False,
@@ -220,6 +221,11 @@ def review_game(
     analyzer: Analyzer | None = None,
 ) -> GameReview:
     """Play ``moves`` on ``layout`` and judge each one (see the module docstring).
+
+    A move is a :class:`~minesat.board.Move`, a :class:`PlayedMove` (a move and
+    its time) or a move string (``"C3"``, ``"A1*"``, ``"A1-"``, ``"B2+"``, read
+    by :meth:`~minesat.board.Move.parse`), so a played game's ``record.moves``
+    can be reviewed as they are.
 
     ``rule`` is what the player could assume of the first click: under
     ``opening`` or ``safe`` (the default, as in the programs people play) it is
@@ -270,14 +276,25 @@ class Reviewer:
         #: board, where that search may take seconds a guess; its review afterwards has them).
         self._judge.chances = chances
 
-    def play(self, played: Move | PlayedMove) -> ReviewedMove:
+    def play(self, played: Move | PlayedMove | str) -> ReviewedMove:
         """Judge ``played`` on the position before it, then play it (a refused move changes nothing).
 
-        Raises :class:`ValueError` for a move after the end of the game.
+        ``played`` may be a move string (``"A1*"``). Raises :class:`ValueError` for a
+        move string that is no move, and for a move after the end of the game;
+        :class:`TypeError` for anything that is not a move at all.
         """
         game = self.game
+        number = len(self.moves) + 1
         if not isinstance(played, PlayedMove):
-            played = PlayedMove(played)
+            played = PlayedMove(played)  # type: ignore[arg-type]  # a str is parsed just below
+        if isinstance(played.move, str):
+            try:
+                played = PlayedMove(Move.parse(played.move), played.time)
+            except ValueError as err:
+                raise ValueError(f"move {number}: {err}") from None
+        if not isinstance(played.move, Move):
+            raise TypeError(f"move {number}: expected a Move, a PlayedMove or a move string such as "
+                            f"'A5' or 'A5*', not {type(played.move).__name__} {played.move!r}")
         move = played.move
         if game.over:
             where = f"move {len(self.moves) + 1} ({move})"
@@ -483,7 +500,7 @@ def describe(move: ReviewedMove) -> str:
         case Verdict.SAFE if move.kind == "chord":
             opened = sum(1 for n in neighbours(move.cell, move.position.rows, move.position.cols)
                          if move.position[n] == COVERED)
-            return f"chord: opens {_plural(opened, 'proven-safe cell')}"
+            return f"chord: opens {plural(opened, 'proven-safe cell')}"
         case Verdict.SAFE:
             return "proven safe"
         case Verdict.MINE:
@@ -501,7 +518,7 @@ def describe(move: ReviewedMove) -> str:
     # A risky uncover or chord.
     p = move.probability
     if move.kind == "chord":
-        text = f"chord over {_plural(move.unproven, 'unproven cell')}"
+        text = f"chord over {plural(move.unproven, 'unproven cell')}"
         text += "" if p is None else f", {percent(p)} risk"
     elif p == 1.0:
         text = "uncovered a proven mine"
@@ -512,7 +529,7 @@ def describe(move: ReviewedMove) -> str:
         than = "among the safest" if p <= safest + TIE else f"safest was {percent(safest)}"
         text = f"guess at {percent(p)}, {than}"
     if move.safe_left:
-        text += f"; {_plural(move.safe_left, 'proven-safe cell')} left untaken"
+        text += f"; {plural(move.safe_left, 'proven-safe cell')} left untaken"
     text += _chances(move)
     return text + (": hit a mine" if move.verdict is Verdict.LOSS else "")
 
@@ -535,7 +552,3 @@ def _chances(move: ReviewedMove) -> str:
 
 def _chance(p: float | None, precise: bool = False) -> str:
     return "mine probability unknown" if p is None else f"mine probability {percent(p, precise=precise)}"
-
-
-def _plural(count: int, noun: str) -> str:
-    return f"{count} {noun}" + ("" if count == 1 else "s")

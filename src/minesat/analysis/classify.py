@@ -28,6 +28,7 @@ from pysat.solvers import Solver
 from minesat.analysis.constraints import Component, Constraint
 from minesat.analysis.result import InconsistentPositionError
 from minesat.board import Cell
+from minesat.words import plural
 
 #: The one place the SAT back end is chosen. Minicard states "at most k" natively;
 #: measured 3-30x faster than CNF encodings of the same cardinality constraints.
@@ -411,7 +412,7 @@ def classify_with_total(
         if found is None:
             raise InconsistentPositionError(
                 conflict_source(constraints, total=(cells, interior, remaining)),
-                f"no layout places the {remaining} remaining mines",
+                f"no layout places the {plural(remaining, 'remaining mine')}",
             )
         if not interior:
             return found, None

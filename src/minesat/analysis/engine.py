@@ -38,6 +38,7 @@ from minesat.analysis.counting import (
 )
 from minesat.analysis.result import Analysis, InconsistentPositionError
 from minesat.board import COVERED, FLAG, Cell, Position
+from minesat.words import agree, plural
 
 T = TypeVar("T")
 
@@ -765,11 +766,13 @@ def _check_room(position: Position, model: FrontierModel, remaining: int) -> Non
     covered = model.covered
     if remaining < 0:
         flag = position.cells_in(FLAG)[0]
-        raise InconsistentPositionError(flag, f"more flags than the {remaining + model.flags} mines")
+        mines = plural(remaining + model.flags, "mine")
+        raise InconsistentPositionError(flag, f"more flags than the {mines}")
     if remaining > covered:
         cells = position.cells_in(COVERED)
         where = cells[0] if cells else (0, 0)
-        raise InconsistentPositionError(where, f"{remaining} mines remain but only {covered} covered cells")
+        remain = f"{plural(remaining, 'mine')} {agree(remaining, 'remains', 'remain')}"
+        raise InconsistentPositionError(where, f"{remain} but only {plural(covered, 'covered cell')}")
 
 
 class _HasCells(Protocol):
@@ -1035,7 +1038,8 @@ def _meets(bits: int, low: int, high: int) -> bool:
 def _raise_total_conflict(components: Sequence[Component], frontier: Frontier, remaining: int) -> NoReturn:
     # The SAT classifier with the global count finds a number in the conflict.
     classify_with_total(components, len(frontier.interior), remaining)
-    raise InconsistentPositionError(frontier.frontier[0], f"no layout places the {remaining} remaining mines")
+    mines = plural(remaining, "remaining mine")
+    raise InconsistentPositionError(frontier.frontier[0], f"no layout places the {mines}")
 
 
 def _estimate(

@@ -14,7 +14,15 @@ from minesat.analysis import Analysis, Analyzer, InconsistentPositionError, expl
 from minesat.analysis.explain import explain_json
 from minesat.board import COVERED, FLAG, Cell, Position, cell_name, parse_cell
 from minesat.cli import app
-from minesat.cli.common import EXIT_BAD_INPUT, EXIT_INCONSISTENT, check_total, fail, percent, plural
+from minesat.cli.common import (
+    EXIT_BAD_INPUT,
+    EXIT_INCONSISTENT,
+    check_output,
+    check_total,
+    fail,
+    percent,
+    plural,
+)
 from minesat.formats import write_text_atomically
 from minesat.formats.wanted import InputError, read_board
 from minesat.game import render_grid
@@ -167,6 +175,8 @@ def analyze(
             fail(f"--explain: {err}")
     if svg is not None and len(files) != 1:
         fail(f"--svg draws one position: give one FILE, not {len(files)}")
+    if svg is not None:
+        check_output(svg, "--svg")
     analyzer = Analyzer()  # shared: its component cache serves every file
     status = 0
     for path in files:

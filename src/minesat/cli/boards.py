@@ -9,7 +9,7 @@ import typer
 
 from minesat.board import FLAG, Layout, Position
 from minesat.cli import app
-from minesat.cli.common import EXIT_BAD_INPUT, fail
+from minesat.cli.common import EXIT_BAD_INPUT, check_output, fail, plural
 from minesat.formats import (
     EXTENSIONS,
     FORMATS,
@@ -33,7 +33,8 @@ _LAYOUT_HELP = (
 def load(path: Path, format: str | None, as_layout: bool) -> Position | Layout:
     """Read a board for a command, turning every problem into one line and exit status 2."""
     try:
-        mbf = str(path) != "-" and format_for(path, format) == "mbf"
+        # A directory is said to be one (read_board does), before its name is read for a format.
+        mbf = str(path) != "-" and not path.is_dir() and format_for(path, format) == "mbf"
         want = "layout" if as_layout or mbf else "position"
         return read_board(path, format, want, "show", check_kind=False)
     except (InputError, ValueError) as err:
@@ -44,8 +45,8 @@ def describe(board: Position | Layout) -> str:
     """One line: size, kind and mine count, e.g. ``9x9 position, 10 mines, 3 flagged``."""
     size = f"{board.rows}x{board.cols}"
     if isinstance(board, Layout):
-        return f"{size} layout, {board.mine_count} mines"
-    mines = "mine count unknown" if board.mines is None else f"{board.mines} mines"
+        return f"{size} layout, {plural(board.mine_count, 'mine')}"
+    mines = "mine count unknown" if board.mines is None else plural(board.mines, "mine")
     flags = len(board.cells_in(FLAG))
     return f"{size} position, {mines}, {flags} flagged"
 
@@ -94,6 +95,7 @@ def convert(
     ] = None,
     layout: LayoutOpt = False,
 ) -> None:
+    check_output(target, "OUT")
     try:
         out_format = format_for(target, to)
     except ValueError as err:

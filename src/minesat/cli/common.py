@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Annotated, NoReturn
 
 import typer
@@ -11,6 +12,7 @@ from minesat.generate import FirstClick
 from minesat.guess.best import DEFAULT_PIECES
 from minesat.player import get_strategy
 from minesat.stats import percent  # noqa: F401  (the commands import it from here)
+from minesat.words import agree, plural  # noqa: F401  (the commands import them from here)
 
 #: The first click when none is given (SPEC section 4), clipped to small boards.
 DEFAULT_START: Cell = (3, 3)
@@ -44,20 +46,61 @@ def fail(message: str, status: int = EXIT_BAD_INPUT) -> NoReturn:
     raise typer.Exit(status)
 
 
+def given_options(ctx: typer.Context, *names: str) -> list[str]:
+    """The options among ``names`` (parameter names) given on the command line, as typed (``--workers``).
+
+    An option left at its default was not given; one given with the default value was.
+    """
+    given = []
+    for name in names:
+        source = ctx.get_parameter_source(name)
+        if source is not None and source.name not in ("DEFAULT", "DEFAULT_MAP"):
+            param = next(p for p in ctx.command.params if p.name == name)
+            given.append(max(param.opts, key=len))
+    return given
+
+
+def refuse_unused(options: list[str], why: str) -> None:
+    """Fail (one line, exit 2) when any of ``options`` was given: it would do nothing ``why`` says."""
+    if options:
+        it = "it" if len(options) == 1 else "them"
+        named = options[0] if len(options) == 1 else f"{', '.join(options[:-1])} and {options[-1]}"
+        fail(f"{named} {agree(len(options), 'does', 'do')} nothing {why}: leave {it} out")
+
+
+def check_output(path: Path, option: str) -> None:
+    """Refuse, before any work, a path no file can be written at (one line, exit 2): a directory,
+    or a path under a file. Missing folders are no reason: they are made when the file is written."""
+    if path.is_dir():
+        fail(f"{path}: is a directory; {option} wants a file name")
+    check_folder(path.parent, path)
+
+
+def check_folder(folder: Path, wanted: Path | None = None) -> None:
+    """Refuse (one line, exit 2) a ``folder`` that cannot be made: a file there or on the way to it.
+    ``wanted`` is what is to go in it, for the message (the folder itself by default)."""
+    wanted = wanted if wanted is not None else folder
+    while not folder.exists() and folder != folder.parent:
+        folder = folder.parent
+    if not folder.is_dir():
+        fail(f"{wanted}: {folder} is a file, not a folder")
+
+
+def check_viewer_size(rows: int, cols: int, option: str = "--html") -> str | None:
+    """Why a ``rows`` x ``cols`` board is too large for a viewer page, or ``None`` when it is not
+    (:data:`~minesat.viewer.MAX_VIEWER_CELLS`)."""
+    from minesat.viewer import MAX_VIEWER_CELLS
+
+    if rows * cols <= MAX_VIEWER_CELLS:
+        return None
+    return (f"{option} draws boards of up to {MAX_VIEWER_CELLS} cells (64x64), not {rows}x{cols}: "
+            "each step keeps its whole analysis; leave out " + option)
+
+
 def check_total(mines: int | None) -> None:
     """Fail (one line, exit 2) on a negative ``--mines``: the library would refuse it anyway, per file."""
     if mines is not None and mines < 0:
         fail(f"--mines must be >= 0, not {mines}")
-
-
-def plural(count: int, noun: str) -> str:
-    """``1 game``, ``2 games``: counts read as English.
-
-    >>> plural(1, "game"), plural(0, "guess")
-    ('1 game', '0 guesses')
-    """
-    suffix = "es" if noun.endswith(("s", "sh", "ch", "x")) else "s"
-    return f"{count} {noun}" if count == 1 else f"{count} {noun}{suffix}"
 
 
 def first_click_rule(text: str) -> FirstClick:

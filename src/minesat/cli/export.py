@@ -11,7 +11,7 @@ from typing import Annotated, NoReturn
 import typer
 
 from minesat.cli import app
-from minesat.cli.common import fail
+from minesat.cli.common import check_output, fail
 
 
 @app.command()
@@ -44,6 +44,8 @@ def export(
             reason = f"{db}: not a readable minesat game database ({reason})"
         fail(reason)
 
+    if out is not None:
+        check_output(out, "--out")
     try:
         store = GameStore(db)
     except FileNotFoundError:
@@ -53,6 +55,8 @@ def export(
     with store:
         try:
             # newline="": the csv module writes its own line ends.
+            if out is not None:
+                out.parent.mkdir(parents=True, exist_ok=True)
             handle = sys.stdout if out is None else out.open("w", encoding="utf-8", newline="")
         except OSError as exc:
             fail(f"{out}: cannot write ({exc.strerror or exc})")

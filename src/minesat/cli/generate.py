@@ -22,8 +22,12 @@ from minesat.cli.common import (
     RowsOption,
     StartOption,
     board_size,
+    check_output,
     fail,
     first_click_rule,
+    given_options,
+    plural,
+    refuse_unused,
     start_cell,
 )
 from minesat.formats import open_atomic
@@ -34,6 +38,7 @@ from minesat.noguess import MAX_TRIES, REJECTION_TRIES, Method, NoGuessError, ge
 
 @app.command()
 def generate(
+    ctx: typer.Context,
     count: Annotated[int, typer.Option("--count", help="Number of boards (games 0..N-1).")],
     preset: PresetOption = None,
     rows: RowsOption = None,
@@ -75,6 +80,10 @@ def generate(
     cell = start_cell(start, rows, cols)
     if count < 0:
         fail(f"--count must be >= 0, not {count}")
+    if out is not None:
+        check_output(out, "--out")
+    if not no_guess:
+        refuse_unused(given_options(ctx, "method", "max_tries"), "without --no-guess")
     if max_tries < 1:
         fail(f"--max-tries must be >= 1, not {max_tries}")
     tries_first = {"auto": REJECTION_TRIES, "rejection": max_tries, "repair": 0}
@@ -109,9 +118,9 @@ def generate(
         seconds = time.perf_counter() - began
         per = f"{seconds / count:.3f} s and {tries / count:.1f} tries per board" if count else "no board"
         typer.echo(
-            f"generated {count} no-guess {rows}x{cols}/{mines} boards: "
+            f"generated {plural(count, f'no-guess {rows}x{cols}/{mines} board')}: "
             f"{methods[Method.REJECTION.value]} by rejection (uniform), "
-            f"{methods[Method.REPAIR.value]} by repair (not uniform); {tries} layouts tried, {per}",
+            f"{methods[Method.REPAIR.value]} by repair (not uniform); {plural(tries, 'layout')} tried, {per}",
             err=True,
         )
 

@@ -73,6 +73,8 @@ def metrics(
 
 def _layouts(path: Path) -> Iterator[tuple[int | None, Layout]]:
     """``(line, layout)`` per board of a board set, or ``(None, layout)`` for a layout file."""
+    if path.is_dir():
+        raise ValueError(f"{path}: is a directory, not a board file")
     if path.suffix.lower() in BOARD_SET_EXTENSIONS:
         yield from iter_boardset(path)
     else:

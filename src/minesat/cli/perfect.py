@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import json
+import math
 import sys
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, NoReturn
 
 import typer
 
@@ -17,7 +18,6 @@ from minesat.analysis import InconsistentPositionError
 from minesat.board import Cell, Position, cell_name
 from minesat.cli import app
 from minesat.cli.common import (
-    EXIT_INCONSISTENT,
     STRATEGY_HELP,
     ColsOption,
     FirstClickOption,
@@ -29,7 +29,10 @@ from minesat.cli.common import (
     check_total,
     fail,
     first_click_rule,
+    given_options,
     given_start,
+    plural,
+    refuse_unused,
 )
 from minesat.executors import SchedulerError
 from minesat.formats.wanted import InputError, read_board
@@ -57,6 +60,7 @@ DEFAULT_TOP = 10
 
 @app.command()
 def perfect(
+    ctx: typer.Context,
     position_file: Annotated[
         Path | None,
         typer.Argument(
@@ -137,8 +141,8 @@ def perfect(
     check_total(mines)
     if workers < 1:
         fail(f"--workers must be >= 1, not {workers}")
-    if time_limit < 0:
-        fail(f"--time-limit must be >= 0 seconds, not {time_limit:g}")
+    if not time_limit >= 0 or math.isinf(time_limit):  # nan compares false
+        fail(f"--time-limit must be a number of seconds >= 0 (0: no limit), not {time_limit:g}")
     if top < 0:
         fail(f"--top must be >= 0, not {top}")
     limit = time_limit or None
@@ -148,6 +152,10 @@ def perfect(
         if position_file is not None:
             if preset is not None or rows is not None or cols is not None or start is not None:
                 fail("a POSITION_FILE sets the board: leave out --preset, --rows, --cols and --start")
+            refuse_unused(
+                given_options(ctx, "first_click", "workers", "scheduler"),
+                "with a POSITION_FILE (the search starts from what it shows, in one process)",
+            )
             budget = _Budget(max_states, limit)
             _from_position(position_file, format, mines, names or ["best"], budget, as_json, show_bar, top)
             return
@@ -222,16 +230,17 @@ def _from_position(
                 progress=bar("perfect"),
             )
     except InconsistentPositionError as err:
-        fail(f"{path}: inconsistent position: {err}", EXIT_INCONSISTENT)
+        _past_budget(f"{path}: inconsistent position: {err}", 0, as_json)
     except ValueError as err:  # too many layouts to list
-        fail(f"{path}: {err}", EXIT_INCONSISTENT)
+        _past_budget(f"{path}: {err}", 0, as_json)
     if as_json:
         typer.echo(json.dumps({"file": str(path), **result.to_json()}))
     else:
         typer.echo(describe_position(result, top))
 
 
-def _past_budget(message: str, states: int, as_json: bool) -> None:
+def _past_budget(message: str, states: int, as_json: bool) -> NoReturn:
+    """A refusal (exit 1): one line, and with ``--json`` also ``{"error", "states"}`` on stdout."""
     if as_json:
         typer.echo(json.dumps({"error": message, "states": states}))
     fail(message, 1)
@@ -249,11 +258,13 @@ def describe(result: PerfectResult) -> str:
     searched 4 states in 0.0 s
     """
     r = result
-    mines = f"{r.mines} mine{'s' if r.mines != 1 else ''}"
+    mines = plural(r.mines, "mine")
     head = f"{r.rows}x{r.cols} board, {mines}, first click {r.rule.value} at {cell_name(r.start)}"
-    if r.starts:
+    if len(r.starts) == 1:
+        head += " (every start alike)"
+    elif r.starts:
         head += f" (the best of {len(r.starts)} start classes)"
-    parts = [f"perfect {r.win_probability:.4f} ({r.wins} of {r.layouts} layouts)"]
+    parts = [f"perfect {r.win_probability:.4f} ({r.wins} of {plural(r.layouts, 'layout')})"]
     for name, wins in r.strategies.items():
         chance = wins / r.layouts if r.layouts else 0.0
         share = f" ({wins / r.wins:.1%} of perfect)".replace("%", " %") if r.wins else ""
@@ -263,7 +274,7 @@ def describe(result: PerfectResult) -> str:
         lines.append(
             "starts     " + ", ".join(f"{cell_name(s.start)} {s.win_probability:.4f}" for s in r.starts)
         )
-    lines.append(f"searched {r.states} states in {r.seconds:.1f} s")
+    lines.append(f"searched {plural(r.states, 'state')} in {r.seconds:.1f} s")
     return "\n".join(lines)
 
 
@@ -286,7 +297,7 @@ def describe_position(result: PositionResult, top: int = DEFAULT_TOP) -> str:
     """
     r = result
     lines = [
-        f"perfect {r.win_probability:.4f} ({r.wins} of {r.layouts} layouts)",
+        f"perfect {r.win_probability:.4f} ({r.wins} of {plural(r.layouts, 'layout')})",
         "moves that keep it: " + (" ".join(cell_name(c) for c in r.moves) or "-"),
     ]
     shown = r.ranking if top == 0 else r.ranking[:top]
@@ -305,9 +316,9 @@ def describe_position(result: PositionResult, top: int = DEFAULT_TOP) -> str:
             lines.append(f"{p.strategy}: uncovers the proven safe cells (keeps {r.win_probability:.4f})")
         else:
             chance = p.wins / r.layouts if r.layouts else 0.0
-            verdict = "keeps it" if p.wins == r.wins else f"{r.wins - p.wins} layouts fewer"
+            verdict = "keeps it" if p.wins == r.wins else f"{plural(r.wins - p.wins, 'layout')} fewer"
             lines.append(f"{p.strategy}: {cell_name(p.move)}, {chance:.4f} ({verdict})")
-    lines.append(f"searched {r.states} states in {r.seconds:.1f} s")
+    lines.append(f"searched {plural(r.states, 'state')} in {r.seconds:.1f} s")
     return "\n".join(lines)
 
 

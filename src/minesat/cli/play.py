@@ -23,7 +23,7 @@ import typer
 
 from minesat.board import FLAG, PRESETS, Action, Cell, Move, cell_name, parse_cell
 from minesat.cli import app
-from minesat.cli.common import EXIT_BAD_INPUT, fail, percent
+from minesat.cli.common import EXIT_BAD_INPUT, fail, percent, plural
 from minesat.game import LEGEND, Game, MoveResult
 from minesat.generate import FirstClick, check_mine_count
 
@@ -108,7 +108,8 @@ class Session:
         self.games += 1
         self.game = Game.new(rows, cols, mines, seed=seed, rule=self.rule)
         seeded = "" if seed is None else f", seed {seed}"
-        self.echo(f"new game: {rows}x{cols}, {mines} mines (first click: {self.rule.value}{seeded})")
+        board = f"{rows}x{cols}, {plural(mines, 'mine')}"
+        self.echo(f"new game: {board} (first click: {self.rule.value}{seeded})")
         self.show()
 
     def show(self) -> None:
@@ -116,7 +117,7 @@ class Session:
         game = self.game
         self.echo(game.render())
         flags = sum(1 for s in game.state if s == FLAG)
-        self.echo(f"{game.mines} mines, {flags} flagged, {game.status.value}")
+        self.echo(f"{plural(game.mines, 'mine')}, {flags} flagged, {game.status.value}")
 
     def move(self, verb: str, cell: Cell) -> None:
         assert self.game is not None

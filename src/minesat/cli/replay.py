@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
+from collections import Counter
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, nullcontext
 from pathlib import Path
@@ -12,9 +13,9 @@ from typing import Annotated, Any
 import typer
 
 from minesat.cli import app
-from minesat.cli.common import EXIT_BAD_INPUT, fail, percent, plural
+from minesat.cli.common import EXIT_BAD_INPUT, check_output, check_viewer_size, fail, percent, plural
 from minesat.formats import write_text_atomically
-from minesat.formats.replay import MAX_REPLAY_BYTES, REPLAY_FORMATS, Replay, parse_replay
+from minesat.formats.replay import MAX_REPLAY_BYTES, REPLAY_FORMATS, Replay, parse_replay, read_replay
 from minesat.formats.wanted import with_path
 from minesat.replay import ReplayReview, review_replay
 from minesat.review import RISKY, Verdict, describe
@@ -75,7 +76,9 @@ def _replay(files: list[Path], *, as_json: bool, html: Path | None, moves: bool,
     reviewed: list[tuple[Path, ReplayReview]] = []
     for path in files:
         try:
-            source = _read_stdin(fmt) if str(path) == "-" else path
+            source = _read_stdin(fmt) if str(path) == "-" else read_replay(path, fmt)
+            if html is not None and (too_large := check_viewer_size(source.rows, source.cols)) is not None:
+                raise ValueError(too_large)
             with _progress("<stdin>" if str(path) == "-" else path.name) as progress:
                 result = review_replay(source, fmt, keep_analyses=html is not None, progress=progress)
         except (ValueError, OSError) as err:
@@ -111,18 +114,37 @@ def _page_paths(files: list[Path], html: Path | None) -> dict[Path, Path] | None
     if html is None:
         return None
     if len(files) == 1:
-        if html.is_dir():
-            fail(f"--html {html}: is a directory; give the page's file name")
-        if not html.parent.is_dir():
-            fail(f"--html {html}: no directory {html.parent}")
+        check_output(html, "--html")
         return {files[0]: html}
     if html.exists() and not html.is_dir():
         fail(f"--html {html}: with several files OUT is a directory, and this is a file")
+    pages = _page_names(files, html)
     try:
         html.mkdir(parents=True, exist_ok=True)
     except OSError as err:
         fail(f"--html {html}: {err.strerror or err}")
-    return {path: html / f"{'stdin' if str(path) == '-' else path.stem}.html" for path in files}
+    return pages
+
+
+def _page_names(files: list[Path], html: Path) -> dict[Path, Path]:
+    """Each file's page in the directory ``html``: ``NAME.html`` after the file's name without its
+    extension, or with it (``a.evf.html``, ``a.rmv.html``) where two files would share a page; the
+    same name in two folders cannot be told apart and is refused (one page would overwrite the other)."""
+    def stem(path: Path) -> str:
+        return "stdin" if str(path) == "-" else path.stem
+
+    distinct = list(dict.fromkeys(files))
+    shared = Counter(stem(p) for p in distinct)
+    pages: dict[Path, Path] = {}
+    written: dict[Path, Path] = {}
+    for path in distinct:
+        page = html / f"{stem(path) if shared[stem(path)] == 1 else path.name}.html"
+        if page in written:
+            fail(f"--html {html}: {written[page]} and {path} would both be written as {page}; "
+                 "replay them in separate runs")
+        pages[path] = page
+        written[page] = path
+    return pages
 
 
 def _write_page(out: Path, result: ReplayReview) -> None:

@@ -9,7 +9,7 @@ from typing import Annotated
 import typer
 
 from minesat.cli import app
-from minesat.cli.common import fail
+from minesat.cli.common import check_output, fail
 
 
 @app.command()
@@ -53,6 +53,8 @@ def report(
 
     if out is not None and out.suffix.lower() not in rep.FORMATS:
         fail(f"{out}: unknown report format {out.suffix or '(none)'!r}; use .html, .md or .json")
+    if out is not None:
+        check_output(out, "--out")
     summaries = []
     for path in db:
         try:

@@ -23,14 +23,16 @@ from minesat.cli.common import (
     PresetOption,
     RowsOption,
     StartOption,
+    agree,
     board_size,
+    check_output,
     check_strategy,
     fail,
     first_click_rule,
     plural,
     start_cell,
 )
-from minesat.executors import SchedulerError
+from minesat.executors import SchedulerError, check_scheduler
 from minesat.formats import BoardFormatError
 from minesat.formats.boardset import iter_boardset
 from minesat.generate import FirstClick
@@ -111,10 +113,13 @@ def simulate(
     if db is None:  # say where the games go: the user did not choose the file
         typer.echo(f"minesat: storing the games in {path} (choose the file with --db)", err=True)
 
+    check_output(path, "--db")
     try:
+        if scheduler is not None:  # before the store is made: an unreachable one leaves none behind
+            check_scheduler(scheduler)
         path.parent.mkdir(parents=True, exist_ok=True)
         store = GameStore(path, config)
-    except (StoreError, OSError) as exc:
+    except (StoreError, OSError, SchedulerError) as exc:
         fail(str(exc))
     with store, _stop_on_signals():
         # Progress is for a person watching stderr, whatever stdout is (a pipe, --json).
@@ -138,7 +143,8 @@ def simulate(
         except KeyboardInterrupt as exc:
             status = 128 + exc.signum if isinstance(exc, Stopped) else 130
             try:
-                stored = f"{store.count(games)} of {games} games are stored in {path}"
+                kept = store.count(games)
+                stored = f"{kept} of {plural(games, 'game')} {agree(kept, 'is', 'are')} stored in {path}"
             except (sqlite3.Error, StoreError):
                 stored = f"the games played so far are stored in {path}"
             fail(f"interrupted: {stored}; run the same command again to resume", status)
@@ -237,7 +243,7 @@ def _board_config(
     except ValueError as exc:  # BoardFormatError names file:line:column itself
         fail(str(exc))
     if games is not None and games > count:
-        fail(f"--games {games} is more than the {count} boards in {path}")
+        fail(f"--games {games} is more than the {plural(count, 'board')} in {path}")
     return config, count if games is None else games
 
 

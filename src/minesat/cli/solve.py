@@ -13,7 +13,9 @@ from minesat.board import Cell, Layout, Move, cell_name
 from minesat.cli import app
 from minesat.cli.common import (
     STRATEGY_HELP,
+    check_output,
     check_strategy,
+    check_viewer_size,
     fail,
     first_click_rule,
     percent,
@@ -106,11 +108,13 @@ def solve(
     if html is not None:
         if oracle:
             fail("--html draws the player's game; it does not go with --oracle")
-        _check_out(html)
+        check_output(html, "--html")
+        if (too_large := check_viewer_size(layout.rows, layout.cols)) is not None:
+            fail(too_large)
     if save_replay is not None:
         if oracle:
             fail("--save-replay records the player's game; it does not go with --oracle")
-        _check_out(save_replay, "--save-replay")
+        check_output(save_replay, "--save-replay")
         try:
             written = written_format_for(save_replay)
         except UnsupportedFormatError as err:
@@ -135,7 +139,7 @@ def solve(
     if html is not None:
         _write_viewer(html, layout_file, layout, record, cell, rule, strategy)
     if save_replay is not None:
-        _write_replay(save_replay, layout, record)
+        _write_replay(save_replay, layout, record, strategy)
     if as_json:
         typer.echo(json.dumps(_game_json(record, steps, cell, rule, strategy)))
         return
@@ -199,14 +203,6 @@ def _final_board(layout: Layout, record: GameRecord) -> str:
     return game.render()
 
 
-def _check_out(out: Path, option: str = "--html") -> None:
-    """Refuse an OUT the file cannot be written to before the game is played, in one line."""
-    if out.is_dir():
-        fail(f"{out}: is a directory; {option} wants a file name")
-    if not out.parent.is_dir():
-        fail(f"{out}: no such directory: {out.parent}")
-
-
 def _write_viewer(
     out: Path, source: Path, layout: Layout, record: GameRecord, start: Cell, rule: FirstClick, strategy: str
 ) -> None:
@@ -225,12 +221,14 @@ def _write_viewer(
     typer.echo(f"wrote {out}", err=True)
 
 
-def _write_replay(out: Path, layout: Layout, record: GameRecord) -> None:
-    """The game as a replay file, schedule seed 0, dated now (``wrote OUT`` on stderr)."""
+def _write_replay(out: Path, layout: Layout, record: GameRecord, strategy: str) -> None:
+    """The game as a replay file, schedule seed 0, dated now (``wrote OUT`` on stderr); the player
+    is named by its strategy (``minesat (best strategy)``), the program is minesat."""
     from minesat.formats.replay import write_replay
     from minesat.recording import record_game
 
-    replay = record_game(layout, record.moves, format=written_format_for(out), path=str(out))
+    player = f"minesat ({strategy} strategy)"
+    replay = record_game(layout, record.moves, format=written_format_for(out), path=str(out), player=player)
     try:
         write_replay(replay, out)
     except ValueError as err:  # a board or game the format cannot hold

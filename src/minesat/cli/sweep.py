@@ -13,7 +13,16 @@ import typer
 
 from minesat.board import PRESETS
 from minesat.cli import app
-from minesat.cli.common import STRATEGY_HELP, check_strategy, fail, first_click_rule, start_cell
+from minesat.cli.common import (
+    STRATEGY_HELP,
+    check_folder,
+    check_output,
+    check_strategy,
+    fail,
+    first_click_rule,
+    plural,
+    start_cell,
+)
 from minesat.generate import FirstClick
 from minesat.player import DEFAULT_STRATEGY
 from minesat.report.statistics import Tally
@@ -104,8 +113,19 @@ def sweep(
     except ValueError as exc:
         fail(str(exc))
     directory = db if db is not None else default_dir(base)
+    if directory.exists() and not directory.is_dir():
+        fail(f"{directory}: is a file; --db names the directory of the stores, one per mine count")
+    check_folder(directory)
+    if out is not None:
+        check_output(out, "--out")
 
-    from minesat.executors import SchedulerError
+    from minesat.executors import SchedulerError, check_scheduler
+
+    if scheduler is not None:  # before the stores are made: an unreachable one leaves none behind
+        try:
+            check_scheduler(scheduler)
+        except SchedulerError as exc:
+            fail(str(exc))
 
     show = sys.stderr.isatty()
     try:
@@ -152,7 +172,8 @@ def _progress() -> Iterator[tuple[PointCallback, ProgressCallback]]:
         task = bar.add_task("sweep", total=None)
 
         def on_point(i: int, n: int, mines: int) -> None:
-            bar.update(task, description=f"point {i + 1}/{n}: {mines} mines", completed=0, total=None)
+            point = f"point {i + 1}/{n}: {plural(mines, 'mine')}"
+            bar.update(task, description=point, completed=0, total=None)
 
         def progress(played: int, to_play: int, _tally: Tally) -> None:
             bar.update(task, completed=played, total=to_play)

@@ -427,7 +427,9 @@ class PerfectSearch:
         reduced = bytes(key)
         if self.symmetric:
             reduced = bytes(min(self.board.images(reduced)))
-        return reduced + _BYTE[(mines & open_cells).bit_count()]
+        # The mines left to find; past 255 (a long thin board) three bytes, so each count keeps its own key.
+        hidden = (mines & open_cells).bit_count()
+        return reduced + (_BYTE[hidden] if hidden < 256 else hidden.to_bytes(3, "big"))
 
     def _search(
         self,

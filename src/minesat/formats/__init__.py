@@ -206,8 +206,11 @@ def open_atomic(path: str | os.PathLike[str]) -> Iterator[BinaryIO]:
 
     Written through a temporary file in the same directory and renamed; on an
     error (or an interrupt) the temporary file is removed and ``path`` is untouched.
+    Missing folders on the way to ``path`` are made first, as every command that
+    writes a file does (docs/README.md, "Files minesat writes").
     """
     target = Path(path)
+    target.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
     try:
         with os.fdopen(fd, "wb") as f:

@@ -40,6 +40,7 @@ from minesat.formats.replay import (
     decode_text,
     level_name,
 )
+from minesat.words import plural
 
 #: Level byte -> (rows, cols, mines); 6 is custom (sizes follow in the file).
 _LEVELS = {3: (8, 8, 10), 4: (16, 16, 40), 5: (16, 30, 99)}
@@ -66,7 +67,7 @@ def read(r: ByteReader) -> Replay:
     else:
         raise r.error(f"unknown level byte {level} (3-6: beginner, intermediate, expert, custom)", level_at)
     check_board(r, rows, cols, declared, level_at)
-    r.need(2 * declared, f"list of {declared} mines")
+    r.need(2 * declared, f"list of {plural(declared, 'mine')}")
     mines = set()
     for i in range(declared):
         row, col = r.data[r.pos], r.data[r.pos + 1]

@@ -31,6 +31,7 @@ from typing import IO, Any
 
 from minesat.board import MAX_SIDE, Cell, Layout
 from minesat.formats.common import MAX_BYTES, BoardFormatError, too_large
+from minesat.words import plural
 
 __all__ = [
     "BoardSetInfo",
@@ -229,8 +230,8 @@ def scan_boardset(path: str | os.PathLike[str], check: Any = None) -> BoardSetIn
                 name,
                 number,
                 1,
-                f"board is {this[0]}x{this[1]} with {this[2]} mines, but line 1 is "
-                f"{size[0]}x{size[1]} with {size[2]} mines: a board set has one size",
+                f"board is {this[0]}x{this[1]} with {plural(this[2], 'mine')}, but line 1 is "
+                f"{size[0]}x{size[1]} with {plural(size[2], 'mine')}: a board set has one size",
             )
         if check is not None:
             try:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from minesat.board import COVERED, FLAG, MAX_SIDE, Position, neighbours
+from minesat.words import plural
 
 #: Largest file read, in bytes: a MAX_SIDE x MAX_SIDE board with line ends and quoting,
 #: plus room for headers. Anything larger is refused before it is read whole.
@@ -71,7 +72,7 @@ def check_position(path: str, position: Position, where: Locator) -> None:
                 raise BoardFormatError(
                     path,
                     *where(r, c),
-                    f"more flags than mines: flag {flags} of a board with {position.mines} mines",
+                    f"more flags than mines: flag {flags} of a board with {plural(position.mines, 'mine')}",
                 )
         elif state > 0:
             around = sum(1 for _ in neighbours((r, c), rows, cols))

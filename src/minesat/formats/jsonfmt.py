@@ -24,6 +24,7 @@ from typing import Any
 from minesat.board import MAX_SIDE, Layout, Position
 from minesat.formats.common import BoardFormatError, too_large
 from minesat.formats.text import check_layout_total, position_from_rows
+from minesat.words import plural
 
 _WS = re.compile(r"\s*")
 #: More digits than any board count needs; longer numbers are never converted, since
@@ -150,12 +151,12 @@ def _board(content: str, path: str) -> tuple[_Source, list[str], int | None]:
     rows, cols = size["rows"], size["cols"]
     if len(cells) != rows:
         where = src.cell_at(rows, 0) if len(cells) > rows else src.key_at("cells")
-        raise src.error(where, f"'cells' has {len(cells)} rows, 'rows' says {rows}")
+        raise src.error(where, f"'cells' has {plural(len(cells), 'row')}, 'rows' says {rows}")
     for r, row in enumerate(cells):
         if len(row) > cols:
             raise src.error(
                 src.cell_at(r, cols),
-                f"row is {len(row)} cells wide, 'cols' says {cols}: it cannot be padded",
+                f"row is {plural(len(row), 'cell')} wide, 'cols' says {cols}: it cannot be padded",
             )
     return src, [row.ljust(cols) for row in cells], mines
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from minesat.board import Layout, Position
 from minesat.formats.common import BoardFormatError, UnsupportedFormatError
+from minesat.words import agree, plural
 
 #: The largest board and mine count the format can express.
 MAX_WIDTH = MAX_HEIGHT = 255
@@ -38,18 +39,21 @@ def read_layout(data: bytes, path: str) -> Layout:
     if height == 0:
         raise BoardFormatError(path, 1, 2, "bad header value: height 0")
     if count > width * height:
-        raise BoardFormatError(path, 1, 3, f"{count} mines do not fit a {width}x{height} board")
+        fit = f"{plural(count, 'mine')} {agree(count, 'does', 'do')} not fit"
+        raise BoardFormatError(path, 1, 3, f"{fit} a {width}x{height} board")
     expected = 4 + 2 * count
     if len(data) < expected:
         raise BoardFormatError(
             path,
             1,
             len(data) + 1,
-            f"truncated: {count} mines need {expected} bytes, the file has {len(data)}",
+            f"truncated: {plural(count, 'mine')} {agree(count, 'needs', 'need')} {expected} bytes, "
+            f"the file has {len(data)}",
         )
     if len(data) > expected:
         raise BoardFormatError(
-            path, 1, expected + 1, f"{len(data) - expected} extra bytes after the {count} mines"
+            path, 1, expected + 1,
+            f"{plural(len(data) - expected, 'extra byte')} after the {plural(count, 'mine')}",
         )
     mines: set[tuple[int, int]] = set()
     for i in range(count):

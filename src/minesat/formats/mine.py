@@ -24,6 +24,7 @@ from minesat.formats.common import (
     text_locator,
     too_large,
 )
+from minesat.words import plural
 
 #: Cell characters and the position states they stand for.
 STATES: dict[str, int] = {
@@ -72,7 +73,7 @@ def _split(content: str, path: str) -> tuple[int, int, int, int, list[str], list
             path,
             len(lines) + 1,
             1,
-            f"truncated: the header says {height} rows, the file has {len(rows)}",
+            f"truncated: the header says {plural(height, 'row')}, the file has {len(rows)}",
         )
     if len(rows) > height:
         raise BoardFormatError(path, height + 2, 1, f"more rows than the header's {height}")
@@ -82,7 +83,7 @@ def _split(content: str, path: str) -> tuple[int, int, int, int, list[str], list
                 path,
                 r + 2,
                 min(len(row), width) + 1,
-                f"row is {len(row)} cells wide, the header says {width}",
+                f"row is {plural(len(row), 'cell')} wide, the header says {width}",
             )
         for c, ch in enumerate(row):
             if ch not in STATES:
@@ -112,7 +113,7 @@ def read_layout(content: str, path: str) -> Layout:
             path,
             1,
             mines_column,
-            f"the header says {mines} mines but the board marks {len(found)} (M, ? or F)",
+            f"the header says {plural(mines, 'mine')} but the board marks {len(found)} (M, ? or F)",
         )
     return Layout(height, width, found)
 

@@ -47,6 +47,7 @@ from minesat.formats.replay import (
     decode_text,
     level_name,
 )
+from minesat.words import plural
 
 _CELL = 16
 _LEVELS = {1: "beginner", 2: "intermediate", 3: "expert", 4: "custom"}
@@ -164,7 +165,7 @@ def _read_events(r: ByteReader, rows: int, cols: int, new: bool) -> list[MouseEv
     count = r.u24("event count")
     width = 6 if new else 5
     check_events(r, count)
-    r.need(count * width, f"{count} events of {width} bytes")
+    r.need(count * width, f"{plural(count, 'event')} of {width} bytes")
 
     def field(record: bytes, first: int, bits: int) -> int:
         value = 0

@@ -40,13 +40,14 @@ import errno
 import importlib
 import os
 import struct
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from minesat.board import Cell, Layout
 from minesat.formats.common import BoardFormatError, UnsupportedFormatError
+from minesat.words import agree, plural
 
 __all__ = [
     "MAX_EVENTS",
@@ -63,6 +64,7 @@ __all__ = [
     "decode_text",
     "format_replay",
     "parse_replay",
+    "program_text",
     "read_replay",
     "replay_format_for",
     "write_replay",
@@ -338,7 +340,8 @@ class ByteReader:
 
     def need(self, count: int, what: str) -> None:
         if not 0 <= count <= len(self.data) - self.pos:
-            raise self.error(f"truncated {what}: needs {count} bytes, the file has {max(self.left, 0)} left")
+            left = max(self.left, 0)
+            raise self.error(f"truncated {what}: needs {plural(count, 'byte')}, the file has {left} left")
 
     def take(self, count: int, what: str) -> bytes:
         self.need(count, what)
@@ -437,12 +440,30 @@ def check_board(reader: ByteReader, rows: int, cols: int, mines: int, at: int) -
     if rows < 1 or cols < 1:
         raise reader.error(f"bad board size {rows}x{cols}: a board needs at least one row and column", at)
     if mines > rows * cols:
-        raise reader.error(f"{mines} mines do not fit a {rows}x{cols} board", at)
+        fit = f"{plural(mines, 'mine')} {agree(mines, 'does', 'do')} not fit"
+        raise reader.error(f"{fit} a {rows}x{cols} board", at)
 
 
 def check_events(reader: ByteReader, count: int) -> None:
     if count > MAX_EVENTS:
         raise reader.error(f"too many events: more than {MAX_EVENTS}")
+
+
+def program_text(metadata: Mapping[str, str]) -> str:
+    """The program that wrote a replay, with its version, as people name it (``""`` when unknown).
+
+    A version that is only a number follows the program's name; one that names the program
+    itself (Viennasweeper's version text does) stands alone.
+
+    >>> program_text({"program": "Arbiter", "version": "0.52.3"}), program_text({"program": "minesat 0.1.0"})
+    ('Arbiter 0.52.3', 'minesat 0.1.0')
+    >>> program_text({"program": "Viennasweeper", "version": "Vienna Minesweeper - Release 5.0.0"})
+    'Vienna Minesweeper - Release 5.0.0'
+    """
+    program, version = metadata.get("program", ""), metadata.get("version", "")
+    if version[:1].isdigit():
+        return f"{program} {version}".strip()
+    return version or program
 
 
 def level_name(rows: int, cols: int, mines: int) -> str:

@@ -60,6 +60,7 @@ from minesat.formats.replay import (
     check_events,
     decode_text,
     level_name,
+    program_text,
 )
 
 _MOUSE = {1: "mv", 2: "lc", 3: "lr", 4: "rc", 5: "rr", 6: "mc", 7: "mr"}
@@ -272,7 +273,8 @@ def write(replay: Replay) -> bytes:
     rows, cols, meta = replay.rows, replay.cols, replay.metadata
     if max(rows, cols) > MAX_WRITTEN_SIDE or not 1 <= replay.cell_size <= 255:
         raise ValueError(f"RMV holds boards up to 255x255 cells, not {rows}x{cols}")
-    version_info = meta.get("version", "").encode()  # the program's name is the clone_name
+    # The version text names the program, as Viennasweeper's does ("Vienna Minesweeper - Release 5.0.0").
+    version_info = program_text(meta).encode()
     player = meta.get("player", "").encode()[:255]
     player_info = struct.pack(">HB", 1, len(player)) + player
     board = struct.pack(">IBBH", int(meta.get("timestamp", 0)) & 0xFFFFFFFF, cols, rows, replay.mines)

@@ -29,6 +29,7 @@ from minesat.formats.common import (
     text_locator,
     too_large,
 )
+from minesat.words import plural
 
 #: Position characters and the cell states they stand for.
 STATES: dict[str, int] = {
@@ -117,7 +118,7 @@ def split(content: str, path: str) -> TextBoard:
                     path,
                     number,
                     declared + 1,
-                    f"row is {len(row)} cells wide, longer than the header's "
+                    f"row is {plural(len(row), 'cell')} wide, longer than the header's "
                     f"'cols: {declared}': it cannot be padded",
                 )
         board.width = declared
@@ -141,7 +142,7 @@ def _header(board: TextBoard, line: str, number: int) -> None:
             board.path,
             number,
             column,
-            f"bad header value {text!r} for '{key}': expected a whole number",
+            f"bad header value {text!r} for '{key}': expected a non-negative whole number",
         )
     if len(text) > MAX_DIGITS:  # never convert: Python refuses ints of 4300+ digits
         raise BoardFormatError(
@@ -215,7 +216,7 @@ def read_layout(content: str, path: str) -> Layout:
 def check_layout_total(path: str, layout: Layout, declared: int, at: tuple[int, int]) -> None:
     if declared != layout.mine_count:
         raise BoardFormatError(
-            path, *at, f"the header says {declared} mines but the layout has {layout.mine_count}"
+            path, *at, f"the header says {plural(declared, 'mine')} but the layout has {layout.mine_count}"
         )
 
 

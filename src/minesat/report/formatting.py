@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from minesat.report.paired import Paired
 from minesat.report.statistics import Summary, preset_name
+from minesat.words import agree, plural
 
 
 def pct(x: float | None, digits: int = 1) -> str:
@@ -98,10 +99,12 @@ def paired_rows(p: Paired) -> list[tuple[str, str]]:
 def paired_text(p: Paired) -> str:
     """One sentence that says what the paired test found."""
     if not p.only_a and not p.only_b:
-        return f"{p.a} and {p.b} won and lost the same {p.games:,} games."
+        return f"{p.a} and {p.b} won and lost the same {plural(p.games, 'game', ',')}."
     better = p.a if p.only_a > p.only_b else p.b if p.only_b > p.only_a else None
     verdict = f"{better} won more of the games where they differ" if better else "neither wins more often"
+    differ = p.only_a + p.only_b
     return (
-        f"Of {p.games:,} boards, {p.only_a + p.only_b:,} were won by one run only: {verdict} "
+        f"Of {plural(p.games, 'board', ',')}, {differ:,} {agree(differ, 'was', 'were')} won by one run only: "
+        f"{verdict} "
         f"({p.only_a:,} against {p.only_b:,}); exact McNemar p = {p_text(p.p_value)}."
     )

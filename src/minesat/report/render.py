@@ -34,6 +34,7 @@ from minesat.report.formatting import (
 from minesat.report.paired import Paired
 from minesat.report.plots import inline_svg, render_plots, render_sweep_plots
 from minesat.report.statistics import Summary
+from minesat.words import plural
 
 if TYPE_CHECKING:
     from minesat.sweep import Sweep
@@ -189,7 +190,7 @@ def _cards(s: Summary) -> list[tuple[str, str, str]]:
     return [
         ("Win rate", pct(s.win_rate), f"95 % CI {ci_text(s.ci95)}"),
         ("Games", f"{s.games:,}", f"{s.wins:,} won, {s.losses:,} lost"),
-        ("Won with no guess", pct(s.no_guess_share), f"{s.no_guess_wins:,} games"),
+        ("Won with no guess", pct(s.no_guess_share), plural(s.no_guess_wins, "game", ",")),
         ("Guesses per game", f"{s.guesses_mean:.2f}", f"{s.moves_mean:.0f} moves per game"),
         ("Time per game", secs(s.seconds_mean), f"median ≈ {secs(s.seconds_median)}, "
          f"p90 ≈ {secs(s.seconds_p90)}"),
@@ -373,8 +374,8 @@ def _sweep_title(sweep: Sweep) -> str:
 def _sweep_subtitle(sweep: Sweep) -> str:
     c = sweep.config
     return (
-        f"{sweep.games:,} games per mine count, first click {c.rule} at {c.start[0]},{c.start[1]}, "
-        f"seed {c.seed}, strategy {c.strategy}."
+        f"{plural(sweep.games, 'game', ',')} per mine count, "
+        f"first click {c.rule} at {c.start[0]},{c.start[1]}, seed {c.seed}, strategy {c.strategy}."
     )
 
 

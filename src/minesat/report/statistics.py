@@ -37,6 +37,7 @@ from typing import Any, Protocol
 from minesat.board import PRESETS
 from minesat.player import Guess
 from minesat.stats import wilson
+from minesat.words import plural
 
 # --- what a game must look like ----------------------------------------------
 
@@ -410,7 +411,8 @@ class Tally:
         cfg = config_dict(config)
         notes = []
         if self.games and self.index_max + 1 != self.games:
-            notes.append(f"incomplete run: {self.games} games stored out of indices 0..{self.index_max}")
+            stored = plural(self.games, "game")
+            notes.append(f"incomplete run: {stored} stored out of indices 0..{self.index_max}")
         if label is None:
             label = Path(source).stem if source else (_config_label(cfg) if cfg else "games")
         return Summary(

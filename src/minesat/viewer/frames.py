@@ -31,6 +31,7 @@ from minesat.player import GameRecord, Step, Strategy, play_game
 from minesat.review import GameReview, PlayedMove, ReviewedMove, describe, review_game
 from minesat.review import Verdict as Judged
 from minesat.stats import percent
+from minesat.words import plural
 
 #: Move kinds by the action of a :class:`~minesat.board.Move`, in the words the viewer shows.
 KINDS: dict[Action, str] = {
@@ -290,7 +291,7 @@ def record_summary(
     """
     guesses = len(record.guesses)
     pairs = [
-        ("Board", f"{layout.rows}x{layout.cols}, {_plural(layout.mine_count, 'mine')}"),
+        ("Board", f"{layout.rows}x{layout.cols}, {plural(layout.mine_count, 'mine')}"),
         ("First click", f"{cell_name(start)} ({FirstClick(rule).value} rule)"),
         ("Strategy", strategy),
         ("Result", "won" if record.won else f"lost on guess {record.fatal_guess}"),
@@ -308,12 +309,12 @@ def record_summary(
 def final_frame(review: GameReview, moves: int) -> ViewerFrame:
     """The position after the last move; the layout's mines shown once the game is over."""
     if review.status is Status.WON:
-        verdict, text = Verdict.WON, f"won in {_plural(moves, 'move')}"
+        verdict, text = Verdict.WON, f"won in {plural(moves, 'move')}"
     elif review.status is Status.LOST:
         assert review.exploded is not None
         verdict, text = Verdict.LOST, f"lost on move {moves}: a mine at {cell_name(review.exploded)}"
     else:
-        verdict, text = Verdict.UNFINISHED, f"stopped after {_plural(moves, 'move')}"
+        verdict, text = Verdict.UNFINISHED, f"stopped after {plural(moves, 'move')}"
     mines = review.layout.mines if review.status is not Status.PLAYING else frozenset()
     return ViewerFrame(
         review.final, verdict=verdict.value, text=text, mines=frozenset(mines), exploded=review.exploded
@@ -324,10 +325,6 @@ def _as_move(move: Move | str | ViewerMove) -> Move:
     if isinstance(move, ViewerMove):
         return move.to_move()
     return Move.parse(move) if isinstance(move, str) else move
-
-
-def _plural(count: int, noun: str) -> str:
-    return f"{count} {noun}" + ("" if count == 1 else "s")
 
 
 def check_frames(frames: Sequence[ViewerFrame]) -> tuple[int, int]:

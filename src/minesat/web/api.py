@@ -36,6 +36,7 @@ from minesat.replay import review_replay
 from minesat.review import GameReview, review_game, without_flags
 from minesat.stats import percent
 from minesat.store import GameStore, StoreError
+from minesat.words import plural
 
 #: Board formats a request may name (``format``), as ``analyze --format`` takes them.
 BOARD_FORMATS = ("text", "mine", "json")
@@ -442,7 +443,7 @@ def game_review_request(
 def review_summary(review: GameReview) -> list[tuple[str, str]]:
     """The result, the guesses and the chance they all survive, in words."""
     pairs = [("Result", ("won" if review.won else "lost" if review.exploded else "stopped")
-              + f" after {len(review.moves)} moves")]
+              + f" after {plural(len(review.moves), 'move')}")]
     pairs.append(("Guesses", f"{review.guesses} ({review.needless_guesses} needless)"))
     if review.guesses and review.survival is not None:
         chance = percent(review.survival)

@@ -53,6 +53,7 @@ from minesat.web.games import (
     step_json,
 )
 from minesat.web.jobs import JobFailed, JobTimeout, PoolBusy, WorkerPool
+from minesat.words import plural
 
 #: Largest request body read (bytes); a larger one is answered 413 unread.
 MAX_BODY = 1 << 20
@@ -440,7 +441,7 @@ def create_app(
         reviewer = game.reviewer
         assert reviewer is not None and reviewer.game.layout is not None
         moves = [m.move for m in reviewer.moves]
-        title = f"Your game: {game.rows}x{game.cols}, {game.mines} mines"
+        title = f"Your game: {game.rows}x{game.cols}, {plural(game.mines, 'mine')}"
         return await in_worker(
             "work", api.game_review_request, reviewer.game.layout, moves, game.rule.value, title, game.about()
         )

@@ -53,6 +53,7 @@ from minesat.player import DEFAULT_STRATEGY, Reason, default_start
 from minesat.replay import bbbv_solved
 from minesat.review import ReviewedMove, Reviewer, describe, without_flags
 from minesat.stats import percent
+from minesat.words import plural
 
 #: Largest side of a board played in the browser (a bigger grid is no game on a screen).
 MAX_PLAY_SIDE = 100
@@ -410,7 +411,7 @@ class GameSession:
 
     def about(self) -> list[tuple[str, str]]:
         """The (label, value) pairs that head the game's review page."""
-        board = f"{self.rows}x{self.cols}, {self.mines} mines"
+        board = f"{self.rows}x{self.cols}, {plural(self.mines, 'mine')}"
         if self.given:
             return [("Board", f"{board} (a given layout)")]
         pairs = [("Board", board), ("First click", f"{self.rule.value} rule"), ("Seed", str(self.seed))]
