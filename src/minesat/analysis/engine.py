@@ -12,6 +12,7 @@
 
 from __future__ import annotations
 
+import enum
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from math import comb
@@ -71,6 +72,26 @@ ENUMERATED_CELLS = 16
 #: Search steps an enumeration may take before the part is counted instead:
 #: real parts have a handful of layouts; a part with many is counted faster.
 ENUMERATION_STEPS = 400
+
+
+@dataclass(frozen=True)
+class Glance:
+    """What :meth:`Analyzer.glance` reads of a position: its layouts (``None`` when not counted
+    exactly), how many cells it proves safe, and the lowest mine probabilities of the others."""
+
+    layouts: int | None
+    safe: int
+    lowest: tuple[float, ...]
+
+
+class _Off(enum.Enum):
+    """Why a position is not on the small road."""
+
+    OFF_ROAD = "off the road"  # a board too large, a budget, a number the general road names
+    NO_LAYOUT = "no layout"  # the road proves that no layout fits
+
+
+_OFF_ROAD, _NO_LAYOUT = _Off.OFF_ROAD, _Off.NO_LAYOUT
 
 
 @dataclass(frozen=True)
@@ -136,6 +157,7 @@ class Analyzer:
         self._counts: dict[object, ComponentCount | None] = {}
         self._decided: dict[object, _Decided | None] = {}
         self._parts: dict[object, _Part | None] = {}
+        self._no_layout: dict[object, bool] = {}  # keys of parts (in _parts as None) without a layout
         self._model = FrontierModel()
         # The last analysis of the small road: the game loop asks proven() and
         # then analyze() of the same position when nothing is proven.
@@ -383,6 +405,12 @@ class Analyzer:
         Everywhere else both roads give the same analysis: the conditions
         below make sure no budget of the general road could have cut it short.
         """
+        found = self._small_or_why(position, total)
+        return found if isinstance(found, _SmallPosition) else None
+
+    def _small_or_why(self, position: Position, total: int) -> _SmallPosition | _Off:
+        """:meth:`_small`, saying why the position is not on the small road: :data:`_NO_LAYOUT`
+        when the road proves that no layout fits, :data:`_OFF_ROAD` for every other reason."""
         cells = position.rows * position.cols
         if not (
             self.small_boards
@@ -394,24 +422,30 @@ class Analyzer:
             # _tables): with this budget neither road ever stops short.
             and self.work_budget >= 2 * cells * (cells + 1)
         ):
-            return None
+            return _OFF_ROAD
         reading = small.read(position)
         if reading is None:
-            return None
+            return _OFF_ROAD  # the general road names the number (or the state) that is wrong
         remaining = total - reading.flags.bit_count()
         if not 0 <= remaining <= reading.covered.bit_count():
-            return None
+            return _NO_LAYOUT
         settled = small.settle(reading.constraints)
         if settled is None:
-            return None
+            return _NO_LAYOUT  # the rules break a number
         safe, mine, rest = settled
         parts = []
         for _, constraints in small.split(rest):
             part = self._small_part(constraints, position.rows, position.cols)
             if part is None:
-                return None
+                return self._why_no_part(constraints, position.rows, position.cols)
             parts.append(part)
         return _SmallPosition(reading, safe, mine, parts, remaining)
+
+    def _why_no_part(self, constraints: list[small.MaskConstraint], rows: int, cols: int) -> _Off:
+        """Why :meth:`_small_part` found no part: :data:`_NO_LAYOUT` when the part has no layout,
+        :data:`_OFF_ROAD` when its count is past the state budget."""
+        key = (rows, cols, frozenset((mask, mines) for mask, mines, _ in constraints))
+        return _NO_LAYOUT if key in self._no_layout else _OFF_ROAD
 
     def _small_part(self, constraints: list[small.MaskConstraint], rows: int, cols: int) -> _Part | None:
         """A part's layouts, cached by its constraints; ``None`` with no layout or past the budget.
@@ -433,6 +467,8 @@ class Analyzer:
             layouts = small.solutions(constraints, ENUMERATION_STEPS)
         if layouts is not None:
             part = _Part.of_layouts(mask, cols, layouts) if layouts else None
+            if not layouts:
+                self._cache(self._no_layout, key, True)
         else:
             component = Component(
                 tuple(small.cells(mask, cols)),
@@ -444,6 +480,10 @@ class Analyzer:
             count = count_component(component, self.state_budget)
             if count is not None and any(count.ways):
                 part = _Part.of_count(mask, cols, component.cells, count)
+            elif count is not None:
+                self._cache(self._no_layout, key, True)
+        if part is not None:
+            part.constraints = tuple(constraints)
         return self._cache(self._parts, key, part)
 
     def _small_analysis(
@@ -488,6 +528,72 @@ class Analyzer:
         )
         self._last = (key, analysis)
         return analysis
+
+    def glance(self, position: Position, few: int = 2) -> Glance | None:
+        """What a look-ahead reads of a position, without the rest of :meth:`analyze`'s answer.
+
+        The same layout count as ``analyze(position).layouts``, the number of cells it proves
+        safe, and the ``few`` lowest mine probabilities of the cells it leaves undecided,
+        ascending, the very floats it gives them; ``None`` when no layout fits (where
+        :meth:`analyze` raises). On the small road no grid of probabilities is built.
+        Raises :class:`ValueError` when the total is unknown.
+
+        >>> from minesat.board import Position
+        >>> Analyzer().glance(Position.from_rows(["1??", "???"], mines=2))   # 3 x 2 layouts; A3, B3 at 1/2
+        Glance(layouts=6, safe=0, lowest=(0.3333333333333333, 0.3333333333333333))
+        >>> Analyzer().glance(Position.from_rows(["1?", "?3"], mines=1)) is None
+        True
+        """
+        total = _total(position, None)
+        if total is None:
+            raise ValueError("a glance needs the total number of mines")
+        found = self._small_or_why(position, total)
+        if found is _NO_LAYOUT:
+            return None
+        if isinstance(found, _SmallPosition):
+            return self._small_glance(found, few)
+        try:
+            analysis = self.analyze(position)
+        except InconsistentPositionError:
+            return None
+        grid = analysis.probability
+        probabilities = sorted(p for r, c in analysis.unknown if (p := grid[r][c]) is not None)
+        return Glance(analysis.layouts, len(analysis.safe), tuple(probabilities[:few]))
+
+    def _small_glance(self, found: _SmallPosition, few: int) -> Glance | None:
+        """:meth:`glance` on the small road: :meth:`_small_analysis`'s numbers, read without a grid."""
+        reading, parts = found.reading, found.parts
+        interior = reading.interior.bit_count()
+        try:
+            weights = _exact_probabilities(
+                [part.count for part in parts],
+                parts,
+                interior,
+                found.remaining - found.mine.bit_count(),
+                self.work_budget,
+            )
+        except _TooMuchWork:  # pragma: no cover - _small's work budget condition rules it out
+            weights = None
+        if weights is None:
+            return None  # no layout places the total
+        numerators, interior_mined, denominator = weights
+        # As _read_weights: a weight of 0 is a safe cell, one of all the layouts a mine.
+        safe = found.safe.bit_count()
+        undecided = []
+        for num in numerators.values():
+            if num == 0:
+                safe += 1
+            elif num != denominator:
+                undecided.append(num)
+        undecided.sort()
+        lowest = [num / denominator for num in undecided[:few]]
+        if interior:
+            if interior_mined == 0:
+                safe += interior
+            elif interior_mined != denominator:
+                lowest += [interior_mined / denominator] * min(interior, few)
+                lowest.sort()
+        return Glance(denominator // interior if interior else denominator, safe, tuple(lowest[:few]))
 
     def layouts(self, position: Position, mines: int | None = None) -> int | None:
         """The number of layouts consistent with ``position`` and the total: ``analyze(...).layouts``.
@@ -638,9 +744,11 @@ class _Part:
     def __init__(self, mask: int, cols: int, safe: int, mine: int, low: int, high: int) -> None:
         self.mask, self.cols = mask, cols
         self.safe, self.mine, self.low, self.high = safe, mine, low, high
-        self._layouts: list[int] = []
+        self._layouts: list[int] | None = None
         self._count: ComponentCount | None = None
         self._cells: tuple[Cell, ...] | None = None
+        #: The part's constraints (as the small road read them when it was first counted).
+        self.constraints: tuple[small.MaskConstraint, ...] = ()
 
     @classmethod
     def of_layouts(cls, mask: int, cols: int, layouts: list[int]) -> _Part:
@@ -677,9 +785,25 @@ class _Part:
         return self._cells
 
     @property
+    def layouts(self) -> list[int] | None:
+        """Every layout of the part as a mask of its mines, when it was enumerated; else ``None``."""
+        return self._layouts
+
+    @property
+    def ways(self) -> tuple[int, ...]:
+        """``ways[k]``: the part's layouts with ``k`` mines."""
+        if self._count is not None or self._layouts is None:
+            return self.count.ways
+        ways = [0] * (self.mask.bit_count() + 1)
+        for layout in self._layouts:
+            ways[layout.bit_count()] += 1
+        return tuple(ways)
+
+    @property
     def count(self) -> ComponentCount:
         """The count :func:`_exact_probabilities` combines: ``ways[k]``, and per cell how many mine it."""
         if self._count is None:
+            assert self._layouts is not None
             size = self.mask.bit_count() + 1
             ways = [0] * size
             mined: dict[int, list[int]] = {bit: [0] * size for bit in _bits(self.mask)}

@@ -51,6 +51,7 @@ positions of a look-ahead re-solve only the components a reveal touches.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from minesat.analysis import Analysis, Analyzer
@@ -58,7 +59,7 @@ from minesat.board import Cell, Position, neighbour_table
 from minesat.guess import TIE, mine_probability
 from minesat.guess.fifty import unavoidable_guess
 from minesat.guess.longterm import LongTermRisk
-from minesat.guess.outcomes import each_outcome
+from minesat.guess.outcomes import each_glance
 from minesat.perfect.endgame import ENDGAME_LAYOUTS, ENDGAME_STATES, endgame_limits, endgame_move
 
 #: Look ahead at cells whose chance to be safe is at least this share of the best.
@@ -131,10 +132,20 @@ def next_safety(analysis: Analysis) -> float:
     >>> next_safety(one_safe)                    # (4 * 1 + 0.5) / 5
     0.9
     """
-    if len(analysis.safe) >= 2:
+    grid = analysis.probability
+    probabilities = sorted(p for r, c in analysis.unknown if (p := grid[r][c]) is not None)
+    return blended_safety(len(analysis.safe), probabilities)
+
+
+def blended_safety(safe: int, lowest: Sequence[float]) -> float:
+    """:func:`next_safety` from the number of safe cells and the lowest mine probabilities, ascending.
+
+    >>> blended_safety(1, [0.5, 0.6])
+    0.9
+    """
+    if safe >= 2:
         return 1.0
-    probs = sorted(p for r, c in analysis.unknown if (p := analysis.probability[r][c]) is not None)
-    safeties = [1.0] * len(analysis.safe) + [1.0 - p for p in probs[: 2 - len(analysis.safe)]]
+    safeties = [1.0] * safe + [1.0 - p for p in lowest[: 2 - safe]]
     if not safeties:
         return 1.0  # nothing left to guess: the reveal won the game
     best = safeties[0]
@@ -283,10 +294,11 @@ class BestGuess:
             # Without the look-ahead only deadness is used; the score is plain safety.
             score, seen = 0.0, 0.0
             numbers: list[int] = []  # the numbers it can show, so far
-            for outcome in each_outcome(self.analyzer, position, cell, layouts):
+            for outcome in each_glance(self.analyzer, position, cell, layouts):
                 numbers.append(outcome.value)
                 seen += outcome.probability
-                score += outcome.probability * next_safety(outcome.analysis) if self.lookahead else 0.0
+                if self.lookahead:
+                    score += outcome.probability * blended_safety(outcome.glance.safe, outcome.glance.lowest)
                 # Pruning: each number still unseen adds at most its probability (a next move
                 # of safety 1), so once even that cannot reach the best, stop. Exact: the cell
                 # could not have been chosen (it loses on score, dead or alive, unless the best

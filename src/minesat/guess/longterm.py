@@ -51,8 +51,9 @@ from functools import lru_cache
 
 from minesat.analysis import Analysis, Analyzer
 from minesat.analysis.engine import InteriorCounter
+from minesat.analysis.patterns import pattern_counter
 from minesat.board import COVERED, FLAG, Cell, Position, neighbour_table
-from minesat.guess.outcomes import each_outcome
+from minesat.guess.outcomes import each_glance
 
 #: Unknown walls a trap may still need when a candidate's influence is measured (JSMinesweeper's).
 MAX_OPEN_WALLS = 3
@@ -155,9 +156,13 @@ class LongTermRisk:
             if state >= 0 or (state == COVERED and grid[i // cols][i % cols] == 0.0)
         }
         self._counts: dict[frozenset[int], int] = {}
-        # Interior cells (next to no number) are interchangeable: a trap made of them
-        # alone is counted in closed form, without flagging anything.
-        counter = analyzer.interior_counter(position)
+        self._formed_counts: dict[tuple[int, int], int] = {}
+        # On the small road a pattern is counted from the position's own parts (the same
+        # exact counts, without analysing a flagged position per question).
+        self._patterns = pattern_counter(analyzer, position)
+        # Else interior cells (next to no number), which are interchangeable: a trap made
+        # of them alone is counted in closed form, without flagging anything.
+        counter = analyzer.interior_counter(position) if self._patterns is None else None
         self._counter = counter if isinstance(counter, InteriorCounter) else None
         self._interior_counts: dict[tuple[int, int], int] = {}
         table = neighbour_table(position.rows, cols)
@@ -184,11 +189,23 @@ class LongTermRisk:
 
     def _formed(self, walls: tuple[int, ...], mines: tuple[int, ...], safe: tuple[int, ...]) -> int:
         """Layouts with ``walls`` and ``mines`` mined and ``safe`` safe (inclusion-exclusion on ``safe``)."""
+        if self._patterns is not None:
+            key = (sum(1 << i for i in (*walls, *mines)), sum(1 << i for i in safe))
+            if key not in self._formed_counts:
+                count = self._patterns.masks(*key)
+                if count is None:  # a part the pattern leaves past the budget or without layouts
+                    count = self._flagged(walls, mines, safe)
+                self._formed_counts[key] = count
+            return self._formed_counts[key]
         if self._counter is not None and all(i in self._interior for i in (*walls, *mines, *safe)):
             key = (len(walls) + len(mines), len(safe))
             if key not in self._interior_counts:
                 self._interior_counts[key] = self._counter.layouts(mined=key[0], safe=key[1])
             return self._interior_counts[key]
+        return self._flagged(walls, mines, safe)
+
+    def _flagged(self, walls: tuple[int, ...], mines: tuple[int, ...], safe: tuple[int, ...]) -> int:
+        """:meth:`_formed` by counting positions with cells flagged."""
         base = frozenset(walls) | frozenset(mines)
         total = 0
         for mask in range(1 << len(safe)):
@@ -240,7 +257,7 @@ class LongTermRisk:
         self.pseudos = tuple(divmod(i, cols) for i in sorted(set(pseudos)) if not self._dead(i))
 
     def _dead(self, i: int) -> bool:
-        numbers = each_outcome(self.analyzer, self.position, divmod(i, self.position.cols), self.total)
+        numbers = each_glance(self.analyzer, self.position, divmod(i, self.position.cols), self.total, few=0)
         return next(numbers, None) is None or next(numbers, None) is None
 
     def _note(self, trap: Trap, pseudos: list[int]) -> None:
