@@ -395,3 +395,18 @@ def test_moves_come_in_the_order_of_their_bounds_counting_only_those_needed() ->
     live = [(9, 0, [(5, 0b11111, 1), (4, 0b1111, 2)]), (3, 1, [(2, 0b11, 1), (1, 0b1, 2)])]
     assert _Moves(live, alike).next()[:2] == (9, 0)
     assert alike.asked == 2  # the two outcomes of cell 0 only
+
+
+@pytest.mark.parametrize("rows, cols", [(1, 1), (1, 5), (2, 3), (3, 3), (4, 4), (3, 5), (16, 30)])
+def test_a_boards_images_read_the_position_through_each_symmetry(rows: int, cols: int) -> None:
+    # Image k holds at cell symmetries[k][i] what the position holds at cell i.
+    board = Board(rows, cols)
+    rnd = random.Random(rows * 100 + cols)
+    for _ in range(5):
+        position = bytes(rnd.randrange(12) for _ in range(rows * cols))
+        images = board.images(position)
+        assert len(images) == len(board.symmetries) == (8 if rows == cols else 4)
+        for image, symmetry in zip(images, board.symmetries, strict=True):
+            assert all(image[symmetry[i]] == position[i] for i in range(rows * cols))
+        assert board.canonical(position) == min(images)
+    assert Board.of(rows, cols) is Board.of(rows, cols)

@@ -653,7 +653,7 @@ class PositionSearch:
         if refusal is not None:
             raise ValueError(f"{refusal} (consistent with the position)")
         matrix = position_layouts(position, max_layouts)
-        board = self.board = Board(position.rows, position.cols)
+        board = self.board = Board.of(position.rows, position.cols)
         self.seen = position_bytes(position)
         self.covered = [i for i, s in enumerate(position.cells) if s < 0 and s != FLAG]
         # The look-alike table (the search's tight bound) takes time in proportion to the layouts,

@@ -343,8 +343,8 @@ class PerfectSearch:
         entry = local.get(subset) if local is not None else None
         if entry is not None and (entry & 1 or entry >> 1 <= lo):
             return entry >> 1
-        images = self.board.images(position) if self.symmetric else [tuple(position)]
-        key = bytes(min(images))
+        images = self.board.images(position) if self.symmetric else [position]
+        key = min(images)
         known = self.memo.get(key)
         if known is not None:
             if known & 1 or known >> 1 <= lo:
@@ -420,7 +420,7 @@ class PerfectSearch:
                 key[i] = _TO_LEARN
         reduced = bytes(key)
         if self.symmetric:
-            reduced = bytes(min(self.board.images(reduced)))
+            reduced = min(self.board.images(reduced))
         return reduced + _BYTE[(mines & open_cells).bit_count()]
 
     def _search(
@@ -431,7 +431,7 @@ class PerfectSearch:
         m: int,
         lo: int,
         ub: int,
-        images: list[tuple[int, ...]],
+        images: list[bytes],
     ) -> tuple[int, bool]:
         safe: list[tuple[int, tuple[tuple[int, int], ...]]] = []
         live: list[tuple[int, int, list[tuple[int, int, int]]]] = []
@@ -531,7 +531,7 @@ class PerfectSearch:
         return known, True
 
     def _one_per_class(
-        self, live: list[tuple[int, int, list[tuple[int, int, int]]]], images: list[tuple[int, ...]]
+        self, live: list[tuple[int, int, list[tuple[int, int, int]]]], images: list[bytes]
     ) -> list[tuple[int, int, list[tuple[int, int, int]]]]:
         """When a symmetry maps the position onto itself, keep one move of each class it maps together."""
         if len(images) == 1:
