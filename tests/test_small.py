@@ -26,7 +26,7 @@ from minesat.analysis.patterns import pattern_counter
 from minesat.board import COVERED, FLAG, Layout, Position, neighbours
 from minesat.generate import generate_layout
 from minesat.player import get_strategy, play_game
-from test_analysis import Played, examples, played_games, revealed_layouts
+from test_analysis import Played, examples, played_games, replace_cell, revealed_layouts
 
 
 def outcome(analyzer: Analyzer, position: Position) -> tuple:
@@ -286,3 +286,26 @@ def test_pattern_counts_are_counts_of_whole_layouts(
         mined, safe = chosen[:cut], chosen[cut:]
         expected = sum(all(c in m for c in mined) and not any(c in m for c in safe) for m in layouts)
         assert counter.layouts(mined, safe) == expected
+
+
+@examples(100)
+@given(played_games(max_steps=10), st.randoms(use_true_random=False))
+def test_a_glance_at_a_revealed_cell_is_a_glance_at_the_revealed_position(
+    game: Played, rnd: random.Random
+) -> None:
+    # Every number some covered cells could show (and some they could not), on positions a game
+    # shows and positions one cell away; one Analyzer keeps its reading between questions.
+    shared = Analyzer()
+    for position in game.positions:
+        for look in nearby(position, rnd)[:2]:
+            covered = look.cells_in(COVERED)
+            for cell in rnd.sample(covered, min(len(covered), 6)):
+                few = rnd.randrange(4)
+                for value in range(9):
+                    shown = replace_cell(look, cell, value)
+                    try:
+                        expected = Analyzer().glance(shown, few)
+                    except ValueError:  # no total
+                        continue
+                    got = shared.glance_revealed(look, cell, value, few)
+                    assert got == expected, (look.to_rows(), cell, value)

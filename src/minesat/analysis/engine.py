@@ -161,7 +161,10 @@ class Analyzer:
         self._model = FrontierModel()
         # The last analysis of the small road: the game loop asks proven() and
         # then analyze() of the same position when nothing is proven.
-        self._last: tuple[tuple[int, int, tuple[int, ...], int, int], Analysis] | None = None
+        self._last: tuple[_PositionKey, Analysis] | None = None
+        # The position the look-ahead reveals cells of (glance_revealed), read once; None when
+        # it is off the small road or its rules decide something.
+        self._revealing: tuple[_PositionKey, _SmallPosition | None] | None = None
 
     @property
     def state_budget(self) -> int:
@@ -434,12 +437,14 @@ class Analyzer:
             return _NO_LAYOUT  # the rules break a number
         safe, mine, rest = settled
         parts = []
+        groups = []
         for _, constraints in small.split(rest):
             part = self._small_part(constraints, position.rows, position.cols)
             if part is None:
                 return self._why_no_part(constraints, position.rows, position.cols)
             parts.append(part)
-        return _SmallPosition(reading, safe, mine, parts, remaining)
+            groups.append(constraints)
+        return _SmallPosition(reading, safe, mine, parts, remaining, groups)
 
     def _why_no_part(self, constraints: list[small.MaskConstraint], rows: int, cols: int) -> _Off:
         """Why :meth:`_small_part` found no part: :data:`_NO_LAYOUT` when the part has no layout,
@@ -551,7 +556,9 @@ class Analyzer:
         if found is _NO_LAYOUT:
             return None
         if isinstance(found, _SmallPosition):
-            return self._small_glance(found, few)
+            interior = found.reading.interior.bit_count()
+            return self._small_glance(found.parts, interior, found.remaining - found.mine.bit_count(),
+                                      found.safe.bit_count(), few)
         try:
             analysis = self.analyze(position)
         except InconsistentPositionError:
@@ -560,25 +567,106 @@ class Analyzer:
         probabilities = sorted(p for r, c in analysis.unknown if (p := grid[r][c]) is not None)
         return Glance(analysis.layouts, len(analysis.safe), tuple(probabilities[:few]))
 
-    def _small_glance(self, found: _SmallPosition, few: int) -> Glance | None:
-        """:meth:`glance` on the small road: :meth:`_small_analysis`'s numbers, read without a grid."""
-        reading, parts = found.reading, found.parts
-        interior = reading.interior.bit_count()
+    def glance_revealed(self, position: Position, cell: Cell, value: int, few: int = 2) -> Glance | None:
+        """:meth:`glance` at ``position`` with ``cell`` uncovered showing ``value`` (nothing else opens).
+
+        The look-ahead asks this of every number a candidate could show. On the small road
+        the position is read once and each answer changes only what the one cell touches:
+        the numbers beside it lose a covered cell, its own number joins them, and only the
+        parts these numbers belong to are settled, split and counted again (the others
+        cannot change: no number links them to the cell). The answer is the one
+        :meth:`glance` gives for the revealed position.
+
+        >>> from minesat.board import Position
+        >>> position = Position.from_rows(["1??", "???"], mines=2)
+        >>> Analyzer().glance_revealed(position, (0, 2), 2)    # A3 shows 2: B3 and A2 or B2 mined
+        Glance(layouts=2, safe=1, lowest=(0.5, 0.5))
+        """
+        total = _total(position, None)
+        if total is None:
+            raise ValueError("a glance needs the total number of mines")
+        key = (position.rows, position.cols, position.cells, total, self.work_budget)
+        if self._revealing is None or self._revealing[0] != key:
+            found = self._small_or_why(position, total)
+            # Only a position the rules decide nothing in: each part's constraints are then its numbers'.
+            usable = isinstance(found, _SmallPosition) and not (found.safe or found.mine)
+            self._revealing = (key, found if isinstance(found, _SmallPosition) and usable else None)
+        base = self._revealing[1]
+        i = cell[0] * position.cols + cell[1]
+        if base is None or not base.reading.covered >> i & 1:
+            cells = list(position.cells)
+            cells[i] = value
+            return self.glance(Position(position.rows, position.cols, tuple(cells), position.mines), few)
+        found = self._small_revealed(base, i, value, position.rows, position.cols)
+        if found is _NO_LAYOUT:
+            return None
+        if found is _OFF_ROAD:
+            cells = list(position.cells)
+            cells[i] = value
+            return self.glance(Position(position.rows, position.cols, tuple(cells), position.mines), few)
+        parts, interior, safe, mine = found  # type: ignore[misc]
+        return self._small_glance(parts, interior, base.remaining - mine.bit_count(), safe.bit_count(), few)
+
+    def _small_revealed(
+        self, base: _SmallPosition, i: int, value: int, rows: int, cols: int
+    ) -> tuple[list[_Part], int, int, int] | _Off:
+        """``base`` with cell ``i`` uncovered showing ``value``: its parts, interior cells and the
+        rules' safe cells and mines (masks), as :meth:`_small` would find them; or why not."""
+        reading = base.reading
+        bit = 1 << i
+        covered = reading.covered & ~bit
+        if base.remaining > covered.bit_count():
+            return _NO_LAYOUT  # every covered cell a mine: the cell cannot be safe
+        around = reading.geometry.around[i]
+        sees = around & covered
+        need = value - (around & reading.flags).bit_count()
+        if not 0 <= need <= sees.bit_count():
+            return _OFF_ROAD  # a number no layout can meet: the general road names it
+        touched = bit | sees
+        local: list[small.MaskConstraint] = []
+        parts: list[_Part] = []
+        for part, group in zip(base.parts, base.groups, strict=True):
+            if not part.mask & touched:
+                parts.append(part)  # nothing links it to the cell: the same part
+                continue
+            for cells, mines, number in group:
+                if cells & bit:
+                    cells ^= bit  # the cell is safe: the number's mines are among its other cells
+                    if not cells:
+                        if mines:
+                            return _NO_LAYOUT  # the cell was the number's last place for a mine
+                        continue
+                local.append((cells, mines, number))
+        if sees:
+            local.append((sees, need, i))
+        settled = small.settle(local)
+        if settled is None:
+            return _NO_LAYOUT
+        safe, mine, rest = settled
+        for _, constraints in small.split(rest):
+            part = self._small_part(constraints, rows, cols)
+            if part is None:
+                return self._why_no_part(constraints, rows, cols)
+            parts.append(part)
+        interior = (reading.interior & ~touched).bit_count()
+        return parts, interior, safe, mine
+
+    def _small_glance(
+        self, parts: list[_Part], interior: int, remaining: int, safe: int, few: int
+    ) -> Glance | None:
+        """:meth:`glance` on the small road: :meth:`_small_analysis`'s numbers, read without a grid.
+
+        ``remaining`` mines for the parts and the ``interior`` cells; ``safe`` cells the rules proved.
+        """
         try:
-            weights = _exact_probabilities(
-                [part.count for part in parts],
-                parts,
-                interior,
-                found.remaining - found.mine.bit_count(),
-                self.work_budget,
-            )
+            weights = _exact_probabilities([part.count for part in parts], parts, interior, remaining,
+                                           self.work_budget)
         except _TooMuchWork:  # pragma: no cover - _small's work budget condition rules it out
             weights = None
         if weights is None:
             return None  # no layout places the total
         numerators, interior_mined, denominator = weights
         # As _read_weights: a weight of 0 is a safe cell, one of all the layouts a mine.
-        safe = found.safe.bit_count()
         undecided = []
         for num in numerators.values():
             if num == 0:
@@ -717,6 +805,9 @@ class Analyzer:
         return _build(position, total, safe, mine, probability, len(components), exact=False)
 
 
+#: What a cached answer about a whole position keys on: its size, cells, total and the work budget.
+_PositionKey = tuple[int, int, tuple[int, ...], int, int]
+
 #: A component's certain cells and its fewest and most mines: ``(safe, mine, low, high)``.
 _Decided = tuple[tuple[Cell, ...], tuple[Cell, ...], int, int]
 
@@ -837,6 +928,7 @@ class _SmallPosition:
     mine: int
     parts: list[_Part]
     remaining: int  # mines not flagged
+    groups: list[list[small.MaskConstraint]]  # each part's constraints
 
     def proven(self) -> tuple[tuple[Cell, ...], tuple[Cell, ...]] | None:
         """``(safe, mine)`` when the total adds nothing to what the parts decide, else ``None``."""

@@ -110,7 +110,7 @@ def each_glance(
     if not layouts:
         raise ValueError("outcomes need the exact layout count of the position")
     for value in value_range(position, cell):
-        after = analyzer.glance(revealed(position, cell, value), few)
+        after = analyzer.glance_revealed(position, cell, value, few)
         if after is None:
             continue  # no layout puts exactly this many mines around the cell
         if after.layouts is None:
