@@ -271,7 +271,10 @@ def play_game(
     rule = check_start(layout, start, rule)
     strategy = strategy if strategy is not None else get_strategy(DEFAULT_STRATEGY)
     if analyzer is None:
-        analyzer = Analyzer()  # one per game: its component cache makes re-analysis incremental
+        # One per game: its caches make re-analysis incremental. A strategy that keeps its own
+        # (best's look-ahead) shares it: the position after a guess was looked ahead at.
+        own = getattr(strategy, "analyzer", None)
+        analyzer = own if isinstance(own, Analyzer) else Analyzer()
     game = Game(layout)
     moves: list[str] = []
     guesses: list[Guess] = []

@@ -162,9 +162,8 @@ class Analyzer:
         # The last analysis of the small road: the game loop asks proven() and
         # then analyze() of the same position when nothing is proven.
         self._last: tuple[_PositionKey, Analysis] | None = None
-        # The position the look-ahead reveals cells of (glance_revealed), read once; None when
-        # it is off the small road or its rules decide something.
-        self._revealing: tuple[_PositionKey, _SmallPosition | None] | None = None
+        # The last position read on the small road (or why not).
+        self._small_last: tuple[_PositionKey, _SmallPosition | _Off] | None = None
 
     @property
     def state_budget(self) -> int:
@@ -413,7 +412,18 @@ class Analyzer:
 
     def _small_or_why(self, position: Position, total: int) -> _SmallPosition | _Off:
         """:meth:`_small`, saying why the position is not on the small road: :data:`_NO_LAYOUT`
-        when the road proves that no layout fits, :data:`_OFF_ROAD` for every other reason."""
+        when the road proves that no layout fits, :data:`_OFF_ROAD` for every other reason.
+
+        The last answer is kept: a guess asks about its position several times (the game
+        loop's proof, the long-term risk's counts, the look-ahead's reveals).
+        """
+        key = (position.rows, position.cols, position.cells, total, self.work_budget)
+        if self._small_last is None or self._small_last[0] != key:
+            self._small_last = (key, self._read_small(position, total))
+        return self._small_last[1]
+
+    def _read_small(self, position: Position, total: int) -> _SmallPosition | _Off:
+        """:meth:`_small_or_why`, read afresh."""
         cells = position.rows * position.cols
         if not (
             self.small_boards
@@ -585,13 +595,9 @@ class Analyzer:
         total = _total(position, None)
         if total is None:
             raise ValueError("a glance needs the total number of mines")
-        key = (position.rows, position.cols, position.cells, total, self.work_budget)
-        if self._revealing is None or self._revealing[0] != key:
-            found = self._small_or_why(position, total)
-            # Only a position the rules decide nothing in: each part's constraints are then its numbers'.
-            usable = isinstance(found, _SmallPosition) and not (found.safe or found.mine)
-            self._revealing = (key, found if isinstance(found, _SmallPosition) and usable else None)
-        base = self._revealing[1]
+        found = self._small_or_why(position, total)
+        # Only a position the rules decide nothing in: each part's constraints are then its numbers'.
+        base = found if isinstance(found, _SmallPosition) and not (found.safe or found.mine) else None
         i = cell[0] * position.cols + cell[1]
         if base is None or not base.reading.covered >> i & 1:
             cells = list(position.cells)
