@@ -27,7 +27,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from minesat.analysis import small
-from minesat.analysis.engine import Analyzer, _binomial_row, _bits, _Part, _total
+from minesat.analysis.engine import _NO_LAYOUT, Analyzer, _binomial_row, _bits, _Part, _total
 from minesat.board import Cell, Position
 
 
@@ -58,7 +58,7 @@ class PatternCounter:
         """Layouts in which every cell of ``mined`` is a mine and every cell of ``safe`` is safe.
 
         ``None`` when a cell is not covered (a number or a flag), or a part's count under the
-        pattern cannot be read (no layout or past the state budget: the caller asks otherwise).
+        pattern is past the state budget: the caller asks otherwise.
         """
         cols = self._cols
         mine_mask = sum(1 << (r * cols + c) for r, c in set(mined))
@@ -134,7 +134,9 @@ class PatternCounter:
         for _, constraints in small.split(rest):
             sub = self._analyzer._small_part(constraints, self._rows, self._cols)
             if sub is None:
-                return None  # no layout, or past the budget: not told apart here
+                if self._analyzer._why_no_part(constraints, self._rows, self._cols) is _NO_LAYOUT:
+                    return 0, []
+                return None  # past the budget: the caller asks otherwise
             shift, ways = _trimmed(sub.ways)
             low += shift
             product = _times(product, ways)
