@@ -195,6 +195,41 @@ def test_remembered_endgame_answers_play_the_same_games(monkeypatch: pytest.Monk
     assert 0 < sum(won for won, _ in forgetting) < len(layouts)  # real games: some won, some lost
 
 
+def test_a_games_endgame_searches_share_their_memo_and_play_the_same_games(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Small boards, where exact play decides every guess: a game's searches sharing one memo
+    play the games searches with a memo each play, and search fewer states."""
+    from minesat.guess import best
+    from minesat.perfect import endgame
+
+    layouts = [generate_layout(4, 4, 4, start=(0, 0), rule="safe", seed=s) for s in range(16)]
+    states: list[int] = []
+
+    class Counted(endgame.PositionSearch):
+        def best_move(self, prefer=None):  # type: ignore[no-untyped-def]
+            try:
+                return super().best_move(prefer)
+            finally:
+                states.append(self.states)
+
+    monkeypatch.setattr(endgame, "PositionSearch", Counted)
+    monkeypatch.setattr(endgame, "REMEMBERED", 0)  # every position searched, none answered from memory
+
+    def play_all() -> list[tuple[bool, tuple[str, ...], tuple]]:
+        states.clear()
+        games = [play_game(layout, (0, 0), strategy=get_strategy("best"), rule="safe") for layout in layouts]
+        return [(game.won, game.moves, game.guesses) for game in games]
+
+    monkeypatch.setattr(best, "ENDGAME_MEMO", -1)  # cleared before every search: nothing shared
+    alone = play_all()
+    searched_alone = sum(states)
+    monkeypatch.setattr(best, "ENDGAME_MEMO", 200_000)
+    assert play_all() == alone
+    assert 0 < sum(states) < searched_alone
+    assert 0 < sum(won for won, _, _ in alone) < len(layouts)
+
+
 def naive_win(position: Position) -> float:
     """The best chance to win, by a plain game tree over (layouts, uncovered cells)."""
     rows, cols = position.rows, position.cols

@@ -96,6 +96,9 @@ DEFAULT_PIECES = {
     "pseudo": False,
 }
 
+#: Most positions the endgame searches of one strategy remember (a game's need a few thousand).
+ENDGAME_MEMO = 200_000
+
 #: How much a cell's chance of heading off a later 50/50 adds to its score. JSMinesweeper's
 #: 0.9 won no more games than 0 (docs/strategies.md), which also spares computing it.
 INFLUENCE_WEIGHT = 0.0
@@ -191,11 +194,21 @@ class BestGuess:
         self.interior_samples = INTERIOR_SAMPLES
         self.analyzer = Analyzer()
         self.searches_cut = 0
+        # The endgame searches' position memo, per board and mine count (values hold for every
+        # search over them): a game's next search finds the states its last one searched.
+        self._endgame_memos: dict[tuple[int, int, int | None], dict[bytes, int]] = {}
+
+    def _endgame_memo(self, position: Position) -> dict[bytes, int]:
+        memo = self._endgame_memos.setdefault((position.rows, position.cols, position.mines), {})
+        if len(memo) > ENDGAME_MEMO:
+            memo.clear()  # a strategy kept for many games: start afresh rather than grow
+        return memo
 
     def choose(self, position: Position, analysis: Analysis) -> Cell:
         layouts, states = self.endgame_limits or endgame_limits(position.rows, position.cols)
         if self.endgame and analysis.layouts is not None and analysis.layouts <= layouts:
-            move = endgame_move(position, analysis, limit=layouts, max_states=states)
+            move = endgame_move(position, analysis, limit=layouts, max_states=states,
+                                memo=self._endgame_memo(position))
             if move is not None:
                 return move.cell
             self.searches_cut += 1

@@ -256,12 +256,15 @@ class PerfectSearch:
         max_states: int | None = None,
         progress: Callable[[int], None] | None = None,
         symmetric: bool = True,
+        memo: dict[bytes, int] | None = None,
     ) -> None:
         self.board = board
         self.max_states = max_states
         self.progress = progress
         self.symmetric = symmetric
-        self.memo: dict[bytes, int] = {}  # canonical position -> value << 1 | (1 if exact)
+        # Canonical position -> value << 1 | (1 if exact). A value holds for every search over
+        # the board and mine count: ``memo`` may come from an earlier one (with ``symmetric`` alike).
+        self.memo: dict[bytes, int] = memo if memo is not None else {}
         self.states = 0  # states searched (memo hits and bounds that settle a state do not count)
         # Long lists without their look-alikes, and the state count at which to work them out.
         self._late: list[tuple[Universe, int]] = []
