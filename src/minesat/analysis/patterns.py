@@ -53,6 +53,8 @@ class PatternCounter:
                 self._part_of[bit] = k
         # The product of every part's ways but those in the key, by the parts left out.
         self._products: dict[frozenset[int], tuple[int, list[int]]] = {}
+        # The interior's placements by the mines the parts leave it, by (free cells, most mines, span).
+        self._inside: dict[tuple[int, int, int], list[int]] = {}
 
     def layouts(self, mined: Iterable[Cell] = (), safe: Iterable[Cell] = ()) -> int | None:
         """Layouts in which every cell of ``mined`` is a mine and every cell of ``safe`` is safe.
@@ -94,8 +96,10 @@ class PatternCounter:
         # The interior: ``a`` of its cells mined, ``b`` safe, the rest free for the mines left.
         free = self._interior - a - b
         most = self._remaining - a - low
-        inside = _binomial_row(free, most - len(product) + 1, most)[::-1]
-        return sum(w * n for w, n in zip(product, inside, strict=True))
+        key = (free, most, len(product))
+        if key not in self._inside:
+            self._inside[key] = _binomial_row(free, most - len(product) + 1, most)[::-1]
+        return sum(w * n for w, n in zip(product, self._inside[key], strict=True))
 
     def _product(self, left_out: frozenset[int]) -> tuple[int, list[int]]:
         """``(low, ways)``: the product of the parts not in ``left_out`` (``ways[u]``: ``low + u`` mines)."""

@@ -46,6 +46,7 @@ later coin toss would cost.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -93,6 +94,8 @@ class Shapes:
     boxes: tuple[Trap, ...]
     pairs_of: tuple[tuple[int, ...], ...]  # per cell: indices into pairs
     boxes_of: tuple[tuple[int, ...], ...]  # per cell: indices into boxes
+    pair_masks: tuple[tuple[int, int], ...] = ()  # per pair: its cells and its walls as bit sets
+    box_masks: tuple[tuple[int, int], ...] = ()
 
 
 @lru_cache(maxsize=16)
@@ -130,7 +133,11 @@ def shapes(rows: int, cols: int) -> Shapes:
     for k, trap in enumerate(boxes):
         for i in trap.cells:
             boxes_of[i].append(k)
-    return Shapes(tuple(pairs), tuple(boxes), tuple(map(tuple, pairs_of)), tuple(map(tuple, boxes_of)))
+    def masks(traps: list[Trap]) -> tuple[tuple[int, int], ...]:
+        return tuple((sum(1 << i for i in t.cells), sum(1 << i for i in t.walls)) for t in traps)
+
+    return Shapes(tuple(pairs), tuple(boxes), tuple(map(tuple, pairs_of)), tuple(map(tuple, boxes_of)),
+                  masks(pairs), masks(boxes))
 
 
 class LongTermRisk:
@@ -165,9 +172,11 @@ class LongTermRisk:
         counter = analyzer.interior_counter(position) if self._patterns is None else None
         self._counter = counter if isinstance(counter, InteriorCounter) else None
         self._interior_counts: dict[tuple[int, int], int] = {}
-        table = neighbour_table(position.rows, cols)
-        cells = position.cells
-        self._interior = {i for i in self._unknown if not any(cells[j] >= 0 for j in table[i])}
+        self._interior: set[int] = set()  # read only with the closed form
+        if self._counter is not None:
+            table = neighbour_table(position.rows, cols)
+            cells = position.cells
+            self._interior = {i for i in self._unknown if not any(cells[j] >= 0 for j in table[i])}
         #: Tally per cell from the likely traps of the scan, as one of their cells or as an enabler.
         self.trapped: dict[int, float] = {}
         self.enabling: dict[int, float] = {}
@@ -237,6 +246,19 @@ class LongTermRisk:
         walls = unknown.intersection(shape.walls)  # the others are known mines
         return Trap(shape.cells, tuple(sorted(walls))) if len(walls) <= max_walls else None
 
+    def _opened(
+        self, traps: tuple[Trap, ...], masks: tuple[tuple[int, int], ...], max_walls: int
+    ) -> Iterator[Trap]:
+        """:meth:`_open` of each shape, the ones that can trap a mine here, on bit sets."""
+        unknown = sum(1 << i for i in self._unknown)
+        blocking = sum(1 << i for i in self._blocking)
+        for shape, (cells, walls) in zip(traps, masks, strict=True):
+            if cells & ~unknown or walls & blocking:
+                continue
+            walls &= unknown  # the others are known mines
+            if walls.bit_count() <= max_walls:
+                yield Trap(shape.cells, tuple(_indices(walls)))
+
     # --- the board-wide scan ------------------------------------------------------
 
     def _scan(self) -> None:
@@ -245,13 +267,12 @@ class LongTermRisk:
         Pairs first; boxes only when no pair gave a pseudo 50/50 (as JSMinesweeper does).
         """
         pseudos: list[int] = []
-        for shape in self._shapes.pairs:
-            if (trap := self._open(shape, SCAN_PAIR_WALLS)) is not None:
-                self._note(trap, pseudos)
+        shapes = self._shapes
+        for trap in self._opened(shapes.pairs, shapes.pair_masks, SCAN_PAIR_WALLS):
+            self._note(trap, pseudos)
         if not pseudos:
-            for shape in self._shapes.boxes:
-                if (trap := self._open(shape, SCAN_BOX_WALLS)) is not None:
-                    self._note(trap, pseudos)
+            for trap in self._opened(shapes.boxes, shapes.box_masks, SCAN_BOX_WALLS):
+                self._note(trap, pseudos)
         # A dead cell (one number only) would teach nothing: guessing it now gains nothing.
         cols = self.position.cols
         self.pseudos = tuple(divmod(i, cols) for i in sorted(set(pseudos)) if not self._dead(i))
@@ -302,3 +323,11 @@ class LongTermRisk:
                 cell = divmod(i, cols)
                 found[cell] = found.get(cell, 0.0) + tally / self.total
         return found
+
+
+def _indices(mask: int) -> Iterator[int]:
+    """The set bits of ``mask``, lowest first."""
+    while mask:
+        low = mask & -mask
+        mask ^= low
+        yield low.bit_length() - 1
