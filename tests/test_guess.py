@@ -574,6 +574,41 @@ def test_before_any_opening_an_interior_guess_goes_to_a_corner() -> None:
 
 
 @examples
+@given(small_positions(max_cells=16), st.sampled_from([0, 1, 2, 3]))
+def test_candidates_are_the_frontier_and_interior_samples_cell_by_cell(
+    position: Position, samples: int
+) -> None:
+    """The candidates read off bit masks are those read cell by cell from the neighbours."""
+    analysis = analyze(position)
+    if not analysis.unknown or analysis.layouts is None:
+        return
+    rows, cols = position.rows, position.cols
+
+    def number_beside(cell: Cell) -> bool:
+        return any(position[n] >= 0 for n in neighbours(cell, rows, cols))
+
+    def safety(cell: Cell) -> float:
+        return 1 - (analysis.probability[cell[0]][cell[1]] or 0.0)
+
+    def order(cell: Cell) -> tuple:
+        return (-round(safety(cell), 9), len(list(neighbours(cell, rows, cols))), cell)
+
+    strategy = BestGuess()
+    strategy.interior_samples = samples
+    frontier = [c for c in analysis.unknown if number_beside(c)]
+    interior = [c for c in analysis.unknown if not number_beside(c)]
+    floor = max(safety(c) for c in analysis.unknown) * strategy.candidate_share - 1e-9
+    expected = [c for c in frontier if safety(c) >= floor]
+    if interior and safety(interior[0]) >= floor:
+        corner = sorted(interior, key=order)[:samples]
+        near = [c for c in interior
+                if any(position[n] < 0 and number_beside(n) for n in neighbours(c, rows, cols))]
+        expected += corner + [c for c in sorted(near, key=order) if c not in corner][:samples]
+    expected.sort(key=order)
+    assert strategy.candidates(position, analysis) == expected[: strategy.max_candidates]
+
+
+@examples
 @given(small_positions(max_cells=16))
 def test_hunting_never_moves_a_guess_to_a_riskier_cell(position: Position) -> None:
     # On these small positions (no 0 shown where a guess is needed) hunting moves

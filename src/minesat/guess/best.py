@@ -54,7 +54,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from minesat.analysis import Analysis, Analyzer
+from minesat.analysis import Analysis, Analyzer, small
 from minesat.board import Cell, Position, neighbour_table
 from minesat.guess import TIE, mine_probability
 from minesat.guess.fifty import unavoidable_guess
@@ -244,11 +244,12 @@ class BestGuess:
         influence = influence or {}
         rows, cols = position.rows, position.cols
         table = neighbour_table(rows, cols)
-        cells = position.cells
+        geometry = small.Geometry.of(rows, cols)
+        numbers = small.shown(position)
+        beside = geometry.near(numbers) & ~numbers  # covered (or flagged) cells next to a number
         frontier, interior = [], []
         for r, c in analysis.unknown:
-            around = table[r * cols + c]
-            (frontier if any(cells[j] >= 0 for j in around) else interior).append((r, c))
+            (frontier if beside >> (r * cols + c) & 1 else interior).append((r, c))
         safest = max(_safety(analysis, cell) for cell in analysis.unknown)
         floor = safest * self.candidate_share - TIE if self.lookahead else safest - TIE
 
@@ -261,10 +262,8 @@ class BestGuess:
             # with fewest neighbours (likeliest to open a region) and those next to
             # the frontier (likeliest to inform it).
             by_corner = sorted(interior, key=order)[: self.interior_samples]
-            near = [
-                cell for cell in interior
-                if any(cells[j] < 0 and _touches_number(cells, table, j) for j in table[_index(cell, cols)])
-            ]
+            next_to_beside = geometry.near(beside)  # an interior cell in it has a neighbour beside a number
+            near = [cell for cell in interior if next_to_beside >> _index(cell, cols) & 1]
             near = [c for c in sorted(near, key=order) if c not in by_corner]
             chosen += by_corner + near[: self.interior_samples]
         chosen += [cell for cell in interior if cell not in chosen and influence.get(cell)
