@@ -96,8 +96,8 @@ DEFAULT_PIECES = {
     "pseudo": False,
 }
 
-#: Most positions the endgame searches of one strategy remember (a game's need a few thousand).
-ENDGAME_MEMO = 200_000
+#: Most positions the endgame searches of one strategy remember (an expert game's need a few thousand).
+ENDGAME_MEMO = 50_000
 
 #: How much a cell's chance of heading off a later 50/50 adds to its score. JSMinesweeper's
 #: 0.9 won no more games than 0 (docs/strategies.md), which also spares computing it.
