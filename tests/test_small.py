@@ -226,6 +226,13 @@ def test_a_glance_reads_what_the_analysis_gives(game: Played, rnd: random.Random
                 assert read == expected, look.to_rows()
 
 
+def random_pattern(covered: list, rnd: random.Random) -> tuple[list, list]:
+    """Up to four covered cells, some to be mined and the others safe."""
+    chosen = rnd.sample(covered, min(len(covered), rnd.randrange(5)))
+    cut = rnd.randrange(len(chosen) + 1)
+    return chosen[:cut], chosen[cut:]
+
+
 def flagged_count(position: Position, mined: list, safe: list) -> int:
     """Layouts with ``mined`` mines and ``safe`` safe, from flagged positions on the general road."""
     total = 0
@@ -257,9 +264,7 @@ def check_pattern_counts(game: Played, rnd: random.Random) -> None:
             continue
         covered = position.cells_in(COVERED)
         for _ in range(6):
-            chosen = rnd.sample(covered, min(len(covered), rnd.randrange(5)))
-            cut = rnd.randrange(len(chosen) + 1)
-            mined, safe = chosen[:cut], chosen[cut:]
+            mined, safe = random_pattern(covered, rnd)
             assert counter.layouts(mined, safe) == flagged_count(position, mined, safe), (
                 position.to_rows(), mined, safe)
         numbers = [c for c in position.all_cells() if position[c] >= 0]
@@ -281,9 +286,7 @@ def test_pattern_counts_are_counts_of_whole_layouts(
     assert counter.layouts() == len(layouts)
     covered = position.cells_in(COVERED)
     for _ in range(8):
-        chosen = rnd.sample(covered, min(len(covered), rnd.randrange(5)))
-        cut = rnd.randrange(len(chosen) + 1)
-        mined, safe = chosen[:cut], chosen[cut:]
+        mined, safe = random_pattern(covered, rnd)
         expected = sum(all(c in m for c in mined) and not any(c in m for c in safe) for m in layouts)
         assert counter.layouts(mined, safe) == expected
 

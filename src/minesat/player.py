@@ -257,8 +257,9 @@ def play_game(
     mines / cells). ``trace``, when given, receives one :class:`Step` per move
     with its reason; the simulation passes none and pays nothing for it.
     The same layout, start, rule and strategy always give the same moves.
-    ``analyzer`` defaults to a fresh :class:`~minesat.analysis.Analyzer`; another
-    engine (a benchmark's rival) can be put in its place.
+    ``analyzer`` defaults to the strategy's own :class:`~minesat.analysis.Analyzer`
+    when it keeps one (``best`` does), else a fresh one; another engine (a
+    benchmark's rival) can be put in its place.
 
     Raises :class:`ValueError` when ``start`` is off the board or the layout
     breaks the rule there.

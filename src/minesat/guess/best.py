@@ -39,8 +39,10 @@ When nothing is proven, :class:`BestGuess` asks, in this order:
    that is safe or a later coin toss is guessed first, after unavoidable guesses.
 
 With every piece off it is the plain safest-cell player. ``BestGuess`` keeps
-one :class:`~minesat.analysis.Analyzer` per game, so the many hypothetical
-positions of a look-ahead re-solve only the components a reveal touches.
+one :class:`~minesat.analysis.Analyzer` per game (the game loop shares it), so
+the many hypothetical positions of a look-ahead re-count only the parts a reveal
+touches (:meth:`~minesat.analysis.Analyzer.glance_revealed`), and one position
+memo for its endgame searches, which the next search of the game finds again.
 
 >>> p = Position.from_rows(["???", "???", "???"], mines=1)
 >>> from minesat.analysis import analyze
