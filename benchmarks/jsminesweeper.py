@@ -2,7 +2,7 @@
 
     python benchmarks/jsminesweeper.py --jsms PATH [--boards FILE | --preset expert --games N
         --seed S --first-click opening --start 3,3] [--strategy NAME] [--out FILE.jsonl]
-        [--first K] [--clock frozen|real] [--node node]
+        [--first K] [--clock frozen|real|both] [--node node]
 
 PATH is a checkout of https://github.com/DavidNHill/JSMinesweeper (nothing of it is part of
 minesat). Every board is played twice, one game at a time, so each side has one core:
@@ -48,7 +48,10 @@ runs only when the probability engine took under 50 ms of wall time (``pe.durati
 ``solver_main.js``). ``--clock frozen`` (default) stops the clock the solver sees, so the
 heuristic always runs, as on a fast machine, and every game is reproducible; ``--clock real``
 plays as a browser would, with results that depend on the machine's speed and load (the run
-then counts the slow probability-engine runs).
+then counts the slow probability-engine runs). ``--clock both`` plays every board with both
+(two Node processes, one game at a time): the frozen clock's games are the ones paired with
+minesat's (``jsminesweeper`` in ``--out``), the real clock's (``jsminesweeper_real``) give the
+time a user of JSMinesweeper's page waits, and both times are printed beside minesat's.
 
 Nothing is asserted: this prints figures. Bad input is one line and exit status 2.
 """
@@ -275,24 +278,36 @@ def play_minesat(board: Board, start: Cell, rule: str, strategy: str) -> dict[st
 # --- statistics --------------------------------------------------------------------------
 
 
-def summarize(results: list[dict[str, Any]], strategy: str) -> str:
+#: The sides of a game in ``--out``: JSMinesweeper's (with the run's clock, or the frozen one
+#: under ``--clock both``), JSMinesweeper's with the real clock under ``--clock both``, minesat's.
+JSMS, JSMS_REAL, MINESAT = "jsminesweeper", "jsminesweeper_real", "minesat"
+
+
+def summarize(results: list[dict[str, Any]], strategy: str, clock: str = "frozen") -> str:
     """The printed comparison of games played by both sides.
 
     CPU seconds per game: mean, median and the slowest game (a few endgame searches can
-    dominate the mean); wall seconds: mean.
+    dominate the mean); wall seconds: mean. Each JSMinesweeper row says which clock its solver
+    saw (``clock``: the run's); under ``both`` the real clock's games are a row of their own,
+    and minesat's time is compared with each. The paired table is against the first row.
     """
     n = len(results)
     lines = [
-        f"{'':<22}{'win rate':>9}  {'95% CI':<17} {'wins':>11}  {'guesses':>7}  "
+        f"{'':<30}{'win rate':>9}  {'95% CI':<17} {'wins':>11}  {'guesses':>7}  "
         f"{'CPU s/game':>10} {'median':>8} {'max':>8}  {'wall s/game':>11}"
     ]
-    for key, name in (("jsminesweeper", "JSMinesweeper"), ("minesat", f"minesat ({strategy})")):
+    first = "real" if clock == "real" else "frozen"
+    sides = [(JSMS, f"JSMinesweeper ({first} clock)")]
+    if clock == "both":
+        sides.append((JSMS_REAL, "JSMinesweeper (real clock)"))
+    sides.append((MINESAT, f"minesat ({strategy})"))
+    for key, name in sides:
         side = [r[key] for r in results]
         wins = sum(s["won"] for s in side)
         lo, hi = wilson(wins, n)
         cpu = [s["cpu_seconds"] for s in side]
         lines.append(
-            f"{name:<22}{wins / n:>9.2%}  [{lo:6.2%}, {hi:6.2%}] {f'{wins}/{n}':>11}  "
+            f"{name:<30}{wins / n:>9.2%}  [{lo:6.2%}, {hi:6.2%}] {f'{wins}/{n}':>11}  "
             f"{sum(s['guesses'] for s in side) / n:>7.2f}  "
             f"{sum(cpu) / n:>10.4f} {statistics.median(cpu):>8.4f} {max(cpu):>8.3f}  "
             f"{sum(s['wall_seconds'] for s in side) / n:>11.4f}"
@@ -305,18 +320,22 @@ def summarize(results: list[dict[str, Any]], strategy: str) -> str:
         f"paired: both won {both}, only minesat {only_m}, only JSMinesweeper {only_j}, neither {neither}; "
         f"exact McNemar p = {mcnemar_exact(only_m, only_j):.3g}"
     )
-    js_cpu = sum(r["jsminesweeper"]["cpu_seconds"] for r in results)
-    ms_cpu = sum(r["minesat"]["cpu_seconds"] for r in results)
-    if js_cpu > 0 and ms_cpu > 0:
-        faster = "minesat" if ms_cpu < js_cpu else "JSMinesweeper"
-        ratio = max(js_cpu, ms_cpu) / min(js_cpu, ms_cpu)
-        lines.append(f"speed: {faster} is {ratio:.2f}x faster per game by CPU time (one core each)")
-    stalled = sum(r["jsminesweeper"]["stalled"] for r in results)
+    ms_cpu = sum(r[MINESAT]["cpu_seconds"] for r in results)
+    for key, name in sides[:-1]:
+        js_cpu = sum(r[key]["cpu_seconds"] for r in results)
+        if js_cpu > 0 and ms_cpu > 0:
+            if ms_cpu <= js_cpu:
+                said = f"minesat is {js_cpu / ms_cpu:.2f}x faster per game by CPU time (against {name})"
+            else:
+                said = f"{name} is {ms_cpu / js_cpu:.2f}x faster per game by CPU time (against minesat)"
+            times = f"{1000 * ms_cpu / n:.1f} ms against {1000 * js_cpu / n:.1f} ms"
+            lines.append(f"speed: {said}, one core each: {times}")
+    stalled = sum(r[key]["stalled"] for r in results for key, _ in sides[:-1])
     if stalled:
         lines.append(
             f"note: JSMinesweeper stalled (no move in 10000 turns) in {stalled} games, counted as losses"
         )
-    slow = [r["jsminesweeper"]["slow_pe"] for r in results if "slow_pe" in r["jsminesweeper"]]
+    slow = [r[key]["slow_pe"] for r in results for key, _ in sides[:-1] if "slow_pe" in r[key]]
     if slow:
         lines.append(
             f"clock real: {sum(slow)} probability-engine runs took 50 ms or more (guessing heuristic "
@@ -358,8 +377,13 @@ def run(args: argparse.Namespace, boards: list[Board] | Iterator[Board], total: 
     # Replaying minesat's side, the file's strategy may differ: only JSMinesweeper's side is kept.
     checked = {k: v for k, v in settings.items() if not (args.rerun_minesat and k == "strategy")}
     done = load_done(args.out, checked)
-    peer = JSMinesweeper(args.jsms, args.clock, args.node)
+    # Under --clock both, one driver per clock: the frozen one's games are paired with minesat's.
+    clocks = {JSMS: "frozen", JSMS_REAL: "real"} if args.clock == "both" else {JSMS: args.clock}
+    peers = {key: JSMinesweeper(args.jsms, clock, args.node) for key, clock in clocks.items()}
+    peer = peers[JSMS]
     shown = {k: v for k, v in peer.settings.items() if k != "options"}
+    if args.clock == "both":
+        shown["clock"] = "both (frozen and real, each its own process)"
     print(
         f"{describe}; minesat strategy {args.strategy}; one game at a time ({platform.python_version()}, "
         f"{platform.machine()})"
@@ -394,14 +418,9 @@ def run(args: argparse.Namespace, boards: list[Board] | Iterator[Board], total: 
                 except ValueError as error:  # the layout breaks the first-click rule
                     hint = " (--first-click any plays boards as they are)" if args.boards else ""
                     raise BenchmarkError(f"game {board.index}: {error}{hint}") from None
-                theirs = peer.play(board, start, args.first_click)
-                record = {
-                    "game": board.index,
-                    "layout": board.digest,
-                    **settings,
-                    "minesat": ours,
-                    "jsminesweeper": theirs,
-                }
+                record = {"game": board.index, "layout": board.digest, **settings, MINESAT: ours}
+                for key, side in peers.items():
+                    record[key] = side.play(board, start, args.first_click)
                 if out is not None:
                     out.write(json.dumps(record) + "\n")
                     out.flush()
@@ -414,14 +433,15 @@ def run(args: argparse.Namespace, boards: list[Board] | Iterator[Board], total: 
             print(file=sys.stderr)
         if out is not None:
             out.close()
-        peer.close()
+        for side in peers.values():
+            side.close()
     replay = f"; minesat's side replayed now in {replayed}" if replayed else ""
     print(
         f"{len(results)} games ({played} played now, {len(results) - played} from {args.out}{replay})"
         if args.out
         else f"{len(results)} games"
     )
-    print(summarize(results, args.strategy))
+    print(summarize(results, args.strategy, args.clock))
 
 
 def parse_cell(text: str) -> Cell:
@@ -456,7 +476,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--clock",
         default="frozen",
-        choices=["frozen", "real"],
+        choices=["frozen", "real", "both"],
         help="the clock JSMinesweeper's solver sees (see the module docstring)",
     )
     parser.add_argument("--node", default=os.environ.get("NODE", "node"), help="the Node.js executable")

@@ -156,3 +156,44 @@ def test_board_set_played_as_it_is_under_rule_any(tmp_path: Path) -> None:
             assert record[side]["won"] is won
             assert record[side]["guesses"] == 1  # the first click, at 1 mine in 16 cells
     assert records[0]["jsminesweeper"]["guessed"] == [[0, 0, 0.0625]]
+
+
+def _side(won: bool, cpu: float) -> dict:
+    return {"won": won, "guesses": 1, "uncovered": 0, "stalled": False, "cpu_seconds": cpu,
+            "wall_seconds": cpu}
+
+
+def test_both_clocks_are_summarised_side_by_side() -> None:
+    # Under --clock both each game has a frozen-clock and a real-clock side: two rows, two speed lines.
+    results = [
+        {"minesat": _side(True, 0.02), "jsminesweeper": _side(True, 0.2),
+         "jsminesweeper_real": _side(False, 0.05)},
+        {"minesat": _side(False, 0.04), "jsminesweeper": _side(True, 0.4),
+         "jsminesweeper_real": _side(True, 0.01)},
+    ]
+    printed = bench.summarize(results, "best", "both")
+    rows = printed.splitlines()
+    assert rows[1].startswith("JSMinesweeper (frozen clock)") and " 2/2 " in rows[1]
+    assert rows[2].startswith("JSMinesweeper (real clock)") and " 1/2 " in rows[2]
+    assert rows[3].startswith("minesat (best)")
+    assert "paired: both won 1, only minesat 0, only JSMinesweeper 1, neither 0" in printed
+    assert "minesat is 10.00x faster per game by CPU time (against JSMinesweeper (frozen clock))" in printed
+    assert "30.0 ms against 300.0 ms" in printed and "30.0 ms against 30.0 ms" in printed
+    # One clock: one JSMinesweeper row, named by its clock.
+    one = [{k: r[k] for k in ("minesat", "jsminesweeper")} for r in results]
+    single = bench.summarize(one, "best", "real")
+    assert single.splitlines()[1].startswith("JSMinesweeper (real clock)") and "frozen" not in single
+
+
+@pytest.mark.skipif(not JSMS or shutil.which("node") is None, reason="set JSMINESWEEPER to a checkout")
+def test_both_clocks_play_the_frozen_games_and_the_real_ones(tmp_path: Path) -> None:
+    common = ["--jsms", str(JSMS), "--preset", "beginner", "--seed", "5", "--games", "3"]
+    frozen, both = tmp_path / "frozen.jsonl", tmp_path / "both.jsonl"
+    assert bench.main([*common, "--out", str(frozen)]) == 0
+    assert bench.main([*common, "--clock", "both", "--out", str(both)]) == 0
+    alone = [json.loads(line) for line in frozen.read_text().splitlines()]
+    paired = [json.loads(line) for line in both.read_text().splitlines()]
+    for one, two in zip(alone, paired, strict=True):
+        assert two["clock"] == "both"
+        assert two["jsminesweeper"]["guessed"] == one["jsminesweeper"]["guessed"]  # frozen: reproducible
+        assert two["jsminesweeper_real"]["uncovered"] > 0 and "slow_pe" in two["jsminesweeper_real"]

@@ -195,6 +195,41 @@ def test_remembered_endgame_answers_play_the_same_games(monkeypatch: pytest.Monk
     assert 0 < sum(won for won, _ in forgetting) < len(layouts)  # real games: some won, some lost
 
 
+def test_a_games_endgame_searches_share_their_memo_and_play_the_same_games(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Small boards, where exact play decides every guess: a game's searches sharing one memo
+    play the games searches with a memo each play, and search fewer states."""
+    from minesat.exact import endgame
+    from minesat.guess import best
+
+    layouts = [generate_layout(4, 4, 4, start=(0, 0), rule="safe", seed=s) for s in range(16)]
+    states: list[int] = []
+
+    class Counted(endgame.PositionSearch):
+        def best_move(self, prefer=None):  # type: ignore[no-untyped-def]
+            try:
+                return super().best_move(prefer)
+            finally:
+                states.append(self.states)
+
+    monkeypatch.setattr(endgame, "PositionSearch", Counted)
+    monkeypatch.setattr(endgame, "REMEMBERED", 0)  # every position searched, none answered from memory
+
+    def play_all() -> list[tuple[bool, tuple[str, ...], tuple]]:
+        states.clear()
+        games = [play_game(layout, (0, 0), strategy=get_strategy("best"), rule="safe") for layout in layouts]
+        return [(game.won, game.moves, game.guesses) for game in games]
+
+    monkeypatch.setattr(best, "ENDGAME_MEMO", -1)  # cleared before every search: nothing shared
+    alone = play_all()
+    searched_alone = sum(states)
+    monkeypatch.setattr(best, "ENDGAME_MEMO", 200_000)
+    assert play_all() == alone
+    assert 0 < sum(states) < searched_alone
+    assert 0 < sum(won for won, _, _ in alone) < len(layouts)
+
+
 def naive_win(position: Position) -> float:
     """The best chance to win, by a plain game tree over (layouts, uncovered cells)."""
     rows, cols = position.rows, position.cols
@@ -536,6 +571,41 @@ def test_before_any_opening_an_interior_guess_goes_to_a_corner() -> None:
     # With A30 shown too, the next corner in row-major order.
     position = Position.from_rows(["1" + "?" * 28 + "1"] + ["?" * 30] * 15, mines=99)
     assert get_strategy("best").choose(position, analyze(position)) == (15, 0)
+
+
+@examples
+@given(small_positions(max_cells=16), st.sampled_from([0, 1, 2, 3]))
+def test_candidates_are_the_frontier_and_interior_samples_cell_by_cell(
+    position: Position, samples: int
+) -> None:
+    """The candidates read off bit masks are those read cell by cell from the neighbours."""
+    analysis = analyze(position)
+    if not analysis.unknown or analysis.layouts is None:
+        return
+    rows, cols = position.rows, position.cols
+
+    def number_beside(cell: Cell) -> bool:
+        return any(position[n] >= 0 for n in neighbours(cell, rows, cols))
+
+    def safety(cell: Cell) -> float:
+        return 1 - (analysis.probability[cell[0]][cell[1]] or 0.0)
+
+    def order(cell: Cell) -> tuple:
+        return (-round(safety(cell), 9), len(list(neighbours(cell, rows, cols))), cell)
+
+    strategy = BestGuess()
+    strategy.interior_samples = samples
+    frontier = [c for c in analysis.unknown if number_beside(c)]
+    interior = [c for c in analysis.unknown if not number_beside(c)]
+    floor = max(safety(c) for c in analysis.unknown) * strategy.candidate_share - 1e-9
+    expected = [c for c in frontier if safety(c) >= floor]
+    if interior and safety(interior[0]) >= floor:
+        corner = sorted(interior, key=order)[:samples]
+        near = [c for c in interior
+                if any(position[n] < 0 and number_beside(n) for n in neighbours(c, rows, cols))]
+        expected += corner + [c for c in sorted(near, key=order) if c not in corner][:samples]
+    expected.sort(key=order)
+    assert strategy.candidates(position, analysis) == expected[: strategy.max_candidates]
 
 
 @examples

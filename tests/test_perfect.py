@@ -411,3 +411,18 @@ def test_a_component_of_a_thousand_cells_is_listed_without_recursing_that_deep()
     assert listed is not None
     covered, layouts = listed
     assert layouts == [sum(1 << covered.index(m) for m in layout.mines)]
+
+
+@pytest.mark.parametrize("rows, cols", [(1, 1), (1, 5), (2, 3), (3, 3), (4, 4), (3, 5), (16, 30)])
+def test_a_boards_images_read_the_position_through_each_symmetry(rows: int, cols: int) -> None:
+    # Image k holds at cell symmetries[k][i] what the position holds at cell i.
+    board = Board(rows, cols)
+    rnd = random.Random(rows * 100 + cols)
+    for _ in range(5):
+        position = bytes(rnd.randrange(12) for _ in range(rows * cols))
+        images = board.images(position)
+        assert len(images) == len(board.symmetries) == (8 if rows == cols else 4)
+        for image, symmetry in zip(images, board.symmetries, strict=True):
+            assert all(image[symmetry[i]] == position[i] for i in range(rows * cols))
+        assert board.canonical(position) == min(images)
+    assert Board.of(rows, cols) is Board.of(rows, cols)

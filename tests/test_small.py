@@ -10,6 +10,7 @@ the same number, on the same positions and on positions one cell away.
 
 from __future__ import annotations
 
+import itertools
 import random
 from unittest import mock
 
@@ -17,13 +18,15 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from bruteforce import whole_layouts
 from minesat.analysis import Analysis, Analyzer, InconsistentPositionError, engine, small
 from minesat.analysis.constraints import Component, Constraint
 from minesat.analysis.counting import count_component
+from minesat.analysis.patterns import pattern_counter
 from minesat.board import COVERED, FLAG, Layout, Position, neighbours
 from minesat.generate import generate_layout
 from minesat.player import get_strategy, play_game
-from test_analysis import Played, examples, played_games, revealed_layouts
+from test_analysis import Played, examples, played_games, replace_cell, revealed_layouts
 
 
 def outcome(analyzer: Analyzer, position: Position) -> tuple:
@@ -192,3 +195,120 @@ def test_near_marks_each_cell_and_its_neighbours() -> None:
                 for nr, nc in neighbours((r, c), rows, cols):
                     expected |= 1 << (nr * cols + nc)
             assert geometry.near(mask) == expected
+
+
+# --- what the look-ahead and the long-term risk read off the small road -------------------
+
+
+def glance_by_analysis(position: Position, few: int) -> tuple | None:
+    """What Analyzer.glance must say, read off the general road's whole Analysis."""
+    try:
+        analysis = Analyzer(small_boards=False).analyze(position)
+    except InconsistentPositionError:
+        return None
+    grid = analysis.probability
+    lowest = sorted(p for r, c in analysis.unknown if (p := grid[r][c]) is not None)[:few]
+    return analysis.layouts, len(analysis.safe), tuple(lowest)
+
+
+@examples(200)
+@given(played_games(max_steps=10), st.randoms(use_true_random=False))
+def test_a_glance_reads_what_the_analysis_gives(game: Played, rnd: random.Random) -> None:
+    # Positions one cell away are often inconsistent: a glance says None where analyze raises.
+    shared = Analyzer()
+    for position in game.positions:
+        for look in nearby(position, rnd):
+            few = rnd.randrange(4)
+            expected = glance_by_analysis(look, few)
+            for analyzer in (Analyzer(), shared):
+                got = analyzer.glance(look, few)
+                read = None if got is None else (got.layouts, got.safe, got.lowest)
+                assert read == expected, look.to_rows()
+
+
+def random_pattern(covered: list, rnd: random.Random) -> tuple[list, list]:
+    """Up to four covered cells, some to be mined and the others safe."""
+    chosen = rnd.sample(covered, min(len(covered), rnd.randrange(5)))
+    cut = rnd.randrange(len(chosen) + 1)
+    return chosen[:cut], chosen[cut:]
+
+
+def flagged_count(position: Position, mined: list, safe: list) -> int:
+    """Layouts with ``mined`` mines and ``safe`` safe, from flagged positions on the general road."""
+    total = 0
+    for k in range(len(safe) + 1):
+        for extra in itertools.combinations(safe, k):
+            cells = list(position.cells)
+            for r, c in (*mined, *extra):
+                cells[r * position.cols + c] = FLAG
+            flagged = Position(position.rows, position.cols, tuple(cells), position.mines)
+            total += (-1) ** k * (Analyzer(small_boards=False).layouts(flagged) or 0)
+    return total
+
+
+@pytest.mark.parametrize("steps", [engine.ENUMERATION_STEPS, 0])  # 0: every part counted, none listed
+@examples(100)
+@given(game=played_games(max_steps=10), rnd=st.randoms(use_true_random=False))
+def test_pattern_counts_are_the_counts_of_flagged_positions(
+    steps: int, game: Played, rnd: random.Random
+) -> None:
+    with mock.patch.object(engine, "ENUMERATION_STEPS", steps):
+        check_pattern_counts(game, rnd)
+
+
+def check_pattern_counts(game: Played, rnd: random.Random) -> None:
+    analyzer = Analyzer()
+    for position in game.positions:
+        counter = pattern_counter(analyzer, position)
+        if counter is None:
+            continue
+        covered = position.cells_in(COVERED)
+        for _ in range(6):
+            mined, safe = random_pattern(covered, rnd)
+            assert counter.layouts(mined, safe) == flagged_count(position, mined, safe), (
+                position.to_rows(), mined, safe)
+        numbers = [c for c in position.all_cells() if position[c] >= 0]
+        if numbers:
+            assert counter.layouts([numbers[0]]) is None  # not a covered cell: ask otherwise
+
+
+@examples(150)
+@given(revealed_layouts(max_side=4), st.randoms(use_true_random=False))
+def test_pattern_counts_are_counts_of_whole_layouts(
+    case: tuple[Layout, Position], rnd: random.Random
+) -> None:
+    _, position = case
+    counter = pattern_counter(Analyzer(), position)
+    layouts = list(whole_layouts(position, position.mines))
+    if counter is None:
+        assert not layouts  # the small road refuses a small board only when no layout fits
+        return
+    assert counter.layouts() == len(layouts)
+    covered = position.cells_in(COVERED)
+    for _ in range(8):
+        mined, safe = random_pattern(covered, rnd)
+        expected = sum(all(c in m for c in mined) and not any(c in m for c in safe) for m in layouts)
+        assert counter.layouts(mined, safe) == expected
+
+
+@examples(100)
+@given(played_games(max_steps=10), st.randoms(use_true_random=False))
+def test_a_glance_at_a_revealed_cell_is_a_glance_at_the_revealed_position(
+    game: Played, rnd: random.Random
+) -> None:
+    # Every number some covered cells could show (and some they could not), on positions a game
+    # shows and positions one cell away; one Analyzer keeps its reading between questions.
+    shared = Analyzer()
+    for position in game.positions:
+        for look in nearby(position, rnd)[:2]:
+            covered = look.cells_in(COVERED)
+            for cell in rnd.sample(covered, min(len(covered), 6)):
+                few = rnd.randrange(4)
+                for value in range(9):
+                    shown = replace_cell(look, cell, value)
+                    try:
+                        expected = Analyzer().glance(shown, few)
+                    except ValueError:  # no total
+                        continue
+                    got = shared.glance_revealed(look, cell, value, few)
+                    assert got == expected, (look.to_rows(), cell, value)

@@ -269,8 +269,9 @@ def play_game(
     mines / cells). ``trace``, when given, receives one :class:`Step` per move
     with its reason; the simulation passes none and pays nothing for it.
     The same layout, start, rule and strategy always give the same moves.
-    ``analyzer`` defaults to a fresh :class:`~minesat.analysis.Analyzer`; another
-    engine (a benchmark's rival) can be put in its place.
+    ``analyzer`` defaults to the strategy's own :class:`~minesat.analysis.Analyzer`
+    when it keeps one (``best`` does), else a fresh one; another engine (a
+    benchmark's rival) can be put in its place.
 
     Raises :class:`ValueError` when ``start`` is off the board or the layout
     breaks the rule there.
@@ -283,7 +284,10 @@ def play_game(
     rule = check_start(layout, start, rule)
     strategy = strategy if strategy is not None else get_strategy(DEFAULT_STRATEGY)
     if analyzer is None:
-        analyzer = Analyzer()  # one per game: its component cache makes re-analysis incremental
+        # One per game: its caches make re-analysis incremental. A strategy that keeps its own
+        # (best's look-ahead) shares it: the position after a guess was looked ahead at.
+        own = getattr(strategy, "analyzer", None)
+        analyzer = own if isinstance(own, Analyzer) else Analyzer()
     game = Game(layout)
     moves: list[str] = []
     guesses: list[Guess] = []

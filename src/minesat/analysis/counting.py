@@ -302,7 +302,9 @@ def _search(
     binomials = [[comb(s, j) for j in range(s + 1)] for s in sizes]
     ways = [0] * degree
     weights: list[dict[int, int]] = [{} for _ in range(n)]
-    chosen = [0] * n
+    # The boxes holding mines on the path to the current node, with their mines: a layout
+    # adds to their weights only (most boxes of a layout are empty).
+    holding: list[tuple[int, int]] = []
     nodes = 0
 
     def visit(i: int, k: int, w: int) -> None:
@@ -312,10 +314,9 @@ def _search(
             raise _TooMany
         if i == n:
             ways[k] += w
-            for b in range(n):
-                if chosen[b]:
-                    row = weights[b]
-                    row[k] = row.get(k, 0) + w * chosen[b]
+            for b, j in holding:
+                row = weights[b]
+                row[k] = row.get(k, 0) + w * j
             return
         size = sizes[i]
         lo, hi = 0, size
@@ -327,16 +328,20 @@ def _search(
                 hi = left
             if left - room[c] > lo:
                 lo = left - room[c]
+        if lo == 0 <= hi:  # the box empty: nothing its numbers need changes
+            visit(i + 1, k, w)
+            lo = 1
+        binomial = binomials[i]
         for j in range(lo, hi + 1):
             for c in mine:
                 need[c] -= j
-            chosen[i] = j
-            visit(i + 1, k + j, w * binomials[i][j])
+            holding.append((i, j))
+            visit(i + 1, k + j, w * binomial[j])
+            holding.pop()
             for c in mine:
                 need[c] += j
         for c in mine:
             room[c] += size
-        chosen[i] = 0
 
     try:
         visit(0, 0, 1)

@@ -12,6 +12,7 @@
 
 from __future__ import annotations
 
+import enum
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from math import comb
@@ -72,6 +73,26 @@ ENUMERATED_CELLS = 16
 #: Search steps an enumeration may take before the part is counted instead:
 #: real parts have a handful of layouts; a part with many is counted faster.
 ENUMERATION_STEPS = 400
+
+
+@dataclass(frozen=True)
+class Glance:
+    """What :meth:`Analyzer.glance` reads of a position: its layouts (``None`` when not counted
+    exactly), how many cells it proves safe, and the lowest mine probabilities of the others."""
+
+    layouts: int | None
+    safe: int
+    lowest: tuple[float, ...]
+
+
+class _Off(enum.Enum):
+    """Why a position is not on the small road."""
+
+    OFF_ROAD = "off the road"  # a board too large, a budget, a number the general road names
+    NO_LAYOUT = "no layout"  # the road proves that no layout fits
+
+
+_OFF_ROAD, _NO_LAYOUT = _Off.OFF_ROAD, _Off.NO_LAYOUT
 
 
 @dataclass(frozen=True)
@@ -137,10 +158,13 @@ class Analyzer:
         self._counts: dict[object, ComponentCount | None] = {}
         self._decided: dict[object, _Decided | None] = {}
         self._parts: dict[object, _Part | None] = {}
+        self._no_layout: dict[object, bool] = {}  # keys of parts (in _parts as None) without a layout
         self._model = FrontierModel()
         # The last analysis of the small road: the game loop asks proven() and
         # then analyze() of the same position when nothing is proven.
-        self._last: tuple[tuple[int, int, tuple[int, ...], int, int], Analysis] | None = None
+        self._last: tuple[_PositionKey, Analysis] | None = None
+        # The last position read on the small road (or why not).
+        self._small_last: tuple[_PositionKey, _SmallPosition | _Off] | None = None
 
     @property
     def state_budget(self) -> int:
@@ -384,6 +408,23 @@ class Analyzer:
         Everywhere else both roads give the same analysis: the conditions
         below make sure no budget of the general road could have cut it short.
         """
+        found = self._small_or_why(position, total)
+        return found if isinstance(found, _SmallPosition) else None
+
+    def _small_or_why(self, position: Position, total: int) -> _SmallPosition | _Off:
+        """:meth:`_small`, saying why the position is not on the small road: :data:`_NO_LAYOUT`
+        when the road proves that no layout fits, :data:`_OFF_ROAD` for every other reason.
+
+        The last answer is kept: a guess asks about its position several times (the game
+        loop's proof, the long-term risk's counts, the look-ahead's reveals).
+        """
+        key = (position.rows, position.cols, position.cells, total, self.work_budget)
+        if self._small_last is None or self._small_last[0] != key:
+            self._small_last = (key, self._read_small(position, total))
+        return self._small_last[1]
+
+    def _read_small(self, position: Position, total: int) -> _SmallPosition | _Off:
+        """:meth:`_small_or_why`, read afresh."""
         cells = position.rows * position.cols
         if not (
             self.small_boards
@@ -395,24 +436,32 @@ class Analyzer:
             # _tables): with this budget neither road ever stops short.
             and self.work_budget >= 2 * cells * (cells + 1)
         ):
-            return None
+            return _OFF_ROAD
         reading = small.read(position)
         if reading is None:
-            return None
+            return _OFF_ROAD  # the general road names the number (or the state) that is wrong
         remaining = total - reading.flags.bit_count()
         if not 0 <= remaining <= reading.covered.bit_count():
-            return None
+            return _NO_LAYOUT
         settled = small.settle(reading.constraints)
         if settled is None:
-            return None
+            return _NO_LAYOUT  # the rules break a number
         safe, mine, rest = settled
         parts = []
+        groups = []
         for _, constraints in small.split(rest):
             part = self._small_part(constraints, position.rows, position.cols)
             if part is None:
-                return None
+                return self._why_no_part(constraints, position.rows, position.cols)
             parts.append(part)
-        return _SmallPosition(reading, safe, mine, parts, remaining)
+            groups.append(constraints)
+        return _SmallPosition(reading, safe, mine, parts, remaining, groups)
+
+    def _why_no_part(self, constraints: list[small.MaskConstraint], rows: int, cols: int) -> _Off:
+        """Why :meth:`_small_part` found no part: :data:`_NO_LAYOUT` when the part has no layout,
+        :data:`_OFF_ROAD` when its count is past the state budget."""
+        key = (rows, cols, frozenset((mask, mines) for mask, mines, _ in constraints))
+        return _NO_LAYOUT if key in self._no_layout else _OFF_ROAD
 
     def _small_part(self, constraints: list[small.MaskConstraint], rows: int, cols: int) -> _Part | None:
         """A part's layouts, cached by its constraints; ``None`` with no layout or past the budget.
@@ -434,6 +483,8 @@ class Analyzer:
             layouts = small.solutions(constraints, ENUMERATION_STEPS)
         if layouts is not None:
             part = _Part.of_layouts(mask, cols, layouts) if layouts else None
+            if not layouts:
+                self._cache(self._no_layout, key, True)
         else:
             component = Component(
                 tuple(small.cells(mask, cols)),
@@ -445,6 +496,10 @@ class Analyzer:
             count = count_component(component, self.state_budget)
             if count is not None and any(count.ways):
                 part = _Part.of_count(mask, cols, component.cells, count)
+            elif count is not None:
+                self._cache(self._no_layout, key, True)
+        if part is not None:
+            part.constraints = tuple(constraints)
         return self._cache(self._parts, key, part)
 
     def _small_analysis(
@@ -489,6 +544,151 @@ class Analyzer:
         )
         self._last = (key, analysis)
         return analysis
+
+    def glance(self, position: Position, few: int = 2) -> Glance | None:
+        """What a look-ahead reads of a position, without the rest of :meth:`analyze`'s answer.
+
+        The same layout count as ``analyze(position).layouts``, the number of cells it proves
+        safe, and the ``few`` lowest mine probabilities of the cells it leaves undecided,
+        ascending, the very floats it gives them; ``None`` when no layout fits (where
+        :meth:`analyze` raises). On the small road no grid of probabilities is built.
+        Raises :class:`ValueError` when the total is unknown.
+
+        >>> from minesat.board import Position
+        >>> Analyzer().glance(Position.from_rows(["1??", "???"], mines=2))   # 3 x 2 layouts; A3, B3 at 1/2
+        Glance(layouts=6, safe=0, lowest=(0.3333333333333333, 0.3333333333333333))
+        >>> Analyzer().glance(Position.from_rows(["1?", "?3"], mines=1)) is None
+        True
+        """
+        total = _total(position, None)
+        if total is None:
+            raise ValueError("a glance needs the total number of mines")
+        found = self._small_or_why(position, total)
+        if found is _NO_LAYOUT:
+            return None
+        if isinstance(found, _SmallPosition):
+            interior = found.reading.interior.bit_count()
+            return self._small_glance(found.parts, interior, found.remaining - found.mine.bit_count(),
+                                      found.safe.bit_count(), few)
+        try:
+            analysis = self.analyze(position)
+        except InconsistentPositionError:
+            return None
+        grid = analysis.probability
+        probabilities = sorted(p for r, c in analysis.unknown if (p := grid[r][c]) is not None)
+        return Glance(analysis.layouts, len(analysis.safe), tuple(probabilities[:few]))
+
+    def glance_revealed(self, position: Position, cell: Cell, value: int, few: int = 2) -> Glance | None:
+        """:meth:`glance` at ``position`` with ``cell`` uncovered showing ``value`` (nothing else opens).
+
+        The look-ahead asks this of every number a candidate could show. On the small road
+        the position is read once and each answer changes only what the one cell touches:
+        the numbers beside it lose a covered cell, its own number joins them, and only the
+        parts these numbers belong to are settled, split and counted again (the others
+        cannot change: no number links them to the cell). The answer is the one
+        :meth:`glance` gives for the revealed position.
+
+        >>> from minesat.board import Position
+        >>> position = Position.from_rows(["1??", "???"], mines=2)
+        >>> Analyzer().glance_revealed(position, (0, 2), 2)    # A3 shows 2: B3 and A2 or B2 mined
+        Glance(layouts=2, safe=1, lowest=(0.5, 0.5))
+        """
+        total = _total(position, None)
+        if total is None:
+            raise ValueError("a glance needs the total number of mines")
+        found = self._small_or_why(position, total)
+        # Only a position the rules decide nothing in: each part's constraints are then its numbers'.
+        base = found if isinstance(found, _SmallPosition) and not (found.safe or found.mine) else None
+        i = cell[0] * position.cols + cell[1]
+        if base is None or not base.reading.covered >> i & 1:
+            cells = list(position.cells)
+            cells[i] = value
+            return self.glance(Position(position.rows, position.cols, tuple(cells), position.mines), few)
+        found = self._small_revealed(base, i, value, position.rows, position.cols)
+        if found is _NO_LAYOUT:
+            return None
+        if found is _OFF_ROAD:
+            cells = list(position.cells)
+            cells[i] = value
+            return self.glance(Position(position.rows, position.cols, tuple(cells), position.mines), few)
+        parts, interior, safe, mine = found  # type: ignore[misc]
+        return self._small_glance(parts, interior, base.remaining - mine.bit_count(), safe.bit_count(), few)
+
+    def _small_revealed(
+        self, base: _SmallPosition, i: int, value: int, rows: int, cols: int
+    ) -> tuple[list[_Part], int, int, int] | _Off:
+        """``base`` with cell ``i`` uncovered showing ``value``: its parts, interior cells and the
+        rules' safe cells and mines (masks), as :meth:`_small` would find them; or why not."""
+        reading = base.reading
+        bit = 1 << i
+        covered = reading.covered & ~bit
+        if base.remaining > covered.bit_count():
+            return _NO_LAYOUT  # every covered cell a mine: the cell cannot be safe
+        around = reading.geometry.around[i]
+        sees = around & covered
+        need = value - (around & reading.flags).bit_count()
+        if not 0 <= need <= sees.bit_count():
+            return _OFF_ROAD  # a number no layout can meet: the general road names it
+        touched = bit | sees
+        local: list[small.MaskConstraint] = []
+        parts: list[_Part] = []
+        for part, group in zip(base.parts, base.groups, strict=True):
+            if not part.mask & touched:
+                parts.append(part)  # nothing links it to the cell: the same part
+                continue
+            for cells, mines, number in group:
+                if cells & bit:
+                    cells ^= bit  # the cell is safe: the number's mines are among its other cells
+                    if not cells:
+                        if mines:
+                            return _NO_LAYOUT  # the cell was the number's last place for a mine
+                        continue
+                local.append((cells, mines, number))
+        if sees:
+            local.append((sees, need, i))
+        settled = small.settle(local)
+        if settled is None:
+            return _NO_LAYOUT
+        safe, mine, rest = settled
+        for _, constraints in small.split(rest):
+            part = self._small_part(constraints, rows, cols)
+            if part is None:
+                return self._why_no_part(constraints, rows, cols)
+            parts.append(part)
+        interior = (reading.interior & ~touched).bit_count()
+        return parts, interior, safe, mine
+
+    def _small_glance(
+        self, parts: list[_Part], interior: int, remaining: int, safe: int, few: int
+    ) -> Glance | None:
+        """:meth:`glance` on the small road: :meth:`_small_analysis`'s numbers, read without a grid.
+
+        ``remaining`` mines for the parts and the ``interior`` cells; ``safe`` cells the rules proved.
+        """
+        try:
+            weights = _exact_probabilities([part.count for part in parts], parts, interior, remaining,
+                                           self.work_budget)
+        except _TooMuchWork:  # pragma: no cover - _small's work budget condition rules it out
+            weights = None
+        if weights is None:
+            return None  # no layout places the total
+        numerators, interior_mined, denominator = weights
+        # As _read_weights: a weight of 0 is a safe cell, one of all the layouts a mine.
+        undecided = []
+        for num in numerators.values():
+            if num == 0:
+                safe += 1
+            elif num != denominator:
+                undecided.append(num)
+        undecided.sort()
+        lowest = [num / denominator for num in undecided[:few]]
+        if interior:
+            if interior_mined == 0:
+                safe += interior
+            elif interior_mined != denominator:
+                lowest += [interior_mined / denominator] * min(interior, few)
+                lowest.sort()
+        return Glance(denominator // interior if interior else denominator, safe, tuple(lowest[:few]))
 
     def layouts(self, position: Position, mines: int | None = None) -> int | None:
         """The number of layouts consistent with ``position`` and the total: ``analyze(...).layouts``.
@@ -612,6 +812,9 @@ class Analyzer:
         return _build(position, total, safe, mine, probability, len(components), exact=False)
 
 
+#: What a cached answer about a whole position keys on: its size, cells, total and the work budget.
+_PositionKey = tuple[int, int, tuple[int, ...], int, int]
+
 #: A component's certain cells and its fewest and most mines: ``(safe, mine, low, high)``.
 _Decided = tuple[tuple[Cell, ...], tuple[Cell, ...], int, int]
 
@@ -639,9 +842,11 @@ class _Part:
     def __init__(self, mask: int, cols: int, safe: int, mine: int, low: int, high: int) -> None:
         self.mask, self.cols = mask, cols
         self.safe, self.mine, self.low, self.high = safe, mine, low, high
-        self._layouts: list[int] = []
+        self._layouts: list[int] | None = None
         self._count: ComponentCount | None = None
         self._cells: tuple[Cell, ...] | None = None
+        #: The part's constraints (as the small road read them when it was first counted).
+        self.constraints: tuple[small.MaskConstraint, ...] = ()
 
     @classmethod
     def of_layouts(cls, mask: int, cols: int, layouts: list[int]) -> _Part:
@@ -678,9 +883,25 @@ class _Part:
         return self._cells
 
     @property
+    def layouts(self) -> list[int] | None:
+        """Every layout of the part as a mask of its mines, when it was enumerated; else ``None``."""
+        return self._layouts
+
+    @property
+    def ways(self) -> tuple[int, ...]:
+        """``ways[k]``: the part's layouts with ``k`` mines."""
+        if self._count is not None or self._layouts is None:
+            return self.count.ways
+        ways = [0] * (self.mask.bit_count() + 1)
+        for layout in self._layouts:
+            ways[layout.bit_count()] += 1
+        return tuple(ways)
+
+    @property
     def count(self) -> ComponentCount:
         """The count :func:`_exact_probabilities` combines: ``ways[k]``, and per cell how many mine it."""
         if self._count is None:
+            assert self._layouts is not None
             size = self.mask.bit_count() + 1
             ways = [0] * size
             mined: dict[int, list[int]] = {bit: [0] * size for bit in _bits(self.mask)}
@@ -714,6 +935,7 @@ class _SmallPosition:
     mine: int
     parts: list[_Part]
     remaining: int  # mines not flagged
+    groups: list[list[small.MaskConstraint]]  # each part's constraints
 
     def proven(self) -> tuple[tuple[Cell, ...], tuple[Cell, ...]] | None:
         """``(safe, mine)`` when the total adds nothing to what the parts decide, else ``None``."""

@@ -50,6 +50,7 @@ def _digits(state: int) -> bytes:
 _COVERED_DIGITS = _digits(COVERED)
 _FLAG_DIGITS = _digits(FLAG)
 _ZERO_DIGITS = _digits(0)
+_SHOWN_DIGITS = bytes(49 if _OFFSET <= b <= 8 + _OFFSET else 48 for b in range(256))
 
 
 @dataclass(frozen=True)
@@ -152,6 +153,16 @@ def read(position: Position) -> Reading | None:
         constraints.append((sees, need, i))
         frontier |= sees
     return Reading(geometry, covered, flags, constraints, frontier)
+
+
+def shown(position: Position) -> int:
+    """The mask of the cells that show a number (0 included).
+
+    >>> cells(shown(Position.from_rows(["1?", "*2"])), 2)
+    [(0, 0), (1, 1)]
+    """
+    raw = bytes(map(_OFFSET.__add__, reversed(position.cells)))
+    return int(raw.translate(_SHOWN_DIGITS), 2)
 
 
 def settle(constraints: Sequence[MaskConstraint]) -> tuple[int, int, list[MaskConstraint]] | None:

@@ -80,6 +80,7 @@ def endgame_move(
     *,
     limit: int = ENDGAME_LAYOUTS,
     max_states: int | None = ENDGAME_STATES,
+    memo: dict[bytes, int] | None = None,
 ) -> RankedMove | None:
     """The move that wins the most layouts of ``position``, playing perfectly after it.
 
@@ -87,7 +88,10 @@ def endgame_move(
     covered cell is left to uncover, or the search needs more than ``max_states``
     states. Among moves that win equally many, the safest is played (then the
     first in row-major order): each keeps the same exact chance, and a safer one
-    ends fewer games at once.
+    ends fewer games at once. ``memo``, the memo of earlier searches over the same
+    board and mine count (a game's), shares their values: the position after a
+    guess was searched when the guess was chosen. The answer is the same; only
+    the states searched are fewer.
     """
     if analysis.layouts is None or analysis.layouts > limit or position.mines is None or not analysis.unknown:
         return None
@@ -96,17 +100,23 @@ def endgame_move(
         return _answers[key]
     except KeyError:
         pass  # not searched yet (or no longer remembered)
-    move = _search(position, analysis, limit, max_states)
+    move = _search(position, analysis, limit, max_states, memo)
     _answers[key] = move
     while len(_answers) > REMEMBERED:
         _answers.popitem(last=False)  # the oldest
     return move
 
 
-def _search(position: Position, analysis: Analysis, limit: int, max_states: int | None) -> RankedMove | None:
+def _search(
+    position: Position,
+    analysis: Analysis,
+    limit: int,
+    max_states: int | None,
+    memo: dict[bytes, int] | None = None,
+) -> RankedMove | None:
     try:
         search = PositionSearch(position, max_states=max_states, time_limit=None, analysis=analysis,
-                                max_layouts=limit)
+                                max_layouts=limit, memo=memo)
         probability = analysis.probability
         cell = search.best_move(prefer=lambda c: (probability[c[0]][c[1]] or 0.0, c))
         if cell is None:

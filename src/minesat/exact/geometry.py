@@ -15,7 +15,7 @@ length, :data:`COVERED` where nothing is seen yet. Both are read by cell index
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import cached_property
+from functools import cached_property, lru_cache
 from operator import itemgetter
 
 import numpy as np
@@ -80,22 +80,41 @@ class Board:
                 r, c = f(*divmod(i, cols))
                 image.append(r * cols + c)
             self.symmetries.append(tuple(image))
-        # Reading a position through ``inverse`` gives its image: image[k] = position[inverse[k]].
-        inverses = []
-        for image in self.symmetries:
-            inverse = [0] * self.cells
-            for i, j in enumerate(image):
-                inverse[j] = i
-            inverses.append(inverse)
-        self._readers = [itemgetter(*inverse) if self.cells > 1 else _one for inverse in inverses]
+        # A square board's transpose (its own inverse), read cell by cell: the image of position p
+        # under the symmetry is p read through its inverse.
+        self._transpose = itemgetter(*self.symmetries[4]) if rows == cols and self.cells > 1 else None
 
-    def images(self, position: bytes) -> list[tuple[int, ...]]:
-        """The position seen through every symmetry (the identity first)."""
-        return [read(position) for read in self._readers]
+    @staticmethod
+    @lru_cache(maxsize=8)
+    def of(rows: int, cols: int) -> Board:
+        """The board of a size, built once per process (it never changes): the player's endgame
+        searches many positions of one board."""
+        return Board(rows, cols)
+
+    def images(self, position: bytes) -> list[bytes]:
+        """The position seen through every symmetry (the identity first), as :attr:`symmetries` lists them.
+
+        The mirrors are slices of rows and reversals of bytes; a square board's other four
+        are the same of the transpose.
+
+        >>> [list(image) for image in Board(2, 3).images(bytes(range(6)))]
+        [[0, 1, 2, 3, 4, 5], [3, 4, 5, 0, 1, 2], [2, 1, 0, 5, 4, 3], [5, 4, 3, 2, 1, 0]]
+        """
+        position = bytes(position)
+        images = self._mirrors(position)
+        if self.rows == self.cols:
+            images += self._mirrors(bytes(self._transpose(position)) if self._transpose else position)
+        return images
+
+    def _mirrors(self, position: bytes) -> list[bytes]:
+        """The position, its rows in reverse order, each row reversed, and the half turn."""
+        cols = self.cols
+        upside_down = b"".join([position[at:at + cols] for at in range(self.cells - cols, -1, -cols)])
+        return [position, upside_down, upside_down[::-1], position[::-1]]
 
     def canonical(self, position: bytes) -> bytes:
         """The least image of ``position``: one key for a position and all its mirror images."""
-        return bytes(min(read(position) for read in self._readers))
+        return min(self.images(position))
 
     def cell(self, i: int) -> Cell:
         return divmod(i, self.cols)
@@ -114,10 +133,6 @@ class Board:
         for i, around in enumerate(self.neighbours):
             matrix[i, list(around)] = 1
         return matrix
-
-
-def _one(position: bytes) -> tuple[int, ...]:
-    return (position[0],)
 
 
 def combinations_array(pool: int, k: int) -> np.ndarray:

@@ -56,6 +56,8 @@ class PositionSearch:
     are too many to list (counted before anything is listed). The questions
     raise :class:`PastBudget` past ``max_states`` states or ``time_limit``
     seconds (counted from the making of the search), saying how far they got.
+    ``memo`` is the position memo of an earlier search over the same board and
+    mine count (:class:`~minesat.exact.search.PerfectSearch`), to share its values.
 
     >>> search = PositionSearch(Position.from_rows(["1?", "??"], mines=1))
     >>> search.layouts, search.wins(), search.move_wins((1, 1))
@@ -73,6 +75,7 @@ class PositionSearch:
         progress: Progress | None = None,
         analysis: Analysis | None = None,
         max_layouts: int = POSITION_LAYOUTS,
+        memo: dict[bytes, int] | None = None,
     ) -> None:
         if position.mines is None:
             raise ValueError("perfect play needs the total number of mines (a '# mines: N' header)")
@@ -90,7 +93,7 @@ class PositionSearch:
         if refusal is not None:
             raise ValueError(f"{refusal} (consistent with the position)")
         matrix = position_layouts(position, max_layouts)
-        board = self.board = Board(position.rows, position.cols)
+        board = self.board = Board.of(position.rows, position.cols)
         self.seen = position_bytes(position)
         self.covered = [i for i, s in enumerate(position.cells) if s < 0 and s != FLAG]
         # The look-alike table (the search's tight bound) takes time in proportion to the layouts,
@@ -98,7 +101,7 @@ class PositionSearch:
         # (a request with a small budget is answered at once instead of after the table).
         tabulate = len(matrix) <= root_alike() and (max_states is None or len(matrix) <= max_states)
         self.universe = Universe(matrix, self.covered, tabulate=tabulate)
-        self.search = PerfectSearch(board, max_states=max_states, progress=self._report)
+        self.search = PerfectSearch(board, max_states=max_states, progress=self._report, memo=memo)
         self._wins: int | None = None
         self._ranked = 0  # moves ranked so far, for the progress and the budget's message
         self._candidates: list[int] | None = None

@@ -262,12 +262,15 @@ class PerfectSearch:
         max_states: int | None = None,
         progress: Callable[[int], None] | None = None,
         symmetric: bool = True,
+        memo: dict[bytes, int] | None = None,
     ) -> None:
         self.board = board
         self.max_states = max_states
         self.progress = progress
         self.symmetric = symmetric
-        self.memo: dict[bytes, int] = {}  # canonical position -> value << 1 | (1 if exact)
+        # Canonical position -> value << 1 | (1 if exact). A value holds for every search over
+        # the board and mine count: ``memo`` may come from an earlier one (with ``symmetric`` alike).
+        self.memo: dict[bytes, int] = memo if memo is not None else {}
         self.states = 0  # states searched (memo hits and bounds that settle a state do not count)
         # Long lists without their look-alikes, and the state count at which to work them out.
         self._late: list[tuple[Universe, int]] = []
@@ -349,8 +352,8 @@ class PerfectSearch:
         entry = local.get(subset) if local is not None else None
         if entry is not None and (entry & 1 or entry >> 1 <= lo):
             return entry >> 1
-        images = self.board.images(position) if self.symmetric else [tuple(position)]
-        key = bytes(min(images))
+        images = self.board.images(position) if self.symmetric else [position]
+        key = min(images)
         known = self.memo.get(key)
         if known is not None:
             if known & 1 or known >> 1 <= lo:
@@ -426,7 +429,7 @@ class PerfectSearch:
                 key[i] = _TO_LEARN
         reduced = bytes(key)
         if self.symmetric:
-            reduced = bytes(min(self.board.images(reduced)))
+            reduced = min(self.board.images(reduced))
         # The mines left to find; past 255 (a long thin board) three bytes, so each count keeps its own key.
         hidden = (mines & open_cells).bit_count()
         return reduced + (_BYTE[hidden] if hidden < 256 else hidden.to_bytes(3, "big"))
@@ -439,7 +442,7 @@ class PerfectSearch:
         m: int,
         lo: int,
         ub: int,
-        images: list[tuple[int, ...]],
+        images: list[bytes],
     ) -> tuple[int, bool]:
         safe: list[tuple[int, tuple[tuple[int, int], ...]]] = []
         live: list[tuple[int, int, list[tuple[int, int, int]]]] = []
@@ -539,7 +542,7 @@ class PerfectSearch:
         return known, True
 
     def _one_per_class(
-        self, live: list[tuple[int, int, list[tuple[int, int, int]]]], images: list[tuple[int, ...]]
+        self, live: list[tuple[int, int, list[tuple[int, int, int]]]], images: list[bytes]
     ) -> list[tuple[int, int, list[tuple[int, int, int]]]]:
         """When a symmetry maps the position onto itself, keep one move of each class it maps together."""
         if len(images) == 1:

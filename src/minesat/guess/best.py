@@ -39,8 +39,10 @@ When nothing is proven, :class:`BestGuess` asks, in this order:
    that is safe or a later coin toss is guessed first, after unavoidable guesses.
 
 With every piece off it is the plain safest-cell player. ``BestGuess`` keeps
-one :class:`~minesat.analysis.Analyzer` per game, so the many hypothetical
-positions of a look-ahead re-solve only the components a reveal touches.
+one :class:`~minesat.analysis.Analyzer` per game (the game loop shares it), so
+the many hypothetical positions of a look-ahead re-count only the parts a reveal
+touches (:meth:`~minesat.analysis.Analyzer.glance_revealed`), and one position
+memo for its endgame searches, which the next search of the game finds again.
 
 >>> p = Position.from_rows(["???", "???", "???"], mines=1)
 >>> from minesat.analysis import analyze
@@ -51,15 +53,16 @@ positions of a look-ahead re-solve only the components a reveal touches.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
-from minesat.analysis import Analysis, Analyzer
+from minesat.analysis import Analysis, Analyzer, small
 from minesat.board import Cell, Position, neighbour_table
 from minesat.exact.endgame import ENDGAME_LAYOUTS, ENDGAME_STATES, endgame_limits, endgame_move
 from minesat.guess import TIE, mine_probability
 from minesat.guess.fifty import unavoidable_guess
 from minesat.guess.longterm import LongTermRisk
-from minesat.guess.outcomes import each_outcome
+from minesat.guess.outcomes import each_glance
 
 #: Look ahead at cells whose chance to be safe is at least this share of the best.
 CANDIDATE_SHARE = 0.90
@@ -94,6 +97,9 @@ DEFAULT_PIECES = {
     "hunt": True,
     "pseudo": False,
 }
+
+#: Most positions the endgame searches of one strategy remember (an expert game's need a few thousand).
+ENDGAME_MEMO = 50_000
 
 #: How much a cell's chance of heading off a later 50/50 adds to its score. JSMinesweeper's
 #: 0.9 won no more games than 0 (docs/strategies.md), which also spares computing it.
@@ -131,10 +137,20 @@ def next_safety(analysis: Analysis) -> float:
     >>> next_safety(one_safe)                    # (4 * 1 + 0.5) / 5
     0.9
     """
-    if len(analysis.safe) >= 2:
+    grid = analysis.probability
+    probabilities = sorted(p for r, c in analysis.unknown if (p := grid[r][c]) is not None)
+    return blended_safety(len(analysis.safe), probabilities)
+
+
+def blended_safety(safe: int, lowest: Sequence[float]) -> float:
+    """:func:`next_safety` from the number of safe cells and the lowest mine probabilities, ascending.
+
+    >>> blended_safety(1, [0.5, 0.6])
+    0.9
+    """
+    if safe >= 2:
         return 1.0
-    probs = sorted(p for r, c in analysis.unknown if (p := analysis.probability[r][c]) is not None)
-    safeties = [1.0] * len(analysis.safe) + [1.0 - p for p in probs[: 2 - len(analysis.safe)]]
+    safeties = [1.0] * safe + [1.0 - p for p in lowest[: 2 - safe]]
     if not safeties:
         return 1.0  # nothing left to guess: the reveal won the game
     best = safeties[0]
@@ -180,11 +196,21 @@ class BestGuess:
         self.interior_samples = INTERIOR_SAMPLES
         self.analyzer = Analyzer()
         self.searches_cut = 0
+        # The endgame searches' position memo, per board and mine count (values hold for every
+        # search over them): a game's next search finds the states its last one searched.
+        self._endgame_memos: dict[tuple[int, int, int | None], dict[bytes, int]] = {}
+
+    def _endgame_memo(self, position: Position) -> dict[bytes, int]:
+        memo = self._endgame_memos.setdefault((position.rows, position.cols, position.mines), {})
+        if len(memo) > ENDGAME_MEMO:
+            memo.clear()  # a strategy kept for many games: start afresh rather than grow
+        return memo
 
     def choose(self, position: Position, analysis: Analysis) -> Cell:
         layouts, states = self.endgame_limits or endgame_limits(position.rows, position.cols)
         if self.endgame and analysis.layouts is not None and analysis.layouts <= layouts:
-            move = endgame_move(position, analysis, limit=layouts, max_states=states)
+            move = endgame_move(position, analysis, limit=layouts, max_states=states,
+                                memo=self._endgame_memo(position))
             if move is not None:
                 return move.cell
             self.searches_cut += 1
@@ -220,11 +246,12 @@ class BestGuess:
         influence = influence or {}
         rows, cols = position.rows, position.cols
         table = neighbour_table(rows, cols)
-        cells = position.cells
+        geometry = small.Geometry.of(rows, cols)
+        numbers = small.shown(position)
+        beside = geometry.near(numbers) & ~numbers  # covered (or flagged) cells next to a number
         frontier, interior = [], []
         for r, c in analysis.unknown:
-            around = table[r * cols + c]
-            (frontier if any(cells[j] >= 0 for j in around) else interior).append((r, c))
+            (frontier if beside >> (r * cols + c) & 1 else interior).append((r, c))
         safest = max(_safety(analysis, cell) for cell in analysis.unknown)
         floor = safest * self.candidate_share - TIE if self.lookahead else safest - TIE
 
@@ -237,10 +264,8 @@ class BestGuess:
             # with fewest neighbours (likeliest to open a region) and those next to
             # the frontier (likeliest to inform it).
             by_corner = sorted(interior, key=order)[: self.interior_samples]
-            near = [
-                cell for cell in interior
-                if any(cells[j] < 0 and _touches_number(cells, table, j) for j in table[_index(cell, cols)])
-            ]
+            next_to_beside = geometry.near(beside)  # an interior cell in it has a neighbour beside a number
+            near = [cell for cell in interior if next_to_beside >> _index(cell, cols) & 1]
             near = [c for c in sorted(near, key=order) if c not in by_corner]
             chosen += by_corner + near[: self.interior_samples]
         chosen += [cell for cell in interior if cell not in chosen and influence.get(cell)
@@ -283,10 +308,11 @@ class BestGuess:
             # Without the look-ahead only deadness is used; the score is plain safety.
             score, seen = 0.0, 0.0
             numbers: list[int] = []  # the numbers it can show, so far
-            for outcome in each_outcome(self.analyzer, position, cell, layouts):
+            for outcome in each_glance(self.analyzer, position, cell, layouts):
                 numbers.append(outcome.value)
                 seen += outcome.probability
-                score += outcome.probability * next_safety(outcome.analysis) if self.lookahead else 0.0
+                if self.lookahead:
+                    score += outcome.probability * blended_safety(outcome.glance.safe, outcome.glance.lowest)
                 # Pruning: each number still unseen adds at most its probability (a next move
                 # of safety 1), so once even that cannot reach the best, stop. Exact: the cell
                 # could not have been chosen (it loses on score, dead or alive, unless the best

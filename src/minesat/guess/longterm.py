@@ -46,13 +46,15 @@ later coin toss would cost.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 
 from minesat.analysis import Analysis, Analyzer
 from minesat.analysis.engine import InteriorCounter
+from minesat.analysis.patterns import pattern_counter
 from minesat.board import COVERED, FLAG, Cell, Position, neighbour_table
-from minesat.guess.outcomes import each_outcome
+from minesat.guess.outcomes import each_glance
 
 #: Unknown walls a trap may still need when a candidate's influence is measured (JSMinesweeper's).
 MAX_OPEN_WALLS = 3
@@ -108,6 +110,8 @@ class Shapes:
     boxes: tuple[Trap, ...]
     pairs_of: tuple[tuple[int, ...], ...]  # per cell: indices into pairs
     boxes_of: tuple[tuple[int, ...], ...]  # per cell: indices into boxes
+    pair_masks: tuple[tuple[int, int], ...] = ()  # per pair: its cells and its walls as bit sets
+    box_masks: tuple[tuple[int, int], ...] = ()
 
 
 @lru_cache(maxsize=16)
@@ -145,7 +149,11 @@ def shapes(rows: int, cols: int) -> Shapes:
     for k, trap in enumerate(boxes):
         for i in trap.cells:
             boxes_of[i].append(k)
-    return Shapes(tuple(pairs), tuple(boxes), tuple(map(tuple, pairs_of)), tuple(map(tuple, boxes_of)))
+    def masks(traps: list[Trap]) -> tuple[tuple[int, int], ...]:
+        return tuple((sum(1 << i for i in t.cells), sum(1 << i for i in t.walls)) for t in traps)
+
+    return Shapes(tuple(pairs), tuple(boxes), tuple(map(tuple, pairs_of)), tuple(map(tuple, boxes_of)),
+                  masks(pairs), masks(boxes))
 
 
 class LongTermRisk:
@@ -173,14 +181,20 @@ class LongTermRisk:
             if state >= 0 or (state == COVERED and grid[i // cols][i % cols] == 0.0)
         }
         self._counts: dict[frozenset[int], int] = {}
-        # Interior cells (next to no number) are interchangeable: a trap made of them
-        # alone is counted in closed form, without flagging anything.
-        counter = analyzer.interior_counter(position)
+        self._formed_counts: dict[tuple[int, int], int] = {}
+        # On the small road a pattern is counted from the position's own parts (the same
+        # exact counts, without analysing a flagged position per question).
+        self._patterns = pattern_counter(analyzer, position)
+        # Else interior cells (next to no number), which are interchangeable: a trap made
+        # of them alone is counted in closed form, without flagging anything.
+        counter = analyzer.interior_counter(position) if self._patterns is None else None
         self._counter = counter if isinstance(counter, InteriorCounter) else None
         self._interior_counts: dict[tuple[int, int], int] = {}
-        table = neighbour_table(position.rows, cols)
-        cells = position.cells
-        self._interior = {i for i in self._unknown if not any(cells[j] >= 0 for j in table[i])}
+        self._interior: set[int] = set()  # read only with the closed form
+        if self._counter is not None:
+            table = neighbour_table(position.rows, cols)
+            cells = position.cells
+            self._interior = {i for i in self._unknown if not any(cells[j] >= 0 for j in table[i])}
         #: Tally per cell from the likely traps of the scan, as one of their cells or as an enabler.
         self.trapped: dict[int, float] = {}
         self.enabling: dict[int, float] = {}
@@ -202,11 +216,23 @@ class LongTermRisk:
 
     def _formed(self, walls: tuple[int, ...], mines: tuple[int, ...], safe: tuple[int, ...]) -> int:
         """Layouts with ``walls`` and ``mines`` mined and ``safe`` safe (inclusion-exclusion on ``safe``)."""
+        if self._patterns is not None:
+            key = (sum(1 << i for i in (*walls, *mines)), sum(1 << i for i in safe))
+            if key not in self._formed_counts:
+                count = self._patterns.masks(*key)
+                if count is None:  # a part the pattern leaves past the budget or without layouts
+                    count = self._flagged(walls, mines, safe)
+                self._formed_counts[key] = count
+            return self._formed_counts[key]
         if self._counter is not None and all(i in self._interior for i in (*walls, *mines, *safe)):
             key = (len(walls) + len(mines), len(safe))
             if key not in self._interior_counts:
                 self._interior_counts[key] = self._counter.layouts(mined=key[0], safe=key[1])
             return self._interior_counts[key]
+        return self._flagged(walls, mines, safe)
+
+    def _flagged(self, walls: tuple[int, ...], mines: tuple[int, ...], safe: tuple[int, ...]) -> int:
+        """:meth:`_formed` by counting positions with cells flagged."""
         base = frozenset(walls) | frozenset(mines)
         total = 0
         for mask in range(1 << len(safe)):
@@ -242,6 +268,19 @@ class LongTermRisk:
         walls = unknown.intersection(shape.walls)  # the others are known mines
         return Trap(shape.cells, tuple(sorted(walls))) if len(walls) <= max_walls else None
 
+    def _opened(
+        self, traps: tuple[Trap, ...], masks: tuple[tuple[int, int], ...], max_walls: int
+    ) -> Iterator[Trap]:
+        """:meth:`_open` of each shape, the ones that can trap a mine here, on bit sets."""
+        unknown = sum(1 << i for i in self._unknown)
+        blocking = sum(1 << i for i in self._blocking)
+        for shape, (cells, walls) in zip(traps, masks, strict=True):
+            if cells & ~unknown or walls & blocking:
+                continue
+            walls &= unknown  # the others are known mines
+            if walls.bit_count() <= max_walls:
+                yield Trap(shape.cells, tuple(_indices(walls)))
+
     # --- the board-wide scan ------------------------------------------------------
 
     def _scan(self) -> None:
@@ -250,19 +289,18 @@ class LongTermRisk:
         Pairs first; boxes only when no pair gave a pseudo 50/50 (as JSMinesweeper does).
         """
         pseudos: list[int] = []
-        for shape in self._shapes.pairs:
-            if (trap := self._open(shape, SCAN_PAIR_WALLS)) is not None:
-                self._note(trap, pseudos)
+        shapes = self._shapes
+        for trap in self._opened(shapes.pairs, shapes.pair_masks, SCAN_PAIR_WALLS):
+            self._note(trap, pseudos)
         if not pseudos:
-            for shape in self._shapes.boxes:
-                if (trap := self._open(shape, SCAN_BOX_WALLS)) is not None:
-                    self._note(trap, pseudos)
+            for trap in self._opened(shapes.boxes, shapes.box_masks, SCAN_BOX_WALLS):
+                self._note(trap, pseudos)
         # A dead cell (one number only) would teach nothing: guessing it now gains nothing.
         cols = self.position.cols
         self.pseudos = tuple(divmod(i, cols) for i in sorted(set(pseudos)) if not self._dead(i))
 
     def _dead(self, i: int) -> bool:
-        numbers = each_outcome(self.analyzer, self.position, divmod(i, self.position.cols), self.total)
+        numbers = each_glance(self.analyzer, self.position, divmod(i, self.position.cols), self.total, few=0)
         return next(numbers, None) is None or next(numbers, None) is None
 
     def _note(self, trap: Trap, pseudos: list[int]) -> None:
@@ -307,3 +345,11 @@ class LongTermRisk:
                 cell = divmod(i, cols)
                 found[cell] = found.get(cell, 0.0) + tally / self._total
         return found
+
+
+def _indices(mask: int) -> Iterator[int]:
+    """The set bits of ``mask``, lowest first."""
+    while mask:
+        low = mask & -mask
+        mask ^= low
+        yield low.bit_length() - 1

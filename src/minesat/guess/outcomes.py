@@ -23,6 +23,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from minesat.analysis import Analysis, Analyzer, InconsistentPositionError
+from minesat.analysis.engine import Glance
 from minesat.board import COVERED, FLAG, Cell, Position, neighbour_table
 
 
@@ -161,3 +162,36 @@ def dead_cells(
             dead.extend(divmod(j, cols) for j in cells_alike)
         cost = time.monotonic() - began
     return sorted(dead), True
+
+
+@dataclass(frozen=True)
+class Glanced:
+    """One number a cell could show, as :func:`each_glance` reads it: what a look-ahead needs."""
+
+    value: int
+    probability: float
+    glance: Glance
+
+
+def each_glance(
+    analyzer: Analyzer, position: Position, cell: Cell, layouts: int, few: int = 2
+) -> Iterator[Glanced]:
+    """:func:`each_outcome` with each position glanced at (:meth:`~minesat.analysis.Analyzer.glance`)
+    rather than analysed: the same numbers and probabilities, and of each position its
+    layouts, its safe cells and its ``few`` lowest mine probabilities.
+
+    >>> position = Position.from_rows(["1??", "???"], mines=2)
+    >>> glanced = each_glance(Analyzer(), position, (0, 2), 6)   # A3 shows 1 or 2 when safe
+    >>> [(g.value, round(g.probability, 4), g.glance.safe, g.glance.lowest) for g in glanced]
+    [(1, 0.1667, 2, ()), (2, 0.3333, 1, (0.5, 0.5))]
+    """
+    if not layouts:
+        raise ValueError("outcomes need the exact layout count of the position")
+    for value in value_range(position, cell):
+        after = analyzer.glance_revealed(position, cell, value, few)
+        if after is None:
+            continue  # no layout puts exactly this many mines around the cell
+        if after.layouts is None:
+            raise ValueError("outcomes need exact layout counts")
+        if after.layouts:
+            yield Glanced(value, after.layouts / layouts, after)
