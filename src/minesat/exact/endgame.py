@@ -105,8 +105,10 @@ def endgame_move(
 
 def _search(position: Position, analysis: Analysis, limit: int, max_states: int | None) -> RankedMove | None:
     try:
+        # No time or memory watched: the player's move must not depend on how busy or full the
+        # machine is (the listing is still held to MAX_LISTING).
         search = PositionSearch(position, max_states=max_states, time_limit=None, analysis=analysis,
-                                max_layouts=limit)
+                                max_layouts=limit, max_memory=None)
         probability = analysis.probability
         cell = search.best_move(prefer=lambda c: (probability[c[0]][c[1]] or 0.0, c))
         if cell is None:
