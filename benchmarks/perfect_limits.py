@@ -1,16 +1,19 @@
 """``minesat perfect`` at the edges: every case ends with an answer or a one-line refusal, in time and memory.
 
-    python benchmarks/perfect_limits.py [--src DIR] [--cap MB] [--only NAME ...] [--no-serve]
+    python benchmarks/perfect_limits.py [--src DIR] [--cap MB] [--only NAME ...] [--no-serve] [--long]
 
 Runs each case of :data:`CASES` as a user would (a fresh ``minesat perfect``
 process) and prints, for each, the wall time against what the time limit
 allows (``L x 1.2 + 3`` s), the child's peak resident memory (from ``wait4``),
 the exit status and the last line it printed. ``--src`` runs another source
-tree (an older checkout's ``src``); ``--cap`` sets the children's address-space
-limit (``RLIMIT_AS``, default 3 000 MB; MB are 10^6 bytes) so that a runaway ends in a
-``MemoryError`` rather than in the system's killer. The last row asks a
-server (``minesat serve``) for ``POST /api/perfect`` on a covered 40x40 board
-with one mine. It prints figures; it asserts nothing.
+tree (an older checkout's ``src``). ``--cap`` sets the children's address-space
+limit (``RLIMIT_AS``, default 3 000 MB; MB are 10^6 bytes), so that a runaway
+ends in a ``MemoryError`` rather than in the system's killer; ``--cap 1300``
+checks that the default budget (1 000 MB) stops the search before a cap not
+far above it does. ``--long`` adds the cases that run into the memory budget,
+and the late expert position at its defaults. The last row asks a server
+(``minesat serve``) for ``POST /api/perfect`` on a covered 40x40 board with one
+mine. It prints figures; it asserts nothing.
 """
 
 from __future__ import annotations
@@ -54,6 +57,15 @@ CASES: list[tuple[str, list[str], float]] = [
     ("1000x1000/0 every", ["--rows", "1000", "--cols", "1000", "--mines", "0", "--time-limit", "20"], 20),
     ("1000x1000/999999", ["--rows", "1000", "--cols", "1000", "--mines", "999999", "--time-limit", "20"], 20),
     ("30x30/899", ["--rows", "30", "--cols", "30", "--mines", "899", "--time-limit", "20"], 20),
+]
+
+#: With ``--long``: the memory budget reached before the time limit (default 1 000 MB), and the late
+#: expert position at its default limits (180 s).
+LONG_CASES: list[tuple[str, list[str], float]] = [
+    ("1x1000/2 L=150", _board(1, 1000, 2, 150), 150),
+    ("10x100/2 L=150", _board(10, 100, 2, 150), 150),
+    ("100x100/1 L=150", _board(100, 100, 1, 150), 150),
+    ("expert-late default", [str(ROOT / "puzzles" / "expert-late.txt")], 180),
 ]
 
 
@@ -119,18 +131,19 @@ def main() -> None:
     parser.add_argument("--cap", type=int, default=3000, help="the children's address-space cap, MB")
     parser.add_argument("--only", nargs="*", help="run only the cases of these names")
     parser.add_argument("--no-serve", action="store_true", help="leave out the server's case")
+    parser.add_argument("--long", action="store_true", help="also the long cases (about ten minutes)")
     args = parser.parse_args()
-    print(f"{'case':>17} {'limit':>5} {'allowed':>7} {'wall s':>7} {'peak MB':>8} {'exit':>4}  last line")
-    for name, case_args, limit in CASES:
+    print(f"{'case':>19} {'limit':>5} {'allowed':>7} {'wall s':>7} {'peak MB':>8} {'exit':>4}  last line")
+    for name, case_args, limit in CASES + (LONG_CASES if args.long else []):
         if args.only and name not in args.only:
             continue
         allowed = limit * 1.2 + 3
         seconds, peak, status, last = run_case(case_args, args.src, args.cap, max(4 * allowed, 60))
-        print(f"{name:>17} {limit:5.0f} {allowed:7.0f} {seconds:7.1f} {peak:8.0f} {status:>4}  {last[:160]}",
+        print(f"{name:>19} {limit:5.0f} {allowed:7.0f} {seconds:7.1f} {peak:8.0f} {status:>4}  {last[:160]}",
               flush=True)
     if not args.no_serve and (not args.only or "serve" in args.only):
         seconds, _, status, text = serve_case(args.src)
-        print(f"{'serve 40x40/1':>17} {'':>5} {'':>7} {seconds:7.1f} {'':>8} {status:>4}  {text}", flush=True)
+        print(f"{'serve 40x40/1':>19} {'':>5} {'':>7} {seconds:7.1f} {'':>8} {status:>4}  {text}", flush=True)
 
 
 if __name__ == "__main__":

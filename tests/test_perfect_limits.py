@@ -12,11 +12,9 @@ from __future__ import annotations
 
 import json
 import os
-import resource
+import signal
 import subprocess
 import sys
-import tempfile
-import threading
 import time
 from pathlib import Path
 
@@ -38,24 +36,35 @@ ROOT = Path(__file__).resolve().parents[1]
 MAPPED_NOT_HELD = 250
 
 
+#: Runs a command with its address space capped, and reports on its last stderr line the most memory
+#: it held (KB). A small process of its own starts it: a child forked from the test process would
+#: count the test process's memory as its own (the peak survives the exec).
+_CAPPED = """
+import resource, subprocess, sys
+cap = int(sys.argv[1])
+done = subprocess.run(sys.argv[2:], capture_output=True,
+                      preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_AS, (cap, cap)))
+sys.stdout.buffer.write(done.stdout)
+sys.stderr.buffer.write(done.stderr)
+print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, file=sys.stderr)
+sys.exit(done.returncode)
+"""
+
+
 def run_capped(*args: str, cap_mb: int, seconds: float = 60.0) -> tuple[int, str, str, float]:
     """``minesat ARGS`` in a fresh process with its address space capped at ``cap_mb`` MB:
     (exit status, stdout, stderr, the most memory it held in MB)."""
-    command = [sys.executable, "-m", "minesat", *args]
-
-    def cap() -> None:
-        resource.setrlimit(resource.RLIMIT_AS, (cap_mb * 10**6, cap_mb * 10**6))
-
-    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
-        child = subprocess.Popen(command, stdout=out, stderr=err, preexec_fn=cap)
-        timer = threading.Timer(seconds, child.kill)
-        timer.start()
-        _, status, usage = os.wait4(child.pid, 0)  # its own usage: the peak of what it held
-        timer.cancel()
-        child.returncode = os.waitstatus_to_exitcode(status)
-        out.seek(0)
-        err.seek(0)
-        return child.returncode, out.read().decode(), err.read().decode(), usage.ru_maxrss * 1024 / 10**6
+    command = [sys.executable, "-c", _CAPPED, str(cap_mb * 10**6), sys.executable, "-m", "minesat", *args]
+    proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            start_new_session=True)
+    try:
+        out, err = proc.communicate(timeout=seconds)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)  # the command too, not only the process starting it
+        proc.communicate()
+        pytest.fail(f"minesat {' '.join(args)} still running after {seconds} s")
+    *lines, held = err.splitlines()
+    return proc.returncode, out, "".join(line + "\n" for line in lines), int(held) * 1024 / 10**6
 
 
 # --- no recursion as deep as the board -----------------------------------------------------------
@@ -193,6 +202,16 @@ def test_the_search_stops_at_the_memory_budget_in_one_line() -> None:
     assert message.endswith("states; raise --max-memory or try a smaller board")
     assert err == f"minesat: {message}\n"
     assert held <= 290 * 1.1
+
+
+def test_a_worker_past_its_memory_budget_names_its_part() -> None:
+    """On several workers each keeps the budget itself, and says which part it was searching."""
+    from minesat.perfect.parallel import PartPastBudget, part_value
+
+    with pytest.raises(PartPastBudget) as caught:
+        part_value(4, 4, 2, "safe", (0, 0), 1, None, max_memory=1)  # a process holds more than a byte
+    assert (caught.value.start, caught.value.value, caught.value.memory) == ((0, 0), 1, 1)
+    assert part_value(4, 4, 2, "safe", (0, 0), 1, None)[0] > 0  # the worker's memo starts afresh
 
 
 def test_no_memory_budget_below_zero() -> None:

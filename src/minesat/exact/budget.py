@@ -35,7 +35,7 @@ from functools import lru_cache
 from minesat.stats import approximate
 
 #: States searched before giving up, by default. How long that takes depends on the
-#: board: 5 to 11 minutes on small boards, about 13 on a late expert position
+#: board: 5 to 11 minutes on small boards, nearly an hour on a late expert position
 #: (docs/perfect.md has the figures); :data:`DEFAULT_TIME_LIMIT` usually stops first.
 DEFAULT_MAX_STATES = 2_000_000
 
@@ -221,11 +221,10 @@ def give_back() -> bool:
 @lru_cache(maxsize=1)
 def _malloc_trim() -> Callable[[int], int] | None:
     import ctypes
-    import ctypes.util
 
     try:
-        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
-        return libc.malloc_trim  # type: ignore[no-any-return]
+        trim: Callable[[int], int] = ctypes.CDLL("libc.so.6").malloc_trim  # glibc's own name
+        return trim
     except (OSError, AttributeError):  # not glibc (macOS, Windows, musl)
         return None
 

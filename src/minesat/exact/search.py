@@ -83,6 +83,11 @@ COMPACT_MIN = 4096
 #: when its columns are made.
 _COLUMNS_BLOCK = 1 << 24
 
+#: Every this many parts (the outcomes of uncovering a state's free cells), the budgets are
+#: checked as they are made, and past it as each is valued: thousands of them on a long list, each
+#: a bit set as long as the list, and settled from the memo without counting a state.
+_MANY_PARTS = 64
+
 #: How many states pass between two calls of the progress callback.
 PROGRESS_EVERY = 4096
 
@@ -311,9 +316,9 @@ class PerfectSearch:
         """
         self._expect(universe, root=True)
         found = self._settled(position, universe, subset, -1, None)
-        if found.__class__ is int:
-            return found  # type: ignore[return-value]
-        return self._drive(self._state(*found))  # type: ignore[misc]
+        if isinstance(found, int):
+            return found
+        return self._drive(self._state(*found))
 
     def move_wins(
         self, position: bytes, universe: Universe, subset: int, cell: int, at_least: int = 0
@@ -359,7 +364,7 @@ class PerfectSearch:
             except StopIteration as done:
                 stack.pop()
                 if not stack:
-                    return done.value  # type: ignore[no-any-return]
+                    return done.value
                 value = done.value
                 continue
             stack.append(self._state(*ask))
@@ -581,6 +586,8 @@ class PerfectSearch:
                     q = p & mask
                     if q:
                         split.append((q, seen[:c] + _BYTE[v] + seen[c + 1:]))
+                        if not len(split) % _MANY_PARTS:
+                            checkpoint()  # each part holds a bit set as long as the list: they add up
                         if q == p:
                             break
             parts = split
@@ -607,7 +614,10 @@ class PerfectSearch:
         known = 0
         rest = sum(p[0] for p in parts)
         tabulated = universe.alike is not None
+        many = len(parts) > _MANY_PARTS  # settled one after another from the memo, no state counted
         for bound, _, p, seen in parts:
+            if many:
+                checkpoint()
             rest -= bound
             need = target + 1 - known - rest
             w = self._settled(seen, universe, p, need - 1, bound if tabulated else None)
