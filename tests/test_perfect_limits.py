@@ -204,6 +204,15 @@ def test_the_search_stops_at_the_memory_budget_in_one_line() -> None:
     assert held <= 290 * 1.1
 
 
+def test_the_system_refusing_memory_below_the_budget_is_the_same_one_line_stop() -> None:
+    board_args = ("--rows", "10", "--cols", "60", "--mines", "2", "--start", "A1")
+    code, out, err, _ = run_capped("perfect", *board_args, "--max-memory", "2000", "--json", cap_mb=300)
+    assert code == 1
+    message = json.loads(out)["error"]
+    assert message.startswith("out of memory (the system gave no more, below the budget): stopped at start")
+    assert err == f"minesat: {message}\n"
+
+
 def test_a_worker_past_its_memory_budget_names_its_part() -> None:
     """On several workers each keeps the budget itself, and says which part it was searching."""
     from minesat.perfect.parallel import PartPastBudget, part_value

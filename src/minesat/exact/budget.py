@@ -35,7 +35,7 @@ from functools import lru_cache
 from minesat.stats import approximate
 
 #: States searched before giving up, by default. How long that takes depends on the
-#: board: 5 to 11 minutes on small boards, nearly an hour on a late expert position
+#: board: 5 to 11 minutes on small boards, a quarter of an hour to an hour on a late expert position
 #: (docs/perfect.md has the figures); :data:`DEFAULT_TIME_LIMIT` usually stops first.
 DEFAULT_MAX_STATES = 2_000_000
 
@@ -66,6 +66,10 @@ Progress = Callable[[int, int, int], None]
 #: past :data:`CLOSE_TO_LIMIT` of it, at every call.
 MEMORY_EVERY = 0.01
 CLOSE_TO_LIMIT = 0.9
+
+#: The share of the memory budget kept free for what is allocated between two readings (a step of
+#: the search, the memo's table growing): the search stops once it holds the rest.
+HEADROOM = 0.03
 
 #: Freed memory is given back to the system (:func:`give_back`) at most this often (seconds).
 TRIM_EVERY = 0.05
@@ -139,17 +143,18 @@ class Clock:
         now = time.perf_counter()
         if self.deadline is not None and now > self.deadline:
             raise OutOfTime
-        limit = self.max_memory
-        if limit is not None and (more or now >= self._memory_due):
+        budget = self.max_memory
+        if budget is not None and (more or now >= self._memory_due):
             held = resident_bytes()
-            if held + more > limit and now >= self._trimmed + TRIM_EVERY and give_back():
+            usable = budget - int(HEADROOM * budget)  # the rest: what is allocated before the next reading
+            if held + more > usable and now >= self._trimmed + TRIM_EVERY and give_back():
                 # The allocator kept freed memory (large blocks freed among small ones live): it
                 # is given back, and the memory held read again, before the search gives up.
                 self._trimmed = time.perf_counter()
                 held = resident_bytes()
-            if held + more > limit:
-                raise OutOfMemory(held, more, limit)
-            self._memory_due = now if held > CLOSE_TO_LIMIT * limit else now + MEMORY_EVERY
+            if held + more > usable:
+                raise OutOfMemory(held, more, budget)
+            self._memory_due = now if held > CLOSE_TO_LIMIT * usable else now + MEMORY_EVERY
 
 
 _WATCHING: ContextVar[Clock | None] = ContextVar("minesat_exact_watching", default=None)
