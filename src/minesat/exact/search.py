@@ -83,10 +83,10 @@ COMPACT_MIN = 4096
 #: when its columns are made.
 _COLUMNS_BLOCK = 1 << 24
 
-#: Every this many parts (the outcomes of uncovering a state's free cells), the budgets are
-#: checked as they are made, and past it as each is valued: thousands of them on a long list, each
+#: Past this many parts (the outcomes of uncovering a state's free cells), the budgets are
+#: checked as each is split further and as each is valued: thousands of them on a long list, each
 #: a bit set as long as the list, and settled from the memo without counting a state.
-_MANY_PARTS = 64
+_MANY_PARTS = 16
 
 #: How many states pass between two calls of the progress callback.
 PROGRESS_EVERY = 4096
@@ -581,13 +581,14 @@ class PerfectSearch:
         parts = [(subset, position)]
         for c, shows in safe:
             split = []
+            many = len(parts) > _MANY_PARTS
             for p, seen in parts:
+                if many:
+                    checkpoint()  # each part holds a bit set as long as the list: they add up
                 for v, mask in shows:
                     q = p & mask
                     if q:
                         split.append((q, seen[:c] + _BYTE[v] + seen[c + 1:]))
-                        if not len(split) % _MANY_PARTS:
-                            checkpoint()  # each part holds a bit set as long as the list: they add up
                         if q == p:
                             break
             parts = split
