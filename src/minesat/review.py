@@ -436,7 +436,7 @@ class _Judge:
             try:
                 search = PositionSearch(
                     blank, max_states=GUESS_STATES, time_limit=None, analysis=analysis,
-                    max_layouts=GUESS_LAYOUTS,
+                    max_layouts=GUESS_LAYOUTS, max_memory=None,
                 )
                 wins, kept, best = search.wins(), search.move_wins(cell), search.best_move()
                 return kept / search.layouts, wins / search.layouts, best, PERFECT

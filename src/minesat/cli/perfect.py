@@ -38,6 +38,7 @@ from minesat.executors import SchedulerError
 from minesat.formats.wanted import InputError, read_board
 from minesat.generate import FirstClick, check_mine_count
 from minesat.perfect import (
+    DEFAULT_MAX_MEMORY,
     DEFAULT_MAX_STATES,
     DEFAULT_TIME_LIMIT,
     PastBudget,
@@ -94,6 +95,14 @@ def perfect(
             help="Give up past this many seconds of search (exit 1); 0: no limit.",
         ),
     ] = DEFAULT_TIME_LIMIT,
+    max_memory: Annotated[
+        int,
+        typer.Option(
+            "--max-memory",
+            metavar="MB",
+            help="Give up when the process would hold more than this many megabytes (exit 1); 0: no limit.",
+        ),
+    ] = DEFAULT_MAX_MEMORY // 10**6,
     top: Annotated[
         int,
         typer.Option(
@@ -134,8 +143,8 @@ def perfect(
     --scheduler) searches the numbers a first click can show in parallel; the
     answer is the same on any number. Progress goes to stderr: a bar on a
     terminal, else a line every few seconds. Exit status: 0 done, 1 past
-    --max-states or --time-limit, too many layouts, or an inconsistent
-    position, 2 bad input.
+    --max-states, --time-limit or --max-memory, too many layouts, or an
+    inconsistent position, 2 bad input.
     """
     names = [check_strategy(name) for name in strategy or []]
     check_total(mines)
@@ -145,7 +154,10 @@ def perfect(
         fail(f"--time-limit must be a number of seconds >= 0 (0: no limit), not {time_limit:g}")
     if top < 0:
         fail(f"--top must be >= 0, not {top}")
+    if max_memory < 0:
+        fail(f"--max-memory must be >= 0 megabytes, not {max_memory}")
     limit = time_limit or None
+    memory = max_memory * 10**6 or None
     show_bar = sys.stderr.isatty()
     began = time.perf_counter()
     try:
@@ -156,7 +168,7 @@ def perfect(
                 given_options(ctx, "first_click", "workers", "scheduler"),
                 "with a POSITION_FILE (the search starts from what it shows, in one process)",
             )
-            budget = _Budget(max_states, limit)
+            budget = _Budget(max_states, limit, memory)
             _from_position(position_file, format, mines, names or ["best"], budget, as_json, show_bar, top)
             return
         rows, cols, mines = board_size(preset, rows, cols, mines)
@@ -170,7 +182,7 @@ def perfect(
             try:
                 result = perfect_play(
                     rows, cols, mines, rule, cell, max_states=max_states, time_limit=limit,
-                    progress=bar("perfect"), workers=workers, scheduler=scheduler,
+                    progress=bar("perfect"), workers=workers, scheduler=scheduler, max_memory=memory,
                 )
             except ValueError as err:  # the mines fit around no start
                 fail(str(err))
@@ -198,10 +210,11 @@ def _start(text: str | None, rows: int, cols: int) -> Cell | None:
 
 @dataclass(frozen=True)
 class _Budget:
-    """How far a search may go: states, and seconds (``None``: no limit)."""
+    """How far a search may go: states, seconds and bytes held (``None``: no limit)."""
 
     max_states: int
     time_limit: float | None
+    max_memory: int | None
 
 
 def _from_position(
@@ -227,7 +240,7 @@ def _from_position(
         with _bar(show_bar) as bar:
             result = perfect_from_position(
                 position, strategies=names, max_states=budget.max_states, time_limit=budget.time_limit,
-                progress=bar("perfect"),
+                progress=bar("perfect"), max_memory=budget.max_memory,
             )
     except InconsistentPositionError as err:
         _past_budget(f"{path}: inconsistent position: {err}", 0, as_json)

@@ -9,17 +9,24 @@ move and ``minesat perfect``'s value are the same number.
 - :mod:`.listing`: every layout consistent with a position, listed.
 - :mod:`.alike`: which layouts can still be told apart (the search's bound).
 - :mod:`.search`: the search itself (:class:`~.search.PerfectSearch`).
-- :mod:`.budget`: states, time and listing size, and :class:`~.budget.PastBudget`.
+- :mod:`.budget`: states, time and memory, and :class:`~.budget.PastBudget`.
 - :mod:`.position`: perfect play from one position, every move ranked.
 - :mod:`.endgame`: the player's move when few layouts are left.
 """
 
 from __future__ import annotations
 
-from minesat.exact.budget import DEFAULT_MAX_STATES, DEFAULT_TIME_LIMIT, PastBudget, listing_refusal
+from minesat.exact.budget import (
+    DEFAULT_MAX_MEMORY,
+    DEFAULT_MAX_STATES,
+    DEFAULT_TIME_LIMIT,
+    PastBudget,
+    listing_refusal,
+)
 from minesat.exact.position import PositionSearch, RankedMove, rank_moves
 
 __all__ = [
+    "DEFAULT_MAX_MEMORY",
     "DEFAULT_MAX_STATES",
     "DEFAULT_TIME_LIMIT",
     "PastBudget",

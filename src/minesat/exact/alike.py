@@ -26,6 +26,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from minesat.exact.budget import checkpoint
 from minesat.exact.geometry import MINE
 
 #: A list of layouts at most this long keeps bit sets of look-alikes, and remembers its covers;
@@ -46,18 +47,16 @@ def alike_pairs(matrix: np.ndarray, cells: Sequence[int]) -> tuple[np.ndarray, n
     mine block, a mine-number pair only in the cross of the mine block with
     the others, a number-number pair only in its number's block.
     """
+    checkpoint(more=2 * len(matrix) * len(cells))  # the rows seen on ``cells``, in the order read
     seen = np.ascontiguousarray(matrix[:, list(cells)])
     width = seen.shape[1]
-    variety = []
-    for j in range(width):
-        _, counts = np.unique(seen[:, j], return_counts=True)
-        share = counts / counts.sum()
-        variety.append(-(share * np.log(share)).sum())
-    seen = np.ascontiguousarray(seen[:, np.argsort(-np.array(variety), kind="stable")])
+    seen = np.ascontiguousarray(seen[:, np.argsort(-_variety(seen), kind="stable")])
     found_a: list[np.ndarray] = []
     found_b: list[np.ndarray] = []
+    found = [0]  # pairs found so far
 
     def compare(xs: np.ndarray, ys: np.ndarray, depth: int, same: bool) -> None:
+        checkpoint(more=len(xs) * len(ys) * (width - depth) * 3)  # the comparisons, three bytes a cell
         a, b = seen[xs, depth:][:, None, :], seen[ys, depth:][None, :, :]
         ok = ((a == b) | (a == MINE) | (b == MINE)).all(axis=2)
         if same:
@@ -66,43 +65,72 @@ def alike_pairs(matrix: np.ndarray, cells: Sequence[int]) -> tuple[np.ndarray, n
         if len(i):
             found_a.append(np.minimum(xs[i], ys[j]))
             found_b.append(np.maximum(xs[i], ys[j]))
+            found[0] += len(i)
 
-    def within(xs: np.ndarray, depth: int) -> None:
-        if len(xs) < 2:
-            return
-        if depth == width or len(xs) * len(xs) <= _JOIN_LEAF:
-            compare(xs, xs, depth, True)
-            return
-        column = seen[xs, depth]
-        mine = column == MINE
-        within(xs[mine], depth + 1)
-        across(xs[mine], xs[~mine], depth + 1)
-        shown, numbers = xs[~mine], column[~mine]
-        order = np.argsort(numbers, kind="stable")
-        shown, numbers = shown[order], numbers[order]
-        for part in np.split(shown, np.flatnonzero(np.diff(numbers)) + 1):
-            within(part, depth + 1)
-
-    def across(xs: np.ndarray, ys: np.ndarray, depth: int) -> None:
+    # The blocks still to compare, a stack of (rows, other rows or None for "among themselves",
+    # depth): a walk of its own rather than a recursion, which would go as deep as the cells.
+    todo: list[tuple[np.ndarray, np.ndarray | None, int]] = [(np.arange(len(seen)), None, 0)]
+    while todo:
+        xs, ys, depth = todo.pop()
+        checkpoint()
+        if ys is None:  # every pair within xs
+            if len(xs) < 2:
+                continue
+            if depth == width or len(xs) * len(xs) <= _JOIN_LEAF:
+                compare(xs, xs, depth, True)
+                continue
+            column = seen[xs, depth]
+            mine = column == MINE
+            shown, numbers = xs[~mine], column[~mine]
+            order = np.argsort(numbers, kind="stable")
+            shown, numbers = shown[order], numbers[order]
+            parts = np.split(shown, np.flatnonzero(np.diff(numbers)) + 1)
+            todo.extend((part, None, depth + 1) for part in parts)
+            todo.append((xs[mine], xs[~mine], depth + 1))
+            todo.append((xs[mine], None, depth + 1))
+            continue
+        # every pair of one row of xs and one of ys
         if not len(xs) or not len(ys):
-            return
+            continue
         if depth == width or len(xs) * len(ys) <= _JOIN_LEAF:
             compare(xs, ys, depth, False)
-            return
+            continue
         cx, cy = seen[xs, depth], seen[ys, depth]
         mx, my = cx == MINE, cy == MINE
-        across(xs[mx], ys, depth + 1)
-        across(ys[my], xs[~mx], depth + 1)
-        xs, ys, cx, cy = xs[~mx], ys[~my], cx[~mx], cy[~my]
-        for v in np.intersect1d(cx, cy):
-            across(xs[cx == v], ys[cy == v], depth + 1)
+        rest_x, rest_y, cx, cy = xs[~mx], ys[~my], cx[~mx], cy[~my]
+        todo.extend((rest_x[cx == v], rest_y[cy == v], depth + 1) for v in np.intersect1d(cx, cy))
+        todo.append((ys[my], rest_x, depth + 1))
+        todo.append((xs[mx], ys, depth + 1))
 
-    within(np.arange(len(seen)), 0)
     if not found_a:
         return np.zeros(0, np.int64), np.zeros(0, np.int64)
+    checkpoint(more=48 * found[0])  # the pairs joined, the order that sorts them, and sorted
     a, b = np.concatenate(found_a).astype(np.int64), np.concatenate(found_b).astype(np.int64)
     order = np.lexsort((b, a))
     return a[order], b[order]
+
+
+def _variety(seen: np.ndarray) -> np.ndarray:
+    """How varied each column is: the entropy of the numbers it shows (a mine as a number).
+
+    >>> same, split = _variety(np.array([[0, 1], [0, 2]], dtype=np.uint8)).tolist()
+    >>> same == 0.0, round(split, 3)
+    (True, 0.693)
+    """
+    rows, width = seen.shape
+    variety = np.zeros(width)
+    block = max(1, (1 << 21) // max(1, rows))  # about 16 MB of keys (eight bytes each) at a time
+    for first in range(0, width, block):
+        checkpoint(more=16 * rows * min(block, width - first))  # the keys, and the numbers they come from
+        part = seen[:, first:first + block]
+        span = part.shape[1]
+        # Each value of each column counted at once: column j's value v goes to bin j * (MINE + 1) + v.
+        keys = part.astype(np.int64) + np.arange(span, dtype=np.int64) * (MINE + 1)
+        counts = np.bincount(keys.ravel(), minlength=span * (MINE + 1)).reshape(span, MINE + 1)
+        share = counts / rows
+        logs = np.log(np.where(counts > 0, share, 1.0))
+        variety[first:first + span] = -(share * logs).sum(axis=1)
+    return variety
 
 
 def alike_table(size: int, a: np.ndarray, b: np.ndarray) -> Alike | SparseAlike:
@@ -216,24 +244,36 @@ class SparseAlike:
         self._alike_to_some = self._their_group = np.zeros(0, dtype=np.int64)
 
     def _groups(self) -> np.ndarray:
-        """Each layout's group in the greedy split of the whole list; -1 for a layout alike to none."""
-        group = np.full(self.size, -1, dtype=np.int64)
-        around: dict[int, set[int]] = {}
-        for x, y in zip(self.a.tolist(), self.b.tolist(), strict=True):
-            around.setdefault(x, set()).add(y)
-            around.setdefault(y, set()).add(x)
-        rest = set(around)
-        for low in sorted(around):
-            if low not in rest:
+        """Each layout's group in the greedy split of the whole list; -1 for a layout alike to none.
+
+        Each layout's look-alikes are read from the pairs sorted by layout
+        (a slice of one array each, not a set per layout: a long list can
+        have millions of pairs).
+        """
+        size = self.size
+        group = np.full(size, -1, dtype=np.int64)
+        checkpoint(more=48 * len(self.a))  # the pairs both ways, sorted, and the order that sorts them
+        ends = np.concatenate([self.a, self.b])
+        order = np.argsort(ends, kind="stable")
+        other = np.concatenate([self.b, self.a])[order]
+        start = np.zeros(size + 1, dtype=np.int64)
+        np.cumsum(np.bincount(ends, minlength=size), out=start[1:])
+        del ends, order
+        rest = np.zeros(size, dtype=bool)  # alike to some layout, and in no group yet
+        rest[self.a] = rest[self.b] = True
+        for k, low in enumerate(np.flatnonzero(rest).tolist()):
+            if not rest[low]:
                 continue
-            rest.discard(low)
+            if not k % 1024:
+                checkpoint()
+            rest[low] = False
             group[low] = low
-            grow = around[low] & rest
+            grow = {y for y in other[start[low]:start[low + 1]].tolist() if rest[y]}
             while grow:
                 nxt = min(grow)
-                rest.discard(nxt)
+                rest[nxt] = False
                 group[nxt] = low
-                grow &= around[nxt]
+                grow.intersection_update(other[start[nxt]:start[nxt + 1]].tolist())
         return group
 
     def cover(self, subset: int) -> int:

@@ -1,39 +1,78 @@
-"""The budgets of an exact search: states, time and listing size, and what is said past them.
+"""The budgets of an exact search: states, time and memory, and what is said past them.
 
 Every search of :mod:`minesat.exact` (the player's endgame, ``minesat perfect``
-from a position or a whole board) is bounded by ``max_states`` (states searched)
-and ``time_limit`` (seconds); past either it stops with :class:`PastBudget`,
-saying how far it got. A board or position with too many layouts to list is
-refused before anything is listed (:func:`listing_refusal`).
+from a position or a whole board) is bounded by ``max_states`` (states
+searched), ``time_limit`` (seconds) and ``max_memory`` (bytes the process
+holds); past any of them it stops with :class:`PastBudget`, saying how far it
+got. A board or position whose listing would not fit is refused before
+anything is listed (:func:`listing_refusal`).
+
+Time and memory are watched by a :class:`Clock`. While one is *watching*
+(:func:`watching`), every long step of the work (listing layouts, building
+tables, each state of the search) calls :func:`checkpoint`, which reads the
+clock and, every few milliseconds or before a large allocation, the memory
+the process holds: so a stop comes within moments of the limit, whether the
+time goes into the search or into setting it up.
+
+>>> with watching(Clock(None, None, max_memory=10**12)):
+...     checkpoint(more=10**6)                  # a megabyte more is within a terabyte
+>>> with watching(Clock(None, None, max_memory=10**6)):
+...     checkpoint()                            # doctest: +IGNORE_EXCEPTION_DETAIL
+Traceback (most recent call last):
+minesat.exact.budget.OutOfMemory: the interpreter alone holds more than a megabyte
 """
 
 from __future__ import annotations
 
+import os
+import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from functools import lru_cache
 
-from minesat.exact.geometry import MAX_LAYOUTS
 from minesat.stats import approximate
 
 #: States searched before giving up, by default. How long that takes depends on the
-#: board: 5 to 11 minutes on small boards, about 13 on a late expert position
+#: board: 5 to 11 minutes on small boards, a quarter of an hour to an hour on a late expert position
 #: (docs/perfect.md has the figures); :data:`DEFAULT_TIME_LIMIT` usually stops first.
 DEFAULT_MAX_STATES = 2_000_000
 
 #: Seconds searched before giving up, by default: the budget people can read.
 DEFAULT_TIME_LIMIT = 180.0
 
-#: Most bytes a search's listing may take: a byte for each cell of each layout, and the
-#: board's neighbour table (a byte for each pair of cells). 7x7 with 6 mines under
-#: ``opening`` (the largest board within reach) takes 188 MB; a 1000x1000 board with
-#: one mine would take a terabyte.
+#: Bytes the process may hold (resident) while it searches, by default: 1 000 MB. A search
+#: with no memory budget is still refused a listing past :data:`MAX_LISTING`.
+DEFAULT_MAX_MEMORY = 1_000_000_000
+
+#: Most bytes a search's listing may take when no memory budget is given (the player's
+#: endgame, a review): a byte for each cell of each layout and their bit sets. 7x7 with 6 mines
+#: under ``opening`` (the largest board within reach) takes 260 MB; a 1000x1000 board with
+#: one mine would take more than a terabyte.
 MAX_LISTING = 512_000_000
+
+#: Most layouts a search lists (a byte per cell each, and bit sets over them): past
+#: this a board is refused as too large, rather than exhausting memory.
+MAX_LAYOUTS = 4_000_000
 
 #: Most layouts a position may have for :func:`perfect_from_position` to list them.
 POSITION_LAYOUTS = MAX_LAYOUTS
 
 #: Progress reports: (states searched, layouts settled, layouts in all).
 Progress = Callable[[int, int, int], None]
+
+#: How often (seconds) :func:`checkpoint` reads the memory held while well within the budget;
+#: past :data:`CLOSE_TO_LIMIT` of it, at every call.
+MEMORY_EVERY = 0.01
+CLOSE_TO_LIMIT = 0.9
+
+#: The share of the memory budget kept free for what is allocated between two readings (a step of
+#: the search, the memo's table growing): the search stops once it holds the rest.
+HEADROOM = 0.03
+
+#: Freed memory is given back to the system (:func:`give_back`) at most this often (seconds).
+TRIM_EVERY = 0.05
 
 
 class PastBudget(Exception):
@@ -50,12 +89,24 @@ class OutOfTime(Exception):
     """The search ran past its time limit (raised by :class:`Clock`, turned into :class:`PastBudget`)."""
 
 
-class Clock:
-    """A progress callback that also keeps the time limit: called past it, it raises :class:`OutOfTime`.
+class OutOfMemory(Exception):
+    """The process would hold more than the memory budget (raised by :class:`Clock`, turned into
+    :class:`PastBudget`): ``held`` bytes, ``more`` about to be allocated, ``limit`` the budget."""
 
-    The search reports every :data:`~minesat.exact.search.PROGRESS_EVERY`
-    states, so the limit is kept to within that many states (a few seconds
-    on the slowest positions) without the search reading a clock itself.
+    def __init__(self, held: int, more: int, limit: int) -> None:
+        super().__init__(f"{held} bytes held and {more} more asked for: past the budget of {limit} bytes")
+        self.held, self.more, self.limit = held, more, limit
+
+
+class Clock:
+    """The time and memory budgets of one run, and its progress callback.
+
+    Called as a progress callback (``clock(states, settled, total)``) it
+    passes the report on and raises :class:`OutOfTime` past the time limit.
+    :meth:`check` (what :func:`checkpoint` calls while the clock is
+    :func:`watching`) raises :class:`OutOfTime` past the time limit and
+    :class:`OutOfMemory` when the memory the process holds, with ``more``
+    bytes about to be allocated, would pass ``max_memory``.
 
     >>> clock = Clock(0.0, None)
     >>> clock(4096, 0, 10)
@@ -63,11 +114,17 @@ class Clock:
     minesat.exact.budget.OutOfTime
     """
 
-    def __init__(self, time_limit: float | None, progress: Progress | None) -> None:
+    def __init__(
+        self, time_limit: float | None, progress: Progress | None, max_memory: int | None = None
+    ) -> None:
         self.time_limit = time_limit
         self.progress = progress
+        self.max_memory = max_memory
         self.began = time.perf_counter()
+        self.deadline = None if time_limit is None else self.began + time_limit
         self.states = self.settled = 0  # as last reported: how far the search got
+        self._memory_due = 0.0  # when the memory held is read next
+        self._trimmed = -TRIM_EVERY  # when freed memory was last given back to the system
 
     @property
     def seconds(self) -> float:
@@ -77,40 +134,185 @@ class Clock:
         self.states, self.settled = states, settled
         if self.progress is not None:
             self.progress(states, settled, total)
-        if self.time_limit is not None and self.seconds > self.time_limit:
+        if self.deadline is not None and time.perf_counter() > self.deadline:
             raise OutOfTime
 
+    def check(self, more: int = 0) -> None:
+        """Raise :class:`OutOfTime` or :class:`OutOfMemory` when past a budget (``more``: bytes about
+        to be allocated; the memory held is read at once when some are, else every few milliseconds)."""
+        now = time.perf_counter()
+        if self.deadline is not None and now > self.deadline:
+            raise OutOfTime
+        budget = self.max_memory
+        if budget is not None and (more or now >= self._memory_due):
+            held = resident_bytes()
+            usable = budget - int(HEADROOM * budget)  # the rest: what is allocated before the next reading
+            if held + more > usable and now >= self._trimmed + TRIM_EVERY and give_back():
+                # The allocator kept freed memory (large blocks freed among small ones live): it
+                # is given back, and the memory held read again, before the search gives up.
+                self._trimmed = time.perf_counter()
+                held = resident_bytes()
+            if held + more > usable:
+                raise OutOfMemory(held, more, budget)
+            self._memory_due = now if held > CLOSE_TO_LIMIT * usable else now + MEMORY_EVERY
 
-def listing_refusal(cells: int, layouts: int) -> str | None:
+
+_WATCHING: ContextVar[Clock | None] = ContextVar("minesat_exact_watching", default=None)
+
+
+@contextmanager
+def watching(clock: Clock | None) -> Iterator[Clock | None]:
+    """Within the block, :func:`checkpoint` checks ``clock``'s budgets (``None``: none are checked)."""
+    token = _WATCHING.set(clock)
+    try:
+        yield clock
+    finally:
+        _WATCHING.reset(token)
+
+
+def checkpoint(more: int = 0) -> None:
+    """Check the budgets of the clock :func:`watching` (if any): a long step of the work calls this
+    often, and before it allocates ``more`` bytes at once."""
+    clock = _WATCHING.get()
+    if clock is not None:
+        clock.check(more)
+
+
+class _Resident:
+    """The process's resident memory, read from ``/proc/self/statm`` (one ``pread``, about a
+    microsecond) where there is one, else the peak so far (``getrusage``), which never says less."""
+
+    def __init__(self) -> None:
+        self.pid = -1
+        self.fd: int | None = None
+        self.page = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
+
+    def __call__(self) -> int:
+        if self.pid != os.getpid():  # a forked process reads its own file, not its parent's
+            self.pid = os.getpid()
+            try:
+                self.fd = os.open("/proc/self/statm", os.O_RDONLY)
+            except OSError:
+                self.fd = None
+        if self.fd is not None:
+            return int(os.pread(self.fd, 128, 0).split()[1]) * self.page
+        try:
+            import resource
+        except ImportError:  # Windows: nothing to read, nothing is stopped for memory
+            return 0
+        peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+        return peak if sys.platform == "darwin" else peak * 1024  # bytes on macOS, KB elsewhere
+
+
+#: The bytes this process holds in memory (resident) now.
+resident_bytes = _Resident()
+
+
+def give_back() -> bool:
+    """Ask the C allocator to give the memory it keeps free back to the system (glibc's
+    ``malloc_trim``); ``False`` where there is none to ask.
+
+    Large arrays freed among small objects still alive stay with the process:
+    the memory held (resident) then says more than the search holds. This is
+    asked only when the budget would be passed, at most every :data:`TRIM_EVERY` seconds.
+    """
+    trim = _malloc_trim()
+    if trim is None:
+        return False
+    trim(0)
+    return True
+
+
+@lru_cache(maxsize=1)
+def _malloc_trim() -> Callable[[int], int] | None:
+    import ctypes
+
+    try:
+        trim: Callable[[int], int] = ctypes.CDLL("libc.so.6").malloc_trim  # glibc's own name
+        return trim
+    except (OSError, AttributeError):  # not glibc (macOS, Windows, musl)
+        return None
+
+
+#: About how many bytes a board's tables take per cell once the search uses them (its
+#: neighbours, and the position read through each mirror and turn), measured on 100x100.
+BOARD_CELL_BYTES = 400
+
+
+def listing_bytes(cells: int, layouts: int) -> int:
+    """About how many bytes a search holds once ``layouts`` layouts of a ``cells``-cell board are listed.
+
+    A byte for each cell of each layout; for each cell, a bit set over the
+    layouts for each number it shows (three, as on most boards: a mine, 0
+    and 1); and the board's tables. What the search adds as it goes (its memo,
+    shorter lists) is watched as it grows (:func:`checkpoint`).
+
+    >>> listing_bytes(1_000_000, 1)
+    524000000
+    """
+    return cells * layouts + 3 * cells * ((layouts + 7) // 8 + 40) + BOARD_CELL_BYTES * cells
+
+
+def listing_refusal(cells: int, layouts: int, max_memory: int | None = None) -> str | None:
     """Why a search cannot list ``layouts`` layouts of a ``cells``-cell board; ``None`` when it can.
 
     Counted, never listed: the answer comes at once however large the board.
-    Past :data:`~minesat.exact.geometry.MAX_LAYOUTS` layouts, or past
-    :data:`MAX_LISTING` bytes of listing (a huge board with few mines), the
-    search would exhaust memory before it began.
+    Past :data:`MAX_LAYOUTS` layouts, or when the listing (:func:`listing_bytes`)
+    alone would pass ``max_memory`` bytes (with none given, :data:`MAX_LISTING`),
+    the search would exhaust memory before it began. One layout is never
+    refused: its game needs no listing (every safe cell is known).
 
     >>> listing_refusal(49, 3_838_380) is None
     True
     >>> from math import comb
     >>> listing_refusal(40_000, comb(39_999, 3))
     '1.1e13 layouts: more than the 4000000 the search lists'
-    >>> listing_refusal(1_000_000, 999_991)
-    '999991 layouts of 1000000 cells: a listing of 1.0e12 bytes, more than the 512 MB the search holds'
+    >>> listing_refusal(1_000_000, 999_991, max_memory=10**9)
+    '999991 layouts of 1000000 cells: a listing of 1.4e12 bytes, past the memory budget of 1000 MB'
+    >>> listing_refusal(1_000_000, 1) is None
+    True
     """
     if layouts > MAX_LAYOUTS:
         return f"{approximate(layouts)} layouts: more than the {MAX_LAYOUTS} the search lists"
-    size = cells * max(layouts, cells)
-    if size > MAX_LISTING:
+    size = listing_bytes(cells, layouts)
+    if layouts > 1 and size > (MAX_LISTING if max_memory is None else max_memory):
         noun = "layout" if layouts == 1 else "layouts"
-        return (
-            f"{approximate(layouts)} {noun} of {cells} cells: a listing of {approximate(size)} bytes, "
-            f"more than the {MAX_LISTING // 10**6} MB the search holds"
+        budget = (
+            f"more than the {MAX_LISTING // 10**6} MB the search holds" if max_memory is None
+            else f"past {memory_budget(max_memory)}"
         )
+        listing = f"a listing of {approximate(size)} bytes"
+        return f"{approximate(layouts)} {noun} of {cells} cells: {listing}, {budget}"
     return None
 
 
+def memory_budget(max_memory: int) -> str:
+    """How a message names the memory budget.
+
+    >>> memory_budget(1_000_000_000)
+    'the memory budget of 1000 MB'
+    """
+    return f"the memory budget of {max_memory / 10**6:g} MB"
+
+
+#: What stops a search: past a budget, or the system giving no more memory (below the budget).
+STOPS = (OutOfTime, OutOfMemory, MemoryError)
+
+
 def which_budget(err: Exception, max_states: int | None, time_limit: float | None) -> tuple[str, str]:
-    """Which budget ran out, as the message names it, and the option that raises it."""
+    """Which budget ran out, as the message names it, and what to do: raise the option that sets it.
+
+    A :class:`MemoryError` is the system's own limit (a cap on the process below its budget).
+
+    >>> which_budget(OutOfMemory(0, 0, 10**9), None, None)
+    ('past the memory budget of 1000 MB', 'raise --max-memory')
+    >>> which_budget(MemoryError(), None, None)
+    ('out of memory (the system gave no more, below the budget)', 'give it more memory')
+    """
     if isinstance(err, OutOfTime):
-        return f"past --time-limit {time_limit:g} s", "--time-limit"
-    return f"past --max-states {max_states}", "--max-states"
+        return f"past --time-limit {time_limit:g} s", "raise --time-limit"
+    if isinstance(err, OutOfMemory):
+        return f"past {memory_budget(err.limit)}", "raise --max-memory"
+    if isinstance(err, MemoryError):
+        return "out of memory (the system gave no more, below the budget)", "give it more memory"
+    return f"past --max-states {max_states}", "raise --max-states"

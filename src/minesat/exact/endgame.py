@@ -115,8 +115,10 @@ def _search(
     memo: dict[bytes, int] | None = None,
 ) -> RankedMove | None:
     try:
+        # No time or memory watched: the player's move must not depend on how busy or full the
+        # machine is (the listing is still held to MAX_LISTING).
         search = PositionSearch(position, max_states=max_states, time_limit=None, analysis=analysis,
-                                max_layouts=limit, memo=memo)
+                                max_layouts=limit, memo=memo, max_memory=None)
         probability = analysis.probability
         cell = search.best_move(prefer=lambda c: (probability[c[0]][c[1]] or 0.0, c))
         if cell is None:

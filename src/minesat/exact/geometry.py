@@ -14,13 +14,15 @@ length, :data:`COVERED` where nothing is seen yet. Both are read by cell index
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from functools import cached_property, lru_cache
+from math import comb
 from operator import itemgetter
 
 import numpy as np
 
 from minesat.board import Cell, neighbour_table
+from minesat.exact.budget import MAX_LAYOUTS, checkpoint
 
 #: What a layout matrix holds for a mine (numbers are 0..8).
 MINE = 9
@@ -30,11 +32,6 @@ COVERED = 10
 
 #: What a position holds for a flagged cell (a mine in every layout the search lists).
 FLAGGED = 11
-
-
-#: Most layouts a search lists (a byte per cell each, and bit sets over them): past
-#: this a board is refused as too large, rather than exhausting memory.
-MAX_LAYOUTS = 4_000_000
 
 
 class TooManyLayouts(Exception):
@@ -51,38 +48,35 @@ class Board:
     Every board has four (the identity, two mirrors, the half turn); a square
     one has eight (the quarter turns and the diagonal mirrors too).
     ``symmetries[k][i]`` is the cell that cell ``i`` goes to under symmetry ``k``.
+    Each table is built when first used, so a board the search never enters
+    (a game with one layout) costs nothing however large.
     """
 
     def __init__(self, rows: int, cols: int) -> None:
         self.rows, self.cols = rows, cols
         self.cells = rows * cols
-        self.neighbours: tuple[tuple[int, ...], ...] = neighbour_table(rows, cols)
-        #: The neighbours of each cell as a bit set (cell ``j`` at bit ``j``).
-        self.around: tuple[int, ...] = tuple(sum(1 << j for j in near) for near in self.neighbours)
-        r1, c1 = rows - 1, cols - 1
-        maps = [
-            lambda r, c: (r, c),
-            lambda r, c: (r1 - r, c),
-            lambda r, c: (r, c1 - c),
-            lambda r, c: (r1 - r, c1 - c),
-        ]
-        if rows == cols:
-            maps += [
-                lambda r, c: (c, r),
-                lambda r, c: (c1 - c, r),
-                lambda r, c: (c, r1 - r),
-                lambda r, c: (c1 - c, r1 - r),
-            ]
-        self.symmetries: list[tuple[int, ...]] = []
-        for f in maps:
-            image = []
-            for i in range(self.cells):
-                r, c = f(*divmod(i, cols))
-                image.append(r * cols + c)
-            self.symmetries.append(tuple(image))
-        # A square board's transpose (its own inverse), read cell by cell: the image of position p
-        # under the symmetry is p read through its inverse.
-        self._transpose = itemgetter(*self.symmetries[4]) if rows == cols and self.cells > 1 else None
+
+    @cached_property
+    def neighbours(self) -> tuple[tuple[int, ...], ...]:
+        return neighbour_table(self.rows, self.cols)
+
+    @cached_property
+    def around(self) -> dict[int, int]:
+        """The neighbours of each cell as a bit set (cell ``j`` at bit ``j``), made when first asked for:
+        a cell far down a large board has a long one."""
+        return _BitSets(self.neighbours)
+
+    @cached_property
+    def symmetries(self) -> list[tuple[int, ...]]:
+        return [tuple(image.tolist()) for image in _images(self.rows, self.cols)]
+
+    @cached_property
+    def _transpose(self) -> itemgetter[bytes] | None:
+        """A square board's transpose (its own inverse), read cell by cell: the image of position p
+        under the symmetry is p read through its inverse."""
+        if self.rows != self.cols or self.cells == 1:
+            return None
+        return itemgetter(*_images(self.rows, self.cols)[4].tolist())
 
     @staticmethod
     @lru_cache(maxsize=8)
@@ -124,15 +118,35 @@ class Board:
 
     def orbit_representatives(self) -> list[int]:
         """One cell of each class of cells the symmetries map onto each other (the least index)."""
-        return [i for i in range(self.cells) if all(image[i] >= i for image in self.symmetries)]
+        images = _images(self.rows, self.cols)
+        least = np.all(images >= np.arange(self.cells, dtype=images.dtype), axis=0)
+        return np.flatnonzero(least).tolist()
 
-    @cached_property
-    def adjacency(self) -> np.ndarray:
-        """``adjacency[i]`` is 1 at the neighbours of cell ``i``."""
-        matrix = np.zeros((self.cells, self.cells), dtype=np.uint8)
-        for i, around in enumerate(self.neighbours):
-            matrix[i, list(around)] = 1
-        return matrix
+
+class _BitSets(dict[int, int]):
+    """Each cell's neighbours as a bit set, made the first time the cell is asked for."""
+
+    def __init__(self, neighbours: tuple[tuple[int, ...], ...]) -> None:
+        super().__init__()
+        self.neighbours = neighbours
+
+    def __missing__(self, i: int) -> int:
+        bits = self[i] = sum(1 << j for j in self.neighbours[i])
+        return bits
+
+
+def _images(rows: int, cols: int) -> np.ndarray:
+    """``images[k, i]``: the cell that cell ``i`` goes to under symmetry ``k`` (the identity first).
+
+    >>> _images(1, 3).tolist()
+    [[0, 1, 2], [0, 1, 2], [2, 1, 0], [2, 1, 0]]
+    """
+    r, c = np.divmod(np.arange(rows * cols, dtype=np.int64), cols)
+    r1, c1 = rows - 1, cols - 1
+    maps = [(r, c), (r1 - r, c), (r, c1 - c), (r1 - r, c1 - c)]
+    if rows == cols:
+        maps += [(c, r), (c1 - c, r), (c, r1 - r), (c1 - c, r1 - r)]
+    return np.stack([rr * cols + cc for rr, cc in maps])
 
 
 def combinations_array(pool: int, k: int) -> np.ndarray:
@@ -169,16 +183,100 @@ def bit_set(flags: np.ndarray) -> int:
     return int.from_bytes(np.packbits(flags, bitorder="little").tobytes(), "little")
 
 
+def combination_blocks(pool: int, k: int) -> Iterator[np.ndarray]:
+    """:func:`combinations_array` ``(pool, k)`` in the same order, a block of rows at a time.
+
+    Up to :data:`COMBINATIONS_BLOCK` rows come at once; more, one block for
+    each first element (those that begin with 0, then with 1, ...), so that
+    no more than a share ``k / pool`` of them is held at once.
+
+    >>> [b.tolist() for b in combination_blocks(4, 2)]
+    [[[0, 1], [0, 2], [0, 3], [1, 2], [1, 3], [2, 3]]]
+    """
+    if k == 0 or comb(pool, k) <= COMBINATIONS_BLOCK:
+        yield combinations_array(pool, k)
+        return
+    for first in range(pool - k + 1):
+        rest = combinations_array(pool - first - 1, k - 1)
+        block = np.empty((len(rest), k), dtype=np.int32)
+        block[:, 0] = first
+        np.add(rest, first + 1, out=block[:, 1:])
+        yield block
+
+
+#: Most rows :func:`combination_blocks` hands out in one block before it splits them.
+COMBINATIONS_BLOCK = 1 << 20
+
+
 def layouts_matrix(board: Board, pool: Sequence[int], mines: int) -> np.ndarray:
     """Every layout with ``mines`` mines among the cells ``pool``, as rows of numbers and :data:`MINE`.
 
     The rows come in lexicographic order of their mine cells (as ``pool`` lists them).
     """
-    chosen = np.asarray(pool, dtype=np.int32)[combinations_array(len(pool), mines)]
-    adjacency = board.adjacency
-    counts = np.zeros((len(chosen), board.cells), dtype=np.uint8)
-    for j in range(mines):
-        counts += adjacency[chosen[:, j]]
-    if mines:
-        np.put_along_axis(counts, chosen.astype(np.intp), MINE, axis=1)
-    return counts
+    cells = np.asarray(pool, dtype=np.int32)
+    blocks = (cells[rows] for rows in combination_blocks(len(cells), mines))
+    return _numbers(board.rows, board.cols, blocks, comb(len(cells), mines), mines)
+
+
+def layout_numbers(rows: int, cols: int, chosen: np.ndarray, flags: Sequence[int] = ()) -> np.ndarray:
+    """Layout ``k`` with mines at ``chosen[k]`` (and at ``flags``), as a row of numbers and :data:`MINE`.
+
+    >>> layout_numbers(2, 2, np.array([[0], [3]])).tolist()
+    [[9, 1, 1, 1], [1, 1, 1, 9]]
+    >>> layout_numbers(1, 3, np.array([[1]]), flags=[0]).tolist()
+    [[9, 9, 1]]
+    """
+    return _numbers(rows, cols, [chosen], len(chosen), chosen.shape[1], flags)
+
+
+def _numbers(
+    rows: int, cols: int, blocks: Iterable[np.ndarray], total: int, mines: int, flags: Sequence[int] = ()
+) -> np.ndarray:
+    """The layouts whose mines are the rows of ``blocks`` (``total`` rows of ``mines`` cells), as numbers.
+
+    Each mine adds its row of the board's adjacency table (a byte for each
+    pair of cells), a block of layouts at a time; when the layouts are fewer
+    than the cells (a huge board with few layouts) that table would outweigh
+    them, and each mine adds one to its neighbours through ``np.bincount``
+    instead: work and memory then grow with the mines, never with the cells
+    squared. The budgets are checked between blocks
+    (:func:`~minesat.exact.budget.checkpoint`), and the bytes before they are made.
+    """
+    size = rows * cols
+    by_table = size <= total
+    # The rows, the table, and a block of mine cells (with its copy) at a time.
+    table = size * size if by_table else 0
+    checkpoint(more=total * size + table + 8 * min(total, COMBINATIONS_BLOCK) * mines)
+    # Each cell's neighbours, padded to eight with a cell past the board (its counts are dropped).
+    around = np.full((size + 1, 8), size, dtype=np.intp)
+    for i, near in enumerate(neighbour_table(rows, cols)):
+        around[i, : len(near)] = near
+    flags = list(flags)
+    base = np.bincount(around[flags].ravel(), minlength=size + 1)[:size].astype(np.uint8)
+    out = np.empty((total, size), dtype=np.uint8)
+    if by_table:
+        table = np.zeros((size, size + 1), dtype=np.uint8)
+        np.put_along_axis(table, around[:size], 1, axis=1)
+        adjacency = table[:, :size]  # the last column holds the padding
+        step = max(1, (1 << 24) // size)  # about 16 MB of rows a step
+    else:
+        step = max(1, (1 << 21) // (size + 1))  # about 16 MB of counts a step
+    at = 0
+    for chosen in blocks:
+        for first in range(0, len(chosen), step):
+            checkpoint(more=(total - at + step) * size)  # the rows still to fill, and this step's sums
+            mined = chosen[first:first + step]
+            part = out[at:at + len(mined)]
+            at += len(mined)
+            if by_table:
+                part[:] = base
+                for j in range(mines):
+                    part += adjacency[mined[:, j]]
+            else:
+                mined = mined.astype(np.intp)
+                pairs = (np.arange(len(mined))[:, None, None] * (size + 1) + around[mined]).ravel()
+                counts = np.bincount(pairs, minlength=len(mined) * (size + 1)).reshape(len(mined), size + 1)
+                part[:] = counts[:, :size] + base
+            part[:, flags] = MINE
+            np.put_along_axis(part, mined, MINE, axis=1)
+    return out

@@ -19,14 +19,21 @@ from itertools import combinations
 import numpy as np
 
 from minesat.analysis.constraints import Component, Frontier
-from minesat.board import FLAG, Cell, Position, neighbour_table
-from minesat.exact.geometry import COVERED, FLAGGED, MINE
+from minesat.board import FLAG, Cell, Position
+from minesat.exact.budget import checkpoint
+from minesat.exact.geometry import COVERED, FLAGGED, layout_numbers
 
 
 def component_solutions(
     component: Component, bit: dict[Cell, int], cap: int
 ) -> list[tuple[int, int]] | None:
-    """Every solution of one component as ``(mine bit set, mine count)``; ``None`` past ``cap``."""
+    """Every solution of one component as ``(mine bit set, mine count)``; ``None`` past ``cap``.
+
+    The cells are decided one after another, safe before mined, a number
+    taking a value only while it keeps enough mines and enough room; a walk
+    with its own stack of choices, so a component as long as the board
+    (a row of a thousand cells) needs no deeper recursion than a short one.
+    """
     cells = component.cells
     constraints_of: dict[Cell, list[int]] = {cell: [] for cell in cells}
     for k, c in enumerate(component.constraints):
@@ -35,41 +42,44 @@ def component_solutions(
     need = [c.count for c in component.constraints]
     left = [len(c.cells) for c in component.constraints]  # cells of each number not yet assigned
     found: list[tuple[int, int]] = []
-    # Depth first, cell by cell, mine-free before mined; a loop with the choices on a list (a
-    # component may hold thousands of cells: no recursion that deep).
-    n = len(cells)
-    choice = [-1] * n  # the value cell i holds now; -1 before its first
-    masks, counts = [0] * (n + 1), [0] * (n + 1)
-    i = 0
-    while i >= 0:
-        if i == n:
-            found.append((masks[n], counts[n]))
+    chosen: list[int] = []  # the value (0 safe, 1 mined) of each cell decided so far, in order
+    mask = mines = 0
+    mined = 0  # the next value to try at the first undecided cell (2: none left)
+    while True:
+        i = len(chosen)
+        if i == len(cells):
+            found.append((mask, mines))
             if len(found) > cap:
                 return None
-            i -= 1
+            if not len(found) % 4096:
+                checkpoint()
+            mined = 2
+        elif mined < 2:
+            ks = constraints_of[cells[i]]
+            if all(0 <= need[k] - mined <= left[k] - 1 for k in ks):
+                for k in ks:
+                    need[k] -= mined
+                    left[k] -= 1
+                chosen.append(mined)
+                if mined:
+                    mask |= bit[cells[i]]
+                    mines += 1
+                mined = 0
+            else:
+                mined += 1
             continue
-        ks = constraints_of[cells[i]]
-        mined = choice[i]
-        if mined >= 0:  # take back the value tried last
-            for k in ks:
-                need[k] += mined
-                left[k] += 1
-        mined += 1
-        # A number can take this value only if it keeps enough mines and enough room.
-        while mined <= 1 and not all(0 <= need[k] - mined <= left[k] - 1 for k in ks):
-            mined += 1
-        if mined > 1:
-            choice[i] = -1
-            i -= 1
-            continue
-        choice[i] = mined
-        for k in ks:
-            need[k] -= mined
-            left[k] -= 1
-        masks[i + 1] = masks[i] | (bit[cells[i]] if mined else 0)
-        counts[i + 1] = counts[i] + mined
-        i += 1
-    return found
+        # Nothing left to try at this depth: undo the last decided cell and try its next value.
+        if not chosen:
+            return found
+        last = chosen.pop()
+        cell = cells[len(chosen)]
+        for k in constraints_of[cell]:
+            need[k] += last
+            left[k] += 1
+        if last:
+            mask &= ~bit[cell]
+            mines -= 1
+        mined = last + 1
 
 
 def list_layouts(position: Position, limit: int) -> tuple[tuple[Cell, ...], list[int]] | None:
@@ -85,6 +95,7 @@ def list_layouts(position: Position, limit: int) -> tuple[tuple[Cell, ...], list
     remaining = position.mines - frontier.flags
     combos: list[tuple[int, int]] = [(0, 0)]
     for component in frontier.components():
+        checkpoint()
         solutions = component_solutions(component, bit, limit * 16)
         if solutions is None:
             return None
@@ -101,6 +112,8 @@ def list_layouts(position: Position, limit: int) -> tuple[tuple[Cell, ...], list
             layouts.append(mask | sum(chosen))
             if len(layouts) > limit:
                 return None
+            if not len(layouts) % 16384:
+                checkpoint()
     return cells, layouts
 
 
@@ -120,30 +133,25 @@ def position_layouts(position: Position, limit: int) -> np.ndarray:
     if listed is None:
         raise ValueError(f"more than {limit} layouts are consistent with the position: too many to list")
     cells, layouts = listed
-    size = position.rows * position.cols
     flags = [i for i, s in enumerate(position.cells) if s == FLAG]
-    index = np.asarray([r * position.cols + c for r, c in cells], dtype=np.intp)
-    # Each cell's neighbours, padded to eight with a cell past the board (its counts are dropped).
-    around = np.full((size + 1, 8), size, dtype=np.intp)
-    for i, near in enumerate(neighbour_table(position.rows, position.cols)):
-        around[i, : len(near)] = near
-    # The flags' counts are the same in every layout; each listed mine adds one to its
-    # neighbours, counted by np.bincount over (layout, neighbour) pairs: work and memory
-    # grow with the mines, not with the cells squared.
-    base = np.bincount(around[flags].ravel(), minlength=size + 1)[:size].astype(np.uint8)
-    rows = np.empty((len(layouts), size), dtype=np.uint8)
-    block = max(1, min((1 << 24) // max(1, len(index)), (1 << 21) // (size + 1)))  # about 16 MB a block
+    index = np.asarray([r * position.cols + c for r, c in cells], dtype=np.int32)
+    remaining = position.mines - len(flags)
+    return layout_numbers(position.rows, position.cols, _mine_cells(layouts, index, remaining), flags)
+
+
+def _mine_cells(layouts: list[int], index: np.ndarray, mines: int) -> np.ndarray:
+    """Each layout's mines (``mines`` of them in every one), as the cells ``index`` names, row by row.
+
+    >>> _mine_cells([0b011, 0b110], np.array([4, 5, 6]), 2).tolist()
+    [[4, 5], [5, 6]]
+    """
+    chosen = np.empty((len(layouts), mines), dtype=np.int32)
+    block = max(1, (1 << 21) // max(1, len(index)))  # about 16 MB of bits (eight bytes each while read)
     for first in range(0, len(layouts), block):
+        checkpoint()
         bits = _bits(layouts[first:first + block], len(index))
-        k, j = np.nonzero(bits)
-        mined = index[j]
-        pairs = (k[:, None] * (size + 1) + around[mined]).ravel()
-        counts = np.bincount(pairs, minlength=len(bits) * (size + 1)).reshape(len(bits), size + 1)
-        part = rows[first:first + len(bits)]
-        part[:] = counts[:, :size] + base
-        part[:, flags] = MINE
-        part[k, mined] = MINE
-    return rows
+        chosen[first:first + len(bits)] = index[np.nonzero(bits)[1]].reshape(len(bits), mines)
+    return chosen
 
 
 def _bits(layouts: list[int], width: int) -> np.ndarray:

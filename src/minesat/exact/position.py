@@ -16,14 +16,16 @@ from typing import Any
 from minesat.analysis import Analysis, Analyzer
 from minesat.board import FLAG, Cell, Position, cell_name
 from minesat.exact.budget import (
+    DEFAULT_MAX_MEMORY,
     DEFAULT_MAX_STATES,
     DEFAULT_TIME_LIMIT,
     POSITION_LAYOUTS,
+    STOPS,
     Clock,
-    OutOfTime,
     PastBudget,
     Progress,
     listing_refusal,
+    watching,
     which_budget,
 )
 from minesat.exact.geometry import MINE, Board
@@ -53,9 +55,11 @@ class PositionSearch:
     as mines, as in the analysis. Raises
     :class:`~minesat.analysis.InconsistentPositionError` when no layout fits,
     :class:`ValueError` when the total is unknown or negative, or the layouts
-    are too many to list (counted before anything is listed). The questions
-    raise :class:`PastBudget` past ``max_states`` states or ``time_limit``
-    seconds (counted from the making of the search), saying how far they got.
+    are too many to list (counted before anything is listed). The search, and
+    its making, raise :class:`PastBudget` past ``max_states`` states,
+    ``time_limit`` seconds (counted from the making of the search) or
+    ``max_memory`` bytes held by the process (``None``: not watched, and the
+    listing held to :data:`~minesat.exact.budget.MAX_LISTING`), saying how far they got.
     ``memo`` is the position memo of an earlier search over the same board and
     mine count (:class:`~minesat.exact.search.PerfectSearch`), to share its values.
 
@@ -75,19 +79,38 @@ class PositionSearch:
         progress: Progress | None = None,
         analysis: Analysis | None = None,
         max_layouts: int = POSITION_LAYOUTS,
+        max_memory: int | None = DEFAULT_MAX_MEMORY,
         memo: dict[bytes, int] | None = None,
     ) -> None:
         if position.mines is None:
             raise ValueError("perfect play needs the total number of mines (a '# mines: N' header)")
-        self.clock = Clock(time_limit, progress)
+        self.clock = Clock(time_limit, progress, max_memory)
         self.position = position
         self.max_states, self.time_limit = max_states, time_limit
+        self._wins: int | None = None
+        self._ranked = 0  # moves ranked so far, for the progress and the budget's message
+        self._candidates: list[int] | None = None
+        self.search: PerfectSearch | None = None
+        with self._budget():
+            self._make(position, analysis, max_layouts, max_memory, memo)
+
+    def _make(
+        self,
+        position: Position,
+        analysis: Analysis | None,
+        max_layouts: int,
+        max_memory: int | None,
+        memo: dict[bytes, int] | None,
+    ) -> None:
+        """List the layouts and set up the search (watched by the clock, as the search is)."""
+        max_states = self.max_states
         # The position's analysis (given, when the caller has it): it raises, naming a cell, when
         # no layout fits, and counts the layouts before any is listed.
         self.analysis = analysis if analysis is not None else Analyzer().analyze(position)
         counted = self.analysis.layouts
         # Unknown (a component past the analysis's budget), the count is left to the listing's limit.
-        refusal = listing_refusal(position.rows * position.cols, counted if counted is not None else 0)
+        cells = position.rows * position.cols
+        refusal = listing_refusal(cells, counted if counted is not None else 0, max_memory)
         if refusal is None and counted is not None and counted > max_layouts:
             refusal = f"{approximate(counted)} layouts: more than the {max_layouts} asked for"
         if refusal is not None:
@@ -102,9 +125,6 @@ class PositionSearch:
         tabulate = len(matrix) <= root_alike() and (max_states is None or len(matrix) <= max_states)
         self.universe = Universe(matrix, self.covered, tabulate=tabulate)
         self.search = PerfectSearch(board, max_states=max_states, progress=self._report, memo=memo)
-        self._wins: int | None = None
-        self._ranked = 0  # moves ranked so far, for the progress and the budget's message
-        self._candidates: list[int] | None = None
 
     @property
     def layouts(self) -> int:
@@ -112,12 +132,13 @@ class PositionSearch:
 
     @property
     def states(self) -> int:
-        return self.search.states
+        return 0 if self.search is None else self.search.states
 
     def wins(self) -> int:
         """How many of the layouts a perfect player wins from the position."""
         if self._wins is None:
             with self._budget():
+                assert self.search is not None
                 self._wins = self.search.win_count(self.seen, self.universe, self.universe.everything)
         return self._wins
 
@@ -127,6 +148,7 @@ class PositionSearch:
         Exact when the answer is at least ``at_least``; otherwise some number below it.
         """
         with self._budget():
+            assert self.search is not None
             return self.search.move_wins(
                 self.seen, self.universe, self.universe.everything, self.board.index(cell), at_least=at_least
             )
@@ -173,12 +195,16 @@ class PositionSearch:
 
     @contextmanager
     def _budget(self) -> Iterator[None]:
-        """Turn the search's running out of states or time into :class:`PastBudget`, saying how far it got."""
+        """Watch the clock, and turn the search's running out of states, time or memory into
+        :class:`PastBudget`, saying how far it got."""
         try:
-            yield
-        except (OutOfBudget, OutOfTime) as err:
-            past, option = which_budget(err, self.max_states, self.time_limit)
-            if self._wins is None:
+            with watching(self.clock):
+                yield
+        except (OutOfBudget, *STOPS) as err:
+            past, advice = which_budget(err, self.max_states, self.time_limit)
+            if self.search is None:
+                got = "while listing the layouts, before the search began"
+            elif self._wins is None:
                 got = "before the chance to win was known"
             else:
                 chance = self._wins / self.layouts if self.layouts else 0.0
@@ -186,11 +212,12 @@ class PositionSearch:
                     f"the chance to win is {chance:.4f} ({self._wins} of {self.layouts} layouts); "
                     f"{self._ranked} of {len(self._candidates or ())} moves ranked"
                 )
+            layouts = self.layouts if self.search is not None else 0
             raise PastBudget(
-                f"{past} after {self.states} states, {got}; raise {option}",
+                f"{past} after {self.states} states, {got}; {advice}",
                 self.states,
-                self.layouts if self._wins is not None else 0,
-                self.layouts,
+                layouts if self._wins is not None else 0,
+                layouts,
             ) from None
 
 
@@ -200,6 +227,7 @@ def rank_moves(
     max_states: int | None = DEFAULT_MAX_STATES,
     time_limit: float | None = DEFAULT_TIME_LIMIT,
     progress: Progress | None = None,
+    max_memory: int | None = DEFAULT_MAX_MEMORY,
 ) -> tuple[RankedMove, ...]:
     """Every move from ``position`` with its exact chance to win (then playing perfectly), best first.
 
@@ -213,5 +241,7 @@ def rank_moves(
     >>> ranking[0].to_json()
     {'cell': 'A2', 'wins': 5, 'win_probability': 0.2777777777777778}
     """
-    search = PositionSearch(position, max_states=max_states, time_limit=time_limit, progress=progress)
+    search = PositionSearch(
+        position, max_states=max_states, time_limit=time_limit, progress=progress, max_memory=max_memory
+    )
     return search.ranking()

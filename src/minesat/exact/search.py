@@ -52,12 +52,13 @@ changes the answer (docs/perfect.md has the proofs):
 from __future__ import annotations
 
 import heapq
-from collections.abc import Callable, Iterable
-from typing import TypeVar
+from collections.abc import Callable, Generator, Iterable
+from typing import Any, TypeVar
 
 import numpy as np
 
 from minesat.exact.alike import LOCAL_SIZE, Alike, SparseAlike, alike_pairs, alike_table
+from minesat.exact.budget import checkpoint
 from minesat.exact.geometry import COVERED, MINE, Board
 
 #: A root list of layouts at most this long works out which of them can be told apart
@@ -78,8 +79,14 @@ PATIENCE = 32
 COMPACT_RATIO = 4
 COMPACT_MIN = 4096
 
-#: At most this many bytes of comparisons are made at once when a list's columns are read.
+#: At most this many bytes of a list's matrix (and of comparisons with it) are read at once
+#: when its columns are made.
 _COLUMNS_BLOCK = 1 << 24
+
+#: Past this many parts (the outcomes of uncovering a state's free cells), the budgets are
+#: checked as each is split further and as each is valued: thousands of them on a long list, each
+#: a bit set as long as the list, and settled from the memo without counting a state.
+_MANY_PARTS = 16
 
 #: How many states pass between two calls of the progress callback.
 PROGRESS_EVERY = 4096
@@ -154,6 +161,9 @@ class Universe:
     def sub(self, subset: int, cells: Iterable[int]) -> tuple[Universe, int]:
         """A universe of the layouts in ``subset`` alone, and the set of all of them in it."""
         index = members(subset, self.size)
+        cells = list(cells)
+        # Its rows, and about three bit sets over them per cell: checked before they are made.
+        checkpoint(more=len(index) * (self.matrix.shape[1] + 3 * len(cells) // 8))
         alike = None
         if self.alike is not None:
             alike = self.alike.restrict(subset, index)
@@ -164,29 +174,45 @@ class Universe:
 def _columns(matrix: np.ndarray, cells: list[int]) -> list[tuple[int, int, tuple[tuple[int, int], ...]]]:
     """:attr:`Universe.columns`: per cell not all layouts agree on, its mines and numbers as bit sets.
 
-    Each value's rows are packed into bytes by ``numpy`` for a block of cells
-    at once; only turning them into ints is done cell by cell.
+    Each value's rows are packed into bytes by ``numpy`` for many cells at
+    once; only turning them into ints is done cell by cell. A short list
+    compares every cell with every value at once; a long one is read a slab
+    of cells at a time (:data:`_COLUMNS_BLOCK` bytes), compared with one value
+    after another, so that no comparison is larger than the slab.
     """
     size = len(matrix)
-    values = np.arange(MINE + 1, dtype=matrix.dtype)[None, :, None]
     width = (size + 7) // 8
-    block = max(1, _COLUMNS_BLOCK // (len(values) * max(size, 1)))
+    slab = max(1, _COLUMNS_BLOCK // max(size, 1))  # cells whose column fits in the slab
     columns = []
-    for first in range(0, len(cells), block):
-        chunk = cells[first:first + block]
-        equal = matrix[:, chunk].T[:, None, :] == values  # cell, value, layout
-        packed = np.packbits(equal, axis=2, bitorder="little")
-        raw = packed.tobytes()
-        present = packed.any(axis=2)
-        for j, values_here in enumerate(present.tolist()):
+    for start in range(0, len(cells), slab):
+        chunk = cells[start:start + slab]
+        checkpoint(more=2 * len(chunk) * size)
+        read = np.ascontiguousarray(matrix[:, chunk].T)  # cell, layout: one pass over the rows
+        if len(chunk) * (MINE + 1) * size <= _COLUMNS_BLOCK:  # every value at once
+            equal = read[:, None, :] == np.arange(MINE + 1, dtype=matrix.dtype)[None, :, None]
+            packed = np.packbits(equal, axis=2, bitorder="little")  # cell, value, layout bytes
+            present = packed.any(axis=2).tolist()
+            raw = packed.tobytes()
+
+            def bits(j: int, v: int, raw: bytes = raw) -> int:
+                at = (j * (MINE + 1) + v) * width
+                return int.from_bytes(raw[at:at + width], "little")
+        else:  # one value at a time, each cell's bit set kept only where the value is shown
+            shown: list[dict[int, int]] = [{} for _ in chunk]
+            for v in range(MINE + 1):
+                checkpoint()
+                packed = np.packbits(read == v, axis=1, bitorder="little")  # cell, layout bytes
+                raw = packed.tobytes()
+                for j in np.flatnonzero(packed.any(axis=1)).tolist():
+                    shown[j][v] = int.from_bytes(raw[j * width:(j + 1) * width], "little")
+            present = [[v in found for v in range(MINE + 1)] for found in shown]
+
+            def bits(j: int, v: int, shown: list[dict[int, int]] = shown) -> int:
+                return shown[j][v]
+        for j, values_here in enumerate(present):
             if values_here.count(True) < 2:
                 continue  # every layout agrees on the cell
-            at = j * len(values_here) * width
-            sets = {
-                v: int.from_bytes(raw[at + v * width:at + (v + 1) * width], "little")
-                for v, here in enumerate(values_here)
-                if here
-            }
+            sets = {v: bits(j, v) for v, here in enumerate(values_here) if here}
             mined = sets.pop(MINE, 0)
             columns.append((chunk[j], mined, tuple(sets.items())))
     return columns
@@ -194,6 +220,13 @@ def _columns(matrix: np.ndarray, cells: list[int]) -> list[tuple[int, int, tuple
 
 #: What a part of a move carries beside its layouts: the number shown, or the position it leads to.
 T = TypeVar("T", int, bytes)
+
+#: What a search asks :meth:`PerfectSearch._drive` to value: a child state that
+#: :meth:`PerfectSearch._settled` could not settle, as it hands it to :meth:`PerfectSearch._state`.
+Ask = tuple[Any, ...]
+
+#: What a walk of :meth:`PerfectSearch._drive` gives back.
+R = TypeVar("R")
 
 
 def _with_covers(
@@ -217,19 +250,19 @@ class _Moves:
     covers are counted when it reaches the top, and it goes back under its
     bound. The moves come out in the order of ``(-bound, -safe count, cell)``
     exactly as if every bound were counted first, since a move's safe count is
-    at least its bound.
+    at least its bound. A move's outcomes (``subset`` split by the number it shows) are made
+    only then too: a state deep in a long game keeps no bit sets for the moves it never tries.
     """
 
-    __slots__ = ("alike", "heap")
+    __slots__ = ("alike", "heap", "subset")
 
-    def __init__(self, live: list[tuple[int, int, list[tuple[int, int, int]]]],
-                 alike: Alike | SparseAlike | None) -> None:
+    def __init__(self, live: list[tuple[int, int, tuple[tuple[int, int], ...]]],
+                 alike: Alike | SparseAlike | None, subset: int) -> None:
         self.alike = alike
-        # (-bound so far, -safe count, cell, counted, outcomes): a cell is in the heap once, so no
-        # two entries compare beyond it.
-        self.heap: list[tuple[int, int, int, bool, list[tuple[int, ...]]]] = [
-            (-s, -s, c, False, parts) for s, c, parts in live
-        ]
+        self.subset = subset
+        # (-bound so far, -safe count, cell, counted, the cell's numbers or the outcomes): a cell is
+        # in the heap once, so no two entries compare beyond it.
+        self.heap: list[tuple[int, int, int, bool, Any]] = [(-s, -s, c, False, shows) for s, c, shows in live]
         heapq.heapify(self.heap)
 
     def __bool__(self) -> bool:
@@ -239,9 +272,11 @@ class _Moves:
         """The move with the highest bound left: its bound, cell and ``(cover, size, layouts, number)``s."""
         heap = self.heap
         while True:
-            key, minus_s, c, counted, parts = heapq.heappop(heap)
+            key, minus_s, c, counted, outcomes = heapq.heappop(heap)
             if counted:
-                return -key, c, parts
+                return -key, c, outcomes
+            subset = self.subset
+            parts = [(p.bit_count(), p, v) for v, mask in outcomes if (p := subset & mask)]
             bounded = _with_covers(self.alike, parts)
             heapq.heappush(heap, (-sum(b[0] for b in bounded), minus_s, c, True, bounded))
 
@@ -283,7 +318,10 @@ class PerfectSearch:
         ``subset`` must be exactly the layouts of ``universe`` consistent with ``position``.
         """
         self._expect(universe, root=True)
-        return self._solve(position, universe, subset, -1)
+        found = self._settled(position, universe, subset, -1, None)
+        if isinstance(found, int):
+            return found
+        return self._drive(self._state(*found))
 
     def move_wins(
         self, position: bytes, universe: Universe, subset: int, cell: int, at_least: int = 0
@@ -307,10 +345,33 @@ class PerfectSearch:
             parts = [(subset.bit_count(), subset, position[:cell] + _BYTE[value] + position[cell + 1:])]
         self._expect(universe, root=True)
         bounded = self._bounded(universe, parts)
-        total, _ = self._chance(bounded, universe, at_least - 1)
+        total, _ = self._drive(self._chance(bounded, universe, at_least - 1))
         return total
 
-    # --- the recursion ------------------------------------------------------------------
+    # --- the recursion, as a walk with its own stack -------------------------------------
+    #
+    # A state's search asks for the values of its children: written as generators, each
+    # ``yield`` hands :meth:`_drive` a child to search (an :data:`Ask`: one :meth:`_settled`
+    # could not settle at once) and gets back its value.
+    # The driver keeps the searches under way on a list of its own, so a game as long as the
+    # board (a row of a thousand cells) needs no deeper Python recursion than a short one;
+    # the states are searched in the same order, with the same counts, as by plain calls.
+
+    def _drive(self, root: Generator[Ask, int, R]) -> R:
+        """Run ``root`` and every search it asks for, each child before its parent goes on."""
+        stack: list[Generator[Ask, int, Any]] = [root]
+        value: Any = None
+        while True:
+            try:
+                ask = stack[-1].send(value)
+            except StopIteration as done:
+                stack.pop()
+                if not stack:
+                    return done.value
+                value = done.value
+                continue
+            stack.append(self._state(*ask))
+            value = None
 
     def _expect(self, universe: Universe, *, root: bool = False) -> None:
         """Plan the look-alikes of a long list without them (:data:`LATE_ALIKE`).
@@ -332,11 +393,15 @@ class PerfectSearch:
             self._late = [(late, due) for late, due in self._late if late.alike is None]
         if self.max_states is not None and self.states > self.max_states:
             raise OutOfBudget(self.max_states)
+        checkpoint()  # the time, and every few milliseconds the memory held
         if self.progress is not None and not self.states % PROGRESS_EVERY:
             self.progress(self.states)
 
-    def _solve(self, position: bytes, universe: Universe, subset: int, lo: int, ub: int | None = None) -> int:
-        """The exact value of the state if it is more than ``lo``, else an upper bound ``<= lo``."""
+    def _settled(
+        self, position: bytes, universe: Universe, subset: int, lo: int, ub: int | None
+    ) -> int | tuple[Any, ...]:
+        """The state's value when it is settled without a search: exact if more than ``lo``, else
+        a bound ``<= lo``. Otherwise what :meth:`_state` needs to search it."""
         m = subset.bit_count()
         if m <= 1 or m <= lo:
             return m
@@ -372,15 +437,32 @@ class PerfectSearch:
             ub = min(ub, alias >> 1)
         if entry is not None:
             ub = min(ub, entry >> 1)
+        return position, universe, subset, m, lo, ub, images, key, reduced, local
+
+    def _state(
+        self,
+        position: bytes,
+        universe: Universe,
+        subset: int,
+        m: int,
+        lo: int,
+        ub: int,
+        images: list[bytes],
+        key: bytes,
+        reduced: bytes,
+        local: dict[int, int] | None,
+    ) -> Generator[Ask, int, int]:
+        """Search a state :meth:`_settled` could not settle: its exact value if more than ``lo``,
+        else an upper bound ``<= lo``; remembered either way."""
         self._count()
         here, mine = universe, subset
-        if (alike is None and m <= LOCAL_SIZE) or (
+        if (universe.alike is None and m <= LOCAL_SIZE) or (
             universe.size > COMPACT_MIN and m * COMPACT_RATIO < universe.size
         ):
             covered = [c for c, _, _ in universe.columns if position[c] == COVERED]
             here, mine = universe.sub(subset, covered)
             self._expect(here)
-        value, exact = self._search(position, here, mine, m, lo, ub, images)
+        value, exact = yield from self._search(position, here, mine, m, lo, ub, images)
         if here is not universe and here.alike is None:
             self._late = [(late, due) for late, due in self._late if late is not here]  # searched
         code = value << 1 | exact
@@ -443,9 +525,9 @@ class PerfectSearch:
         lo: int,
         ub: int,
         images: list[bytes],
-    ) -> tuple[int, bool]:
+    ) -> Generator[Ask, int, tuple[int, bool]]:
         safe: list[tuple[int, tuple[tuple[int, int], ...]]] = []
-        live: list[tuple[int, int, list[tuple[int, int, int]]]] = []
+        live: list[tuple[int, int, tuple[tuple[int, int], ...]]] = []
         for c, mined, shows in universe.columns:
             if position[c] != COVERED:
                 continue
@@ -453,14 +535,17 @@ class PerfectSearch:
             if not q:
                 safe.append((c, shows))
             elif q != subset:
-                parts = [(p.bit_count(), p, v) for v, mask in shows if (p := subset & mask)]
-                if len(parts) > 1:  # a cell with one number when safe is dead: never clicked first
-                    live.append((m - q.bit_count(), c, parts))
+                rest = subset ^ q  # the layouts where c is safe, split by the number it shows
+                for _, mask in shows:
+                    if p := rest & mask:
+                        if p != rest:  # a cell with one number when safe is dead: never clicked first
+                            live.append((m - q.bit_count(), c, shows))
+                        break
         if safe:
-            return self._free_cells(position, universe, subset, safe, lo, ub)
+            return (yield from self._free_cells(position, universe, subset, safe, lo, ub))
         if not live:
             return 1, True  # every cell dead: the clicks teach nothing, one layout is won
-        moves = _Moves(self._one_per_class(live, images), universe.alike)
+        moves = _Moves(self._one_per_class(live, images), universe.alike, subset)
         bound, c, bounded = moves.next()
         ub = min(ub, bound)
         if ub <= lo:
@@ -474,7 +559,7 @@ class PerfectSearch:
                 break  # in order of bound: no later move can beat the best either
             bounded.sort(key=lambda t: -t[1])
             children = [(b, size, p, position[:c] + _BYTE[v] + position[c + 1:]) for b, size, p, v in bounded]
-            total, exact = self._chance(children, universe, best)
+            total, exact = yield from self._chance(children, universe, best)
             if exact:
                 best, found = total, True
                 if best >= ub:
@@ -496,12 +581,15 @@ class PerfectSearch:
         safe: list[tuple[int, tuple[tuple[int, int], ...]]],
         lo: int,
         ub: int,
-    ) -> tuple[int, bool]:
+    ) -> Generator[Ask, int, tuple[int, bool]]:
         """Uncover every proven safe cell at once; the value is the sum over what they show."""
         parts = [(subset, position)]
         for c, shows in safe:
             split = []
+            many = len(parts) > _MANY_PARTS
             for p, seen in parts:
+                if many:
+                    checkpoint()  # each part holds a bit set as long as the list: they add up
                 for v, mask in shows:
                     q = p & mask
                     if q:
@@ -510,7 +598,7 @@ class PerfectSearch:
                             break
             parts = split
         bounded = self._bounded(universe, [(q.bit_count(), q, seen) for q, seen in parts])
-        total, exact = self._chance(bounded, universe, lo)
+        total, exact = yield from self._chance(bounded, universe, lo)
         return (total, True) if exact else (min(total, ub), False)
 
     @staticmethod
@@ -523,7 +611,7 @@ class PerfectSearch:
 
     def _chance(
         self, parts: list[tuple[int, int, int, bytes]], universe: Universe, target: int
-    ) -> tuple[int, bool]:
+    ) -> Generator[Ask, int, tuple[int, bool]]:
         """The sum of the parts' values if it is more than ``target`` (exact), else an upper bound.
 
         Each part is ``(upper bound, size, layouts, position)``; a part is asked
@@ -532,18 +620,23 @@ class PerfectSearch:
         known = 0
         rest = sum(p[0] for p in parts)
         tabulated = universe.alike is not None
+        many = len(parts) > _MANY_PARTS  # settled one after another from the memo, no state counted
         for bound, _, p, seen in parts:
+            if many:
+                checkpoint()
             rest -= bound
             need = target + 1 - known - rest
-            w = self._solve(seen, universe, p, need - 1, bound if tabulated else None)
+            w = self._settled(seen, universe, p, need - 1, bound if tabulated else None)
+            if w.__class__ is not int:
+                w = yield w  # a state to search: the driver searches it, and sends its value back
             if w < need:
                 return known + w + rest, False
             known += w
         return known, True
 
     def _one_per_class(
-        self, live: list[tuple[int, int, list[tuple[int, int, int]]]], images: list[bytes]
-    ) -> list[tuple[int, int, list[tuple[int, int, int]]]]:
+        self, live: list[tuple[int, int, tuple[tuple[int, int], ...]]], images: list[bytes]
+    ) -> list[tuple[int, int, tuple[tuple[int, int], ...]]]:
         """When a symmetry maps the position onto itself, keep one move of each class it maps together."""
         if len(images) == 1:
             return live

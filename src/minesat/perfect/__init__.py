@@ -20,20 +20,23 @@ a named strategy of the automatic player wins (every layout played, none
 sampled). How the search works and why its shortcuts keep the answer exact:
 docs/perfect.md.
 
-Two budgets bound a search: ``max_states`` (states searched) and
-``time_limit`` (seconds); past either it stops with :class:`PastBudget`,
-saying how far it got. A board or position with too many layouts to list is
-refused before anything is listed (:func:`listing_refusal`).
+Three budgets bound a search: ``max_states`` (states searched),
+``time_limit`` (seconds) and ``max_memory`` (bytes the process holds); past
+any of them it stops with :class:`PastBudget`, saying how far it got. A board
+or position with too many layouts to list is refused before anything is
+listed (:func:`listing_refusal`).
 """
 
 from __future__ import annotations
 
 from minesat.exact.budget import (
+    DEFAULT_MAX_MEMORY,
     DEFAULT_MAX_STATES,
     DEFAULT_TIME_LIMIT,
     MAX_LISTING,
     POSITION_LAYOUTS,
     Clock,
+    OutOfMemory,
     OutOfTime,
     PastBudget,
     Progress,
@@ -47,6 +50,7 @@ from minesat.perfect.game import PARALLEL_FROM, PerfectResult, perfect_play
 from minesat.perfect.solver import PerfectPlay, StartValue, root_layouts
 
 __all__ = [
+    "DEFAULT_MAX_MEMORY",
     "DEFAULT_MAX_STATES",
     "DEFAULT_TIME_LIMIT",
     "MAX_LAYOUTS",
@@ -54,6 +58,7 @@ __all__ = [
     "PARALLEL_FROM",
     "POSITION_LAYOUTS",
     "Clock",
+    "OutOfMemory",
     "OutOfTime",
     "PastBudget",
     "PerfectPlay",

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from minesat.board import Cell, Position, cell_name
-from minesat.exact.budget import DEFAULT_MAX_STATES, DEFAULT_TIME_LIMIT, Progress
+from minesat.exact.budget import DEFAULT_MAX_MEMORY, DEFAULT_MAX_STATES, DEFAULT_TIME_LIMIT, Progress
 from minesat.exact.position import PositionSearch, RankedMove
 from minesat.player import get_strategy
 from minesat.stats import WinShare
@@ -74,6 +74,7 @@ def perfect_from_position(
     max_states: int | None = DEFAULT_MAX_STATES,
     time_limit: float | None = DEFAULT_TIME_LIMIT,
     progress: Progress | None = None,
+    max_memory: int | None = DEFAULT_MAX_MEMORY,
 ) -> PositionResult:
     """The exact chance to win from ``position`` (with its total) under perfect play, and every move's.
 
@@ -81,8 +82,8 @@ def perfect_from_position(
     as mines, as in the analysis. Raises as :class:`PositionSearch` does:
     :class:`~minesat.analysis.InconsistentPositionError` when no layout fits,
     :class:`ValueError` when the total is unknown or negative or the layouts
-    are too many to list, and :class:`PastBudget` past ``max_states`` or
-    ``time_limit``.
+    are too many to list, and :class:`PastBudget` past ``max_states``,
+    ``time_limit`` or ``max_memory`` (bytes the process holds).
 
     >>> p = Position.from_rows(["1?", "??"], mines=1)
     >>> r = perfect_from_position(p, strategies=["safest"])
@@ -91,7 +92,9 @@ def perfect_from_position(
     """
     began = time.perf_counter()
     chosen = [(name, get_strategy(name)) for name in strategies]
-    search = PositionSearch(position, max_states=max_states, time_limit=time_limit, progress=progress)
+    search = PositionSearch(
+        position, max_states=max_states, time_limit=time_limit, progress=progress, max_memory=max_memory
+    )
     ranking = search.ranking()
     wins = search.wins()
     moves = tuple(sorted(m.cell for m in ranking if m.wins == wins))

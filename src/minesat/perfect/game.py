@@ -16,16 +16,21 @@ from typing import Any
 
 from minesat.board import Cell, cell_name
 from minesat.exact.budget import (
+    DEFAULT_MAX_MEMORY,
     DEFAULT_MAX_STATES,
     DEFAULT_TIME_LIMIT,
+    STOPS,
     Clock,
+    OutOfMemory,
     OutOfTime,
     PastBudget,
     Progress,
     listing_refusal,
+    memory_budget,
+    watching,
     which_budget,
 )
-from minesat.exact.geometry import TooManyLayouts
+from minesat.exact.geometry import Board, TooManyLayouts
 from minesat.exact.search import OutOfBudget
 from minesat.generate import FirstClick, check_mine_count, kept_clear, mines_fit
 from minesat.perfect.parallel import PartPastBudget, describe_part, parallel_start_values
@@ -37,7 +42,9 @@ from minesat.stats import WinShare
 PARALLEL_FROM = 20_000
 
 
-def _refuse_unlisted(rows: int, cols: int, mines: int, rule: FirstClick, start: Cell | None) -> None:
+def _refuse_unlisted(
+    rows: int, cols: int, mines: int, rule: FirstClick, start: Cell | None, max_memory: int | None
+) -> None:
     """Refuse at once a game whose layouts the search could not list: counted before anything is built.
 
     With no ``start`` every start is tried, the corner among them: it keeps the
@@ -46,7 +53,7 @@ def _refuse_unlisted(rows: int, cols: int, mines: int, rule: FirstClick, start: 
     hardest = start if start is not None else (0, 0)
     pool = rows * cols - len(kept_clear(hardest, rows, cols, listed_rule(rule)))
     layouts = comb(pool, mines) if 0 <= mines <= pool else 0
-    refusal = listing_refusal(rows * cols, layouts)
+    refusal = listing_refusal(rows * cols, layouts, max_memory)
     if refusal is not None:
         raise PastBudget(
             f"start {cell_name(hardest)} has {refusal}; try a smaller board or fewer mines", 0, 0, layouts
@@ -108,16 +115,21 @@ def perfect_play(
     progress: Progress | None = None,
     workers: int = 1,
     scheduler: str | None = None,
+    max_memory: int | None = DEFAULT_MAX_MEMORY,
 ) -> PerfectResult:
     """The exact value of the game under perfect play, from ``start`` or from the best first click.
 
     With no ``start`` every class of cells the board's symmetries map onto
     each other is tried (one cell of each) and the best chance wins; ties go
     to the first in row-major order. Raises :class:`ValueError` for a board
-    the mines do not fit, and :class:`PastBudget` when more than
-    ``max_states`` states or ``time_limit`` seconds would be needed (its
-    message says how far it got), or at once, before anything is listed, when
-    a start has more layouts than the search can list (:func:`listing_refusal`).
+    the mines do not fit (around every start: ``(at most N)`` says how many
+    would), and :class:`PastBudget` when more than ``max_states`` states,
+    ``time_limit`` seconds or ``max_memory`` bytes held by the process would
+    be needed (its message says how far it got; the time and the memory are
+    watched from the start, listing and tables included), or at once, before
+    anything is listed, when a start has more layouts than the search can list
+    (:func:`listing_refusal`). A start with one layout (no mine, say) is won
+    without listing it, on any board.
 
     With ``workers`` above 1, or a Dask ``scheduler`` address, the numbers the
     first clicks can show are searched in parallel
@@ -129,23 +141,24 @@ def perfect_play(
     rule = FirstClick(rule)
     began = time.perf_counter()
     check_mine_count(rows, cols, mines, None, FirstClick.ANY)
-    _refuse_unlisted(rows, cols, mines, rule, start)
-    clock = Clock(time_limit, progress)
-    solver = PerfectPlay(rows, cols, mines, max_states=max_states, progress=clock)
-    board = solver.board
+    # The mines must fit around the start; with every start tried, around the corner at least,
+    # which keeps the fewest cells clear (if they do not fit there, they fit nowhere).
+    check_mine_count(rows, cols, mines, start if start is not None else (0, 0), rule)
+    _refuse_unlisted(rows, cols, mines, rule, start, max_memory)
+    board = Board(rows, cols)  # its tables are made only if the search enters it
     if start is not None:
-        check_mine_count(rows, cols, mines, start, rule)
         candidates = [start]
     else:
         candidates = [board.cell(i) for i in board.orbit_representatives()]
         candidates = [c for c in candidates if mines_fit(rows, cols, mines, c, rule)]
-        if not candidates:
-            check_mine_count(rows, cols, mines, board.cell(0), rule)  # raises, saying why
+    clock = Clock(time_limit, progress, max_memory)
+    solver = PerfectPlay(rows, cols, mines, max_states=max_states, progress=clock, max_memory=max_memory)
     solver.plan([(cell, rule) for cell in candidates])
-    if scheduler is not None or (workers > 1 and solver.total >= PARALLEL_FROM):
-        values, states = _in_parallel(solver, rule, candidates, max_states, clock, workers, scheduler)
-    else:
-        values, states = _in_process(solver, rule, candidates, max_states, time_limit)
+    with watching(clock):
+        if scheduler is not None or (workers > 1 and solver.total >= PARALLEL_FROM):
+            values, states = _in_parallel(solver, rule, candidates, max_states, clock, workers, scheduler)
+        else:
+            values, states = _in_process(solver, rule, candidates, max_states, time_limit)
     best = _best_start(values)
     return PerfectResult(
         rows,
@@ -174,14 +187,14 @@ def _in_process(
         try:
             values.append(solver.start_value(cell, rule))
         except TooManyLayouts as err:
-            refusal = listing_refusal(solver.board.cells, err.layouts)
+            refusal = listing_refusal(solver.board.cells, err.layouts, solver.max_memory)
             raise PastBudget(
                 f"start {cell_name(cell)} has {refusal or err}; try a smaller board or fewer mines",
                 solver.states,
                 solver.settled,
                 solver.total,
             ) from None
-        except (OutOfBudget, OutOfTime) as err:
+        except (OutOfBudget, *STOPS) as err:
             past = which_budget(err, max_states, time_limit)
             raise PastBudget(
                 _budget_message(solver, past, done, len(candidates), cell),
@@ -204,9 +217,16 @@ def _in_parallel(
     board = solver.board
     try:
         return parallel_start_values(board.rows, board.cols, solver.mines, rule, candidates, workers=workers,
-                                     scheduler=scheduler, max_states=max_states, progress=progress)
+                                     scheduler=scheduler, max_states=max_states, progress=progress,
+                                     max_memory=solver.max_memory)
     except TooManyLayouts as err:
         raise PastBudget(f"{err}; try a smaller board or fewer mines", 0, 0, solver.total) from None
+    except OutOfMemory as err:  # listing the parts, before any was handed out
+        raise PastBudget(
+            f"past {memory_budget(err.limit)} while listing the layouts of all {len(candidates)} starts for "
+            "the workers; raise --max-memory or try a smaller board",
+            0, 0, solver.total,
+        ) from None
     except OutOfTime:
         share = progress.settled / solver.total if solver.total else 0.0
         raise PastBudget(
@@ -217,11 +237,15 @@ def _in_parallel(
         ) from None
     except PartPastBudget as err:
         share = err.settled / solver.total if solver.total else 0.0
+        if err.memory is not None:
+            past, each, option = f"past {memory_budget(err.memory)}", "worker", "--max-memory"
+        else:
+            past, option = f"past --max-states {max_states}", "--max-states"
+            each = "number a first click can show"
         raise PastBudget(
-            f"past --max-states {max_states} on {describe_part(err.start, err.value)} (with several "
-            f"workers the budget is for each number a first click can show): {share:.1%} of the layouts "
-            f"of all {len(candidates)} starts settled after {err.run_states} states; raise --max-states "
-            "or try a smaller board",
+            f"{past} on {describe_part(err.start, err.value)} (with several workers the budget is for "
+            f"each {each}): {share:.1%} of the layouts of all {len(candidates)} starts settled after "
+            f"{err.run_states} states; raise {option} or try a smaller board",
             err.run_states, err.settled, solver.total,
         ) from None
 
@@ -241,7 +265,7 @@ def _budget_message(solver: PerfectPlay, past: tuple[str, str], done: int, start
     of = "its layouts" if starts == 1 else f"the layouts of all {starts} starts"
     return (
         f"{past[0]}: stopped at {where} with {share:.1%} of {of} settled "
-        f"after {solver.states} states; raise {past[1]} or try a smaller board"
+        f"after {solver.states} states; {past[1]} or try a smaller board"
     )
 
 

@@ -22,6 +22,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from minesat.board import Cell, cell_name
+from minesat.exact.budget import Clock, OutOfMemory, watching
 from minesat.exact.search import OutOfBudget
 from minesat.executors import InProcess, dask_executor, process_pool, stop_workers
 from minesat.generate import FirstClick
@@ -44,24 +45,34 @@ class _Part:
 
 
 class PartPastBudget(Exception):
-    """A worker's part needed more than its budget of states (picklable, unlike a bare search error)."""
+    """A worker's part needed more than its budget of states, or of memory when ``memory`` (the
+    budget, bytes) is given (picklable, unlike a bare search error)."""
 
-    def __init__(self, start: Cell, value: int, states: int) -> None:
-        super().__init__(start, value, states)
+    def __init__(self, start: Cell, value: int, states: int, memory: int | None = None) -> None:
+        super().__init__(start, value, states, memory)
         self.start = start
         self.value = value
         self.states = states
+        self.memory = memory
         # Filled in by the parent: the whole run's states and settled layouts when it stopped.
         self.run_states = states
         self.settled = 0
 
 
 def part_value(
-    rows: int, cols: int, mines: int, rule: str, start: Cell, value: int, max_states: int | None
+    rows: int,
+    cols: int,
+    mines: int,
+    rule: str,
+    start: Cell,
+    value: int,
+    max_states: int | None,
+    max_memory: int | None = None,
 ) -> tuple[int, int]:
     """In a worker: the wins of the layouts where ``start`` shows ``value``, and the states it took.
 
-    A top-level function, so a process pool or a Dask worker can unpickle it by name.
+    ``max_memory`` bounds what the worker process holds. A top-level function, so a
+    process pool or a Dask worker can unpickle it by name.
     """
     key = (rows, cols, mines)
     solver = _SOLVERS.get(key)
@@ -72,9 +83,13 @@ def part_value(
     before = solver.states
     solver.search.max_states = None if max_states is None else before + max_states
     try:
-        wins = solver.shown_value(start, rule, value)
+        with watching(Clock(None, None, max_memory)):
+            wins = solver.shown_value(start, rule, value)
     except OutOfBudget:
         raise PartPastBudget(start, value, solver.states - before) from None
+    except OutOfMemory as err:
+        _SOLVERS.clear()  # its memo is what filled the memory
+        raise PartPastBudget(start, value, solver.states - before, err.limit) from None
     return wins, solver.states - before
 
 
@@ -89,14 +104,15 @@ def parallel_start_values(
     scheduler: str | None = None,
     max_states: int | None = None,
     progress: Progress | None = None,
+    max_memory: int | None = None,
 ) -> tuple[list[StartValue], int]:
     """:meth:`PerfectPlay.start_value <minesat.perfect.PerfectPlay.start_value>` of each start, in parallel.
 
     Returns the values, in the order of ``starts``, and the states the workers searched.
 
     ``workers`` local processes (1: this process), or the Dask cluster at
-    ``scheduler``. ``max_states`` bounds each part's search; past it,
-    :class:`PartPastBudget` says which part. Raises
+    ``scheduler``. ``max_states`` bounds each part's search, ``max_memory``
+    what each worker holds; past either, :class:`PartPastBudget` says which part. Raises
     :class:`~minesat.executors.SchedulerError` when the cluster cannot be used.
     """
     rule = FirstClick(rule)
@@ -118,7 +134,9 @@ def parallel_start_values(
     states = settled = 0
     try:
         futures = {
-            executor.submit(part_value, rows, cols, mines, rule.value, p.start, p.value, max_states): p
+            executor.submit(
+                part_value, rows, cols, mines, rule.value, p.start, p.value, max_states, max_memory
+            ): p
             for p in parts
         }
         for future in cf.as_completed(futures):

@@ -47,6 +47,11 @@ def _pool_size(board: Board, start: Cell, rule: FirstClick) -> int:
     return board.cells - len(kept_clear(start, board.rows, board.cols, listed_rule(rule)))
 
 
+def _allowed(board: Board, mines: int, start: Cell, rule: FirstClick) -> int:
+    """How many layouts the rule allows at ``start`` (under ``any``, those with a mine there too)."""
+    return comb(board.cells if rule is FirstClick.ANY else _pool_size(board, start, rule), mines)
+
+
 def root_layouts(board: Board, mines: int, start: Cell, rule: FirstClick) -> tuple[np.ndarray, int]:
     """The layouts whose games can still be won after the first click, and how many the rule allows.
 
@@ -54,7 +59,7 @@ def root_layouts(board: Board, mines: int, start: Cell, rule: FirstClick) -> tup
     once: the matrix holds the others (those ``safe`` allows), the count all.
     """
     pool = _pool(board, start, rule)
-    allowed = comb(board.cells if rule is FirstClick.ANY else len(pool), mines)
+    allowed = _allowed(board, mines, start, rule)
     if mines > len(pool):  # under ``any``, every cell a mine: nothing to win
         return np.zeros((0, board.cells), np.uint8), allowed
     return layouts_matrix(board, pool, mines), allowed
@@ -76,11 +81,16 @@ class PerfectPlay:
         *,
         max_states: int | None = DEFAULT_MAX_STATES,
         progress: Progress | None = None,
+        max_memory: int | None = None,
     ) -> None:
         check_mine_count(rows, cols, mines, None, FirstClick.ANY)
         self.board = Board(rows, cols)
         self.mines = mines
         self.progress = progress
+        #: The memory budget a start's listing is held to before it is made (``None``:
+        #: :data:`~minesat.exact.budget.MAX_LISTING`); what the search holds as it goes is
+        #: watched by the clock of the caller, if any (:func:`~minesat.exact.budget.watching`).
+        self.max_memory = max_memory
         #: Layouts whose value is known, and of how many (each start's count is added when
         #: it begins, unless the caller announced them all first with :meth:`plan`).
         self.settled = 0
@@ -109,9 +119,22 @@ class PerfectPlay:
         """Perfect play from ``start`` under ``rule``: layouts won and layouts allowed.
 
         Raises :class:`ValueError` when the mines do not fit around the start, and
-        :class:`~minesat.exact.search.OutOfBudget` past the state budget.
+        :class:`~minesat.exact.search.OutOfBudget` past the state budget. A start
+        with one layout to play (no mine, or a mine on every cell the rule leaves)
+        is won without listing it, however large the board: every safe cell is known.
         """
         rule = FirstClick(rule)
+        board = self.board
+        pool = _pool_size(board, start, rule)
+        listed = comb(pool, self.mines)
+        if listed <= 1:  # one layout; or none, under ``any`` with a mine on every cell
+            if not listed:
+                check_mine_count(board.rows, board.cols, self.mines, start, rule)  # raises unless ``any``
+            if not self._planned:
+                self.total += listed
+            self.settled += listed
+            allowed = comb(board.cells if rule is FirstClick.ANY else pool, self.mines)
+            return StartValue(start, listed, allowed)
         shown, allowed = self.first_click(start, rule)
         wins = 0
         for value, layouts in shown:
@@ -153,7 +176,7 @@ class PerfectPlay:
             board = self.board
             check_mine_count(board.rows, board.cols, self.mines, start, rule)
             listed = comb(_pool_size(board, start, rule), self.mines)
-            if listing_refusal(board.cells, listed) is not None:
+            if listing_refusal(board.cells, listed, self.max_memory) is not None:
                 raise TooManyLayouts(listed)
             matrix, allowed = root_layouts(board, self.mines, start, rule)
             if not self._planned:

@@ -1,0 +1,257 @@
+"""Perfect play on every board: no recursion as deep as the board, and time and memory kept as budgets.
+
+Each test here failed before issue 33's fixes: a ``RecursionError`` on a 40x40
+board or a row of 300 cells, a refusal of a game with one layout, "0 layouts"
+for mines that fit nowhere, a time limit read every 4 096 states only (never
+while listing), and no bound on memory at all. The long runs (1x1000, 10x100,
+100x100, the expert position at the default budgets) are in
+``benchmarks/perfect_limits.py``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from minesat.board import Position
+from minesat.exact.alike import alike_pairs
+from minesat.exact.budget import Clock, OutOfMemory, OutOfTime, checkpoint, watching
+from minesat.exact.geometry import MINE, Board, layouts_matrix
+from minesat.exact.listing import list_layouts
+from minesat.formats.wanted import read_board
+from minesat.perfect import PastBudget, PositionSearch, perfect_play
+
+ROOT = Path(__file__).resolve().parents[1]
+
+#: The address space a ``minesat`` process takes beyond what it holds resident: libraries mapped but
+#: never read, thread stacks (some 170 MB here). A cap this much above the budget lets the budget
+#: be what stops the search, as a cap "a little above the budget" should.
+MAPPED_NOT_HELD = 250
+
+
+#: Runs a command with its address space capped, and reports on its last stderr line the most memory
+#: it held (KB). A small process of its own starts it: a child forked from the test process would
+#: count the test process's memory as its own (the peak survives the exec).
+_CAPPED = """
+import resource, subprocess, sys
+cap = int(sys.argv[1])
+done = subprocess.run(sys.argv[2:], capture_output=True,
+                      preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_AS, (cap, cap)))
+sys.stdout.buffer.write(done.stdout)
+sys.stderr.buffer.write(done.stderr)
+print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, file=sys.stderr)
+sys.exit(done.returncode)
+"""
+
+
+def run_capped(*args: str, cap_mb: int, seconds: float = 60.0) -> tuple[int, str, str, float]:
+    """``minesat ARGS`` in a fresh process with its address space capped at ``cap_mb`` MB:
+    (exit status, stdout, stderr, the most memory it held in MB)."""
+    command = [sys.executable, "-c", _CAPPED, str(cap_mb * 10**6), sys.executable, "-m", "minesat", *args]
+    proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            start_new_session=True)
+    try:
+        out, err = proc.communicate(timeout=seconds)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)  # the command too, not only the process starting it
+        proc.communicate()
+        pytest.fail(f"minesat {' '.join(args)} still running after {seconds} s")
+    *lines, held = err.splitlines()
+    return proc.returncode, out, "".join(line + "\n" for line in lines), int(held) * 1024 / 10**6
+
+
+# --- no recursion as deep as the board -----------------------------------------------------------
+
+
+def test_a_row_of_300_cells_is_searched_without_recursing_as_deep_as_the_game() -> None:
+    """The game on a 1x300 row is 296 states deep: the search keeps its own stack."""
+    result = perfect_play(1, 300, 1, "opening", (0, 0))
+    # The mine is always found: the cascade from A1 stops at the 1 beside it.
+    assert (result.wins, result.layouts, result.states) == (298, 298, 296)
+
+
+def test_the_look_alikes_of_a_40x40_board_are_found_without_deep_recursion() -> None:
+    board = Board(40, 40)
+    matrix = layouts_matrix(board, range(1, board.cells), 1)
+    a, b = alike_pairs(matrix, list(range(board.cells)))
+    found = set(zip(a.tolist(), b.tolist(), strict=True))
+    # By the definition, over every pair of layouts whose mines are near enough to look alike
+    # (two mines further apart each leave a number the other layout does not show).
+    expected = set()
+    for x in range(len(matrix)):  # layout x has its mine on cell x + 1
+        r, c = divmod(x + 1, 40)
+        for rr in range(max(0, r - 2), min(40, r + 3)):
+            for cc in range(max(0, c - 2), min(40, c + 3)):
+                y = rr * 40 + cc - 1
+                if y > x:
+                    u, v = matrix[x], matrix[y]
+                    if ((u == v) | (u == MINE) | (v == MINE)).all():
+                        expected.add((x, y))
+    assert found == expected  # none: one mine anywhere leaves a number no other layout shows
+    assert perfect_play(40, 40, 1, "opening", (0, 0)).wins == 1596
+
+
+def test_a_component_as_long_as_the_board_is_listed_without_deep_recursion() -> None:
+    """A row of 1 500 covered cells between two rows of numbers: one component, decided cell by cell."""
+    cols = 1500
+    mined = {c for c in range(cols) if c % 3 == 1}
+    numbers = "".join(str(sum(d in mined for d in (c - 1, c, c + 1))) for c in range(cols))
+    position = Position.from_rows([numbers, "?" * cols, numbers], mines=len(mined))
+    listed = list_layouts(position, limit=10)
+    assert listed is not None
+    cells, layouts = listed
+    assert len(layouts) == 1 and {cells[i][1] for i in range(len(cells)) if layouts[0] >> i & 1} == mined
+
+
+# --- one layout, and mines that fit nowhere -----------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("mines", "rule", "start", "wins", "layouts"),
+    [
+        (0, "opening", (0, 0), 1, 1),
+        (0, "any", (500, 500), 1, 1),
+        (1_000_000 - 9, "opening", (500, 500), 1, 1),  # a mine on every cell the opening leaves
+        (1_000_000 - 1, "safe", (0, 999), 1, 1),
+        (1_000_000, "any", (0, 0), 0, 1),  # a mine on every cell: the first click loses
+    ],
+)
+def test_a_game_with_one_layout_is_answered_on_any_board(
+    mines: int, rule: str, start: tuple[int, int], wins: int, layouts: int
+) -> None:
+    result = perfect_play(1000, 1000, mines, rule, start)
+    assert (result.wins, result.layouts, result.states) == (wins, layouts, 0)
+
+
+def test_every_start_of_a_board_without_mines_wins() -> None:
+    result = perfect_play(60, 60, 0)
+    assert (result.start, result.wins, result.layouts) == ((0, 0), 1, 1)
+    assert len(result.starts) == 30 * 31 // 2 and all(s.wins == s.layouts == 1 for s in result.starts)
+
+
+def test_mines_that_fit_around_no_start_are_refused_as_not_fitting() -> None:
+    for rows, cols, mines in [(1000, 1000, 999_999), (30, 30, 899)]:
+        said = rf"{mines} mines do not fit on a {rows}x{cols} board .*at most"
+        with pytest.raises(ValueError, match=said):
+            perfect_play(rows, cols, mines)
+
+
+# --- the time limit ------------------------------------------------------------------------------
+
+
+def test_the_time_limit_is_kept_in_the_search() -> None:
+    """4x8 with 7 mines under ``any``: a state takes milliseconds, 4 096 of them many seconds."""
+    began = time.perf_counter()
+    with pytest.raises(PastBudget, match=r"past --time-limit 2 s: stopped at start A1"):
+        perfect_play(4, 8, 7, "any", (0, 0), time_limit=2.0)
+    assert time.perf_counter() - began <= 2.0 * 1.1 + 1
+
+
+def test_the_time_limit_is_kept_while_the_layouts_are_listed() -> None:
+    """The late expert position lists 556 512 layouts of 480 cells: seconds before the first state."""
+    position = read_board(ROOT / "puzzles" / "expert-late.txt", None, "position", "perfect")
+    assert isinstance(position, Position)
+    began = time.perf_counter()
+    said = r"past --time-limit 0.5 s after 0 states, while listing the layouts"
+    with pytest.raises(PastBudget, match=said):
+        PositionSearch(position, time_limit=0.5)
+    assert time.perf_counter() - began <= 0.5 * 1.1 + 1
+
+
+def test_a_clock_stops_what_it_watches_and_nothing_else() -> None:
+    with watching(Clock(0.0, None)), pytest.raises(OutOfTime):
+        checkpoint()
+    with watching(Clock(None, None, max_memory=1)), pytest.raises(OutOfMemory):
+        checkpoint()
+    checkpoint(more=10**15)  # no clock watching: nothing is checked
+
+
+# --- the memory budget ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("board", [("1", "1000"), ("10", "100")])
+def test_a_listing_past_the_memory_budget_is_refused_at_once(board: tuple[str, str]) -> None:
+    """About 500 000 layouts of 1 000 cells (680 MB with their bit sets): refused before any is listed,
+    under a cap on the process a little above the budget."""
+    rows, cols = board
+    board_args = ("--rows", rows, "--cols", cols, "--mines", "2", "--start", "A1")
+    code, out, err, held = run_capped("perfect", *board_args, "--max-memory", "300", "--json",
+                                      cap_mb=300 + MAPPED_NOT_HELD)
+    said = "layouts of 1000 cells: a listing of 6.8e8 bytes, past the memory budget of 300 MB"
+    assert code == 1 and said in json.loads(out)["error"]
+    assert len(err.splitlines()) == 1 and err.startswith("minesat: start A1 has ") and said in err
+    assert held < 300
+
+
+def test_the_search_stops_at_the_memory_budget_in_one_line() -> None:
+    """10x60 with 2 mines holds some 230 MB once listed and grows as it searches: a budget of 290 MB
+    stops it part way, under a cap on the process a little above the budget, never past 10 % over."""
+    board_args = ("--rows", "10", "--cols", "60", "--mines", "2", "--start", "A1")
+    code, out, err, held = run_capped("perfect", *board_args, "--max-memory", "290", "--json",
+                                      cap_mb=290 + MAPPED_NOT_HELD)
+    assert code == 1
+    message = json.loads(out)["error"]
+    assert message.startswith("past the memory budget of 290 MB: stopped at start A1 with ")
+    assert message.endswith("states; raise --max-memory or try a smaller board")
+    assert err == f"minesat: {message}\n"
+    assert held <= 290 * 1.1
+
+
+def test_the_system_refusing_memory_below_the_budget_is_the_same_one_line_stop() -> None:
+    board_args = ("--rows", "10", "--cols", "60", "--mines", "2", "--start", "A1")
+    code, out, err, _ = run_capped("perfect", *board_args, "--max-memory", "2000", "--json", cap_mb=300)
+    assert code == 1
+    message = json.loads(out)["error"]
+    assert message.startswith("out of memory (the system gave no more, below the budget): stopped at start")
+    assert err == f"minesat: {message}\n"
+
+
+def test_a_worker_past_its_memory_budget_names_its_part() -> None:
+    """On several workers each keeps the budget itself, and says which part it was searching."""
+    from minesat.perfect.parallel import PartPastBudget, part_value
+
+    with pytest.raises(PartPastBudget) as caught:
+        part_value(4, 4, 2, "safe", (0, 0), 1, None, max_memory=1)  # a process holds more than a byte
+    assert (caught.value.start, caught.value.value, caught.value.memory) == ((0, 0), 1, 1)
+    assert part_value(4, 4, 2, "safe", (0, 0), 1, None)[0] > 0  # the worker's memo starts afresh
+
+
+def test_no_memory_budget_below_zero() -> None:
+    board_args = ("--rows", "3", "--cols", "3", "--mines", "1")
+    code, out, err, _ = run_capped("perfect", *board_args, "--max-memory", "-5", cap_mb=3000)
+    assert (code, out) == (2, "")
+    assert err == "minesat: --max-memory must be >= 0 megabytes, not -5\n"
+
+
+def test_a_board_with_one_layout_answers_in_little_memory() -> None:
+    board_args = ("--rows", "1000", "--cols", "1000", "--mines", "0", "--start", "A1")
+    code, out, err, held = run_capped("perfect", *board_args, "--json", cap_mb=1000)
+    assert code == 0, err
+    data = json.loads(out)
+    assert (data["wins"], data["layouts"], data["states"]) == (1, 1, 0)
+    assert held < 200
+
+
+# --- the web page's perfect play -----------------------------------------------------------------
+
+
+def test_the_server_answers_perfect_play_on_a_covered_40x40_board() -> None:
+    """Through the app's worker processes, as the page asks: an answer or a refusal, never a 500."""
+    from starlette.testclient import TestClient
+
+    from minesat.web.app import create_app
+
+    board = "# mines: 1\n" + ("?" * 40 + "\n") * 40
+    app = create_app(work_seconds=6.0, workers=1, perfect_workers=1)
+    with TestClient(app) as client:
+        answer = client.post("/api/perfect", json={"board": board})
+    assert answer.status_code in (200, 422), answer.text
+    if answer.status_code == 200:
+        assert answer.json()["layouts"] == 1600
