@@ -51,7 +51,7 @@ REFUSALS: dict[str, re.Pattern[str]] = {
     "memory budget": re.compile(r"past the memory budget|memory budget"),
     "too many layouts": re.compile(r"layouts: more than|a listing of .* bytes"),
     "busy": re.compile(r"^busy:"),
-    "board too large": re.compile(r"too large|at most \d+ (rows|columns|cells)"),
+    "board too large": re.compile(r"too large|at most \d+ (rows|columns|cells)|is at most \d+x\d+"),
     "first click": re.compile(r"first click|opens an area|cannot start"),
     # A board with nothing covered and no number reads as a layout (docs/boards.md).
     "nothing to analyse": re.compile(r"only mines and blank cells, so this is a layout"),
