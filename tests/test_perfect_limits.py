@@ -11,15 +11,12 @@ while listing), and no bound on memory at all. The long runs (1x1000, 10x100,
 from __future__ import annotations
 
 import json
-import os
-import signal
-import subprocess
-import sys
 import time
 from pathlib import Path
 
 import pytest
 
+from measured import run_minesat
 from minesat.board import Position
 from minesat.exact.alike import alike_pairs
 from minesat.exact.budget import Clock, OutOfMemory, OutOfTime, checkpoint, watching
@@ -36,35 +33,11 @@ ROOT = Path(__file__).resolve().parents[1]
 MAPPED_NOT_HELD = 250
 
 
-#: Runs a command with its address space capped, and reports on its last stderr line the most memory
-#: it held (KB). A small process of its own starts it: a child forked from the test process would
-#: count the test process's memory as its own (the peak survives the exec).
-_CAPPED = """
-import resource, subprocess, sys
-cap = int(sys.argv[1])
-done = subprocess.run(sys.argv[2:], capture_output=True,
-                      preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_AS, (cap, cap)))
-sys.stdout.buffer.write(done.stdout)
-sys.stderr.buffer.write(done.stderr)
-print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, file=sys.stderr)
-sys.exit(done.returncode)
-"""
-
-
 def run_capped(*args: str, cap_mb: int, seconds: float = 60.0) -> tuple[int, str, str, float]:
     """``minesat ARGS`` in a fresh process with its address space capped at ``cap_mb`` MB:
     (exit status, stdout, stderr, the most memory it held in MB)."""
-    command = [sys.executable, "-c", _CAPPED, str(cap_mb * 10**6), sys.executable, "-m", "minesat", *args]
-    proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            start_new_session=True)
-    try:
-        out, err = proc.communicate(timeout=seconds)
-    except subprocess.TimeoutExpired:
-        os.killpg(proc.pid, signal.SIGKILL)  # the command too, not only the process starting it
-        proc.communicate()
-        pytest.fail(f"minesat {' '.join(args)} still running after {seconds} s")
-    *lines, held = err.splitlines()
-    return proc.returncode, out, "".join(line + "\n" for line in lines), int(held) * 1024 / 10**6
+    code, out, err, held = run_minesat(*args, seconds=seconds, cap_mb=cap_mb)
+    return code, out, err, held * 1024 / 10**6
 
 
 # --- no recursion as deep as the board -----------------------------------------------------------
