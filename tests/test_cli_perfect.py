@@ -122,7 +122,8 @@ def measured(*args: str, seconds: float = 10.0) -> tuple[int, str, str, int]:
     The bounds are generous (the issue asks for a refusal within 2 s and 300 MB): they catch a
     hang or a blow-up, not a slow machine.
     """
-    return run_minesat(*args, seconds=seconds)
+    code, out, err, held = run_minesat(*args, seconds=seconds)
+    return code, out, err.rstrip("\n"), held
 
 
 @pytest.mark.parametrize(
