@@ -219,3 +219,19 @@ def test_a_position_with_nothing_left_to_uncover_is_answered(tmp_path: Path) -> 
     assert data["strategies"]["best"] == {"move": None, "wins": 1}
     code, out, _ = perfect(path)
     assert code == 0 and "best: nothing is left to uncover" in out
+
+
+def test_the_text_shows_the_best_starts_when_thousands_are_tried() -> None:
+    """1000x1000 with no mine tries 125 250 classes of starts: the text names the best 10, not a
+    1.7 MB line; --top 0 names them all, row-major."""
+    import typer.testing
+
+    from minesat.cli import app
+
+    run = typer.testing.CliRunner().invoke
+    out = run(app, ["perfect", "--rows", "1000", "--cols", "1000", "--mines", "0"]).stdout
+    starts = next(line for line in out.splitlines() if line.startswith("starts"))
+    assert starts.endswith("(the best 10 of 125250; --top 0 shows all)")
+    assert starts.count(" 1.0000") == 10
+    small = run(app, ["perfect", "--rows", "6", "--cols", "6", "--mines", "3", "--top", "0"]).stdout
+    assert "starts     A1 " in small and "shows all" not in small

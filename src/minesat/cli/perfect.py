@@ -108,8 +108,8 @@ def perfect(
         typer.Option(
             "--top",
             metavar="N",
-            help=f"With POSITION_FILE, the text shows the N best moves of the ranking (default "
-            f"{DEFAULT_TOP}; 0: every move). --json always gives every move.",
+            help=f"The text shows the N best moves of a POSITION_FILE's ranking, or the N best starts "
+            f"when more are tried (default {DEFAULT_TOP}; 0: all). --json always gives every one.",
         ),
     ] = DEFAULT_TOP,
     workers: Annotated[
@@ -200,7 +200,7 @@ def perfect(
     if as_json:
         typer.echo(json.dumps(result.to_json()))
     else:
-        typer.echo(describe(result))
+        typer.echo(describe(result, top))
 
 
 def _start(text: str | None, rows: int, cols: int) -> Cell | None:
@@ -259,8 +259,11 @@ def _past_budget(message: str, states: int, as_json: bool) -> NoReturn:
     fail(message, 1)
 
 
-def describe(result: PerfectResult) -> str:
+def describe(result: PerfectResult, top: int = DEFAULT_TOP) -> str:
     """The result in a few lines: the chance, each strategy's beside it, and the work done.
+
+    With no start given, the starts tried (one of each class of cells) follow, row-major; past
+    ``top`` of them (0: all), the ``top`` best, best first (a huge board has thousands).
 
     >>> from minesat.perfect import perfect_play
     >>> r = perfect_play(3, 3, 1, "safe", (1, 1))
@@ -284,9 +287,13 @@ def describe(result: PerfectResult) -> str:
         parts.append(f"{name} {chance:.4f}{share}")
     lines = [head, ", ".join(parts)]
     if len(r.starts) > 1:
-        lines.append(
-            "starts     " + ", ".join(f"{cell_name(s.start)} {s.win_probability:.4f}" for s in r.starts)
-        )
+        shown = list(r.starts)
+        if 0 < top < len(shown):  # the best first; a stable sort keeps row-major order among equals
+            shown = sorted(shown, key=lambda s: -s.wins / s.layouts if s.layouts else 0.0)[:top]
+        cut = len(shown) < len(r.starts)
+        more = f" (the best {top} of {len(r.starts)}; --top 0 shows all)" if cut else ""
+        lines.append("starts     " + ", ".join(f"{cell_name(s.start)} {s.win_probability:.4f}" for s in shown)
+                     + more)
     lines.append(f"searched {plural(r.states, 'state')} in {r.seconds:.1f} s")
     return "\n".join(lines)
 
