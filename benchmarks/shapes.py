@@ -86,15 +86,21 @@ def run_one(face: str, shape: Shape, seed: int, memory: int, timeout: float) -> 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--shapes", type=int, default=60)
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--faces", default=",".join(FACES))
-    parser.add_argument("--memory", type=int, default=2048, help="address-space cap per case, MB")
-    parser.add_argument("--timeout", type=float, default=600.0)
-    parser.add_argument("--jobs", type=int, default=1)
-    parser.add_argument("--play-cells", type=int, default=10_000)
-    parser.add_argument("--out", type=Path)
-    parser.add_argument("--case", nargs=5, metavar=("FACE", "ROWS", "COLS", "MINES", "SEED"))
+    parser.add_argument("--shapes", type=int, default=60, help="how many shapes to draw (default 60)")
+    parser.add_argument("--seed", type=int, default=0,
+                        help="seed of the shapes and their positions (default 0)")
+    parser.add_argument("--faces", default=",".join(FACES),
+                        help="comma-separated faces to run (default: all)")
+    parser.add_argument("--memory", type=int, default=2048,
+                        help="address-space cap per case, MB (default 2048)")
+    parser.add_argument("--timeout", type=float, default=600.0,
+                        help="seconds after which a case is a failure (default 600)")
+    parser.add_argument("--jobs", type=int, default=1, help="cases run at once (default 1)")
+    parser.add_argument("--play-cells", type=int, default=10_000,
+                        help="largest board, in cells, on which games are played (default 10 000)")
+    parser.add_argument("--out", type=Path, help="append one JSON line per case to this file")
+    parser.add_argument("--case", nargs=5, metavar=("FACE", "ROWS", "COLS", "MINES", "SEED"),
+                        help="run one case in this process (what the sweep starts for each case)")
     args = parser.parse_args()
     if args.case:
         face, rows, cols, mines, seed = args.case

@@ -124,7 +124,7 @@ def same(a: dict[str, Any], b: dict[str, Any]) -> bool:
 
 def summarise(games: dict[int, dict[str, Any]]) -> None:
     """Print wins, time per game and the games that differ."""
-    indices = sorted(games)
+    indices = sorted(i for i in games if all(side in games[i] for side in SIDES))
     n = len(indices)
     if not n:
         print("no games")
@@ -156,7 +156,8 @@ def read_games(files: list[Path]) -> dict[int, dict[str, Any]]:
         for line in path.read_text().splitlines():
             if line.strip():
                 record = json.loads(line)
-                games[int(record["game"])] = record
+                # One side per line from an ``--only`` run, both from a plain one: the sides join.
+                games.setdefault(int(record["game"]), {}).update(record)
     return games
 
 

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from minesat.exact import alike
-from minesat.exact.alike import Alike, SparseAlike, alike_pairs, alike_table
+from minesat.exact.alike import Alike, NoTable, SparseAlike, alike_pairs, alike_table, tabulate
 from minesat.exact.geometry import MINE, Board, layouts_matrix
 
 
@@ -85,3 +85,56 @@ def test_long_table_is_exact_on_two_layouts(monkeypatch: pytest.MonkeyPatch) -> 
     for x in range(len(matrix)):
         for y in range(x + 1, len(matrix)):
             assert long.cover(1 << x | 1 << y) == (1 if (x, y) in alike_to else 2)
+
+
+def test_a_list_past_the_pair_limit_keeps_no_table() -> None:
+    board = Board(1, 12)
+    matrix = layouts_matrix(board, range(1, 12), 8)  # dense: nearly every pair alike
+    cells = list(range(12))
+    pairs = len(alike_pairs(matrix, cells)[0])
+    assert pairs > len(matrix)
+    assert isinstance(tabulate(matrix, cells), Alike)  # within the limit at these sizes
+    with pytest.raises(alike.TooAlike):
+        alike_pairs(matrix, cells, max_pairs=pairs - 1)
+
+
+@pytest.mark.parametrize(("rows", "cols", "mines"), [(1, 8, 5), (2, 4, 5), (3, 3, 6), (2, 5, 3), (3, 4, 8)])
+def test_a_search_without_tables_has_the_brute_force_values(
+    rows: int, cols: int, mines: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With the pair limit at nothing every list is a :class:`NoTable`: bounded by sizes alone (and
+    the exact answer for two layouts), the search still finds every start's true value."""
+    from minesat.perfect import PerfectPlay
+    from perfect_bruteforce import BruteForce
+
+    monkeypatch.setattr(alike, "PAIRS_PER_LAYOUT", 0)
+    monkeypatch.setattr(alike, "PAIRS_FLOOR", 0)
+    made: list[object] = []
+    real = alike.tabulate
+
+    def spy(matrix: np.ndarray, cells: list[int]) -> object:
+        made.append(table := real(matrix, cells))
+        return table
+
+    monkeypatch.setattr("minesat.exact.search.tabulate", spy)
+    brute = BruteForce(rows, cols, mines)
+    solver = PerfectPlay(rows, cols, mines, max_states=None)
+    for r in range(rows):
+        for c in range(cols):
+            value = solver.start_value((r, c), "any")
+            assert (value.wins, value.layouts) == brute.start((r, c), "any"), (r, c)
+    assert any(isinstance(table, NoTable) for table in made)
+
+
+def test_no_table_tells_two_layouts_apart_as_the_tables_do() -> None:
+    board = Board(3, 3)
+    matrix = layouts_matrix(board, range(9), 3)
+    cells = list(range(9))
+    exact = alike_table(len(matrix), *alike_pairs(matrix, cells))
+    stand_in = NoTable(matrix)
+    rnd = random.Random(5)
+    for _ in range(300):
+        x, y = rnd.sample(range(len(matrix)), 2)
+        assert stand_in.cover(1 << x | 1 << y) == exact.cover(1 << x | 1 << y)
+    assert stand_in.cover((1 << len(matrix)) - 1) == len(matrix)
+

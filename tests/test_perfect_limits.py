@@ -11,6 +11,7 @@ while listing), and no bound on memory at all. The long runs (1x1000, 10x100,
 from __future__ import annotations
 
 import json
+import re
 import time
 from pathlib import Path
 
@@ -138,6 +139,27 @@ def test_the_time_limit_is_kept_while_the_layouts_are_listed() -> None:
     assert time.perf_counter() - began <= 0.5 * 1.1 + 1
 
 
+def test_a_board_far_past_any_listing_is_refused_without_counting_its_layouts(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """961x490 with 235 445 mines: ``comb`` of its cells takes seconds in one call no clock stops
+    (the sweep saw 5.6 s for a 2 s limit). Its size is said from logarithms, the same figures."""
+    import minesat.perfect.game as game
+
+    real = game.comb
+
+    def small_only(n: int, k: int) -> int:
+        assert n < 100_000, f"comb({n}, {k}) worked out"
+        return real(n, k)
+
+    monkeypatch.setattr(game, "comb", small_only)
+    said = re.escape("start A1 has 6.0e141748 layouts: more than the 4000000 the search lists")
+    with pytest.raises(PastBudget, match=said):
+        perfect_play(961, 490, 235_445, "safe", (0, 0), time_limit=2.0)
+    with pytest.raises(PastBudget, match=re.escape("start A1 has 4.0e9 layouts: more than")):
+        perfect_play(300, 300, 2, "safe", (0, 0), time_limit=2.0)  # small enough to count exactly
+
+
 def test_a_clock_stops_what_it_watches_and_nothing_else() -> None:
     with watching(Clock(0.0, None)), pytest.raises(OutOfTime):
         checkpoint()
@@ -210,6 +232,37 @@ def test_a_board_with_one_layout_answers_in_little_memory() -> None:
     data = json.loads(out)
     assert (data["wins"], data["layouts"], data["states"]) == (1, 1, 0)
     assert held < 200
+
+
+#: A row of 31 cells with 22 mines, after a first click at A4: 53 130 layouts, nearly every two of
+#: them alike (a cell safe in both is rare), so their alike pairs would take some 11 GB.
+DENSE_ROW = "# mines: 22\n?*1  1*" + "?" * 24 + "\n"
+
+
+def test_a_dense_row_whose_layouts_nearly_all_look_alike_is_searched_in_little_memory(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "row.txt"
+    path.write_text(DENSE_ROW)
+    code, out, err, held = run_capped("perfect", str(path), "--json", cap_mb=1000 + MAPPED_NOT_HELD,
+                                      seconds=120)
+    assert code == 0, err
+    data = json.loads(out)
+    assert (data["wins"], data["layouts"]) == (28, 53130)
+    assert held < 500
+
+
+def test_the_player_searches_a_dense_row_to_the_end_in_little_memory(tmp_path: Path) -> None:
+    """The default player's endgame (no memory budget: its moves may not depend on the machine)
+    on the same kind of row: searched, not cut short by the system refusing memory."""
+    db = tmp_path / "games.sqlite"
+    args = ("simulate", "--rows", "1", "--cols", "31", "--mines", "22", "--games", "1", "--workers", "1",
+            "--seed", "700061", "--db", str(db), "--json")
+    code, out, err, held = run_capped(*args, cap_mb=1500, seconds=120)
+    assert code == 0, err
+    summary = json.loads(out.splitlines()[-1])
+    assert summary["searches_cut"] == 0
+    assert held < 600
 
 
 # --- the web page's perfect play -----------------------------------------------------------------

@@ -11,6 +11,13 @@ restricts its parent's table. A short list keeps, per layout, the bit set of its
 look-alikes (:class:`Alike`); a long one keeps the pairs as arrays
 (:class:`SparseAlike`), since most layouts have none or one or two look-alikes.
 
+Not always: on a dense board (a row of 31 cells with 22 mines) most cells are a
+mine in one layout or the other, nearly every pair is alike, and the pairs of
+53 130 layouts would take 11 GB. :func:`tabulate` stops counting past
+:func:`pair_limit` (a number of pairs, so the same lists give up on every
+machine) and keeps no table (:class:`NoTable`): the search is then bounded by
+sizes alone, which is still right, only slower to prune.
+
 >>> import numpy as np
 >>> matrix = np.array([[9, 1, 1], [1, 9, 1], [2, 2, 9]], dtype=np.uint8)
 >>> alike_pairs(matrix, [0, 1, 2])          # layouts 0 and 1 agree wherever both are safe
@@ -36,9 +43,33 @@ LOCAL_SIZE = 4096
 #: Pairs of blocks of layouts whose product is at most this are compared at once, cell by cell.
 _JOIN_LEAF = 4096
 
+#: A list of ``n`` layouts gives up its table past ``PAIRS_PER_LAYOUT * n + PAIRS_FLOOR`` alike
+#: pairs. Boards within the search's reach have fewer pairs than layouts (5x6 with 6 mines:
+#: 90 147 pairs among 230 230 layouts); past the limit the pairs grow as the square of the
+#: list, and the table would cost more than the bound saves.
+PAIRS_PER_LAYOUT = 64
+PAIRS_FLOOR = 65_536
 
-def alike_pairs(matrix: np.ndarray, cells: Sequence[int]) -> tuple[np.ndarray, np.ndarray]:
+
+def pair_limit(size: int) -> int:
+    """The most alike pairs a list of ``size`` layouts keeps a table for.
+
+    >>> pair_limit(1000)
+    129536
+    """
+    return PAIRS_PER_LAYOUT * size + PAIRS_FLOOR
+
+
+class TooAlike(Exception):
+    """More alike pairs than :func:`alike_pairs` was asked to find."""
+
+
+def alike_pairs(
+    matrix: np.ndarray, cells: Sequence[int], max_pairs: int | None = None
+) -> tuple[np.ndarray, np.ndarray]:
     """Every pair ``a < b`` of rows of ``matrix`` alike on ``cells``, as two index arrays.
+
+    Raises :class:`TooAlike` as soon as more than ``max_pairs`` are found (``None``: no limit).
 
     The rows are split by the number each shows at one cell after another
     (the most varied cells first); a row with a mine there goes with every
@@ -66,6 +97,8 @@ def alike_pairs(matrix: np.ndarray, cells: Sequence[int]) -> tuple[np.ndarray, n
             found_a.append(np.minimum(xs[i], ys[j]))
             found_b.append(np.maximum(xs[i], ys[j]))
             found[0] += len(i)
+            if max_pairs is not None and found[0] > max_pairs:
+                raise TooAlike(f"more than {max_pairs} alike pairs among {len(seen)} layouts")
 
     # The blocks still to compare, a stack of (rows, other rows or None for "among themselves",
     # depth): a walk of its own rather than a recursion, which would go as deep as the cells.
@@ -131,6 +164,21 @@ def _variety(seen: np.ndarray) -> np.ndarray:
         logs = np.log(np.where(counts > 0, share, 1.0))
         variety[first:first + span] = -(share * logs).sum(axis=1)
     return variety
+
+
+def tabulate(matrix: np.ndarray, cells: Sequence[int]) -> Alike | SparseAlike | NoTable:
+    """The look-alike table of the layouts ``matrix`` (alike on ``cells``), or
+    :class:`NoTable` when they have more pairs than :func:`pair_limit` allows.
+
+    >>> row = np.array([[9, 9, 1], [9, 1, 9], [1, 9, 9]], dtype=np.uint8)  # 1x3, two mines
+    >>> tabulate(row, [0, 1, 2]).cover(0b111)
+    1
+    """
+    try:
+        pairs = alike_pairs(matrix, cells, pair_limit(len(matrix)))
+    except TooAlike:
+        return NoTable(matrix)
+    return alike_table(len(matrix), *pairs)
 
 
 def alike_table(size: int, a: np.ndarray, b: np.ndarray) -> Alike | SparseAlike:
@@ -302,3 +350,33 @@ class SparseAlike:
         a, b = renumber[self.a], renumber[self.b]
         keep = (a >= 0) & (b >= 0)
         return alike_table(len(index), a[keep], b[keep])
+
+
+class NoTable:
+    """The stand-in for the table of a list with too many alike pairs (:func:`tabulate`).
+
+    Its cover of a set is the set's size, a valid bound that prunes nothing,
+    save for two layouts, where the search takes the cover as the exact value:
+    one when the two look alike, as it is for the tables.
+
+    >>> table = NoTable(np.array([[9, 1], [1, 9], [2, 2]], dtype=np.uint8))
+    >>> table.cover(0b011), table.cover(0b101), table.cover(0b111)
+    (1, 2, 3)
+    """
+
+    __slots__ = ("matrix",)
+
+    def __init__(self, matrix: np.ndarray) -> None:
+        self.matrix = matrix
+
+    def cover(self, subset: int) -> int:
+        m = subset.bit_count()
+        if m != 2:
+            return m
+        x, y = self.matrix[(subset & -subset).bit_length() - 1], self.matrix[subset.bit_length() - 1]
+        alike = bool(((x == y) | (x == MINE) | (y == MINE)).all())
+        return 1 if alike else 2
+
+    def restrict(self, subset: int, index: np.ndarray) -> NoTable:
+        """A smaller list of a list this alike is no table either (for the same reason, mostly)."""
+        return NoTable(self.matrix[index])

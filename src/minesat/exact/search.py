@@ -57,7 +57,7 @@ from typing import Any, TypeVar
 
 import numpy as np
 
-from minesat.exact.alike import LOCAL_SIZE, Alike, SparseAlike, alike_pairs, alike_table
+from minesat.exact.alike import LOCAL_SIZE, Alike, NoTable, SparseAlike, tabulate
 from minesat.exact.budget import checkpoint
 from minesat.exact.geometry import COVERED, MINE, Board
 
@@ -140,7 +140,7 @@ class Universe:
         self,
         matrix: np.ndarray,
         cells: Iterable[int],
-        alike: Alike | SparseAlike | None = None,
+        alike: Alike | SparseAlike | NoTable | None = None,
         *,
         tabulate: bool = True,
     ) -> None:
@@ -149,14 +149,14 @@ class Universe:
         self.everything = (1 << size) - 1
         self.memo: dict[int, int] = {}
         self.columns: list[tuple[int, int, tuple[tuple[int, int], ...]]] = _columns(matrix, list(cells))
-        self.alike: Alike | SparseAlike | None = alike
+        self.alike: Alike | SparseAlike | NoTable | None = alike
         if tabulate:
             self.tabulate()
 
     def tabulate(self) -> None:
         """Work out which layouts no cell tells apart (:attr:`alike`), if not done yet."""
         if self.alike is None:
-            self.alike = alike_table(self.size, *alike_pairs(self.matrix, [c for c, _, _ in self.columns]))
+            self.alike = tabulate(self.matrix, [c for c, _, _ in self.columns])
 
     def sub(self, subset: int, cells: Iterable[int]) -> tuple[Universe, int]:
         """A universe of the layouts in ``subset`` alone, and the set of all of them in it."""
@@ -230,7 +230,7 @@ R = TypeVar("R")
 
 
 def _with_covers(
-    alike: Alike | SparseAlike | None, parts: list[tuple[int, int, T]]
+    alike: Alike | SparseAlike | NoTable | None, parts: list[tuple[int, int, T]]
 ) -> list[tuple[int, int, int, T]]:
     """Each ``(size, layouts, what)`` part with an upper bound on its value put first: its
     look-alike cover (1 for a single layout), or its size where the list has no table."""
@@ -257,7 +257,7 @@ class _Moves:
     __slots__ = ("alike", "heap", "subset")
 
     def __init__(self, live: list[tuple[int, int, tuple[tuple[int, int], ...]]],
-                 alike: Alike | SparseAlike | None, subset: int) -> None:
+                 alike: Alike | SparseAlike | NoTable | None, subset: int) -> None:
         self.alike = alike
         self.subset = subset
         # (-bound so far, -safe count, cell, counted, the cell's numbers or the outcomes): a cell is

@@ -19,6 +19,7 @@ from minesat.exact.budget import (
     DEFAULT_MAX_MEMORY,
     DEFAULT_MAX_STATES,
     DEFAULT_TIME_LIMIT,
+    MAX_LAYOUTS,
     STOPS,
     Clock,
     OutOfMemory,
@@ -35,7 +36,7 @@ from minesat.exact.search import OutOfBudget
 from minesat.generate import FirstClick, check_mine_count, kept_clear, mines_fit
 from minesat.perfect.parallel import PartPastBudget, describe_part, parallel_start_values
 from minesat.perfect.solver import PerfectPlay, StartValue, listed_rule
-from minesat.stats import WinShare
+from minesat.stats import EXACT_BINOMIAL_BITS, WinShare, approximate_binomial, binomial_bits
 
 #: Fewer layouts than this (over all the starts tried) are searched in this process
 #: even when workers are asked for: the search ends before they would start.
@@ -52,6 +53,14 @@ def _refuse_unlisted(
     """
     hardest = start if start is not None else (0, 0)
     pool = rows * cols - len(kept_clear(hardest, rows, cols, listed_rule(rule)))
+    if 0 <= mines <= pool and binomial_bits(pool, mines) > EXACT_BINOMIAL_BITS:
+        # Far past any listing, and too large to count within a time limit (math.comb of half a
+        # million cells takes seconds, in one call no clock stops): said from logarithms, with
+        # the least count it could be.
+        raise PastBudget(
+            f"start {cell_name(hardest)} has {approximate_binomial(pool, mines)} layouts: more than "
+            f"the {MAX_LAYOUTS} the search lists; try a smaller board or fewer mines", 0, 0, MAX_LAYOUTS + 1
+        )
     layouts = comb(pool, mines) if 0 <= mines <= pool else 0
     refusal = listing_refusal(rows * cols, layouts, max_memory)
     if refusal is not None:
