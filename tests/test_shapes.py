@@ -92,6 +92,7 @@ def test_analyze_answers_soundly_on_every_shape(shape: Shape, seed: int) -> None
 @example(shape=Shape(40, 40, 300), seed=0)
 @example(shape=Shape(1, 1000, 1), seed=0)
 @example(shape=Shape(2, 2, 4), seed=0)
+@example(shape=Shape(1, 31, 22), seed=700061)  # the long sweep: 24 GB in the endgame's look-alikes
 @pytest.mark.parametrize("face", [f for f in FACES if f.startswith(("simulate", "solve"))])
 def test_one_game_of_each_strategy_ends(face: str, shape: Shape, seed: int) -> None:
     check(face, shape, seed)
@@ -102,6 +103,7 @@ def test_one_game_of_each_strategy_ends(face: str, shape: Shape, seed: int) -> N
 @example(shape=Shape(40, 40, 1), seed=0)
 @example(shape=Shape(1, 1000, 2), seed=0)
 @example(shape=Shape(1000, 1000, 0), seed=0)
+@example(shape=Shape(961, 490, 235445), seed=0)  # the long sweep: counting its layouts took seconds
 def test_perfect_answers_or_refuses_within_its_time_limit(shape: Shape, seed: int) -> None:
     check("perfect", shape, seed)
 
