@@ -24,7 +24,7 @@ from minesat.exact.budget import Clock, OutOfMemory, OutOfTime, checkpoint, watc
 from minesat.exact.geometry import MINE, Board, layouts_matrix
 from minesat.exact.listing import list_layouts
 from minesat.formats.wanted import read_board
-from minesat.perfect import PastBudget, PositionSearch, perfect_play
+from minesat.perfect import PastBudget, PositionSearch, perfect_play, strategy_wins
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -82,6 +82,12 @@ def test_a_component_as_long_as_the_board_is_listed_without_deep_recursion() -> 
     assert listed is not None
     cells, layouts = listed
     assert len(layouts) == 1 and {cells[i][1] for i in range(len(cells)) if layouts[0] >> i & 1} == mined
+
+
+def test_a_strategy_is_counted_on_a_row_of_1000_cells_without_recursing() -> None:
+    """The strategy's game tree down a row: a guess, then a cascade splitting at every cell."""
+    count = strategy_wins(1, 1000, 1, "opening", (0, 0), "safest")
+    assert (count.wins, count.layouts) == (998, 998)
 
 
 # --- one layout, and mines that fit nowhere -----------------------------------------------------
@@ -158,6 +164,23 @@ def test_a_board_far_past_any_listing_is_refused_without_counting_its_layouts(
         perfect_play(961, 490, 235_445, "safe", (0, 0), time_limit=2.0)
     with pytest.raises(PastBudget, match=re.escape("start A1 has 4.0e9 layouts: more than")):
         perfect_play(300, 300, 2, "safe", (0, 0), time_limit=2.0)  # small enough to count exactly
+
+
+def test_the_time_limit_and_memory_budget_hold_for_the_strategy_counts() -> None:
+    """1x400 with 2 mines: the search takes about 2 s, counting ``safest``'s wins half a minute."""
+    began = time.perf_counter()
+    with pytest.raises(PastBudget, match=r"^past --time-limit 1 s while counting safest's wins: .* "
+                       r"settled after \d+ positions; raise --time-limit or leave out --strategy$"):
+        strategy_wins(1, 400, 2, "opening", (0, 0), "safest", time_limit=1.0)
+    assert time.perf_counter() - began <= 1.0 * 1.1 + 1
+    with pytest.raises(PastBudget, match=r"^past the memory budget of 0.001 MB while counting safest"):
+        strategy_wins(1, 400, 2, "opening", (0, 0), "safest", max_memory=1000)
+    code, out, err, _ = run_capped("perfect", "--rows", "1", "--cols", "400", "--mines", "2", "--start", "A1",
+                                   "--strategy", "safest", "--time-limit", "4", "--json", cap_mb=3000)
+    assert code == 1
+    assert err.startswith("minesat: past --time-limit 4 s while counting safest's wins: ")
+    assert json.loads(out)["error"].startswith("past --time-limit 4 s while counting safest's wins: ")
+    assert json.loads(out)["states"] > 0  # the search was done: its states are the run's
 
 
 def test_a_clock_stops_what_it_watches_and_nothing_else() -> None:

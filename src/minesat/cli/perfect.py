@@ -188,10 +188,14 @@ def perfect(
                 fail(str(err))
             except SchedulerError as err:
                 fail(str(err))
-            counts = {
-                name: strategy_wins(rows, cols, mines, rule, result.start, name, progress=bar(name)).wins
-                for name in names
-            }
+            try:
+                counts = {
+                    name: strategy_wins(rows, cols, mines, rule, result.start, name, progress=bar(name),
+                                        time_limit=limit, max_memory=memory, began=began).wins
+                    for name in names
+                }
+            except PastBudget as err:  # the search is done: its states are the run's
+                _past_budget(str(err), result.states, as_json)
     except PastBudget as err:
         _past_budget(str(err), err.states, as_json)
     except KeyboardInterrupt:

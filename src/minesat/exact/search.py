@@ -113,6 +113,31 @@ class OutOfBudget(Exception):
         self.states = states
 
 
+def drive(root: Generator[Any, Any, R], expand: Callable[..., Generator[Any, Any, Any]]) -> R:
+    """Run the walk ``root`` with a stack of its own instead of Python's: each time a walk
+    yields a child (a tuple of arguments), ``expand(*child)`` is walked to its end first and its
+    value sent back. A game as long as the board then needs no recursion as deep as the board.
+
+    >>> def count(n):                       # the length of a chain, as a walk
+    ...     return (1 + (yield (n - 1,))) if n else 0
+    >>> drive(count(5000), count)
+    5000
+    """
+    stack: list[Generator[Any, Any, Any]] = [root]
+    value: Any = None
+    while True:
+        try:
+            child = stack[-1].send(value)
+        except StopIteration as done:
+            stack.pop()
+            if not stack:
+                return done.value  # type: ignore[no-any-return]
+            value = done.value
+            continue
+        stack.append(expand(*child))
+        value = None
+
+
 def members(subset: int, size: int) -> np.ndarray:
     """The indices of the set bits of ``subset`` (``size`` bits), ascending.
 
@@ -359,19 +384,7 @@ class PerfectSearch:
 
     def _drive(self, root: Generator[Ask, int, R]) -> R:
         """Run ``root`` and every search it asks for, each child before its parent goes on."""
-        stack: list[Generator[Ask, int, Any]] = [root]
-        value: Any = None
-        while True:
-            try:
-                ask = stack[-1].send(value)
-            except StopIteration as done:
-                stack.pop()
-                if not stack:
-                    return done.value
-                value = done.value
-                continue
-            stack.append(self._state(*ask))
-            value = None
+        return drive(root, self._state)
 
     def _expect(self, universe: Universe, *, root: bool = False) -> None:
         """Plan the look-alikes of a long list without them (:data:`LATE_ALIKE`).

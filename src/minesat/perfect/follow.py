@@ -17,7 +17,7 @@ The count is exactly the number of layouts ``play_game`` wins
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator, Iterator
 from dataclasses import dataclass
 from math import comb
 
@@ -25,7 +25,9 @@ import numpy as np
 
 from minesat.analysis import Analysis, Analyzer
 from minesat.board import COVERED, FLAG, Cell, Position
+from minesat.exact.budget import STOPS, Clock, PastBudget, checkpoint, listing_bytes, watching, which_budget
 from minesat.exact.geometry import MAX_LAYOUTS, MINE, Board, TooManyLayouts, bit_set, layouts_matrix
+from minesat.exact.search import drive
 from minesat.generate import FirstClick, check_mine_count, kept_clear
 from minesat.stats import WinShare
 
@@ -75,35 +77,54 @@ class StrategyTree:
 
         Yields each resulting state with the layouts that lead to it: the game's
         flood fill, one number at a time, splitting the layouts wherever they
-        disagree on a number.
+        disagree on a number. The branches wait on a list, not in nested calls:
+        a cascade down a row of a thousand cells splits a thousand times.
         """
         neighbours = self.board.neighbours
-        while pending:
-            c = pending.pop()
-            if state[c] != COVERED:
-                continue  # opened by a cascade already, or flagged: the game leaves it
-            parts = [(v, q) for v, mask in self.shows[c] if (q := subset & mask)]
-            if len(parts) == 1:
-                v = parts[0][0]
-                state[c] = v
-                if v == 0:
-                    pending.extend(j for j in neighbours[c] if state[j] == COVERED)
-                continue
-            for v, q in parts:
-                branch = list(state)
-                branch[c] = v
-                more = list(pending)
-                if v == 0:
-                    more.extend(j for j in neighbours[c] if branch[j] == COVERED)
-                yield from self.uncover(branch, q, more)
-            return
-        yield state, subset
+        branches = [(state, subset, pending)]
+        while branches:
+            state, subset, pending = branches.pop()
+            while pending:
+                c = pending.pop()
+                if state[c] != COVERED:
+                    continue  # opened by a cascade already, or flagged: the game leaves it
+                parts = [(v, q) for v, mask in self.shows[c] if (q := subset & mask)]
+                if len(parts) == 1:
+                    v = parts[0][0]
+                    state[c] = v
+                    if v == 0:
+                        pending.extend(j for j in neighbours[c] if state[j] == COVERED)
+                    continue
+                for v, q in reversed(parts):  # the first number's branch is taken first
+                    branch = list(state)
+                    branch[c] = v
+                    more = list(pending)
+                    if v == 0:
+                        more.extend(j for j in neighbours[c] if branch[j] == COVERED)
+                    branches.append((branch, q, more))
+                break
+            else:
+                yield state, subset
 
     def won(self, state: list[int]) -> bool:
         return sum(1 for s in state if s >= 0) == self.to_uncover
 
     def play(self, state: list[int], subset: int) -> int:
         """Layouts of ``subset`` the player wins from ``state`` (the layouts consistent with it)."""
+        return drive(self._play(state, subset), self._play)
+
+    def click(self, state: list[int], subset: int, cell: int) -> int:
+        """Uncover ``cell`` as a guess: the layouts with a mine there are lost."""
+        return drive(self._click(state, subset, cell), self._play)
+
+    def guess(self, state: list[int], subset: int, position: Position, analysis: Analysis) -> int:
+        """Nothing is proven: the cell the strategy guesses (a subclass may look at it first)."""
+        return self.board.index(self.strategy.choose(position, analysis))
+
+    # The game tree is walked by :func:`~minesat.exact.search.drive`: each position's walk
+    # yields the positions after its move, ``(state, layouts)``, and is sent back their wins.
+
+    def _play(self, state: list[int], subset: int) -> Generator[tuple[list[int], int], int, int]:
         if self.won(state):
             self.settled += subset.bit_count()
             return subset.bit_count()
@@ -112,6 +133,7 @@ class StrategyTree:
             self.settled += subset.bit_count()
             return self.memo[key]
         self.positions += 1
+        checkpoint()  # the time, and every few milliseconds the memory held, when watched
         if self.progress is not None and not self.positions % 256:
             self.progress(self.positions, self.settled, self.total)
         board = self.board
@@ -121,35 +143,27 @@ class StrategyTree:
             analysis = self.analyzer.analyze(position)
             safe, mine = analysis.safe, analysis.mine
         if safe or mine:
-            wins = self._proven(state, subset, [board.index(c) for c in safe], [board.index(c) for c in mine])
+            # Every proven safe cell uncovered, then (unless that won) every proven mine flagged.
+            flags = [board.index(c) for c in mine]
+            wins = 0
+            for after, part in self.uncover(list(state), subset, [board.index(c) for c in safe][::-1]):
+                if not self.won(after):
+                    for c in flags:
+                        if after[c] == COVERED:
+                            after[c] = FLAG
+                wins += yield after, part
         else:
-            wins = self.guess(state, subset, position, analysis)
+            wins = yield from self._click(state, subset, self.guess(state, subset, position, analysis))
         self.memo[key] = wins
         return wins
 
-    def guess(self, state: list[int], subset: int, position: Position, analysis: Analysis) -> int:
-        """Nothing is proven: the strategy's guess (a subclass may look at it first)."""
-        return self.click(state, subset, self.board.index(self.strategy.choose(position, analysis)))
-
-    def _proven(self, state: list[int], subset: int, safe: list[int], mine: list[int]) -> int:
-        """Every proven safe cell uncovered, then (unless that won) every proven mine flagged."""
-        wins = 0
-        for after, part in self.uncover(list(state), subset, safe[::-1]):
-            if not self.won(after):
-                for c in mine:
-                    if after[c] == COVERED:
-                        after[c] = FLAG
-            wins += self.play(after, part)
-        return wins
-
-    def click(self, state: list[int], subset: int, cell: int) -> int:
-        """Uncover ``cell`` as a guess: the layouts with a mine there are lost."""
+    def _click(self, state: list[int], subset: int, cell: int) -> Generator[tuple[list[int], int], int, int]:
         survivors = subset & ~self.mined[cell]
         self.settled += (subset & self.mined[cell]).bit_count()
         wins = 0
         if survivors:
             for after, part in self.uncover(list(state), survivors, [cell]):
-                wins += self.play(after, part)
+                wins += yield after, part
         return wins
 
 
@@ -162,17 +176,23 @@ def strategy_wins(
     strategy: str,
     *,
     progress: Callable[[int, int, int], None] | None = None,
+    time_limit: float | None = None,
+    max_memory: int | None = None,
+    began: float | None = None,
 ) -> StrategyCount:
     """How many of the layouts ``rule`` allows the named strategy wins from ``start``, exactly.
 
     The same layouts as :func:`~minesat.perfect.perfect_play`: uniform among
     those the rule allows; under ``any`` a mine at the start loses at once.
-    Raises :class:`ValueError` for an unknown strategy or mines that do not fit, and
-    :class:`~minesat.exact.geometry.TooManyLayouts` for a board too large to list.
+    Raises :class:`ValueError` for an unknown strategy or mines that do not fit,
+    :class:`~minesat.exact.geometry.TooManyLayouts` for a board too large to list,
+    and :class:`~minesat.exact.budget.PastBudget` past ``time_limit`` seconds
+    (counted from ``began``, a ``time.perf_counter()``, by default the call) or
+    ``max_memory`` bytes held.
     """
     from minesat.player import get_strategy
 
-    began = time.perf_counter()
+    began = time.perf_counter() if began is None else began
     rule = FirstClick(rule)
     get_strategy(strategy)  # fails early on a bad name
     check_mine_count(rows, cols, mines, start, rule)
@@ -182,7 +202,22 @@ def strategy_wins(
     layouts = comb(len(pool), mines)
     if layouts > MAX_LAYOUTS:
         raise TooManyLayouts(layouts)
-    matrix = layouts_matrix(board, pool, mines)
-    tree = StrategyTree(board, mines, matrix, strategy, progress)
-    wins = tree.click([COVERED] * board.cells, (1 << len(matrix)) - 1, board.index(start))
+    clock = Clock(time_limit, None, max_memory)
+    if time_limit is not None:
+        clock.deadline = began + time_limit  # the limit of the whole run, not of this count alone
+    tree: StrategyTree | None = None
+    try:
+        with watching(clock):
+            checkpoint(more=listing_bytes(board.cells, layouts))
+            matrix = layouts_matrix(board, pool, mines)
+            tree = StrategyTree(board, mines, matrix, strategy, progress)
+            wins = tree.click([COVERED] * board.cells, (1 << len(matrix)) - 1, board.index(start))
+    except STOPS as err:
+        past, advice = which_budget(err, None, time_limit)
+        settled = tree.settled if tree is not None else 0
+        raise PastBudget(
+            f"{past} while counting {strategy}'s wins: {settled / layouts:.1%} of the layouts settled "
+            f"after {tree.positions if tree is not None else 0} positions; {advice} or leave out --strategy",
+            0, settled, layouts,
+        ) from None
     return StrategyCount(strategy, wins, layouts, tree.positions, time.perf_counter() - began)

@@ -114,7 +114,7 @@ class _GapTree(StrategyTree):
             risk = {c: mine_probability(analysis, c) for c in cells}
             self.gaps.append(Gap(position, subset.bit_count(), perfect, chosen, self.board.cell(move),
                                  optimal, risk))
-        return self.click(state, subset, move)
+        return move
 
 
 def strategy_gaps(
