@@ -13,9 +13,12 @@ from __future__ import annotations
 import json
 import re
 import time
+from math import comb
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from measured import run_minesat
 from minesat.board import Position
@@ -23,6 +26,7 @@ from minesat.exact.alike import alike_pairs
 from minesat.exact.budget import Clock, OutOfMemory, OutOfTime, checkpoint, watching
 from minesat.exact.geometry import MINE, Board, layouts_matrix
 from minesat.exact.listing import list_layouts
+from minesat.exact.position import interior_bound
 from minesat.formats.wanted import read_board
 from minesat.perfect import PastBudget, PositionSearch, perfect_play, strategy_wins
 
@@ -181,6 +185,43 @@ def test_the_time_limit_and_memory_budget_hold_for_the_strategy_counts() -> None
     assert err.startswith("minesat: past --time-limit 4 s while counting safest's wins: ")
     assert json.loads(out)["error"].startswith("past --time-limit 4 s while counting safest's wins: ")
     assert json.loads(out)["states"] > 0  # the search was done: its states are the run's
+
+
+def test_a_huge_position_is_refused_before_its_layouts_are_counted(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A covered 1000x1000 position: its exact count (seconds of ``math.comb``) is never asked."""
+    from minesat.analysis import Analyzer
+
+    def never(self: Analyzer, position: Position) -> None:
+        raise AssertionError("analysed")
+
+    monkeypatch.setattr(Analyzer, "analyze", never)
+    position = Position(1000, 1000, (-1,) * 1_000_000, 300_000)
+    said = "at least 8.6e265291 layouts, if any fits the position: more than the 4000000 the search lists"
+    with pytest.raises(ValueError, match=re.escape(said)):
+        PositionSearch(position, time_limit=1.0)
+
+
+@settings(max_examples=200, deadline=None, derandomize=True)
+@given(rows=st.integers(1, 6), cols=st.integers(1, 6), data=st.data())
+def test_the_interior_bound_is_below_every_exact_count(rows: int, cols: int, data: st.DataObject) -> None:
+    """On positions of random layouts (some safe cells shown, some mines flagged): never above the count."""
+    from minesat.analysis import analyze
+    from minesat.board import neighbours
+
+    everywhere = [(r, c) for r in range(rows) for c in range(cols)]
+    mines = set(data.draw(st.sets(st.sampled_from(everywhere), max_size=rows * cols)))
+    shown = data.draw(st.sets(st.sampled_from(everywhere)))
+    cells = tuple(
+        (-2 if cell in shown else -1) if cell in mines
+        else sum(n in mines for n in neighbours(cell, rows, cols)) if cell in shown
+        else -1
+        for cell in everywhere
+    )
+    position = Position(rows, cols, cells, len(mines))
+    bound = interior_bound(position)
+    layouts = analyze(position).layouts
+    assert bound is not None and layouts is not None
+    assert comb(*bound) <= layouts
 
 
 def test_a_clock_stops_what_it_watches_and_nothing_else() -> None:

@@ -13,8 +13,10 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
+
 from minesat.analysis import Analysis, Analyzer
-from minesat.board import FLAG, Cell, Position, cell_name
+from minesat.board import COVERED, FLAG, Cell, Position, cell_name
 from minesat.exact.budget import (
     DEFAULT_MAX_MEMORY,
     DEFAULT_MAX_STATES,
@@ -31,7 +33,7 @@ from minesat.exact.budget import (
 from minesat.exact.geometry import MINE, Board
 from minesat.exact.listing import position_bytes, position_layouts
 from minesat.exact.search import OutOfBudget, PerfectSearch, Universe, root_alike
-from minesat.stats import WinShare, approximate
+from minesat.stats import EXACT_BINOMIAL_BITS, WinShare, approximate, approximate_binomial, binomial_bits
 
 
 @dataclass(frozen=True)
@@ -45,6 +47,50 @@ class RankedMove(WinShare):
 
     def to_json(self) -> dict[str, Any]:
         return {"cell": cell_name(self.cell), "wins": self.wins, "win_probability": self.win_probability}
+
+
+def interior_bound(position: Position) -> tuple[int, int] | None:
+    """``(n, j)``: if any layout fits ``position``, at least ``comb(n, j)`` do; ``None`` when the
+    mines do not fit at all (the analysis says why) or the total is unknown.
+
+    The covered cells next to no number (the interior, ``n`` of them) take any
+    ``j`` of the mines in every layout that puts the other ``mines - j`` next to
+    the numbers: so a layout that fits brings ``comb(n, j)`` with it, for some
+    ``j`` the cells allow. The binomial is least at an end of that range.
+    Found at once however large the board, where the exact count takes seconds.
+
+    >>> interior_bound(Position.from_rows(["1??", "???", "???"], mines=3))   # 5 cells beside no number
+    (5, 0)
+    >>> interior_bound(Position.from_rows(["1??", "???", "???"], mines=7))   # 4 or 5 of them: C(5, 5)
+    (5, 5)
+    """
+    if position.mines is None:
+        return None
+    rows, cols = position.rows, position.cols
+    seen = np.array(position.cells, dtype=np.int8).reshape(rows, cols)
+    covered = seen == COVERED
+    mines = position.mines - int(np.count_nonzero(seen == FLAG))
+    near = np.zeros((rows + 2, cols + 2), dtype=bool)  # a number at (r, c) marks its 3x3 block
+    for dr in range(3):
+        for dc in range(3):
+            near[dr:dr + rows, dc:dc + cols] |= seen >= 0
+    inside = covered & ~near[1:-1, 1:-1]
+    interior, frontier = int(np.count_nonzero(inside)), int(np.count_nonzero(covered & ~inside))
+    lowest, highest = max(0, mines - frontier), min(mines, interior)
+    if mines < 0 or lowest > highest:
+        return None
+    return interior, min((lowest, highest), key=lambda j: binomial_bits(interior, j))
+
+
+def _far_past_any_listing(position: Position, max_layouts: int) -> str | None:
+    """Why a huge position is refused before it is analysed (:func:`interior_bound` past
+    :data:`~minesat.stats.EXACT_BINOMIAL_BITS` bits), or ``None``. It says "if any fits": a
+    position no layout fits is refused as well, only for another reason than the one given."""
+    bound = interior_bound(position)
+    if bound is None or binomial_bits(*bound) <= EXACT_BINOMIAL_BITS:
+        return None
+    return (f"at least {approximate_binomial(*bound)} layouts, if any fits the position: "
+            f"more than the {max_layouts} the search lists")
 
 
 class PositionSearch:
@@ -104,6 +150,8 @@ class PositionSearch:
     ) -> None:
         """List the layouts and set up the search (watched by the clock, as the search is)."""
         max_states = self.max_states
+        if analysis is None and (hopeless := _far_past_any_listing(position, max_layouts)) is not None:
+            raise ValueError(hopeless)
         # The position's analysis (given, when the caller has it): it raises, naming a cell, when
         # no layout fits, and counts the layouts before any is listed.
         self.analysis = analysis if analysis is not None else Analyzer().analyze(position)
