@@ -49,12 +49,14 @@ REFUSALS: dict[str, re.Pattern[str]] = {
     "time limit": re.compile(r"past --time-limit|past the time limit|time limit of"),
     "state budget": re.compile(r"past --max-states|past the state budget|max_states"),
     "memory budget": re.compile(r"past the memory budget|memory budget"),
-    "too many layouts": re.compile(r"layouts: more than|a listing of .* bytes"),
+    "too many layouts": re.compile(r"layouts(, if any fits the position)?: more than|a listing of .* bytes"),
     "busy": re.compile(r"^busy:"),
     "board too large": re.compile(r"too large|at most \d+ (rows|columns|cells)|is at most \d+x\d+"),
     "first click": re.compile(r"first click|opens an area|cannot start"),
     # A board with nothing covered and no number reads as a layout (docs/boards.md).
     "nothing to analyse": re.compile(r"only mines and blank cells, so this is a layout"),
+    # ``perfect POSITION`` on a position with nothing left to play (a won or empty board).
+    "nothing to play": re.compile(r"nothing (left )?to (play|uncover|search)|no covered cell|already won"),
 }
 
 
@@ -278,6 +280,30 @@ def perfect_face(shape: Shape, seed: int, work: Path) -> Outcome:
     return _refused("perfect", shape, _one_line("perfect", shape, code, err))
 
 
+def perfect_position_face(shape: Shape, seed: int, work: Path) -> Outcome:
+    """``minesat perfect POSITION_FILE`` on a random consistent position with the total given, with a
+    short time limit: an answer (never more wins than layouts) or a one-line refusal, in time."""
+    from minesat.formats import format_position
+
+    _, position = consistent_position(shape, seed)
+    if position.mines is None:
+        position = position.with_mines(shape.mines)
+    path = work / f"position-{seed}.txt"
+    path.write_text(format_position(position, "text"))
+    began = time.perf_counter()
+    code, out, err = _cli(["perfect", str(path), "--time-limit", str(PERFECT_LIMIT), "--json"])
+    seconds = time.perf_counter() - began
+    if seconds > perfect_deadline(PERFECT_LIMIT):
+        raise AssertionError(f"perfect POSITION on {shape}: {seconds:.1f} s for a {PERFECT_LIMIT:g} s limit")
+    if code == 0:
+        result = json.loads(out)
+        if not 0 <= result["wins"] <= result["layouts"]:
+            raise AssertionError(f"perfect POSITION on {shape}: {result['wins']} wins of {result['layouts']}")
+        return Outcome("perfect position", str(shape), "answer",
+                       detail=f"{result['wins']} of {result['layouts']}")
+    return _refused("perfect position", shape, _one_line("perfect position", shape, code, err))
+
+
 #: One web app for all the web cases of a process (its worker pools take a while to start).
 _CLIENT: Any = None
 
@@ -339,6 +365,7 @@ FACES: dict[str, Callable[[Shape, int, Path], Outcome | list[Outcome]]] = {
     "solve best": lambda s, seed, w: solve_face(s, seed, w, "best"),
     "solve safest": lambda s, seed, w: solve_face(s, seed, w, "safest"),
     "perfect": perfect_face,
+    "perfect position": perfect_position_face,
     "web": web_face,
 }
 

@@ -303,6 +303,18 @@ def test_a_board_with_one_layout_answers_in_little_memory() -> None:
 DENSE_ROW = "# mines: 22\n?*1  1*" + "?" * 24 + "\n"
 
 
+def test_a_position_with_one_layout_is_listed_and_ranked_in_little_memory(tmp_path: Path) -> None:
+    """200x500 covered, no mine: one layout. Its listing held every cell's bit set (the i-th i bits
+    long: 770 MB here, 4 GB at 288x869) and ranked 100 000 safe moves one search each."""
+    path = tmp_path / "empty.txt"
+    path.write_text("# mines: 0\n" + ("?" * 500 + "\n") * 200)
+    code, out, err, held = run_capped("perfect", str(path), "--json", cap_mb=1000 + MAPPED_NOT_HELD)
+    assert code == 0, err
+    data = json.loads(out)
+    assert (data["wins"], data["layouts"], len(data["ranking"])) == (1, 1, 100_000)
+    assert held < 400
+
+
 def test_a_dense_row_whose_layouts_nearly_all_look_alike_is_searched_in_little_memory(
     tmp_path: Path,
 ) -> None:

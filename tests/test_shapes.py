@@ -109,6 +109,14 @@ def test_perfect_answers_or_refuses_within_its_time_limit(shape: Shape, seed: in
 
 
 @SETTINGS
+@given(shape=shapes(), seed=st.integers(0, 2**32 - 1))
+@example(shape=Shape(1000, 1000, 300_000), seed=0)  # refused before its count, which takes seconds
+@example(shape=Shape(3, 3, 2), seed=1)
+def test_perfect_from_a_position_answers_or_refuses_within_its_time_limit(shape: Shape, seed: int) -> None:
+    check("perfect position", shape, seed)
+
+
+@SETTINGS
 @given(shape=shapes(most_cells=10_000), seed=st.integers(0, 2**53))
 @example(shape=Shape(40, 40, 300), seed=0)
 @example(shape=Shape(1, 1, 1), seed=0)

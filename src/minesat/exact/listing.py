@@ -25,7 +25,7 @@ from minesat.exact.geometry import COVERED, FLAGGED, layout_numbers
 
 
 def component_solutions(
-    component: Component, bit: dict[Cell, int], cap: int
+    component: Component, bit: _Bits, cap: int
 ) -> list[tuple[int, int]] | None:
     """Every solution of one component as ``(mine bit set, mine count)``; ``None`` past ``cap``.
 
@@ -82,6 +82,23 @@ def component_solutions(
         mined = last + 1
 
 
+#: On a board of at most this many covered cells each interior cell's bit set is made once (some
+#: 8 MB at most); on a larger one each layout's are made as it is listed.
+HELD_BITS = 8192
+
+
+class _Bits:
+    """``bits[cell]``: the bit set of ``cell`` alone over the cells ``index`` numbers, made when asked."""
+
+    __slots__ = ("index",)
+
+    def __init__(self, index: dict[Cell, int]) -> None:
+        self.index = index
+
+    def __getitem__(self, cell: Cell) -> int:
+        return 1 << self.index[cell]
+
+
 def list_layouts(position: Position, limit: int) -> tuple[tuple[Cell, ...], list[int]] | None:
     """The covered, unflagged cells and every consistent layout as a bit set over them.
 
@@ -91,7 +108,10 @@ def list_layouts(position: Position, limit: int) -> tuple[tuple[Cell, ...], list
         return None
     frontier = Frontier.of(position)
     cells = tuple(sorted((*frontier.frontier, *frontier.interior)))
-    bit = {cell: 1 << i for i, cell in enumerate(cells)}
+    index = {cell: i for i, cell in enumerate(cells)}
+    # Each cell's bit set is made when it is asked for, not held for every cell: on a board of
+    # 250 000 covered cells those would take 3.9 GB (the i-th is i bits long).
+    bit = _Bits(index)
     remaining = position.mines - frontier.flags
     combos: list[tuple[int, int]] = [(0, 0)]
     for component in frontier.components():
@@ -102,14 +122,23 @@ def list_layouts(position: Position, limit: int) -> tuple[tuple[Cell, ...], list
         combos = [(m1 | m2, k1 + k2) for m1, k1 in combos for m2, k2 in solutions if k1 + k2 <= remaining]
         if len(combos) > limit * 16:
             return None
-    interior = [bit[cell] for cell in frontier.interior]
+    interior = [index[cell] for cell in frontier.interior]
+    held = len(cells) <= HELD_BITS
+    if held:
+        interior = [1 << i for i in interior]  # a layout is then the sum of its interior mines' bits
     layouts: list[int] = []
     for mask, mines in combos:
         rest = remaining - mines
         if not 0 <= rest <= len(interior):
             continue
         for chosen in combinations(interior, rest):
-            layouts.append(mask | sum(chosen))
+            if held:
+                layouts.append(mask | sum(chosen))
+                continue
+            layout = mask
+            for i in chosen:
+                layout |= 1 << i
+            layouts.append(layout)
             if len(layouts) > limit:
                 return None
             if not len(layouts) % 16384:

@@ -26,6 +26,7 @@ from minesat.exact.budget import (
     Clock,
     PastBudget,
     Progress,
+    checkpoint,
     listing_refusal,
     watching,
     which_budget,
@@ -227,11 +228,15 @@ class PositionSearch:
     def ranking(self) -> tuple[RankedMove, ...]:
         """Every candidate move with its exact value, best first; equal values in row-major order."""
         cells = self.candidates()
-        self.wins()  # the best value first: its memo makes the moves that keep it cheap
+        wins = self.wins()  # the best value first: its memo makes the moves that keep it cheap
+        safe = set(self.analysis.safe)
         ranked = []
-        for cell in cells:
-            ranked.append(RankedMove(cell, self.move_wins(cell), self.layouts))
-            self._ranked += 1
+        with self._budget():
+            for cell in cells:
+                checkpoint()  # a move settled without a state (a safe cell, one layout) counts no state
+                # A proven-safe cell keeps the chance to win (docs/perfect.md): no search needed.
+                ranked.append(RankedMove(cell, wins if cell in safe else self.move_wins(cell), self.layouts))
+                self._ranked += 1
         ranked.sort(key=lambda m: -m.wins)  # a stable sort: row-major among equals
         return tuple(ranked)
 
