@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+import time
 from pathlib import Path
 
 import pytest
@@ -137,6 +138,8 @@ def test_cli_plain_set_to_stdout() -> None:
         (["--rows", "3", "--cols", "3", "--mines", "9"], "do not fit"),
         (["--preset", "beginner", "--method", "magic", "--no-guess"], "--method must be one of"),
         (["--preset", "beginner", "--count", "-1"], "--count must be >= 0"),
+        (["--preset", "beginner", "--time-limit", "5"], "--time-limit does nothing without --no-guess"),
+        (["--preset", "beginner", "--no-guess", "--time-limit", "nan"], "--time-limit must be a number"),
     ],
 )
 def test_cli_bad_requests_are_one_line(args: list[str], message: str) -> None:
@@ -154,3 +157,36 @@ def test_cli_output_is_whole_or_absent(tmp_path: Path) -> None:
                      "--start", "0,0", "--no-guess", "--max-tries", "5", "--count", "1", "--out", str(out)])
     assert result.exit_code == 2
     assert not out.exists() and list(tmp_path.iterdir()) == []
+
+
+def test_a_check_past_its_deadline_stops_before_its_next_analysis() -> None:
+    layout = generate_layout(16, 30, 99, start=(3, 3), rule="opening", seed=5)
+    assert solve_by_proof(layout, (3, 3)).rounds >= 1  # this one needs the full analysis
+    with pytest.raises(TimeoutError):
+        solve_by_proof(layout, (3, 3), deadline=time.monotonic() - 1)
+
+
+def test_cli_time_limit_stops_the_set_in_one_line_and_writes_nothing(tmp_path: Path) -> None:
+    """The impossible 2x2 request with tries to spare: only the clock stops it."""
+    out = tmp_path / "set.jsonl"
+    began = time.monotonic()
+    result = invoke(["generate", "--rows", "2", "--cols", "2", "--mines", "2", "--first-click", "safe",
+                     "--start", "0,0", "--no-guess", "--max-tries", "100000000", "--time-limit", "0.5",
+                     "--count", "1", "--out", str(out)])
+    assert time.monotonic() - began < 0.5 * 1.1 + 1
+    assert result.exit_code == 1, result.output
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("minesat: past --time-limit 0.5 s: 0 of 1 board made, "
+                                                   "board 1 not found in ")
+    assert not out.exists()
+
+
+def test_cli_says_how_a_long_set_comes_on(monkeypatch: pytest.MonkeyPatch) -> None:
+    from minesat.cli import generate as command
+
+    monkeypatch.setattr(command._Progress, "EVERY", 0.0)  # a line after every layout
+    result = invoke(["generate", "--preset", "expert", "--count", "3", "--no-guess", "--seed", "3"])
+    assert result.exit_code == 0, result.output
+    said = [line for line in result.stderr.splitlines() if line.startswith("minesat generate: ")]
+    assert said and said[0].startswith("minesat generate: board 1 of 3, 1 layout tried for it, ")
+

@@ -34,6 +34,7 @@ import random
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from functools import partial
 
 from minesat.analysis import Analyzer
 from minesat.board import COVERED, FLAG, Cell, Layout, neighbour_table
@@ -85,13 +86,16 @@ def solve_by_proof(
     *,
     rule: FirstClick | str = FirstClick.OPENING,
     analyzer: Analyzer | None = None,
+    deadline: float | None = None,
 ) -> ProofResult:
     """Play ``layout`` from ``start`` making only proven moves; solved means no guess was needed.
 
     Under the rule ``any`` the start cell itself is not known to be safe, but it
     is where the game begins: a layout with a mine there is not solved.
     ``analyzer`` may be shared between calls (on boards of any size): its cache
-    makes re-checking a slightly changed layout cheap.
+    makes re-checking a slightly changed layout cheap. Past ``deadline`` (a
+    ``time.monotonic()``, read before each analysis of the position) it raises
+    :class:`TimeoutError`: one check of a 300x300 layout takes seconds.
     """
     analyzer = analyzer if analyzer is not None else Analyzer()
     game = Game(layout)
@@ -107,6 +111,8 @@ def solve_by_proof(
         _local_rules(game, table, pending)
         if game.over:
             break
+        if deadline is not None and time.monotonic() > deadline:
+            raise TimeoutError
         analysis = analyzer.analyze(game.position())
         rounds += 1
         if not (analysis.safe or analysis.mine):
@@ -193,8 +199,9 @@ def generate_no_guess(
     repair step re-checks its layout and counts as a try). Deterministic: the
     same arguments give the same board. Raises :class:`NoGuessError` when the
     budget runs out, :class:`NoGuessTimeout` past ``seconds`` of wall time (checked
-    after every try, so it is overrun by one try at most: a fraction of a second on
-    100x100). ``progress`` is called with the number of layouts checked after each.
+    after every try and before each analysis within one, so it is overrun by one
+    analysis at most: a fraction of a second on 100x100, a second or two on
+    300x300). ``progress`` is called with the number of layouts checked after each.
 
     >>> try:
     ...     generate_no_guess(9, 9, 70, start=(4, 4), seed=1, max_tries=5)
@@ -208,20 +215,23 @@ def generate_no_guess(
     analyzer = analyzer if analyzer is not None else Analyzer()
     budget = _Budget(seconds, progress, rows, cols, mines)
     tries = 0
-    for _ in range(min(rejection_tries, max_tries)):
-        layout = generate_layout(rows, cols, mines, start=start, rule=rule, rng=rng)
-        tries += 1
-        if solve_by_proof(layout, start, rule=rule, analyzer=analyzer).solved:
-            return NoGuessBoard(layout, Method.REJECTION, tries)
-        budget.check(tries)
-    while tries < max_tries:
-        layout = generate_layout(rows, cols, mines, start=start, rule=rule, rng=rng)
-        found, checked = _repair(
-            layout, start, rule, rng, min(repair_steps, max_tries - tries), analyzer, budget, tries
-        )
-        tries += checked
-        if found is not None:
-            return NoGuessBoard(found, Method.REPAIR, tries)
+    try:
+        for _ in range(min(rejection_tries, max_tries)):
+            layout = generate_layout(rows, cols, mines, start=start, rule=rule, rng=rng)
+            tries += 1
+            if solve_by_proof(layout, start, rule=rule, analyzer=analyzer, deadline=budget.deadline).solved:
+                return NoGuessBoard(layout, Method.REJECTION, tries)
+            budget.check(tries)
+        while tries < max_tries:
+            layout = generate_layout(rows, cols, mines, start=start, rule=rule, rng=rng)
+            found, checked = _repair(
+                layout, start, rule, rng, min(repair_steps, max_tries - tries), analyzer, budget, tries
+            )
+            tries += checked
+            if found is not None:
+                return NoGuessBoard(found, Method.REPAIR, tries)
+    except TimeoutError:  # in the middle of a check: the layouts finished before it are the tries
+        raise budget.late(tries) from None
     raise NoGuessError(
         f"no no-guess {rows}x{cols} layout with {plural(mines, 'mine')} from {start[0]},{start[1]} "
         f"({rule.value} first click) found in {plural(tries, 'try')}; allow more tries (--max-tries) "
@@ -251,9 +261,12 @@ class _Budget:
         if self.progress is not None:
             self.progress(tries)
         if self.deadline is not None and time.monotonic() > self.deadline:
-            raise NoGuessTimeout(
-                f"no no-guess {self.board} found within {self.seconds:g} s ({tries} layouts tried)", tries
-            )
+            raise self.late(tries)
+
+    def late(self, tries: int) -> NoGuessTimeout:
+        """The error past the deadline, ``tries`` layouts checked."""
+        said = f"no no-guess {self.board} found within {self.seconds:g} s ({tries} layouts tried)"
+        return NoGuessTimeout(said, tries)
 
 
 def _repair(
@@ -286,7 +299,8 @@ def _repair(
             mines.add(rng.choice([j for j in range(rows * cols) if j not in mines and j not in clear]))
     for checked in range(1, steps + 1):
         current = Layout(rows, cols, frozenset(divmod(i, cols) for i in mines))
-        result = solve_by_proof(current, start, rule=rule, analyzer=analyzer)
+        deadline = budget.deadline if budget is not None else None
+        result = solve_by_proof(current, start, rule=rule, analyzer=analyzer, deadline=deadline)
         if result.solved:
             return current, checked
         if budget is not None:
@@ -326,12 +340,17 @@ def generate_boards(
     no_guess: bool = False,
     rejection_tries: int = REJECTION_TRIES,
     max_tries: int = MAX_TRIES,
+    seconds: float | None = None,
+    progress: Callable[[int, int], None] | None = None,
 ) -> Iterator[GeneratedBoard]:
     """Boards ``0 .. count-1`` of a seeded set, one at a time (SPEC section 9).
 
     Board *i* is drawn from :func:`~minesat.generate.game_seed` of the options
     and *i*, so without ``no_guess`` it is exactly the layout ``simulate`` plays
     as game *i* with the same options, and with it, it depends on nothing else.
+    With ``no_guess``, ``seconds`` bounds the wall time of the whole set
+    (:class:`NoGuessTimeout` past it, a try at most later) and ``progress`` is
+    told ``(board, layouts tried for it)`` after each layout checked.
 
     >>> [b.layout == generate_layout(9, 9, 10, start=(3, 3), rule="opening", seed=b.seed)
     ...  for b in generate_boards(9, 9, 10, 2, start=(3, 3))]
@@ -340,15 +359,18 @@ def generate_boards(
     check_mine_count(rows, cols, mines, start, rule)
     rule = FirstClick(rule)
     analyzer = Analyzer() if no_guess else None
+    deadline = None if seconds is None else time.monotonic() + seconds
     for game in range(count):
         board_seed = game_seed(rows, cols, mines, rule, start, seed, game)
         if not no_guess:
             layout = generate_layout(rows, cols, mines, start=start, rule=rule, seed=board_seed)
             yield GeneratedBoard(game, board_seed, layout)
             continue
+        told = None if progress is None else partial(progress, game)
         found = generate_no_guess(
             rows, cols, mines, start=start, rule=rule, seed=board_seed,
             rejection_tries=rejection_tries, max_tries=max_tries, analyzer=analyzer,
+            seconds=None if deadline is None else max(0.0, deadline - time.monotonic()), progress=told,
         )
         yield GeneratedBoard(game, board_seed, found.layout, found.method, found.tries)
 

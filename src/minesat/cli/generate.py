@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import math
 import sys
 import time
 from collections import Counter
@@ -33,7 +34,14 @@ from minesat.cli.common import (
 from minesat.formats import open_atomic
 from minesat.formats.boardset import format_board
 from minesat.generate import FirstClick, check_mine_count
-from minesat.noguess import MAX_TRIES, REJECTION_TRIES, Method, NoGuessError, generate_boards
+from minesat.noguess import (
+    MAX_TRIES,
+    REJECTION_TRIES,
+    Method,
+    NoGuessError,
+    NoGuessTimeout,
+    generate_boards,
+)
 
 
 @app.command()
@@ -65,6 +73,14 @@ def generate(
         int,
         typer.Option("--max-tries", help="With --no-guess: layouts checked per board before giving up."),
     ] = MAX_TRIES,
+    time_limit: Annotated[
+        float,
+        typer.Option(
+            "--time-limit",
+            help="With --no-guess: give up past SECONDS for the whole set (0: no limit), saying how far "
+            "it got; nothing is written.",
+        ),
+    ] = 0.0,
     out: Annotated[
         Path | None, typer.Option(help="Write the board set here (whole or not at all); default stdout.")
     ] = None,
@@ -83,7 +99,9 @@ def generate(
     if out is not None:
         check_output(out, "--out")
     if not no_guess:
-        refuse_unused(given_options(ctx, "method", "max_tries"), "without --no-guess")
+        refuse_unused(given_options(ctx, "method", "max_tries", "time_limit"), "without --no-guess")
+    if not time_limit >= 0 or math.isinf(time_limit):  # nan compares false
+        fail(f"--time-limit must be a number of seconds >= 0 (0: no limit), not {time_limit:g}")
     if max_tries < 1:
         fail(f"--max-tries must be >= 1, not {max_tries}")
     tries_first = {"auto": REJECTION_TRIES, "rejection": max_tries, "repair": 0}
@@ -94,9 +112,11 @@ def generate(
     except ValueError as exc:
         fail(str(exc))
 
+    progress = _Progress(count, sys.stderr.isatty()) if no_guess else None
     boards = generate_boards(
         rows, cols, mines, count, start=cell, rule=rule, seed=seed, no_guess=no_guess,
-        rejection_tries=tries_first[method], max_tries=max_tries,
+        rejection_tries=tries_first[method], max_tries=max_tries, seconds=time_limit or None,
+        progress=progress,
     )
     began = time.perf_counter()
     methods: Counter[str] = Counter()
@@ -108,12 +128,22 @@ def generate(
                 if board.method is not None:
                     methods[board.method.value] += 1
                     tries += board.tries or 0
+    except NoGuessTimeout as exc:
+        assert progress is not None
+        progress.done()
+        made = progress.board
+        fail(f"past --time-limit {time_limit:g} s: {made} of {plural(count, 'board')} made, board {made + 1} "
+             f"not found in {plural(exc.tries, 'try')}; raise --time-limit or place fewer mines", 1)
     except NoGuessError as exc:
+        if progress is not None:
+            progress.done()
         fail(str(exc))
     except OSError as exc:
         if out is None:
             raise  # stdout went away (a closed pipe): not a file of ours to name
         fail(f"{out}: {exc.strerror or exc}")
+    if progress is not None:
+        progress.done()
     if no_guess:
         seconds = time.perf_counter() - began
         per = f"{seconds / count:.3f} s and {tries / count:.1f} tries per board" if count else "no board"
@@ -137,3 +167,37 @@ def _output(path: Path | None) -> Iterator[IO[str]]:
         yield stream
         stream.flush()
         stream.detach()  # open_atomic closes the file itself
+
+
+class _Progress:
+    """How a no-guess set is coming on, on stderr: a line kept up to date on a terminal, else a
+    line every :data:`EVERY` seconds (a set of large boards can take minutes)."""
+
+    EVERY = 10.0
+
+    def __init__(self, count: int, live: bool) -> None:
+        self.count, self.live = count, live
+        self.began = self.said = time.monotonic()
+        self.board = 0
+        self.shown = False
+
+    def __call__(self, board: int, tries: int) -> None:
+        self.board = board
+        now = time.monotonic()
+        if now - self.said < (0.2 if self.live else self.EVERY):
+            return
+        self.said = now
+        line = (f"minesat generate: board {board + 1} of {self.count}, {plural(tries, 'layout')} tried "
+                f"for it, {now - self.began:.0f} s")
+        if self.live:
+            sys.stderr.write("\r" + line.ljust(78))
+            self.shown = True
+        else:
+            sys.stderr.write(line + "\n")
+        sys.stderr.flush()
+
+    def done(self) -> None:
+        """End the live line, if one was shown."""
+        if self.shown:
+            sys.stderr.write("\n")
+            self.shown = False
