@@ -263,26 +263,13 @@ def solve_face(shape: Shape, seed: int, work: Path, strategy: str) -> Outcome:
 
 
 def perfect_face(shape: Shape, seed: int, work: Path) -> Outcome:
-    """``minesat perfect`` from A1 (first click ``safe``) with a short time limit: an answer or a
-    one-line refusal, within the limit's promise."""
-    args = ["perfect", "--rows", str(shape.rows), "--cols", str(shape.cols), "--mines", str(shape.mines),
-            "--first-click", "safe", "--start", "A1", "--time-limit", str(PERFECT_LIMIT), "--json"]
-    began = time.perf_counter()
-    code, out, err = _cli(args)
-    seconds = time.perf_counter() - began
-    if seconds > perfect_deadline(PERFECT_LIMIT):
-        raise AssertionError(f"perfect on {shape}: {seconds:.1f} s for a {PERFECT_LIMIT:g} s limit")
-    if code == 0:
-        result = json.loads(out)
-        if not 0 <= result["wins"] <= result["layouts"]:
-            raise AssertionError(f"perfect on {shape}: {result['wins']} wins of {result['layouts']}")
-        return Outcome("perfect", str(shape), "answer", detail=f"{result['wins']} of {result['layouts']}")
-    return _refused("perfect", shape, _one_line("perfect", shape, code, err))
+    """``minesat perfect`` from A1 (first click ``safe``) with a short time limit."""
+    return _perfect("perfect", shape, ["--rows", str(shape.rows), "--cols", str(shape.cols),
+                                       "--mines", str(shape.mines), "--first-click", "safe", "--start", "A1"])
 
 
 def perfect_position_face(shape: Shape, seed: int, work: Path) -> Outcome:
-    """``minesat perfect POSITION_FILE`` on a random consistent position with the total given, with a
-    short time limit: an answer (never more wins than layouts) or a one-line refusal, in time."""
+    """``minesat perfect POSITION_FILE`` on a random consistent position with the total given."""
     from minesat.formats import format_position
 
     _, position = consistent_position(shape, seed)
@@ -290,18 +277,23 @@ def perfect_position_face(shape: Shape, seed: int, work: Path) -> Outcome:
         position = position.with_mines(shape.mines)
     path = work / f"position-{seed}.txt"
     path.write_text(format_position(position, "text"))
+    return _perfect("perfect position", shape, [str(path)])
+
+
+def _perfect(face: str, shape: Shape, args: list[str]) -> Outcome:
+    """``minesat perfect ARGS`` with a short time limit: an answer (never more wins than layouts) or
+    a one-line refusal, within the limit's promise."""
     began = time.perf_counter()
-    code, out, err = _cli(["perfect", str(path), "--time-limit", str(PERFECT_LIMIT), "--json"])
+    code, out, err = _cli(["perfect", *args, "--time-limit", str(PERFECT_LIMIT), "--json"])
     seconds = time.perf_counter() - began
     if seconds > perfect_deadline(PERFECT_LIMIT):
-        raise AssertionError(f"perfect POSITION on {shape}: {seconds:.1f} s for a {PERFECT_LIMIT:g} s limit")
+        raise AssertionError(f"{face} on {shape}: {seconds:.1f} s for a {PERFECT_LIMIT:g} s limit")
     if code == 0:
         result = json.loads(out)
         if not 0 <= result["wins"] <= result["layouts"]:
-            raise AssertionError(f"perfect POSITION on {shape}: {result['wins']} wins of {result['layouts']}")
-        return Outcome("perfect position", str(shape), "answer",
-                       detail=f"{result['wins']} of {result['layouts']}")
-    return _refused("perfect position", shape, _one_line("perfect position", shape, code, err))
+            raise AssertionError(f"{face} on {shape}: {result['wins']} wins of {result['layouts']}")
+        return Outcome(face, str(shape), "answer", detail=f"{result['wins']} of {result['layouts']}")
+    return _refused(face, shape, _one_line(face, shape, code, err))
 
 
 #: One web app for all the web cases of a process (its worker pools take a while to start).
