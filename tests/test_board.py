@@ -102,3 +102,19 @@ def test_layout_counts_solution_and_3bv() -> None:
 def test_layout_refuses_mines_off_the_board() -> None:
     with pytest.raises(ValueError, match="off the"):
         Layout(2, 2, frozenset({(2, 0)}))
+
+
+@pytest.mark.parametrize(
+    ("rows", "cols"), [(1, 1), (1, 7), (7, 1), (2, 2), (2, 9), (3, 3), (4, 6), (9, 9), (16, 30)]
+)
+def test_the_neighbour_table_lists_each_cells_neighbours_in_their_order(rows: int, cols: int) -> None:
+    """The table's fast road inside the board gives what :func:`neighbours` gives, in its order
+    (the order flood fills and constraint building walk in)."""
+    from minesat.board import neighbour_table, neighbours
+
+    expected = tuple(
+        tuple(nr * cols + nc for nr, nc in neighbours((r, c), rows, cols))
+        for r in range(rows)
+        for c in range(cols)
+    )
+    assert neighbour_table(rows, cols) == expected
