@@ -31,7 +31,7 @@ from minesat.game import Game, Status
 from minesat.generate import FirstClick, game_seed, generate_layout
 from minesat.guess.best import BestGuess, next_safety, strategy_named
 from minesat.guess.fifty import unavoidable_guess
-from minesat.guess.longterm import LongTermRisk
+from minesat.guess.longterm import MASK_CELLS, LongTermRisk
 from minesat.guess.outcomes import outcomes
 from minesat.player import get_strategy, play_game
 
@@ -545,6 +545,36 @@ def test_long_term_risk_counts_what_whole_layouts_show(position: Position) -> No
         assert risk.influence(cell) == pytest.approx(float(share), abs=1e-12)
 
 
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(small_positions(max_cells=14))
+def test_the_scan_on_sets_finds_what_the_scan_on_bit_sets_finds(position: Position) -> None:
+    """Boards past MASK_CELLS scan trap by trap on sets: the same pseudo 50/50s and tallies."""
+    from minesat.guess import longterm
+
+    analyzer = Analyzer()
+    analysis = analyzer.analyze(position)
+    on_bits = LongTermRisk(analyzer, position, analysis)
+    try:
+        longterm.MASK_CELLS = 0
+        longterm.shapes.cache_clear()
+        on_sets = LongTermRisk(analyzer, position, analysis)
+    finally:
+        longterm.MASK_CELLS = MASK_CELLS
+        longterm.shapes.cache_clear()
+    assert (on_sets.pseudos, on_sets.trapped, on_sets.enabling) == (
+        on_bits.pseudos, on_bits.trapped, on_bits.enabling)
+
+
+def test_a_board_past_the_mask_size_holds_no_board_long_bit_sets() -> None:
+    """A 1000x1000 board's traps as bit sets would take terabytes (``simulate`` was killed at
+    24 GB): past MASK_CELLS the shapes keep none."""
+    from minesat.guess.longterm import shapes
+
+    small, large = shapes(100, 100), shapes(101, 100)
+    assert len(small.pair_masks) == len(small.pairs) and len(small.box_masks) == len(small.boxes)
+    assert large.pair_masks == () and large.box_masks == () and len(large.pairs) == 101 * 99 + 100 * 100
+
+
 @pytest.mark.parametrize("name", ["best-no-endgame", "best-no-endgame-no-longterm-with-pseudo"])
 def test_a_pseudo_fifty_fifty_is_guessed_first(name: str) -> None:
     # One mine left among 23 cells; were it E1 or E2, nothing could ever tell which
@@ -642,3 +672,21 @@ def test_hunting_never_acts_once_the_game_has_an_opening() -> None:
                  for name in ("best", "best-no-hunt")]
         differ += games[0].moves != games[1].moves
     assert differ > 0
+
+
+def test_the_endgame_leaves_a_listing_too_large_to_hold_to_the_heuristics(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """8 layouts of a 1000x1000 board are half a gigabyte of bit sets, past what the player's search
+    may hold: the player then guesses as it would without the endgame (it raised, and ``simulate``
+    ended in a traceback)."""
+    from minesat.analysis import analyze
+    from minesat.exact import budget
+    from minesat.exact.endgame import endgame_move
+
+    position = Position.from_rows(["???", "?2?", "???"], mines=2)
+    monkeypatch.setattr(budget, "MAX_LISTING", 1000)  # the 28 layouts' listing is past it
+    assert endgame_move(position, analyze(position), memo={}) is None
+    monkeypatch.setattr(budget, "MAX_LISTING", 512_000_000)
+    # (another limit: answers are remembered per position and limits, and this one said None)
+    assert endgame_move(position, analyze(position), limit=2_001, memo={}) is not None

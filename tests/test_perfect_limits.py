@@ -16,6 +16,7 @@ import time
 from math import comb
 from pathlib import Path
 
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -222,6 +223,32 @@ def test_the_interior_bound_is_below_every_exact_count(rows: int, cols: int, dat
     layouts = analyze(position).layouts
     assert bound is not None and layouts is not None
     assert comb(*bound) <= layouts
+
+
+def test_the_time_limit_is_kept_while_a_dense_listing_is_numbered() -> None:
+    """60x60 with 3 599 mines, nothing shown: 3 600 layouts of 3 599 mines each. Numbering them
+    took 5 s in one loop the clock never read (the sweep's 7.5 s for a 2 s limit)."""
+    position = Position(60, 60, (-1,) * 3600, 3599)
+    began = time.perf_counter()
+    with pytest.raises(PastBudget, match=r"^past --time-limit 1.5 s after "):
+        PositionSearch(position, time_limit=1.5).wins()
+    assert time.perf_counter() - began <= 1.5 * 1.1 + 1
+
+
+@pytest.mark.parametrize(("rows", "cols", "mines"), [(3, 4, 2), (4, 4, 9), (5, 7, 3), (40, 40, 2)])
+def test_the_two_ways_of_numbering_layouts_agree(rows: int, cols: int, mines: int,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    from minesat.exact import geometry
+
+    rng = np.random.default_rng(rows * cols + mines)
+    chosen = np.array([rng.choice(rows * cols, mines, replace=False) for _ in range(300)], dtype=np.int32)
+    flags = [rows * cols - 1] if mines < rows * cols - 1 else []
+    chosen = chosen[~np.isin(chosen, flags).any(axis=1)]
+    made = []
+    for road in (True, False):
+        monkeypatch.setattr(geometry, "_by_table", lambda size, total, mines, road=road: road)
+        made.append(geometry.layout_numbers(rows, cols, chosen, flags))
+    assert (made[0] == made[1]).all()
 
 
 def test_a_clock_stops_what_it_watches_and_nothing_else() -> None:

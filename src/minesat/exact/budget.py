@@ -85,6 +85,11 @@ class PastBudget(Exception):
         self.layouts = layouts
 
 
+class ListingRefused(ValueError):
+    """A position whose layouts the search will not list: too many, or a listing past the memory
+    it may hold (counted before anything is listed). The message says which."""
+
+
 class OutOfTime(Exception):
     """The search ran past its time limit (raised by :class:`Clock`, turned into :class:`PastBudget`)."""
 

@@ -28,7 +28,7 @@ from collections import OrderedDict
 
 from minesat.analysis import Analysis
 from minesat.board import Position
-from minesat.exact.budget import PastBudget
+from minesat.exact.budget import ListingRefused, PastBudget
 from minesat.exact.position import PositionSearch, RankedMove
 
 #: The player searches exactly when at most this many layouts are consistent with the position.
@@ -124,5 +124,7 @@ def _search(
         if cell is None:
             return None
         return RankedMove(cell, search.wins(), search.layouts)
-    except PastBudget:
+    except (PastBudget, ListingRefused):
+        # Past the states, or a listing too large to hold (8 layouts of a 1000x1000 board take
+        # half a gigabyte of bit sets): the guess comes from the heuristics.
         return None

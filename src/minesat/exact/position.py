@@ -24,6 +24,7 @@ from minesat.exact.budget import (
     POSITION_LAYOUTS,
     STOPS,
     Clock,
+    ListingRefused,
     PastBudget,
     Progress,
     checkpoint,
@@ -101,8 +102,9 @@ class PositionSearch:
     Every layout consistent with the position is equally likely; flags count
     as mines, as in the analysis. Raises
     :class:`~minesat.analysis.InconsistentPositionError` when no layout fits,
-    :class:`ValueError` when the total is unknown or negative, or the layouts
-    are too many to list (counted before anything is listed). The search, and
+    :class:`ValueError` when the total is unknown or negative, and
+    :class:`~minesat.exact.budget.ListingRefused` (a :class:`ValueError`) when the
+    layouts are too many to list (counted before anything is listed). The search, and
     its making, raise :class:`PastBudget` past ``max_states`` states,
     ``time_limit`` seconds (counted from the making of the search) or
     ``max_memory`` bytes held by the process (``None``: not watched, and the
@@ -152,7 +154,7 @@ class PositionSearch:
         """List the layouts and set up the search (watched by the clock, as the search is)."""
         max_states = self.max_states
         if analysis is None and (hopeless := _far_past_any_listing(position, max_layouts)) is not None:
-            raise ValueError(hopeless)
+            raise ListingRefused(hopeless)
         # The position's analysis (given, when the caller has it): it raises, naming a cell, when
         # no layout fits, and counts the layouts before any is listed.
         self.analysis = analysis if analysis is not None else Analyzer().analyze(position)
@@ -163,7 +165,7 @@ class PositionSearch:
         if refusal is None and counted is not None and counted > max_layouts:
             refusal = f"{approximate(counted)} layouts: more than the {max_layouts} asked for"
         if refusal is not None:
-            raise ValueError(f"{refusal} (consistent with the position)")
+            raise ListingRefused(f"{refusal} (consistent with the position)")
         matrix = position_layouts(position, max_layouts)
         board = self.board = Board.of(position.rows, position.cols)
         self.seen = position_bytes(position)

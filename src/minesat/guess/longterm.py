@@ -64,6 +64,12 @@ MAX_OPEN_WALLS = 3
 SCAN_PAIR_WALLS = 1
 SCAN_BOX_WALLS = 2
 
+#: Boards of at most this many cells scan their traps on bit sets (each trap's cells and walls as
+#: one int, and the position's unknown and blocking cells as two): faster on expert, but each bit
+#: set is as long as the board, so a larger board would hold cells x traps bits (a 300x300 board
+#: 2 GB, 1000x1000 more than the machine); there each trap is checked on sets, with the same result.
+MASK_CELLS = 10_000
+
 #: A trap counts in the scan (for enablers and extra candidates) when its tally is above
 #: this share of the layouts. JSMinesweeper's ``INFLUENCE_THRESHOLD``.
 INFLUENCE_THRESHOLD = 0.025
@@ -150,6 +156,8 @@ def shapes(rows: int, cols: int) -> Shapes:
         for i in trap.cells:
             boxes_of[i].append(k)
     def masks(traps: list[Trap]) -> tuple[tuple[int, int], ...]:
+        if rows * cols > MASK_CELLS:
+            return ()  # scanned on sets (MASK_CELLS)
         return tuple((sum(1 << i for i in t.cells), sum(1 << i for i in t.walls)) for t in traps)
 
     return Shapes(tuple(pairs), tuple(boxes), tuple(map(tuple, pairs_of)), tuple(map(tuple, boxes_of)),
@@ -271,7 +279,11 @@ class LongTermRisk:
     def _opened(
         self, traps: tuple[Trap, ...], masks: tuple[tuple[int, int], ...], max_walls: int
     ) -> Iterator[Trap]:
-        """:meth:`_open` of each shape, the ones that can trap a mine here, on bit sets."""
+        """:meth:`_open` of each shape, the ones that can trap a mine here: on bit sets where the
+        board has them (:data:`MASK_CELLS`), else one shape after another on sets."""
+        if len(masks) != len(traps):
+            yield from (t for shape in traps if (t := self._open(shape, max_walls)) is not None)
+            return
         unknown = sum(1 << i for i in self._unknown)
         blocking = sum(1 << i for i in self._blocking)
         for shape, (cells, walls) in zip(traps, masks, strict=True):
