@@ -20,6 +20,7 @@ on random layouts (``tests/test_metrics.py``).
 
 from __future__ import annotations
 
+import heapq
 from dataclasses import asdict, dataclass
 
 from minesat.board import Layout, neighbour_table
@@ -167,6 +168,19 @@ def greedy_zini(layout: Layout) -> int:
         - sum(1 for j in table[i] if mined[j])
         for i in range(size)
     ]
+    # The highest premium, first in column-major order among equals, without scanning the board
+    # at every step (that made a 300x300 board take 16 s): a heap of (-premium, place in the
+    # order, cell), an entry pushed at every change and one no longer current passed over.
+    place = [0] * size
+    for k, i in enumerate(order):
+        place[i] = k
+    heap = [(-premium[i], place[i], i) for i in range(size) if not mined[i]]
+    heapq.heapify(heap)
+
+    def bump(i: int, by: int) -> None:
+        premium[i] += by
+        if not mined[i]:
+            heapq.heappush(heap, (-premium[i], place[i], i))
 
     def open_cell(i: int) -> None:
         nonlocal closed
@@ -174,10 +188,10 @@ def greedy_zini(layout: Layout) -> int:
             return
         opened[i] = True
         closed -= 1
-        premium[i] += 1  # no click needed to open it any more
+        bump(i, 1)  # no click needed to open it any more
         if isolated[i]:
             for j in block[i]:
-                premium[j] -= 1  # one 3BV unit fewer around
+                bump(j, -1)  # one 3BV unit fewer around
 
     def reveal(i: int) -> None:
         if opened[i] or flagged[i] or mined[i]:
@@ -186,15 +200,15 @@ def greedy_zini(layout: Layout) -> int:
             open_cell(i)
             return
         for j in members[region[i]]:
-            premium[j] -= 1  # the opening is no longer a unit for anyone beside it
+            bump(j, -1)  # the opening is no longer a unit for anyone beside it
             open_cell(j)
 
+    fallbacks = iter(order)  # the cells a click may fall back on only ever become fewer
     while closed > 0:
-        best, best_premium = -1, -1
-        for i in order:
-            if premium[i] > best_premium and not mined[i]:
-                best, best_premium = i, premium[i]
-        if best >= 0:
+        while heap and -heap[0][0] != premium[heap[0][2]]:
+            heapq.heappop(heap)  # an entry from before the cell's premium changed
+        if heap and premium[heap[0][2]] >= 0:
+            best = heap[0][2]
             if not opened[best]:
                 clicks += 1
                 reveal(best)
@@ -203,12 +217,13 @@ def greedy_zini(layout: Layout) -> int:
                     flagged[j] = True
                     clicks += 1
                     for k in table[j]:
-                        premium[k] += 1  # one flag fewer to place around
+                        bump(k, 1)  # one flag fewer to place around
             clicks += 1  # the chord
             for j in block[best]:
                 reveal(j)
             continue
-        fallback = next(i for i in order if not opened[i] and not mined[i] and (isolated[i] or not counts[i]))
+        fallback = next(i for i in fallbacks
+                        if not opened[i] and not mined[i] and (isolated[i] or not counts[i]))
         clicks += 1
         reveal(fallback)
     return clicks
