@@ -102,8 +102,8 @@ class StrategyTree:
                     if v == 0:
                         more.extend(j for j in neighbours[c] if branch[j] == COVERED)
                     branches.append((branch, q, more))
-                break
-            else:
+                break  # this branch is split: its parts are on the list
+            else:  # every pending cell uncovered with no split: one resulting state
                 yield state, subset
 
     def won(self, state: list[int]) -> bool:
