@@ -25,7 +25,7 @@ from minesat.exact.geometry import COVERED, FLAGGED, layout_numbers
 
 
 def component_solutions(
-    component: Component, bit: _Bits, cap: int
+    component: Component, bit: dict[Cell, int] | _Bits, cap: int
 ) -> list[tuple[int, int]] | None:
     """Every solution of one component as ``(mine bit set, mine count)``; ``None`` past ``cap``.
 
@@ -109,9 +109,10 @@ def list_layouts(position: Position, limit: int) -> tuple[tuple[Cell, ...], list
     frontier = Frontier.of(position)
     cells = tuple(sorted((*frontier.frontier, *frontier.interior)))
     index = {cell: i for i, cell in enumerate(cells)}
-    # Each cell's bit set is made when it is asked for, not held for every cell: on a board of
-    # 250 000 covered cells those would take 3.9 GB (the i-th is i bits long).
-    bit = _Bits(index)
+    held = len(cells) <= HELD_BITS
+    # Past HELD_BITS cells each cell's bit set is made when it is asked for, not held for every
+    # cell: on a board of 250 000 covered cells those would take 3.9 GB (the i-th is i bits long).
+    bit: dict[Cell, int] | _Bits = {cell: 1 << i for cell, i in index.items()} if held else _Bits(index)
     remaining = position.mines - frontier.flags
     combos: list[tuple[int, int]] = [(0, 0)]
     for component in frontier.components():
@@ -122,10 +123,8 @@ def list_layouts(position: Position, limit: int) -> tuple[tuple[Cell, ...], list
         combos = [(m1 | m2, k1 + k2) for m1, k1 in combos for m2, k2 in solutions if k1 + k2 <= remaining]
         if len(combos) > limit * 16:
             return None
-    interior = [index[cell] for cell in frontier.interior]
-    held = len(cells) <= HELD_BITS
-    if held:
-        interior = [1 << i for i in interior]  # a layout is then the sum of its interior mines' bits
+    # Held, a layout is the sum of its interior mines' bit sets; else they are made from indices.
+    interior = [bit[cell] if held else index[cell] for cell in frontier.interior]
     layouts: list[int] = []
     work = 0  # interior mines placed since the clock was last read
     for mask, mines in combos:
