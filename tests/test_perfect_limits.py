@@ -246,7 +246,7 @@ def test_the_two_ways_of_numbering_layouts_agree(rows: int, cols: int, mines: in
     chosen = chosen[~np.isin(chosen, flags).any(axis=1)]
     made = []
     for road in (True, False):
-        monkeypatch.setattr(geometry, "_by_table", lambda size, total, mines, road=road: road)
+        monkeypatch.setattr(geometry, "_by_table", lambda size, total, road=road: road)
         made.append(geometry.layout_numbers(rows, cols, chosen, flags))
     assert (made[0] == made[1]).all()
 

@@ -233,7 +233,7 @@ def layout_numbers(rows: int, cols: int, chosen: np.ndarray, flags: Sequence[int
     return _numbers(rows, cols, [chosen], len(chosen), chosen.shape[1], flags)
 
 
-def _by_table(size: int, total: int, mines: int) -> bool:
+def _by_table(size: int, total: int) -> bool:
     """Whether :func:`_numbers` adds adjacency rows (a ``size`` x ``size`` table, each mine a row
     of it added to its layout) or counts neighbours with ``np.bincount``. Each mine adds ``size``
     bytes to its layout on the table road and eight counts on the other, so the table pays only
@@ -257,7 +257,7 @@ def _numbers(
     (:func:`~minesat.exact.budget.checkpoint`), and the bytes before they are made.
     """
     size = rows * cols
-    by_table = _by_table(size, total, mines)
+    by_table = _by_table(size, total)
     # The rows, the table, and a block of mine cells (with its copy) at a time.
     table = size * size if by_table else 0
     checkpoint(more=total * size + table + 8 * min(total, COMBINATIONS_BLOCK) * mines)
