@@ -55,8 +55,6 @@ REFUSALS: dict[str, re.Pattern[str]] = {
     "first click": re.compile(r"first click|opens an area|cannot start"),
     # A board with nothing covered and no number reads as a layout (docs/boards.md).
     "nothing to analyse": re.compile(r"only mines and blank cells, so this is a layout"),
-    # ``perfect POSITION`` on a position with nothing left to play (a won or empty board).
-    "nothing to play": re.compile(r"nothing (left )?to (play|uncover|search)|no covered cell|already won"),
 }
 
 
