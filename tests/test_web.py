@@ -413,6 +413,11 @@ def test_the_messages_the_page_shows_are_written_for_the_page(client: TestClient
     assert status == 422
     assert body["error"] == ("perfect play lists at most 4 000 000 layouts, and this position has 5.6e104: "
                              "try it with fewer cells covered")
+    # ... and on one so large it is refused before its exact count (a least count instead).
+    status, body = post(client, "/api/perfect", {"board": ("?" * 300 + "\n") * 300, "mines": 20000})
+    assert status == 422
+    assert body["error"] == ("perfect play lists at most 4 000 000 layouts, and this position has at least "
+                             "7.4e20701: try it with fewer cells covered")
     # A file that is no database: what to drop instead, not which path to give.
     body = client.post("/api/store?name=junk.sqlite", content=b"not a database" * 100).json()
     assert body["error"] == ("junk.sqlite: not usable as a game database (file is not a database): drop a "

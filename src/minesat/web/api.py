@@ -330,8 +330,13 @@ def too_many_layouts(message: str) -> str:
 
     >>> too_many_layouts("5.6e104 layouts: more than the 4000000 the search lists (consistent ...)")
     'perfect play lists at most 4 000 000 layouts, and this position has 5.6e104: try it with ...'
+    >>> too_many_layouts("at least 7.4e20701 layouts, if any fits the position: more than the 4000000 "
+    ...                  "the search lists")
+    'perfect play lists at most 4 000 000 layouts, and this position has at least 7.4e20701: try ...'
     """
-    found = re.match(r"(\S+) layouts: more than the (\d+) the search lists", message)
+    # The count, or a least count when the position was refused before its exact count.
+    said = r"((?:at least )?\S+) layouts(?:, if any fits the position)?"
+    found = re.match(rf"{said}: more than the (\d+) the search lists", message)
     if found is not None:
         return (f"perfect play lists at most {grouped(int(found.group(2)))} layouts, and this position has "
                 f"{found.group(1)}: try it with fewer cells covered")
