@@ -299,6 +299,20 @@ def test_the_system_refusing_memory_below_the_budget_is_the_same_one_line_stop()
     assert err == f"minesat: {message}\n"
 
 
+def test_the_parts_for_workers_are_listed_within_the_memory_budget_given(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The planner and the workers list layouts within ``max_memory`` like one process does, not
+    within the fixed cap kept for searches with no budget (150x150 with a mine was refused with
+    workers as "22496 layouts: more than the 4000000 the search lists")."""
+    from minesat.exact import budget
+    from minesat.perfect.parallel import parallel_start_values
+
+    monkeypatch.setattr(budget, "MAX_LISTING", 100)  # 3x3 with a mine needs more, far less than 1 GB
+    values, _ = parallel_start_values(3, 3, 1, "safe", [(0, 0)], workers=1, max_memory=10**9)
+    assert (values[0].wins, values[0].layouts) == (8, 8)
+
+
 def test_a_worker_past_its_memory_budget_names_its_part() -> None:
     """On several workers each keeps the budget itself, and says which part it was searching."""
     from minesat.perfect.parallel import PartPastBudget, part_value

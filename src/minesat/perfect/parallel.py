@@ -78,7 +78,7 @@ def part_value(
     solver = _SOLVERS.get(key)
     if solver is None:
         _SOLVERS.clear()
-        solver = _SOLVERS[key] = PerfectPlay(rows, cols, mines, max_states=None)
+        solver = _SOLVERS[key] = PerfectPlay(rows, cols, mines, max_states=None, max_memory=max_memory)
     assert isinstance(solver, PerfectPlay)
     before = solver.states
     solver.search.max_states = None if max_states is None else before + max_states
@@ -116,7 +116,7 @@ def parallel_start_values(
     :class:`~minesat.executors.SchedulerError` when the cluster cannot be used.
     """
     rule = FirstClick(rule)
-    planner = PerfectPlay(rows, cols, mines, max_states=None)
+    planner = PerfectPlay(rows, cols, mines, max_states=None, max_memory=max_memory)
     parts: list[_Part] = []
     allowed: dict[Cell, int] = {}
     for start in starts:
