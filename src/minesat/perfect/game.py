@@ -228,8 +228,10 @@ def _in_parallel(
         return parallel_start_values(board.rows, board.cols, solver.mines, rule, candidates, workers=workers,
                                      scheduler=scheduler, max_states=max_states, progress=progress,
                                      max_memory=solver.max_memory)
-    except TooManyLayouts as err:
-        raise PastBudget(f"{err}; try a smaller board or fewer mines", 0, 0, solver.total) from None
+    except TooManyLayouts as err:  # as in one process: too many, or a listing past the memory budget
+        refusal = listing_refusal(board.cells, err.layouts, solver.max_memory)
+        said = f"{refusal or err}; try a smaller board or fewer mines"
+        raise PastBudget(said, 0, 0, solver.total) from None
     except OutOfMemory as err:  # listing the parts, before any was handed out
         raise PastBudget(
             f"past {memory_budget(err.limit)} while listing the layouts of all {len(candidates)} starts for "

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 
 from minesat.board import Cell, cell_name
 from minesat.exact.budget import Clock, OutOfMemory, watching
+from minesat.exact.geometry import TooManyLayouts
 from minesat.exact.search import OutOfBudget
 from minesat.executors import InProcess, dask_executor, process_pool, stop_workers
 from minesat.generate import FirstClick
@@ -31,8 +32,8 @@ from minesat.perfect.solver import PerfectPlay, StartValue
 #: Called with (states so far, layouts settled, layouts in all).
 Progress = Callable[[int, int, int], None]
 
-#: Each worker's solvers, by board and mine count (one at a time: a worker serves one run).
-_SOLVERS: dict[tuple[int, int, int], object] = {}
+#: Each worker's solvers, by board, mine count and memory budget (one at a time: a worker serves one run).
+_SOLVERS: dict[tuple[int, int, int, int | None], object] = {}
 
 
 @dataclass(frozen=True)
@@ -74,7 +75,7 @@ def part_value(
     ``max_memory`` bounds what the worker process holds. A top-level function, so a
     process pool or a Dask worker can unpickle it by name.
     """
-    key = (rows, cols, mines)
+    key = (rows, cols, mines, max_memory)  # the budget decides which listings are refused
     solver = _SOLVERS.get(key)
     if solver is None:
         _SOLVERS.clear()
@@ -87,6 +88,10 @@ def part_value(
             wins = solver.shown_value(start, rule, value)
     except OutOfBudget:
         raise PartPastBudget(start, value, solver.states - before) from None
+    except TooManyLayouts:
+        if max_memory is None:
+            raise
+        raise PartPastBudget(start, value, 0, max_memory) from None  # its listing alone would pass the budget
     except OutOfMemory as err:
         _SOLVERS.clear()  # its memo is what filled the memory
         raise PartPastBudget(start, value, solver.states - before, err.limit) from None
