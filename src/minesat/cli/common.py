@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 from typing import Annotated, NoReturn
 
@@ -101,6 +102,12 @@ def check_total(mines: int | None) -> None:
     """Fail (one line, exit 2) on a negative ``--mines``: the library would refuse it anyway, per file."""
     if mines is not None and mines < 0:
         fail(f"--mines must be >= 0, not {mines}")
+
+
+def check_time_limit(seconds: float) -> None:
+    """Fail (one line, exit 2) on a ``--time-limit`` that is no number of seconds >= 0 (0: no limit)."""
+    if not seconds >= 0 or math.isinf(seconds):  # nan compares false
+        fail(f"--time-limit must be a number of seconds >= 0 (0: no limit), not {seconds:g}")
 
 
 def first_click_rule(text: str) -> FirstClick:

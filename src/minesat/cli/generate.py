@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import contextlib
 import io
-import math
 import sys
 import time
 from collections import Counter
@@ -24,6 +23,7 @@ from minesat.cli.common import (
     StartOption,
     board_size,
     check_output,
+    check_time_limit,
     fail,
     first_click_rule,
     given_options,
@@ -100,8 +100,7 @@ def generate(
         check_output(out, "--out")
     if not no_guess:
         refuse_unused(given_options(ctx, "method", "max_tries", "time_limit"), "without --no-guess")
-    if not time_limit >= 0 or math.isinf(time_limit):  # nan compares false
-        fail(f"--time-limit must be a number of seconds >= 0 (0: no limit), not {time_limit:g}")
+    check_time_limit(time_limit)
     if max_tries < 1:
         fail(f"--max-tries must be >= 1, not {max_tries}")
     tries_first = {"auto": REJECTION_TRIES, "rejection": max_tries, "repair": 0}

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import math
 import sys
 import time
 from collections.abc import Callable, Iterator
@@ -26,6 +25,7 @@ from minesat.cli.common import (
     RowsOption,
     board_size,
     check_strategy,
+    check_time_limit,
     check_total,
     fail,
     first_click_rule,
@@ -150,8 +150,7 @@ def perfect(
     check_total(mines)
     if workers < 1:
         fail(f"--workers must be >= 1, not {workers}")
-    if not time_limit >= 0 or math.isinf(time_limit):  # nan compares false
-        fail(f"--time-limit must be a number of seconds >= 0 (0: no limit), not {time_limit:g}")
+    check_time_limit(time_limit)
     if top < 0:
         fail(f"--top must be >= 0, not {top}")
     if max_memory < 0:
@@ -293,7 +292,7 @@ def describe(result: PerfectResult, top: int = DEFAULT_TOP) -> str:
     if len(r.starts) > 1:
         shown = list(r.starts)
         if 0 < top < len(shown):  # the best first; a stable sort keeps row-major order among equals
-            shown = sorted(shown, key=lambda s: -s.wins / s.layouts if s.layouts else 0.0)[:top]
+            shown = sorted(shown, key=lambda s: -s.win_probability)[:top]
         cut = len(shown) < len(r.starts)
         more = f" (the best {top} of {len(r.starts)}; --top 0 shows all)" if cut else ""
         lines.append("starts     " + ", ".join(f"{cell_name(s.start)} {s.win_probability:.4f}" for s in shown)

@@ -278,6 +278,3 @@ def _budget_message(solver: PerfectPlay, past: tuple[str, str], done: int, start
         f"{past[0]}: stopped at {where} with {share:.1%} of {of} settled "
         f"after {solver.states} states; {past[1]} or try a smaller board"
     )
-
-
-# --- from a position ---------------------------------------------------------------------
