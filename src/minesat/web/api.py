@@ -378,7 +378,7 @@ def no_guess_request(
     except NoGuessTimeout as err:
         raise RequestError(503, f"{err}: try fewer mines or a smaller board") from None
     except NoGuessError:
-        what = f"{rows}x{cols} board with {mines} mine{'' if mines == 1 else 's'}"
+        what = f"{rows}x{cols} board with {plural(mines, 'mine')}"
         raise RequestError(422, f"no no-guess {what} won from {cell_name(start)} ({rule} first click) found "
                            f"in {MAX_TRIES} tries: try fewer mines") from None
     seconds = round(time.monotonic() - began, 3)

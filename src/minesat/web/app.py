@@ -25,7 +25,7 @@ import time
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
-from functools import cache
+from functools import cache, lru_cache
 from importlib import resources
 from typing import Any
 
@@ -378,7 +378,7 @@ def create_app(
                 stopped, pending = "guess", step_json(chosen, None)
                 break
             try:
-                last = await anyio.to_thread.run_sync(game.auto_guess, step, cell, probability)
+                last = await anyio.to_thread.run_sync(game.auto_guess, step, cell)
             except GameChanged:
                 continue
             except GameError as err:
@@ -577,7 +577,7 @@ def _layout(body: dict[str, Any]) -> Layout:
     return layout
 
 
-@cache
+@lru_cache(maxsize=256)  # bounded: any name a client asks for passes through here
 def _asset(name: str) -> bytes | None:
     """An asset's bytes: a file of ``static/`` or of :data:`ASSETS`; ``None`` for any other name."""
     if not ASSET_NAME.fullmatch(name) or os.path.splitext(name)[1] not in TYPES:

@@ -17,7 +17,8 @@ round before the next round, and asks for a guess only when nothing is proven.
 the bound, the game touched longest ago is dropped.
 
 >>> games = GameSessions(limit=2)
->>> game = games.new(4, 4, 1, rule="opening", seed=7)
+>>> game = GameSession(4, 4, 1, rule="opening", seed=7)
+>>> games.add(game)
 >>> game.play("A1").verdict.value, game.state()["status"], "mine_cells" in game.state()
 ('first', 'playing', False)
 >>> games.get(game.id) is game
@@ -171,7 +172,7 @@ class GameSession:
         self.no_guess = no_guess
         self.reviewer = (Reviewer(layout, rule=self.rule, chances=rows * cols <= CHANCES_CELLS)
                          if layout is not None else None)
-        self.lock = threading.Lock()
+        self.lock = threading.RLock()  # auto_guess holds it around play, which takes it too
         self.touched = time.monotonic()
         self.start: Cell | None = None  # the first uncover
         self.began: float | None = None  # when it was played (monotonic seconds)
@@ -322,13 +323,14 @@ class GameSession:
                     self._planned_at += 1  # the round goes on
         return reviewed
 
-    def auto_guess(self, position: Position, cell: Cell, probability: float) -> ReviewedMove | None:
+    def auto_guess(self, position: Position, cell: Cell) -> ReviewedMove | None:
         """Play the guess chosen on ``position`` (:meth:`auto_step`'s answer), unless the game has
-        moved on meanwhile (:class:`GameChanged`: ask :meth:`auto_step` again)."""
+        moved on meanwhile (:class:`GameChanged`: ask :meth:`auto_step` again). The check and the
+        move are under one hold of the lock, so no other move comes between them."""
         with self.lock:
             if self.reviewer is None or self.reviewer.game.position() != position:
                 raise GameChanged("the game changed while the guess was chosen")
-        return self.play(str(Move(cell)))
+            return self.play(str(Move(cell)))
 
     def _unproven_flags(self, position: Position) -> Cell | None:
         """The first flag the automatic player did not place and the numbers do not prove a mine."""
@@ -462,11 +464,6 @@ class GameSessions:
         self.limit = limit
         self._games: OrderedDict[str, GameSession] = OrderedDict()
         self._lock = threading.Lock()
-
-    def new(self, rows: int, cols: int, mines: int, **options: Any) -> GameSession:
-        game = GameSession(rows, cols, mines, **options)
-        self.add(game)
-        return game
 
     def add(self, game: GameSession) -> None:
         with self._lock:

@@ -2,7 +2,7 @@
 //
 // The board is a canvas (board.js). What is on screen lives in the URL's fragment (#analyse?...,
 // #play?..., #review): reload and Back restore it, and Share turns it into a link.
-import { Board, cellName, compile, COVERED, FLAG, keyBoards, moveIndex, parseName, percent, tileSelect } from "./board.js";
+import { Board, cellName, compile, COVERED, FLAG, keyBoards, moveIndex, percent, tileSelect } from "./board.js";
 import { api, base64, download, extension, friendly, mbf, pack, plural, positionText, readFile, setText, sleep,
          unpack, wholeNumber } from "./util.js";
 
@@ -514,17 +514,14 @@ const PRESETS = { beginner: [9, 9, 10], intermediate: [16, 16, 40], expert: [16,
 // The options of the form, checked: {body} (the request) or {error}.
 function gameOptions() {
   const body = { first_click: $("p-rule").value };
-  let rows, cols, mines;
   if ($("p-preset").value === "custom") {
     const r = wholeNumber($("p-rows"), "rows", 1, 100), c = wholeNumber($("p-cols"), "columns", 1, 100);
     const m = wholeNumber($("p-mines"), "mines", 0, r.value && c.value ? r.value * c.value : null);
     const error = r.error || c.error || m.error;
     if (error) return { error: error };
-    rows = r.value; cols = c.value; mines = m.value;
-    body.rows = rows; body.cols = cols; body.mines = mines;
+    body.rows = r.value; body.cols = c.value; body.mines = m.value;
   } else {
     body.preset = $("p-preset").value;
-    [rows, cols, mines] = PRESETS[body.preset];
   }
   const seed = $("p-seed").value.trim();
   $("p-seed").classList.remove("bad");
@@ -533,7 +530,7 @@ function gameOptions() {
     body.seed = seed; // a string: past 2^53 a JavaScript number would round it
   }
   if ($("p-noguess").checked) body.no_guess = true;
-  return { body: body, rows: rows, cols: cols, mines: mines };
+  return { body: body };
 }
 async function layoutBody(file) {
   const ext = extension(file.name);
