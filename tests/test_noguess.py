@@ -190,3 +190,12 @@ def test_cli_says_how_a_long_set_comes_on(monkeypatch: pytest.MonkeyPatch) -> No
     said = [line for line in result.stderr.splitlines() if line.startswith("minesat generate: ")]
     assert said and said[0].startswith("minesat generate: board 1 of 3, 1 layout tried for it, ")
 
+
+
+def test_a_sets_time_limit_is_named_as_given() -> None:
+    """A set shares one deadline; its refusal names the limit asked for, not the time left of it."""
+    from minesat.noguess import NoGuessTimeout
+
+    with pytest.raises(NoGuessTimeout, match=r"found within 0\.3 s \("):
+        list(generate_boards(2, 2, 2, 2, start=(0, 0), rule="safe", no_guess=True, max_tries=10**8,
+                             seconds=0.3))

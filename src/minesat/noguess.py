@@ -190,6 +190,7 @@ def generate_no_guess(
     analyzer: Analyzer | None = None,
     seconds: float | None = None,
     progress: Callable[[int], None] | None = None,
+    deadline: float | None = None,
 ) -> NoGuessBoard:
     """A layout won from ``start`` without a guess, by rejection when it finds one, else by repair.
 
@@ -202,6 +203,8 @@ def generate_no_guess(
     after every try and before each analysis within one, so it is overrun by one
     analysis at most: a fraction of a second on 100x100, a second or two on
     300x300). ``progress`` is called with the number of layouts checked after each.
+    ``deadline``, a ``time.monotonic()``, is when to stop instead of ``seconds`` from now (the
+    deadline of a set, shared by its boards); ``seconds`` then names the limit in the message.
 
     >>> try:
     ...     generate_no_guess(9, 9, 70, start=(4, 4), seed=1, max_tries=5)
@@ -213,7 +216,7 @@ def generate_no_guess(
     rule = FirstClick(rule)
     rng = random.Random(seed)
     analyzer = analyzer if analyzer is not None else Analyzer()
-    budget = _Budget(seconds, progress, rows, cols, mines)
+    budget = _Budget(seconds, progress, rows, cols, mines, deadline)
     tries = 0
     try:
         for _ in range(min(rejection_tries, max_tries)):
@@ -251,9 +254,12 @@ class _Budget:
     """The wall time a search for a no-guess layout may take, and whom to tell of each try."""
 
     def __init__(
-        self, seconds: float | None, progress: Callable[[int], None] | None, rows: int, cols: int, mines: int
+        self, seconds: float | None, progress: Callable[[int], None] | None, rows: int, cols: int, mines: int,
+        deadline: float | None = None,
     ) -> None:
-        self.deadline = None if seconds is None else time.monotonic() + seconds
+        if deadline is None and seconds is not None:
+            deadline = time.monotonic() + seconds
+        self.deadline = deadline
         self.seconds, self.progress, self.board = seconds, progress, f"{rows}x{cols} board with {mines} mines"
 
     def check(self, tries: int) -> None:
@@ -276,8 +282,8 @@ def _repair(
     rng: random.Random,
     steps: int,
     analyzer: Analyzer,
-    budget: _Budget | None = None,
-    tried: int = 0,
+    budget: _Budget,
+    tried: int,
 ) -> tuple[Layout | None, int]:
     """Move mines until proof alone solves ``layout``; ``(layout or None, layouts checked)``.
 
@@ -299,12 +305,10 @@ def _repair(
             mines.add(rng.choice([j for j in range(rows * cols) if j not in mines and j not in clear]))
     for checked in range(1, steps + 1):
         current = Layout(rows, cols, frozenset(divmod(i, cols) for i in mines))
-        deadline = budget.deadline if budget is not None else None
-        result = solve_by_proof(current, start, rule=rule, analyzer=analyzer, deadline=deadline)
+        result = solve_by_proof(current, start, rule=rule, analyzer=analyzer, deadline=budget.deadline)
         if result.solved:
             return current, checked
-        if budget is not None:
-            budget.check(tried + checked)
+        budget.check(tried + checked)
         if not _perturb(result.state, mines, clear, table, rng):
             return None, checked
     return None, steps
@@ -370,7 +374,7 @@ def generate_boards(
         found = generate_no_guess(
             rows, cols, mines, start=start, rule=rule, seed=board_seed,
             rejection_tries=rejection_tries, max_tries=max_tries, analyzer=analyzer,
-            seconds=None if deadline is None else max(0.0, deadline - time.monotonic()), progress=told,
+            seconds=seconds, deadline=deadline, progress=told,
         )
         yield GeneratedBoard(game, board_seed, found.layout, found.method, found.tries)
 
