@@ -133,8 +133,7 @@ class PerfectPlay:
             if not self._planned:
                 self.total += listed
             self.settled += listed
-            allowed = comb(board.cells if rule is FirstClick.ANY else pool, self.mines)
-            return StartValue(start, listed, allowed)
+            return StartValue(start, listed, _allowed(board, self.mines, start, rule))
         shown, allowed = self.first_click(start, rule)
         wins = 0
         for value, layouts in shown:
