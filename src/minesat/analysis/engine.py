@@ -600,17 +600,17 @@ class Analyzer:
         # Only a position the rules decide nothing in: each part's constraints are then its numbers'.
         base = found if isinstance(found, _SmallPosition) and not (found.safe or found.mine) else None
         i = cell[0] * position.cols + cell[1]
-        if base is None or not base.reading.covered >> i & 1:
-            cells = list(position.cells)
-            cells[i] = value
-            return self.glance(Position(position.rows, position.cols, tuple(cells), position.mines), few)
-        found = self._small_revealed(base, i, value, position.rows, position.cols)
+        if base is not None and base.reading.covered >> i & 1:
+            found = self._small_revealed(base, i, value, position.rows, position.cols)
+        else:
+            found = _OFF_ROAD
         if found is _NO_LAYOUT:
             return None
-        if found is _OFF_ROAD:
+        if found is _OFF_ROAD:  # the revealed position glanced at as a whole
             cells = list(position.cells)
             cells[i] = value
             return self.glance(Position(position.rows, position.cols, tuple(cells), position.mines), few)
+        assert base is not None
         parts, interior, safe, mine = found  # type: ignore[misc]
         return self._small_glance(parts, interior, base.remaining - mine.bit_count(), safe.bit_count(), few)
 

@@ -27,7 +27,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from minesat.analysis import small
-from minesat.analysis.engine import _NO_LAYOUT, Analyzer, _binomial_row, _bits, _Part, _total
+from minesat.analysis.engine import _NO_LAYOUT, Analyzer, _binomial_row, _bits, _Part, _SmallPosition, _total
 from minesat.board import Cell, Position
 
 
@@ -38,10 +38,11 @@ class PatternCounter:
     Analyzer's part cache, so a game's Analyzer shares them between questions.
     """
 
-    def __init__(self, analyzer: Analyzer, position: Position, found: _SmallFound) -> None:
+    def __init__(self, analyzer: Analyzer, position: Position, found: _SmallPosition) -> None:
         self._analyzer = analyzer
         self._rows, self._cols = position.rows, position.cols
-        reading, self._rule_safe, self._rule_mine, self._parts, remaining = found
+        reading, remaining = found.reading, found.remaining
+        self._rule_safe, self._rule_mine, self._parts = found.safe, found.mine, found.parts
         self._covered = reading.covered
         self._interior_mask = reading.interior
         self._interior = reading.interior.bit_count()
@@ -147,11 +148,6 @@ class PatternCounter:
         return low, product
 
 
-#: What :meth:`Analyzer._small` finds: the reading, the rules' safe cells and mines, the parts
-#: and the mines not flagged.
-_SmallFound = tuple[small.Reading, int, int, list[_Part], int]
-
-
 def pattern_counter(
     analyzer: Analyzer, position: Position, mines: int | None = None
 ) -> PatternCounter | None:
@@ -163,9 +159,7 @@ def pattern_counter(
     found = analyzer._small(position, total)
     if found is None:
         return None
-    return PatternCounter(
-        analyzer, position, (found.reading, found.safe, found.mine, found.parts, found.remaining)
-    )
+    return PatternCounter(analyzer, position, found)
 
 
 def _trimmed(ways: tuple[int, ...]) -> tuple[int, list[int]]:
