@@ -258,6 +258,15 @@ def listing_bytes(cells: int, layouts: int) -> int:
     return cells * layouts + 3 * cells * ((layouts + 7) // 8 + 40) + BOARD_CELL_BYTES * cells
 
 
+def too_many(layouts: str) -> str:
+    """How a refusal says that ``layouts`` (a count as said) are more than the search lists.
+
+    >>> too_many("1.1e13")
+    '1.1e13 layouts: more than the 4000000 the search lists'
+    """
+    return f"{layouts} layouts: more than the {MAX_LAYOUTS} the search lists"
+
+
 def listing_refusal(cells: int, layouts: int, max_memory: int | None = None) -> str | None:
     """Why a search cannot list ``layouts`` layouts of a ``cells``-cell board; ``None`` when it can.
 
@@ -278,7 +287,7 @@ def listing_refusal(cells: int, layouts: int, max_memory: int | None = None) -> 
     True
     """
     if layouts > MAX_LAYOUTS:
-        return f"{approximate(layouts)} layouts: more than the {MAX_LAYOUTS} the search lists"
+        return too_many(approximate(layouts))
     size = listing_bytes(cells, layouts)
     if layouts > 1 and size > (MAX_LISTING if max_memory is None else max_memory):
         noun = "layout" if layouts == 1 else "layouts"

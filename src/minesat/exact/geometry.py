@@ -22,7 +22,7 @@ from operator import itemgetter
 import numpy as np
 
 from minesat.board import Cell, neighbour_table
-from minesat.exact.budget import MAX_LAYOUTS, checkpoint
+from minesat.exact.budget import checkpoint, too_many
 
 #: What a layout matrix holds for a mine (numbers are 0..8).
 MINE = 9
@@ -35,10 +35,10 @@ FLAGGED = 11
 
 
 class TooManyLayouts(Exception):
-    """More layouts than a search lists (:data:`MAX_LAYOUTS`)."""
+    """More layouts than a search lists (:data:`~minesat.exact.budget.MAX_LAYOUTS`)."""
 
     def __init__(self, layouts: int) -> None:
-        super().__init__(f"{layouts} layouts: more than the {MAX_LAYOUTS} the search lists")
+        super().__init__(too_many(str(layouts)))
         self.layouts = layouts
 
 

@@ -33,6 +33,7 @@ from minesat.exact.budget import (
     DEFAULT_MAX_MEMORY,
     DEFAULT_MAX_STATES,
     DEFAULT_TIME_LIMIT,
+    MAX_LAYOUTS,
     MAX_LISTING,
     POSITION_LAYOUTS,
     Clock,
@@ -42,7 +43,7 @@ from minesat.exact.budget import (
     Progress,
     listing_refusal,
 )
-from minesat.exact.geometry import MAX_LAYOUTS, TooManyLayouts
+from minesat.exact.geometry import TooManyLayouts
 from minesat.exact.position import PositionSearch, RankedMove, rank_moves
 from minesat.perfect.follow import StrategyCount, strategy_wins
 from minesat.perfect.from_position import PlayerMove, PositionResult, perfect_from_position

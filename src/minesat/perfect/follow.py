@@ -25,8 +25,17 @@ import numpy as np
 
 from minesat.analysis import Analysis, Analyzer
 from minesat.board import COVERED, FLAG, Cell, Position
-from minesat.exact.budget import STOPS, Clock, PastBudget, checkpoint, listing_bytes, watching, which_budget
-from minesat.exact.geometry import MAX_LAYOUTS, MINE, Board, TooManyLayouts, bit_set, layouts_matrix
+from minesat.exact.budget import (
+    MAX_LAYOUTS,
+    STOPS,
+    Clock,
+    PastBudget,
+    checkpoint,
+    listing_bytes,
+    watching,
+    which_budget,
+)
+from minesat.exact.geometry import MINE, Board, TooManyLayouts, bit_set, layouts_matrix
 from minesat.exact.search import drive
 from minesat.generate import FirstClick, check_mine_count, kept_clear
 from minesat.stats import WinShare

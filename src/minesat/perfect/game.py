@@ -28,6 +28,7 @@ from minesat.exact.budget import (
     Progress,
     listing_refusal,
     memory_budget,
+    too_many,
     watching,
     which_budget,
 )
@@ -58,8 +59,8 @@ def _refuse_unlisted(
         # million cells takes seconds, in one call no clock stops): said from logarithms, with
         # the least count it could be.
         raise PastBudget(
-            f"start {cell_name(hardest)} has {approximate_binomial(pool, mines)} layouts: more than "
-            f"the {MAX_LAYOUTS} the search lists; try a smaller board or fewer mines", 0, 0, MAX_LAYOUTS + 1
+            f"start {cell_name(hardest)} has {too_many(approximate_binomial(pool, mines))}; try a smaller "
+            "board or fewer mines", 0, 0, MAX_LAYOUTS + 1
         )
     layouts = comb(pool, mines) if 0 <= mines <= pool else 0
     refusal = listing_refusal(rows * cols, layouts, max_memory)

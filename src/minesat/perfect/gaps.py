@@ -29,7 +29,8 @@ import numpy as np
 from minesat.analysis import Analysis
 from minesat.board import COVERED, Cell, Position
 from minesat.exact import geometry
-from minesat.exact.geometry import MAX_LAYOUTS, Board, TooManyLayouts, bit_set, layouts_matrix
+from minesat.exact.budget import MAX_LAYOUTS
+from minesat.exact.geometry import Board, TooManyLayouts, bit_set, layouts_matrix
 from minesat.exact.search import ROOT_ALIKE, PerfectSearch, Universe
 from minesat.generate import FirstClick, check_mine_count, kept_clear
 from minesat.guess import mine_probability
