@@ -557,6 +557,21 @@ def test_every_static_file_is_served_by_name_and_nothing_else(client: TestClient
         assert client.get(f"/assets/{name}").content == static.joinpath(name).read_bytes(), name
     for name in ("index.html", "..%2Fapp.py", ".hidden.js", "nope.js", "app.py"):
         assert client.get(f"/assets/{name}").status_code == 404, name
+    # What the board draws with comes from the game viewer's assets: one file for both.
+    shared = resources.files("minesat.viewer").joinpath("assets", "drawing.js").read_bytes()
+    assert client.get("/assets/drawing.js").content == shared
+
+
+def test_the_page_is_split_in_modules_of_at_most_600_lines_and_draws_cells_in_one_place() -> None:
+    from importlib import resources
+
+    static = resources.files("minesat.web").joinpath("static")
+    sizes = {f.name: len(f.read_text().splitlines()) for f in static.iterdir() if f.name.endswith(".js")}
+    assert {"app.js", "analyse.js", "play.js", "review.js"} <= set(sizes)
+    assert max(sizes.values()) <= 600, sizes
+    viewer = resources.files("minesat.viewer").joinpath("assets", "viewer.js").read_text()
+    for name in ("rowName", "shade"):
+        assert f"function {name}(" not in viewer + static.joinpath("board.js").read_text(), name
 
 
 # --- seeds, no-guess boards, flags before the first click ------------------------------------

@@ -19,6 +19,7 @@ from __future__ import annotations
 import functools
 import itertools
 import json
+import re
 from collections.abc import Mapping, Sequence
 from importlib import resources
 from typing import Any
@@ -70,7 +71,7 @@ def render_viewer(
         summary=[(str(label), str(value)) for label, value in pairs],
         data=Markup(script_json(data)),
         css=Markup(_asset("viewer.css")),
-        script=Markup(_asset("viewer.js")),
+        script=Markup(_script()),
         steps=len(frames),
     )
 
@@ -223,6 +224,14 @@ def _templates() -> jinja2.Environment:
         lstrip_blocks=True,
         keep_trailing_newline=True,
     )
+
+
+@functools.cache
+def _script() -> str:
+    """The page's script: ``drawing.js`` (what the app's board draws with too; an ES module there,
+    its ``export`` keywords taken off here, where the script is a classic one), then ``viewer.js``."""
+    shared = re.sub(r"^export ", "", _asset("drawing.js"), flags=re.MULTILINE)
+    return shared + _asset("viewer.js")
 
 
 @functools.cache

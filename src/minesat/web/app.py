@@ -63,9 +63,10 @@ WORK_SECONDS = 25.0
 
 #: The page's files, served from the package (nothing is fetched from elsewhere): every file of
 #: ``static/`` of a type below (:data:`TYPES`) by its name, and these from other packages: the
-#: board is drawn with the game viewer's stylesheet.
+#: board is drawn with the game viewer's stylesheet and its row names and colours (one file for both).
 ASSETS = {
     "viewer.css": ("minesat.viewer", "assets"),
+    "drawing.js": ("minesat.viewer", "assets"),
 }
 
 #: The types of the files served under ``/assets/``, by extension.

@@ -1,6 +1,7 @@
 // The minesat game viewer. Reads the game from the JSON element #game-data (see
 // minesat.viewer.page.encode_frames), draws one step at a time, and plays the game back on its
 // clock (a replay's mouse drawn over the board). No network, no libraries.
+// rowName and shade come from drawing.js, which the page holds just before this script.
 (function () {
   "use strict";
   const ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz!#$%()*+,-./:;=?@[]^_{|}~";
@@ -26,11 +27,6 @@
     prev = b;
   }
 
-  function rowName(r) {
-    let s = "";
-    for (r += 1; r > 0; r = Math.floor((r - 1) / 26)) s = String.fromCharCode(65 + ((r - 1) % 26)) + s;
-    return s;
-  }
   const cellName = (i) => rowName(Math.floor(i / C)) + String((i % C) + 1);
 
   // The analysis of frame k: per cell -1 (none), SAFE, MINE, UNKNOWN or FIXED + table index.
@@ -51,13 +47,6 @@
     return codes;
   }
 
-  // Green at 0, yellow at 0.5, red at 1: the scale minesat's pictures use.
-  function shade(p) {
-    const a = p <= 0.5 ? [0x4c, 0xaf, 0x50] : [0xff, 0xeb, 0x3b];
-    const b = p <= 0.5 ? [0xff, 0xeb, 0x3b] : [0xe5, 0x39, 0x35];
-    const t = p <= 0.5 ? p / 0.5 : (p - 0.5) / 0.5;
-    return "rgb(" + a.map((x, j) => Math.round(x + (b[j] - x) * t)).join(",") + ")";
-  }
   function percent(p) {
     if (p > 0 && p < 0.0001) return "<0.01 %";
     if (p < 1 && p > 0.9999) return ">99.99 %";

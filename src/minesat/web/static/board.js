@@ -2,14 +2,11 @@
 // position appears as fast as a beginner one and pointing at a cell costs one small redraw;
 // and the keys, which go to the cell under the pointer while the pointer is over a board.
 
+import { rowName, shade } from "./drawing.js";
+
 /** A cell's state in a position: covered, flagged, or its number 0-8. */
 export const COVERED = -1, FLAG = -2;
 
-export function rowName(r) {
-  let s = "";
-  for (r += 1; r > 0; r = Math.floor((r - 1) / 26)) s = String.fromCharCode(65 + ((r - 1) % 26)) + s;
-  return s;
-}
 export const cellName = (r, c) => rowName(r) + String(c + 1);
 export function parseName(name) {
   const m = /^([A-Z]+)([0-9]+)/.exec(name);
@@ -22,13 +19,6 @@ export function parseName(name) {
 export function moveIndex(move, cols) {
   const rc = move ? parseName(move) : null;
   return rc ? rc[0] * cols + rc[1] : -1;
-}
-// Green at 0, yellow at 0.5, red at 1: the scale of minesat's pictures and viewer.
-export function shade(p) {
-  const a = p <= 0.5 ? [0x4c, 0xaf, 0x50] : [0xff, 0xeb, 0x3b];
-  const b = p <= 0.5 ? [0xff, 0xeb, 0x3b] : [0xe5, 0x39, 0x35];
-  const t = p <= 0.5 ? p / 0.5 : (p - 0.5) / 0.5;
-  return "rgb(" + a.map((x, j) => Math.round(x + (b[j] - x) * t)).join(",") + ")";
 }
 // As minesat prints probabilities: never 0 % or 100 % unless exact.
 export function percent(p, digits) {

@@ -1,6 +1,8 @@
 // minesat serve's page: small helpers (the API, files, texts, links); no library, no build.
 import { cellName, COVERED, FLAG } from "./board.js";
 
+export const $ = (id) => document.getElementById(id);
+
 // A POST (or GET with method) to the API: {status, data}; data.error on failure.
 export async function api(path, body, raw, method) {
   const init = { method: method || "POST" };
