@@ -9,9 +9,10 @@
 // constants share the realm's one global scope, their functions and vars are properties of its
 // global object, and nothing stands between the solver and its globals. (They once ran in a
 // vm.createContext sandbox, whose global object routes every global lookup through interceptors:
-// JSMinesweeper, which keeps its state and classes in globals, ran 4 to 5 times slower there than
-// in its page. tests/test_benchmark_jsminesweeper.py fails if they do again, and
-// `benchmarks/jsminesweeper.py --check-speed` times this driver against JSMinesweeper's own loop.)
+// JSMinesweeper, which keeps its state and classes in globals, ran 4.4 times slower there than in
+// its own plain loop on 200 expert boards. tests/test_benchmark_jsminesweeper.py fails if they
+// are sandboxed again; `benchmarks/jsminesweeper.py --check-speed` times this driver against
+// that loop, jsminesweeper_plain.mjs.)
 // The few browser globals the solver touches are minimal shims on the global object:
 // showMessage (a status line), sleep (a yield to the GUI), console (quiet unless --verbose); and
 // the globals of main.js it reads are declared as main.js declares them: BOMB = 9,
