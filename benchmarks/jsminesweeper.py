@@ -2,14 +2,15 @@
 
     python benchmarks/jsminesweeper.py --jsms PATH [--boards FILE | --preset expert --games N
         --seed S --first-click opening --start 3,3] [--strategy NAME] [--out FILE.jsonl]
-        [--first K] [--clock frozen|real|both] [--node node]
+        [--first K] [--clock frozen|real|both] [--node node] [--check-speed]
 
 PATH is a checkout of https://github.com/DavidNHill/JSMinesweeper (nothing of it is part of
 minesat). Every board is played twice, one game at a time, so each side has one core:
 
 * by JSMinesweeper's own solver, headless under Node (``jsminesweeper_driver.mjs`` beside this
-  file loads its browser scripts with minimal shims and follows its bulk-play loop, ``bulkRun``
-  in ``main.js``: each turn the solver's recommended move, plus its other certain clears);
+  file runs its browser scripts in the Node process's own realm, as its page runs them, with
+  minimal shims, and follows its bulk-play loop, ``bulkRun`` in ``main.js``: each turn the
+  solver's recommended move, plus its other certain clears);
 * by minesat's player, :func:`minesat.player.play_game` with ``--strategy`` (default
   :data:`minesat.player.DEFAULT_STRATEGY`).
 
@@ -23,13 +24,21 @@ The boards are a board set (SPEC section 6, ``--boards``; line *i* is game *i*) 
 layouts ``minesat simulate`` plays with the same options (:func:`minesat.generate.game_seed`,
 :func:`minesat.generate.generate_layout`). It prints both win rates with Wilson 95 % intervals,
 the paired table (both won, only minesat, only JSMinesweeper, neither) with the exact two-sided
-McNemar p-value, guesses per game, and CPU and wall seconds per game for each side.
+McNemar p-value, guesses per game, and CPU and wall seconds per game for each side (the
+speed line compares the mean CPU time per game, then the median).
+
+``--check-speed`` holds the harness to JSMinesweeper's own speed: it plays JSMinesweeper's side
+of the boards through the driver, one game a request, then through ``jsminesweeper_plain.mjs``,
+a plain Node loop that reads the page's ``<script>`` tags, runs them in its realm and plays the
+boards with ``bulkRun``'s loop and JSMinesweeper's own ``ServerGame``, with nothing of this
+harness. It prints both mean times per game (CPU and wall) and their ratio, and exits with status
+1 if the CPU ratio is past 1.25 either way or, with the clock frozen, any game's outcome differs.
 
 ``--out FILE`` appends one JSON line per game (``game``, ``layout`` digest, both results); a run
 that finds FILE plays only the games of its range that FILE lacks, so a long run can be
 interrupted and resumed, or split with ``--first``/``--games`` and summarised over the whole
-range afterwards (concatenate the files). JSMinesweeper's side of a game does not depend on minesat, and
-takes about ten times as long: after a change to minesat, ``--rerun-minesat`` replays only
+range afterwards (concatenate the files). JSMinesweeper's side of a game does not depend on
+minesat, and takes longer: after a change to minesat, ``--rerun-minesat`` replays only
 minesat's side of the games FILE already has (with ``--strategy``, the current code) and
 prints the comparison without touching FILE; games FILE lacks are played by both as usual.
 
@@ -53,7 +62,8 @@ then counts the slow probability-engine runs). ``--clock both`` plays every boar
 minesat's (``jsminesweeper`` in ``--out``), the real clock's (``jsminesweeper_real``) give the
 time a user of JSMinesweeper's page waits, and both times are printed beside minesat's.
 
-Nothing is asserted: this prints figures. Bad input is one line and exit status 2.
+Nothing is asserted: this prints figures (only ``--check-speed`` gives its verdict as the exit
+status). Bad input is one line and exit status 2.
 """
 
 from __future__ import annotations
@@ -61,12 +71,14 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
+import math
 import os
 import platform
 import shutil
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -79,6 +91,7 @@ from minesat.player import DEFAULT_STRATEGY, STRATEGIES, get_strategy, is_strate
 from minesat.stats import mcnemar_exact, wilson
 
 DRIVER = Path(__file__).with_name("jsminesweeper_driver.mjs")
+PLAIN = Path(__file__).with_name("jsminesweeper_plain.mjs")
 
 #: JSMinesweeper's own board limit (MAX_WIDTH, MAX_HEIGHT in main.js); its binomial table
 #: (65000 cells) is sized for it.
@@ -110,6 +123,21 @@ class Board:
         mines = ";".join(f"{r},{c}" for r, c in sorted(self.layout.mines))
         key = f"{self.layout.rows}x{self.layout.cols}"
         return f"{key}:{hashlib.sha256(f'{key}/{mines}'.encode()).hexdigest()[:16]}"
+
+    def request(self, start: Cell) -> dict[str, Any]:
+        """The game as the JSMinesweeper driver and the plain loop read it (one JSON line).
+
+        >>> Board(3, Layout(2, 2, frozenset({(1, 0)})), 2**32 + 5).request((0, 1))
+        {'game': 3, 'rows': 2, 'cols': 2, 'mines': [[1, 0]], 'start': [0, 1], 'seed': 5}
+        """
+        return {
+            "game": self.index,
+            "rows": self.layout.rows,
+            "cols": self.layout.cols,
+            "mines": sorted([r, c] for r, c in self.layout.mines),
+            "start": list(start),
+            "seed": self.seed % 2**32,
+        }
 
 
 def generated_boards(
@@ -216,15 +244,7 @@ class JSMinesweeper:
     def play(self, board: Board, start: Cell, rule: str) -> dict[str, Any]:
         """One game. Under the rule ``any`` the first click counts as a guess, as minesat counts it."""
         assert self.process.stdin is not None
-        request = {
-            "game": board.index,
-            "rows": board.layout.rows,
-            "cols": board.layout.cols,
-            "mines": sorted([r, c] for r, c in board.layout.mines),
-            "start": list(start),
-            "seed": board.seed % 2**32,
-        }
-        self.process.stdin.write(json.dumps(request) + "\n")
+        self.process.stdin.write(json.dumps(board.request(start)) + "\n")
         self.process.stdin.flush()
         reply = self._read()
         guessed = [[r, c, None if p is None else round(p, 9)] for r, c, p in reply["guesses"]]
@@ -320,16 +340,11 @@ def summarize(results: list[dict[str, Any]], strategy: str, clock: str = "frozen
         f"paired: both won {both}, only minesat {only_m}, only JSMinesweeper {only_j}, neither {neither}; "
         f"exact McNemar p = {mcnemar_exact(only_m, only_j):.3g}"
     )
-    ms_cpu = sum(r[MINESAT]["cpu_seconds"] for r in results)
+    ms_cpu = [r[MINESAT]["cpu_seconds"] for r in results]
     for key, name in sides[:-1]:
-        js_cpu = sum(r[key]["cpu_seconds"] for r in results)
-        if js_cpu > 0 and ms_cpu > 0:
-            if ms_cpu <= js_cpu:
-                said = f"minesat is {js_cpu / ms_cpu:.2f}x faster per game by CPU time (against {name})"
-            else:
-                said = f"{name} is {ms_cpu / js_cpu:.2f}x faster per game by CPU time (against minesat)"
-            times = f"{1000 * ms_cpu / n:.1f} ms against {1000 * js_cpu / n:.1f} ms"
-            lines.append(f"speed: {said}, one core each: {times}")
+        js_cpu = [r[key]["cpu_seconds"] for r in results]
+        ratios = speed_ratios(ms_cpu, js_cpu)
+        lines.append(f"speed against {name}, CPU time per game, one core each: {ratios}")
     stalled = sum(r[key]["stalled"] for r in results for key, _ in sides[:-1])
     if stalled:
         lines.append(
@@ -342,6 +357,30 @@ def summarize(results: list[dict[str, Any]], strategy: str, clock: str = "frozen
             f"skipped when that was the main run), in {sum(s > 0 for s in slow)} games"
         )
     return "\n".join(lines)
+
+
+def speed_ratios(ours: list[float], theirs: list[float]) -> str:
+    """minesat's CPU seconds per game against JSMinesweeper's: mean, then median, in ms.
+
+    >>> speed_ratios([0.02, 0.04, 0.03], [0.06, 0.09, 0.03])
+    'mean 30.0 ms against 60.0 ms (minesat 2.00x faster), median 30.0 ms against 60.0 ms (2.00x faster)'
+    >>> speed_ratios([0.02], [0.01])
+    'mean 20.0 ms against 10.0 ms (minesat 2.00x slower), median 20.0 ms against 10.0 ms (2.00x slower)'
+    """
+
+    def ratio(a: float, b: float) -> str:
+        if a <= 0 or b <= 0:
+            return "no ratio: a time of 0"
+        if f"{a / b:.2f}" == "1.00":
+            return "as fast"
+        return f"{b / a:.2f}x faster" if a < b else f"{a / b:.2f}x slower"
+
+    mean_m, mean_j = statistics.fmean(ours), statistics.fmean(theirs)
+    median_m, median_j = statistics.median(ours), statistics.median(theirs)
+    return (
+        f"mean {1000 * mean_m:.1f} ms against {1000 * mean_j:.1f} ms (minesat {ratio(mean_m, mean_j)}), "
+        f"median {1000 * median_m:.1f} ms against {1000 * median_j:.1f} ms ({ratio(median_m, median_j)})"
+    )
 
 
 # --- the run -----------------------------------------------------------------------------
@@ -444,6 +483,102 @@ def run(args: argparse.Namespace, boards: list[Board] | Iterator[Board], total: 
     print(summarize(results, args.strategy, args.clock))
 
 
+# --- --check-speed: the harness against JSMinesweeper's own loop ----------------------------
+
+
+#: How far the harness's time per game may be from the plain loop's, either way.
+SPEED_TOLERANCE = 1.25
+
+
+def play_plain(args: argparse.Namespace, boards: list[Board], clock: str) -> dict[str, Any]:
+    """The boards played by ``jsminesweeper_plain.mjs``: JSMinesweeper's scripts in one realm,
+    ``bulkRun``'s loop, no harness. Its wins (one per board) and CPU and wall seconds in all."""
+    with tempfile.TemporaryDirectory(prefix="jsms-plain-") as tmp:
+        path = Path(tmp) / "boards.jsonl"
+        path.write_text("".join(json.dumps(b.request(args.start)) + "\n" for b in boards), encoding="utf-8")
+        done = subprocess.run(
+            [args.node, str(PLAIN), "--jsms", str(args.jsms), "--clock", clock, str(path)],
+            capture_output=True,
+            text=True,
+        )
+    if done.returncode != 0 or not done.stdout.strip():
+        error = done.stderr.strip().splitlines()
+        raise BenchmarkError(f"the plain JSMinesweeper loop stopped: {error[-1] if error else 'no message'}")
+    return json.loads(done.stdout)
+
+
+def compare_speed(harness: list[dict[str, Any]], plain: dict[str, Any], clock: str) -> tuple[str, bool]:
+    """The printed comparison of one clock's runs, and whether it holds.
+
+    It holds when the harness's mean CPU time per game is within :data:`SPEED_TOLERANCE` of the
+    plain loop's, either way, and, with the clock frozen (where a game is a pure function of its
+    board), every game has the same outcome in both.
+
+    >>> side = {"won": True, "cpu_seconds": 0.05, "wall_seconds": 0.06}
+    >>> text, ok = compare_speed([side, {**side, "won": False}], {"won": [True, False],
+    ...     "cpu_seconds": 0.08, "wall_seconds": 0.1}, "frozen")
+    >>> ok, text.splitlines()[-1]
+    (True, 'harness / plain: CPU 1.25x, wall 1.20x (mean per game): within 1.25x; same outcome in 2/2 games')
+    """
+    n = len(harness)
+    won = [side["won"] for side in harness]
+    cpu = sum(side["cpu_seconds"] for side in harness) / n
+    wall = sum(side["wall_seconds"] for side in harness) / n
+    plain_cpu, plain_wall = plain["cpu_seconds"] / n, plain["wall_seconds"] / n
+    ratio = cpu / plain_cpu if plain_cpu > 0 else math.inf
+    within = 1 / SPEED_TOLERANCE <= round(ratio, 2) <= SPEED_TOLERANCE
+    same = sum(a == b for a, b in zip(won, plain["won"], strict=True))
+    lines = [
+        f"{'clock ' + clock:<46}{'wins':>6}  {'CPU ms/game':>11}  {'wall ms/game':>12}",
+        f"{'harness (jsminesweeper_driver.mjs, per game)':<46}{sum(won):>6}  {1000 * cpu:>11.1f}  "
+        f"{1000 * wall:>12.1f}",
+        f"{'plain bulkRun loop (jsminesweeper_plain.mjs)':<46}{sum(plain['won']):>6}  "
+        f"{1000 * plain_cpu:>11.1f}  {1000 * plain_wall:>12.1f}",
+    ]
+    verdict = "within" if within else "NOT within"
+    wall_ratio = wall / plain_wall if plain_wall > 0 else math.inf
+    outcome = f"same outcome in {same}/{n} games"
+    if clock == "real" and same < n:
+        outcome += " (the real clock: the guessing heuristic depends on the machine's load)"
+    lines.append(
+        f"harness / plain: CPU {ratio:.2f}x, wall {wall_ratio:.2f}x (mean per game): "
+        f"{verdict} {SPEED_TOLERANCE}x; {outcome}"
+    )
+    return "\n".join(lines), within and (clock == "real" or same == n)
+
+
+def check_speed(args: argparse.Namespace, boards: list[Board], describe: str) -> bool:
+    """Time JSMinesweeper on ``boards`` through the harness and through its plain loop, one
+    after the other, for each clock of ``--clock``; print both and their ratio."""
+    clocks = ["frozen", "real"] if args.clock == "both" else [args.clock]
+    print(f"{describe}; --check-speed: JSMinesweeper through this harness, then in its plain loop")
+    print(f"  {platform.node()}: {os.cpu_count()} cores, load average {os.getloadavg()[0]:.2f} at the start")
+    held = True
+    for clock in clocks:
+        peer = JSMinesweeper(args.jsms, clock, args.node)
+        try:
+            harness = []
+            for board in boards:
+                harness.append(peer.play(board, args.start, args.first_click))
+                _progress(f"{clock} clock, the harness: {len(harness)}/{len(boards)} games")
+        finally:
+            peer.close()
+        _progress(f"{clock} clock, the plain loop: {len(boards)} games")
+        plain = play_plain(args, boards, clock)
+        _progress("")
+        text, ok = compare_speed(harness, plain, clock)
+        print(text)
+        held = held and ok
+    print(f"  load average {os.getloadavg()[0]:.2f} at the end")
+    return held
+
+
+def _progress(text: str) -> None:
+    """One line of progress on a terminal, written over the last ("" clears it)."""
+    if sys.stderr.isatty():
+        print(f"\r{text:<60}", end="" if text else "\r", file=sys.stderr, flush=True)
+
+
 def parse_cell(text: str) -> Cell:
     try:
         r, c = (int(x) for x in text.split(","))
@@ -480,9 +615,18 @@ def main(argv: list[str] | None = None) -> int:
         help="the clock JSMinesweeper's solver sees (see the module docstring)",
     )
     parser.add_argument("--node", default=os.environ.get("NODE", "node"), help="the Node.js executable")
+    parser.add_argument(
+        "--check-speed",
+        action="store_true",
+        help="time JSMinesweeper on the boards through this harness and in its own plain loop "
+        f"(jsminesweeper_plain.mjs) and compare them; exit status 1 past {SPEED_TOLERANCE}x either way "
+        "or if an outcome differs (frozen clock)",
+    )
     args = parser.parse_args(argv)
     prog = Path(sys.argv[0]).name if argv is None else "jsminesweeper.py"
     try:
+        if args.check_speed and (args.out is not None or args.rerun_minesat):
+            raise BenchmarkError("--check-speed plays JSMinesweeper's side only: no --out or --rerun-minesat")
         if args.rerun_minesat and args.out is None:
             raise BenchmarkError("--rerun-minesat replays the games of an --out file: give one")
         if (args.games is not None and args.games < 1) or args.first < 0:
@@ -495,6 +639,8 @@ def main(argv: list[str] | None = None) -> int:
                 f"board set {args.boards}, games {boards[0].index}..{boards[-1].index}, "
                 f"first click at {args.start[0]},{args.start[1]} ({args.first_click})"
             )
+            if args.check_speed:
+                return 0 if check_speed(args, boards, describe) else 1
             run(args, boards, len(boards), describe)
         else:
             rows, cols, mines = PRESETS[args.preset]
@@ -511,6 +657,8 @@ def main(argv: list[str] | None = None) -> int:
             boards_iter = generated_boards(
                 rows, cols, mines, args.first_click, args.start, args.seed, args.first, games
             )
+            if args.check_speed:
+                return 0 if check_speed(args, list(boards_iter), describe) else 1
             run(args, boards_iter, games, describe)
     except BenchmarkError as error:
         print(f"{prog}: {error}", file=sys.stderr)

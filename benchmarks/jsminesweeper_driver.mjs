@@ -4,14 +4,23 @@
 //     node benchmarks/jsminesweeper_driver.mjs --jsms PATH --check-bulk-run N [--classic]
 //
 // PATH is a checkout of https://github.com/DavidNHill/JSMinesweeper; nothing of it is copied
-// here. Its browser scripts are loaded, in index.html's order, into one `vm` context (so their
-// top-level classes and constants see each other as they do in a page), with the few browser
-// globals the solver touches replaced by minimal shims: showMessage (a status line), sleep (a
-// yield to the GUI), console (quiet unless --verbose), performance.now, three main.js globals
-// (BOMB = 9, analysisMode = false, and board: a few solver lines, e.g. in LongTermRiskHelper's
-// 2x2-box check, read the page's current board instead of their own; here it is the board of
-// the game being played) and the binomial cache main.js builds at start-up. main.js itself (the GUI) is not loaded; its bulkRun() is the game
-// loop followed below, move for move.
+// here. Its browser scripts are run, in index.html's order, in this process's own realm with
+// vm.runInThisContext, as consecutive <script> tags run in a page: their top-level classes and
+// constants share the realm's one global scope, their functions and vars are properties of its
+// global object, and nothing stands between the solver and its globals. (They once ran in a
+// vm.createContext sandbox, whose global object routes every global lookup through interceptors:
+// JSMinesweeper, which keeps its state and classes in globals, ran 4.4 times slower there than in
+// its own plain loop on 200 expert boards. tests/test_benchmark_jsminesweeper.py fails if they
+// are sandboxed again; `benchmarks/jsminesweeper.py --check-speed` times this driver against
+// that loop, jsminesweeper_plain.mjs.)
+// The few browser globals the solver touches are minimal shims on the global object:
+// showMessage (a status line), sleep (a yield to the GUI), console (quiet unless --verbose); and
+// the globals of main.js it reads are declared as main.js declares them: BOMB = 9,
+// analysisMode = false, board (a few solver lines, e.g. in LongTermRiskHelper's 2x2-box check,
+// read the page's current board instead of their own; here it is the board of the game being
+// played) and the binomial cache main.js builds at start-up. main.js itself (the GUI) is not
+// loaded; its bulkRun() is the game loop followed below, move for move. The scripts being this
+// realm's globals, the solver is loaded once per process.
 //
 // Protocol: one JSON object per line on stdin, one reply per line on stdout.
 //   request  {"game": 7, "rows": 16, "cols": 30, "mines": [[r, c], ...], "start": [r, c], "seed": 123}
@@ -27,10 +36,12 @@
 // keys); it is replaced per game by a generator seeded from the request's "seed". Its only
 // clock dependence is in solver_main.js: the guessing heuristic (tie-break) runs only when the
 // probability engine took under 50 ms (Date.now). With --clock frozen (the default) the clock
-// in the solver's context stands still, so the heuristic always runs, as it does on a fast
-// machine, and every game is a pure function of its board and seed. With --clock real the
-// solver sees the real clock, as in a browser: results then depend on machine speed and load,
-// and the reply counts "slow_pe", the probability-engine runs that took 50 ms or more.
+// stands still, so the heuristic always runs, as it does on a fast machine, and every game is a
+// pure function of its board and seed. The clock is the realm's: Date.now and performance.now
+// stand still for the driver too, which times games with process.cpuUsage and process.hrtime.
+// With --clock real the solver sees the real clock, as in a browser: results then depend on
+// machine speed and load, and the reply counts "slow_pe", the probability-engine runs that took
+// 50 ms or more.
 
 import fs from "node:fs";
 import path from "node:path";
@@ -90,7 +101,7 @@ function fail(message) {
 }
 
 // sfc32: a small, well-mixed generator; the solver only needs distinct 32-bit hash keys.
-function seededRandom(seed) {
+export function seededRandom(seed) {
     let a = 0x9e3779b9, b = 0x243f6a88, c = 0xb7e15162, d = seed >>> 0;
     const next = () => {
         a >>>= 0; b >>>= 0; c >>>= 0; d >>>= 0;
@@ -106,24 +117,24 @@ function seededRandom(seed) {
     return next;
 }
 
-export function loadSolver(root, clock = "frozen", verbose = false, extraGlobals = {}) {
+// loadSolver() runs once per process: the scripts declare their classes and constants in the
+// realm's one global scope, as the page's <script> tags do, and a second load would redeclare them.
+let loaded = false;
+
+export function loadSolver(root, clock = "frozen", verbose = false) {
+    if (loaded) throw new Error("loadSolver() runs once per process (its scripts are the realm's globals)");
+    loaded = true;
     const quiet = () => {};
     const log = verbose ? (...a) => process.stderr.write(a.join(" ") + "\n") : quiet;
     const slow = { count: 0 };
-    const sandbox = {
-        console: { log, info: log, debug: log, warn: log, error: (...a) => process.stderr.write(a.join(" ") + "\n") },
-        showMessage: verbose ? (text) => log("[message] " + text) : quiet,
-        // In the page sleep() lets the GUI repaint; headless there is nothing to wait for.
-        sleep: async () => {},
-        performance: { now: clock === "real" ? () => performance.now() : () => 0 },
-        // main.js globals the solver reads: the solution-table code for a mine, and the mode
-        // (play, not the analysis screen).
-        BOMB: 9,
-        analysisMode: false,
-        board: null,
-        ...extraGlobals,
+    // The browser globals the solver calls, on this realm's global object as a page has them.
+    // The driver itself writes only through process.stdout and process.stderr.
+    globalThis.console = {
+        log, info: log, debug: log, warn: log, error: (...a) => process.stderr.write(a.join(" ") + "\n"),
     };
-    const context = vm.createContext(sandbox);
+    globalThis.showMessage = verbose ? (text) => log("[message] " + text) : quiet;
+    // In the page sleep() lets the GUI repaint; headless there is nothing to wait for.
+    globalThis.sleep = async () => {};
     for (const script of SCRIPTS) {
         const file = path.join(root, script);
         let code;
@@ -132,42 +143,47 @@ export function loadSolver(root, clock = "frozen", verbose = false, extraGlobals
         } catch (e) {
             fail(`cannot read ${file}: is --jsms a JSMinesweeper checkout? (${e.code})`);
         }
-        vm.runInContext(code, context, { filename: file });
+        vm.runInThisContext(code, { filename: file });
     }
-    // main.js's startup() builds these; the solver reads them as globals.
-    vm.runInContext(
-        "var binomialCache = new BinomialCache(5000, 500, new Binomial(65000, 500)); solver();",
-        context,
-        { filename: "driver-setup" },
+    // main.js's globals the solver reads, declared as main.js declares them (its startup() builds
+    // the binomial cache and initialises the solver): the solution-table code for a mine, the mode
+    // (play, not the analysis screen), the page's current board (a few solver lines, e.g. in
+    // LongTermRiskHelper's 2x2-box check, read it instead of their own; here it is the board of
+    // the game being played) and the random-number choice of MinesweeperGame.js's generator.
+    const setBoard = vm.runInThisContext(
+        `const BOMB = 9;
+        let analysisMode = false;
+        let oldrng = false;
+        let board = null;
+        let binomialCache = new BinomialCache(5000, 500, new Binomial(65000, 500));
+        solver();
+        (b) => { board = b; }`,
+        { filename: "driver-setup (main.js's globals)" },
     );
     if (clock === "frozen") {
-        vm.runInContext("Date.now = () => 1700000000000;", context);
+        // The realm's clock, the solver's and the driver's alike (the driver times games with
+        // process.cpuUsage and process.hrtime, which stay real).
+        Date.now = () => 1700000000000;
+        performance.now = () => 0;
     } else {
         // Count the probability-engine runs slow enough to switch the guessing heuristic off.
-        context.__slow = slow;
-        vm.runInContext(
-            `{
-                const process = ProbabilityEngine.prototype.process;
-                ProbabilityEngine.prototype.process = function (...args) {
-                    const result = process.apply(this, args);
-                    if (this.duration >= 50) __slow.count++;
-                    return result;
-                };
-            }`,
-            context,
-        );
+        const prototype = vm.runInThisContext("ProbabilityEngine").prototype;
+        const run = prototype.process;
+        prototype.process = function (...args) {
+            const result = run.apply(this, args);
+            if (this.duration >= 50) slow.count++;
+            return result;
+        };
     }
-    const api = vm.runInContext(
+    const api = vm.runInThisContext(
         `({ Board, solver, applyResults, SolverGlobal, BruteForceGlobal,
             ACTION_CLEAR, ACTION_FLAG, ACTION_CHORD, WON, LOST, IN_PLAY,
-            PLAY_STYLE_NOFLAGS, HARD_CUT_OFF, OFF_EDGE_THRESHOLD, PROGRESS_CONTRIBUTION,
-            setRandom: (f) => { Math.random = f; },
-            setBoard: (b) => { board = b; } })`,
-        context,
+            PLAY_STYLE_NOFLAGS, HARD_CUT_OFF, OFF_EDGE_THRESHOLD, PROGRESS_CONTRIBUTION })`,
     );
+    api.setRandom = (f) => { Math.random = f; };
+    api.setBoard = setBoard;
     api.slow = slow;
     api.clock = clock;
-    api.context = context;
     return api;
 }
 
@@ -233,7 +249,7 @@ export async function playGame(js, request) {
     js.setRandom(seededRandom(seed));
     js.slow.count = 0;
     const cpu0 = process.cpuUsage();
-    const wall0 = performance.now();
+    const wall0 = process.hrtime.bigint();
 
     const referee = new Referee(js, rows, cols, mines);
     const board = new js.Board(0, cols, rows, mines.length, 0, "safe");
@@ -278,7 +294,7 @@ export async function playGame(js, request) {
         uncovered: rows * cols - mines.length - referee.safeLeft,
         stalled,
         cpu_seconds: (cpu.user + cpu.system) / 1e6,
-        wall_seconds: (performance.now() - wall0) / 1000,
+        wall_seconds: Number(process.hrtime.bigint() - wall0) / 1e9,
     };
     if (js.clock === "real") reply.slow_pe = js.slow.count;
     return reply;
@@ -309,19 +325,19 @@ function settings(js, clock) {
 // the corner), against this driver's loop on the same layouts. Prints how many outcomes agree.
 async function checkBulkRun(args) {
     const logged = [];
-    const js = loadSolver(args.jsms, args.clock, args.verbose, { oldrng: false });
-    js.context.console.log = (...a) => logged.push(a.join(" "));
+    const js = loadSolver(args.jsms, args.clock, args.verbose);
+    console.log = (...a) => logged.push(a.join(" "));
     const file = path.join(args.jsms, "Minesweeper/client/main.js");
     const main = fs.readFileSync(file, "utf8");
     const start = main.indexOf("async function bulkRun(");
     const end = main.indexOf("\nasync function ", start + 1);
     if (start < 0 || end < 0) fail(`${file}: no bulkRun() found`);
-    vm.runInContext(main.slice(start, end) + "\nglobalThis.bulkRun = bulkRun;", js.context, { filename: file });
+    const bulkRun = vm.runInThisContext(`(${main.slice(start, end)})`, { filename: file });
     const modern = !args.classic;
     const n = args.check;
     const [startIndex, type] = modern ? [93, "zero"] : [0, "safe"];
     // The layouts bulkRun will play: the same JSF stream and ServerGame it uses.
-    const layouts = vm.runInContext(
+    const layouts = vm.runInThisContext(
         `(() => {
             const rng = JSF(0), out = [];
             for (let k = 0; k < ${n}; k++) {
@@ -331,11 +347,10 @@ async function checkBulkRun(args) {
             }
             return out;
         })()`,
-        js.context,
     );
     js.setBoard(new js.Board(0, 30, 16, 99, 0, type)); // in the page: the expert board on screen
     js.setRandom(seededRandom(0));
-    await js.context.bulkRun(0, n, modern);
+    await bulkRun(0, n, modern);
     const theirs = logged.filter((l) => l.startsWith("Seed ")).map((l) => l.includes(" result won,"));
     if (theirs.length !== n) fail(`bulkRun reported ${theirs.length} games, not ${n}`);
     let same = 0, ours = 0;
