@@ -157,7 +157,11 @@ def fit_logistic(points: Sequence[Point]) -> LogisticFit | None:
     wins = sum(k for _, k, _ in pts)
     a, b = math.log(wins / (games - wins)), 0.0
     ll = _log_likelihood(scaled, a, b)
-    for iteration in range(1, MAX_ITERATIONS + 1):
+    iterations = 0
+    while True:
+        iterations += 1
+        if iterations > MAX_ITERATIONS:
+            return None  # did not settle: no fit rather than a half-way answer
         # Gradient g and information I = X' W X of the grouped binomial likelihood.
         g0 = g1 = i00 = i01 = i11 = 0.0
         for u, k, n in scaled:
@@ -181,8 +185,6 @@ def fit_logistic(points: Sequence[Point]) -> LogisticFit | None:
         a, b, ll = na, nb, new
         if max(abs(step * da), abs(step * db)) < TOLERANCE:
             break
-    else:
-        return None  # did not settle: treat as no fit rather than report a half-way answer
     # Covariance at the maximum, information recomputed there.
     i00 = i01 = i11 = 0.0
     for u, _k, n in scaled:
@@ -200,4 +202,4 @@ def fit_logistic(points: Sequence[Point]) -> LogisticFit | None:
     var_intercept = va - 2 * m * vab + m * m * vb
     cov = (vab - m * vb) / scale
     var_slope = vb / (scale * scale)
-    return LogisticFit(intercept, slope, var_intercept, cov, var_slope, ll, iteration)
+    return LogisticFit(intercept, slope, var_intercept, cov, var_slope, ll, iterations)

@@ -228,7 +228,12 @@ def summarize(
     return summary
 
 
-def _batches(indices: Iterator[int], size: int) -> Iterator[list[int]]:
+def index_batches(indices: Iterator[int], size: int) -> Iterator[list[int]]:
+    """Game indices in lists of ``size`` (the last may be shorter), drawn lazily.
+
+    >>> list(index_batches(iter(range(5)), 2))
+    [[0, 1], [2, 3], [4]]
+    """
     while batch := list(itertools.islice(indices, size)):
         yield batch
 
@@ -304,7 +309,7 @@ def run(
         if batch_size is None:
             batch_size = default_batch_size(to_play, slots)
         batches: Iterator[list[Any]] = (
-            _batches(todo, batch_size) if boards is None else _board_batches(boards, todo, batch_size)
+            index_batches(todo, batch_size) if boards is None else _board_batches(boards, todo, batch_size)
         )
         if progress is not None:
             progress(0, to_play, state.tally)  # the total is known before the first batch ends
