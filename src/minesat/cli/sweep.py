@@ -141,6 +141,7 @@ def sweep(
     if out is not None:
         check_output(out, "--out")
 
+    from minesat.cli.simulate import Stopped, _stop_on_signals
     from minesat.executors import SchedulerError, check_scheduler
     from minesat.store import StoreError
     from minesat.sweep import run_sweep
@@ -153,14 +154,16 @@ def sweep(
 
     what = f"sweep: {plan.points()} points on {len(plan.curves)} curves"
     try:
-        with _progress(what) if sys.stderr.isatty() else nullcontext(None) as progress:
+        # SIGTERM and SIGHUP stop the sweep as Ctrl-C does: workers stopped, games kept.
+        with _stop_on_signals(), _progress(what) if sys.stderr.isatty() else nullcontext(None) as progress:
             result = run_sweep(plan, games, directory, workers=workers, scheduler=scheduler,
                                progress=progress)  # fmt: skip
     except (StoreError, SchedulerError, OSError) as exc:
         fail(" ".join(str(exc).split()))
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as exc:
+        status = 128 + exc.signum if isinstance(exc, Stopped) else 130
         fail(f"interrupted: the games played so far are stored in {directory}; "
-             "run the same command again to resume", 130)  # fmt: skip
+             "run the same command again to resume", status)  # fmt: skip
 
     from minesat.report.sweep import render_sweep_markdown, write_sweep_report
 
