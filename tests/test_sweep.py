@@ -192,6 +192,19 @@ def test_every_point_of_every_curve_shares_one_pool_and_one_progress(tmp_path, m
             assert stored == expected
 
 
+def test_a_dask_cluster_plays_every_point_as_local_workers_do(tmp_path):
+    import dask.distributed as distributed  # the test extra installs dask: fail, not skip, without it
+
+    plan = plan_of(sizes=[(5, 5), (4, 6)], mines=[2, 5])
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  dashboard_address=None) as cluster:  # fmt: skip
+        on_dask = run_sweep(plan, 6, tmp_path / "dask", scheduler=cluster.scheduler_address)
+    local = run_sweep(plan, 6, tmp_path / "local", workers=1)
+    assert [replace(p, db="").to_dict() for p in on_dask.points] == [
+        replace(p, db="").to_dict() for p in local.points
+    ]
+
+
 def test_a_stopped_sweep_keeps_what_it_stored_and_resumes_point_by_point(tmp_path):
     plan = plan_of(strategies=["safest", "safest-rowmajor"], mines=[2, 4, 6])
     calls = []
