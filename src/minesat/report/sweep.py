@@ -229,14 +229,20 @@ def sweep_subtitle(sweep: Sweep) -> str:
 
 
 def sweep_cards(sweep: Sweep) -> list[tuple[str, str, str]]:
-    """The figures a reader looks for first."""
+    """The figures a reader looks for first: the games, and each curve's crossing (with many
+    curves, the lowest and the highest: the table below has them all)."""
     cards = [("Games", f"{sum(p.games for p in sweep.points):,}",
               f"{plural(len(sweep.curves), 'curve')}, {plural(len(sweep.points), 'point')}")]  # fmt: skip
-    for curve in sweep.curves[:6]:
-        c = curve.crossing50
-        if c is not None:
-            cards.append((f"50 % won: {curve.label}", pct(c.density),
-                          f"95 % CI {_interval(c.low, c.high)}; {c.mines:.1f} mines"))  # fmt: skip
+    crossed = [(c.crossing50, c.label) for c in sweep.curves if c.crossing50 is not None]
+    if len(crossed) > 4:
+        crossed.sort(key=lambda pair: pair[0].density)
+        crossed = [crossed[0], crossed[-1]]
+        names = ("Lowest 50 % crossing", "Highest 50 % crossing")
+    else:
+        names = tuple("50 % won" for _ in crossed)
+    for name, (c, label) in zip(names, crossed, strict=True):
+        cards.append((f"{name}: {label}", pct(c.density),
+                      f"95 % CI {_interval(c.low, c.high)}; {c.mines:.1f} mines"))  # fmt: skip
     return cards
 
 
