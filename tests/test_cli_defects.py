@@ -159,7 +159,7 @@ def test_sweep_db_that_is_a_file_says_so(tmp_path: Path) -> None:
     store = tmp_path / "exist.sqlite"
     store.write_text("")
     line = one_line(run("sweep", "--rows", "4", "--cols", "4", "--mines", "2", "--games", "1", "--db", store))
-    assert line == f"minesat: {store}: is a file; --db names the directory of the stores, one per mine count"
+    assert line == f"minesat: {store}: is a file; --db names the directory of the stores, one per point"
 
 
 @pytest.mark.parametrize("command", ["show", "metrics", "convert", "analyze"])

@@ -124,10 +124,16 @@ def _alive(pid: int) -> bool:
 
 
 @pytest.mark.skipif(not Path("/proc").is_dir(), reason="reads /proc to find the pool's workers")
+@pytest.mark.parametrize("command", ["simulate", "sweep"])
 @pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGHUP])
-def test_a_signal_stops_the_workers_and_says_how_to_resume(tmp_path: Path, signum: int) -> None:
-    db = tmp_path / "s.sqlite"
-    args = [*BEGINNER, "--games", "100000", "--workers", "2", "--batch-size", "5", "--db", str(db)]
+def test_a_signal_stops_the_workers_and_says_how_to_resume(tmp_path: Path, signum: int, command: str) -> None:
+    if command == "simulate":
+        db = tmp_path / "s.sqlite"
+        args = [*BEGINNER, "--games", "100000", "--workers", "2", "--batch-size", "5", "--db", str(db)]
+    else:  # the first point's store is the one that fills first
+        db = tmp_path / "sw" / "9x9x10-opening-r3c3-s5-best.sqlite"
+        args = ["sweep", "--preset", "beginner", "--seed", "5", "--mines", "10,11", "--games", "100000",
+                "--workers", "2", "--db", str(tmp_path / "sw")]  # fmt: skip
     proc = _cli(args, stderr=subprocess.PIPE, start_new_session=True)
     deadline = time.monotonic() + 60
     workers: set[int] = set()
@@ -147,7 +153,7 @@ def test_a_signal_stops_the_workers_and_says_how_to_resume(tmp_path: Path, signu
         _, err = proc.communicate()
         raise AssertionError(f"still running 30 s after the signal; stderr: {err}") from None
     assert proc.returncode == 128 + signum, err
-    assert "games are stored" in err and "run the same command again to resume" in err, err
+    assert "are stored" in err and "run the same command again to resume" in err, err
     assert "Traceback" not in err, err
     deadline = time.monotonic() + 10
     while any(_alive(w) for w in workers) and time.monotonic() < deadline:

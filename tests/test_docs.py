@@ -77,7 +77,7 @@ def test_the_readme_replay_example_runs_from_a_fresh_clone_as_shown(tmp_path: Pa
 
 #: Pages whose shell examples (``$ minesat ...`` with the output below it, ``$ cat FILE``
 #: with the file's content) are run and compared, the time a search took aside.
-EXAMPLE_PAGES = ["commands/perfect.md"]  # analyze.md cuts its example short ("...")
+EXAMPLE_PAGES = ["commands/perfect.md", "commands/sweep.md"]  # analyze.md cuts its example short ("...")
 
 
 def shell_examples(page: Path) -> list[list[tuple[str, str]]]:

@@ -21,10 +21,10 @@ from typer.testing import CliRunner
 
 from minesat.board import Cell, Layout
 from minesat.cli import app
-from minesat.executors import SchedulerError
+from minesat.executors import SchedulerError, run_bounded
 from minesat.generate import game_seed, generate_layout
 from minesat.player import GameRecord, Guess, play_game
-from minesat.simulate import Tally, _run_batches, play_indices, run
+from minesat.simulate import Tally, play_indices, run
 from minesat.store import GameStore, RunConfig, StoredGame
 
 BEGINNER = RunConfig(rows=9, cols=9, mines=10, rule="opening", start=(3, 3), seed=11)
@@ -177,8 +177,11 @@ def test_batches_in_flight_are_bounded() -> None:
             return future
 
     executor = Recording()
-    batches = ([i, i + 1] for i in range(0, 2000, 2))
-    seen = [g.index for batch in _run_batches(executor, _counting_batch, BEGINNER, batches, 3) for g in batch]
+    calls = ((i, _counting_batch, (BEGINNER, [i, i + 1])) for i in range(0, 2000, 2))
+    seen = []
+    for first, batch in run_bounded(executor, calls, 3):
+        assert [g.index for g in batch] == [first, first + 1]  # each result comes with its own tag
+        seen += [g.index for g in batch]
     executor.shutdown()
     assert sorted(seen) == list(range(2000))
     assert executor.most <= 3

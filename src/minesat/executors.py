@@ -14,7 +14,10 @@ import os
 import signal
 import socket
 import struct
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from typing import Any, TypeVar
+
+Tag = TypeVar("Tag")
 
 
 class SchedulerError(RuntimeError):
@@ -162,3 +165,66 @@ def stop_workers(executor: cf.Executor) -> None:
     for process in processes:
         with contextlib.suppress(OSError, ValueError, AssertionError):
             process.join(timeout=5)
+
+
+@contextlib.contextmanager
+def worker_pool(
+    workers: int | None, scheduler: str | None, tasks: int
+) -> Iterator[tuple[cf.Executor, int]]:
+    """Where ``tasks`` games are played: ``(executor, slots)``, closed when the block ends.
+
+    ``scheduler`` (a Dask address) wins over ``workers``, and the cluster's threads
+    are the slots; otherwise ``workers`` local processes (default: every core, never
+    more than ``tasks``), one of them meaning this process. Leaving the block by an
+    error or an interrupt stops the workers at once: what they were playing was not
+    stored, so the next run plays it.
+    """
+    close: Callable[[], None] | None = None
+    if scheduler is not None:
+        executor, close, slots = dask_executor(scheduler)
+    else:
+        slots = max(1, workers if workers is not None else default_workers())
+        slots = min(slots, max(1, tasks))  # never start more processes than there is work
+        executor = InProcess() if slots == 1 else process_pool(slots)
+    finished = False
+    try:
+        yield executor, slots
+        finished = True
+    finally:
+        if not finished:
+            stop_workers(executor)
+        executor.shutdown(wait=finished)
+        if close is not None:
+            close()
+
+
+def run_bounded(
+    executor: cf.Executor, calls: Iterator[tuple[Tag, Callable[..., Any], tuple[Any, ...]]], in_flight: int
+) -> Iterator[tuple[Tag, Any]]:
+    """Submit ``(tag, fn, args)``, at most ``in_flight`` at a time; yield ``(tag, result)`` as each ends.
+
+    Bounding what is submitted keeps memory flat however many calls there are:
+    ``calls`` is drawn lazily and results are handed on at once. On an error or
+    an interrupt, calls not started are cancelled.
+
+    >>> list(run_bounded(InProcess(), iter([("a", abs, (-2,)), ("b", abs, (3,))]), 1))
+    [('a', 2), ('b', 3)]
+    """
+    pending: dict[cf.Future, Tag] = {}
+    try:
+        for tag, fn, args in calls:
+            pending[executor.submit(fn, *args)] = tag
+            while len(pending) >= in_flight:
+                yield from _finished(pending)
+        while pending:
+            yield from _finished(pending)
+    finally:
+        for future in pending:
+            future.cancel()
+
+
+def _finished(pending: dict[cf.Future, Tag]) -> Iterator[tuple[Tag, Any]]:
+    """Wait for at least one of ``pending`` to end; take the ended ones out and yield them."""
+    done, _ = cf.wait(pending, return_when=cf.FIRST_COMPLETED)
+    for future in done:
+        yield pending.pop(future), future.result()

@@ -18,7 +18,6 @@ the file.
 
 from __future__ import annotations
 
-import concurrent.futures as cf
 import contextlib
 import itertools
 import os
@@ -28,13 +27,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from minesat.board import Cell, Layout
-from minesat.executors import (
-    InProcess,
-    dask_executor,
-    default_workers,
-    process_pool,
-    stop_workers,
-)
+from minesat.executors import run_bounded, worker_pool
 from minesat.formats.boardset import iter_boardset, scan_boardset
 from minesat.generate import FirstClick, check_mine_count, game_seed, generate_layout
 from minesat.player import GameRecord, check_start, get_strategy, play_game
@@ -58,6 +51,18 @@ ProgressCallback = Callable[[int, int, "Tally"], None]
 #: small batches keep the progress bar smooth, make Ctrl-C quick and lose
 #: little to a crash.
 MAX_BATCH = 20
+
+
+def default_batch_size(to_play: int, slots: int) -> int:
+    """Games per batch: about 8 batches per slot, so workers finishing at different paces
+    stay busy to the end, and at most :data:`MAX_BATCH`."""
+    return max(1, min(MAX_BATCH, to_play // (slots * 8)))
+
+
+def in_flight(slots: int) -> int:
+    """Batches submitted at once: two per slot, so a worker finishing one finds the next
+    already queued while this process stores the results."""
+    return 2 * slots
 
 
 
@@ -223,40 +228,14 @@ def summarize(
     return summary
 
 
-def _batches(indices: Iterator[int], size: int) -> Iterator[list[int]]:
+def index_batches(indices: Iterator[int], size: int) -> Iterator[list[int]]:
+    """Game indices in lists of ``size`` (the last may be shorter), drawn lazily.
+
+    >>> list(index_batches(iter(range(5)), 2))
+    [[0, 1], [2, 3], [4]]
+    """
     while batch := list(itertools.islice(indices, size)):
         yield batch
-
-
-def _run_batches(
-    executor: cf.Executor,
-    batch_fn: BatchFunction,
-    config: RunConfig,
-    batches: Iterator[list[int]],
-    in_flight: int,
-) -> Iterator[list[StoredGame]]:
-    """Yield each batch's games as it finishes, with at most ``in_flight`` batches submitted.
-
-    Bounding the batches in flight keeps memory flat however many games are
-    asked: indices are drawn lazily and results are handed on at once.
-    """
-    pending: set[cf.Future] = set()
-    try:
-        for batch in batches:
-            pending.add(executor.submit(batch_fn, config, batch))
-            while len(pending) >= in_flight:
-                done, pending = cf.wait(pending, return_when=cf.FIRST_COMPLETED)
-                for future in done:
-                    yield future.result()
-        while pending:
-            done, pending = cf.wait(pending, return_when=cf.FIRST_COMPLETED)
-            for future in done:
-                yield future.result()
-    finally:
-        # On an error or an interrupt, drop what has not started: it was never stored,
-        # so the next run plays it.
-        for future in pending:
-            future.cancel()
 
 
 def check_config(config: RunConfig) -> None:
@@ -325,43 +304,21 @@ def run(
     to_play = games - store.count(games) if store is not None else games
     todo = store.missing(games) if store is not None else iter(range(games))
 
-    close: Callable[[], None] | None = None
-    if scheduler is not None:
-        executor, close, slots = dask_executor(scheduler)
-    else:
-        slots = max(1, workers if workers is not None else default_workers())
-        # Never start more processes than there are games to play.
-        slots = min(slots, max(1, to_play))
-        executor = InProcess() if slots == 1 else process_pool(slots)
-    if batch_size is None:
-        # About 8 batches per slot, so workers finishing at different paces stay busy to the end.
-        batch_size = max(1, min(MAX_BATCH, to_play // (slots * 8)))
-    # Two batches per slot: a worker finishing one finds the next already queued
-    # while this process stores the results.
-    in_flight = 2 * slots
-
-    batches: Iterator[list[Any]] = (
-        _batches(todo, batch_size) if boards is None else _board_batches(boards, todo, batch_size)
-    )
     state = _Progress(progress, to_play)
-    if progress is not None:
-        progress(0, to_play, state.tally)  # the total is known before the first batch ends
-    finished = False
-    try:
+    with worker_pool(workers, scheduler, to_play) as (executor, slots):
+        if batch_size is None:
+            batch_size = default_batch_size(to_play, slots)
+        batches: Iterator[list[Any]] = (
+            index_batches(todo, batch_size) if boards is None else _board_batches(boards, todo, batch_size)
+        )
+        if progress is not None:
+            progress(0, to_play, state.tally)  # the total is known before the first batch ends
         with store.lock() if store is not None else contextlib.nullcontext():
-            for games_done in _run_batches(executor, batch_fn, config, batches, in_flight):
+            calls = ((None, batch_fn, (config, batch)) for batch in batches)
+            for _, games_done in run_bounded(executor, calls, in_flight(slots)):
                 if store is not None:
                     store.add(games_done)
                 state.add(games_done)
-        finished = True
-    finally:
-        # After an error or an interrupt, do not wait for batches whose results
-        # would be thrown away anyway: stop the workers now.
-        if not finished:
-            stop_workers(executor)
-        executor.shutdown(wait=finished)
-        if close is not None:
-            close()
     seconds = time.perf_counter() - began
 
     tally = Tally().update(store.games(games)) if store is not None else state.tally

@@ -1,47 +1,69 @@
-"""Solvability against density: one simulation per mine count on one board size (SPEC section 11).
+"""Solvability against density: curves over board sizes, first-click rules and strategies (SPEC 11, 18).
 
-Each point of a sweep is an ordinary run (:func:`minesat.simulate.run`) with
-its own resumable store, so a sweep interrupted at any moment resumes where it
-stopped, and every point can be reported, exported or compared on its own.
+A sweep is a family of curves, one per (size, rule, strategy), each a list of
+points, one per mine count. Every point is an ordinary run
+(:func:`minesat.simulate.play_indices` into its own resumable store), so a sweep
+interrupted at any moment resumes where it stopped, and every point can be
+reported, exported or compared on its own. All points of all curves are played
+on one worker pool (:func:`run_sweep`): no pool is started per point, and no
+worker waits for a point's last game while another point has games to play.
 
->>> parse_mines("40,60,99")
-[40, 60, 99]
->>> parse_mines("40:120:20")  # the end is included when the steps reach it
-[40, 60, 80, 100, 120]
->>> parse_mines("10, 5:7")
-[5, 6, 7, 10]
+Mines are given as counts or as densities (d means ``round(d x cells)`` mines,
+halves to even as Python rounds, computed exactly from the decimal written):
+
+>>> parse_mines("40,60,99"), parse_mines("40:120:20")  # the end is included when the steps reach it
+([40, 60, 99], [40, 60, 80, 100, 120])
+>>> [str(d) for d in parse_densities("0.1:0.2:0.05")], mines_at(parse_densities("0.15")[0], 81)
+(['1/10', '3/20', '1/5'], 12)
+>>> plan = plan_sweep([(9, 9), (16, 30)], ["opening"], ["safest"], densities=parse_densities("0.1,0.2"))
+>>> [(c.label, c.mines) for c in plan.curves]
+[('9x9 opening safest', (8, 16)), ('16x30 opening safest', (48, 96))]
 """
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
+import functools
 import itertools
 import math
 import re
 import shlex
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from decimal import Decimal, InvalidOperation
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+from minesat.board import PRESETS, Cell, check_size
+from minesat.executors import run_bounded, worker_pool
+from minesat.generate import FirstClick, check_mine_count, kept_clear
+from minesat.logistic import LogisticFit, fit_logistic
+from minesat.player import default_start, get_strategy
 from minesat.report.statistics import Tally
-from minesat.simulate import ProgressCallback, check_config, run
+from minesat.simulate import BatchFunction, default_batch_size, in_flight, index_batches, play_indices
 from minesat.stats import wilson
 from minesat.store import GameStore, RunConfig
 
-#: At most this many points in one sweep: a typo like 1:100000 should not start a week of work.
+#: At most this many values in one ``--mines`` or ``--density`` list: a typo like
+#: 1:100000 should not start a week of work.
 MAX_POINTS = 1000
+#: At most this many points in a whole sweep (curves times values).
+MAX_SWEEP_POINTS = 10_000
 
 _ITEM = re.compile(r"\s*(\d+)\s*(?::\s*(\d+)\s*(?::\s*(\d+)\s*)?)?")
+_SIZE = re.compile(r"\s*(\d+)\s*[xX]\s*(\d+)\s*")
+
+
+# --- reading the options -----------------------------------------------------------
 
 
 def parse_mines(text: str) -> list[int]:
     """Mine counts from ``N,N,...`` and ``START:STOP[:STEP]`` items (STOP included), ascending, unique.
 
-    >>> parse_mines("99")
-    [99]
-    >>> parse_mines("40:170:10")[-1]
-    170
+    >>> parse_mines("10, 5:7")
+    [5, 6, 7, 10]
     >>> parse_mines("5:x")
     Traceback (most recent call last):
     ...
@@ -58,28 +80,357 @@ def parse_mines(text: str) -> list[int]:
         if stop is None:
             counts.add(int(start))
             continue
-        lo, hi, by = int(start), int(stop), int(step or 1)
-        if by <= 0:
-            raise ValueError(f"--mines: the step of {item.strip()!r} must be at least 1")
-        if hi < lo:
-            raise ValueError(f"--mines: {item.strip()!r} runs backwards ({lo} > {hi})")
-        if (hi - lo) // by + 1 + len(counts) > MAX_POINTS:
-            raise ValueError(f"--mines: more than {MAX_POINTS} points; use a larger step")
-        counts.update(range(lo, hi + 1, by))
+        _add_range(counts, "--mines", item, int(start), int(stop), int(step or 1))
     return sorted(counts)
+
+
+def parse_densities(text: str) -> list[Fraction]:
+    """Densities from ``D,D,...`` and ``START:STOP:STEP`` items, each a decimal in [0, 1], ascending, unique.
+
+    Read exactly (``0.1`` is one tenth, not the float nearest it), so a range
+    such as ``0.1:0.3:0.05`` reaches its end and ``round(d x cells)`` never
+    falls on the wrong side of a half.
+
+    >>> [float(d) for d in parse_densities("0.3, 0.1:0.2:0.05")]
+    [0.1, 0.15, 0.2, 0.3]
+    >>> parse_densities("1.5")
+    Traceback (most recent call last):
+    ...
+    ValueError: --density: 1.5 is not a share of the cells between 0 and 1
+    """
+    found: set[Fraction] = set()
+    for item in text.split(","):
+        parts = [part.strip() for part in item.split(":")]
+        if len(parts) not in (1, 3) or not all(parts):
+            raise ValueError(
+                f"--density: {item.strip()!r} is not a density or START:STOP:STEP "
+                "(as in 0.1,0.15 or 0.1:0.3:0.02)"
+            )
+        values = [_fraction(part) for part in parts]
+        if len(values) == 1:
+            found.add(values[0])
+            continue
+        lo, hi, by = values
+        if by <= 0:
+            raise ValueError(f"--density: the step of {item.strip()!r} must be more than 0")
+        _add_range(found, "--density", item, lo, hi, by)
+    return sorted(found)
+
+
+def _fraction(text: str) -> Fraction:
+    try:
+        value = Fraction(Decimal(text))
+    except (InvalidOperation, ValueError, OverflowError):  # not a number, nan, inf
+        raise ValueError(f"--density: {text!r} is not a number (as in 0.15)") from None
+    if not 0 <= value <= 1:
+        raise ValueError(f"--density: {text} is not a share of the cells between 0 and 1")
+    return value
+
+
+def _add_range(into: set[Any], option: str, item: str, lo: Any, hi: Any, by: Any) -> None:
+    """Add ``lo, lo + by, ...`` up to ``hi`` (included when reached) to ``into``, at most
+    :data:`MAX_POINTS` in all."""
+    if by <= 0:
+        raise ValueError(f"{option}: the step of {item.strip()!r} must be at least 1")
+    if hi < lo:
+        raise ValueError(f"{option}: {item.strip()!r} runs backwards ({lo} > {hi})")
+    steps = math.floor((hi - lo) / by)
+    if steps + 1 + len(into) > MAX_POINTS:
+        raise ValueError(f"{option}: more than {MAX_POINTS} points; use a larger step")
+    into.update(lo + k * by for k in range(steps + 1))
+
+
+def parse_sizes(texts: Iterable[str]) -> list[tuple[int, int]]:
+    """Board sizes from ``RxC`` items (each text may hold several, joined by commas), in order, unique.
+
+    >>> parse_sizes(["9x9", "16x30,9x9"])
+    [(9, 9), (16, 30)]
+    """
+    sizes: list[tuple[int, int]] = []
+    for text in texts:
+        for item in text.split(","):
+            match = _SIZE.fullmatch(item)
+            if match is None:
+                raise ValueError(f"--size: {item.strip()!r} is not ROWSxCOLS (as in 16x30)")
+            size = (int(match[1]), int(match[2]))
+            try:
+                check_size(*size)
+            except ValueError as err:
+                raise ValueError(f"--size {item.strip()}: {err}") from None
+            if size not in sizes:
+                sizes.append(size)
+    return sizes
+
+
+def preset_sizes(text: str) -> list[tuple[int, int]]:
+    """The board sizes of presets named in a comma list (their mine counts are not used).
+
+    >>> preset_sizes("beginner,expert")
+    [(9, 9), (16, 30)]
+    """
+    sizes = []
+    for name in split_list(text, "--preset"):
+        if name.lower() not in PRESETS:
+            raise ValueError(f"--preset: unknown preset {name!r} (known: {', '.join(PRESETS)})")
+        rows, cols, _ = PRESETS[name.lower()]
+        if (rows, cols) not in sizes:
+            sizes.append((rows, cols))
+    return sizes
+
+
+def split_list(text: str, option: str) -> list[str]:
+    """The items of a comma list, stripped, each once, in order; an empty item is refused.
+
+    >>> split_list("best, safest,best", "--strategy")
+    ['best', 'safest']
+    """
+    items = [item.strip() for item in text.split(",")]
+    if not all(items):
+        raise ValueError(f"{option}: {text!r} has an empty item")
+    return list(dict.fromkeys(items))
+
+
+def mines_at(density: Fraction, cells: int) -> int:
+    """The mine count of a density on a board of ``cells``: ``round(density x cells)``."""
+    return round(density * cells)
+
+
+# --- the plan ------------------------------------------------------------------------
+
+
+def clear_cells(rows: int, cols: int, rule: str, start: Cell) -> int:
+    """Cells the first-click rule keeps free of mines at the start, clipped to the board.
+
+    >>> clear_cells(16, 30, "opening", (3, 3)), clear_cells(16, 30, "opening", (0, 3))
+    (9, 6)
+    >>> [clear_cells(9, 9, rule, (0, 0)) for rule in ("opening", "safe", "any")]
+    [4, 1, 0]
+    """
+    return len(kept_clear(start, rows, cols, rule))
+
+
+def effective_density(mines: int, rows: int, cols: int, rule: str, start: Cell) -> float:
+    """Mines per cell the player does not know to be safe at the start: ``mines / (cells - clear)``.
+
+    On a small board the opening rule's nine clear cells are a large share:
+    10 mines on 9x9 are 12.3 % of the cells but 13.9 % of the 72 that may hold
+    them. 0 when no cell may hold a mine (then there are none).
+
+    >>> round(effective_density(10, 9, 9, "opening", (3, 3)), 4)
+    0.1389
+    """
+    free = rows * cols - clear_cells(rows, cols, rule, start)
+    return mines / free if free else 0.0
+
+
+@dataclass(frozen=True)
+class CurvePlan:
+    """One curve to play: a board size, rule, start, strategy and seed, and its mine counts."""
+
+    base: RunConfig  # the curve's options; its ``mines`` is the first point's
+    mines: tuple[int, ...]
+
+    @property
+    def label(self) -> str:
+        """``16x30 opening best``: the size, the rule and the strategy, which set curves apart."""
+        c = self.base
+        return f"{c.rows}x{c.cols} {c.rule} {c.strategy}"
+
+    def configs(self) -> list[RunConfig]:
+        """The run of every point, in mine order."""
+        return [dataclasses.replace(self.base, mines=m) for m in self.mines]
+
+
+@dataclass(frozen=True)
+class SweepPlan:
+    """Every curve of a sweep, checked, and the options that name it again."""
+
+    curves: tuple[CurvePlan, ...]
+    seed: int
+    start: Cell | None  # as given; None: 3,3 clipped to each board
+    mines: tuple[int, ...] | None  # as given: counts ...
+    densities: tuple[Fraction, ...] | None  # ... or densities
+    rules: tuple[str, ...]
+    strategies: tuple[str, ...]
+
+    @property
+    def sizes(self) -> list[tuple[int, int]]:
+        return list(dict.fromkeys((c.base.rows, c.base.cols) for c in self.curves))
+
+    def points(self) -> int:
+        return sum(len(c.mines) for c in self.curves)
+
+    def command(self, games: int, db: str | Path | None = None) -> str:
+        """The ``minesat sweep`` command that plays this sweep again (or resumes it)."""
+        args = ["minesat", "sweep"]
+        for rows, cols in self.sizes:
+            args += ["--size", f"{rows}x{cols}"]
+        if self.densities is not None:
+            args += ["--density", density_text(self.densities)]
+        else:
+            args += ["--mines", mines_text(self.mines or ())]
+        args += ["--games", str(games), "--seed", str(self.seed)]
+        args += ["--first-click", ",".join(self.rules), "--strategy", ",".join(self.strategies)]
+        if self.start is not None:
+            args += ["--start", f"{self.start[0]},{self.start[1]}"]
+        if db is not None:
+            args += ["--db", str(db)]
+        return shlex.join(args)
+
+    def default_dir(self) -> Path:
+        """Where the stores go when no ``--db`` is given, named by what sets the curves apart.
+
+        One curve: ``reports/sweep-<rows>x<cols>-<rule>-r<ROW>c<COL>-s<SEED>-<strategy>``;
+        several: ``reports/sweep-<sizes>-<rules>[-r<ROW>c<COL>]-s<SEED>-<strategies>``, each
+        list joined by ``+``.
+        """
+        if len(self.curves) == 1:
+            c = self.curves[0].base
+            where = f"r{c.start[0]}c{c.start[1]}"
+            return Path("reports") / f"sweep-{c.rows}x{c.cols}-{c.rule}-{where}-s{c.seed}-{c.strategy}"
+        sizes = "+".join(f"{r}x{c}" for r, c in self.sizes)
+        where = f"-r{self.start[0]}c{self.start[1]}" if self.start is not None else ""
+        rules, strategies = "+".join(self.rules), "+".join(self.strategies)
+        return Path("reports") / f"sweep-{sizes}-{rules}{where}-s{self.seed}-{strategies}"
+
+
+def plan_sweep(
+    sizes: Sequence[tuple[int, int]],
+    rules: Sequence[str],
+    strategies: Sequence[str],
+    *,
+    mines: Sequence[int] | None = None,
+    densities: Sequence[Fraction] | None = None,
+    start: Cell | None = None,
+    seed: int = 0,
+) -> SweepPlan:
+    """Check every curve and point of a sweep; a :class:`ValueError` names the first that cannot be played.
+
+    Curves come ordered by board size (cells, then rows), then by rule and
+    strategy in the order given. ``start`` None is 3,3 clipped to each board.
+
+    >>> plan_sweep([(9, 9)], ["opening"], ["safest"], mines=[10, 80])  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: the point 9x9 opening safest at 80 mines cannot be played: 80 mines do not fit ...
+    """
+    if not sizes:
+        raise ValueError("give a board size: --size RxC, --preset NAME or --rows/--cols")
+    if (mines is None) == (densities is None):
+        raise ValueError("give the mines as counts (--mines) or as densities (--density), one of them")
+    values = mines if mines is not None else densities
+    if not values:
+        raise ValueError("--mines: no mine counts" if mines is not None else "--density: no densities")
+    if not rules or not strategies:
+        raise ValueError("give at least one first-click rule and one strategy")
+    for rule in rules:
+        if rule not in {r.value for r in FirstClick}:
+            known = ", ".join(r.value for r in FirstClick)
+            raise ValueError(f"--first-click must be among {known}, not {rule!r}")
+    for name in strategies:
+        get_strategy(name)
+    if len(sizes) * len(rules) * len(strategies) * len(values) > MAX_SWEEP_POINTS:
+        raise ValueError(f"more than {MAX_SWEEP_POINTS} points in one sweep; use fewer values or curves")
+    curves = []
+    for rows, cols in sorted(dict.fromkeys(sizes), key=lambda s: (s[0] * s[1], s[0])):
+        check_size(rows, cols)
+        if start is not None and not (0 <= start[0] < rows and 0 <= start[1] < cols):
+            raise ValueError(f"--start {start[0]},{start[1]} is off the {rows}x{cols} board")
+        first = start if start is not None else default_start(rows, cols)
+        if mines is not None:
+            counts = sorted(set(mines))
+        else:
+            counts = sorted({mines_at(d, rows * cols) for d in densities or ()})
+        for rule in rules:
+            for strategy in strategies:
+                base = RunConfig(rows=rows, cols=cols, mines=counts[0], rule=rule, start=first,
+                                 seed=seed, strategy=strategy)  # fmt: skip
+                curve = CurvePlan(base, tuple(counts))
+                for m in counts:
+                    try:
+                        check_mine_count(rows, cols, m, first, rule)
+                    except ValueError as err:
+                        point = f"the point {curve.label} at {m} mines"
+                        raise ValueError(f"{point} cannot be played: {err}") from None
+                curves.append(curve)
+    return SweepPlan(
+        curves=tuple(curves),
+        seed=seed,
+        start=start,
+        mines=tuple(sorted(set(mines))) if mines is not None else None,
+        densities=tuple(sorted(set(densities))) if densities is not None else None,
+        rules=tuple(rules),
+        strategies=tuple(strategies),
+    )
+
+
+def mines_text(mines: Sequence[int]) -> str:
+    """The shortest ``--mines`` text for these counts: a range when they are evenly spaced.
+
+    >>> mines_text([40, 50, 60, 70]), mines_text([10, 40, 99]), mines_text([7])
+    ('40:70:10', '10,40,99', '7')
+    """
+    steps = {b - a for a, b in itertools.pairwise(mines)}
+    if len(mines) > 2 and len(steps) == 1:
+        return f"{mines[0]}:{mines[-1]}:{steps.pop()}"
+    return ",".join(map(str, mines))
+
+
+def density_text(densities: Sequence[Fraction]) -> str:
+    """The ``--density`` text for these densities, as decimals: a range when evenly spaced.
+
+    >>> density_text(parse_densities("0.1:0.3:0.05")), density_text(parse_densities("0.125,0.3"))
+    ('0.1:0.3:0.05', '0.125,0.3')
+    """
+
+    def decimal(d: Fraction) -> str:
+        text = str(Decimal(d.numerator) / Decimal(d.denominator))
+        return text.rstrip("0").rstrip(".") if "." in text else text
+
+    steps = {b - a for a, b in itertools.pairwise(densities)}
+    if len(densities) > 2 and len(steps) == 1:
+        return f"{decimal(densities[0])}:{decimal(densities[-1])}:{decimal(steps.pop())}"
+    return ",".join(map(decimal, densities))
+
+
+# --- the results ---------------------------------------------------------------------
+
+
+def mean_interval(total: int, squares: int, n: int) -> tuple[float, float]:
+    """The normal 95 % interval of a mean of ``n`` counts from their sum and sum of squares.
+
+    A mean of many games, not a proportion: Wilson does not apply. With fewer
+    than two values there is no spread to measure, and the interval is the mean.
+
+    >>> lo, hi = mean_interval(6, 14, 4)  # 0, 1, 2, 3: mean 1.5, sample variance 5/3
+    >>> round(lo, 4), round(hi, 4)
+    (0.2348, 2.7652)
+    """
+    if n < 1:
+        return 0.0, 0.0
+    mean = total / n
+    if n < 2:
+        return mean, mean
+    var = max(0.0, (squares - n * mean * mean) / (n - 1))
+    half = 1.96 * math.sqrt(var / n)
+    return max(0.0, mean - half), mean + half
 
 
 @dataclass(frozen=True)
 class SweepPoint:
-    """One mine count of a sweep: its games and the three measures, each with its 95 % interval."""
+    """One mine count of a curve: its games and measures, each with its 95 % interval."""
 
     mines: int
     density: float  # mines / cells
+    effective_density: float  # mines / (cells - the cells the rule keeps clear)
     games: int
     wins: int
     no_guess_wins: int
     guesses_total: int
     guesses_sq_total: int  # sum over games of guesses², for the mean's interval
+    won_guesses_total: int = 0  # guesses made in won games
+    won_guesses_sq_total: int = 0
+    fatal_guesses: int = 0  # guesses that hit a mine (each ended its game)
     db: str = ""
 
     @property
@@ -100,38 +451,62 @@ class SweepPoint:
 
     @property
     def guesses_mean(self) -> float:
+        """Guesses per game. Falls at high densities only because lost games stop early:
+        read :attr:`guesses_per_win` or :attr:`hazard` instead."""
         return self.guesses_total / self.games if self.games else 0.0
 
     @property
     def guesses_ci95(self) -> tuple[float, float]:
-        """Normal interval of the mean (a mean of many games, not a proportion: Wilson does not apply)."""
-        n = self.games
-        if n < 2:  # no spread to measure
-            return self.guesses_mean, self.guesses_mean
-        mean = self.guesses_mean
-        var = max(0.0, (self.guesses_sq_total - n * mean * mean) / (n - 1))
-        half = 1.96 * math.sqrt(var / n)
-        return max(0.0, mean - half), mean + half
+        return mean_interval(self.guesses_total, self.guesses_sq_total, self.games)
+
+    @property
+    def guesses_per_win(self) -> float | None:
+        """Guesses a won game needed, on average: the guesses a board asks of a player who clears it."""
+        return self.won_guesses_total / self.wins if self.wins else None
+
+    @property
+    def guesses_per_win_ci95(self) -> tuple[float, float] | None:
+        if not self.wins:
+            return None
+        return mean_interval(self.won_guesses_total, self.won_guesses_sq_total, self.wins)
+
+    @property
+    def hazard(self) -> float | None:
+        """The share of guesses that hit a mine: the risk a guess carries at this density."""
+        return self.fatal_guesses / self.guesses_total if self.guesses_total else None
+
+    @property
+    def hazard_ci95(self) -> tuple[float, float] | None:
+        """Wilson's interval, each guess counted as a trial (guesses of one game are not
+        independent: read it as a guide, not an exact interval)."""
+        return wilson(self.fatal_guesses, self.guesses_total) if self.guesses_total else None
 
     @classmethod
     def from_tally(cls, config: RunConfig, tally: Tally, db: str = "") -> SweepPoint:
+        c = config
+        won = tally.wins_by_guesses
         return cls(
-            mines=config.mines,
-            density=config.mines / (config.rows * config.cols),
+            mines=c.mines,
+            density=c.mines / (c.rows * c.cols),
+            effective_density=effective_density(c.mines, c.rows, c.cols, c.rule, c.start),
             games=tally.games,
             wins=tally.wins,
             no_guess_wins=tally.no_guess_wins,
             guesses_total=tally.guesses,
             guesses_sq_total=sum(k * k * n for k, n in tally.by_guesses.items()),
+            won_guesses_total=sum(k * n for k, n in won.items()),
+            won_guesses_sq_total=sum(k * k * n for k, n in won.items()),
+            fatal_guesses=sum(tally.fatal_at.values()),
             db=db,
         )
 
     def to_dict(self) -> dict[str, Any]:
-        """The SPEC section 11 keys first (``mines``, ``density``, ``games``, ``wins``,
+        """The SPEC keys first (``mines``, ``density``, ``effective_density``, ``games``, ``wins``,
         ``win_rate``, ``ci95``, ``no_guess_wins``), then the other measures."""
         return {
             "mines": self.mines,
             "density": self.density,
+            "effective_density": self.effective_density,
             "games": self.games,
             "wins": self.wins,
             "win_rate": self.win_rate,
@@ -139,61 +514,143 @@ class SweepPoint:
             "no_guess_wins": self.no_guess_wins,
             "no_guess_rate": self.no_guess_rate,
             "no_guess_ci95": list(self.no_guess_ci95),
+            "guesses_per_win": self.guesses_per_win,
+            "guesses_per_win_ci95": _list(self.guesses_per_win_ci95),
+            "guesses": self.guesses_total,
+            "fatal_guesses": self.fatal_guesses,
+            "hazard": self.hazard,
+            "hazard_ci95": _list(self.hazard_ci95),
             "guesses_mean": self.guesses_mean,
             "guesses_ci95": list(self.guesses_ci95),
             "db": self.db,
         }
 
 
+def _list(pair: tuple[float, float] | None) -> list[float] | None:
+    return list(pair) if pair is not None else None
+
+
+@dataclass(frozen=True)
+class Crossing:
+    """Where a curve's fitted win rate is 50 %: the density, its 95 % interval, and the same in
+    other units."""
+
+    density: float
+    low: float | None  # None: the interval is unbounded on that side
+    high: float | None
+    effective_density: float
+    mines: float  # density x cells: a mine count between the grid's, not rounded
+
+    def to_dict(self) -> dict[str, Any]:
+        return dataclasses.asdict(self)
+
+
+@dataclass(frozen=True)
+class Curve:
+    """One curve of a finished sweep: its options and its points, in mine order."""
+
+    config: RunConfig  # its ``mines`` is the first point's
+    points: tuple[SweepPoint, ...]
+
+    @property
+    def label(self) -> str:
+        return CurvePlan(self.config, tuple(p.mines for p in self.points)).label
+
+    @property
+    def cells(self) -> int:
+        return self.config.rows * self.config.cols
+
+    @property
+    def clear(self) -> int:
+        c = self.config
+        return clear_cells(c.rows, c.cols, c.rule, c.start)
+
+    @functools.cached_property
+    def fit(self) -> LogisticFit | None:
+        """The logistic fit of the win rate on the density over every game of the curve."""
+        return fit_logistic([(p.density, p.wins, p.games) for p in self.points])
+
+    @property
+    def crossing_note(self) -> str | None:
+        """Why the curve has no 50 % crossing, or None when it has one."""
+        rates = [p.win_rate for p in self.points if p.games]
+        if not rates or not (min(rates) <= 0.5 <= max(rates)) or min(rates) == max(rates):
+            return "the points do not bracket 50 %"
+        fit = self.fit
+        if fit is None:
+            return "the games separate: every win at a lower density than every loss"
+        if fit.slope == 0:
+            return "the fitted curve is flat"
+        return None
+
+    @property
+    def crossing50(self) -> Crossing | None:
+        """The density where the fitted win rate is 50 %, with Fieller's 95 % interval (SPEC 18)."""
+        fit = self.fit
+        if self.crossing_note is not None or fit is None:
+            return None
+        x = fit.crossing()
+        low, high = fit.fieller()
+        free = self.cells - self.clear
+        return Crossing(density=x, low=low, high=high,
+                        effective_density=x * self.cells / free if free else 0.0,
+                        mines=x * self.cells)  # fmt: skip
+
+    def to_dict(self) -> dict[str, Any]:
+        """The SPEC 18 keys, then the fit (so a reader can recompute the crossing) and why there is none."""
+        c = self.config
+        fit = self.fit
+        crossing = self.crossing50
+        return {
+            "label": self.label,
+            "rows": c.rows,
+            "cols": c.cols,
+            "rule": c.rule,
+            "start": list(c.start),
+            "strategy": c.strategy,
+            "points": [p.to_dict() for p in self.points],
+            "crossing50": crossing.to_dict() if crossing is not None else None,
+            "crossing50_note": self.crossing_note,
+            "fit": None if fit is None else {
+                "intercept": fit.intercept, "slope": fit.slope,
+                "covariance": [[fit.var_intercept, fit.cov], [fit.cov, fit.var_slope]],
+            },
+            "seed": c.seed,
+            "clear_cells": self.clear,
+        }  # fmt: skip
+
+
 @dataclass(frozen=True)
 class Sweep:
-    """A finished sweep: the board, how it was played, and one point per mine count."""
+    """A finished sweep: its plan, the games asked per point, and every curve."""
 
-    config: RunConfig  # the run options shared by every point (its ``mines`` is the first point's)
+    plan: SweepPlan
     games: int  # games asked per point
-    points: tuple[SweepPoint, ...]
+    curves: tuple[Curve, ...]
+
+    @property
+    def points(self) -> tuple[SweepPoint, ...]:
+        """Every point of every curve, curve by curve."""
+        return tuple(p for curve in self.curves for p in curve.points)
 
     def command(self, db: str | Path | None = None) -> str:
         """The ``minesat sweep`` command that plays this sweep again (or resumes it)."""
-        c = self.config
-        args = ["minesat", "sweep", "--rows", str(c.rows), "--cols", str(c.cols)]
-        args += ["--mines", mines_text([p.mines for p in self.points]), "--games", str(self.games)]
-        args += ["--seed", str(c.seed), "--first-click", c.rule, "--start", f"{c.start[0]},{c.start[1]}"]
-        args += ["--strategy", c.strategy]
-        if db is not None:
-            args += ["--db", str(db)]
-        return shlex.join(args)
+        return self.plan.command(self.games, db)
 
     def to_dict(self) -> dict[str, Any]:
-        """The ``--json`` object: ``points`` (SPEC section 11) and the shared options."""
-        c = self.config
-        return {
-            "rows": c.rows,
-            "cols": c.cols,
-            "first_click": c.rule,
-            "start": list(c.start),
-            "seed": c.seed,
-            "strategy": c.strategy,
-            "games": self.games,
-            "points": [p.to_dict() for p in self.points],
-        }
+        """The ``--json`` object: ``curves`` (SPEC 18); a single curve also keeps its ``points``
+        and options at the top, as a one-curve sweep always had them (SPEC 11)."""
+        out: dict[str, Any] = {}
+        if len(self.curves) == 1:
+            curve = self.curves[0].to_dict()
+            out.update(rows=curve["rows"], cols=curve["cols"], first_click=curve["rule"],
+                       start=curve["start"], strategy=curve["strategy"])  # fmt: skip
+            out.update(points=curve["points"], crossing50=curve["crossing50"])
+        out.update(seed=self.plan.seed, games=self.games, curves=[c.to_dict() for c in self.curves])
+        return out
 
 
-def mines_text(mines: Sequence[int]) -> str:
-    """The shortest ``--mines`` text for these counts: a range when they are evenly spaced.
-
-    >>> mines_text([40, 50, 60, 70]), mines_text([10, 40, 99]), mines_text([7])
-    ('40:70:10', '10,40,99', '7')
-    """
-    steps = {b - a for a, b in itertools.pairwise(mines)}
-    if len(mines) > 2 and len(steps) == 1:
-        return f"{mines[0]}:{mines[-1]}:{steps.pop()}"
-    return ",".join(map(str, mines))
-
-
-def point_config(base: RunConfig, mines: int) -> RunConfig:
-    """The run of one point: the base options with this mine count."""
-    return dataclasses.replace(base, mines=mines)
+# --- playing ---------------------------------------------------------------------------
 
 
 def point_db(directory: str | Path, config: RunConfig) -> Path:
@@ -205,48 +662,102 @@ def point_db(directory: str | Path, config: RunConfig) -> Path:
     return Path(directory) / f"{name}.sqlite"
 
 
-def check_sweep(base: RunConfig, mines: Sequence[int]) -> None:
-    """Raise :class:`ValueError` before any game is played if one point cannot be played."""
-    if not mines:
-        raise ValueError("--mines: no mine counts given")
-    for m in mines:
-        check_config(point_config(base, m))
-
-
-#: Called before each point with (point number from 0, number of points, mine count).
-PointCallback = Callable[[int, int, int], None]
+#: Called once before the first game and after every stored batch with (games played, games to play).
+SweepProgress = Callable[[int, int], None]
 
 
 def run_sweep(
-    base: RunConfig,
-    mines: Sequence[int],
+    plan: SweepPlan,
     games: int,
     directory: str | Path,
     *,
     workers: int | None = None,
     scheduler: str | None = None,
-    on_point: PointCallback | None = None,
-    progress: ProgressCallback | None = None,
+    progress: SweepProgress | None = None,
+    batch_fn: BatchFunction = play_indices,
 ) -> Sweep:
-    """Play ``games`` games at each mine count into one store per point under ``directory``.
+    """Play ``games`` games at every point of every curve, into one store per point under ``directory``.
 
-    Points already stored are not played again (each store resumes like
-    ``minesat simulate --db``). ``workers``/``scheduler`` are passed to
-    :func:`minesat.simulate.run`; ``on_point`` is told when a point starts and
-    ``progress`` follows the games of the current point.
+    Every store is opened (made, or checked to hold the same run) and counted
+    before a game is played, so a store of other options stops the sweep before
+    it starts. Then the games every point lacks are played on one pool
+    (``workers`` local processes, default every core, or the Dask cluster at
+    ``scheduler``), point after point in curve order, the next point's games
+    starting as soon as a worker is free. Each batch is stored as it ends, so a
+    sweep stopped at any moment resumes where it stopped. ``batch_fn`` exists
+    for tests of the plumbing.
     """
-    check_sweep(base, mines)
     if games < 0:
         raise ValueError(f"the number of games must be >= 0, not {games}")
-    Path(directory).mkdir(parents=True, exist_ok=True)
-    points = []
-    for i, m in enumerate(mines):
-        config = point_config(base, m)
-        if on_point is not None:
-            on_point(i, len(mines), m)
-        path = point_db(directory, config)
-        with GameStore(path, config) as store:
-            run(config, games, workers=workers, scheduler=scheduler, store=store, progress=progress)
-            tally = Tally().update(store.games(games))
-        points.append(SweepPoint.from_tally(config, tally, str(path)))
-    return Sweep(config=point_config(base, mines[0]), games=games, points=tuple(points))
+    directory = Path(directory)
+    directory.mkdir(parents=True, exist_ok=True)
+    configs = [config for curve in plan.curves for config in curve.configs()]
+    lacking = []
+    for config in configs:
+        with GameStore(point_db(directory, config), config) as store, store.lock():
+            lacking.append(games - store.count(games))
+    _play(configs, lacking, games, directory, workers, scheduler, progress, batch_fn)
+    curves = []
+    for curve in plan.curves:
+        points = []
+        for config in curve.configs():
+            path = point_db(directory, config)
+            with GameStore(path, config) as store:
+                tally = Tally().update(store.games(games))
+            points.append(SweepPoint.from_tally(config, tally, str(path)))
+        curves.append(Curve(curve.base, tuple(points)))
+    return Sweep(plan=plan, games=games, curves=tuple(curves))
+
+
+def _play(
+    configs: Sequence[RunConfig],
+    lacking: list[int],
+    games: int,
+    directory: Path,
+    workers: int | None,
+    scheduler: str | None,
+    progress: SweepProgress | None,
+    batch_fn: BatchFunction,
+) -> None:
+    """Play the games each point lacks on one pool, each batch stored in its point's store as it ends.
+
+    A point's store is opened (and locked against a second run) when its first
+    batch is submitted and closed when its last one is stored: with a bounded
+    number of batches in flight, only a few stores are open at any time, however
+    many points the sweep has.
+    """
+    to_play = sum(lacking)
+    played = 0
+    if progress is not None:
+        progress(0, to_play)
+    if not to_play:
+        return
+    open_stores: dict[int, tuple[GameStore, contextlib.ExitStack]] = {}
+
+    def calls(size: int) -> Iterator[tuple[int, BatchFunction, tuple[RunConfig, list[int]]]]:
+        for i, config in enumerate(configs):
+            if not lacking[i]:
+                continue
+            stack = contextlib.ExitStack()
+            store = stack.enter_context(GameStore(point_db(directory, config), config))
+            open_stores[i] = (store, stack)
+            stack.enter_context(store.lock())
+            for batch in index_batches(store.missing(games), size):
+                yield i, batch_fn, (config, batch)
+
+    try:
+        with worker_pool(workers, scheduler, to_play) as (executor, slots):
+            batches = calls(default_batch_size(to_play, slots))
+            for i, done in run_bounded(executor, batches, in_flight(slots)):
+                store, stack = open_stores[i]
+                store.add(done)
+                lacking[i] -= len(done)
+                if not lacking[i]:  # the point is complete: let its store go
+                    stack.close()
+                    del open_stores[i]
+                played += len(done)
+                if progress is not None:
+                    progress(played, to_play)
+    finally:
+        for _, stack in open_stores.values():
+            stack.close()

@@ -1,65 +1,63 @@
-"""``minesat sweep``: solvability against density, one resumable run per mine count (SPEC section 11)."""
+"""``minesat sweep``: solvability against density over sizes, rules and strategies (SPEC 11, 18)."""
 
 from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager, nullcontext
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
-from minesat.board import PRESETS
 from minesat.cli import app
-from minesat.cli.common import (
-    STRATEGY_HELP,
-    check_folder,
-    check_output,
-    check_strategy,
-    fail,
-    first_click_rule,
-    plural,
-    start_cell,
-)
-from minesat.generate import FirstClick
-from minesat.player import DEFAULT_STRATEGY
-from minesat.report.statistics import Tally
-from minesat.simulate import ProgressCallback
-from minesat.store import RunConfig
-from minesat.sweep import PointCallback
+from minesat.cli.common import STRATEGY_HELP, check_folder, check_output, fail
 
 
 @app.command()
 def sweep(
+    games: Annotated[int, typer.Option("--games", help="Games per point (game indices 0..N-1).")],
     mines: Annotated[
-        str,
+        str | None,
         typer.Option(
             "--mines",
             metavar="LIST",
             help="Mine counts: 40,60,99 or START:STOP:STEP (STOP included), or both.",
         ),
-    ],
-    games: Annotated[int, typer.Option("--games", help="Games per mine count (game indices 0..N-1).")],
+    ] = None,
+    density: Annotated[
+        str | None,
+        typer.Option(
+            "--density",
+            metavar="LIST",
+            help="Mines as shares of the cells instead: 0.1,0.2 or 0.08:0.30:0.02; d means round(d x cells).",
+        ),
+    ] = None,
+    size: Annotated[
+        list[str] | None,
+        typer.Option("--size", metavar="RxC", help="A board size such as 16x30; repeat it for several."),
+    ] = None,
     preset: Annotated[
         str | None,
-        typer.Option(help=f"Board size of a preset ({', '.join(PRESETS)}); its mines are ignored."),
+        typer.Option(help="Board sizes of presets, comma-separated (beginner,expert); not their mines."),
     ] = None,
-    rows: Annotated[int | None, typer.Option(help="Board rows (with --cols).")] = None,
+    rows: Annotated[int | None, typer.Option(help="Board rows (with --cols): one size.")] = None,
     cols: Annotated[int | None, typer.Option(help="Board columns.")] = None,
     seed: Annotated[int, typer.Option(help="Run seed, shared by every point.")] = 0,
     first_click: Annotated[
-        str, typer.Option("--first-click", help="opening, safe or any (as for simulate).")
-    ] = FirstClick.OPENING.value,
+        str, typer.Option("--first-click", help="opening, safe or any, or several: opening,safe.")
+    ] = "opening",
     start: Annotated[
         str | None,
-        typer.Option(help="First click as ROW,COL or a cell name; default 3,3 clipped to the board."),
+        typer.Option(help="First click as ROW,COL or a cell name, on every board; default 3,3, clipped."),
     ] = None,
     strategy: Annotated[
-        str, typer.Option(help=STRATEGY_HELP)
-    ] = DEFAULT_STRATEGY,
-    workers: Annotated[int | None, typer.Option(help="Local worker processes (default: all cores).")] = None,
+        str | None, typer.Option(help=STRATEGY_HELP + " Several: best,safest.")
+    ] = None,
+    workers: Annotated[
+        int | None, typer.Option(help="Local worker processes, shared by every point (default: all cores).")
+    ] = None,
     scheduler: Annotated[
         str | None, typer.Option(help="Dask scheduler address (tcp://HOST:PORT) instead of local processes.")
     ] = None,
@@ -67,59 +65,86 @@ def sweep(
         Path | None,
         typer.Option(
             metavar="DIR",
-            help="Directory of the stores, one per mine count; rerunning resumes "
-            "(default: reports/sweep-<rows>x<cols>-<rule>-r<ROW>c<COL>-s<SEED>-<strategy>).",
+            help="Directory of the stores, one per point; rerunning resumes "
+            "(default: reports/sweep-<sizes>-<rules>-...; see docs/commands/sweep.md).",
         ),
     ] = None,
     out: Annotated[
         Path | None,
         typer.Option(
-            "--out", "-o", metavar="REPORT", help="Write the report: .html, .md (plots beside it) or .json."
+            "--out", "-o", metavar="REPORT", help="Write the report: .html, .md (plot beside it) or .json."
         ),
     ] = None,
+    x_axis: Annotated[
+        str, typer.Option("--x-axis", help="The plot's x axis: density, effective-density or mines.")
+    ] = "density",
     as_json: Annotated[bool, typer.Option("--json", help="Print the sweep as one JSON object last.")] = False,
 ) -> None:
-    """Win rate, share won with no guess and guesses per game against mine density, for one board size.
+    """Win rate, share won with no guess, guesses per won game and the 50 % crossing against mine
+    density: one curve per board size, first-click rule and strategy.
 
-    Example: minesat sweep --preset expert --mines 40:170:10 --games 200 --out reports/sweep.html
+    Example: minesat sweep --preset beginner,expert --density 0.08:0.30:0.02 --strategy best,safest
+    --games 200 --out reports/sweep.html
     """
+    from minesat.board import parse_cell
+    from minesat.player import DEFAULT_STRATEGY
     from minesat.report import FORMATS
-    from minesat.store import StoreError
-    from minesat.sweep import check_sweep, parse_mines, run_sweep
+    from minesat.report.sweep import X_AXES
+    from minesat.sweep import (
+        parse_densities,
+        parse_mines,
+        parse_sizes,
+        plan_sweep,
+        preset_sizes,
+        split_list,
+    )
 
-    if preset is not None:
-        if rows is not None or cols is not None:
-            fail("give either --preset or --rows/--cols, not both")
-        if preset.lower() not in PRESETS:
-            fail(f"unknown preset {preset!r} (known: {', '.join(PRESETS)})")
-        rows, cols, _ = PRESETS[preset.lower()]
-    elif rows is None or cols is None:
-        fail("give --preset NAME or both --rows and --cols")
-    assert rows is not None and cols is not None
     if games < 0:
         fail(f"--games must be >= 0, not {games}")
     if workers is not None and workers < 1:
         fail(f"--workers must be >= 1, not {workers}")
-    check_strategy(strategy)
     if out is not None and out.suffix.lower() not in FORMATS:
         fail(f"{out}: unknown report format {out.suffix or '(none)'!r}; use .html, .md or .json")
-    rule = first_click_rule(first_click).value
-    cell = start_cell(start, rows, cols)
+    if x_axis not in X_AXES:
+        fail(f"--x-axis must be one of {', '.join(X_AXES)}, not {x_axis!r}")
+    if (mines is None) == (density is None):
+        fail("give the mines as counts (--mines LIST) or as densities (--density LIST), one of them")
+    if (rows is None) != (cols is None):
+        fail("give both --rows and --cols, or --size RxC")
     try:
-        counts = parse_mines(mines)
-        base = RunConfig(rows=rows, cols=cols, mines=counts[0] if counts else 0, rule=rule, start=cell,
-                         seed=seed, strategy=strategy)  # fmt: skip
-        check_sweep(base, counts)
+        sizes = parse_sizes(size or [])
+        if preset is not None:
+            sizes += [s for s in preset_sizes(preset) if s not in sizes]
+        if rows is not None and cols is not None:
+            sizes += [s for s in parse_sizes([f"{rows}x{cols}"]) if s not in sizes]
+        cell = None
+        if start is not None:
+            try:
+                cell = parse_cell(start)
+            except ValueError as err:
+                raise ValueError(f"--start: {err}") from None
+        plan = plan_sweep(
+            sizes,
+            split_list(first_click.lower(), "--first-click"),
+            split_list(strategy or DEFAULT_STRATEGY, "--strategy"),
+            mines=parse_mines(mines) if mines is not None else None,
+            densities=parse_densities(density) if density is not None else None,
+            start=cell,
+            seed=seed,
+        )
     except ValueError as exc:
         fail(str(exc))
-    directory = db if db is not None else default_dir(base)
+    directory = db if db is not None else plan.default_dir()
     if directory.exists() and not directory.is_dir():
-        fail(f"{directory}: is a file; --db names the directory of the stores, one per mine count")
+        fail(f"{directory}: is a file; --db names the directory of the stores, one per point")
     check_folder(directory)
     if out is not None:
         check_output(out, "--out")
 
+    from minesat.cli.simulate import Stopped, _stop_on_signals
     from minesat.executors import SchedulerError, check_scheduler
+    from minesat.store import StoreError
+    from minesat.sweep import run_sweep
 
     if scheduler is not None:  # before the stores are made: an unreachable one leaves none behind
         try:
@@ -127,22 +152,24 @@ def sweep(
         except SchedulerError as exc:
             fail(str(exc))
 
-    show = sys.stderr.isatty()
+    what = f"sweep: {plan.points()} points on {len(plan.curves)} curves"
     try:
-        with _progress() if show else nullcontext((None, None)) as (on_point, progress):
-            result = run_sweep(base, counts, games, directory, workers=workers, scheduler=scheduler,
-                               on_point=on_point, progress=progress)  # fmt: skip
+        # SIGTERM and SIGHUP stop the sweep as Ctrl-C does: workers stopped, games kept.
+        with _stop_on_signals(), _progress(what) if sys.stderr.isatty() else nullcontext(None) as progress:
+            result = run_sweep(plan, games, directory, workers=workers, scheduler=scheduler,
+                               progress=progress)  # fmt: skip
     except (StoreError, SchedulerError, OSError) as exc:
         fail(" ".join(str(exc).split()))
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as exc:
+        status = 128 + exc.signum if isinstance(exc, Stopped) else 130
         fail(f"interrupted: the games played so far are stored in {directory}; "
-             "run the same command again to resume", 130)  # fmt: skip
+             "run the same command again to resume", status)  # fmt: skip
 
-    from minesat.report.render import render_sweep_markdown, write_sweep_report
+    from minesat.report.sweep import render_sweep_markdown, write_sweep_report
 
     if out is not None:
         try:
-            written = write_sweep_report(result, out, str(directory))
+            written = write_sweep_report(result, out, str(directory), x_axis)
         except OSError as exc:
             fail(f"{out}: cannot write the report ({exc.strerror or exc})")
         for path in written:
@@ -153,29 +180,17 @@ def sweep(
         typer.echo(render_sweep_markdown(result, db=str(directory)), nl=False)
 
 
-def default_dir(c: RunConfig) -> Path:
-    """``reports/sweep-<rows>x<cols>-<rule>-r<ROW>c<COL>-s<SEED>-<strategy>``."""
-    return (
-        Path("reports")
-        / f"sweep-{c.rows}x{c.cols}-{c.rule}-r{c.start[0]}c{c.start[1]}-s{c.seed}-{c.strategy}"
-    )
-
-
 @contextmanager
-def _progress() -> Iterator[tuple[PointCallback, ProgressCallback]]:
-    """A rich progress bar on stderr: which mine count, and its games."""
+def _progress(what: str) -> Iterator[Callable[[int, int], None]]:
+    """One rich progress bar on stderr for the whole sweep: its games, all points together."""
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
     with Progress(*columns, console=Console(stderr=True), transient=True) as bar:
-        task = bar.add_task("sweep", total=None)
+        task = bar.add_task(what, total=None)
 
-        def on_point(i: int, n: int, mines: int) -> None:
-            point = f"point {i + 1}/{n}: {plural(mines, 'mine')}"
-            bar.update(task, description=point, completed=0, total=None)
-
-        def progress(played: int, to_play: int, _tally: Tally) -> None:
+        def progress(played: int, to_play: int) -> None:
             bar.update(task, completed=played, total=to_play)
 
-        yield on_point, progress
+        yield progress

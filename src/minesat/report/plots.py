@@ -10,16 +10,13 @@ from __future__ import annotations
 import io
 import re
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from cycler import cycler
 
 from minesat.report.formatting import secs
 from minesat.report.statistics import RISK_BINS, Summary, bin_buckets
 from minesat.stats import wilson
-
-if TYPE_CHECKING:
-    from minesat.sweep import Sweep
 
 #: Look of every plot: light, no chart junk, system sans-serif fonts, text kept as text.
 PLOT_STYLE = {
@@ -44,7 +41,6 @@ PLOT_STYLE = {
     ),
 }
 WIN, LOSS = "#3b8d3b", "#c44e52"
-WIN_CURVE, NO_GUESS_CURVE, GUESS_CURVE = "#1f5fa8", "#3b8d3b", "#c44e52"
 
 
 def _figure(height: float = 3.2) -> Any:
@@ -99,12 +95,15 @@ def plot_rates(
     label: str | None,
     dense: int = DENSE,
     sparse_label: str | None = None,
+    marker: str = "o",
+    linestyle: Any = "-",
 ) -> None:
     """Draw rates ``k / n`` at ``x`` with Wilson 95 % bands, from ``(x, k, n)`` in x order.
 
     Runs of consecutive points with at least ``dense`` trials are one line
     inside a shaded band; every other point is a hollow marker with an error
     bar, joined to nothing, so a handful of trials cannot pass for a trend.
+    ``marker`` and ``linestyle`` tell many lines on one plot apart.
     """
     runs: list[list[tuple[float, float, float, float]]] = [[]]
     lone = []
@@ -121,17 +120,17 @@ def plot_rates(
     for run in runs:
         if len(run) == 1:  # a band needs two points: one alone keeps its interval as a bar
             (x, y, lo, hi), = run
-            ax.errorbar([x], [y], yerr=[[y - lo], [hi - y]], fmt="o", ms=3, color=color, lw=0.8, capsize=2)
+            ax.errorbar([x], [y], yerr=[[y - lo], [hi - y]], fmt=marker, ms=3, color=color, lw=0.8, capsize=2)
         elif run:
             xs, ys, los, his = zip(*run, strict=True)
             ax.fill_between(xs, los, his, color=color, alpha=0.18, lw=0)
-            ax.plot(xs, ys, marker="o", ms=3, color=color, label=label)
+            ax.plot(xs, ys, marker=marker, ms=3, color=color, linestyle=linestyle, label=label)
             label = None  # one legend entry per run of games
     if lone:
         xs, ys, los, his = zip(*lone, strict=True)
         below = [y - lo for y, lo in zip(ys, los, strict=True)]
         above = [hi - y for y, hi in zip(ys, his, strict=True)]
-        ax.errorbar(xs, ys, yerr=[below, above], fmt="o", ms=3.5, mfc="white", color=color, alpha=0.6,
+        ax.errorbar(xs, ys, yerr=[below, above], fmt=marker, ms=3.5, mfc="white", color=color, alpha=0.6,
                     lw=0.8, capsize=2, label=sparse_label)  # fmt: skip
 
 
@@ -313,55 +312,3 @@ def inline_svg(svg: str) -> str:
     # Let CSS size the plot: drop the fixed pt size, keep the viewBox.
     svg = re.sub(r'<svg([^>]*?) width="[^"]*" height="[^"]*"', r"<svg\1", svg, count=1)
     return svg.replace("<svg", '<svg role="img" class="plot"', 1)
-
-
-
-
-# --- sweeps ----------------------------------------------------------------------
-
-
-def plot_sweep(sweep: Sweep) -> Any:
-    """Solvability against density: win rate, share won with no guess (Wilson bands), guesses per game."""
-    fig = _figure(7.6)
-    win, no_guess, guesses = fig.subplots(3, 1, sharex=True, height_ratios=[3, 2, 2])
-    pts = [p for p in sweep.points if p.games]
-    xs = [p.density for p in pts]
-    plot_rates(win, [(p.density, p.wins, p.games) for p in pts], WIN_CURVE, "win rate")
-    plot_rates(no_guess, [(p.density, p.no_guess_wins, p.games) for p in pts], NO_GUESS_CURVE, "no guess")
-    means = [p.guesses_mean for p in pts]
-    bands = [p.guesses_ci95 for p in pts]
-    guesses.fill_between(xs, [lo for lo, _ in bands], [hi for _, hi in bands], color=GUESS_CURVE,
-                         alpha=0.18, lw=0)  # fmt: skip
-    guesses.plot(xs, means, marker="o", ms=3, color=GUESS_CURVE)
-    c = sweep.config
-    win.set_title(f"Win rate against mine density, {c.rows}x{c.cols} (95 % CI band)")
-    win.set_ylabel("win rate")
-    win.set_ylim(0, 1.02)
-    no_guess.set_title("Won with no guess at all", fontsize=10)
-    no_guess.set_ylabel("share of games")
-    no_guess.set_ylim(0, None)
-    guesses.set_title("Guesses per game (mean, 95 % CI)", fontsize=10)
-    guesses.set_ylabel("guesses")
-    guesses.set_ylim(0, None)
-    guesses.set_xlabel("mine density (mines per cell)")
-    for ax in (win, no_guess):
-        _percent_axis(ax)
-    from matplotlib.ticker import PercentFormatter
-
-    guesses.xaxis.set_major_formatter(PercentFormatter(1.0, decimals=0))
-    # The mine counts along the top, so a reader can find a board they know.
-    cells = c.rows * c.cols
-    top = win.secondary_xaxis("top", functions=(lambda d: d * cells, lambda m: m / cells))
-    top.set_xlabel("mines")
-    return fig
-
-
-def render_sweep_plots(sweep: Sweep) -> list[tuple[str, str, str]]:
-    """The sweep's plot as ``[(name, alt text, SVG text)]``; none when no point has games."""
-    import matplotlib
-
-    if not any(p.games for p in sweep.points):
-        return []
-    with matplotlib.rc_context(PLOT_STYLE):
-        fig = plot_sweep(sweep)
-        return [("curves", "Win rate, no-guess share and guesses against density", figure_svg(fig, "sweep"))]

@@ -16,7 +16,6 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import jinja2
 from markupsafe import Markup
@@ -32,12 +31,9 @@ from minesat.report.formatting import (
     secs,
 )
 from minesat.report.paired import Paired
-from minesat.report.plots import inline_svg, render_plots, render_sweep_plots
+from minesat.report.plots import inline_svg, render_plots
 from minesat.report.statistics import Summary
 from minesat.words import plural
-
-if TYPE_CHECKING:
-    from minesat.sweep import Sweep
 
 
 def unique_labels(summaries: Sequence[Summary]) -> list[Summary]:
@@ -348,89 +344,3 @@ def write_report(summaries: Sequence[Summary], out: str | Path, paired: Sequence
         lambda: render_plots(unique_labels(summaries)),
     )
     return written + list(pages.values())
-
-
-# --- sweeps ------------------------------------------------------------------------
-
-
-def sweep_table(sweep: Sweep) -> tuple[list[str], list[list[str]]]:
-    """One row per mine count: the three measures with their intervals."""
-    header = ["Mines", "Density", "Games", "Won", "Win rate", "95 % CI", "Won, no guess", "95 % CI",
-              "Guesses per game"]  # fmt: skip
-    rows = [
-        [str(p.mines), pct(p.density), f"{p.games:,}", f"{p.wins:,}", pct(p.win_rate), ci_text(p.ci95),
-         pct(p.no_guess_rate), ci_text(p.no_guess_ci95),
-         f"{p.guesses_mean:.2f} ({p.guesses_ci95[0]:.2f}–{p.guesses_ci95[1]:.2f})"]
-        for p in sweep.points
-    ]  # fmt: skip
-    return header, rows
-
-
-def _sweep_title(sweep: Sweep) -> str:
-    c = sweep.config
-    return f"Solvability against density: {c.rows}x{c.cols}"
-
-
-def _sweep_subtitle(sweep: Sweep) -> str:
-    c = sweep.config
-    return (
-        f"{plural(sweep.games, 'game', ',')} per mine count, "
-        f"first click {c.rule} at {c.start[0]},{c.start[1]}, seed {c.seed}, strategy {c.strategy}."
-    )
-
-
-def _sweep_cards(sweep: Sweep) -> list[tuple[str, str, str]]:
-    """The density where half the games are still won, and the points at both ends."""
-    pts = [p for p in sweep.points if p.games]
-    if not pts:
-        return []
-    first, last = pts[0], pts[-1]
-    cards = [
-        (f"Win rate at {first.mines} mines", pct(first.win_rate), f"95 % CI {ci_text(first.ci95)}"),
-        (f"Win rate at {last.mines} mines", pct(last.win_rate), f"95 % CI {ci_text(last.ci95)}"),
-    ]
-    half = next((p for p in pts if p.win_rate < 0.5), None)
-    if half is not None:
-        cards.append(("Below 50 % wins from", f"{half.mines} mines", f"density {pct(half.density)}"))
-    cards.append(("Games", f"{sum(p.games for p in pts):,}", f"{len(pts)} mine counts"))
-    return cards
-
-
-def render_sweep_json(sweep: Sweep) -> str:
-    """The sweep as one JSON object (what ``minesat sweep --json`` prints)."""
-    return json.dumps(sweep.to_dict(), indent=1, allow_nan=False) + "\n"
-
-
-def render_sweep_markdown(sweep: Sweep, plots: Sequence[tuple[str, str]] = (), db: str | None = None) -> str:
-    """The sweep as Markdown; ``plots`` are ``(alt text, relative link)`` pairs."""
-    header, rows = sweep_table(sweep)
-    out = [f"# {_sweep_title(sweep)}", "", _sweep_subtitle(sweep)]
-    out += [f"\n![{alt}]({link})" for alt, link in plots]
-    out += ["", "## Points", "", _md_table(header, rows)]
-    out += ["", "## Reproduce", "", "```sh", sweep.command(db), "```"]
-    return "\n".join(out) + "\n"
-
-
-def render_sweep_html(sweep: Sweep, db: str | None = None) -> str:
-    """The sweep as one self-contained HTML page."""
-    header, rows = sweep_table(sweep)
-    plots = render_sweep_plots(sweep)
-    return templates().get_template("sweep.html.j2").render(
-        title=_sweep_title(sweep),
-        subtitle=_sweep_subtitle(sweep),
-        cards=_sweep_cards(sweep),
-        plots=[(alt, Markup(inline_svg(svg))) for _, alt, svg in plots],
-        table={"header": header, "rows": rows},
-        command=sweep.command(db),
-    )
-
-
-def write_sweep_report(sweep: Sweep, out: str | Path, db: str | None = None) -> list[Path]:
-    """Write the sweep report in the format ``out``'s extension names; return every file written."""
-    return _write(
-        out,
-        lambda: render_sweep_json(sweep),
-        lambda: render_sweep_html(sweep, db),
-        lambda links: render_sweep_markdown(sweep, links, db),
-        lambda: render_sweep_plots(sweep),
-    )
