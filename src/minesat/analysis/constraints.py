@@ -29,6 +29,7 @@ those numbers belong to.
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Collection
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 
@@ -193,6 +194,10 @@ class FrontierModel:
     @property
     def interior_size(self) -> int:
         return self.covered - len(self._watch)
+
+    def frontier_cells(self) -> Collection[int]:
+        """The flat indices (``row * cols + col``) of the frontier's cells, in no order."""
+        return self._watch.keys()
 
     def components(self) -> list[Component]:
         """The components, ordered by their first cell (as :meth:`Frontier.components`)."""
