@@ -43,6 +43,7 @@ from typing import TYPE_CHECKING, Protocol
 
 from minesat.analysis.counting import ComponentCount
 from minesat.board import Cell
+from minesat.exact.budget import checkpoint
 
 if TYPE_CHECKING:
     import numpy as np
@@ -192,6 +193,7 @@ def exact_weights(
     after: list[list[int]] = [[]] * (n + 1)
     after[n] = inside
     for i in range(n - 1, -1, -1):
+        checkpoint()
         t = tables[i][1]
         nxt = after[i + 1]
         after[i] = [sum(w * nxt[u + j] for j, w in enumerate(t)) for u in range(len(nxt) - len(t) + 1)]
@@ -203,6 +205,7 @@ def exact_weights(
     numerators: dict[Cell, int] = {}
     before = [1]
     for i, (comp, count) in enumerate(zip(components, counts, strict=True)):
+        checkpoint()
         assert count is not None
         lo, t = tables[i]
         nxt = after[i + 1]
@@ -423,6 +426,7 @@ def close_weights(
     level = list(range(len(nodes)))
     while len(level) > 1:
         up = []
+        checkpoint()
         for a, b in zip(level[::2], level[1::2], strict=False):
             full = np.convolve(nodes[a][1], nodes[b][1])
             offset = nodes[a][0] + nodes[b][0]
@@ -472,6 +476,8 @@ def close_weights(
     stack: list[tuple[int, np.ndarray]] = [(root, worth)]
     while stack:
         index, context = stack.pop()
+        if not len(stack) & 255:
+            checkpoint()
         offset, product, children, _ = nodes[index]
         if children is None:
             _read_part(counts[index], parts[index], offsets[index], product, context, layouts, probability)

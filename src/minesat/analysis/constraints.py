@@ -37,6 +37,7 @@ import networkx as nx
 
 from minesat.analysis.result import InconsistentPositionError
 from minesat.board import COVERED, FLAG, Cell, Position, neighbour_table
+from minesat.exact.budget import checkpoint
 
 
 @dataclass(frozen=True)
@@ -285,7 +286,9 @@ class FrontierModel:
                 for c in comps.pop(cid).constraints:
                     pool.add(c.source[0] * cols + c.source[1])
         # The new constraints of the affected numbers (checked as Frontier.of checks them).
-        for a in affected:
+        for done, a in enumerate(affected):
+            if not done & 4095:
+                checkpoint()  # a budget watching the work (none for the player)
             state = new[a]
             if state < 0:
                 continue
@@ -316,6 +319,7 @@ class FrontierModel:
         for a in sorted(pool):
             if a in seen or a not in sees:
                 continue
+            checkpoint()
             seen.add(a)
             stack = [a]
             members = []

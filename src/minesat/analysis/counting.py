@@ -34,6 +34,7 @@ from math import comb
 
 from minesat.analysis.constraints import Component, Constraint
 from minesat.board import Cell
+from minesat.exact.budget import checkpoint
 
 #: Default limit on the dynamic programme's states per component. Real expert
 #: positions stay in the hundreds; a component past this is estimated instead.
@@ -312,6 +313,8 @@ def _search(
         nodes += 1
         if nodes > limit:
             raise _TooMany
+        if not nodes & 1023:
+            checkpoint()
         if i == n:
             ways[k] += w
             for b, j in holding:
@@ -461,6 +464,7 @@ def count_component(
     moves: list[dict[tuple[int, ...], list[tuple[int, tuple[int, ...]]]]] = []  # reused going back
     states = 1
     for i in range(n):
+        checkpoint()  # a layer of wide polynomials can take much memory: a budget watching stops it
         layer: dict[tuple[int, ...], int] = {}
         get = layer.get
         here: dict[tuple[int, ...], list[tuple[int, tuple[int, ...]]]] = {}
@@ -481,6 +485,7 @@ def count_component(
     backward: dict[tuple[int, ...], int] = {(): 1}
     box_weight: list[int] = [0] * n
     for i in range(n - 1, -1, -1):
+        checkpoint()
         layer = {}
         size = sizes[i]
         binomials = [comb(size, j) << (j * bits) for j in range(size + 1)]

@@ -33,6 +33,8 @@ Small boards take a shorter road to the same answers (:mod:`.smallroad`).
 
 from __future__ import annotations
 
+import gc
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import NoReturn
@@ -59,14 +61,15 @@ from minesat.analysis.combine import (
 )
 from minesat.analysis.constraints import Component, FrontierModel
 from minesat.analysis.counting import STATE_BUDGET, ComponentCount, count_component, split_decided
-from minesat.analysis.estimate import estimate_parts
+from minesat.analysis.estimate import estimate_parts, estimate_position
 from minesat.analysis.memo import remember
 from minesat.analysis.result import Analysis, Glance, InconsistentPositionError, build_analysis, total_of
 from minesat.analysis.smallroad import SMALL_CELLS, SmallRoad
 from minesat.board import COVERED, FLAG, Cell, Position
+from minesat.exact.budget import Budget, OverBudget, checkpoint, give_back, watching, which_budget
 from minesat.words import agree, plural
 
-__all__ = ["SMALL_CELLS", "WORK_BUDGET", "Analyzer", "Split"]
+__all__ = ["SMALL_CELLS", "WORK_BUDGET", "Analyzer", "Split", "analyze_within"]
 
 #: A component's certain cells and its fewest and most mines: ``(safe, mine, low, high)``.
 Decided = tuple[tuple[Cell, ...], tuple[Cell, ...], int, int]
@@ -132,6 +135,16 @@ class Analyzer:
         self._counts: dict[object, ComponentCount | None] = {}
         self._splits: dict[object, tuple[dict[Cell, bool], tuple[Component, ...]]] = {}
         self._decided: dict[object, Decided | None] = {}
+        self.model = FrontierModel()
+        self.small_road = SmallRoad(self)
+
+    def forget(self) -> None:
+        """Drop every cache and the frontier model: after a budget stopped the work midway
+        (a model half updated must not be read again), or to give the memory back."""
+        self._certain.clear()
+        self._counts.clear()
+        self._splits.clear()
+        self._decided.clear()
         self.model = FrontierModel()
         self.small_road = SmallRoad(self)
 
@@ -215,6 +228,7 @@ class Analyzer:
         parts: list[Component] = []
         counts: list[ComponentCount | None] = []
         for comp in components:
+            checkpoint()
             rules, pieces = self.split(comp)
             for cell, mined in rules.items():
                 (mine if mined else safe).append(cell)
@@ -519,6 +533,61 @@ class Analyzer:
     ) -> glances.InteriorCounter | int | None:
         """:func:`minesat.analysis.glance.interior_counter`: the count kept open for interior cells."""
         return glances.interior_counter(self, position, mines)
+
+
+#: The share of a time limit the exact analysis may take; the rest is for what propagation
+#: proves and the estimates (:func:`~minesat.analysis.estimate.estimate_position`) and for
+#: writing the answer, should the exact analysis not finish.
+EXACT_SHARE = 0.6
+
+#: Seconds kept, per cell of the board, for writing the answer once the estimates stop
+#: (its JSON line: about 3 us a cell measured on 300x300, doubled).
+ANSWER_SECONDS_PER_CELL = 6e-6
+
+
+def analyze_within(
+    analyzer: Analyzer,
+    position: Position,
+    mines: int | None = None,
+    budget: Budget | None = None,
+    began: float | None = None,
+) -> Analysis:
+    """:meth:`Analyzer.analyze` within a time and memory ``budget`` (SPEC section 19).
+
+    The exact analysis runs under :data:`EXACT_SHARE` of the time limit and the memory
+    budget, watched at every long step (:func:`~minesat.exact.budget.checkpoint`); past
+    either, the analyzer forgets what it held, and the position is answered by
+    :func:`~minesat.analysis.estimate.estimate_position`: every cell propagation proves,
+    estimated probabilities, ``exact`` false, ``why`` the budget, ``consistent`` None
+    unless settled. ``began`` (a ``time.perf_counter()``) is when the time started
+    counting: when the caller began reading the position, say. An inconsistent position
+    still raises :class:`InconsistentPositionError`. Without a budget this is :meth:`Analyzer.analyze`.
+
+    >>> from minesat.exact.budget import Budget
+    >>> position = Position.from_rows(["1?", "?1"], mines=1)
+    >>> a = analyze_within(Analyzer(), position, budget=Budget(time_limit=0.0))
+    >>> a.exact, a.why, a.safe, a.consistent
+    (False, 'past --time-limit 0 s', (), None)
+    """
+    budget = budget or Budget()
+    began = time.perf_counter() if began is None else began
+    limit = budget.time_limit
+    try:
+        first = None if limit is None else limit * EXACT_SHARE
+        with watching(Budget(time_limit=first, max_memory=budget.max_memory).clock(began=began)):
+            return analyzer.analyze(position, mines)
+    except (OverBudget, MemoryError) as stop:
+        why = which_budget(stop, None, limit)[0]
+    analyzer.forget()
+    gc.collect()
+    give_back()
+    # The estimates may use the time SPEC section 19 allows (10 % + 1 s past the limit), less
+    # what writing the answer takes.
+    rest = None
+    if limit is not None:
+        rest = max(0.0, 1.1 * limit + 1.0 - ANSWER_SECONDS_PER_CELL * position.rows * position.cols - 0.2)
+    with watching(Budget(time_limit=rest, max_memory=budget.max_memory).clock(began=began)):
+        return estimate_position(position, total_of(position, mines), why)
 
 
 #: Said when the solver's share of the work budget ran out.
