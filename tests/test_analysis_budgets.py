@@ -39,7 +39,7 @@ def assert_sound(position: Position, analysis: object) -> None:
             assert p is not None and 0.0 <= p <= 1.0
 
 
-@examples(300)
+@examples(150)
 @given(played_games())
 def test_past_the_time_limit_the_answer_is_sound(game: Played) -> None:
     for position in game.positions:
@@ -52,7 +52,7 @@ def test_past_the_time_limit_the_answer_is_sound(game: Played) -> None:
             assert cut.consistent in (None, True)
 
 
-@examples(300)
+@examples(150)
 @given(played_games())
 def test_propagation_proves_only_what_holds_and_what_numbers_force(game: Played) -> None:
     # Without a budget the estimator runs to its fixpoint: every certainty it names is one,
