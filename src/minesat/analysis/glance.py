@@ -24,7 +24,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Protocol
 
-from minesat.analysis.combine import TooMuchWork, binomial_row, cut_tables
+from minesat.analysis.combine import TooMuchWork, binomial_row, cut_tables, times
 from minesat.analysis.result import Glance, InconsistentPositionError, total_of
 from minesat.analysis.smallroad import NO_LAYOUT, OFF_ROAD, SmallPosition
 from minesat.board import COVERED, Cell, Position
@@ -213,14 +213,9 @@ def interior_counter(
         return 0
     tables, low, _ = cut
     # The frontier's ways by mine count: the product of the parts' tables.
-    product = [1]
+    product: list[int] = [1]
     for _, t in tables:
-        grown = [0] * (len(product) + len(t) - 1)
-        for u, p in enumerate(product):
-            if p:
-                for j, w in enumerate(t):
-                    grown[u + j] += p * w
-        product = grown
+        product = times(product, t)
     frontier = model.frontier_cells()
     # One digit a cell, the last cell first (int() reads the most significant digit first).
     digits = bytes(49 if s == COVERED and i not in frontier else 48 for i, s in enumerate(position.cells))

@@ -27,7 +27,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from minesat.analysis import small
-from minesat.analysis.combine import binomial_row
+from minesat.analysis.combine import binomial_row, times
 from minesat.analysis.engine import Analyzer
 from minesat.analysis.result import total_of
 from minesat.analysis.smallroad import NO_LAYOUT, Part, SmallPosition, bits
@@ -97,7 +97,7 @@ class PatternCounter:
             if not ways:
                 return 0
             low += shift
-            product = _times(product, ways)
+            product = times(product, ways)
         # The interior: ``a`` of its cells mined, ``b`` safe, the rest free for the mines left.
         free = self._interior - a - b
         most = self._remaining - a - low
@@ -113,7 +113,7 @@ class PatternCounter:
             for k, (shift, ways) in enumerate(self._ways):
                 if k not in left_out:
                     low += shift
-                    product = _times(product, ways)
+                    product = times(product, ways)
             self._products[left_out] = (low, product)
         return self._products[left_out]
 
@@ -148,7 +148,7 @@ class PatternCounter:
                 return None  # past the budget: the caller asks otherwise
             shift, ways = _trimmed(sub.ways)
             low += shift
-            product = _times(product, ways)
+            product = times(product, ways)
         return low, product
 
 
@@ -177,19 +177,3 @@ def _trimmed(ways: tuple[int, ...]) -> tuple[int, list[int]]:
         return 0, []
     high = max(k for k, w in enumerate(ways) if w)
     return low, list(ways[low : high + 1])
-
-
-def _times(a: list[int], b: list[int]) -> list[int]:
-    """The product of two polynomials given by their coefficients.
-
-    >>> _times([1, 2], [1, 1])
-    [1, 3, 2]
-    """
-    if not a or not b:
-        return []
-    out = [0] * (len(a) + len(b) - 1)
-    for i, x in enumerate(a):
-        if x:
-            for j, y in enumerate(b):
-                out[i + j] += x * y
-    return out
