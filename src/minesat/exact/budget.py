@@ -85,14 +85,23 @@ class OverBudget(Exception):
     >>> stop = OutOfMemory(2 * 10**9, 0, 10**9)
     >>> isinstance(stop, OverBudget), stop.what, stop.spent, stop.limit
     (True, 'memory', 2000000000, 1000000000)
+    >>> import pickle
+    >>> str(pickle.loads(pickle.dumps(stop))) == str(stop)
+    True
     """
 
     what = "work"
 
     def __init__(self, message: str, spent: float | None = None, limit: float | None = None) -> None:
         super().__init__(message)
+        self.message = message
         self.spent = spent
         self.limit = limit
+
+    def __str__(self) -> str:
+        # ``args`` hold what the class is built from (so that a stop pickles, from a worker
+        # process to its parent); the message is said as it was made.
+        return self.message
 
 
 class PastBudget(OverBudget):
@@ -102,6 +111,7 @@ class PastBudget(OverBudget):
 
     def __init__(self, message: str, states: int, settled: int, layouts: int) -> None:
         super().__init__(message, states)
+        self.args = (message, states, settled, layouts)
         self.states = states
         self.settled = settled
         self.layouts = layouts
@@ -121,6 +131,7 @@ class OutOfTime(OverBudget):
     def __init__(self, spent: float | None = None, limit: float | None = None) -> None:
         told = "" if spent is None or limit is None else f"{spent:.3g} s: past the time limit of {limit:g} s"
         super().__init__(told, spent, limit)
+        self.args = (spent, limit)
 
 
 class OutOfMemory(OverBudget):
@@ -133,6 +144,7 @@ class OutOfMemory(OverBudget):
     def __init__(self, held: int, more: int, limit: int) -> None:
         told = f"{held} bytes held and {more} more asked for: past the budget of {limit} bytes"
         super().__init__(told, held + more, limit)
+        self.args = (held, more, limit)
         self.held, self.more = held, more
 
 
