@@ -149,15 +149,25 @@ def test_search_and_dynamic_programme_count_alike(game: Played) -> None:
 @examples(300)
 @given(played_games())
 def test_certainties_by_feasibility_match_exact_counting(game: Played) -> None:
-    # work_budget=0 leaves every position too big to combine exactly: the
-    # certainties then come from which mine counts are feasible, and must be
-    # the very same; only the probabilities become estimates.
+    # work_budget=0 leaves every position too big to combine in exact integers: the
+    # certainties then come from which mine counts are feasible, and must be the very
+    # same; the close road weighs the probabilities, within 1e-9 of the exact ones (and
+    # with it turned off, they are estimates and the analysis says so).
     for position in game.positions:
         exact = certainties(Analyzer(), position, position.mines)
         by_sets = Analyzer(work_budget=0)
         assert certainties(by_sets, position, position.mines) == exact
-        if exact[0] != "inconsistent" and Frontier.of(position).frontier:
-            assert by_sets.analyze(position).exact is False
+        assert certainties(Analyzer(work_budget=0, close_road=False), position, position.mines) == exact
+        if exact[0] == "inconsistent":
+            continue
+        close, truth = by_sets.analyze(position), Analyzer().analyze(position)
+        assert close.exact
+        for row, true_row in zip(close.probability, truth.probability, strict=True):
+            for p, q in zip(row, true_row, strict=True):
+                assert (p is None) == (q is None)
+                assert p is None or abs(p - q) <= 1e-9
+        estimated = Analyzer(work_budget=0, close_road=False).analyze(position)
+        assert estimated.exact or estimated.why  # (the rules may leave no part to weigh)
 
 
 def test_feasible_counts_give_the_certainties_of_exact_weights() -> None:
@@ -165,9 +175,9 @@ def test_feasible_counts_give_the_certainties_of_exact_weights() -> None:
     # never 1), combined with an interior: the shortcut by feasible counts and
     # the exact weights must find the same certain cells and the same fate
     # for the interior.
+    from minesat.analysis.combine import certain_by_feasibility, exact_weights
     from minesat.analysis.constraints import Component
     from minesat.analysis.counting import ComponentCount
-    from minesat.analysis.engine import _certain_by_feasibility, _exact_probabilities
 
     rng = random.Random(8)
     for _ in range(400):
@@ -184,8 +194,8 @@ def test_feasible_counts_give_the_certainties_of_exact_weights() -> None:
             counts.append(ComponentCount(tuple(ways), mine_ways))
         interior = rng.randint(0, 3)
         remaining = rng.randint(0, sum(len(c.cells) for c in components) + interior)
-        exact = _exact_probabilities(counts, components, interior, remaining)
-        by_sets = _certain_by_feasibility(counts, components, interior, remaining)
+        exact = exact_weights(counts, components, interior, remaining)
+        by_sets = certain_by_feasibility(counts, components, interior, remaining)
         assert (exact is None) == (by_sets is None)
         if exact is None or by_sets is None:
             continue

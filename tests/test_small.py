@@ -19,7 +19,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from bruteforce import whole_layouts
-from minesat.analysis import Analysis, Analyzer, InconsistentPositionError, engine, small
+from minesat.analysis import Analysis, Analyzer, InconsistentPositionError, small, smallroad
 from minesat.analysis.constraints import Component, Constraint
 from minesat.analysis.counting import count_component
 from minesat.analysis.patterns import pattern_counter
@@ -87,7 +87,7 @@ def test_counted_parts_give_what_enumerated_parts_give(game: Played, rnd: random
     # With no enumeration step allowed, every part is counted by count_component.
     positions = [look for position in game.positions for look in nearby(position, rnd)]
     enumerated = [outcome(Analyzer(), p) for p in positions]
-    with mock.patch.object(engine, "ENUMERATION_STEPS", 0):
+    with mock.patch.object(smallroad, "ENUMERATION_STEPS", 0):
         assert [outcome(Analyzer(), p) for p in positions] == enumerated
 
 
@@ -102,7 +102,7 @@ def test_enumerated_layouts_count_as_count_component_counts(game: Played) -> Non
             continue
         cols = position.cols
         for mask, constraints in small.split(settled[2]):
-            if mask.bit_count() > engine.ENUMERATED_CELLS:
+            if mask.bit_count() > smallroad.ENUMERATED_CELLS:
                 # The engine counts such parts and never lists them; listing one
                 # can take millions of steps (a hypothesis example once passed 10**6).
                 continue
@@ -141,7 +141,7 @@ def test_expert_games_take_either_road_alike() -> None:
     for seed in range(3):
         layout = generate_layout(16, 30, 99, start=(3, 3), rule="opening", seed=seed)
         play_game(layout, (3, 3), strategy=get_strategy("safest"), analyzer=Recording())
-    assert engine.SMALL_CELLS >= 16 * 30
+    assert smallroad.SMALL_CELLS >= 16 * 30
     general = Analyzer(small_boards=False)
     small_road = Analyzer()
     for position in seen:
@@ -153,11 +153,11 @@ def test_expert_games_take_either_road_alike() -> None:
 def test_larger_boards_keep_the_general_road() -> None:
     # One cell past the limit: no reading, no part counted on the small road.
     analyzer = Analyzer()
-    position = Position.covered(1, engine.SMALL_CELLS + 1, mines=3)
+    position = Position.covered(1, smallroad.SMALL_CELLS + 1, mines=3)
     cells = list(position.cells)
     cells[0] = 1
-    analyzer.analyze(Position(1, engine.SMALL_CELLS + 1, tuple(cells), 3))
-    assert not analyzer._parts and analyzer._last is None
+    analyzer.analyze(Position(1, smallroad.SMALL_CELLS + 1, tuple(cells), 3))
+    assert not analyzer.small_road._parts and analyzer.small_road._last is None
 
 
 @pytest.mark.parametrize(
@@ -246,13 +246,13 @@ def flagged_count(position: Position, mined: list, safe: list) -> int:
     return total
 
 
-@pytest.mark.parametrize("steps", [engine.ENUMERATION_STEPS, 0])  # 0: every part counted, none listed
+@pytest.mark.parametrize("steps", [smallroad.ENUMERATION_STEPS, 0])  # 0: every part counted, none listed
 @examples(100)
 @given(game=played_games(max_steps=10), rnd=st.randoms(use_true_random=False))
 def test_pattern_counts_are_the_counts_of_flagged_positions(
     steps: int, game: Played, rnd: random.Random
 ) -> None:
-    with mock.patch.object(engine, "ENUMERATION_STEPS", steps):
+    with mock.patch.object(smallroad, "ENUMERATION_STEPS", steps):
         check_pattern_counts(game, rnd)
 
 

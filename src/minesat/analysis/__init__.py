@@ -2,10 +2,15 @@
 
 The data flows through the modules in order: :mod:`.constraints` (numbers to
 cardinality constraints, split into components) -> :mod:`.classify` (local
-rules, then SAT) -> :mod:`.counting` (exact counts over boxes) ->
-:mod:`.engine` (the pipeline and its cache) -> :mod:`.explain` (proofs).
-Small boards take a shorter road through :mod:`.small` (the position read
-whole as bit masks), to the same answers.
+rules, then SAT) -> :mod:`.counting` (exact counts of each part the rules leave
+open) -> :mod:`.combine` (the parts weighed with the interior under the total:
+exact integers, or the close road within 1e-10) -> :mod:`.engine` (the pipeline,
+its caches, and the analysis within a time and memory budget) -> :mod:`.explain`
+(proofs). Small boards take a shorter road through :mod:`.smallroad` (the
+position read whole as bit masks by :mod:`.small`), to the same answers;
+:mod:`.glance` and :mod:`.patterns` answer a look-ahead's cheaper questions, and
+:mod:`.estimate` gives what propagation proves and estimates where exact
+figures are out of reach.
 
 >>> from minesat.board import Position, cell_name
 >>> position = Position.from_rows(["1?", "??"])

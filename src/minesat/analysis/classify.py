@@ -28,6 +28,7 @@ from pysat.solvers import Solver
 from minesat.analysis.constraints import Component, Constraint
 from minesat.analysis.result import InconsistentPositionError
 from minesat.board import Cell
+from minesat.exact.budget import checkpoint
 from minesat.words import plural
 
 #: The one place the SAT back end is chosen. Minicard states "at most k" natively;
@@ -211,6 +212,7 @@ class CardinalitySolver:
                 continue
             if budget is not None and not budget.spend(cost):
                 break
+            checkpoint()
             untested = -v if seen_mine & bit else v  # the value no model has shown yet
             if self.solve([*assumptions, untested]):
                 absorb()
@@ -267,7 +269,11 @@ def local_rules(constraints: Sequence[Constraint]) -> dict[Cell, bool]:
     queued = [False] * len(constraints)
     for i in todo:
         queued[i] = True
+    steps = 0
     while todo:
+        steps += 1
+        if not steps & 4095:
+            checkpoint()
         i = todo.pop()
         queued[i] = False
         c = constraints[i]

@@ -29,6 +29,7 @@ those numbers belong to.
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Collection
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 
@@ -36,6 +37,7 @@ import networkx as nx
 
 from minesat.analysis.result import InconsistentPositionError
 from minesat.board import COVERED, FLAG, Cell, Position, neighbour_table
+from minesat.exact.budget import checkpoint
 
 
 @dataclass(frozen=True)
@@ -194,6 +196,10 @@ class FrontierModel:
     def interior_size(self) -> int:
         return self.covered - len(self._watch)
 
+    def frontier_cells(self) -> Collection[int]:
+        """The flat indices (``row * cols + col``) of the frontier's cells, in no order."""
+        return self._watch.keys()
+
     def components(self) -> list[Component]:
         """The components, ordered by their first cell (as :meth:`Frontier.components`)."""
         if self._sorted is None:
@@ -280,7 +286,9 @@ class FrontierModel:
                 for c in comps.pop(cid).constraints:
                     pool.add(c.source[0] * cols + c.source[1])
         # The new constraints of the affected numbers (checked as Frontier.of checks them).
-        for a in affected:
+        for done, a in enumerate(affected):
+            if not done & 4095:
+                checkpoint()  # a budget watching the work (none for the player)
             state = new[a]
             if state < 0:
                 continue
@@ -311,6 +319,7 @@ class FrontierModel:
         for a in sorted(pool):
             if a in seen or a not in sees:
                 continue
+            checkpoint()
             seen.add(a)
             stack = [a]
             members = []

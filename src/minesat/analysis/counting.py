@@ -34,6 +34,7 @@ from math import comb
 
 from minesat.analysis.constraints import Component, Constraint
 from minesat.board import Cell
+from minesat.exact.budget import checkpoint
 
 #: Default limit on the dynamic programme's states per component. Real expert
 #: positions stay in the hundreds; a component past this is estimated instead.
@@ -47,22 +48,6 @@ class ComponentCount:
 
     ways: tuple[int, ...]
     mine_ways: dict[Cell, tuple[int, ...]]
-
-
-def single_solution(component: Component, mined: dict[Cell, bool]) -> ComponentCount:
-    """The count of a component whose every cell is decided (``mined[cell]``): one layout.
-
-    >>> from minesat.analysis.constraints import Frontier
-    >>> from minesat.board import Position
-    >>> [comp] = Frontier.of(Position.from_rows(["1?", "1?", "1?"])).components()
-    >>> single_solution(comp, {(0, 1): False, (1, 1): True, (2, 1): False}) == count_component(comp)
-    True
-    """
-    k = sum(mined.values())
-    size = len(component.cells) + 1
-    ways = tuple(1 if i == k else 0 for i in range(size))
-    zero = (0,) * size
-    return ComponentCount(ways, {cell: ways if mined[cell] else zero for cell in component.cells})
 
 
 def split_decided(component: Component, mined: dict[Cell, bool]) -> list[Component]:
@@ -110,51 +95,6 @@ def split_decided(component: Component, mined: dict[Cell, bool]) -> list[Compone
         parts.append(Component(cells, tuple(constraints)))
     parts.sort(key=lambda comp: comp.cells[0])
     return parts
-
-
-def combine_parts(
-    component: Component, mined: dict[Cell, bool], parts: list[Component], counts: list[ComponentCount]
-) -> ComponentCount:
-    """The count of ``component`` from its decided cells and the counts of the parts left.
-
-    A layout of the component is one layout of each part plus the decided
-    mines, so its count is the product of the parts' polynomials times
-    ``x^(decided mines)``; a cell's mine count replaces its own part's factor
-    by the cell's. Products are single integer multiplications of packed
-    polynomials, as in :func:`count_component`.
-    """
-    bits = len(component.cells) + 1
-    degree = len(component.cells) + 1
-    shift = sum(mined.values()) * bits
-
-    def pack(poly: tuple[int, ...]) -> int:
-        out = 0
-        for k in range(len(poly) - 1, -1, -1):
-            out = (out << bits) | poly[k]
-        return out
-
-    packed = [pack(c.ways) for c in counts]
-    # others[i]: the product of every part's ways but part i's, shifted by the decided mines.
-    prefix = [1 << shift]
-    for p in packed:
-        prefix.append(prefix[-1] * p)
-    suffix = [1]
-    for p in reversed(packed):
-        suffix.append(suffix[-1] * p)
-    suffix.reverse()
-    unpack = _unpacker(bits, degree)
-    ways = unpack(prefix[-1])
-    zero = (0,) * degree
-    mine_ways: dict[Cell, tuple[int, ...]] = {cell: ways if m else zero for cell, m in mined.items()}
-    for i, (part, count) in enumerate(zip(parts, counts, strict=True)):
-        others = prefix[i] * suffix[i + 1]
-        seen: dict[int, tuple[int, ...]] = {}  # cells of one box share their tuple
-        for cell in part.cells:
-            own = count.mine_ways[cell]
-            if id(own) not in seen:
-                seen[id(own)] = unpack(pack(own) * others)
-            mine_ways[cell] = seen[id(own)]
-    return ComponentCount(ways, {cell: mine_ways[cell] for cell in component.cells})
 
 
 def _unpacker(bits: int, degree: int) -> Callable[[int], tuple[int, ...]]:
@@ -312,6 +252,8 @@ def _search(
         nodes += 1
         if nodes > limit:
             raise _TooMany
+        if not nodes & 1023:
+            checkpoint()
         if i == n:
             ways[k] += w
             for b, j in holding:
@@ -461,6 +403,7 @@ def count_component(
     moves: list[dict[tuple[int, ...], list[tuple[int, tuple[int, ...]]]]] = []  # reused going back
     states = 1
     for i in range(n):
+        checkpoint()  # a layer of wide polynomials can take much memory: a budget watching stops it
         layer: dict[tuple[int, ...], int] = {}
         get = layer.get
         here: dict[tuple[int, ...], list[tuple[int, tuple[int, ...]]]] = {}
@@ -481,6 +424,7 @@ def count_component(
     backward: dict[tuple[int, ...], int] = {(): 1}
     box_weight: list[int] = [0] * n
     for i in range(n - 1, -1, -1):
+        checkpoint()
         layer = {}
         size = sizes[i]
         binomials = [comb(size, j) << (j * bits) for j in range(size + 1)]

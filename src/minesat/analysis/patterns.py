@@ -27,18 +27,22 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from minesat.analysis import small
-from minesat.analysis.engine import _NO_LAYOUT, Analyzer, _binomial_row, _bits, _Part, _SmallPosition, _total
+from minesat.analysis.combine import binomial_row, times
+from minesat.analysis.engine import Analyzer
+from minesat.analysis.result import total_of
+from minesat.analysis.smallroad import NO_LAYOUT, Part, SmallPosition, bits
 from minesat.board import Cell, Position
 
 
 class PatternCounter:
-    """Layouts of one position with given cells mined and others safe (see the module docstring).
+    """Layouts of one position with given cells mined and others safe (see the module docstring):
+    a :class:`~minesat.analysis.glance.LayoutCounter`.
 
     Made by :func:`pattern_counter`; counts of part patterns go through the
     Analyzer's part cache, so a game's Analyzer shares them between questions.
     """
 
-    def __init__(self, analyzer: Analyzer, position: Position, found: _SmallPosition) -> None:
+    def __init__(self, analyzer: Analyzer, position: Position, found: SmallPosition) -> None:
         self._analyzer = analyzer
         self._rows, self._cols = position.rows, position.cols
         reading, remaining = found.reading, found.remaining
@@ -50,7 +54,7 @@ class PatternCounter:
         self._ways = [_trimmed(part.ways) for part in self._parts]
         self._part_of: dict[int, int] = {}
         for k, part in enumerate(self._parts):
-            for bit in _bits(part.mask):
+            for bit in bits(part.mask):
                 self._part_of[bit] = k
         # The product of every part's ways but those in the key, by the parts left out.
         self._products: dict[frozenset[int], tuple[int, list[int]]] = {}
@@ -80,7 +84,7 @@ class PatternCounter:
         b = (safe & self._interior_mask).bit_count()
         touched: dict[int, tuple[int, int]] = {}
         part_of = self._part_of
-        for bit in _bits((mined | safe) & ~self._interior_mask):
+        for bit in bits((mined | safe) & ~self._interior_mask):
             k = part_of[bit]
             m, s = touched.get(k, (0, 0))
             touched[k] = (m | bit, s) if mined & bit else (m, s | bit)
@@ -93,13 +97,13 @@ class PatternCounter:
             if not ways:
                 return 0
             low += shift
-            product = _times(product, ways)
+            product = times(product, ways)
         # The interior: ``a`` of its cells mined, ``b`` safe, the rest free for the mines left.
         free = self._interior - a - b
         most = self._remaining - a - low
         key = (free, most, len(product))
         if key not in self._inside:
-            self._inside[key] = _binomial_row(free, most - len(product) + 1, most)[::-1]
+            self._inside[key] = binomial_row(free, most - len(product) + 1, most)[::-1]
         return sum(w * n for w, n in zip(product, self._inside[key], strict=True))
 
     def _product(self, left_out: frozenset[int]) -> tuple[int, list[int]]:
@@ -109,11 +113,11 @@ class PatternCounter:
             for k, (shift, ways) in enumerate(self._ways):
                 if k not in left_out:
                     low += shift
-                    product = _times(product, ways)
+                    product = times(product, ways)
             self._products[left_out] = (low, product)
         return self._products[left_out]
 
-    def _restricted(self, part: _Part, mined: int, safe: int) -> tuple[int, list[int]] | None:
+    def _restricted(self, part: Part, mined: int, safe: int) -> tuple[int, list[int]] | None:
         """The part's layouts with ``mined`` mines and ``safe`` safe, as ``(low, ways)`` (trimmed)."""
         layouts = part.layouts
         if layouts is not None:
@@ -137,14 +141,14 @@ class PatternCounter:
         _, mine, rest = settled
         low, product = mined.bit_count() + mine.bit_count(), [1]
         for _, constraints in small.split(rest):
-            sub = self._analyzer._small_part(constraints, self._rows, self._cols)
+            sub = self._analyzer.small_road.part(constraints, self._rows, self._cols)
             if sub is None:
-                if self._analyzer._why_no_part(constraints, self._rows, self._cols) is _NO_LAYOUT:
+                if self._analyzer.small_road.why_no_part(constraints, self._rows, self._cols) is NO_LAYOUT:
                     return 0, []
                 return None  # past the budget: the caller asks otherwise
             shift, ways = _trimmed(sub.ways)
             low += shift
-            product = _times(product, ways)
+            product = times(product, ways)
         return low, product
 
 
@@ -153,10 +157,10 @@ def pattern_counter(
 ) -> PatternCounter | None:
     """A :class:`PatternCounter` for ``position``, or ``None`` off the small road (a large board,
     no total, a number that cannot be met, a part past the budget): ask the analyzer then."""
-    total = _total(position, mines)
+    total = total_of(position, mines)
     if total is None:
         return None
-    found = analyzer._small(position, total)
+    found = analyzer.small_road.position(position, total)
     if found is None:
         return None
     return PatternCounter(analyzer, position, found)
@@ -173,19 +177,3 @@ def _trimmed(ways: tuple[int, ...]) -> tuple[int, list[int]]:
         return 0, []
     high = max(k for k, w in enumerate(ways) if w)
     return low, list(ways[low : high + 1])
-
-
-def _times(a: list[int], b: list[int]) -> list[int]:
-    """The product of two polynomials given by their coefficients.
-
-    >>> _times([1, 2], [1, 1])
-    [1, 3, 2]
-    """
-    if not a or not b:
-        return []
-    out = [0] * (len(a) + len(b) - 1)
-    for i, x in enumerate(a):
-        if x:
-            for j, y in enumerate(b):
-                out[i + j] += x * y
-    return out

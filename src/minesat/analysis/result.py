@@ -1,11 +1,16 @@
-"""The values the analysis engine returns."""
+"""The values the analysis engine returns, and how they are built.
+
+>>> position = Position.from_rows(["1?"], mines=1)
+>>> build_analysis(position, 1, set(), {(0, 1)}, {(0, 1): 1.0}, components=1, exact=True).to_json()["moves"]
+['A2*']
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Any
 
-from minesat.board import Action, Cell, Move, Position, cell_name
+from minesat.board import COVERED, FLAG, Action, Cell, Move, Position, cell_name
 
 
 class InconsistentPositionError(ValueError):
@@ -41,6 +46,11 @@ class Analysis:
     probability: tuple[tuple[float | None, ...], ...]
     components: int
     exact: bool = True
+    #: Why the probabilities are estimates (or the certainties perhaps incomplete), when ``exact`` is false.
+    why: str | None = None
+    #: Whether some layout fits the position: True once that is settled (always, when ``exact``);
+    #: ``None`` when a budget ran out first (SPEC section 19). A position no layout fits raises instead.
+    consistent: bool | None = True
     #: The number of layouts consistent with the position and the total, when it
     #: is counted exactly (total known, every component counted); else ``None``.
     #: A look-ahead uses ratios of it: P(a cell is safe and shows n) is
@@ -54,7 +64,9 @@ class Analysis:
         return [Move(c) for c in self.safe] + [Move(c, Action.FLAG) for c in self.mine]
 
     def to_json(self) -> dict[str, Any]:
-        """The SPEC section 3 object (``exact`` is an extension)."""
+        """The SPEC section 3 object, with SPEC section 19's ``exact``, ``consistent`` and (when not
+        exact) ``why``."""
+        extra: dict[str, Any] = {} if self.exact else {"why": self.why}
         return {
             "rows": self.rows,
             "cols": self.cols,
@@ -66,4 +78,81 @@ class Analysis:
             "moves": [str(m) for m in self.moves()],
             "components": self.components,
             "exact": self.exact,
+            "consistent": self.consistent,
+            **extra,
         }
+
+
+@dataclass(frozen=True)
+class Glance:
+    """What a look-ahead reads of a position (:func:`~minesat.analysis.glance.glance`): its layouts
+    (``None`` when not counted exactly), how many cells it proves safe, and the lowest mine
+    probabilities of the others."""
+
+    layouts: int | None
+    safe: int
+    lowest: tuple[float, ...]
+
+
+def total_of(position: Position, mines: int | None) -> int | None:
+    """The total to analyse with (``mines`` overrides the position's); a negative one is refused.
+
+    >>> total_of(Position.from_rows(["1?"], mines=1), -3)
+    Traceback (most recent call last):
+    ValueError: the total number of mines must be >= 0, not -3
+    """
+    total = mines if mines is not None else position.mines
+    if total is not None and total < 0:
+        raise ValueError(f"the total number of mines must be >= 0, not {total}")
+    return total
+
+
+def build_analysis(
+    position: Position,
+    total: int | None,
+    safe: set[Cell],
+    mine: set[Cell],
+    probability: dict[Cell, float | None],
+    components: int,
+    exact: bool,
+    layouts: int | None = None,
+    otherwise: float | None = None,
+    why: str | None = None,
+    consistent: bool | None = True,
+) -> Analysis:
+    """The Analysis value; covered cells missing from ``probability`` read ``otherwise``."""
+    grid: list[tuple[float | None, ...]] = []
+    unknown: list[Cell] = []
+    cols, cells = position.cols, position.cells
+    get = probability.get
+    for r in range(position.rows):
+        base = r * cols
+        row = cells[base : base + cols]
+        if COVERED not in row:
+            grid.append(tuple(1.0 if s == FLAG else None for s in row))
+            continue
+        out: list[float | None] = []
+        for c, state in enumerate(row):
+            if state == COVERED:
+                cell = (r, c)
+                out.append(get(cell, otherwise))
+                if cell not in safe and cell not in mine:
+                    unknown.append(cell)
+            else:
+                out.append(1.0 if state == FLAG else None)
+        grid.append(tuple(out))
+    return Analysis(
+        rows=position.rows,
+        cols=position.cols,
+        mines=total,
+        safe=tuple(sorted(safe)),
+        mine=tuple(sorted(mine)),
+        unknown=tuple(unknown),
+        probability=tuple(grid),
+        components=components,
+        exact=exact,
+        why=None if exact else why,
+        consistent=consistent,
+        layouts=layouts,
+        position=position,
+    )

@@ -5,12 +5,14 @@ from __future__ import annotations
 import json
 import os
 import sys
+import time
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
 from minesat.analysis import Analysis, Analyzer, InconsistentPositionError, explain
+from minesat.analysis.engine import analyze_within
 from minesat.analysis.explain import explain_json
 from minesat.board import COVERED, FLAG, Cell, Position, cell_name, parse_cell
 from minesat.cli import app
@@ -18,11 +20,13 @@ from minesat.cli.common import (
     EXIT_BAD_INPUT,
     EXIT_INCONSISTENT,
     check_output,
+    check_time_limit,
     check_total,
     fail,
     percent,
     plural,
 )
+from minesat.exact.budget import DEFAULT_MAX_MEMORY, Budget, resident_bytes
 from minesat.formats import write_text_atomically
 from minesat.formats.wanted import InputError, read_board
 from minesat.game import render_grid
@@ -120,7 +124,10 @@ def _summary(analysis: Analysis) -> list[str]:
     elif not analysis.safe and analysis.unknown:
         lines.append("best guess: unknown without the total mine count (give --mines)")
     if not analysis.exact:
-        lines.append("probabilities are estimates: a component was too large to count exactly")
+        why = analysis.why or "a component was too large to count exactly"
+        lines.append(f"probabilities are estimates: {why}")
+    if analysis.consistent is None:
+        lines.append("whether any layout fits was not settled within the budget")
     return lines
 
 
@@ -159,14 +166,39 @@ def analyze(
             help="Also draw the position with its analysis as an SVG picture in OUT (one FILE only).",
         ),
     ] = None,
+    time_limit: Annotated[
+        float,
+        typer.Option(
+            "--time-limit",
+            metavar="SECONDS",
+            help="Answer each file within this many seconds: past it, what propagation proves and "
+            "estimated probabilities (\"exact\": false); 0: no limit.",
+        ),
+    ] = 0.0,
+    max_memory: Annotated[
+        int,
+        typer.Option(
+            "--max-memory",
+            metavar="MB",
+            help="Hold at most this many megabytes: past it, what propagation proves and estimated "
+            "probabilities (\"exact\": false); 0: no limit.",
+        ),
+    ] = DEFAULT_MAX_MEMORY // 10**6,
 ) -> None:
     """Classify every covered cell as certainly safe, certainly a mine, or uncertain.
 
     With the total mine count known (a `# mines: N` header, or --mines), exact
-    mine probabilities are given for every covered cell. Exit status: 0 all
-    consistent, 1 a position no layout satisfies, 2 unreadable input.
+    mine probabilities are given for every covered cell. Past --time-limit or
+    --max-memory it still answers: every cell propagation proves and estimated
+    probabilities, marked "exact": false with the reason. Exit status: 0 all
+    consistent (or not settled within the budget), 1 a position no layout
+    satisfies, 2 unreadable input or a budget too small for the board.
     """
     check_total(mines)
+    check_time_limit(time_limit)
+    if max_memory < 0:
+        fail(f"--max-memory must be >= 0 megabytes, not {max_memory}")
+    budget = Budget(time_limit=time_limit or None, max_memory=max_memory * 10**6 or None)
     target: Cell | None = None
     if explain_cell is not None:
         try:
@@ -180,10 +212,13 @@ def analyze(
     analyzer = Analyzer()  # shared: its component cache serves every file
     status = 0
     for path in files:
+        began = time.perf_counter()  # the time limit counts from the file read to the answer written
         try:
             position = read_board(path, format, "position", "analyze")
             assert isinstance(position, Position)
-            analysis = analyzer.analyze(position, mines)
+            if (refusal := too_small(budget, position)) is not None:
+                raise InputError(f"{path}: {refusal}")
+            analysis = analyze_within(analyzer, position, mines, budget, began)
             if target is not None:
                 _explain(path, position, analysis, target, explain_cell or "", as_json)
                 continue
@@ -259,3 +294,25 @@ def _report_error(path: Path, message: str, as_json: bool, with_path: bool = Tru
     typer.echo(f"minesat: {line}", err=True)
     if as_json:
         typer.echo(json.dumps({"file": str(path), "error": line}))
+
+
+#: About how many bytes an answer past a budget holds per cell of the board (the position, the
+#: arrays of propagation and beliefs, the grid of probabilities and its JSON line), measured on
+#: 1000x1000 positions: what a --max-memory must leave beside what the process already holds.
+BYTES_PER_CELL = 400
+
+
+def too_small(budget: Budget, position: Position) -> str | None:
+    """Why ``budget`` cannot hold even the answer past a budget for ``position`` (SPEC section 19:
+    such a budget is refused, exit 2); ``None`` when it can.
+
+    >>> too_small(Budget(max_memory=10**6), Position.from_rows(["1?"]))  # doctest: +ELLIPSIS
+    'a 1x2 board needs more than the --max-memory of 1 MB (some ... MB)'
+    """
+    if budget.max_memory is None:
+        return None
+    needed = resident_bytes() + BYTES_PER_CELL * position.rows * position.cols
+    if needed <= budget.max_memory:
+        return None
+    return (f"a {position.rows}x{position.cols} board needs more than the --max-memory of "
+            f"{budget.max_memory / 10**6:g} MB (some {needed / 10**6:.0f} MB)")

@@ -7,7 +7,6 @@ import sys
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, NoReturn
 
@@ -34,6 +33,7 @@ from minesat.cli.common import (
     plural,
     refuse_unused,
 )
+from minesat.exact.budget import Budget
 from minesat.executors import SchedulerError
 from minesat.formats.wanted import InputError, read_board
 from minesat.generate import FirstClick, check_mine_count
@@ -167,7 +167,7 @@ def perfect(
                 given_options(ctx, "first_click", "workers", "scheduler"),
                 "with a POSITION_FILE (the search starts from what it shows, in one process)",
             )
-            budget = _Budget(max_states, limit, memory)
+            budget = Budget(max_states, limit, memory)
             _from_position(position_file, format, mines, names or ["best"], budget, as_json, show_bar, top)
             return
         rows, cols, mines = board_size(preset, rows, cols, mines)
@@ -211,21 +211,12 @@ def _start(text: str | None, rows: int, cols: int) -> Cell | None:
     return None if text is None else given_start(text, rows, cols)
 
 
-@dataclass(frozen=True)
-class _Budget:
-    """How far a search may go: states, seconds and bytes held (``None``: no limit)."""
-
-    max_states: int
-    time_limit: float | None
-    max_memory: int | None
-
-
 def _from_position(
     path: Path,
     format: str | None,
     mines: int | None,
     names: list[str],
-    budget: _Budget,
+    budget: Budget,
     as_json: bool,
     show_bar: bool,
     top: int,

@@ -16,6 +16,8 @@ move and ``minesat perfect``'s value are the same number.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from minesat.exact.budget import (
     DEFAULT_MAX_MEMORY,
     DEFAULT_MAX_STATES,
@@ -23,7 +25,20 @@ from minesat.exact.budget import (
     PastBudget,
     listing_refusal,
 )
-from minesat.exact.position import PositionSearch, RankedMove, rank_moves
+
+if TYPE_CHECKING:
+    from minesat.exact.position import PositionSearch, RankedMove, rank_moves
+
+
+def __getattr__(name: str) -> Any:
+    # The search from a position is imported when first asked for: the analysis, below it,
+    # reads the budgets in .budget, and importing this package must not import the
+    # analysis back (PEP 562).
+    if name in ("PositionSearch", "RankedMove", "rank_moves"):
+        from minesat.exact import position
+
+        return getattr(position, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 __all__ = [
     "DEFAULT_MAX_MEMORY",

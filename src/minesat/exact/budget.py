@@ -30,6 +30,7 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
+from dataclasses import dataclass
 from functools import lru_cache
 
 from minesat.stats import approximate
@@ -75,11 +76,42 @@ HEADROOM = 0.03
 TRIM_EVERY = 0.05
 
 
-class PastBudget(Exception):
+class OverBudget(Exception):
+    """Every stop at a budget: ``spent`` of ``what`` (states, seconds or bytes) against ``limit``.
+
+    The one base of the budget stops, whatever the work (an exact search, an analysis):
+    a caller that catches it knows the work was cut short, not wrong.
+
+    >>> stop = OutOfMemory(2 * 10**9, 0, 10**9)
+    >>> isinstance(stop, OverBudget), stop.what, stop.spent, stop.limit
+    (True, 'memory', 2000000000, 1000000000)
+    >>> import pickle
+    >>> str(pickle.loads(pickle.dumps(stop))) == str(stop)
+    True
+    """
+
+    what = "work"
+
+    def __init__(self, message: str, spent: float | None = None, limit: float | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.spent = spent
+        self.limit = limit
+
+    def __str__(self) -> str:
+        # ``args`` hold what the class is built from (so that a stop pickles, from a worker
+        # process to its parent); the message is said as it was made.
+        return self.message
+
+
+class PastBudget(OverBudget):
     """The search needed more states, time or layouts than allowed; the message says how far it got."""
 
+    what = "states"
+
     def __init__(self, message: str, states: int, settled: int, layouts: int) -> None:
-        super().__init__(message)
+        super().__init__(message, states)
+        self.args = (message, states, settled, layouts)
         self.states = states
         self.settled = settled
         self.layouts = layouts
@@ -90,17 +122,60 @@ class ListingRefused(ValueError):
     it may hold (counted before anything is listed). The message says which."""
 
 
-class OutOfTime(Exception):
-    """The search ran past its time limit (raised by :class:`Clock`, turned into :class:`PastBudget`)."""
+class OutOfTime(OverBudget):
+    """The work ran past its time limit (raised by :class:`Clock`; a search turns it into
+    :class:`PastBudget`): ``spent`` seconds against a ``limit``."""
+
+    what = "time"
+
+    def __init__(self, spent: float | None = None, limit: float | None = None) -> None:
+        told = "" if spent is None or limit is None else f"{spent:.3g} s: past the time limit of {limit:g} s"
+        super().__init__(told, spent, limit)
+        self.args = (spent, limit)
 
 
-class OutOfMemory(Exception):
-    """The process would hold more than the memory budget (raised by :class:`Clock`, turned into
-    :class:`PastBudget`): ``held`` bytes, ``more`` about to be allocated, ``limit`` the budget."""
+class OutOfMemory(OverBudget):
+    """The process would hold more than the memory budget (raised by :class:`Clock`; a search
+    turns it into :class:`PastBudget`): ``held`` bytes, ``more`` about to be allocated, ``limit``
+    the budget."""
+
+    what = "memory"
 
     def __init__(self, held: int, more: int, limit: int) -> None:
-        super().__init__(f"{held} bytes held and {more} more asked for: past the budget of {limit} bytes")
-        self.held, self.more, self.limit = held, more, limit
+        told = f"{held} bytes held and {more} more asked for: past the budget of {limit} bytes"
+        super().__init__(told, held + more, limit)
+        self.args = (held, more, limit)
+        self.held, self.more = held, more
+
+
+@dataclass(frozen=True)
+class Budget:
+    """The budgets of one piece of work: states searched, seconds and bytes held (``None``: no limit).
+
+    One type for the exact search (``minesat perfect``) and the analysis (``minesat analyze``):
+    :meth:`clock` watches the time and memory of one run (:func:`watching`, :func:`checkpoint`).
+
+    >>> Budget(time_limit=2.5).clock().time_limit
+    2.5
+    >>> Budget(max_memory=10**9).megabytes
+    1000.0
+    """
+
+    max_states: int | None = None
+    time_limit: float | None = None
+    max_memory: int | None = None
+
+    def clock(self, progress: Progress | None = None, began: float | None = None) -> Clock:
+        """A :class:`Clock` for one run, counting from ``began`` (``time.perf_counter()``; now by default)."""
+        clock = Clock(self.time_limit, progress, self.max_memory)
+        if began is not None:
+            clock.began = began
+            clock.deadline = None if self.time_limit is None else began + self.time_limit
+        return clock
+
+    @property
+    def megabytes(self) -> float | None:
+        return None if self.max_memory is None else self.max_memory / 10**6
 
 
 class Clock:
@@ -114,9 +189,9 @@ class Clock:
     bytes about to be allocated, would pass ``max_memory``.
 
     >>> clock = Clock(0.0, None)
-    >>> clock(4096, 0, 10)
+    >>> clock(4096, 0, 10)  # doctest: +IGNORE_EXCEPTION_DETAIL
     Traceback (most recent call last):
-    minesat.exact.budget.OutOfTime
+    minesat.exact.budget.OutOfTime: 1e-05 s: past the time limit of 0 s
     """
 
     def __init__(
@@ -139,15 +214,15 @@ class Clock:
         self.states, self.settled = states, settled
         if self.progress is not None:
             self.progress(states, settled, total)
-        if self.deadline is not None and time.perf_counter() > self.deadline:
-            raise OutOfTime
+        if self.deadline is not None and (now := time.perf_counter()) > self.deadline:
+            raise OutOfTime(now - self.began, self.time_limit)
 
     def check(self, more: int = 0) -> None:
         """Raise :class:`OutOfTime` or :class:`OutOfMemory` when past a budget (``more``: bytes about
         to be allocated; the memory held is read at once when some are, else every few milliseconds)."""
         now = time.perf_counter()
         if self.deadline is not None and now > self.deadline:
-            raise OutOfTime
+            raise OutOfTime(now - self.began, self.time_limit)
         budget = self.max_memory
         if budget is not None and (more or now >= self._memory_due):
             held = resident_bytes()

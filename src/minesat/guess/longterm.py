@@ -51,9 +51,9 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from minesat.analysis import Analysis, Analyzer
-from minesat.analysis.engine import InteriorCounter
+from minesat.analysis.glance import LayoutCounter
 from minesat.analysis.patterns import pattern_counter
-from minesat.board import COVERED, FLAG, Cell, Position, neighbour_table
+from minesat.board import COVERED, FLAG, Cell, Position
 from minesat.guess.outcomes import each_glance
 
 #: Unknown walls a trap may still need when a candidate's influence is measured (JSMinesweeper's).
@@ -191,18 +191,13 @@ class LongTermRisk:
         self._counts: dict[frozenset[int], int] = {}
         self._formed_counts: dict[tuple[int, int], int] = {}
         # On the small road a pattern is counted from the position's own parts (the same
-        # exact counts, without analysing a flagged position per question).
-        self._patterns = pattern_counter(analyzer, position)
-        # Else interior cells (next to no number), which are interchangeable: a trap made
-        # of them alone is counted in closed form, without flagging anything.
-        counter = analyzer.interior_counter(position) if self._patterns is None else None
-        self._counter = counter if isinstance(counter, InteriorCounter) else None
-        self._interior_counts: dict[tuple[int, int], int] = {}
-        self._interior: set[int] = set()  # read only with the closed form
-        if self._counter is not None:
-            table = neighbour_table(position.rows, cols)
-            cells = position.cells
-            self._interior = {i for i in self._unknown if not any(cells[j] >= 0 for j in table[i])}
+        # exact counts, without analysing a flagged position per question); else interior
+        # cells (next to no number), which are interchangeable: a trap made of them alone is
+        # counted in closed form. Either counter says None where it cannot answer.
+        counter: LayoutCounter | int | None = pattern_counter(analyzer, position)
+        if counter is None:
+            counter = analyzer.interior_counter(position)
+        self._counter = None if counter is None or isinstance(counter, int) else counter
         #: Tally per cell from the likely traps of the scan, as one of their cells or as an enabler.
         self.trapped: dict[int, float] = {}
         self.enabling: dict[int, float] = {}
@@ -224,19 +219,14 @@ class LongTermRisk:
 
     def _formed(self, walls: tuple[int, ...], mines: tuple[int, ...], safe: tuple[int, ...]) -> int:
         """Layouts with ``walls`` and ``mines`` mined and ``safe`` safe (inclusion-exclusion on ``safe``)."""
-        if self._patterns is not None:
+        if self._counter is not None:
             key = (sum(1 << i for i in (*walls, *mines)), sum(1 << i for i in safe))
             if key not in self._formed_counts:
-                count = self._patterns.masks(*key)
-                if count is None:  # a part the pattern leaves past the budget or without layouts
+                count = self._counter.masks(*key)
+                if count is None:  # cells the counter does not count (or a part past the budget)
                     count = self._flagged(walls, mines, safe)
                 self._formed_counts[key] = count
             return self._formed_counts[key]
-        if self._counter is not None and all(i in self._interior for i in (*walls, *mines, *safe)):
-            key = (len(walls) + len(mines), len(safe))
-            if key not in self._interior_counts:
-                self._interior_counts[key] = self._counter.layouts(mined=key[0], safe=key[1])
-            return self._interior_counts[key]
         return self._flagged(walls, mines, safe)
 
     def _flagged(self, walls: tuple[int, ...], mines: tuple[int, ...], safe: tuple[int, ...]) -> int:

@@ -23,7 +23,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from minesat.analysis import Analysis, Analyzer, InconsistentPositionError
-from minesat.analysis.engine import Glance
+from minesat.analysis.result import Glance
 from minesat.board import COVERED, FLAG, Cell, Position, neighbour_table
 
 

@@ -23,8 +23,10 @@ from dataclasses import replace
 from typing import Any
 
 from minesat.analysis import Analysis, Analyzer, InconsistentPositionError
+from minesat.analysis.engine import analyze_within
 from minesat.analysis.explain import explain_json
 from minesat.board import FLAG, Cell, Layout, Move, Position, cell_name, parse_cell
+from minesat.exact.budget import Budget
 from minesat.formats import ReplayFormatError, parse_replay
 from minesat.formats.replay import replay_format_for
 from minesat.formats.wanted import InputError, board_from_content
@@ -141,16 +143,25 @@ def _analysis(position: Position, mines: int | None, analyzer: Analyzer | None =
         raise RequestError(400, str(err)) from None
 
 
-def analyze_request(body: object) -> dict[str, Any]:
+def analyze_request(body: object, seconds: float | None = None) -> dict[str, Any]:
     """``POST /api/analyze``: the object ``minesat analyze --json`` prints for the board, without ``file``;
-    with ``"marks": true``, also ``marks`` (:func:`marks_json`)."""
+    with ``"marks": true``, also ``marks`` (:func:`marks_json`). Within ``seconds`` (the server's share
+    of its time limit) as ``minesat analyze --time-limit`` (SPEC section 19): past it, what propagation
+    proves and estimates, ``"exact": false``, still 200."""
     position, mines = read_position(body)
     assert isinstance(body, dict)
     marks = _flag(body, "marks")
     analyzer = Analyzer()
     began = time.monotonic()
-    analysis = _analysis(position, mines, analyzer)
+    try:
+        analysis = analyze_within(analyzer, position, mines, Budget(time_limit=seconds))
+    except InconsistentPositionError as err:
+        raise RequestError(422, f"inconsistent position: {err}", cell=cell_name(err.cell)) from None
+    except ValueError as err:
+        raise RequestError(400, str(err)) from None
     cost = time.monotonic() - began
+    if not analysis.exact and analysis.why and analysis.why.startswith("past"):
+        marks = False  # out of time already: no marks to look for
     answer = analysis.to_json()
     if marks:
         answer["marks"] = marks_json(position.with_mines(analysis.mines), analysis, analyzer, cost=cost)

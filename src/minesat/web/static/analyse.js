@@ -140,13 +140,15 @@ async function analyse() {
   if (version !== A.version) return; // edited meanwhile: a newer answer is coming
   const arrived = performance.now();
   A.failed = result.status !== 200;
+  A.impossible = result.status === 422; // only a position no layout fits is impossible
   if (result.status === 200) {
     const a = result.data;
     A.raw = a;
     A.an = compile(a, A.rows, A.cols);
     setText($("a-status"), a.safe.length + " proven safe, " + a.mine.length + " proven mines, " + a.unknown.length +
       " uncertain" + (a.mines === null ? " (total unknown: no probabilities)" : "") +
-      (a.exact ? "" : "; probabilities estimated"), "ok");
+      (a.exact ? "" : "; probabilities estimated, exact ones not coming (" + (a.why || "past a budget") + ")") +
+      (a.consistent === null ? "; not settled whether any layout fits" : ""), "ok");
     cellList($("a-safe"), "Safe", a.safe);
     cellList($("a-mine"), "Mines", a.mine);
     showMarks();
@@ -318,7 +320,7 @@ function autoPerfect() {
   const covered = A.states.reduce((n, s) => n + (s === COVERED), 0);
   $("a-ranking").innerHTML = "";
   $("a-perfect-go").disabled = A.failed || A.mines === null || !covered || A.perfectBusy;
-  if (A.failed) setText($("a-perfect"), "Not for an impossible position.", "muted");
+  if (A.failed) setText($("a-perfect"), A.impossible ? "Not for an impossible position." : "Not without an analysis.", "muted");
   else if (A.an && A.mines !== null && covered > 0 && covered <= PERFECT_BY_ITSELF) perfect();
   else setText($("a-perfect"), A.mines === null ? "Needs the total number of mines." : !covered ? "Nothing is covered." :
     "Press Compute: every move's exact chance to win (it stops after 25 s on big positions).", "muted");

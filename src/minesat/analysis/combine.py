@@ -1,0 +1,601 @@
+"""Combining independent parts with the interior under the total: the arithmetic of probabilities.
+
+A position, once its numbers are split into independent parts (components,
+or what is left of them once the local rules decide some cells), is counted
+part by part: ``ways[k]`` layouts of a part hold ``k`` mines, and
+``mine_ways[cell][k]`` of them mine ``cell``
+(:class:`~minesat.analysis.counting.ComponentCount`). The total couples the
+parts: a choice of layouts holding ``K`` mines in all extends in
+``C(interior, remaining - K)`` ways to the interior. This module weighs every
+part against all the others and the interior, two ways:
+
+- :func:`exact_weights`, exact integers, for as long as the integers stay
+  affordable (:data:`WORK_BUDGET`): numerators and a denominator whose
+  quotient is the probability correctly rounded, and the exact layout count;
+- :func:`close_weights`, past that: every probability within 1e-10 of its
+  rational value (SPEC section 19), from numbers only as wide as the answer
+  needs. Each part's table is tilted so that its mine counts weigh as the
+  interior weighs them, which makes the tables distributions summing
+  to 1; their product over thousands of parts is concentrated on a window of
+  mine counts a few standard deviations wide, and what falls outside the
+  window is dropped and added up, so the answer says how far from exact it
+  can be (and the road refuses when that is not far below 1e-9).
+
+Which cells are certain is a question of which mine counts are feasible, not
+of how many layouts have them: :func:`certain_by_feasibility` answers it
+exactly with sets of integers, whatever road weighs the probabilities.
+
+>>> from minesat.analysis.counting import ComponentCount
+>>> part = ComponentCount((0, 2, 0), {(0, 0): (0, 1, 0), (0, 1): (0, 1, 0)})  # one mine in two cells
+>>> exact_weights([part], [Cells(((0, 0), (0, 1)))], interior=2, remaining=2)
+({(0, 0): 4, (0, 1): 4}, 4, 8)
+>>> weights = close_weights([part], [Cells(((0, 0), (0, 1)))], interior=2, remaining=2)
+>>> round(weights.probability[(0, 0)], 12), round(weights.interior, 12)
+(0.5, 0.5)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from math import comb, exp, inf, log
+from typing import TYPE_CHECKING, Protocol
+
+from minesat.analysis.counting import ComponentCount
+from minesat.board import Cell
+from minesat.exact.budget import checkpoint
+
+if TYPE_CHECKING:
+    import numpy as np
+
+#: Most work the exact combination of parts may take, in units of one
+#: product of two 2000-bit integers (a product of longer integers counts as
+#: several). Past it the close road weighs the probabilities (:func:`close_weights`);
+#: the certainties stay exact (:func:`certain_by_feasibility`).
+WORK_BUDGET = 4_000_000
+
+
+@dataclass(frozen=True)
+class Cells:
+    """Any group of cells no undecided number links to another: what the combination reads of a part."""
+
+    cells: tuple[Cell, ...]
+
+
+class HasCells(Protocol):
+    """What the combination of counts reads of a component: its cells (a part has them too)."""
+
+    @property
+    def cells(self) -> tuple[Cell, ...]: ...
+
+
+class TooMuchWork(Exception):
+    """Combining the components exactly would pass :data:`WORK_BUDGET`."""
+
+
+def binomial_row(n: int, low: int, high: int) -> list[int]:
+    """``C(n, r)`` for ``r`` in ``low..high`` (0 outside ``0..n``): one binomial, then ratios.
+
+    ``C(n, r + 1) = C(n, r) * (n - r) / (r + 1)`` exactly, so a big interior
+    costs one large binomial, not one per possible number of frontier mines.
+
+    >>> binomial_row(5, -1, 6) == [0] + [comb(5, r) for r in range(6)] + [0]
+    True
+    """
+    row = [0] * (high - low + 1)
+    start, stop = max(low, 0), min(high, n)
+    if start <= stop:
+        value = comb(n, start)
+        for r in range(start, stop + 1):
+            row[r - low] = value
+            value = value * (n - r) // (r + 1)
+    return row
+
+
+def trimmed(counts: Sequence[ComponentCount | None]) -> list[tuple[int, tuple[int, ...]]] | None:
+    """Each part's ways cut to the mine counts it can have, as ``(fewest, ways)``; ``None`` when
+    a part has no layout at all.
+
+    >>> from minesat.analysis.counting import ComponentCount
+    >>> trimmed([ComponentCount((0, 3, 1), {})]), trimmed([ComponentCount((0, 0), {})])
+    ([(1, (3, 1))], None)
+    """
+    tables: list[tuple[int, tuple[int, ...]]] = []
+    for count in counts:
+        assert count is not None
+        ways = count.ways
+        support = [k for k, w in enumerate(ways) if w]
+        if not support:
+            return None
+        tables.append((support[0], ways[support[0] : support[-1] + 1]))
+    return tables
+
+
+def times(a: Sequence[int], b: Sequence[int]) -> list[int]:
+    """The product of two polynomials given by their coefficients (exact integers).
+
+    >>> times([1, 2], [1, 1])
+    [1, 3, 2]
+    """
+    if not a or not b:
+        return []
+    out = [0] * (len(a) + len(b) - 1)
+    for i, x in enumerate(a):
+        if x:
+            for j, y in enumerate(b):
+                out[i + j] += x * y
+    return out
+
+
+def cut_tables(
+    counts: Sequence[ComponentCount | None],
+    components: Sequence[HasCells],
+    interior: int,
+    remaining: int,
+    budget: int,
+) -> tuple[list[tuple[int, tuple[int, ...]]], int, list[int]] | None:
+    """Each component's ways cut to the mine counts it can have, as ``(fewest, ways)``;
+    the fewest frontier mines in all; and ``inside[u]``, the placements of the
+    interior's mines when the frontier holds ``fewest + u``.
+
+    ``None`` when a component has no layout at all; :class:`TooMuchWork`
+    when combining them would pass ``budget``.
+    """
+    tables = trimmed(counts)
+    if tables is None:
+        return None
+    low = sum(lo for lo, _ in tables)
+    width = 1 + sum(len(t) - 1 for _, t in tables)
+    # Work: one product per pair of coefficients met, longer integers costing more.
+    size = 1 + (sum(len(comp.cells) for comp in components) + interior) // 2000
+    work, spread = 0, 1
+    for _, t in tables:
+        work += size * spread * len(t)
+        spread += len(t) - 1
+    if work > budget:
+        raise TooMuchWork
+    inside = binomial_row(interior, remaining - (low + width - 1), remaining - low)[::-1]
+    return tables, low, inside
+
+
+def read_weights(
+    weights: tuple[dict[Cell, int], int, int],
+    interior: int,
+    safe: set[Cell],
+    mine: set[Cell],
+    probability: dict[Cell, float | None],
+) -> tuple[float | None, bool | None, int]:
+    """Read :func:`exact_weights`' weights into ``probability``, ``safe`` and ``mine``.
+
+    A cell is certain when its weight is 0 or all of them. Returns the
+    interior's probability (``None`` without an interior), its fate (``False``:
+    every interior cell safe, ``True``: every one mined, ``None``: undecided or
+    no interior), and the number of layouts. Interior cells are
+    interchangeable: one division serves them all, and the caller lists them
+    only when their fate is decided.
+    """
+    numerators, interior_mined, denominator = weights
+    for cell, num in numerators.items():
+        probability[cell] = num / denominator
+        if num == 0:
+            safe.add(cell)
+        elif num == denominator:
+            mine.add(cell)
+    if not interior:
+        return None, None, denominator
+    fate = None if 0 < interior_mined < denominator else interior_mined == denominator
+    return interior_mined / denominator, fate, denominator // interior
+
+
+def exact_weights(
+    counts: Sequence[ComponentCount | None],
+    components: Sequence[HasCells],
+    interior: int,
+    remaining: int,
+    budget: int = WORK_BUDGET,
+) -> tuple[dict[Cell, int], int, int] | None:
+    """Exact mine weights: ``(numerators, interior_numerator, denominator)``.
+
+    ``counts[i]`` counts the layouts of ``components[i]`` (a component, or any
+    group of cells no undecided number links to another). A layout is a choice of
+    solution for each component plus a placement of the
+    rest of the mines in the interior: a frontier solution with ``K`` mines in
+    all extends in ``C(interior, remaining - K)`` ways. A frontier cell's
+    probability is ``numerators[cell] / denominator``; every interior cell's is
+    ``interior_numerator / denominator``. ``None`` when no layout exists;
+    :class:`TooMuchWork` past ``budget``.
+
+    Each component's table is cut to the mine counts it can have. Going
+    forward, ``before[i]`` counts the ways to fill components ``0..i-1`` by
+    mines; going back, ``after[i][x]`` sums, over fillings of components
+    ``i..`` and of the interior, the ways that complete ``x`` mines before
+    them. A component's weights are then one correlation of the two, so the
+    cost grows with the number of components times the spread of mine counts,
+    never its square.
+    """
+    cut = cut_tables(counts, components, interior, remaining, budget)
+    if cut is None:
+        return None
+    tables, low, inside = cut
+
+    # after[i][u]: components i.. and the interior, from u extra mines before them.
+    n = len(tables)
+    after: list[list[int]] = [[]] * (n + 1)
+    after[n] = inside
+    for i in range(n - 1, -1, -1):
+        checkpoint()
+        t = tables[i][1]
+        nxt = after[i + 1]
+        after[i] = [sum(w * nxt[u + j] for j, w in enumerate(t)) for u in range(len(nxt) - len(t) + 1)]
+    layouts = after[0][0]
+    if layouts == 0:
+        return None
+
+    scale = interior or 1  # keeps every weight an integer (see interior_mined)
+    numerators: dict[Cell, int] = {}
+    before = [1]
+    for i, (comp, count) in enumerate(zip(components, counts, strict=True)):
+        checkpoint()
+        assert count is not None
+        lo, t = tables[i]
+        nxt = after[i + 1]
+        # weight[j]: ways to complete a solution of this component with lo + j mines.
+        weight = [sum(p * nxt[u + j] for u, p in enumerate(before) if p) for j in range(len(t))]
+        done: dict[int, int] = {}  # cells of one box share their table: one sum per box
+        for cell in comp.cells:
+            mined = count.mine_ways[cell]
+            key = id(mined)
+            if key not in done:
+                done[key] = scale * sum(m * w for m, w in zip(mined[lo : lo + len(t)], weight, strict=True))
+            numerators[cell] = done[key]
+        before = times(before, t)
+    # Interior cells share the mines the frontier leaves: in a layout whose
+    # frontier holds K, each interior cell is mined in (remaining - K) / interior
+    # of the placements. Scaling every weight by ``interior`` keeps this integer.
+    interior_mined = sum(w * inside[u] * (remaining - low - u) for u, w in enumerate(before))
+    return numerators, interior_mined, layouts * scale
+
+
+def certain_by_feasibility(
+    counts: Sequence[ComponentCount | None],
+    components: Sequence[HasCells],
+    interior: int,
+    remaining: int,
+) -> tuple[set[Cell], set[Cell], bool | None] | None:
+    """Exact certainties without exact probabilities: ``(safe, mine, interior)``, None if no layout.
+
+    Which mine counts each component can have *together with the others* is a
+    question of sets, not of counts. Most components can hold any count
+    between their fewest and most mines, and a sum of such ranges is a range;
+    the others (a count skipped in between) are combined as bit sets, by
+    shifts. A count of component ``i`` is feasible when the others can make up
+    a total the interior can absorb; a cell is then safe (mined) when no
+    feasible count of its component ever mines (spares) it. ``interior`` is
+    False (all safe), True (all mined) or None.
+    """
+    supports: list[int] = []
+    for count in counts:
+        assert count is not None
+        supports.append(sum(1 << k for k, w in enumerate(count.ways) if w))
+    fewest = [(bits & -bits).bit_length() - 1 for bits in supports]
+    most = [bits.bit_length() - 1 for bits in supports]
+    ranges = fewest, most
+    solid = [bits == (1 << (hi + 1)) - (1 << lo) for bits, lo, hi in zip(supports, fewest, most, strict=True)]
+    low = sum(lo for lo, whole in zip(ranges[0], solid, strict=True) if whole)
+    high = sum(hi for hi, whole in zip(ranges[1], solid, strict=True) if whole)
+    gapped = [i for i, whole in enumerate(solid) if not whole]
+    # Bit sets of what the gapped components can hold together, all but one of them.
+    after = [1] * (len(gapped) + 1)
+    for g in range(len(gapped) - 1, -1, -1):
+        after[g] = _sumset(after[g + 1], supports[gapped[g]])
+    gap_all = after[0]
+    gap_but: dict[int, int] = {}
+    before = 1
+    for g, i in enumerate(gapped):
+        gap_but[i] = _sumset(before, after[g + 1])
+        before = _sumset(before, supports[i])
+
+    lo_total, hi_total = max(0, remaining - interior), remaining  # what the frontier may hold
+
+    def reachable(bits: int, lo: int, hi: int, a: int, b: int) -> bool:
+        # Some s in bits and t in lo..hi with a <= s + t <= b.
+        return a <= b and _meets(bits, a - hi, b - lo)
+
+    if not reachable(gap_all, low, high, lo_total, hi_total):
+        return None
+    safe: set[Cell] = set()
+    mine: set[Cell] = set()
+    for i, (comp, count) in enumerate(zip(components, counts, strict=True)):
+        assert count is not None
+        if solid[i]:
+            bits, lo, hi = gap_all, low - ranges[0][i], high - ranges[1][i]
+        else:
+            bits, lo, hi = gap_but[i], low, high
+        feasible = [
+            k for k, w in enumerate(count.ways) if w and reachable(bits, lo, hi, lo_total - k, hi_total - k)
+        ]
+        for cell in comp.cells:
+            mined = count.mine_ways[cell]
+            if all(mined[k] == 0 for k in feasible):
+                safe.add(cell)
+            elif all(mined[k] == count.ways[k] for k in feasible):
+                mine.add(cell)
+    fate: bool | None = None
+    if interior:
+        if not reachable(gap_all, low, high, lo_total, remaining - 1):
+            fate = False  # the frontier always holds every remaining mine
+        elif remaining >= interior and not reachable(gap_all, low, high, lo_total + 1, hi_total):
+            fate = True  # it always leaves the interior full
+    return safe, mine, fate
+
+
+def _sumset(a: int, b: int) -> int:
+    """The bit set of sums of an element of ``a`` and one of ``b`` (shifts of the denser by the sparser)."""
+    if a.bit_count() < b.bit_count():
+        a, b = b, a
+    out = 0
+    while b:
+        low = b & -b
+        out |= a << (low.bit_length() - 1)
+        b ^= low
+    return out
+
+
+def _meets(bits: int, low: int, high: int) -> bool:
+    """Some bit of ``bits`` between ``low`` and ``high`` (inclusive, clipped at 0) is set."""
+    if high < 0:
+        return False
+    low = max(low, 0)
+    return bool((bits >> low) & ((1 << (high - low + 1)) - 1))
+
+
+
+
+# --- the close road: tilted tables, a window of mine counts, numbers as wide as floats ---------------
+
+#: The far ends of a product of tilted tables, each entry below this share of the product's
+#: largest, are dropped (and what they held is added to the error bound).
+CUT = 2.0**-90
+
+#: The most the close road lets the error bound of a probability be; past it, it refuses
+#: (:class:`NotClose`). SPEC section 19 asks for 1e-9: this keeps a tenfold margin.
+TOLERANCE = 1e-10
+
+
+class NotClose(Exception):
+    """The close road cannot vouch for its probabilities within :data:`TOLERANCE`."""
+
+
+@dataclass(frozen=True)
+class CloseWeights:
+    """The close road's answer: each frontier cell's probability, each interior cell's
+    (``None`` without an interior), and a bound on how far any of them is from its rational value."""
+
+    probability: dict[Cell, float]
+    interior: float | None
+    error: float
+
+
+def close_weights(
+    counts: Sequence[ComponentCount | None],
+    parts: Sequence[HasCells],
+    interior: int,
+    remaining: int,
+) -> CloseWeights | None:
+    """Every probability within :data:`TOLERANCE` of its rational value, in time and memory that
+    grow with the parts, not with their number squared. ``None`` when no layout exists;
+    :class:`NotClose` when the bound cannot be kept (a window too narrow for the weights).
+
+    The steps, each sound on its own:
+
+    1. *Tilt.* Multiplying every part's ``ways[k]`` by ``t ** k`` and the interior's
+       ``C(interior, remaining - K)`` by ``t ** -K`` changes no layout's weight (the
+       ``K`` mines of the frontier are the parts' ``k`` together). ``t`` is the saddle
+       point: the frontier's mean mine count under the tilted tables is the count at
+       which the interior's weight peaks, so the parts' product falls where the interior's
+       weight is greatest. Each tilted table is then scaled to sum to 1: a distribution.
+    2. *Product tree.* Parts are multiplied pairwise up a balanced tree. A node's
+       product is a distribution too (its mass only shrinks by what is dropped): mine
+       counts its parts cannot hold with any choice of the others and the interior are
+       cut (they weigh exactly nothing), and so are the far ends that weigh less than
+       :data:`CUT` of the node's largest entry. A dropped entry could have added at
+       most its own mass to any weight below (the other factors are distributions and
+       the interior's weight is scaled to at most 1), so their sum bounds the error.
+    3. *Contexts.* Down the tree, each node learns what each of its mine counts is worth
+       with all the other parts and the interior (a correlation of its parent's worth
+       with its sibling's product); at a part, that gives each of its mine counts' weight,
+       and a cell's probability is its share of the layouts at each count, so weighted.
+    """
+    import numpy as np
+
+    tables = trimmed(counts)
+    if tables is None:
+        return None
+    low = sum(lo for lo, _ in tables)
+    high = sum(lo + len(t) - 1 for lo, t in tables)
+    first, last = max(low, remaining - interior), min(high, remaining)
+    if first > last:
+        return None
+    logs = [np.array([log(w) if w else -inf for w in t]) for _, t in tables]
+    theta = _saddle(logs, [lo for lo, _ in tables], interior, remaining)
+
+    # Step 1: each part's table, tilted and scaled to a distribution.
+    leaves: list[np.ndarray] = []
+    for row in logs:
+        tilted = row + theta * np.arange(len(row))
+        tilted = np.exp(tilted - tilted.max())
+        leaves.append(tilted / tilted.sum())
+
+    # The interior's weight of K frontier mines, scaled to a peak of 1, for K in first..last.
+    if interior:
+        ks = np.arange(first, last)
+        steps = np.log(remaining - ks) - np.log(interior - remaining + ks + 1) - theta
+        weight_log = np.concatenate(([0.0], np.cumsum(steps)))
+        outside = np.exp(weight_log - weight_log.max())
+    else:
+        outside = np.ones(1)
+
+    # Step 2: the product tree, bottom up. A node: (offset, kept product, children, kept from).
+    offsets = [lo for lo, _ in tables]
+    lows = list(offsets)
+    highs = [lo + len(t) - 1 for lo, t in tables]
+    nodes: list[tuple[int, np.ndarray, tuple[int, int] | None, int]] = [
+        (offsets[i], leaves[i], None, 0) for i in range(len(tables))
+    ]
+    dropped = 0.0
+    level = list(range(len(nodes)))
+    while len(level) > 1:
+        up = []
+        checkpoint()
+        for a, b in zip(level[::2], level[1::2], strict=False):
+            full = np.convolve(nodes[a][1], nodes[b][1])
+            offset = nodes[a][0] + nodes[b][0]
+            node_low, node_high = lows[a] + lows[b], highs[a] + highs[b]
+            # Counts the rest of the parts and the interior can never complete: exactly nothing.
+            lo_ok = max(offset, remaining - interior - (high - node_high))
+            hi_ok = min(offset + len(full) - 1, remaining - (low - node_low))
+            keep_from, keep_to = lo_ok - offset, hi_ok - offset + 1
+            kept = full[keep_from:keep_to]
+            if len(kept):
+                # The far ends, negligible beside the node's largest entry: dropped and counted.
+                big = kept >= kept.max() * CUT
+                where = np.flatnonzero(big)
+                start, stop = int(where[0]), int(where[-1]) + 1
+                dropped += float(kept[:start].sum() + kept[stop:].sum())
+                kept = kept[start:stop]
+                keep_from += start
+            lows.append(node_low)
+            highs.append(node_high)
+            nodes.append((offset + keep_from, kept, (a, b), keep_from))
+            up.append(len(nodes) - 1)
+        if len(level) % 2:
+            up.append(level[-1])
+        level = up
+    root = level[0]
+
+    # The root's worth of each of its counts: the interior's weight there.
+    root_offset, root_product = nodes[root][0], nodes[root][1]
+    worth = np.zeros(len(root_product))
+    lo_x, hi_x = max(first, root_offset), min(last, root_offset + len(root_product) - 1)
+    if lo_x <= hi_x:
+        worth[lo_x - root_offset : hi_x - root_offset + 1] = outside[lo_x - first : hi_x - first + 1]
+    layouts = float(root_product @ worth)
+    if not layouts > 0:
+        raise NotClose("the window of mine counts holds no weight")
+    # Float rounding: each level of the tree adds at most its sums' length in units of 2 ** -53.
+    rounding = 2.0**-53 * (len(root_product) + 64) * (max(1, len(tables)).bit_length() + 1)
+    error = 2 * dropped / layouts + rounding
+    if error > TOLERANCE:
+        raise NotClose(f"the weights outside the window may reach {error:.2g}")
+    counts_in = root_offset + np.arange(len(root_product))
+    interior_share = None
+    if interior:
+        interior_share = float(root_product @ (worth * (remaining - counts_in))) / interior / layouts
+
+    # Step 3: contexts down the tree (an explicit stack: no recursion as deep as anything).
+    probability: dict[Cell, float] = {}
+    stack: list[tuple[int, np.ndarray]] = [(root, worth)]
+    while stack:
+        index, context = stack.pop()
+        if not len(stack) & 255:
+            checkpoint()
+        offset, product, children, _ = nodes[index]
+        if children is None:
+            _read_part(counts[index], parts[index], offsets[index], product, context, layouts, probability)
+            continue
+        a, b = children
+        # The context covers the node's kept counts; its children's product spans them and more.
+        span = len(nodes[a][1]) + len(nodes[b][1]) - 1
+        full_context = np.zeros(span)
+        at = offset - (nodes[a][0] + nodes[b][0])
+        full_context[at : at + len(context)] = context
+        stack.append((a, np.correlate(full_context, nodes[b][1], mode="valid")))
+        stack.append((b, np.correlate(full_context, nodes[a][1], mode="valid")))
+    return CloseWeights(probability, interior_share, error)
+
+
+def _read_part(
+    count: ComponentCount | None,
+    part: HasCells,
+    low: int,
+    table: np.ndarray,
+    context: np.ndarray,
+    layouts: float,
+    probability: dict[Cell, float],
+) -> None:
+    """A part's cells' probabilities: at each of its mine counts, the layouts mining the cell,
+    weighted by the count's tilted table and its worth with everything else."""
+    assert count is not None
+    weight = table * context / layouts
+    ways = count.ways[low : low + len(weight)]
+    done: dict[int, float] = {}  # cells of one box share their table
+    for cell in part.cells:
+        mined = count.mine_ways[cell]
+        key = id(mined)
+        if key not in done:
+            shares = zip(weight, mined[low : low + len(weight)], ways, strict=True)
+            done[key] = sum(float(w) * (m / n) for w, m, n in shares if m)
+        probability[cell] = done[key]
+
+
+def _saddle(logs: list[np.ndarray], lows: list[int], interior: int, remaining: int) -> float:
+    """The tilt ``log t`` at which the parts' mean mine count is the one the interior weighs most.
+
+    With an interior, the interior's weight ``C(interior, remaining - K)`` grows by the
+    factor ``(remaining - K) / (interior - remaining + K + 1)`` from ``K`` to ``K + 1``:
+    the tilt ``t`` cancels that factor at ``K = (remaining - t (interior - remaining + 1)) / (1 + t)``.
+    Without one, the frontier holds every remaining mine. The parts' tilted mean grows with
+    ``t`` and that count shrinks, so bisection finds where they meet.
+    """
+    import numpy
+
+    narrow = [i for i, row in enumerate(logs) if len(row) <= 32]
+    wide = [i for i, row in enumerate(logs) if len(row) > 32]
+    width = max((len(logs[i]) for i in narrow), default=1)
+    table = numpy.full((len(narrow), width), -inf)
+    for r, i in enumerate(narrow):
+        table[r, : len(logs[i])] = logs[i]
+    steps = numpy.arange(width)
+    base = sum(lows)
+
+    def mean(theta: float) -> float:
+        total = float(base)
+        if narrow:
+            tilted = table + theta * steps
+            tilted = numpy.exp(tilted - tilted.max(axis=1, keepdims=True))
+            total += float(((tilted @ steps) / tilted.sum(axis=1)).sum())
+        for i in wide:
+            row = logs[i] + theta * numpy.arange(len(logs[i]))
+            row = numpy.exp(row - row.max())
+            total += float(row @ numpy.arange(len(row)) / row.sum())
+        return total
+
+    def wanted(theta: float) -> float:
+        if not interior:
+            return float(remaining)
+        t = exp(theta)
+        return (remaining - t * (interior - remaining + 1)) / (1 + t)
+
+    lo, hi = -60.0, 60.0
+    for _ in range(40):
+        mid = (lo + hi) / 2
+        if mean(mid) < wanted(mid):
+            lo = mid
+        else:
+            hi = mid
+    return (lo + hi) / 2
+
+
+def total_adds_nothing(remaining: int, interior: int, low: int, high: int) -> bool:
+    """True when the total decides nothing the parts do not decide on their own.
+
+    Every combination of part counts (``low..high`` mines on the frontier)
+    fits the interior, so the total rules none out; and it decides the interior
+    only when the frontier's count is fixed and leaves it no mine or only mines.
+
+    >>> total_adds_nothing(remaining=5, interior=10, low=1, high=3), total_adds_nothing(5, 2, 1, 3)
+    (True, False)
+    """
+    fits = remaining - interior <= low and high <= remaining
+    interior_open = not interior or low != high or 0 < remaining - low < interior
+    return fits and interior_open
