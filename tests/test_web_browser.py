@@ -283,8 +283,8 @@ def test_a_game_played_to_its_end_by_hints_is_reviewed(page: Any) -> None:
             break
         page.wait_for_function("document.getElementById('p-best').textContent.startsWith('Hint')")
         hint = page.inner_text("#p-best")
-        name = re.search(r"best plays ([A-Z]+[0-9]+)", hint).group(1)
-        play(page, name, "right" if "proven mine" in hint else "left")
+        name = re.search(r"Hint: (?:uncover|flag|guess) ([A-Z]+[0-9]+)", hint).group(1)
+        play(page, name, "right" if hint.startswith("Hint: flag") else "left")
     assert page.get_by_test_id("game-status").inner_text() in ("won", "lost")
     page.wait_for_selector("#p-review:not([hidden])")
     viewer = page.frame_locator("#p-viewer")
@@ -697,17 +697,29 @@ def test_a_replay_over_1_mb_is_refused_by_the_page_naming_the_command(page: Any,
     says(page, "r-status", "minesat replay long.evf --html")
 
 
-def test_a_seed_the_server_draws_is_shown_digit_for_digit(page: Any, url: str) -> None:
+def test_a_seed_the_server_draws_is_kept_from_the_page_until_the_end_then_shown_digit_for_digit(
+    page: Any, url: str
+) -> None:
     page.get_by_test_id("tab-play").click()
     page.select_option("#p-preset", "beginner")
     page.fill("#p-seed", "")
     page.get_by_test_id("new-game").click()
-    page.wait_for_function("location.hash.includes('s=')")
-    game = page.evaluate("location.hash.match(/s=(\\d+)/)[1]")
-    state = json.loads(urllib.request.urlopen(url + "api/game/" + page.evaluate(
-        "document.getElementById('p-board').board.host.dataset.game"), timeout=10).read())
-    assert game == str(state["seed"])
-    assert "Seed " + game + "." in page.inner_text("#p-last")
+    page.wait_for_function("location.hash.includes('g=')")
+    play(page, "E5")
+    page.wait_for_timeout(400)  # the URL follows a move within 200 ms
+    gid = page.evaluate("document.getElementById('p-board').dataset.game")
+    playing = page.evaluate("location.hash")
+    assert "s=" not in playing and "Seed" not in page.inner_text("#p-last"), playing
+    assert page.get_by_test_id("share-link").input_value() == ""
+    page.get_by_test_id("share").click()
+    assert "s=" not in page.get_by_test_id("share-link").input_value()
+    page.select_option("#p-speed", "0")
+    page.get_by_test_id("autoplay").click()
+    page.wait_for_function(GAME_OVER, timeout=60_000)
+    seed = str(api(url, f"api/game/{gid}")["seed"])
+    assert seed.isdigit()
+    page.wait_for_function(f"location.hash.includes('ds={seed}&')")
+    assert re.search(rf"seed\s+{seed}\b", page.inner_text("#p-end"), re.IGNORECASE)
 
 
 def test_the_clock_runs_from_the_first_click_and_stops_at_the_end(page: Any) -> None:
