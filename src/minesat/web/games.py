@@ -433,7 +433,7 @@ class GameSession:
             "cells": cells,
             "moves": 0 if reviewer is None else len(reviewer.moves),
             "guesses": [] if reviewer is None else [
-                {"move": m.move, "probability": m.probability, "text": describe(m)}
+                {"move": m.move, "probability": m.probability, "text": describe(m, AUTO_PLAYER)}
                 for m in reviewer.moves if m.verdict.value in ("guess", "loss")
             ],
         }
