@@ -162,6 +162,18 @@ def new_game(
                            "(document.getElementById('p-board'))")
 
 
+def new_preset_game(page: Any, preset: str = "beginner", seed: str = "", rule: str = "opening") -> None:
+    """A new game of a preset (its seed drawn by the server unless one is given)."""
+    page.get_by_test_id("tab-play").click()
+    page.select_option("#p-preset", preset)
+    page.select_option("#p-rule", rule)
+    page.fill("#p-seed", seed)
+    before = page.evaluate("document.getElementById('p-board').dataset.game || ''")
+    page.get_by_test_id("new-game").click()
+    page.wait_for_function(f"(b => b.dataset.game !== {before!r} && b.dataset.status === 'playing')"
+                           "(document.getElementById('p-board'))")
+
+
 def moves_made(page: Any) -> int:
     return int(page.evaluate("document.getElementById('p-board').dataset.moves"))
 
@@ -700,11 +712,7 @@ def test_a_replay_over_1_mb_is_refused_by_the_page_naming_the_command(page: Any,
 def test_a_seed_the_server_draws_is_kept_from_the_page_until_the_end_then_shown_digit_for_digit(
     page: Any, url: str
 ) -> None:
-    page.get_by_test_id("tab-play").click()
-    page.select_option("#p-preset", "beginner")
-    page.fill("#p-seed", "")
-    page.get_by_test_id("new-game").click()
-    page.wait_for_function("location.hash.includes('g=')")
+    new_preset_game(page)
     play(page, "E5")
     page.wait_for_timeout(400)  # the URL follows a move within 200 ms
     gid = page.evaluate("document.getElementById('p-board').dataset.game")
@@ -978,12 +986,7 @@ def test_a_hint_comes_with_the_move_that_leads_to_it(page: Any) -> None:
 
 
 def test_a_first_click_loss_ends_with_its_time_its_3bv_solved_and_the_guess_it_risked(page: Any) -> None:
-    page.get_by_test_id("tab-play").click()
-    page.select_option("#p-preset", "beginner")
-    page.select_option("#p-rule", "any")
-    page.fill("#p-seed", "6")
-    page.get_by_test_id("new-game").click()
-    page.wait_for_function("document.getElementById('p-board').dataset.status === 'playing'")
+    new_preset_game(page, seed="6", rule="any")
     play(page, "A1")
     page.wait_for_function(GAME_OVER)
     figures = dict(zip([dt.lower() for dt in page.locator("#p-end-figures dt").all_inner_texts()],
@@ -1005,11 +1008,7 @@ def test_a_first_click_loss_ends_with_its_time_its_3bv_solved_and_the_guess_it_r
 def test_a_reload_keeps_the_game_its_log_its_running_clock_and_hints_and_new_game_deals_afresh(
     page: Any,
 ) -> None:
-    page.get_by_test_id("tab-play").click()
-    page.select_option("#p-preset", "beginner")
-    page.fill("#p-seed", "")
-    page.get_by_test_id("new-game").click()
-    page.wait_for_function("document.getElementById('p-board').dataset.status === 'playing'")
+    new_preset_game(page)
     page.check("#p-hint")
     play(page, "E5")
     covered = page.evaluate("document.getElementById('p-board').board.states.indexOf(-1)")
@@ -1038,9 +1037,7 @@ def test_a_reload_keeps_the_game_its_log_its_running_clock_and_hints_and_new_gam
 
 def test_a_share_link_reopens_the_game_in_progress_with_its_log_and_clock(pages: Pages) -> None:
     page = pages.open("#play")
-    page.select_option("#p-preset", "beginner")
-    page.get_by_test_id("new-game").click()
-    page.wait_for_function("document.getElementById('p-board').dataset.status === 'playing'")
+    new_preset_game(page)
     play(page, "E5")
     page.wait_for_function("Number(document.querySelector('[data-testid=clock]').textContent) >= 1")
     link = share(page)
@@ -1099,9 +1096,7 @@ def test_the_smaller_points_of_the_page(page: Any) -> None:
 
 def test_on_a_phone_an_expert_board_has_tiles_a_finger_can_tap_and_a_tap_tints_nothing(pages: Pages) -> None:
     page = pages.open("#play", width=390, height=844, has_touch=True, is_mobile=True)
-    page.select_option("#p-preset", "expert")
-    page.get_by_test_id("new-game").click()
-    page.wait_for_function("document.getElementById('p-board').dataset.status === 'playing'")
+    new_preset_game(page, "expert")
     assert int(page.evaluate("document.getElementById('p-board').dataset.tile")) >= 28
     canvas = "document.querySelector('#p-board canvas')"
     tint = page.evaluate(f"getComputedStyle({canvas}).webkitTapHighlightColor")
