@@ -171,19 +171,27 @@ def create_app(
     async def in_worker(
         pool: str, function: Callable[..., Any], *args: Any, perfect: bool = False
     ) -> Response:
+        status, payload = await answer_in(pool, function, *args, perfect=perfect)
+        return JSONResponse(payload, status)
+
+    async def answer_in(
+        pool: str, function: Callable[..., Any], *args: Any, perfect: bool = False
+    ) -> tuple[int, dict[str, Any]]:
+        """``function(*args)``'s answer, computed in a worker of ``pool``: ``(status, object)``."""
+        limit = f"within the time limit of {work_seconds:.0f} s"
         try:
-            status, payload = await pools[pool].run(work_seconds, api.answer, function, *args)
+            answer: tuple[int, dict[str, Any]]
+            answer = await pools[pool].run(work_seconds, api.answer, function, *args)
+            return answer
         except PoolBusy:
-            return _error(503, busy)
+            return 503, {"error": busy}
         except JobTimeout:
             if perfect:
-                return _error(422, f"perfect play did not finish within the time limit of {work_seconds:.0f} "
-                              "s: too many cells are covered for an exact search; try a position with fewer "
-                              "covered cells")
-            return _error(503, f"not done within the time limit of {work_seconds:.0f} s")
+                return 422, {"error": f"perfect play did not finish {limit}: too many cells are covered for "
+                             "an exact search; try a position with fewer covered cells"}
+            return 503, {"error": f"not done {limit}"}
         except JobFailed as err:
-            return _error(500, f"internal error: {err}")
-        return JSONResponse(payload, status)
+            return 500, {"error": f"internal error: {err}"}
 
     async def page(request: Request) -> Response:
         return Response(_page(), media_type="text/html; charset=utf-8")
@@ -351,33 +359,20 @@ def create_app(
         state = game.state(await play(game, text))
         return JSONResponse(await with_hint(game, state, asked))
 
-    async def with_hint(
-        game: GameSession, state: dict[str, Any], asked: tuple[bool, bool] | None
-    ) -> dict[str, Any]:
+    async def with_hint(game: GameSession, state: dict[str, Any], asked: tuple[bool, bool]) -> dict[str, Any]:
         """``state`` with the hint on the position it shows (``hint``), when ``asked`` for one
         (``(hint, marks)``) and the game is in progress: the move's answer brings the next hint
         (SPEC section 19). Its marks' search for dead cells is held to :data:`HINT_MARKS_SECONDS`
         (``complete`` false past it: ``/hint`` has them all). A hint that cannot be given says why
         (``{"error": ...}``); the move was played all the same."""
-        if asked is None or not asked[0] or state["status"] != "playing":
+        hint, marks = asked
+        if not hint or state["status"] != "playing":
             return state
         position = game.position_at(state["moves"])
         if position is None:
             return state  # before the first uncover (nothing to analyse), or moved on meanwhile
-        status, hint = await hint_in_worker(position, asked[1], HINT_MARKS_SECONDS)
-        return {**state, "hint": hint if status == 200 else {"error": hint["error"]}}
-
-    async def hint_in_worker(position: Any, marks: bool, marks_seconds: float) -> tuple[int, dict[str, Any]]:
-        """The hint for ``position``, computed in a worker: ``(status, object)``."""
-        try:
-            return await pools["work"].run(work_seconds, api.answer, api.hint_request, position, marks,
-                                           marks_seconds)
-        except PoolBusy:
-            return 503, {"error": busy}
-        except JobTimeout:
-            return 503, {"error": f"no hint within the time limit of {work_seconds:.0f} s"}
-        except JobFailed as err:
-            return 500, {"error": f"internal error: {err}"}
+        status, answer = await answer_in("work", api.hint_request, position, marks, HINT_MARKS_SECONDS)
+        return {**state, "hint": answer if status == 200 else {"error": answer["error"]}}
 
     async def auto(request: Request) -> Response:
         """The automatic player makes its next moves (``moves``, 1 by default) in the game."""
