@@ -25,7 +25,12 @@ would) and measures, over HTTP:
    request (the page's step-by-step speed), and in one request of 1 000 moves;
 7. **replay**: the 36x60 sample (``--replay``): ``POST /api/replay`` (the moves
    at once) and the time until ``GET /api/replay/JOB`` says the review is done;
-8. **no-guess**: expert no-guess games: the first uncover (the board made at it).
+8. **no-guess**: expert no-guess games: the first uncover (the board made at it);
+9. **hint**: what a player with hints on waits for after each move: the move asked
+   with ``"hint": true`` (the page's way; the hint's dead-cell search held to its
+   30 ms), against the move and then ``/hint`` (the page's way before), on twin
+   games of one board, the automatic player's moves: expert games and a 100x100
+   game with 2 000 mines (its first 150 moves).
 
 Each part prints its figures; nothing is asserted. All of it takes a few
 minutes on two cores (``--only`` picks parts).
@@ -53,7 +58,8 @@ from typing import Any
 from hostile import positions as hostile_positions
 
 from minesat.board import Layout, parse_cell
-from minesat.formats import format_position
+from minesat.formats import format_layout, format_position
+from minesat.generate import generate_layout
 from minesat.player import default_start, play_game
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -62,7 +68,7 @@ PUZZLES = [
 ]
 LONG_PERFECT = "1?????\n" + "??????\n" * 5
 HOSTILE = ["solved-100", "checkerboard-half", "snake", "islands", "mesh-300"]
-PARTS = ["load", "cut-off", "hostile", "big", "game", "autoplay", "replay", "no-guess"]
+PARTS = ["load", "cut-off", "hostile", "big", "game", "autoplay", "replay", "no-guess", "hint"]
 SAMPLE_36X60 = Path("/work/shared/replays/metasweeper-36x60.evf")
 
 
@@ -234,6 +240,36 @@ def no_guess(base: str, games: int) -> None:
           f"max {max(seconds):.2f} s; layouts tried p50 {statistics.median(tries):.0f}, max {max(tries)}")
 
 
+def hint(base: str, games: int) -> None:
+    """Each move with its hint, in one request and in two, on twin games of one board."""
+    boards = [("expert", (16, 30, 99), games, None), ("100x100/2000", (100, 100, 2000), 1, 150)]
+    for label, (rows, cols, mines), count, most in boards:
+        together: list[float] = []
+        apart: list[float] = []
+        for seed in range(count):
+            start = default_start(rows, cols)
+            layout = generate_layout(rows, cols, mines, start=start, rule="opening", seed=seed)
+            record = play_game(layout, start, rule="opening")
+            # Given as a layout (its first click is then judged as a guess: the rule keeps no cell).
+            body = {"layout": format_layout(layout, "text")}
+            one, two = (post(base + "api/game", body)[2]["id"] for _ in range(2))
+            for move in record.moves[:most]:
+                status, seconds, state = post(base + f"api/game/{one}/move",
+                                              {"move": move, "hint": True, "marks": True})
+                assert status == 200, state
+                status, before, state = post(base + f"api/game/{two}/move", {"move": move})
+                assert status == 200, state
+                if state["status"] != "playing":
+                    break
+                status, after, answer = post(base + f"api/game/{two}/hint", {"marks": True})
+                assert status == 200, answer
+                together.append(seconds)
+                apart.append(before + after)
+        print(f"hint {label}: {len(together)} moves of {count} game(s), the move with its hint: "
+              f"{percentiles(together)}; the move, then /hint: {percentiles(apart)}; "
+              f"median ratio {statistics.median(apart) / statistics.median(together):.1f}")
+
+
 def percentiles(seconds: list[float]) -> str:
     ordered = sorted(seconds)
     pick = lambda q: ordered[min(len(ordered) - 1, int(q * len(ordered)))] * 1000  # noqa: E731
@@ -304,6 +340,7 @@ def main() -> None:
         "autoplay": lambda: autoplay(base, args.games),
         "replay": lambda: replay(base, args.replay),
         "no-guess": lambda: no_guess(base, 4 * args.games),
+        "hint": lambda: hint(base, args.games),
     }
     try:
         post(base + "api/analyze", {"board": "1?\n"})  # the first worker starts

@@ -6,11 +6,11 @@ Starts ``minesat serve --port 0``, opens the page with Playwright, and saves
 
 - ``serve-1400.png``: Analyse, an expert position part way through
   (puzzles/expert-mid.txt): the heat map with its percentages, the marks, the
-  move ``best`` makes, and the proof of a cell pointed at;
+  automatic player's move, and the proof of a cell pointed at;
 - ``serve-800.png``: Play, an intermediate game the automatic player has
   played part way, paused, hints on: each move with its reason;
 - ``serve-390.png``: Play on a phone's width, an expert no-guess game after
-  a few moves: the whole board in view, flag mode on;
+  a few moves: tiles a finger can tap (the board scrolls), flag mode on;
 - ``serve-review-1400.png``: Review, the 36x60 sample replay once every move
   is analysed (skipped when the samples are not beside the repository).
 """

@@ -37,7 +37,7 @@ with warnings.catch_warnings():  # Starlette 1.x suggests httpx2 over httpx: eit
 from typer.testing import CliRunner
 
 from minesat.analysis import analyze
-from minesat.board import Layout, Position, neighbours, parse_cell
+from minesat.board import Layout, Position, cell_name, neighbours, parse_cell
 from minesat.cli import app as cli
 from minesat.formats import format_layout, format_position
 from minesat.noguess import solve_by_proof
@@ -46,6 +46,7 @@ from minesat.player import default_start, get_strategy, play_game
 from minesat.simulate import run
 from minesat.store import GameStore, RunConfig
 from minesat.web.app import MAX_BODY, create_app
+from minesat.web.games import GameSession
 from test_replay_formats import rmv2, rmv_mouse
 
 #: A position whose perfect play takes minutes (6x6, 6 mines, one number): the cut-off's test.
@@ -590,19 +591,28 @@ def first_board(client: TestClient, first: str = "E5", **body: object) -> list[i
     return answer.json()["cells"]
 
 
-def test_a_drawn_seed_is_sent_as_a_string_and_comes_back_as_the_same_game(client: TestClient) -> None:
-    game = new_game(client, preset="expert")
-    assert isinstance(game["seed"], str) and game["seed"].isdigit()
+def test_a_drawn_seed_comes_with_the_end_of_its_game_as_a_string_and_replays_it(client: TestClient) -> None:
     # Past 2**53 a JavaScript number loses digits: 2**53 + 1 would come back as 2**53.
     past = 2**53 + 1
     as_text = first_board(client, preset="expert", seed=str(past))
     assert as_text == first_board(client, preset="expert", seed=past)
     assert as_text != first_board(client, preset="expert", seed=2**53)
-    assert new_game(client, preset="expert", seed=str(past))["seed"] == str(past)
+    assert new_game(client, preset="expert", seed=str(past))["seed"] == str(past)  # the player's: theirs
+    # A seed the server drew rebuilds the board: it is said by no answer until the game is over.
     drawn = new_game(client, preset="intermediate")
-    again = first_board(client, "H8", preset="intermediate", seed=drawn["seed"])
-    state = client.post(f"/api/game/{drawn['id']}/move", json={"move": "H8"}).json()
-    assert state["cells"] == again
+    assert drawn["seed"] is None and drawn["seed_drawn"]
+    gid = drawn["id"]
+    states = [client.post(f"/api/game/{gid}/move", json={"move": "H8"}).json()]
+    states.append(client.get(f"/api/game/{gid}").json())
+    states.append(client.post(f"/api/game/{gid}/hint").json())
+    states.append(client.post(f"/api/game/{gid}/auto", json={"moves": 3}).json())
+    assert all(str(state.get("seed")) == "None" for state in states), states
+    ended = client.post(f"/api/game/{gid}/auto", json={"moves": 1000}).json()
+    assert ended["status"] in ("won", "lost") and isinstance(ended["seed"], str) and ended["seed"].isdigit()
+    moves = [entry["move"] for entry in client.get(f"/api/game/{gid}").json()["log"]]
+    again = new_game(client, preset="intermediate", seed=ended["seed"], moves=moves)
+    assert again["cells"] == ended["cells"] and again["status"] == ended["status"]
+    assert again["mine_cells"] == ended["mine_cells"]
     for seed in ("12x", "-3", "", "1" * 41, 1.5, True):
         response = client.post("/api/game", json={"preset": "beginner", "seed": seed})
         assert response.status_code == 400 and "seed must be" in response.json()["error"], seed
@@ -715,6 +725,170 @@ def test_a_new_game_may_come_with_its_moves(client: TestClient) -> None:
     assert response.status_code == 409 and response.json()["error"].startswith("move 2 (Z99): ")
     response = client.post("/api/game", json={"preset": "beginner", "moves": "E5"})
     assert response.status_code == 400 and '"moves" must be a list' in response.json()["error"]
+
+
+# --- the game keeps its secrets (SPEC section 19) ------------------------------------------------
+
+#: Two layouts whose first uncover at C3 (opening rule) shows one position: they differ at A6 and B6.
+TWINS = (
+    Layout.from_rows(["*    *", "    * ", "      ", "     *", "    * "]),
+    Layout.from_rows(["*     ", "    **", "      ", "     *", "    * "]),
+)
+
+
+def public(answer: dict) -> dict:
+    """An answer without what may differ between two games of one public position: ids and times."""
+    return {k: v for k, v in answer.items() if k not in ("id", "elapsed", "seconds")}
+
+
+def play_twin(client: TestClient, monkeypatch: pytest.MonkeyPatch, layout: Layout) -> list[dict]:
+    """A drawn 5x6 game whose board is ``layout``, played by the same moves: every answer."""
+    from minesat.web import games
+
+    monkeypatch.setattr(games, "generate_layout", lambda *args, **kwargs: layout)
+    game = new_game(client, rows=5, cols=6, mines=5)
+    gid, answers = game["id"], [game]
+
+    def move(text: str, **more: object) -> None:
+        response = client.post(f"/api/game/{gid}/move", json={"move": text, **more})
+        assert response.status_code == 200, response.json()
+        answers.append(response.json())
+
+    move("A6*")  # before the first click: judged once the board is drawn, on its numbers alone
+    move("E1*")
+    move("C3")
+    covered = [cell_name(divmod(i, 6)) for i, state in enumerate(answers[-1]["cells"]) if state == -1]
+    assert {"B6", "A1"} <= set(covered) and answers[-1]["cells"][5] == -2  # A6 still flagged
+    for name in covered:  # every covered cell flagged and unflagged: mines and safe cells alike
+        move(f"{name}*")
+        move(f"{name}-")
+    move("B6*", hint=True)  # (marks, held to a time, say whether time ran out: a time, set aside)
+    answers.append(client.post(f"/api/game/{gid}/hint", json={"marks": True}).json())
+    answers.append(client.post(f"/api/game/{gid}/auto", json={"moves": 1, "hint": True}).json())  # B6 off
+    answers.append(client.post(f"/api/game/{gid}/auto", json={"guesses": False}).json())
+    answers.append(client.get(f"/api/game/{gid}").json())
+    return answers
+
+
+def test_two_layouts_of_one_public_position_give_the_same_answers_to_the_same_moves(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    mine, safe = play_twin(client, monkeypatch, TWINS[0]), play_twin(client, monkeypatch, TWINS[1])
+    assert len(mine) == len(safe)
+    for one, other in zip(mine, safe, strict=True):
+        assert public(one) == public(other)
+    for answer in mine:
+        assert "mine_cells" not in answer and answer.get("seed") is None and answer.get("status") != "lost"
+    flags = [a["last"]["text"] for a in mine if "last" in a and a["last"]["move"] in ("A6*", "B6*")]
+    assert flags[-1] == "flag on an unproven cell (mine probability 40.0%)", flags
+    log = mine[-1]["log"]
+    assert [entry["move"] for entry in log][:3] == ["A6*", "E1*", "C3"] and log[-1]["auto"]
+
+
+def test_a_flag_is_judged_on_the_numbers_alone_and_a_flag_on_a_proven_safe_cell_is_wrong(
+    client: TestClient,
+) -> None:
+    # A given layout is played as it is: C3 opens the left part, C5 is proven safe there.
+    game = new_game(client, layout="\n".join(TWINS[0].to_rows()) + "\n")
+    gid = game["id"]
+    client.post(f"/api/game/{gid}/move", json={"move": "C3"})
+    said = {}
+    for move in ("A1*", "C5*", "A6*", "B6*"):
+        said[move] = client.post(f"/api/game/{gid}/move", json={"move": move}).json()["last"]
+    assert (said["A1*"]["verdict"], said["A1*"]["text"]) == ("mine", "proven mine")
+    assert said["C5*"]["verdict"] == "wrong"
+    assert said["C5*"]["text"] == "flag on a proven-safe cell: not a mine"
+    assert said["A6*"]["verdict"] == said["B6*"]["verdict"] == "unproven"  # a mine and a safe cell alike
+    assert said["A6*"]["text"] == said["B6*"]["text"]
+
+
+def test_a_move_asked_with_its_hint_answers_the_hint_of_the_position_it_leads_to(client: TestClient) -> None:
+    gid = new_game(client, preset="expert", seed=5)["id"]
+    first = client.post(f"/api/game/{gid}/move", json={"move": "H15"}).json()
+    assert "hint" not in first  # not asked for
+    answer = client.post(f"/api/game/{gid}/move", json={"move": "A1*", "hint": True}).json()
+    alone = client.post(f"/api/game/{gid}/hint").json()
+    assert answer["hint"] == alone and answer["moves"] == 2
+    marked = client.post(f"/api/game/{gid}/move", json={"move": "A1-", "hint": True, "marks": True}).json()
+    marks = marked["hint"]["analysis"]["marks"]
+    assert {"dead", "fifty", "safest", "complete"} <= set(marks)
+    if marks["complete"]:  # found within a move's time: all of them, as /hint finds them
+        assert marks == client.post(f"/api/game/{gid}/hint", json={"marks": True}).json()["analysis"]["marks"]
+    response = client.post(f"/api/game/{gid}/move", json={"move": "A2*", "hint": "yes"})
+    assert response.status_code == 400 and '"hint" must be true or false' in response.json()["error"]
+    before = client.post("/api/game", json={"preset": "beginner"}).json()["id"]
+    flagged = client.post(f"/api/game/{before}/move", json={"move": "A1*", "hint": True}).json()
+    assert "hint" not in flagged  # nothing to analyse before the first uncover
+
+
+def test_a_hint_never_names_a_guess_on_a_flagged_cell() -> None:
+    from minesat.web.api import hint_request
+
+    # 1 mine among A2, B1, B2 (each a third): the best guess is flagged in turn, then all are.
+    position = Position.from_rows(["1?", "??"], mines=1)
+    best = hint_request(position)["best"]
+    assert best["reason"] == "guess"
+    flagged: list[str] = []
+    while best["move"] is not None:
+        assert best["move"] not in flagged and best["reason"] == "guess"
+        flagged.append(best["move"])
+        rows = [list(row) for row in position.to_rows()]
+        for name in flagged:
+            r, c = parse_cell(name)
+            rows[r][c] = "*"
+        best = hint_request(Position.from_rows(["".join(row) for row in rows], mines=1))["best"]
+    assert len(flagged) == 3 and "every undecided cell is flagged" in best["reason"]
+
+
+def test_a_game_reopened_by_its_id_has_its_log_and_its_clock(client: TestClient) -> None:
+    gid = new_game(client, preset="beginner", seed=4)["id"]
+    before = client.get(f"/api/game/{gid}").json()
+    assert before["log"] == [] and before["elapsed"] is None
+    client.post(f"/api/game/{gid}/move", json={"move": "I9*"})
+    client.post(f"/api/game/{gid}/move", json={"move": "E5"})
+    client.post(f"/api/game/{gid}/auto", json={"moves": 2})
+    state = client.get(f"/api/game/{gid}").json()
+    assert [entry["move"] for entry in state["log"]][:2] == ["I9*", "E5"] and len(state["log"]) == 4
+    assert state["log"][0]["text"] == "I9*: flag placed before the first click"
+    assert state["log"][1] == {"move": "E5", "text": "E5: first click", "verdict": "first", "auto": False}
+    assert [entry["auto"] for entry in state["log"]] == [False, False, True, True]
+    assert state["elapsed"] >= 0 and client.get(f"/api/game/{gid}").json()["elapsed"] >= state["elapsed"]
+
+
+def test_a_first_click_loss_has_no_speed_and_says_its_3bv_solved_of_the_total(client: TestClient) -> None:
+    gid = new_game(client, preset="beginner", first_click="any", seed=6)["id"]
+    lost = client.post(f"/api/game/{gid}/move", json={"move": "A1"}).json()
+    assert lost["status"] == "lost" and lost["seconds"] == 0 and lost["bbbv_done"] == 0
+    summary = dict(client.post(f"/api/game/{gid}/review").json()["summary"])
+    assert summary["3BV"] == f"0/{lost['bbbv']}" and "3BV/s" not in summary
+    assert summary["Time"] == "0 s: the game ended at its first uncover"
+    won = new_game(client, rows=9, cols=9, mines=1, seed=3)["id"]
+    client.post(f"/api/game/{won}/move", json={"move": "E5"})
+    summary = dict(client.post(f"/api/game/{won}/review").json()["summary"])
+    assert summary["3BV"] == "1" and "3BV/s" not in summary  # won at its first uncover: no time either
+    played = new_game(client, preset="beginner", seed=8)["id"]
+    ended = client.post(f"/api/game/{played}/auto", json={"moves": 1000}).json()
+    summary = dict(client.post(f"/api/game/{played}/review").json()["summary"])
+    total = ended["bbbv"] if ended["status"] == "won" else f"{ended['bbbv_done']}/{ended['bbbv']}"
+    assert summary["3BV"] == str(total) and summary["Time"] == f"{ended['seconds']:.2f} s"
+    assert ended["seconds"] == 0 or float(summary["3BV/s"]) == pytest.approx(
+        ended["bbbv_done"] / ended["seconds"], abs=0.006)
+
+
+def test_the_moves_of_a_game_in_play_name_the_automatic_player_not_a_strategy() -> None:
+    from minesat.generate import generate_layout
+    from minesat.web.games import AutoStep, last_json, log_entry, step_json
+
+    # A first click on a given layout is a guess; too many layouts for perfect play: it is compared
+    # with the move the automatic player would make.
+    layout = generate_layout(10, 10, 20, seed=3)
+    game = GameSession(10, 10, 20, layout=layout)
+    safe = next(cell_name((r, c)) for r in range(10) for c in range(10) if (r, c) not in layout.mines)
+    reviewed = game.play(safe)
+    assert reviewed is not None and reviewed.best_move is not None and reviewed.win_probability is None
+    said = [last_json(reviewed)["text"], step_json(AutoStep(safe, "guess"), reviewed)["text"],
+            log_entry(safe, reviewed, None)["text"]]
+    assert all("the automatic player" in text and "best would" not in text for text in said), said
 
 
 # --- the automatic player --------------------------------------------------------------------

@@ -162,6 +162,18 @@ def new_game(
                            "(document.getElementById('p-board'))")
 
 
+def new_preset_game(page: Any, preset: str = "beginner", seed: str = "", rule: str = "opening") -> None:
+    """A new game of a preset (its seed drawn by the server unless one is given)."""
+    page.get_by_test_id("tab-play").click()
+    page.select_option("#p-preset", preset)
+    page.select_option("#p-rule", rule)
+    page.fill("#p-seed", seed)
+    before = page.evaluate("document.getElementById('p-board').dataset.game || ''")
+    page.get_by_test_id("new-game").click()
+    page.wait_for_function(f"(b => b.dataset.game !== {before!r} && b.dataset.status === 'playing')"
+                           "(document.getElementById('p-board'))")
+
+
 def moves_made(page: Any) -> int:
     return int(page.evaluate("document.getElementById('p-board').dataset.moves"))
 
@@ -283,8 +295,8 @@ def test_a_game_played_to_its_end_by_hints_is_reviewed(page: Any) -> None:
             break
         page.wait_for_function("document.getElementById('p-best').textContent.startsWith('Hint')")
         hint = page.inner_text("#p-best")
-        name = re.search(r"best plays ([A-Z]+[0-9]+)", hint).group(1)
-        play(page, name, "right" if "proven mine" in hint else "left")
+        name = re.search(r"Hint: (?:uncover|flag|guess) ([A-Z]+[0-9]+)", hint).group(1)
+        play(page, name, "right" if hint.startswith("Hint: flag") else "left")
     assert page.get_by_test_id("game-status").inner_text() in ("won", "lost")
     page.wait_for_selector("#p-review:not([hidden])")
     viewer = page.frame_locator("#p-viewer")
@@ -697,17 +709,25 @@ def test_a_replay_over_1_mb_is_refused_by_the_page_naming_the_command(page: Any,
     says(page, "r-status", "minesat replay long.evf --html")
 
 
-def test_a_seed_the_server_draws_is_shown_digit_for_digit(page: Any, url: str) -> None:
-    page.get_by_test_id("tab-play").click()
-    page.select_option("#p-preset", "beginner")
-    page.fill("#p-seed", "")
-    page.get_by_test_id("new-game").click()
-    page.wait_for_function("location.hash.includes('s=')")
-    game = page.evaluate("location.hash.match(/s=(\\d+)/)[1]")
-    state = json.loads(urllib.request.urlopen(url + "api/game/" + page.evaluate(
-        "document.getElementById('p-board').board.host.dataset.game"), timeout=10).read())
-    assert game == str(state["seed"])
-    assert "Seed " + game + "." in page.inner_text("#p-last")
+def test_a_seed_the_server_draws_is_kept_from_the_page_until_the_end_then_shown_digit_for_digit(
+    page: Any, url: str
+) -> None:
+    new_preset_game(page)
+    play(page, "E5")
+    page.wait_for_timeout(400)  # the URL follows a move within 200 ms
+    gid = page.evaluate("document.getElementById('p-board').dataset.game")
+    playing = page.evaluate("location.hash")
+    assert "s=" not in playing and "Seed" not in page.inner_text("#p-last"), playing
+    assert page.get_by_test_id("share-link").input_value() == ""
+    page.get_by_test_id("share").click()
+    assert "s=" not in page.get_by_test_id("share-link").input_value()
+    page.select_option("#p-speed", "0")
+    page.get_by_test_id("autoplay").click()
+    page.wait_for_function(GAME_OVER, timeout=60_000)
+    seed = str(api(url, f"api/game/{gid}")["seed"])
+    assert seed.isdigit()
+    page.wait_for_function(f"location.hash.includes('ds={seed}&')")
+    assert re.search(rf"seed\s+{seed}\b", page.inner_text("#p-end"), re.IGNORECASE)
 
 
 def test_the_clock_runs_from_the_first_click_and_stops_at_the_end(page: Any) -> None:
@@ -900,3 +920,184 @@ def test_on_a_big_board_a_proof_is_asked_for_not_searched_at_every_move(page: An
     page.click("#a-why-go")
     says(page, "a-why", f"{name} is safe because of ")
     assert len(proofs) == 1
+
+
+# --- A game that keeps its secrets, hints with the move, reload and share (issue 41) ---------------
+
+#: Two layouts whose first uncover at C3 shows one position; A6 is a mine in the first, B6 in the second.
+TWINS = (
+    ["*....*", "....*.", "......", ".....*", "....*."],
+    ["*.....", "....**", "......", ".....*", "....*."],
+)
+
+
+def play_layout(page: Any, tmp_path: Path, rows: list[str]) -> None:
+    page.get_by_test_id("tab-play").click()
+    page.set_input_files("#p-layout", str(layout_file(tmp_path, rows)))
+    before = page.evaluate("document.getElementById('p-board').dataset.game || ''")
+    page.get_by_test_id("new-game").click()
+    page.wait_for_function(f"(b => b.dataset.game !== {before!r} && b.dataset.moves === '0')"
+                           "(document.getElementById('p-board'))")
+
+
+def move_log(page: Any) -> list[str]:
+    return page.locator("[data-testid=move-log] li").all_inner_texts()
+
+
+def test_a_flag_reads_alike_on_a_mine_and_on_a_safe_cell_of_one_probability(
+    pages: Pages, tmp_path: Path
+) -> None:
+    said = []
+    for rows in TWINS:
+        page = pages.open("#play")
+        play_layout(page, tmp_path, rows)
+        play(page, "C3")
+        for name in ("A6", "B6", "A6", "B6"):  # flagged, then unflagged
+            play(page, name, "right")
+        said.append((page.locator("#p-log li").all_inner_texts(), point(page, "p-board", "E6"),
+                     page.inner_text("#p-last")))
+    assert said[0] == said[1] and len(said[0][0]) == 5
+    assert "not a mine" not in " ".join(said[0][0])
+
+
+def test_a_hint_comes_with_the_move_that_leads_to_it(page: Any) -> None:
+    asked: list[str] = []
+    page.route("**/hint", lambda route: route.abort())  # the hint may come only with the move
+    page.on("request", lambda r: asked.append(r.post_data or "") if r.url.endswith("/move") else None)
+    new_game(page, 9, 9, 10, seed=12)
+    page.check("#p-hint")
+    play(page, "E5")
+    page.wait_for_function("document.getElementById('p-best').textContent.startsWith('Hint: ')")
+    assert page.evaluate("document.getElementById('p-board').dataset.hinted") == "1"
+    hint = page.inner_text("#p-best")
+    name = re.search(r"Hint: (?:uncover|flag|guess) ([A-Z]+[0-9]+)", hint).group(1)
+    play(page, name, "right" if hint.startswith("Hint: flag") else "left")
+    page.wait_for_function("document.getElementById('p-board').dataset.hinted === '2' || "
+                           f"{GAME_OVER}")
+    assert all(json.loads(body).get("hint") is True for body in asked), asked
+    # A proven-safe cell under the player's flag: the hint says to take the flag off, in words.
+    if page.evaluate(GAME_OVER):
+        return
+    hint = page.inner_text("#p-best")
+    if hint.startswith("Hint: uncover "):
+        name = hint.split()[2]
+        play(page, name, "right")
+        says(page, "p-best", f"Hint: take the flag off {name}: it is proven safe")
+
+
+def test_a_first_click_loss_ends_with_its_time_its_3bv_solved_and_the_guess_it_risked(page: Any) -> None:
+    new_preset_game(page, seed="6", rule="any")
+    play(page, "A1")
+    page.wait_for_function(GAME_OVER)
+    figures = dict(zip([dt.lower() for dt in page.locator("#p-end-figures dt").all_inner_texts()],
+                       page.locator("#p-end-figures dd").all_inner_texts(), strict=True))
+    assert figures["time"] == "0.00 s" and figures["3bv/s"] == "–", figures
+    assert re.fullmatch(r"0/\d+", figures["3bv"]), figures
+    assert figures["guesses"].startswith("1, chance they would all survive: "), figures
+    assert float(page.get_by_test_id("clock").inner_text()) == 0
+    # The panel is under the board: the end does not move the board.
+    page.get_by_test_id("new-game").click()
+    page.wait_for_function("document.getElementById('p-board').dataset.status === 'playing' && "
+                           "document.getElementById('p-end').hidden")
+    top = page.evaluate("document.getElementById('p-board').getBoundingClientRect().top")
+    play(page, "A1")
+    page.wait_for_function("!document.getElementById('p-end').hidden")
+    assert page.evaluate("document.getElementById('p-board').getBoundingClientRect().top") == top
+
+
+def test_a_reload_keeps_the_game_its_log_its_running_clock_and_hints_and_new_game_deals_afresh(
+    page: Any,
+) -> None:
+    new_preset_game(page)
+    page.check("#p-hint")
+    play(page, "E5")
+    covered = page.evaluate("document.getElementById('p-board').board.states.indexOf(-1)")
+    play(page, cell_name(divmod(covered, 9)), "right")
+    gid = page.evaluate("document.getElementById('p-board').dataset.game")
+    cells = page.evaluate("Array.from(document.getElementById('p-board').board.states)")
+    log = move_log(page)
+    page.wait_for_function("Number(document.querySelector('[data-testid=clock]').textContent) >= 1")
+    page.wait_for_function(f"location.hash.includes('g={gid}')")
+    page.reload()
+    page.wait_for_function(f"document.getElementById('p-board').dataset.game === {gid!r}")
+    assert move_log(page) == log and len(log) == 2
+    assert page.evaluate("Array.from(document.getElementById('p-board').board.states)") == cells
+    clock = int(page.get_by_test_id("clock").inner_text())
+    assert clock >= 1
+    page.wait_for_function(f"Number(document.querySelector('[data-testid=clock]').textContent) > {clock}")
+    assert page.is_checked("#p-hint")
+    page.wait_for_function("document.getElementById('p-best').textContent.startsWith('Hint: ')")
+    assert page.input_value("#p-seed") == ""
+    made: list[str] = []
+    page.on("request", lambda r: made.append(r.post_data or "") if r.url.endswith("/api/game") else None)
+    page.get_by_test_id("new-game").click()
+    page.wait_for_function(f"document.getElementById('p-board').dataset.game !== {gid!r}")
+    assert made and "seed" not in json.loads(made[0]), made  # a new board, not this one again
+
+
+def test_a_share_link_reopens_the_game_in_progress_with_its_log_and_clock(pages: Pages) -> None:
+    page = pages.open("#play")
+    new_preset_game(page)
+    play(page, "E5")
+    page.wait_for_function("Number(document.querySelector('[data-testid=clock]').textContent) >= 1")
+    link = share(page)
+    assert "s=" not in link and "g=" in link
+    fresh = pages.open(link.removeprefix(pages.url))
+    fresh.wait_for_function("document.getElementById('p-board').dataset.moves === '1'")
+    assert move_log(fresh) == move_log(page)
+    clock = int(fresh.get_by_test_id("clock").inner_text())
+    assert clock >= 1
+    fresh.wait_for_function(f"Number(document.querySelector('[data-testid=clock]').textContent) > {clock}")
+
+
+def test_back_after_a_quick_change_of_tab_shows_the_game_as_it_is(page: Any) -> None:
+    new_game(page, 9, 9, 10, seed=31)
+    play(page, "E5")
+    page.wait_for_timeout(400)
+    covered = page.evaluate("document.getElementById('p-board').board.states.indexOf(-1)")
+    play(page, cell_name(divmod(covered, 9)), "right")
+    page.get_by_test_id("tab-review").click()  # within the 200 ms the URL takes to follow the move
+    page.wait_for_timeout(400)
+    page.go_back()
+    page.wait_for_selector("#play:not([hidden])")
+    page.wait_for_timeout(500)
+    assert moves_made(page) == 2
+
+
+def test_the_smaller_points_of_the_page(page: Any) -> None:
+    # A new board clears the suggested move at once (it named a cell of the old board).
+    page.wait_for_function("document.getElementById('a-best').textContent !== ''")
+    cleared = "document.getElementById('a-new').click(), document.getElementById('a-best').textContent"
+    assert page.evaluate(cleared) == ""
+    # What a file said is not said of a later board.
+    page.evaluate("document.getElementById('a-load-status').textContent = 'read endgame-count.txt'")
+    page.click("#a-new")
+    assert page.inner_text("#a-load-status") == ""
+    # Perfect play that needs no search says so, not "0 states".
+    paste(page, "# mines: 1\n1??\n")
+    says(page, "a-perfect", "no search needed")
+    assert "0 states" not in page.inner_text("#a-perfect")
+    says(page, "a-marks", "Guesses no play can avoid: ")
+    assert "The automatic player would play " in page.inner_text("#a-best")
+    # Autoplay started again after the player took over says nothing of the taking over.
+    new_game(page, 9, 9, 10, seed=21)
+    page.select_option("#p-speed", "1000")
+    page.get_by_test_id("autoplay").click()
+    page.wait_for_function("Number(document.getElementById('p-board').dataset.moves) >= 1")
+    covered = page.evaluate("document.getElementById('p-board').board.states.indexOf(-1)")
+    click(page, "p-board", cell_name(divmod(covered, 9)), "right")
+    says(page, "p-auto-note", "You have taken over")
+    if not page.evaluate(GAME_OVER):
+        page.get_by_test_id("autoplay").click()
+        page.wait_for_function("!document.getElementById('p-auto-note').textContent.includes('taken over')")
+    # The hooks of SPEC 19.
+    assert page.get_by_test_id("move-log").count() == 1 and page.get_by_test_id("clock").count() == 1
+
+
+def test_on_a_phone_an_expert_board_has_tiles_a_finger_can_tap_and_a_tap_tints_nothing(pages: Pages) -> None:
+    page = pages.open("#play", width=390, height=844, has_touch=True, is_mobile=True)
+    new_preset_game(page, "expert")
+    assert int(page.evaluate("document.getElementById('p-board').dataset.tile")) >= 28
+    canvas = "document.querySelector('#p-board canvas')"
+    tint = page.evaluate(f"getComputedStyle({canvas}).webkitTapHighlightColor")
+    assert tint in ("rgba(0, 0, 0, 0)", "transparent"), tint

@@ -266,6 +266,7 @@ class Reviewer:
         keep_analyses: bool = False,
         analyzer: Analyzer | None = None,
         chances: bool = True,
+        flags_by_numbers: bool = False,
     ) -> None:
         self.game = Game(layout)
         self.moves: list[ReviewedMove] = []
@@ -275,6 +276,9 @@ class Reviewer:
         #: Whether a guess is compared with the best move (``chances`` off: a game played on a big
         #: board, where that search may take seconds a guess; its review afterwards has them).
         self._judge.chances = chances
+        #: A flag judged on the numbers alone (a game still being played, whose layout is secret):
+        #: *wrong* only on a cell proven safe, else *unproven*, whatever the layout holds there.
+        self._judge.flags_by_numbers = flags_by_numbers
 
     def play(self, played: Move | PlayedMove | str) -> ReviewedMove:
         """Judge ``played`` on the position before it, then play it (a refused move changes nothing).
@@ -364,6 +368,7 @@ class _Judge:
         self._last: tuple[Position, Analysis] | None = None
         self._best: Strategy | None = None  # the ``best`` strategy, made when first asked
         self.chances = True
+        self.flags_by_numbers = False
 
     def _analysis(self, blank: Position) -> Analysis:
         """The full analysis of ``blank``; a move with no effect leaves the position as it was."""
@@ -401,7 +406,10 @@ class _Judge:
                 if cell in self.mine:
                     return _Judgement(Verdict.MINE, analysis=analysis)
                 full = analysis if analysis is not None else self._analysis(blank)
-                verdict = Verdict.UNPROVEN if cell in layout.mines else Verdict.WRONG
+                if self.flags_by_numbers:
+                    verdict = Verdict.WRONG if cell in self.safe else Verdict.UNPROVEN
+                else:
+                    verdict = Verdict.UNPROVEN if cell in layout.mines else Verdict.WRONG
                 return _Judgement(verdict, full.probability[cell[0]][cell[1]], analysis=analysis)
         # An uncover opens its cell; a chord every covered, unflagged neighbour of its number.
         if move.action is Action.UNCOVER:
@@ -486,8 +494,11 @@ def _flagged(position: Position, cells: Iterable[Cell]) -> Position:
 # --- in words ---------------------------------------------------------------------------
 
 
-def describe(move: ReviewedMove) -> str:
+def describe(move: ReviewedMove, player: str = "best") -> str:
     """The verdict on ``move`` as a short sentence, as the viewer and ``minesat replay`` print it.
+
+    ``player`` names whoever chose the move a guess is compared with where perfect play was out
+    of reach (the ``best`` strategy; the web app's game calls it the automatic player).
 
     >>> from minesat.board import Layout
     >>> review = review_game(Layout.from_rows(["*  ", "   ", "  *"]), [Move.parse("B2"), Move.parse("A1")])
@@ -530,20 +541,20 @@ def describe(move: ReviewedMove) -> str:
         text = f"guess at {percent(p)}, {than}"
     if move.safe_left:
         text += f"; {plural(move.safe_left, 'proven-safe cell')} left untaken"
-    text += _chances(move)
+    text += _chances(move, player)
     return text + (": hit a mine" if move.verdict is Verdict.LOSS else "")
 
 
-def _chances(move: ReviewedMove) -> str:
+def _chances(move: ReviewedMove, player: str = "best") -> str:
     """What a guess kept of the chance to win (``; kept 62.5% of 80.0% to win (best B3)``), or the
-    move ``best`` would have made; nothing for a move without either."""
+    move ``player`` would have made; nothing for a move without either."""
     if move.best_move is None:
         return ""
     best = cell_name(move.best_move)
     if move.win_probability is None or move.best_win_probability is None:
         if move.best_move == move.cell:
-            return "; the move best would make"
-        return f"; best would {'take' if move.safe_left else 'guess'} {best}"
+            return f"; the move {player} would make"
+        return f"; {player} would {'take' if move.safe_left else 'guess'} {best}"
     if move.win_probability >= move.best_win_probability:
         return f"; keeps the best chance to win, {percent(move.best_win_probability)}"
     kept, of = percent(move.win_probability), percent(move.best_win_probability)

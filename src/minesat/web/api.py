@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -412,12 +412,17 @@ def auto_guess_request(position: Position, strategy: str, limited: bool = False)
 
 
 
-def hint_request(position: Position, marks: bool = False) -> dict[str, Any]:
-    """A game's hint: the analysis of what the player sees, flags read as notes, and the best move.
+def hint_request(
+    position: Position, marks: bool = False, marks_seconds: float = MARKS_SECONDS
+) -> dict[str, Any]:
+    """A game's hint: the analysis of what the player sees, flags read as notes, and the best move;
+    with ``marks``, the marks too (:func:`marks_json`, its search for dead cells held to
+    ``marks_seconds``).
 
     The move is the player's from there, minus what the player's flags have done
-    already: a proven mine flagged is not flagged again, and a proven-safe cell
-    under a flag is unflagged first.
+    already: a proven mine flagged is not flagged again, a proven-safe cell under a
+    flag is unflagged first, and a guess never goes to a flagged cell
+    (:func:`unflagged_guess`).
 
     >>> hint = hint_request(Position.from_rows(["*1?", "11*"], mines=1))
     >>> hint["analysis"]["mine"], hint["analysis"]["safe"], hint["best"]["move"]
@@ -433,25 +438,58 @@ def hint_request(position: Position, marks: bool = False) -> dict[str, Any]:
     flagged = set(position.cells_in(FLAG))
     todo = replace(analysis, mine=tuple(c for c in analysis.mine if c not in flagged))
     best = best_move(blank, todo)
-    if best["move"] is not None and best["reason"] == Reason.SAFE.value:
-        cell = Move.parse(best["move"]).cell
-        if cell in flagged:
+    if best["move"] is not None and Move.parse(best["move"]).cell in flagged:
+        if best["reason"] == Reason.SAFE.value:
             unflag = f"{best['move']}-"
             best = {**best, "move": unflag, "text": f"{unflag}: proven safe, take the flag off"}
+        else:
+            best = unflagged_guess(blank, todo, flagged)
     shown = analysis.to_json()
     if marks:
-        shown["marks"] = marks_json(blank, analysis, analyzer, cost=cost)
+        shown["marks"] = marks_json(blank, analysis, analyzer, seconds=marks_seconds, cost=cost)
     return {"analysis": shown, "best": best}
 
 
+def unflagged_guess(position: Position, analysis: Analysis, flagged: set[Cell]) -> dict[str, Any]:
+    """The guess a hint names when the best one is on a cell the player flagged: the best of the
+    cells not flagged (the player's choice among them, else the safest of them); none when every
+    undecided cell is flagged.
+
+    >>> position = Position.from_rows(["1?", "??"], mines=1)
+    >>> analysis = Analyzer().analyze(position)
+    >>> unflagged_guess(position, analysis, {(0, 1)})["move"]
+    'B1'
+    >>> unflagged_guess(position, analysis, {(0, 1), (1, 0), (1, 1)})["move"] is None
+    True
+    """
+    left = tuple(c for c in analysis.unknown if c not in flagged)
+    if not left:
+        return {"move": None, "reason": "every undecided cell is flagged: take a flag off to go on",
+                "probability": None}
+    best = best_move(position, replace(analysis, unknown=left))
+    if best["move"] is not None and Move.parse(best["move"]).cell not in flagged:
+        return best
+    p, cell = min((mine_probability(analysis, c), c) for c in left)
+    move = cell_name(cell)
+    return {"move": move, "reason": Reason.GUESS.value, "probability": p,
+            "text": f"{move}: guess, mine probability {p:.4g} (the safest cell not flagged)"}
+
+
 def game_review_request(
-    layout: Layout, moves: list[str], rule: str, title: str, about: list[tuple[str, str]]
+    layout: Layout,
+    moves: list[str],
+    rule: str,
+    title: str,
+    about: list[tuple[str, str]],
+    figures: Sequence[tuple[str, str]] = (),
 ) -> dict[str, Any]:
-    """A finished game reviewed as ``minesat replay`` judges it, with its viewer page."""
+    """A finished game reviewed as ``minesat replay`` judges it, with its viewer page: ``about``
+    heads its summary (the board, the rule, the seed), ``figures`` follow the result (time, 3BV)."""
     from minesat.viewer import render_viewer, review_frames
 
     review = review_game(layout, [Move.parse(m) for m in moves], rule=rule, keep_analyses=True)
-    summary = [*about, *review_summary(review)]
+    result, *rest = review_summary(review)
+    summary = [*about, result, *figures, *rest]
     page = render_viewer(title, summary, review_frames(review), layout)
     return {"summary": summary, "moves": [_reviewed(m) for m in review.moves], "page": embedded(page)}
 

@@ -49,6 +49,7 @@ from minesat.web.games import (
     GameError,
     GameSession,
     GameSessions,
+    preflag_json,
     read_seed,
     step_json,
 )
@@ -88,6 +89,11 @@ NO_GUESS_SHARE = 0.8
 #: again with exact play held to what a hint searches (on boards of up to 36 cells the player
 #: searches up to 70 000 layouts, half a minute for some positions).
 AUTO_GUESS_SHARE = 0.6
+
+#: Seconds a hint that comes with a move may spend looking for dead cells (its marks); the rest
+#: come from ``/hint`` (the page asks for them once the hint is shown). The whole search took a
+#: median 0.2 s and up to 1.1 s a move of expert games, five times the analysis and move together.
+HINT_MARKS_SECONDS = 0.03
 
 #: Most moves of the automatic player one request may ask for.
 MAX_AUTO_MOVES = 1000
@@ -165,19 +171,27 @@ def create_app(
     async def in_worker(
         pool: str, function: Callable[..., Any], *args: Any, perfect: bool = False
     ) -> Response:
+        status, payload = await answer_in(pool, function, *args, perfect=perfect)
+        return JSONResponse(payload, status)
+
+    async def answer_in(
+        pool: str, function: Callable[..., Any], *args: Any, perfect: bool = False
+    ) -> tuple[int, dict[str, Any]]:
+        """``function(*args)``'s answer, computed in a worker of ``pool``: ``(status, object)``."""
+        limit = f"within the time limit of {work_seconds:.0f} s"
         try:
-            status, payload = await pools[pool].run(work_seconds, api.answer, function, *args)
+            answer: tuple[int, dict[str, Any]]
+            answer = await pools[pool].run(work_seconds, api.answer, function, *args)
+            return answer
         except PoolBusy:
-            return _error(503, busy)
+            return 503, {"error": busy}
         except JobTimeout:
             if perfect:
-                return _error(422, f"perfect play did not finish within the time limit of {work_seconds:.0f} "
-                              "s: too many cells are covered for an exact search; try a position with fewer "
-                              "covered cells")
-            return _error(503, f"not done within the time limit of {work_seconds:.0f} s")
+                return 422, {"error": f"perfect play did not finish {limit}: too many cells are covered for "
+                             "an exact search; try a position with fewer covered cells"}
+            return 503, {"error": f"not done {limit}"}
         except JobFailed as err:
-            return _error(500, f"internal error: {err}")
-        return JSONResponse(payload, status)
+            return 500, {"error": f"internal error: {err}"}
 
     async def page(request: Request) -> Response:
         return Response(_page(), media_type="text/html; charset=utf-8")
@@ -281,7 +295,7 @@ def create_app(
             except HTTPError as err:
                 games.discard(game.id)
                 return _error(err.status, f"move {number} ({text}): {err.message}")
-        return JSONResponse(game.state(last))
+        return JSONResponse(game.state(last, log=True))
 
     async def play(game: GameSession, text: str, step: AutoStep | None = None) -> Any:
         """Play one move, or the automatic player's ``step`` (the no-guess board made in a worker at
@@ -298,9 +312,7 @@ def create_app(
         except GameError as err:
             raise HTTPError(409, str(err)) from None
         if reviewed is None:  # a flag before the first uncover
-            flag = text.endswith("*")
-            return {"move": text, "verdict": "flag" if flag else "unflag", "probability": None,
-                    "text": "flag placed before the first click" if flag else "flag removed"}
+            return preflag_json(text)
         return reviewed
 
     async def no_guess_board(game: GameSession, start: Cell) -> tuple[Layout, dict[str, Any]]:
@@ -335,7 +347,7 @@ def create_app(
             raise HTTPError(404, "no such game (it may have been dropped: start a new one)") from None
 
     async def game_state(request: Request) -> Response:
-        return JSONResponse(session(request).state())
+        return JSONResponse(session(request).state(log=True))
 
     async def move(request: Request) -> Response:
         game = session(request)
@@ -343,7 +355,24 @@ def create_app(
         text = body.get("move") if isinstance(body, dict) else None
         if not isinstance(text, str):
             return _error(400, '"move" is required: A5 uncovers, A5* flags, A5- unflags, A5+ chords')
-        return JSONResponse(game.state(await play(game, text)))
+        asked = _hint_asked(body)
+        state = game.state(await play(game, text))
+        return JSONResponse(await with_hint(game, state, asked))
+
+    async def with_hint(game: GameSession, state: dict[str, Any], asked: tuple[bool, bool]) -> dict[str, Any]:
+        """``state`` with the hint on the position it shows (``hint``), when ``asked`` for one
+        (``(hint, marks)``) and the game is in progress: the move's answer brings the next hint
+        (SPEC section 19). Its marks' search for dead cells is held to :data:`HINT_MARKS_SECONDS`
+        (``complete`` false past it: ``/hint`` has them all). A hint that cannot be given says why
+        (``{"error": ...}``); the move was played all the same."""
+        hint, marks = asked
+        if not hint or state["status"] != "playing":
+            return state
+        position = game.position_at(state["moves"])
+        if position is None:
+            return state  # before the first uncover (nothing to analyse), or moved on meanwhile
+        status, answer = await answer_in("work", api.hint_request, position, marks, HINT_MARKS_SECONDS)
+        return {**state, "hint": answer if status == 200 else {"error": answer["error"]}}
 
     async def auto(request: Request) -> Response:
         """The automatic player makes its next moves (``moves``, 1 by default) in the game."""
@@ -360,6 +389,7 @@ def create_app(
         strategy = body.get("strategy", AUTO_STRATEGY)
         if not isinstance(strategy, str) or not is_strategy(strategy):
             return _error(400, f'"strategy" must be a strategy of minesat solve, not {strategy!r}')
+        asked = _hint_asked(body)
         if game.over:
             return _error(409, f"the game is over ({game.state()['status']})")
         steps: list[dict[str, Any]] = []
@@ -385,7 +415,7 @@ def create_app(
                 stopped, pending = "guess", step_json(chosen, None)
                 break
             try:
-                last = await anyio.to_thread.run_sync(game.auto_guess, step, cell)
+                last = await anyio.to_thread.run_sync(game.auto_guess, step, chosen)
             except GameChanged:
                 continue
             except GameError as err:
@@ -394,6 +424,7 @@ def create_app(
         state = game.state(last)
         if game.over:
             stopped = state["status"]
+        state = await with_hint(game, state, asked)
         return JSONResponse({**state, "auto": steps, "stopped": stopped, "next": pending})
 
     async def auto_guess(position: Any, strategy: str) -> tuple[Cell, float, str]:
@@ -435,8 +466,7 @@ def create_app(
         marks = body.get("marks", False) if isinstance(body, dict) else None
         if not isinstance(marks, bool):
             return _error(400, 'the body, when there is one, is {"marks": true} or {"marks": false}')
-        with game.lock:  # not half-way through a move
-            position = None if game.reviewer is None else game.reviewer.game.position()
+        position = game.position_at()
         if position is None:
             return _error(409, "nothing to analyse before the first click: every cell is alike")
         return await in_worker("work", api.hint_request, position, marks)
@@ -450,7 +480,8 @@ def create_app(
         moves = [m.move for m in reviewer.moves]
         title = f"Your game: {game.rows}x{game.cols}, {plural(game.mines, 'mine')}"
         return await in_worker(
-            "work", api.game_review_request, reviewer.game.layout, moves, game.rule.value, title, game.about()
+            "work", api.game_review_request, reviewer.game.layout, moves, game.rule.value, title,
+            game.about(), game.figures(),
         )
 
     @asynccontextmanager
@@ -552,6 +583,17 @@ def _game_options(body: object) -> tuple[int, int, int, dict[str, Any]]:
     if not isinstance(no_guess, bool):
         raise GameError(f"no_guess must be true or false, not {no_guess!r}")
     return rows, cols, mines, {"rule": rule, "seed": read_seed(body.get("seed")), "no_guess": no_guess}
+
+
+def _hint_asked(body: dict[str, Any]) -> tuple[bool, bool]:
+    """A move's ``"hint"`` and ``"marks"`` (both false unless given): the hint to answer with."""
+    asked = []
+    for key in ("hint", "marks"):
+        value = body.get(key, False)
+        if not isinstance(value, bool):
+            raise HTTPError(400, f'"{key}" must be true or false, not {value!r}')
+        asked.append(value)
+    return asked[0], asked[1]
 
 
 def _moves(body: dict[str, Any]) -> list[str]:

@@ -5,9 +5,17 @@ given layout), and a :class:`~minesat.review.Reviewer` that plays each move
 and judges it on the position before it (the same judge as ``minesat
 replay``), so the page can say at once what a guess risked. The layout is
 drawn at the first uncover, from the seed, as :class:`~minesat.game.Game`
-draws it (a no-guess board is made there too, the clicked cell its start);
-it is sent to the page only once the game is over. Flags placed before the
-first uncover are kept and played just after the board is drawn.
+draws it (a no-guess board is made there too, the clicked cell its start).
+Flags placed before the first uncover are kept and played just after the
+board is drawn.
+
+Until the game is over, nothing it says depends on the hidden layout beyond
+what the player sees (SPEC section 19): a flag is judged on the numbers alone
+(a proven mine; *wrong* only on a proven-safe cell; else unproven, with its
+probability), the layout is sent only at the end, and so is a seed the server
+drew (a seed the player gave is theirs). The game keeps its log (each move and
+what was said of it) and its clock, so that a page reopening it by its id
+shows both.
 
 The automatic player can take over at any move (:meth:`GameSession.auto_step`):
 it plays as :func:`~minesat.player.play_game` does, every proven move of a
@@ -21,6 +29,8 @@ the bound, the game touched longest ago is dropped.
 >>> games.add(game)
 >>> game.play("A1").verdict.value, game.state()["status"], "mine_cells" in game.state()
 ('first', 'playing', False)
+>>> game.state()["seed"], [entry["text"] for entry in game.log]
+('7', ['A1: first click'])
 >>> games.get(game.id) is game
 True
 """
@@ -80,6 +90,9 @@ PROOF_NODES = 5000
 
 #: Why the automatic player takes a flag off: the one reason that is not one of :class:`Reason`'s.
 UNFLAG = "unflag"
+
+#: Who chose the move a guess is compared with (``describe``'s ``player``), in the game's words.
+AUTO_PLAYER = "the automatic player"
 
 
 class GameError(ValueError):
@@ -167,16 +180,20 @@ class GameSession:
         check_startable(rows, cols, mines, self.rule)
         self.id = secrets.token_urlsafe(16)
         self.rows, self.cols, self.mines = rows, cols, mines
-        self.seed = seed if seed is not None or layout is not None else secrets.randbelow(2**63)
+        #: A seed the server drew is the game's secret until it ends (with it, anyone rebuilds the board).
+        self.seed_drawn = seed is None and layout is None
+        self.seed = secrets.randbelow(2**63) if self.seed_drawn else seed
         self.given = layout is not None
         self.no_guess = no_guess
-        self.reviewer = (Reviewer(layout, rule=self.rule, chances=rows * cols <= CHANCES_CELLS)
-                         if layout is not None else None)
+        self.reviewer = self._reviewer(layout, self.rule) if layout is not None else None
+        #: Each move played and what was said of it (:func:`log_entry`), for a page that reopens the game.
+        self.log: list[dict[str, Any]] = []
         self.lock = threading.RLock()  # auto_guess holds it around play, which takes it too
         self.touched = time.monotonic()
         self.start: Cell | None = None  # the first uncover
         self.began: float | None = None  # when it was played (monotonic seconds)
         self.ended: float | None = None
+        self.timed_moves = 0  # moves played since the clock started, the one that started it included
         self.preflags: set[Cell] = set()  # flags placed before the first uncover
         #: How a no-guess board was made (``method``, ``tries``, ``seconds``), once it is.
         self.made: dict[str, Any] | None = None
@@ -216,10 +233,20 @@ class GameSession:
         if move.cell in self.preflags:
             raise GameError(f"{cell_name(move.cell)} is flagged: take the flag off to uncover it")
 
+    def _reviewer(self, layout: Layout, rule: FirstClick) -> Reviewer:
+        """The judge of the moves in play: flags on the numbers alone (the layout is secret)."""
+        chances = self.rows * self.cols <= CHANCES_CELLS
+        return Reviewer(layout, rule=rule, chances=chances, flags_by_numbers=True)
+
     def play(
-        self, text: str, layout: Layout | None = None, made: dict[str, Any] | None = None
+        self,
+        text: str,
+        layout: Layout | None = None,
+        made: dict[str, Any] | None = None,
+        step: AutoStep | None = None,
     ) -> ReviewedMove | None:
-        """Judge and play one move in SPEC notation (``A5``, ``A5*``, ``A5-``, ``A5+``).
+        """Judge and play one move in SPEC notation (``A5``, ``A5*``, ``A5-``, ``A5+``), and log it
+        (``step``: the automatic player's move, logged with its reason).
 
         Before the first uncover a flag is only noted (``None`` is answered); the first
         uncover draws the layout (``layout``, the no-guess board made for it, when given).
@@ -227,11 +254,12 @@ class GameSession:
         move = self.parse(text)
         with self.lock:
             if self.reviewer is None:
-                if move.action is Action.FLAG:
-                    self.preflags.add(move.cell)
-                    return None
-                if move.action is Action.UNFLAG:
-                    self.preflags.discard(move.cell)
+                if move.action in (Action.FLAG, Action.UNFLAG):
+                    if move.action is Action.FLAG:
+                        self.preflags.add(move.cell)
+                    else:
+                        self.preflags.discard(move.cell)
+                    self.log.append(log_entry(text, preflag_json(text), step))
                     return None
                 if move.action is not Action.UNCOVER:
                     raise GameError("the first move uncovers a cell (a chord needs a number)")
@@ -241,8 +269,12 @@ class GameSession:
             if self.reviewer.game.over:
                 raise GameError(f"the game is over ({self.reviewer.game.status.value})")
             reviewed = self.reviewer.play(move)
+            if self.began is None and any(state >= 0 for state in self.reviewer.game.state):
+                self.began = time.monotonic()  # a given layout's clock: from its first uncover too
+            self.timed_moves += self.began is not None
             if self.reviewer.game.over:
                 self.ended = time.monotonic()
+            self.log.append(log_entry(text, reviewed, step))
             return reviewed
 
     def _begin(self, start: Cell, layout: Layout | None, made: dict[str, Any] | None) -> None:
@@ -257,7 +289,7 @@ class GameSession:
                 raise GameError(str(err)) from None
         # A no-guess board keeps its start mine-free whatever the rule: the first click risks nothing.
         judged = FirstClick.SAFE if self.no_guess and self.rule is FirstClick.ANY else self.rule
-        self.reviewer = Reviewer(layout, rule=judged, chances=self.rows * self.cols <= CHANCES_CELLS)
+        self.reviewer = self._reviewer(layout, judged)
         self.made = made
         self.start, self.began = start, time.monotonic()
         for cell in sorted(self.preflags):
@@ -267,6 +299,14 @@ class GameSession:
     @property
     def over(self) -> bool:
         return self.reviewer is not None and self.reviewer.game.over
+
+    def position_at(self, moves: int | None = None) -> Position | None:
+        """What the player sees now, flags included; ``None`` before the first uncover, or when
+        ``moves`` is given and the game is no longer at that many moves (another came meanwhile)."""
+        with self.lock:  # not half-way through a move
+            if self.reviewer is None or (moves is not None and len(self.reviewer.moves) != moves):
+                return None
+            return self.reviewer.game.position()
 
     # --- the automatic player ------------------------------------------------------------
 
@@ -314,7 +354,7 @@ class GameSession:
         self, step: AutoStep, layout: Layout | None = None, made: dict[str, Any] | None = None
     ) -> ReviewedMove | None:
         """Play a step :meth:`auto_step` gave, keeping the round (``layout``, ``made`` as :meth:`play`)."""
-        reviewed = self.play(step.move, layout, made)
+        reviewed = self.play(step.move, layout, made, step)
         with self.lock:
             if self.reviewer is not None:
                 if step.reason == Reason.MINE.value:
@@ -323,14 +363,14 @@ class GameSession:
                     self._planned_at += 1  # the round goes on
         return reviewed
 
-    def auto_guess(self, position: Position, cell: Cell) -> ReviewedMove | None:
-        """Play the guess chosen on ``position`` (:meth:`auto_step`'s answer), unless the game has
-        moved on meanwhile (:class:`GameChanged`: ask :meth:`auto_step` again). The check and the
-        move are under one hold of the lock, so no other move comes between them."""
+    def auto_guess(self, position: Position, step: AutoStep) -> ReviewedMove | None:
+        """Play the guess ``step`` chosen on ``position`` (:meth:`auto_step`'s answer), unless the
+        game has moved on meanwhile (:class:`GameChanged`: ask :meth:`auto_step` again). The check
+        and the move are under one hold of the lock, so no other move comes between them."""
         with self.lock:
             if self.reviewer is None or self.reviewer.game.position() != position:
                 raise GameChanged("the game changed while the guess was chosen")
-            return self.play(str(Move(cell)))
+            return self.play(step.move, step=step)
 
     def _unproven_flags(self, position: Position) -> Cell | None:
         """The first flag the automatic player did not place and the numbers do not prove a mine."""
@@ -366,9 +406,12 @@ class GameSession:
 
     # --- what the page sees ----------------------------------------------------------------
 
-    def state(self, last: ReviewedMove | dict[str, Any] | None = None) -> dict[str, Any]:
-        """What the page may see: the cells as a player sees them; the mines once the game is over."""
+    def state(self, last: ReviewedMove | dict[str, Any] | None = None, log: bool = False) -> dict[str, Any]:
+        """What the page may see: the cells as a player sees them, the time since the first uncover
+        (``elapsed``); the mines, the seed (when the server drew it) and the figures once the game is
+        over. ``log``: with the log of every move (for a page that reopens the game)."""
         reviewer = self.reviewer
+        over = reviewer is not None and reviewer.game.over
         if reviewer is None:
             cells = [-1] * (self.rows * self.cols)
             for r, c in self.preflags:
@@ -381,14 +424,16 @@ class GameSession:
             "cols": self.cols,
             "mines": self.mines,
             "rule": self.rule.value,
-            "seed": None if self.seed is None else str(self.seed),
+            "seed": None if self.seed is None or (self.seed_drawn and not over) else str(self.seed),
+            "seed_drawn": self.seed_drawn,
+            "given": self.given,
             "no_guess": self.no_guess,
             "start": None if self.start is None else cell_name(self.start),
             "status": Status.PLAYING.value if reviewer is None else reviewer.game.status.value,
             "cells": cells,
             "moves": 0 if reviewer is None else len(reviewer.moves),
             "guesses": [] if reviewer is None else [
-                {"move": m.move, "probability": m.probability, "text": describe(m)}
+                {"move": m.move, "probability": m.probability, "text": describe(m, AUTO_PLAYER)}
                 for m in reviewer.moves if m.verdict.value in ("guess", "loss")
             ],
         }
@@ -400,16 +445,51 @@ class GameSession:
             last = last_json(last)
         if last is not None:
             state["last"] = last
-        if reviewer is not None and reviewer.game.over:
-            layout = reviewer.game.layout
-            assert layout is not None
-            state["mine_cells"] = sorted(cell_name(c) for c in layout.mines)
-            state["exploded"] = None if reviewer.game.exploded is None else cell_name(reviewer.game.exploded)
-            state["bbbv"] = layout.bbbv()
-            state["bbbv_done"] = bbbv_solved(layout, reviewer.game.position())
-            if self.began is not None and self.ended is not None:
-                state["seconds"] = round(self.ended - self.began, 3)
+        if log:
+            state["log"] = list(self.log)
+        if not over:
+            state["elapsed"] = None if self.began is None else round(time.monotonic() - self.began, 3)
+            return state
+        assert reviewer is not None and reviewer.game.layout is not None
+        layout = reviewer.game.layout
+        state["mine_cells"] = sorted(cell_name(c) for c in layout.mines)
+        state["exploded"] = None if reviewer.game.exploded is None else cell_name(reviewer.game.exploded)
+        state["bbbv"] = layout.bbbv()
+        state["bbbv_done"] = bbbv_solved(layout, reviewer.game.position())
+        state["seconds"] = self.seconds
         return state
+
+    @property
+    def seconds(self) -> float | None:
+        """The game's time, from the first uncover to the last move (``None`` while it is played):
+        0 for a game that ended at the uncover that started its clock, as a player's clock says."""
+        if self.ended is None:
+            return None
+        if self.began is None or self.timed_moves <= 1:
+            return 0.0
+        return round(self.ended - self.began, 3)
+
+    def figures(self) -> list[tuple[str, str]]:
+        """Time, 3BV (solved/total on a loss) and 3BV/s of a finished game, for its review; no 3BV/s
+        for a game of no measurable time (ended at its first uncover).
+
+        >>> game = GameSession(9, 9, 10, rule="any", layout=Layout.from_rows(["*" + "." * 8] + ["." * 9] * 8))
+        >>> game.play("A1").verdict.value, game.figures()
+        ('loss', [('Time', '0 s: the game ended at its first uncover'), ('3BV', '0/1')])
+        """
+        reviewer = self.reviewer
+        assert reviewer is not None and reviewer.game.over and reviewer.game.layout is not None
+        total = reviewer.game.layout.bbbv()
+        solved = bbbv_solved(reviewer.game.layout, reviewer.game.position())
+        seconds = self.seconds
+        won = reviewer.game.status is Status.WON
+        assert seconds is not None
+        ended_at_once = self.timed_moves <= 1
+        time_taken = "0 s: the game ended at its first uncover" if ended_at_once else f"{seconds:.2f} s"
+        pairs = [("Time", time_taken), ("3BV", str(total) if won else f"{solved}/{total}")]
+        if seconds:
+            pairs.append(("3BV/s", f"{solved / seconds:.2f}"))
+        return pairs
 
     def about(self) -> list[tuple[str, str]]:
         """The (label, value) pairs that head the game's review page."""
@@ -426,7 +506,32 @@ class GameSession:
 def last_json(move: ReviewedMove) -> dict[str, Any]:
     """A played move as the state's ``last``: the move, the verdict and the judge's sentence."""
     return {"move": move.move, "verdict": move.verdict.value, "probability": move.probability,
-            "text": describe(move)}
+            "text": describe(move, AUTO_PLAYER)}
+
+
+#: The state's ``last`` for a flag placed or taken off before the first uncover (nothing to judge it by).
+PREFLAG = {
+    Action.FLAG: {"verdict": "flag", "probability": None, "text": "flag placed before the first click"},
+    Action.UNFLAG: {"verdict": "unflag", "probability": None, "text": "flag removed"},
+}
+
+
+def preflag_json(text: str) -> dict[str, Any]:
+    """The state's ``last`` for ``text``, a flag placed (or taken off) before the first uncover."""
+    return {"move": text, **PREFLAG[Move.parse(text).action]}
+
+
+def log_entry(move: str, said: ReviewedMove | dict[str, Any], step: AutoStep | None) -> dict[str, Any]:
+    """A line of the game's log: ``text`` as the page lists it (the move and the judge's sentence,
+    or the automatic player's reason), the ``verdict`` and whether the automatic player made it.
+
+    >>> log_entry("A1*", PREFLAG[Action.FLAG], None)
+    {'move': 'A1*', 'text': 'A1*: flag placed before the first click', 'verdict': 'flag', 'auto': False}
+    """
+    reviewed = said if isinstance(said, ReviewedMove) else None
+    last = last_json(reviewed) if reviewed is not None else said
+    text = f"{move}: {last['text']}" if step is None else step_json(step, reviewed)["text"]
+    return {"move": move, "text": text, "verdict": last["verdict"], "auto": step is not None}
 
 
 def step_json(step: AutoStep, reviewed: ReviewedMove | None) -> dict[str, Any]:
@@ -451,7 +556,7 @@ def _reason_text(step: AutoStep, reviewed: ReviewedMove | None) -> str:
         case Reason.FIRST.value:
             return "first click (the rule keeps it mine-free)"
         case Reason.GUESS.value if reviewed is not None:
-            return describe(reviewed)
+            return describe(reviewed, AUTO_PLAYER)
         case Reason.GUESS.value:
             return "guess" + ("" if step.probability is None else f" at {percent(step.probability)}")
     return "flag taken off: the numbers do not prove a mine there"

@@ -1,7 +1,7 @@
 // minesat serve's page, the Analyse tab: build or load a position; the analysis follows every edit.
 import { Board, cellName, compile, COVERED, FLAG, keyBoards, moveIndex, percent, tileSelect } from "./board.js";
 import { setTabState } from "./tabs.js";
-import { $, api, download, extension, friendly, mbf, pack, positionText, readFile, setText, unpack,
+import { $, api, download, extension, friendly, mbf, pack, plural, positionText, readFile, setText, unpack,
          wholeNumber } from "./util.js";
 import { describeBest, describeCell } from "./words.js";
 
@@ -60,6 +60,7 @@ function newBoard(rows, cols, states, mines) {
   A.rows = rows; A.cols = cols; A.mines = mines;
   // The old board's analysis, proof, pointed cell and best move would mislead on the new one.
   A.raw = null; A.an = null; A.best = null; A.hover = -1; A.bad = -1;
+  setText($("a-load-status"), ""); // what the last file said is not about this board (load says it again)
   $("a-rows").value = rows; $("a-cols").value = cols; $("a-mines").value = mines === null ? "" : mines;
   A.states = states ? Int8Array.from(states) : new Int8Array(rows * cols).fill(COVERED);
   aBoard.setSize(rows, cols);
@@ -72,6 +73,8 @@ function changed() {
   A.version++;
   $("a-board").dataset.version = String(A.version);
   A.proof = null; A.bad = -1; A.pointed = A.pinned = -1;
+  A.best = null; // the move for the board before: it would name a cell of this one (its own is asked anew)
+  setText($("a-best"), "");
   setText($("a-why"), "Point at a proven cell: the fewest numbers that force it are outlined.", "muted");
   $("a-why-go").hidden = true;
   A.whyCell = -1;
@@ -175,8 +178,8 @@ async function analyse() {
   const best = await api("/api/best", request());
   if (version !== A.version || A.failed) return;
   A.best = best.status === 200 ? best.data : null;
-  setText($("a-best"), A.best && A.best.move ? "best plays " + A.best.move + ": " + describeBest(A.best)
-    : A.best ? "best: " + A.best.reason : best.data.error ? "best: " + best.data.error : "");
+  setText($("a-best"), A.best && A.best.move ? "The automatic player would play " + A.best.move + ": " + describeBest(A.best)
+    : A.best ? "The automatic player: " + A.best.reason : best.data.error ? "The automatic player: " + best.data.error : "");
   redraw();
   if (!later) return;
   setText($("a-marks"), "Dead cells and unavoidable guesses: being found…", "small muted");
@@ -196,7 +199,7 @@ function showMarks() {
     parts.push("Dead: " + (dead.length ? dead.slice(0, 20).map(([r, c]) => cellName(r, c)).join(" ") +
       (dead.length > 20 ? " and " + (dead.length - 20) + " more" : "") : "none") +
       (an.complete ? "" : " (not all found on a board this big)"));
-    parts.push("No play tells apart: " + (groups.length ? groups.slice(0, 10).map((g) => g.map(([r, c]) => cellName(r, c)).join("–")).join(", ") +
+    parts.push("Guesses no play can avoid: " + (groups.length ? groups.slice(0, 10).map((g) => g.map(([r, c]) => cellName(r, c)).join("–")).join(", ") +
       (groups.length > 10 ? " and " + (groups.length - 10) + " more" : "") : "none"));
   }
   if (an.safest.length) {
@@ -279,9 +282,9 @@ async function load(text, format, source) {
       " (the board shown is still the one before)", "error");
     return false;
   }
-  setText($("a-load-status"), source ? "read " + source : "");
   const p = result.data;
   newBoard(p.rows, p.cols, p.cells, p.mines);
+  setText($("a-load-status"), source ? "read " + source : "");
   return true;
 }
 $("a-load").addEventListener("click", () => load($("a-text").value, $("a-format").value));
@@ -338,7 +341,8 @@ async function perfect() {
   if (result.status !== 200) { setText($("a-perfect"), friendly(result.data.error, true), "error"); return; }
   const d = result.data;
   setText($("a-perfect"), "Chance to win with perfect play: " + percent(d.win_probability, 2) + " (" + d.wins +
-    " of " + d.layouts + " layouts), " + d.states + " states in " + d.seconds + " s");
+    " of " + d.layouts + " layouts)" + (d.states ? ", " + plural(d.states, "state") + " searched in " + d.seconds + " s" :
+    ", no search needed"));
   const table = $("a-ranking");
   if (d.ranking && d.ranking.length) {
     // Best first; every move that keeps the whole chance is starred, so ties read as ties.

@@ -29,6 +29,9 @@ export function percent(p, digits) {
 
 // --- the board: a canvas drawing the cells in view -------------------------------------------
 const TILES = [12, 16, 20, 24, 28, 32, 40, 48];
+// The least tile a phone fits a board to: a cell a finger can tap (an expert board's 30 columns in
+// 390 pixels were 11-pixel tiles); a bigger board scrolls in its box.
+const TAP_TILE = 28;
 const NUMBER_COLOURS = ["", "#0000ff", "#007b00", "#ff0000", "#00007b", "#7b0000", "#007b7b", "#000000", "#7b7b7b"];
 const FONT = '"DejaVu Sans", "Segoe UI", Helvetica, Arial, sans-serif';
 // What the analysis says of each cell, as arrays (the API's lists and matrix, read once).
@@ -89,8 +92,8 @@ export class Board {
     if (!room || !this.cols) return;
     const letters = rowName(this.rows - 1).length;
     let s = Number(this.tileChoice);
-    if (!s) { // fit: the column's width, 12 to 40 pixels a tile (10 on a phone, to show a whole expert board)
-      const least = window.innerWidth < 640 ? 10 : 12, labels = letters * 8 + 8;
+    if (!s) { // fit: the column's width, 12 to 40 pixels a tile; on a phone at least a finger's tap (the board scrolls)
+      const least = window.innerWidth < 640 ? TAP_TILE : 12, labels = letters * 8 + 8;
       s = Math.max(least, Math.min(40, Math.floor((room - labels - 2) / this.cols)));
     }
     this.s = s;

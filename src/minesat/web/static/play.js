@@ -1,13 +1,14 @@
-// minesat serve's page, the Play tab: a game whose mines stay on the server until it ends, the
-// automatic player, hints, the end of a game and its review, statistics kept in this browser.
-import { Board, cellName, compile, COVERED, FLAG, keyBoards, moveIndex, percent, tileSelect } from "./board.js";
-import { showViewer } from "./review.js";
+// minesat serve's page, the Play tab: a game whose mines stay on the server until it ends (and
+// whose seed, when the server drew it, too), the automatic player, hints that come with each move,
+// and the game in the URL: a reload or a link reopens it by its id, its moves and clock going on.
+import { Board, cellName, compile, COVERED, FLAG, keyBoards, moveIndex, tileSelect } from "./board.js";
+import { markOwn, ownGame, PRESETS, record, showEnd, showReview, showStats, statsKey } from "./playend.js";
 import { currentTab, setTabState } from "./tabs.js";
 import { $, api, base64, download, extension, mbf, pack, plural, positionText, readFile, setText, sleep,
          unpack, wholeNumber } from "./util.js";
-import { describeBest, describeCell } from "./words.js";
+import { describeCell, hintText } from "./words.js";
 
-const G = { game: null, hint: null, hover: -1, busy: false, moves: [], flagMode: false,
+const G = { game: null, hint: null, hintError: "", hover: -1, busy: false, moves: [], flagMode: false,
             auto: false, autoUsed: false, started: 0, clock: null,
             counted: true, layoutFile: null, options: null, madeSaid: false };
 const pBoard = new Board($("p-board"), {
@@ -35,7 +36,6 @@ async function pAct(i, how) {
 }
 
 $("p-preset").addEventListener("change", () => { $("p-custom").hidden = $("p-preset").value !== "custom"; });
-const PRESETS = { beginner: [9, 9, 10], intermediate: [16, 16, 40], expert: [16, 30, 99] };
 // The options of the form, checked: {body} (the request) or {error}.
 function gameOptions() {
   const body = { first_click: $("p-rule").value };
@@ -87,13 +87,16 @@ export async function newGame(given) {
   $("p-new").disabled = false;
   if (result.status !== 200) { setText($("p-new-status"), result.data.error, "error"); return false; }
   G.options = body;
+  markOwn(result.data.id);
   startGame(result.data);
   return true;
 }
+const known = (seed) => seed !== null && seed !== undefined;
 function startGame(state) {
-  G.game = state; G.hint = null; G.moves = []; G.autoUsed = false; G.counted = true; G.madeSaid = false;
+  G.game = state; G.hint = null; G.hintError = ""; G.moves = []; G.autoUsed = false; G.counted = true; G.madeSaid = false;
   G.started = 0;
   clearInterval(G.clock);
+  $("p-time").textContent = "0";
   pBoard.setSize(state.rows, state.cols);
   pBoard.states = state.cells;
   $("p-review").hidden = true;
@@ -102,10 +105,27 @@ function startGame(state) {
   $("p-log-empty").hidden = false;
   const start = state.start ? " Start at " + state.start + " (outlined in green): the board is won from there by proof alone." :
     state.no_guess ? " No guess: the board is made from the cell you click first, won from there by proof alone." : "";
-  setText($("p-last"), "Click any cell to start." + start + (state.seed !== null && state.seed !== undefined ? " Seed " + state.seed + "." : ""), "muted");
+  // A seed the server drew is kept from the page until the game ends: with it the board is known.
+  setText($("p-last"), "Click any cell to start." + start + (known(state.seed) ? " Seed " + state.seed + "." : ""), "muted");
   setText($("p-best"), "");
   showGame();
   updatePlayUrl();
+}
+// A game reopened by its id (a reload, a link): its moves logged as they were said, its clock going on.
+// own: the player's own game (counted in the statistics when it ends, unless it has already ended).
+function reopen(state, options, own) {
+  G.options = options;
+  startGame(state);
+  for (const entry of state.log) { G.moves.push(entry.move); logMove(entry.text, entry.auto, entry.verdict); }
+  G.autoUsed = state.log.some((entry) => entry.auto);
+  G.counted = own && state.status === "playing";
+  if (state.status === "playing" && state.elapsed !== null && state.elapsed !== undefined) startClock(state.elapsed);
+  if (state.log.length) {
+    setText($("p-last"), "The game " + (own ? "you were playing" : "of the link") + ", " +
+      plural(state.log.length, "move") + " in" + (state.status === "playing" ? ": your turn." : "."), "muted");
+  }
+  if (state.status !== "playing") finish();
+  else refreshHint();
 }
 function flagsOf(cells) { let n = 0; for (const s of cells) if (s === FLAG) n++; return n; }
 function showGame() {
@@ -117,7 +137,7 @@ function showGame() {
   state.textContent = g.status === "playing" ? (g.moves ? "playing" : "ready") : g.status;
   state.className = "badge" + (g.status === "won" ? " v-won" : g.status === "lost" ? " v-lost" : "");
   const mines = over && g.mine_cells ? new Set(g.mine_cells.map((n) => moveIndex(n, g.cols))) : null;
-  const hint = !over && $("p-hint").checked ? G.hint : null;
+  const hint = !over && hintsOn() ? G.hint : null;
   pBoard.states = g.cells;
   pBoard.an = hint ? hint.an : null;
   pBoard.extra = {
@@ -126,8 +146,8 @@ function showGame() {
     start: !g.moves && g.start ? moveIndex(g.start, g.cols) : -1,
   };
   pBoard.draw();
-  setText($("p-best"), hint && hint.best && hint.best.move ? "Hint: best plays " + hint.best.move + " (" +
-    describeBest(hint.best) + ")" : "", "hintline");
+  if (hint && hint.best) setText($("p-best"), hintText(hint.best), "hintline");
+  else setText($("p-best"), !over && hintsOn() && G.hintError ? "Hint: " + G.hintError : "", "hintline error");
   const list = $("p-guesses");
   list.innerHTML = "";
   for (const guess of g.guesses) {
@@ -151,35 +171,65 @@ function pHover(i) {
   if (i < 0) { setText($("p-hover"), "", "hover"); return; }
   setText($("p-hover"), describeCell(pBoard.an, G.game.cells, G.game.cols, i, pBoard.extra), "hover");
 }
+// Hints: ticked, each move is asked with its hint (the answer brings both); the choice is kept.
+const hintsOn = () => $("p-hint").checked;
+$("p-hint").checked = localStorage.getItem("minesat-hints") === "1";
+const withHint = (body) => (hintsOn() ? Object.assign(body, { hint: true, marks: true }) : body);
+// A hint as the board draws it; marks.complete false: the dead cells were not all looked for in
+// the time a move's hint has, and the rest are asked for (completeMarks).
+function takeHint(data, g) {
+  G.hint = null; G.hintError = "";
+  if (!data) return;
+  if (data.error) { G.hintError = data.error; return; }
+  const marks = data.analysis.marks;
+  G.hint = { best: data.best, an: compile(data.analysis, g.rows, g.cols), complete: !marks || marks.complete !== false };
+  $("p-board").dataset.hinted = String(g.moves);
+}
 async function refreshHint() {
   const g = G.game;
-  if (!g || !$("p-hint").checked || g.status !== "playing" || !g.moves) { if (g) showGame(); return; }
+  if (!g || !hintsOn() || g.status !== "playing" || !g.moves) { if (g) showGame(); return; }
   const id = g.id, moves = g.moves;
   const result = await api("/api/game/" + id + "/hint", { marks: true });
   if (!G.game || G.game.id !== id || G.game.moves !== moves) return;
-  if (result.status === 200) {
-    G.hint = { best: result.data.best, an: compile(result.data.analysis, g.rows, g.cols) };
-  } else {
-    G.hint = null;
-    setText($("p-best"), "Hint: " + result.data.error, "hintline error");
-  }
+  takeHint(result.status === 200 ? result.data : { error: result.data.error }, g);
   showGame();
 }
-function startClock() {
-  G.started = performance.now();
-  clearInterval(G.clock);
-  G.clock = setInterval(() => { $("p-time").textContent = String(Math.floor((performance.now() - G.started) / 1000)); }, 200);
-  $("p-time").textContent = "0";
+// The marks a move's hint left out, asked once it is shown; one request at a time, for the latest move.
+let marksBusy = false;
+async function completeMarks() {
+  if (marksBusy) return; // the request on its way asks again for the latest move when it is back
+  marksBusy = true;
+  try {
+    for (;;) {
+      const g = G.game;
+      if (!g || !hintsOn() || g.status !== "playing" || !G.hint || G.hint.complete) return;
+      const result = await api("/api/game/" + g.id + "/hint", { marks: true });
+      if (G.game && G.game.id === g.id && G.game.moves === g.moves) {
+        if (result.status === 200) { takeHint(result.data, g); showGame(); }
+        return;
+      }
+    }
+  } finally {
+    marksBusy = false;
+  }
 }
-// One move sent; the answer shown and logged. how: "auto" for the automatic player's.
-async function play(move, auto, reason) {
+// The clock: seconds since the first uncover (from = where a reopened game's clock stands).
+function startClock(from) {
+  G.started = performance.now() - (from || 0) * 1000;
+  clearInterval(G.clock);
+  const tick = () => { $("p-time").textContent = String(Math.floor((performance.now() - G.started) / 1000)); };
+  G.clock = setInterval(tick, 200);
+  tick();
+}
+// One move sent (with the hint when hints are on); the answer shown and logged.
+async function play(move) {
   const g = G.game;
   if (!g || g.status !== "playing" || G.busy) return null;
   G.busy = true;
   const first = g.moves === 0 && !/[*+-]$/.test(move);
   if (first && !G.started) startClock();
   const t0 = performance.now();
-  const result = await making(g, first, api("/api/game/" + g.id + "/move", { move: move }));
+  const result = await making(g, first, api("/api/game/" + g.id + "/move", withHint({ move: move })));
   G.busy = false;
   if (!G.game || G.game.id !== g.id) return null;
   if (result.status !== 200) {
@@ -187,7 +237,7 @@ async function play(move, auto, reason) {
     setText($("p-last"), move + ": " + result.data.error, "error");
     return null;
   }
-  afterMove(result.data, auto, reason);
+  afterMove(result.data);
   $("p-board").dataset.moveMs = String(Math.round(performance.now() - t0));
   return result.data;
 }
@@ -210,8 +260,9 @@ async function making(g, first, request) {
   if (result.status !== 200) setText($("p-new-status"), "No no-guess board: " + result.data.error, "error");
   return result;
 }
-function afterMove(state, auto, reason) {
-  G.game = state; G.hint = null;
+function afterMove(state) {
+  G.game = state;
+  takeHint(state.hint, state);
   const last = state.last;
   if (state.made && !G.madeSaid) {
     G.madeSaid = true;
@@ -229,16 +280,15 @@ function afterMove(state, auto, reason) {
     if (step) setText($("p-last"), "autoplay " + (step.text || step.move + ": " + step.reason), state.status === "lost" ? "error" : "");
   } else if (last) {
     G.moves.push(last.move);
-    // The automatic player's reason (proven safe, a guess and its risk), else the move judged.
-    const text = reason && !/^[A-Z]+[0-9]+[*+-]?: /.test(reason) ? last.move + ": " + reason :
-      reason || last.move + ": " + last.text;
-    setText($("p-last"), (auto ? "autoplay " : "") + text, last.verdict === "loss" ? "error" : "");
-    logMove(text, auto, last.verdict);
+    const text = last.move + ": " + last.text; // the move judged on what the player could see
+    setText($("p-last"), text, last.verdict === "loss" ? "error" : "");
+    logMove(text, false, last.verdict);
   }
   showGame();
   updatePlayUrl();
   if (state.status !== "playing") finish();
-  else refreshHint();
+  else if (hintsOn() && !state.hint) refreshHint();
+  else if (G.hint && !G.hint.complete) completeMarks();
 }
 function logMove(text, auto, verdict) {
   const li = document.createElement("li");
@@ -264,55 +314,30 @@ function moveAt(i, button) {
 }
 $("p-new").addEventListener("click", () => newGame());
 $("p-end-again").addEventListener("click", () => newGame());
-$("p-hint").addEventListener("change", refreshHint);
+$("p-hint").addEventListener("change", () => {
+  localStorage.setItem("minesat-hints", hintsOn() ? "1" : "0");
+  refreshHint();
+});
 $("p-flagmode").addEventListener("click", () => {
   G.flagMode = !G.flagMode;
   $("p-flagmode").setAttribute("aria-pressed", String(G.flagMode));
   $("p-flagmode").classList.toggle("on", G.flagMode);
 });
 
-// The end: the clock stops, the panel says how it went, the statistics count it, the review comes.
+// The end: the clock stops at the server's time, the panel says how it went, the statistics count
+// it (a game of this browser's player, without the automatic player), the review comes.
 function finish() {
   const g = G.game;
   clearInterval(G.clock);
   stopAuto();
-  // The server's clock (first uncover to last move); the page's when it has none.
-  const seconds = typeof g.seconds === "number" ? g.seconds : G.started ? (performance.now() - G.started) / 1000 : 0;
-  $("p-time").textContent = seconds.toFixed(seconds < 100 ? 2 : 1);
-  const bbbv = g.bbbv;
-  const survive = g.guesses.reduce((p, x) => p * (1 - (x.probability || 0)), 1);
-  const won = g.status === "won";
-  $("p-end").className = "endpanel " + (won ? "won" : "lost");
-  $("p-end-head").textContent = won ? "Won" + (G.autoUsed ? " (with the automatic player)" : "") + "!" :
-    "Lost: " + (g.exploded ? g.exploded + " was a mine" : "a mine went off");
-  const figures = [["time", seconds.toFixed(2) + " s"], ["3BV", String(bbbv)],
-    ["3BV/s", seconds > 0 ? (bbbv / seconds).toFixed(2) : "–"],
-    ["guesses", g.guesses.length ? g.guesses.length + ", all survived: " + percent(survive, 1) + " chance" : "none: every move proven"]];
-  if (g.guesses.length) {
-    const risky = g.guesses.reduce((a, b) => ((b.probability || 0) > (a.probability || 0) ? b : a));
-    figures.push(["riskiest", risky.move + " (" + percent(risky.probability || 0, 1) + " mine)"]);
-  }
-  const dl = $("p-end-figures");
-  dl.innerHTML = "";
-  for (const [k, v] of figures) {
-    const div = document.createElement("div"), dt = document.createElement("dt"), dd = document.createElement("dd");
-    dt.textContent = k; dd.textContent = v;
-    div.append(dt, dd); dl.appendChild(div);
-  }
-  $("p-end").hidden = false;
-  record(g, won, seconds);
-  review();
+  const seconds = typeof g.seconds === "number" ? g.seconds : null;
+  $("p-time").textContent = seconds === null ? "0" : seconds.toFixed(seconds < 100 ? 2 : 1);
+  showEnd(g, seconds, G.autoUsed);
+  if (!G.autoUsed && G.counted) record(statsKey(g, G.options), g.status === "won", seconds);
+  else showStats();
+  G.counted = false;
+  showReview(g, () => G.game === g);
 }
-async function review() {
-  const g = G.game;
-  const result = await api("/api/game/" + g.id + "/review");
-  if (G.game !== g) return;
-  if (result.status !== 200) { setText($("p-last"), "The review: " + result.data.error, "error"); return; }
-  // The viewer page heads itself with the review's summary: the game, the result, the guesses.
-  showViewer($("p-viewer"), result.data.page);
-  $("p-review").hidden = false;
-}
-$("p-end-review").addEventListener("click", () => $("p-review").scrollIntoView({ behavior: "smooth", block: "start" }));
 $("p-save-text").addEventListener("click", () => {
   const g = G.game;
   if (g) download("game.txt", positionText(g.rows, g.cols, g.cells, g.mines), "text/plain");
@@ -324,43 +349,6 @@ $("p-save-mbf").addEventListener("click", () => {
   if (data) download("layout.mbf", data, "application/octet-stream");
 });
 
-// Statistics across games, in this browser: games, wins and the best time per board.
-const STATS_KEY = "minesat-stats";
-function statsKey(g) {
-  const size = g.rows + "x" + g.cols + "/" + g.mines;
-  const name = Object.keys(PRESETS).find((k) => PRESETS[k].join() === [g.rows, g.cols, g.mines].join());
-  return (name || size) + (G.options && G.options.no_guess ? " no-guess" : "") + (G.options && G.options.layout ? " (layout file)" : "");
-}
-function readStats() {
-  try { return JSON.parse(localStorage.getItem(STATS_KEY)) || {}; } catch (err) { return {}; }
-}
-function record(g, won, seconds) {
-  if (G.autoUsed || !G.counted) { showStats(); return; }
-  G.counted = false;
-  const stats = readStats(), key = statsKey(g);
-  const s = stats[key] || { games: 0, wins: 0, best: null };
-  s.games++;
-  if (won) { s.wins++; if (s.best === null || seconds < s.best) s.best = Math.round(seconds * 100) / 100; }
-  stats[key] = s;
-  localStorage.setItem(STATS_KEY, JSON.stringify(stats));
-  showStats();
-}
-function showStats() {
-  const stats = readStats(), keys = Object.keys(stats);
-  const box = $("p-stats");
-  if (!keys.length) { box.innerHTML = '<p class="muted">No game finished yet.</p>'; return; }
-  let html = '<table class="stats"><thead><tr><th>board</th><th>games</th><th>won</th><th>best</th></tr></thead><tbody>';
-  for (const k of keys) {
-    const s = stats[k];
-    html += "<tr><td></td><td>" + s.games + "</td><td>" + s.wins + " (" + Math.round(100 * s.wins / s.games) + " %)</td><td>" +
-      (s.best === null ? "–" : s.best.toFixed(2) + " s") + "</td></tr>";
-  }
-  box.innerHTML = html + "</tbody></table>";
-  box.querySelectorAll("tbody tr").forEach((tr, k) => { tr.cells[0].textContent = keys[k]; });
-}
-$("p-stats-reset").addEventListener("click", () => { localStorage.removeItem(STATS_KEY); showStats(); });
-showStats();
-
 // The automatic player: one move at a time, at the chosen speed; a click on the board takes over.
 async function autoMove() {
   const g = G.game;
@@ -371,11 +359,11 @@ async function autoMove() {
   // At full speed several moves a request; the board shows where they lead.
   const moves = Number($("p-speed").value) ? 1 : 20;
   const t0 = performance.now();
-  const result = await making(g, !g.moves, api("/api/game/" + g.id + "/auto", { moves: moves }));
+  const result = await making(g, !g.moves, api("/api/game/" + g.id + "/auto", withHint({ moves: moves })));
   G.busy = false;
   if (G.game !== g) return false;
   if (result.status !== 200) { setText($("p-last"), "autoplay: " + result.data.error, "error"); return false; }
-  afterMove(result.data, true);
+  afterMove(result.data);
   $("p-board").dataset.moveMs = String(Math.round(performance.now() - t0));
   return true;
 }
@@ -385,6 +373,7 @@ async function runAuto() {
     if (!(await newGame())) return;
   }
   G.auto = true;
+  setText($("p-auto-note"), AUTO_NOTE, "small muted");
   $("p-auto").textContent = "⏸ pause";
   $("p-auto").classList.add("on");
   while (G.auto && G.game && G.game.status === "playing") {
@@ -399,6 +388,7 @@ function stopAuto() {
   $("p-auto").textContent = "▶ autoplay";
   $("p-auto").classList.remove("on");
 }
+const AUTO_NOTE = $("p-auto-note").textContent;
 function takeOver() { if (G.auto) { stopAuto(); setText($("p-auto-note"), "You have taken over: autoplay paused.", "small muted"); } }
 $("p-auto").addEventListener("click", () => { if (G.auto) stopAuto(); else runAuto(); });
 $("p-step").addEventListener("click", async () => {
@@ -407,7 +397,9 @@ $("p-step").addEventListener("click", async () => {
   if (!G.busy) await autoMove();
 });
 
-// The game in the URL: its options (or its layout), the seed and the moves so far.
+// The game in the URL: its id (a reload or a link reopens it while the server holds it), its options
+// (or its layout), a seed the player gave, or the server's once the game is over, and then the
+// moves, which make the game again where the server no longer holds it.
 let playUrlTimer = null;
 function updatePlayUrl() {
   clearTimeout(playUrlTimer);
@@ -417,14 +409,14 @@ export async function playState() {
   const g = G.game, o = G.options;
   if (!g || !o) return "";
   const parts = [];
-  if (o.layout) parts.push("lf=" + o.layout_format, "l=" + (await pack(o.layout)));
+  if (o.layout) parts.push("n=file", "lf=" + o.layout_format, "l=" + (await pack(o.layout)));
   else {
     parts.push("n=" + g.rows + "x" + g.cols + "x" + g.mines, "r=" + g.rule);
     if (o.no_guess) parts.push("ng=1");
-    parts.push("s=" + g.seed);
+    if (known(g.seed)) parts.push((g.seed_drawn ? "ds=" : "s=") + g.seed);
   }
-  if (G.moves.length) parts.push("mv=" + (await pack(G.moves.join(","))));
-  if (o.layout) parts.unshift("n=file");
+  if (G.moves.length && (o.layout || known(g.seed))) parts.push("mv=" + (await pack(G.moves.join(","))));
+  parts.push("g=" + g.id);
   return parts.join("&");
 }
 export async function restorePlay(params) {
@@ -442,26 +434,33 @@ export async function restorePlay(params) {
       $("p-rows").value = rows; $("p-cols").value = cols; $("p-mines").value = mines;
       $("p-rule").value = params.get("r") || "opening";
       $("p-noguess").checked = params.get("ng") === "1";
+      // The seed box holds only a seed the player gave: New game then deals a new board.
       $("p-seed").value = params.get("s") || "";
       body = preset ? { preset: preset } : { rows: rows, cols: cols, mines: mines };
       body.first_click = $("p-rule").value;
-      if (params.get("s")) body.seed = params.get("s");
+      const seed = params.get("s") || params.get("ds");
+      if (seed) body.seed = seed;
       if (params.get("ng") === "1") body.no_guess = true;
     }
   } catch (err) {
     setText($("p-new-status"), "The link's game could not be read (" + err.message + ")", "error");
     return;
   }
-  const moves = params.has("mv") ? (await unpack(params.get("mv"))).split(",").filter(Boolean) : [];
-  if (moves.length) body.moves = moves; // played by the server as the game is made
-  if (!(await newGame(body))) return;
-  G.moves = moves.slice();
-  G.counted = moves.length === 0;
-  if (moves.length) {
-    setText($("p-last"), "The game of the link, " + plural(moves.length, "move") + " in" +
-      (G.game.status === "playing" ? ": your turn." : "."), "muted");
-    if (G.game.status !== "playing") finish();
+  const id = params.get("g");
+  if (id && G.game && G.game.id === id) { showGame(); return; } // Back to the game on screen: as it is now
+  if (id) {
+    const result = await api("/api/game/" + encodeURIComponent(id), undefined, undefined, "GET");
+    if (result.status === 200) { reopen(result.data, body, ownGame(id)); return; }
   }
+  if (!body.layout && !body.seed) {
+    setText($("p-new-status"), "The game of the link is no longer on the server: New game deals a new board " +
+      "with its options.", "error");
+    return;
+  }
+  const moves = params.has("mv") ? (await unpack(params.get("mv"))).split(",").filter(Boolean) : [];
+  if (moves.length) body.moves = moves; // played by the server as the game is made again
+  if (!(await newGame(body))) return;
+  reopen(G.game, body, !moves.length); // a game made again from a link's moves is not the player's to count
 }
 
 // F2 starts a new game in Play, unless a text field has the keys.

@@ -1,5 +1,5 @@
 // minesat serve's page: what the page says of a cell and of a suggested move, in words
-// (the line under each board, the suggested move's line), for Analyse and Play alike.
+// (the line under each board, the suggested move's line, Play's hint), for Analyse and Play alike.
 import { cellName, FLAG, percent } from "./board.js";
 
 export function describeBest(best) {
@@ -34,4 +34,13 @@ function groupOf(an, i, cols) {
   const g = an.groups.get(i), names = [];
   for (const [j, h] of an.groups) if (h === g && j !== i) names.push(cellName(Math.floor(j / cols), j % cols));
   return names.join(", ");
+}
+// A game's hint in words: what to do, on which cell, and why.
+export function hintText(best) {
+  if (!best.move) return "Hint: " + best.reason;
+  const cell = best.move.replace(/[*+-]$/, "");
+  if (best.move.endsWith("-")) return "Hint: take the flag off " + cell + ": it is proven safe";
+  if (best.reason === "proven mine") return "Hint: flag " + cell + " (proven mine)";
+  if (best.reason === "guess") return "Hint: guess " + cell + " (mine probability " + percent(best.probability, 2) + ")";
+  return "Hint: uncover " + cell + " (" + best.reason + ")";
 }
