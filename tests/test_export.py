@@ -32,9 +32,9 @@ def games() -> list[StoredGame]:
 @pytest.mark.parametrize("as_csv", [False, True])
 def test_round_trip(as_csv):
     out = io.StringIO()
-    assert write_records(games(), out, as_csv=as_csv) == 5
+    assert write_records(games(), out, as_csv=as_csv, config=CONFIG) == 5
     back = list(read_records(out.getvalue().splitlines(keepends=True), as_csv=as_csv))
-    assert back == [record(g) for g in games()]  # floats exact, None where a game has no value
+    assert back == [record(g, CONFIG) for g in games()]  # floats exact, None where a game has no value
     for rec, g in zip(back, games(), strict=True):
         assert list(rec) == list(FIELDS)
         assert (rec["game"], rec["won"], rec["guesses"], rec["seconds"]) == (
@@ -52,7 +52,7 @@ def test_export_command(tmp_path):
     assert result.exit_code == 0, result.output
     lines = [json.loads(line) for line in result.stdout.splitlines()]
     assert [r["game"] for r in lines] == [0, 1, 2, 3, 4]
-    assert lines == [record(g) for g in games()]
+    assert lines == [record(g, CONFIG) for g in games()]
     out = tmp_path / "run.csv"
     result = CliRunner().invoke(app, ["export", str(db), "--csv", "--out", str(out)])
     assert result.exit_code == 0 and result.stdout == ""
