@@ -226,7 +226,8 @@ def same_boards(config_a: Any, config_b: Any) -> bool:
 
 
 def pair_runs(runs: Sequence[tuple[str | Path, Any, str]]) -> list[Paired]:
-    """Every two runs (in the order given) that hold the same boards, paired game by game.
+    """Every two runs (in the order given) that hold the same boards, paired game by game
+    (those that share no game index are left out).
 
     A run is ``(database path, player, label)``: ``player`` picks the games of one
     player of a store that holds several (a fingerprint, ``None`` for the unknown
@@ -247,7 +248,8 @@ def pair_runs(runs: Sequence[tuple[str | Path, Any, str]]) -> list[Paired]:
             (path_a, player_a, label_a), (path_b, player_b, label_b) = runs[i], runs[j]
             with GameStore(path_a) as sa, GameStore(path_b) as sb:
                 p = pair_games(sa.games(player=player_a), sb.games(player=player_b), label_a, label_b)
-            out.append(dataclasses.replace(p, a_source=str(path_a), b_source=str(path_b)))
+            if p.games:  # two players of one store share no game index: nothing to pair
+                out.append(dataclasses.replace(p, a_source=str(path_a), b_source=str(path_b)))
     return out
 
 
