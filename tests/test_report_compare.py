@@ -263,7 +263,7 @@ def test_references_meet_runs_with_z_and_p(tmp_path) -> None:
     assert wide["p"] == pytest.approx(math.erfc(abs(z) / math.sqrt(2)), abs=1e-12)
     z = (p - 0.97) / math.sqrt(se_run**2 + (0.002 / 3.92) ** 2)
     assert narrow["z"] == pytest.approx(z, abs=1e-9) and narrow["start"] == "3,3"
-    assert any("Elsewhere" in note and "line 7" in note for note in doc["notes"])  # met no run: a note
+    assert "1 row of the reference file (line 7) matches no run" in " ".join(doc["notes"])  # a note
     md = CliRunner().invoke(app, ["report", str(db), "--reference", str(refs)]).stdout
     assert "against Wide 50.00 % (z = +2.95, p = 0.00319): run is significantly above it" in md
     assert "against Narrow 97.00 % (z = -3.21, p = 0.00131): run is significantly below it" in md

@@ -265,11 +265,27 @@ def match_references(
     for ref in references:
         met = [run for run in runs if run.games and ref.meets(run.config)]
         if not met:
-            unmatched.append(f"line {ref.line} ({ref.source}, {ref.board()})")
+            unmatched.append(ref.line)
         matches += [ReferenceMatch(ref, run.label, run.win_rate, run.games) for run in met]
     notes = []
     if unmatched:
-        rows = "rows" if len(unmatched) > 1 else "row"
-        notes.append(f"{len(unmatched)} reference {rows} of other boards or rules than the runs here, so "
-                     f"not shown: {'; '.join(unmatched)}")  # fmt: skip
+        rows, lines, verb = ("rows", "lines", "match") if len(unmatched) > 1 else ("row", "line", "matches")
+        where = f"{lines} {_spans(unmatched)}"
+        notes.append(f"{len(unmatched)} {rows} of the reference file ({where}) {verb} no run here: other "
+                     "boards or rules.")
     return matches, notes
+
+
+def _spans(numbers: Sequence[int]) -> str:
+    """Line numbers as runs: ``9-17, 19, 21-23``.
+
+    >>> _spans([9, 10, 11, 13, 15, 16])
+    '9-11, 13, 15-16'
+    """
+    out: list[str] = []
+    for n in numbers:
+        if out and out[-1].split("-")[-1] == str(n - 1):
+            out[-1] = f"{out[-1].split('-')[0]}-{n}"
+        else:
+            out.append(str(n))
+    return ", ".join(out)

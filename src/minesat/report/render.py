@@ -151,15 +151,15 @@ def board_rows(boards: Sequence[PairedBoard]) -> list[list[str]]:
 
 def reference_rows(report: Report) -> tuple[list[str], list[list[str]]]:
     """The published figures beside the runs they meet."""
-    header = ["Run", "Run's rate", "Published by", "Board and rules", "Its rate", "Its 95 % CI, or games",
-              "z", "p"]  # fmt: skip
+    # A reference meets a run of its own board and rules: the run's label says which.
+    header = ["Run", "Its rate", "Published by", "Published rate", "95 % CI, or games", "z", "p"]
     rows = []
     for m in report.references:
         ref = m.reference
         spread = f"{ref.games:,} games" if ref.games else ci_text((ref.low or 0.0, ref.high or 0.0), 3)
         z = "–" if m.z is None else f"{m.z:+.2f}"
         p = "–" if m.p is None else f"{m.p:.3g}"
-        rows.append([m.run, pct(m.run_rate, 2), ref.source, ref.board(), pct(ref.rate, 2), spread, z, p])
+        rows.append([m.run, pct(m.run_rate, 2), ref.source, pct(ref.rate, 2), spread, z, p])
     return header, rows
 
 
@@ -196,7 +196,7 @@ def render_markdown(
             out.append(_md_table(["Game", "Won by", "Seed", "Replay"], rows, "rlrl"))
     if report.references:
         header, rows = reference_rows(report)
-        out += ["", "## Published figures", "", _md_table(header, rows, "lrllrrrr"), ""]
+        out += ["", "## Published figures", "", _md_table(header, rows, "lrlrrrr"), ""]
         out += [f"- {m.sentence()}" for m in report.references]
     out += [f"\n> Note: {n}" for n in report.notes]
     if plots:
