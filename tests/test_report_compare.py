@@ -321,3 +321,29 @@ def test_the_shipped_references_read_and_cite_their_sources() -> None:
     assert all(r.extra.get("note") for r in refs)  # every row says where its figure comes from
     expert = [r for r in refs if r.board() == "16x30/99 opening at 3,3"]
     assert expert and all(0.5 < r.rate < 0.56 for r in expert)
+
+
+def test_a_missing_or_unreadable_reference_file_is_one_line(tmp_path) -> None:
+    db = make_db(tmp_path / "run.sqlite", BEGINNER, [game(0, True)])
+    for where in (tmp_path / "nothing.csv", tmp_path):
+        result = CliRunner().invoke(app, ["report", str(db), "--reference", str(where)])
+        assert result.exit_code == 2 and result.stderr.count("\n") == 1
+        assert result.stderr.startswith(f"minesat: {where}: ")
+
+
+def test_board_set_runs_name_their_boards_by_line(tmp_path) -> None:
+    from minesat.report.boards import paired_boards
+
+    rows = [[[0, c] for c in range(9)] + [[1, 0]], [[8, c] for c in range(9)] + [[7, 0]]]
+    (tmp_path / "set.jsonl").write_text(
+        "".join(json.dumps({"rows": 9, "cols": 9, "mines": rows[i % 2]}) + "\n" for i in range(6)))
+    db = tmp_path / "best.sqlite"
+    args = ["simulate", "--boards", str(tmp_path / "set.jsonl"), "--workers", "1", "--db", str(db)]
+    assert CliRunner().invoke(app, args).exit_code == 0, args
+    run = json.loads(CliRunner().invoke(app, ["report", str(db), "--json"]).stdout)["runs"][0]
+    assert len(run["config"]["boards"]) == 64  # the set's SHA-256, not a seed, names the boards
+    assert run["command"].startswith("minesat simulate --boards BOARDS.jsonl --games 6 --first-click opening")
+    # A board set's boards are its lines: no seed, and so no layout file or replay command.
+    pair = Paired("a", "b", 6, 2, 1, 1, 2, only_a_games=(1,), only_b_games=(4,), seeds={1: 0, 4: 0})
+    boards = paired_boards(pair, run["config"])
+    assert [(b.game, b.seed, b.layout, b.replay) for b in boards] == [(g, None, None, ()) for g in (1, 4)]

@@ -39,7 +39,10 @@ def describe_config(s: Summary) -> list[tuple[str, str]]:
         board = f"{c['rows']} rows × {c['cols']} columns, {c['mines']} mines"
         rows.append(("Board", f"{board} ({preset})" if preset else board))
         rows.append(("First click", f"{c['rule']} at {c['start'][0]},{c['start'][1]}"))
-        rows.append(("Seed", str(c["seed"])))
+        if c.get("boards"):
+            rows.append(("Board set", f"the file of SHA-256 {c['boards']}"))
+        else:
+            rows.append(("Seed", str(c["seed"])))
         rows.append(("Strategy", str(c.get("strategy", "safest"))))
     if s.source:
         rows.append(("Database", s.source))

@@ -287,6 +287,8 @@ def config_dict(config: ConfigLike | None) -> dict[str, Any] | None:
     keys = ("rows", "cols", "mines", "rule", "start", "seed", "strategy")
     out = {k: getattr(config, k) for k in keys if hasattr(config, k)}
     out["start"] = list(out["start"])
+    if getattr(config, "boards", None):  # a board set's SHA-256: its games are its lines, not seeds
+        out["boards"] = config.boards
     return out
 
 
@@ -302,11 +304,18 @@ def simulate_command(config: dict[str, Any] | None, games: int, db: str | None =
     >>> cfg = dict(rows=16, cols=30, mines=99, rule="opening", start=[3, 3], seed=7)
     >>> simulate_command(cfg, 1000)
     'minesat simulate --preset expert --games 1000 --seed 7 --first-click opening --start 3,3'
+
+    A board set is named by a stand-in, BOARDS.jsonl: the store keeps its SHA-256, not its path.
     """
     if config is None:
         return None
     preset = preset_name(config)
     args = ["minesat", "simulate"]
+    if config.get("boards"):
+        args += ["--boards", "BOARDS.jsonl", "--games", str(games)]
+        args += ["--first-click", str(config["rule"]), "--start", "{},{}".format(*config["start"])]
+        args += ["--strategy", str(config.get("strategy", "safest"))] + (["--db", db] if db else [])
+        return shlex.join(args)
     if preset:
         args += ["--preset", preset]
     else:
