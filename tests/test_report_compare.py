@@ -57,7 +57,7 @@ COUNTS = st.tuples(*[st.integers(0, 400)] * 4).filter(lambda c: sum(c) > 0)
 LABELS = st.sampled_from([("best", "safest"), ("expert-best", "short-safest"), ("a", "b")])
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(COUNTS, LABELS)
 def test_every_paired_figure_recomputes_from_the_counts(counts, labels) -> None:
     both, only_a, only_b, neither = counts
@@ -78,7 +78,7 @@ def test_every_paired_figure_recomputes_from_the_counts(counts, labels) -> None:
     assert (p["disagreement"] is not None) == ((low > 0 or high < 0) != p["significant"])
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(COUNTS, LABELS)
 def test_sentences_name_no_winner_without_significance_and_counts_stand_by_their_run(counts, labels) -> None:
     both, only_a, only_b, neither = counts
@@ -231,8 +231,17 @@ def test_losses_detail_counts_each_lost_game(tmp_path) -> None:
     md = render_markdown([s])
     assert "1 of the 4 lost games (25.0 %) were lost with more than 90 %" in md
     assert "2 of the fatal guesses (50.0 %) were on an edge or corner cell, which make up 39.5 %" in md
-    page = render_html([s])
+    import matplotlib
+
+    from minesat.report.plots import PLOT_STYLE, figure_svg, plot_anatomy, plot_fatal_cells
+
+    with matplotlib.rc_context(PLOT_STYLE):
+        heat = figure_svg(plot_fatal_cells([s]), "b")
+        plots = [("anatomy", "How far lost games had come", figure_svg(plot_anatomy([s]), "a")),
+                 ("fatal-cells", "Heat map of the cells lost games died on", heat)]  # fmt: skip
+    page = render_html([s], plots=plots)
     assert "Anatomy of losses" in page and 'aria-label="Heat map of the cells lost games died on"' in page
+    assert "were on an edge or corner cell" in page
 
 
 # --- references -----------------------------------------------------------------------------

@@ -48,17 +48,17 @@ _IMPORT = re.compile(
 )
 
 
-def _module_file(name: str) -> Path | None:
+def _module_file(name: str, package: Path = _PACKAGE) -> Path | None:
     """The source file of the minesat module ``name`` (a package's ``__init__.py``), or None."""
     parts = name.split(".")[1:]
-    base = _PACKAGE.joinpath(*parts)
+    base = package.joinpath(*parts)
     if (base / "__init__.py").is_file():
         return base / "__init__.py"
     file = base.with_suffix(".py")
     return file if parts and file.is_file() else None
 
 
-def _imports(name: str, source: str) -> set[str]:
+def _imports(name: str, source: str, package: Path) -> set[str]:
     """The minesat modules ``source`` (module ``name``) imports, with the packages around them."""
     found: set[str] = set()
     for module, names, plain in _IMPORT.findall(source):
@@ -68,7 +68,7 @@ def _imports(name: str, source: str) -> set[str]:
         found.add(module)
         for item in names.strip("() \t\n").split(","):
             word = item.split("#")[0].split(" as ")[0].strip()
-            if word and _module_file(f"{module}.{word}") is not None:  # a submodule, not a name in it
+            if word and _module_file(f"{module}.{word}", package) is not None:  # a submodule, not a name
                 found.add(f"{module}.{word}")
     # Importing a.b.c runs a/__init__ and a/b/__init__ first.
     for module in list(found):
@@ -86,24 +86,25 @@ def _start_modules(strategy: str) -> list[str]:
 
 
 @functools.cache
-def _closure(starts: tuple[str, ...]) -> tuple[tuple[str, bytes], ...]:
-    """Every minesat module reachable from ``starts`` by imports, with its normalised source."""
+def _closure(starts: tuple[str, ...], package: Path = _PACKAGE) -> tuple[tuple[str, bytes], ...]:
+    """Every minesat module reachable from ``starts`` by imports, with its normalised source, read
+    from the package folder ``package``."""
     sources: dict[str, bytes] = {}
     todo = list(starts)
     while todo:
         name = todo.pop()
         if name in sources:
             continue
-        file = _module_file(name)
+        file = _module_file(name, package)
         if file is None:
             continue
         raw = file.read_bytes().replace(b"\r\n", b"\n").replace(b"\r", b"\n")
         sources[name] = raw
-        todo.extend(_imports(name, raw.decode("utf-8", "replace")) - sources.keys())
+        todo.extend(_imports(name, raw.decode("utf-8", "replace"), package) - sources.keys())
     # The package's own __init__ runs before any of its modules: its source counts, but its
     # imports are the public names (already reached) and, in IPython only, the display hooks,
     # none of which decides a move, so they are not followed.
-    init = _PACKAGE / "__init__.py"
+    init = package / "__init__.py"
     sources["minesat"] = init.read_bytes().replace(b"\r\n", b"\n").replace(b"\r", b"\n")
     return tuple(sorted(sources.items()))
 
@@ -122,15 +123,17 @@ def pysat_version() -> str:
 
 
 @functools.cache
-def player_fingerprint(strategy: str) -> str:
+def player_fingerprint(strategy: str, package: Path = _PACKAGE) -> str:
     """The SHA-256 (hex) of the code that decides the moves of ``strategy`` (SPEC section 18).
 
     Hashed, in order: each module's name and normalised source (sorted by name),
     then ``python-sat <version>`` and ``python <major>.<minor>``, each part
     followed by a NUL byte. Worked out once per process (a few milliseconds).
+    ``package`` is the minesat folder whose files are read: this installation's
+    by default (another copy's, to see what a change does to the fingerprint).
     """
     digest = hashlib.sha256()
-    for name, source in _closure(tuple(_start_modules(strategy))):
+    for name, source in _closure(tuple(_start_modules(strategy)), Path(package)):
         digest.update(name.encode() + b"\0" + source + b"\0")
     digest.update(f"python-sat {pysat_version()}".encode() + b"\0")
     digest.update(f"python {sys.version_info.major}.{sys.version_info.minor}".encode() + b"\0")

@@ -304,7 +304,9 @@ class GameStore:
             self.config = self._open(config)
             # A store made before a column was added lacks it: reads put in what it stood for.
             self._columns = {row[1] for row in self._db.execute("PRAGMA table_info(game)")}
-            self._sessions: dict[Session, int] = {}  # sessions of this process written here, and their ids
+            # The sessions of this process written here, by identity (two runs can be equal field for
+            # field, started in the same second), with their row ids; each object kept, so no id is reused.
+            self._sessions: dict[int, tuple[Session, int]] = {}
         except sqlite3.DatabaseError as exc:
             self._close_quietly()
             raise StoreError(f"{self.path}: not usable as a game database ({exc}); {_advice(exc)}") from exc
@@ -464,7 +466,7 @@ class GameStore:
     def _session_id(self, session: Session) -> int:
         """The row of ``session``, written now if new, its finished time set to now."""
         finished = _now()
-        known = self._sessions.get(session)
+        known = self._sessions.get(id(session), (None, None))[1]
         if known is None:
             cursor = self._db.execute(
                 "INSERT INTO session (player, minesat, python, platform, cpus, workers, started, finished) "
@@ -472,7 +474,8 @@ class GameStore:
                 (session.player, session.minesat, session.python, session.platform, session.cpus,
                  json.dumps(session.workers), session.started, finished),
             )  # fmt: skip
-            known = self._sessions[session] = int(cursor.lastrowid or 0)
+            known = int(cursor.lastrowid or 0)
+            self._sessions[id(session)] = (session, known)
         else:
             self._db.execute("UPDATE session SET finished = ? WHERE id = ?", (finished, known))
         return known
