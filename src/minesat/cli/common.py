@@ -19,6 +19,8 @@ import io
 import math
 import os
 import sys
+import threading
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -165,6 +167,75 @@ def run_main(app: Callable[[], Any]) -> None:
         sys.exit(EXIT_INTERRUPTED)
 
 
+#: Off a terminal, long work says how far it got at most this often (seconds): a log shows it alive.
+PROGRESS_LINE_EVERY = 10.0
+#: On a terminal, the live line is redrawn at most this often (seconds).
+LIVE_LINE_EVERY = 0.2
+
+
+class ProgressLine:
+    """How long work is coming on, on stderr: on a terminal one line kept up to date, else
+    ``minesat COMMAND: TEXT, N s`` every :data:`PROGRESS_LINE_EVERY` seconds.
+
+    Call it with the news (``progress("board 3 of 10")``); :meth:`ticking` also redraws the last
+    news while one step of the work takes long, from a thread, so that the line keeps coming.
+    ``clock`` is for the tests.
+    """
+
+    def __init__(self, command: str, live: bool | None = None, clock: Callable[[], float] = time.monotonic):
+        self.command, self.clock = command, clock
+        self.live = sys.stderr.isatty() if live is None else live
+        self.began = self.said = clock()
+        self.text: str | None = None
+        self.shown = False  # a live line is on the screen
+        self._lock = threading.Lock()
+
+    def __call__(self, text: str) -> None:
+        self.text = text
+        self.show()
+
+    def show(self) -> None:
+        """Say the last news, if it is time to."""
+        with self._lock:
+            now = self.clock()
+            if self.text is None or now - self.said < (LIVE_LINE_EVERY if self.live else PROGRESS_LINE_EVERY):
+                return
+            self.said = now
+            line = f"minesat {self.command}: {self.text}, {now - self.began:.0f} s"
+            if self.live:
+                sys.stderr.write("\r" + line.ljust(78))
+                self.shown = True
+            else:
+                sys.stderr.write(line + "\n")
+            sys.stderr.flush()
+
+    def done(self) -> None:
+        """End the live line, if one is shown."""
+        with self._lock:
+            if self.shown:
+                sys.stderr.write("\n")
+                sys.stderr.flush()
+                self.shown = False
+
+    @contextmanager
+    def ticking(self) -> Iterator[ProgressLine]:
+        """Redraw the line from a thread while the block runs (and end it after)."""
+        stop = threading.Event()
+
+        def tick() -> None:
+            while not stop.wait(LIVE_LINE_EVERY if self.live else 1.0):
+                self.show()
+
+        thread = threading.Thread(target=tick, name="minesat-progress", daemon=True)
+        thread.start()
+        try:
+            yield self
+        finally:
+            stop.set()
+            thread.join()
+            self.done()
+
+
 def is_stdout(path: Path | None) -> bool:
     """``-`` as an output path: standard output."""
     return path is not None and str(path) == "-"
@@ -206,7 +277,10 @@ def refuse_unused(options: list[str], why: str) -> None:
 
 def check_output(path: Path, option: str) -> None:
     """Refuse, before any work, a path no file can be written at (one line, exit 2): a directory,
-    or a path under a file. Missing folders are no reason: they are made when the file is written."""
+    or a path under a file. Missing folders are no reason: they are made when the file is written.
+    ``-`` is standard output (:func:`is_stdout`)."""
+    if is_stdout(path):
+        return
     if path.is_dir():
         fail(f"{path}: is a directory; {option} wants a file name")
     check_folder(path.parent, path)
