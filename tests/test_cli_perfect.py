@@ -196,11 +196,11 @@ def test_past_the_time_limit_is_exit_1_and_says_how_far_it_got() -> None:
 
 
 def test_progress_off_a_terminal_is_a_line_every_few_seconds(monkeypatch: pytest.MonkeyPatch) -> None:
-    from minesat.cli import perfect as command
+    from minesat.cli import common
     from minesat.exact import search
 
     monkeypatch.setattr(search, "PROGRESS_EVERY", 64)
-    monkeypatch.setattr(command, "PROGRESS_LINE_EVERY", 0.0)
+    monkeypatch.setattr(common, "PROGRESS_LINE_EVERY", 0.0)
     code, _, err = perfect(*BOARD, "--start", "B2")
     assert code == 0
     lines = err.splitlines()

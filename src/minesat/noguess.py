@@ -311,7 +311,8 @@ class _Budget:
         if deadline is None and seconds is not None:
             deadline = time.monotonic() + seconds
         self.deadline = deadline
-        self.seconds, self.progress, self.board = seconds, progress, f"{rows}x{cols} board with {mines} mines"
+        self.seconds, self.progress = seconds, progress
+        self.board = f"{rows}x{cols} board with {plural(mines, 'mine')}"
 
     def check(self, tries: int) -> None:
         """After each layout checked: report it, and stop past the deadline."""
@@ -322,7 +323,7 @@ class _Budget:
 
     def late(self, tries: int) -> NoGuessTimeout:
         """The error past the deadline, ``tries`` layouts checked."""
-        said = f"no no-guess {self.board} found within {self.seconds:g} s ({tries} layouts tried)"
+        said = f"no no-guess {self.board} found within {self.seconds:g} s ({plural(tries, 'layout')} tried)"
         return NoGuessTimeout(said, tries)
 
 

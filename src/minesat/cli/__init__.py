@@ -155,7 +155,12 @@ class Commands(TyperGroup):
 
     def make_context(self, *args: Any, **kwargs: Any) -> Any:
         with _one_line():
-            return super().make_context(*args, **kwargs)
+            try:
+                return super().make_context(*args, **kwargs)
+            except KeyboardInterrupt:  # typer would end with 130 saying nothing
+                from minesat.cli.common import interrupted
+
+                interrupted()
 
     def invoke(self, ctx: Any) -> Any:
         from minesat.cli.common import command_guard

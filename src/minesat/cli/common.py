@@ -56,7 +56,7 @@ StartOption = Annotated[
 
 #: Exit statuses, as SPEC promises them (docs/exit-status.md).
 EXIT_INCONSISTENT = 1  # a position no layout satisfies
-EXIT_OUTPUT_FAILED = 1  # standard output could not be written
+EXIT_OUTPUT_FAILED = 1  # standard output, or an output file, could not be written
 EXIT_BAD_INPUT = 2  # unreadable file, bad option value
 EXIT_INTERRUPTED = 130  # Ctrl-C: 128 + SIGINT
 
@@ -149,6 +149,8 @@ def command_guard() -> Iterator[None]:
         raise typer.Exit(output_failed(err)) from None
     except KeyboardInterrupt:
         interrupted()
+    except OSError as err:  # a file no command expected to fail: still one line, never a traceback
+        fail(error_line(err), EXIT_BAD_INPUT if err.filename else EXIT_OUTPUT_FAILED)
 
 
 def run_main(app: Callable[[], Any]) -> None:
@@ -241,6 +243,56 @@ def is_stdout(path: Path | None) -> bool:
     return path is not None and str(path) == "-"
 
 
+def write_stdout(content: str | bytes) -> None:
+    """Write ``content`` on standard output (bytes as they are: an MBF board), flushed."""
+    if isinstance(content, str):
+        sys.stdout.write(content)
+        sys.stdout.flush()
+        return
+    sys.stdout.flush()
+    try:
+        sys.stdout.buffer.write(content)
+        sys.stdout.buffer.flush()
+    except OSError as err:
+        raise OutputError(err) from None
+
+
+def write_output(path: Path, content: str | bytes, what: str) -> None:
+    """Write ``content`` (``what`` it is, for the message) to ``path`` whole or not at all, or on
+    standard output when ``path`` is ``-``. A file that cannot be written is one line naming it
+    first, and exit status 1."""
+    if is_stdout(path):
+        write_stdout(content)
+        return
+    from minesat.formats import open_atomic
+
+    try:
+        with open_atomic(path) as f:
+            f.write(content.encode() if isinstance(content, str) else content)
+    except OSError as err:
+        fail(path_error(path, err, f"cannot write {what}"), EXIT_OUTPUT_FAILED)
+
+
+def refuse_stdout(path: Path | None, option: str, why: str) -> None:
+    """Fail (one line, exit 2) on ``-`` for an output that cannot be standard output (``why``)."""
+    if is_stdout(path):
+        fail(f"{option} -: {why}")
+
+
+def error_line(err: BaseException) -> str:
+    r"""One line for an error: an OS error names its path first (``/sys/foo: Operation not
+    permitted``, not ``[Errno 1] Operation not permitted: '/sys/foo'``), others say what they say.
+
+    >>> error_line(PermissionError(1, "Operation not permitted", "/sys/foo"))
+    '/sys/foo: Operation not permitted'
+    >>> error_line(ValueError("a  message\nover lines"))
+    'a message over lines'
+    """
+    if isinstance(err, OSError) and err.strerror:
+        return path_error(err.filename, err) if err.filename else err.strerror
+    return " ".join(str(err).split())
+
+
 def path_error(path: Path | str, err: OSError, doing: str | None = None) -> str:
     """An error with a file, its path first: ``/sys/foo: cannot write the page (Permission denied)``.
 
@@ -273,6 +325,13 @@ def refuse_unused(options: list[str], why: str) -> None:
         it = "it" if len(options) == 1 else "them"
         named = options[0] if len(options) == 1 else f"{', '.join(options[:-1])} and {options[-1]}"
         fail(f"{named} {agree(len(options), 'does', 'do')} nothing {why}: leave {it} out")
+
+
+def check_workers(ctx: typer.Context, scheduler: str | None) -> None:
+    """``--workers`` and ``--scheduler`` exclude each other: on a cluster its threads do the work,
+    and a number of local processes would do nothing (one line, exit 2)."""
+    if scheduler is not None:
+        refuse_unused(given_options(ctx, "workers"), "with --scheduler (the cluster's threads do the work)")
 
 
 def check_output(path: Path, option: str) -> None:

@@ -15,6 +15,7 @@ import typer
 
 from minesat.cli import app
 from minesat.cli.common import (
+    EXIT_OUTPUT_FAILED,
     ColsOption,
     FirstClickOption,
     MinesOption,
@@ -55,7 +56,9 @@ def generate(
     rows: RowsOption = None,
     cols: ColsOption = None,
     mines: MinesOption = None,
-    seed: Annotated[int, typer.Option(help="Set seed: board i is a pure function of the options and i.")] = 0,
+    seed: Annotated[
+        int, typer.Option(min=0, help="Set seed (>= 0): board i is a pure function of the options and i.")
+    ] = 0,
     first_click: FirstClickOption = FirstClick.OPENING.value,
     start: StartOption = None,
     no_guess: Annotated[
@@ -85,7 +88,8 @@ def generate(
         ),
     ] = 0.0,
     out: Annotated[
-        Path | None, typer.Option(help="Write the board set here (whole or not at all); default stdout.")
+        Path | None,
+        typer.Option(help="Write the board set here (whole or not at all); default (and -) stdout."),
     ] = None,
 ) -> None:
     """Write seeded layouts as a board set: JSON Lines, one board per line.
@@ -138,7 +142,7 @@ def generate(
     except NoGuessError as exc:
         fail(str(exc))
     except OSError as exc:  # writing --out (standard output's errors are met for every command alike)
-        fail(path_error(out or "-", exc))
+        fail(path_error(out or "-", exc, "cannot write the board set"), EXIT_OUTPUT_FAILED)
     if no_guess:
         seconds = time.perf_counter() - began
         per = f"{seconds / count:.3f} s and {tries / count:.1f} tries per board" if count else "no board"
