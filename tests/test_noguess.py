@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from fakeclock import FakeClock
 from minesat.analysis import Analyzer
 from minesat.board import Layout
 from minesat.cli import app
@@ -166,31 +167,13 @@ def test_a_check_past_its_deadline_stops_before_its_next_analysis() -> None:
         solve_by_proof(layout, (3, 3), deadline=time.monotonic() - 1)
 
 
-class FakeClock:
-    """``time.monotonic`` for a test: each reading is ``step`` seconds after the one before, so a
-    time limit is reached after a known number of readings, however busy the machine."""
-
-    def __init__(self, step: float) -> None:
-        self.now, self.step, self.readings = 1000.0, step, 0
-
-    def __call__(self) -> float:
-        self.readings += 1
-        self.now += self.step
-        return self.now
-
-
 @pytest.fixture
 def clock(monkeypatch: pytest.MonkeyPatch) -> FakeClock:
-    """One fake clock for the no-guess search and the analysis it calls."""
-    from types import SimpleNamespace
-
+    """One fake clock (10 ms a reading) for the no-guess search and the analysis it calls."""
     from minesat import noguess
     from minesat.exact import budget
 
-    fake = FakeClock(0.01)
-    monkeypatch.setattr(noguess, "time", SimpleNamespace(monotonic=fake))
-    monkeypatch.setattr(budget, "time", SimpleNamespace(perf_counter=fake))
-    return fake
+    return FakeClock(0.01).install(monkeypatch, noguess, budget)
 
 
 def test_cli_time_limit_stops_the_set_in_one_line_and_writes_nothing(

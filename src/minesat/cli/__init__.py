@@ -199,7 +199,8 @@ def _main(
     """Minesweeper constraint-solving analysis engine: analyse boards, play, simulate, report.
 
     Documentation: docs/README.md in the project. Exit status: 0 success, 1 an
-    inconsistent position, 2 bad input.
+    inconsistent position, a budget reached or an output not written, 2 bad input,
+    130 interrupted (docs/exit-status.md).
     """
 
 def load_commands() -> None:

@@ -6,7 +6,7 @@ import json
 import sys
 from collections import Counter
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager, nullcontext
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -15,6 +15,7 @@ import typer
 from minesat.cli import app
 from minesat.cli.common import (
     EXIT_BAD_INPUT,
+    ProgressLine,
     check_output,
     check_viewer_size,
     fail,
@@ -168,10 +169,10 @@ def _write_page(out: Path, result: ReplayReview) -> None:
 
 @contextmanager
 def _progress(name: str) -> Iterator[Callable[[int, int], None] | None]:
-    """A progress bar over a game's moves on stderr, when stderr is a terminal."""
+    """A progress bar over a game's moves on stderr on a terminal; off one, a line every 10 s."""
     if not sys.stderr.isatty():
-        with nullcontext(None) as nothing:
-            yield nothing
+        line = ProgressLine("replay", live=False)
+        yield lambda done, total: line(f"{name}: {done} of {plural(total, 'move')} analysed")
         return
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn

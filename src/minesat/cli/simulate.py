@@ -21,6 +21,7 @@ from minesat.cli.common import (
     FirstClickOption,
     MinesOption,
     PresetOption,
+    ProgressLine,
     RowsOption,
     StartOption,
     agree,
@@ -133,7 +134,7 @@ def simulate(
         # Progress is for a person watching stderr, whatever stdout is (a pipe, --json).
         show_bar = sys.stderr.isatty()
         try:
-            with _progress_bar() if show_bar else nullcontext() as progress:
+            with _progress_bar() if show_bar else nullcontext(_progress_lines()) as progress:
                 summary = run(
                     config,
                     games,
@@ -273,6 +274,17 @@ def default_db(config: RunConfig) -> Path:
     if config.strategy != DEFAULT_STRATEGY:
         name += f"-{config.strategy}"
     return Path("reports") / f"{name}.sqlite"
+
+
+def _progress_lines() -> ProgressCallback:
+    """Off a terminal, a line every 10 s (:class:`~minesat.cli.common.ProgressLine`)."""
+    line = ProgressLine("simulate", live=False)
+
+    def progress(played: int, to_play: int, tally: Tally) -> None:
+        rate = f", win rate {tally.win_rate:.1%}" if tally.games else ""
+        line(f"{played} of {plural(to_play, 'game')} played{rate}")
+
+    return progress
 
 
 @contextmanager

@@ -15,6 +15,7 @@ from minesat.cli import app
 from minesat.cli.common import (
     EXIT_OUTPUT_FAILED,
     STRATEGY_HELP,
+    ProgressLine,
     check_folder,
     check_output,
     check_workers,
@@ -171,7 +172,9 @@ def sweep(
     what = f"sweep: {plan.points()} points on {len(plan.curves)} curves"
     try:
         # SIGTERM and SIGHUP stop the sweep as Ctrl-C does: workers stopped, games kept.
-        with _stop_on_signals(), _progress(what) if sys.stderr.isatty() else nullcontext(None) as progress:
+        with _stop_on_signals(), _progress(what) if sys.stderr.isatty() else nullcontext(
+            _progress_lines(what)
+        ) as progress:
             result = run_sweep(plan, games, directory, workers=workers, scheduler=scheduler,
                                progress=progress)  # fmt: skip
     except (StoreError, SchedulerError, OSError) as exc:
@@ -194,6 +197,16 @@ def sweep(
         typer.echo(json.dumps(result.to_dict()))
     else:
         typer.echo(render_sweep_markdown(result, db=str(directory)), nl=False)
+
+
+def _progress_lines(what: str) -> Callable[[int, int], None]:
+    """Off a terminal, a line every 10 s (:class:`~minesat.cli.common.ProgressLine`)."""
+    line = ProgressLine("sweep", live=False)
+
+    def progress(played: int, to_play: int) -> None:
+        line(f"{what.removeprefix('sweep: ')}, {played} of {to_play} games played")
+
+    return progress
 
 
 @contextmanager
