@@ -154,14 +154,16 @@ def command_guard() -> Iterator[None]:
 
 
 def run_main(app: Callable[[], Any]) -> None:
-    """Run the command line: :func:`command_guard` around the command, and around the end, where
-    what is left in the buffer of standard output is written."""
+    """Run the command line with standard output watched (:class:`WatchedStdout`): the command runs
+    within :func:`command_guard` (:class:`minesat.cli.Commands` sees to it), and what is left in
+    the buffer at the end, written here, is met the same way."""
     _watch_stdout()
     try:
         try:
             app()
         finally:
-            sys.stdout.flush()
+            if sys.stdout is not None:
+                sys.stdout.flush()
     except OutputError as err:
         sys.exit(output_failed(err))
     except KeyboardInterrupt:  # before a command started (its module loading) or after it ended
