@@ -104,8 +104,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "serve": ("serve", "Serve the analyser page and its JSON API (docs/commands/serve.md)."),
     "simulate": ("simulate", "Play seeded games with the automatic player and report the win rate."),
     "solve": ("solve", "Play LAYOUT with the automatic player, printing each move and why it was made."),
-    "sweep": ("sweep", "Win rate, share won with no guess and guesses per game against mine density, "
-              "for one board size."),
+    "sweep": ("sweep", "Win rate, share won with no guess, guesses per won game and the 50 % crossing "
+              "against mine density: one curve per board size, first-click rule and strategy."),
 }
 
 
