@@ -9,7 +9,7 @@ from typing import Annotated
 import typer
 
 from minesat.cli import app
-from minesat.cli.common import check_output, fail
+from minesat.cli.common import EXIT_OUTPUT_FAILED, check_output, error_line, fail, is_stdout, path_error
 
 
 @app.command()
@@ -30,7 +30,7 @@ def report(
             metavar="FILE",
             help="Write the report here; the extension picks the format: .html (one self-contained "
             "page, plots inline), .md (plots as NAME-*.svg files beside it) or .json. "
-            "Without it the Markdown tables (no plots) go to stdout.",
+            "Without it (or with -) the Markdown tables (no plots) go to stdout.",
             show_default=False,
         ),
     ] = None,
@@ -51,10 +51,12 @@ def report(
     from minesat import report as rep
     from minesat.store import StoreError
 
+    if is_stdout(out):
+        out = None  # the Markdown tables on standard output, as without --out
+    if out is not None:
+        check_output(out, "--out")  # first: a directory is said to be one, not a format without a name
     if out is not None and out.suffix.lower() not in rep.FORMATS:
         fail(f"{out}: unknown report format {out.suffix or '(none)'!r}; use .html, .md or .json")
-    if out is not None:
-        check_output(out, "--out")
     summaries = []
     for path in db:
         try:
@@ -72,13 +74,13 @@ def report(
     try:
         paired = rep.pair_dbs(db, labels)
     except (StoreError, sqlite3.Error, OSError, ValueError, KeyError) as exc:
-        fail(" ".join(str(exc).split()))
+        fail(error_line(exc))
 
     if out is not None:
         try:
             written = rep.write_report(summaries, out, paired)
         except OSError as exc:
-            fail(f"{out}: cannot write the report ({exc.strerror or exc})")
+            fail(path_error(out, exc, "cannot write the report"), EXIT_OUTPUT_FAILED)
         for path in written:
             # On stderr when stdout carries the JSON, so that it parses.
             typer.echo(f"wrote {path}", err=as_json)
