@@ -22,6 +22,7 @@ from typer.testing import CliRunner
 from minesat.cli import app
 from minesat.executors import SchedulerError, probe_scheduler
 from minesat.store import GameStore, RunConfig
+from processes import alive, children
 
 runner = CliRunner()
 BEGINNER = ["simulate", "--preset", "beginner", "--seed", "5"]
@@ -102,27 +103,6 @@ def test_default_db_is_announced_and_no_games_give_no_win_rate(tmp_path: Path) -
 # --- defect 5: SIGTERM and SIGHUP stop the workers and keep the games ------------------------
 
 
-def _children(pid: int) -> set[int]:
-    found = set()
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                stat = (entry / "stat").read_text()
-            except OSError:
-                continue
-            if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
-                found.add(int(entry.name))
-    return found
-
-
-def _alive(pid: int) -> bool:
-    try:
-        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-    except OSError:
-        return False
-    return state != "Z"
-
-
 @pytest.mark.skipif(not Path("/proc").is_dir(), reason="reads /proc to find the pool's workers")
 @pytest.mark.parametrize("command", ["simulate", "sweep"])
 @pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGHUP])
@@ -138,7 +118,7 @@ def test_a_signal_stops_the_workers_and_says_how_to_resume(tmp_path: Path, signu
     deadline = time.monotonic() + 60
     workers: set[int] = set()
     while time.monotonic() < deadline and proc.poll() is None:
-        workers = _children(proc.pid)
+        workers = children(proc.pid)
         if len(workers) >= 2 and db.exists() and db.stat().st_size > 0:
             with GameStore(db) as store:
                 if len(store):
@@ -147,18 +127,18 @@ def test_a_signal_stops_the_workers_and_says_how_to_resume(tmp_path: Path, signu
     assert proc.poll() is None and workers
     proc.send_signal(signum)  # to the parent only, as `kill PID` does
     try:
-        _, err = proc.communicate(timeout=30)
+        _, err = proc.communicate(timeout=300)  # a hang, not a slow machine
     except subprocess.TimeoutExpired:
         os.killpg(proc.pid, signal.SIGKILL)
         _, err = proc.communicate()
-        raise AssertionError(f"still running 30 s after the signal; stderr: {err}") from None
+        raise AssertionError(f"still running 300 s after the signal; stderr: {err}") from None
     assert proc.returncode == 128 + signum, err
     assert "are stored" in err and "run the same command again to resume" in err, err
     assert "Traceback" not in err, err
-    deadline = time.monotonic() + 10
-    while any(_alive(w) for w in workers) and time.monotonic() < deadline:
+    deadline = time.monotonic() + 120  # a hang, not a slow machine
+    while any(alive(w) for w in workers) and time.monotonic() < deadline:
         time.sleep(0.05)
-    assert not any(_alive(w) for w in workers)
+    assert not any(alive(w) for w in workers)
 
 
 # --- defect 6: damaged and foreign stores ------------------------------------------------------
@@ -230,10 +210,8 @@ def listener() -> Iterator[tuple[str, socket.socket]]:
 
 def test_a_silent_listener_times_out(listener: tuple[str, socket.socket]) -> None:
     address, _ = listener
-    began = time.monotonic()
-    with pytest.raises(SchedulerError, match="did not answer like a Dask scheduler"):
+    with pytest.raises(SchedulerError, match=r"did not answer like a Dask scheduler within 0\.5 s"):
         probe_scheduler(address, timeout=0.5)
-    assert time.monotonic() - began < 10
 
 
 def test_a_banner_is_not_a_scheduler(tmp_path: Path, listener: tuple[str, socket.socket]) -> None:

@@ -11,7 +11,7 @@ import typer
 from click.testing import Result
 from typer.testing import CliRunner
 
-from minesat.cli import app, usage_line
+from minesat.cli import app, load_commands, usage_line
 
 runner = CliRunner()
 
@@ -28,6 +28,7 @@ def one_line(*args: str) -> str:
 
 def number_options() -> list[tuple[str, str, type]]:
     """Every (command, option, int or float) of the command line, read from the commands' signatures."""
+    load_commands()
     group = typer.main.get_command(app)
     found = []
     for command in app.registered_commands:

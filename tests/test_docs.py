@@ -8,10 +8,11 @@ from pathlib import Path
 import pytest
 import typer.main
 
-from minesat.cli import app
+from minesat.cli import app, load_commands
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
+load_commands()
 COMMAND = typer.main.get_command(app)
 LINK = re.compile(r"\]\(([^)#\s]+)(?:#[^)]*)?\)")
 

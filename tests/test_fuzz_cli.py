@@ -107,8 +107,13 @@ def _check(result: Result, what: str) -> None:
 
 
 def test_the_commands_never_crash(tmp_path: Path) -> None:
-    """2000 mutants: analyze on each (in batches of 100, and alone), show and convert on
-    each, solve on the small ones."""
+    """800 mutants: analyze on each (in batches of 100, and alone), show and convert on each,
+    solve on the small ones (benchmarks/heavy runs 2000)."""
+    fuzz_the_commands(tmp_path, 800)
+
+
+def fuzz_the_commands(tmp_path: Path, count: int) -> None:
+    """``count`` mutants through analyze, show, convert and solve: never a crash."""
     import typer.main
 
     from minesat.cli import app
@@ -118,7 +123,7 @@ def test_the_commands_never_crash(tmp_path: Path) -> None:
     command = typer.main.get_command(app)
     runner = CliRunner()
     files = []
-    for n, (suffix, data) in enumerate(mutants(2000, seed=1)):
+    for n, (suffix, data) in enumerate(mutants(count, seed=1)):
         path = tmp_path / f"m{n}{suffix}"
         path.write_bytes(data)
         files.append(path)

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from fakeclock import FakeClock
 from minesat.analysis import Analyzer
 from minesat.board import Layout
 from minesat.cli import app
@@ -166,30 +167,174 @@ def test_a_check_past_its_deadline_stops_before_its_next_analysis() -> None:
         solve_by_proof(layout, (3, 3), deadline=time.monotonic() - 1)
 
 
-def test_cli_time_limit_stops_the_set_in_one_line_and_writes_nothing(tmp_path: Path) -> None:
-    """The impossible 2x2 request with tries to spare: only the clock stops it."""
+@pytest.fixture
+def clock(monkeypatch: pytest.MonkeyPatch) -> FakeClock:
+    """One fake clock (10 ms a reading) for the no-guess search and the analysis it calls."""
+    from minesat import noguess
+    from minesat.exact import budget
+
+    return FakeClock(0.01).install(monkeypatch, noguess, budget)
+
+
+def test_cli_time_limit_stops_the_set_in_one_line_and_writes_nothing(
+    tmp_path: Path, clock: FakeClock
+) -> None:
+    """The impossible 2x2 request with tries to spare: only the clock stops it (a fake one, 10 ms a
+    reading: the limit is reached after 50 readings)."""
     out = tmp_path / "set.jsonl"
-    began = time.monotonic()
     result = invoke(["generate", "--rows", "2", "--cols", "2", "--mines", "2", "--first-click", "safe",
                      "--start", "0,0", "--no-guess", "--max-tries", "100000000", "--time-limit", "0.5",
                      "--count", "1", "--out", str(out)])
-    assert time.monotonic() - began < 0.5 * 1.1 + 1
     assert result.exit_code == 1, result.output
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("minesat: past --time-limit 0.5 s: 0 of 1 board made, "
                                                    "board 1 not found in ")
     assert not out.exists()
+    assert 50 <= clock.readings <= 60
 
 
 def test_cli_says_how_a_long_set_comes_on(monkeypatch: pytest.MonkeyPatch) -> None:
-    from minesat.cli import generate as command
+    from minesat.cli import common
 
-    monkeypatch.setattr(command._Progress, "EVERY", 0.0)  # a line after every layout
+    monkeypatch.setattr(common, "PROGRESS_LINE_EVERY", 0.0)  # a line after every layout
     result = invoke(["generate", "--preset", "expert", "--count", "3", "--no-guess", "--seed", "3"])
     assert result.exit_code == 0, result.output
     said = [line for line in result.stderr.splitlines() if line.startswith("minesat generate: ")]
-    assert said and said[0].startswith("minesat generate: board 1 of 3, 1 layout tried for it, ")
+    assert said and all(line.startswith("minesat generate: board ") for line in said)
+    assert any(line.startswith("minesat generate: board 1 of 3, 1 layout tried for it, ") for line in said)
 
+
+# --- issue 42: a time limit is read inside long work, which says how it comes on ---------------
+
+
+def test_impossible_requests_are_refused_in_one_line_not_an_index_error() -> None:
+    """With the rule ``any`` and every cell a mine, no first click survives: the issue's four
+    requests (repair found no free cell to move the start's mine to, and raised IndexError)."""
+    for size, more in [("2 2 4", []), ("1 1 1", []), ("5 5 25", []), ("5 5 25", ["--method", "repair"])]:
+        rows, cols, mines = size.split()
+        result = invoke(["generate", "--rows", rows, "--cols", cols, "--mines", mines, "--first-click", "any",
+                         "--count", "1", "--no-guess", *more])
+        assert result.exit_code == 2, result.output
+        assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+        named = "1 mine" if mines == "1" else f"{mines} mines"
+        assert result.stderr == (f"minesat: no no-guess {rows}x{cols} layout with {named}: every cell "
+                                 f"holds a mine, so the first click at {min(3, int(rows) - 1)},"
+                                 f"{min(3, int(cols) - 1)} loses; "
+                                 "place fewer mines\n")
+    # One mine fewer leaves a free cell for the first click: a board is found.
+    assert invoke(["generate", "--rows", "2", "--cols", "2", "--mines", "3", "--first-click", "any",
+                   "--count", "1", "--no-guess"]).exit_code == 0
+
+
+def test_the_local_rules_read_the_clock_as_they_go(monkeypatch: pytest.MonkeyPatch, clock: FakeClock) -> None:
+    """A 300x300 board with few mines: the first click opens most of it and the local rules then
+    settle thousands of numbers. Past the deadline they stop within a thousand or so numbers (they
+    ran to the end and the clock was read only before the next analysis)."""
+    from minesat import noguess
+
+    layout = generate_layout(300, 300, 900, start=(150, 150), rule="opening", seed=1)
+    looked = 0
+    rules = noguess._local_rules
+
+    def counted(game: object, table: object, pending: set[int], deadline: float | None = None) -> None:
+        nonlocal looked
+
+        class Counted(set):  # type: ignore[type-arg]
+            def pop(self) -> int:
+                nonlocal looked
+                looked += 1
+                return super().pop()
+
+        watched = Counted(pending)
+        try:
+            rules(game, table, watched, deadline)  # type: ignore[arg-type]
+        finally:
+            pending.clear()
+            pending.update(watched)
+
+    monkeypatch.setattr(noguess, "_local_rules", counted)
+    whole = solve_by_proof(layout, (150, 150), analyzer=Analyzer())
+    everything = looked
+    assert everything > 20_000
+    looked = 0
+    with pytest.raises(TimeoutError):
+        solve_by_proof(layout, (150, 150), deadline=clock.now + 0.025)  # past it at the third reading
+    assert looked <= 2 * noguess._RULES_PER_CLOCK
+    assert whole.solved
+
+
+def test_an_analysis_reads_the_clock_as_it_goes(clock: FakeClock) -> None:
+    """The check's analyses are watched at every long step (the issue's 500x500 analyses took
+    seconds each with no reading): past the deadline one stops in the middle; with time to spare it
+    answers as with no limit; after a stop the analyzer answers as a fresh one."""
+    from minesat import noguess
+    from minesat.board import COVERED, Position
+
+    layout = generate_layout(40, 40, 250, start=(0, 0), rule="opening", seed=3)
+    rng = random.Random(3)
+    shown = set(rng.sample([i for i in range(1600) if divmod(i, 40) not in layout.mines], 150))
+    cells = tuple(layout.counts[i] if i in shown else COVERED for i in range(1600))
+    position = Position(40, 40, cells, 250)
+    plain = Analyzer(small_boards=False).analyze(position)
+    analyzer = Analyzer(small_boards=False)
+    assert noguess._analyze(analyzer, position, clock.now + 1000.0) == plain  # 100 000 readings away
+    read = clock.readings
+    assert read >= 10  # read inside the analysis, not once around it
+    analyzer = Analyzer(small_boards=False)
+    with pytest.raises(TimeoutError):
+        noguess._analyze(analyzer, position, clock.now + 0.05)  # five readings away
+    assert clock.readings - read < 10
+    assert analyzer.analyze(position) == plain
+
+
+def test_the_cli_time_limit_holds_on_a_large_board(clock: FakeClock) -> None:
+    """The issue's 500x500 request with 50 000 mines and --time-limit 5, on the fake clock: it stops
+    within the limit's readings (500 of 10 ms), in the middle of its first check."""
+    result = invoke(["generate", "--rows", "500", "--cols", "500", "--mines", "50000", "--count", "1",
+                     "--no-guess", "--time-limit", "5"])
+    assert result.exit_code == 1, result.output
+    *progress, last = result.stderr.splitlines()  # a progress line every 10 s of real time, if that long
+    assert all(line.startswith("minesat generate: board 1 of 1, ") for line in progress)
+    assert last.startswith("minesat: past --time-limit 5 s: 0 of 1 board made, board 1 not found in 1 try; ")
+    assert clock.readings <= 520
+
+
+def test_progress_is_a_line_every_ten_seconds_off_a_terminal(capsys: pytest.CaptureFixture[str]) -> None:
+    from minesat.cli.common import ProgressLine
+
+    clock = iter([0.0, 4.0, 9.9, 10.5, 15.0, 21.0]).__next__
+    progress = ProgressLine("generate", live=False, clock=clock)
+    for board in range(1, 6):
+        progress(f"board {board} of 5")
+    said = capsys.readouterr().err
+    assert said == "minesat generate: board 3 of 5, 10 s\nminesat generate: board 5 of 5, 21 s\n"
+
+
+def test_progress_on_a_terminal_is_one_line_kept_up_to_date(capsys: pytest.CaptureFixture[str]) -> None:
+    from minesat.cli.common import ProgressLine
+
+    clock = iter([0.0, 0.1, 0.5, 0.6, 0.9]).__next__
+    progress = ProgressLine("generate", live=True, clock=clock)
+    for board in range(1, 5):
+        progress(f"board {board} of 4")
+    progress.done()
+    err = capsys.readouterr().err
+    assert err.count("\r") == 2 and err.endswith("\n") and err.count("\n") == 1
+    assert "board 2 of 4, 0 s" in err and "board 4 of 4, 1 s" in err
+
+
+def test_progress_keeps_coming_while_one_step_takes_long(monkeypatch: pytest.MonkeyPatch) -> None:
+    """:meth:`ProgressLine.ticking` redraws the last news from a thread: a check that takes minutes
+    (no news from the work) still shows the line."""
+    import threading
+
+    from minesat.cli import common
+
+    shown = threading.Event()
+    progress = common.ProgressLine("generate", live=False)
+    monkeypatch.setattr(progress, "show", shown.set)
+    with progress.ticking():
+        assert shown.wait(timeout=60)  # the work (here: waiting) never told it anything
 
 
 def test_a_sets_time_limit_is_named_as_given() -> None:

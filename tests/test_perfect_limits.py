@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import json
 import re
-import time
 from math import comb
 from pathlib import Path
 
@@ -21,6 +20,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from fakeclock import FakeClock
 from measured import run_minesat
 from minesat.board import Position
 from minesat.exact.alike import alike_pairs
@@ -131,23 +131,43 @@ def test_mines_that_fit_around_no_start_are_refused_as_not_fitting() -> None:
 # --- the time limit ------------------------------------------------------------------------------
 
 
-def test_the_time_limit_is_kept_in_the_search() -> None:
-    """4x8 with 7 mines under ``any``: a state takes milliseconds, 4 096 of them many seconds."""
-    began = time.perf_counter()
-    with pytest.raises(PastBudget, match=r"past --time-limit 2 s: stopped at start A1"):
-        perfect_play(4, 8, 7, "any", (0, 0), time_limit=2.0)
-    assert time.perf_counter() - began <= 2.0 * 1.1 + 1
+# The clock here is a fake one (tests/fakeclock.py): each reading 20 ms after the last, so a limit of
+# L seconds is reached after 50 L readings, and how much work came between two readings is what is
+# checked, never how long it took on a busy machine.
 
 
-def test_the_time_limit_is_kept_while_the_layouts_are_listed() -> None:
-    """The late expert position lists 556 512 layouts of 480 cells: seconds before the first state."""
+@pytest.fixture
+def clock(monkeypatch: pytest.MonkeyPatch) -> FakeClock:
+    from minesat.cli import perfect as command
+    from minesat.exact import budget
+    from minesat.perfect import follow
+
+    return FakeClock(step=0.02).install(monkeypatch, budget, follow, command)
+
+
+def test_the_time_limit_is_kept_in_the_search(clock: FakeClock) -> None:
+    """A limit the clock reaches at the 20th state (counted on a first run stopped there by
+    ``max_states``) stops the search there: the clock is read at every state, not every 4 096 (on
+    4x8 with 7 mines under ``any`` a state takes milliseconds, 4 096 of them many seconds)."""
+    board = (1, 40, 2, "opening", (0, 0))  # 104 states
+    clock.step = 0.0  # a first run counts the readings up to the 20th state
+    with pytest.raises(PastBudget, match=r"past --max-states 20"):
+        perfect_play(*board, max_states=20)  # type: ignore[arg-type]
+    readings, clock.readings, clock.step = clock.readings, 0, 0.01
+    with pytest.raises(PastBudget, match=r"past --time-limit \d+(\.\d+)? s: stopped at start A1") as stopped:
+        perfect_play(*board, time_limit=readings * 0.01)  # type: ignore[arg-type]
+    assert 19 <= stopped.value.states <= 23
+
+
+def test_the_time_limit_is_kept_while_the_layouts_are_listed(clock: FakeClock) -> None:
+    """The late expert position lists 556 512 layouts of 480 cells: seconds before the first state,
+    the clock read as they are listed."""
     position = read_board(ROOT / "puzzles" / "expert-late.txt", None, "position", "perfect")
     assert isinstance(position, Position)
-    began = time.perf_counter()
     said = r"past --time-limit 0.5 s after 0 states, while listing the layouts"
     with pytest.raises(PastBudget, match=said):
         PositionSearch(position, time_limit=0.5)
-    assert time.perf_counter() - began <= 0.5 * 1.1 + 1
+    assert clock.readings <= 0.5 / 0.02 + 2
 
 
 def test_a_board_far_past_any_listing_is_refused_without_counting_its_layouts(
@@ -171,21 +191,38 @@ def test_a_board_far_past_any_listing_is_refused_without_counting_its_layouts(
         perfect_play(300, 300, 2, "safe", (0, 0), time_limit=2.0)  # small enough to count exactly
 
 
-def test_the_time_limit_and_memory_budget_hold_for_the_strategy_counts() -> None:
-    """1x400 with 2 mines: the search takes about 2 s, counting ``safest``'s wins half a minute."""
-    began = time.perf_counter()
-    with pytest.raises(PastBudget, match=r"^past --time-limit 1 s while counting safest's wins: .* "
-                       r"settled after \d+ positions; raise --time-limit or leave out --strategy$"):
-        strategy_wins(1, 400, 2, "opening", (0, 0), "safest", time_limit=1.0)
-    assert time.perf_counter() - began <= 1.0 * 1.1 + 1
+def test_the_time_limit_and_memory_budget_hold_for_the_strategy_counts(
+    clock: FakeClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """1x40 with 2 mines: the search takes 104 states, counting ``safest``'s wins 702 positions; the
+    count reads the clock as it goes (past 50 readings, within 50 positions)."""
+    said = (r"^past --time-limit 1 s while counting safest's wins: .* settled after (\d+) positions; "
+            r"raise --time-limit or leave out --strategy$")
+    with pytest.raises(PastBudget, match=said) as stopped:
+        strategy_wins(1, 40, 2, "opening", (0, 0), "safest", time_limit=1.0)
+    assert 0 < int(re.search(said, str(stopped.value))[1]) <= 50  # type: ignore[index]
     with pytest.raises(PastBudget, match=r"^past the memory budget of 0.001 MB while counting safest"):
-        strategy_wins(1, 400, 2, "opening", (0, 0), "safest", max_memory=1000)
-    code, out, err, _ = run_capped("perfect", "--rows", "1", "--cols", "400", "--mines", "2", "--start", "A1",
-                                   "--strategy", "safest", "--time-limit", "4", "--json", cap_mb=3000)
-    assert code == 1
-    assert err.startswith("minesat: past --time-limit 4 s while counting safest's wins: ")
-    assert json.loads(out)["error"].startswith("past --time-limit 4 s while counting safest's wins: ")
-    assert json.loads(out)["states"] > 0  # the search was done: its states are the run's
+        strategy_wins(1, 40, 2, "opening", (0, 0), "safest", max_memory=1000)
+    # The command: its clock stands still through the search and runs once the count begins, which
+    # the limit then stops; the search's states are the run's.
+    from typer.testing import CliRunner
+
+    from minesat.cli import app
+    from minesat.cli import perfect as command
+
+    def counting(*args: object, **kwargs: object) -> object:
+        clock.step = 0.1
+        return strategy_wins(*args, **kwargs)  # type: ignore[arg-type]
+
+    clock.step = 0.0
+    monkeypatch.setattr(command, "strategy_wins", counting)
+    result = CliRunner().invoke(app, ["perfect", "--rows", "1", "--cols", "40", "--mines", "2",
+                                      "--start", "A1", "--strategy", "safest", "--time-limit", "4", "--json"])
+    assert result.exit_code == 1, result.output
+    said = "past --time-limit 4 s while counting safest's wins: "
+    assert result.stderr.startswith(f"minesat: {said}")
+    assert json.loads(result.stdout)["error"].startswith(said)
+    assert json.loads(result.stdout)["states"] == 104  # the search was done: its states are the run's
 
 
 def test_a_huge_position_is_refused_before_its_layouts_are_counted(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -225,14 +262,13 @@ def test_the_interior_bound_is_below_every_exact_count(rows: int, cols: int, dat
     assert comb(*bound) <= layouts
 
 
-def test_the_time_limit_is_kept_while_a_dense_listing_is_numbered() -> None:
+def test_the_time_limit_is_kept_while_a_dense_listing_is_numbered(clock: FakeClock) -> None:
     """60x60 with 3 599 mines, nothing shown: 3 600 layouts of 3 599 mines each. Numbering them
     took 5 s in one loop the clock never read (the sweep's 7.5 s for a 2 s limit)."""
     position = Position(60, 60, (-1,) * 3600, 3599)
-    began = time.perf_counter()
     with pytest.raises(PastBudget, match=r"^past --time-limit 1.5 s after "):
         PositionSearch(position, time_limit=1.5).wins()
-    assert time.perf_counter() - began <= 1.5 * 1.1 + 1
+    assert clock.readings <= 1.5 / 0.02 + 2
 
 
 @pytest.mark.parametrize(("rows", "cols", "mines"), [(3, 4, 2), (4, 4, 9), (5, 7, 3), (40, 40, 2)])

@@ -61,9 +61,15 @@ def test_our_own_games_review_as_the_player_saw_them(strategy: str) -> None:
 
 
 def test_a_chord_over_flags_risks_exactly_what_the_layouts_say() -> None:
+    """30 chords (benchmarks/heavy checks 60)."""
+    check_chords(30)
+
+
+def check_chords(count: int) -> None:
+    """``count`` random chords over random flags, each judged against an enumeration of the layouts."""
     rnd = random.Random(20)
     checked = 0
-    while checked < 60:
+    while checked < count:
         layout = generate_layout(5, 5, rnd.randint(3, 7), rule="any", seed=rnd.getrandbits(32))
         safe_cells = [(r, c) for r in range(5) for c in range(5) if (r, c) not in layout.mines]
         game = Game(layout)
@@ -173,9 +179,16 @@ def _brute_values(brute: BruteForce, position: Position) -> tuple[int, dict[Cell
 
 
 def test_a_guess_says_the_chance_to_win_it_kept_against_the_best_move() -> None:
+    """20 random games on 3x4 (benchmarks/heavy plays 40)."""
+    assert check_kept_chances(20) > 15
+
+
+def check_kept_chances(games: int) -> int:
+    """``games`` random games on 3x4, each risky move's chance to win against the brute-force
+    perfect player's; the moves checked."""
     rng = random.Random(5)
     checked = 0
-    for _ in range(40):
+    for _ in range(games):
         mines = rng.randint(2, 4)
         layout = generate_layout(3, 4, mines, start=(1, 1), rule="safe", seed=rng.randrange(10**9))
         game = Game(layout)
@@ -194,7 +207,7 @@ def test_a_guess_says_the_chance_to_win_it_kept_against_the_best_move() -> None:
             assert move.win_probability == value[move.cell] / layouts
             assert move.best_move is not None and value[move.best_move] == best
             checked += 1
-    assert checked > 30
+    return checked
 
 
 def test_the_words_for_what_a_guess_kept() -> None:

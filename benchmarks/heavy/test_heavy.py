@@ -5,11 +5,15 @@ Each test names its twin in ``tests/``, which runs the same check on fewer or sm
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from test_engine import count_long_chain
+from test_fuzz_cli import fuzz_the_commands
 from test_game import open_empty_board
 from test_player import play_dense
+from test_review import check_chords, check_kept_chances
 
 
 @pytest.mark.parametrize("index", range(20))
@@ -26,3 +30,18 @@ def test_huge_empty_board_opens_in_one_move_without_recursion() -> None:
 def test_a_long_chain_is_counted_without_deep_recursion() -> None:
     """A chain of 3000 boxes, one part (tests/test_engine.py counts 1500)."""
     count_long_chain(3000)
+
+
+def test_the_commands_never_crash(tmp_path: Path) -> None:
+    """2000 mutated board files through analyze, show, convert and solve (tests/test_fuzz_cli.py: 800)."""
+    fuzz_the_commands(tmp_path, 2000)
+
+
+def test_a_chord_over_flags_risks_exactly_what_the_layouts_say() -> None:
+    """60 chords over random flags (tests/test_review.py checks 30)."""
+    check_chords(60)
+
+
+def test_a_guess_says_the_chance_to_win_it_kept_against_the_best_move() -> None:
+    """40 random games on 3x4 (tests/test_review.py plays 20)."""
+    assert check_kept_chances(40) > 30

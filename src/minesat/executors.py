@@ -2,7 +2,8 @@
 
 :mod:`minesat.simulate` (games) and :mod:`minesat.perfect` (the first moves of a
 search) hand their tasks to a :class:`concurrent.futures.Executor` from here;
-Ctrl-C and a hang-up are the parent's, which stops the workers itself.
+Ctrl-C and a hang-up are the parent's, which stops the workers itself; a worker whose
+parent is gone (killed outright) ends on its own.
 """
 
 from __future__ import annotations
@@ -10,10 +11,13 @@ from __future__ import annotations
 import concurrent.futures as cf
 import contextlib
 import multiprocessing
+import multiprocessing.connection as mp_connection
 import os
 import signal
 import socket
 import struct
+import threading
+import time
 from collections.abc import Callable, Iterator
 from typing import Any, TypeVar
 
@@ -126,12 +130,44 @@ def dask_executor(
     return client.get_executor(pure=False), client.close, threads
 
 
-def _ignore_interrupts() -> None:
+def _start_worker() -> None:
     """Worker start-up: Ctrl-C and a hang-up are for the parent, which stops the run,
-    keeps what is stored and terminates the workers itself."""
+    keeps what is stored and terminates the workers itself; and the worker ends when its
+    parent does, however the parent ends (:func:`end_with_parent`)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     if hasattr(signal, "SIGHUP"):
         signal.signal(signal.SIGHUP, signal.SIG_IGN)
+    end_with_parent()
+
+
+#: Seconds between two looks at the parent's process id (the pipe is watched all the time).
+PARENT_CHECK_EVERY = 1.0
+
+
+def end_with_parent() -> None:
+    """End this process (a worker) as soon as the process that started it is gone.
+
+    A parent stopped by Ctrl-C or SIGTERM stops its workers itself (:func:`stop_workers`); one
+    killed outright (``kill -9``, the out-of-memory killer) cannot, and its workers would wait
+    for work for good, keeping the resource tracker alive with them. So a thread watches the
+    pipe only the parent writes to (multiprocessing's parent sentinel: it reads as closed once
+    the parent is gone) and, in case there is none, the parent's process id.
+    """
+    parent = multiprocessing.parent_process()
+    sentinel = parent.sentinel if parent is not None else None
+    started_by = os.getppid()
+
+    def watch() -> None:
+        while True:
+            if sentinel is not None:
+                gone = bool(mp_connection.wait([sentinel], timeout=PARENT_CHECK_EVERY))
+            else:
+                time.sleep(PARENT_CHECK_EVERY)
+                gone = False
+            if gone or os.getppid() != started_by:
+                os._exit(1)  # nothing of the worker's is worth keeping: its parent took the results
+
+    threading.Thread(target=watch, name="minesat-parent-watch", daemon=True).start()
 
 
 def process_pool(workers: int) -> cf.Executor:
@@ -140,7 +176,7 @@ def process_pool(workers: int) -> cf.Executor:
     return cf.ProcessPoolExecutor(
         max_workers=workers,
         mp_context=multiprocessing.get_context("spawn"),
-        initializer=_ignore_interrupts,
+        initializer=_start_worker,
     )
 
 

@@ -36,8 +36,9 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import partial
 
-from minesat.analysis import Analyzer
-from minesat.board import COVERED, FLAG, Cell, Layout, neighbour_table
+from minesat.analysis import Analysis, Analyzer
+from minesat.board import COVERED, FLAG, Cell, Layout, Position, neighbour_table
+from minesat.exact.budget import Budget, OverBudget, watching
 from minesat.game import Game, Status
 from minesat.generate import FirstClick, check_mine_count, game_seed, generate_layout, kept_clear
 from minesat.words import plural
@@ -94,26 +95,26 @@ def solve_by_proof(
     is where the game begins: a layout with a mine there is not solved.
     ``analyzer`` may be shared between calls (on boards of any size): its cache
     makes re-checking a slightly changed layout cheap. Past ``deadline`` (a
-    ``time.monotonic()``, read before each analysis of the position) it raises
-    :class:`TimeoutError`: one check of a 300x300 layout takes seconds.
+    ``time.monotonic()``, read as the local rules go and within each analysis) it raises
+    :class:`TimeoutError`: one check of a 500x500 layout takes seconds.
     """
     analyzer = analyzer if analyzer is not None else Analyzer()
     game = Game(layout)
     table = neighbour_table(layout.rows, layout.cols)
     rounds = 0
     pending: set[int] = set()
+    _check_deadline(deadline)  # before the first click reads the layout's numbers: a second on 1000x1000
     _uncover(game, start, table, pending)
     while not game.over:
         # The two local rules first: they are proofs too, and cost far less than an
         # analysis. Making proven moves in any order reaches the same fixed point
         # (a cell proven in a position stays proven once more is uncovered), so
         # they change how fast the check is, never what it says.
-        _local_rules(game, table, pending)
+        _local_rules(game, table, pending, deadline)
         if game.over:
             break
-        if deadline is not None and time.monotonic() > deadline:
-            raise TimeoutError
-        analysis = analyzer.analyze(game.position())
+        _check_deadline(deadline)
+        analysis = _analyze(analyzer, game.position(), deadline)
         rounds += 1
         if not (analysis.safe or analysis.mine):
             break
@@ -130,12 +131,22 @@ def _uncover(game: Game, cell: Cell, table: tuple[tuple[int, ...], ...], pending
     state = game.state
     if state[i] != COVERED:
         return
-    before = list(state) if game.layout is not None and not game.layout.counts[i] else None
     game.uncover(cell)
-    opened = [i] if before is None else [j for j, s in enumerate(before) if s != state[j]]
-    for j in opened:
-        pending.add(j)
-        pending.update(table[j])
+    pending.add(i)
+    pending.update(table[i])
+    if state[i] == 0:
+        # A zero opened its whole region of zeros, all covered until now (a zero beside it
+        # would have opened it), and their border: found from the zero, not by comparing the
+        # board before and after (a scan of the whole board at every opening).
+        region, seen = [i], {i}
+        while region:
+            for j in table[region.pop()]:
+                if j not in seen:
+                    seen.add(j)
+                    pending.add(j)
+                    pending.update(table[j])
+                    if state[j] == 0:
+                        region.append(j)
 
 
 def _flag(game: Game, cell: Cell, table: tuple[tuple[int, ...], ...], pending: set[int]) -> None:
@@ -143,14 +154,48 @@ def _flag(game: Game, cell: Cell, table: tuple[tuple[int, ...], ...], pending: s
     pending.update(table[cell[0] * game.cols + cell[1]])
 
 
-def _local_rules(game: Game, table: tuple[tuple[int, ...], ...], pending: set[int]) -> None:
+def _analyze(analyzer: Analyzer, position: Position, deadline: float | None) -> Analysis:
+    """The analysis of ``position``, given up past ``deadline`` (:class:`TimeoutError`) even in the
+    middle: one exact count of a 500x500 position takes seconds. The analysis reads the clock at
+    every long step (:func:`~minesat.exact.budget.checkpoint`); stopped midway, the analyzer
+    forgets what it held (a model half updated must not be read again)."""
+    if deadline is None:
+        return analyzer.analyze(position)
+    left = max(0.0, deadline - time.monotonic())
+    try:
+        with watching(Budget(time_limit=left).clock()):
+            return analyzer.analyze(position)
+    except OverBudget:
+        analyzer.forget()
+        raise TimeoutError from None
+
+
+def _check_deadline(deadline: float | None) -> None:
+    """Raise :class:`TimeoutError` past ``deadline`` (a ``time.monotonic()``; ``None``: no limit)."""
+    if deadline is not None and time.monotonic() > deadline:
+        raise TimeoutError
+
+
+#: Numbers the local rules look at between two readings of the clock (a few milliseconds' work).
+_RULES_PER_CLOCK = 1024
+
+
+def _local_rules(
+    game: Game, table: tuple[tuple[int, ...], ...], pending: set[int], deadline: float | None = None
+) -> None:
     """Apply the local rules to the numbers in ``pending`` until none applies.
 
     A number whose flags already match it makes its other covered neighbours
     safe; a number that needs every covered neighbour makes them all mines.
+    On a large board this is most of a check's work: past ``deadline`` it raises
+    :class:`TimeoutError`, the clock read every :data:`_RULES_PER_CLOCK` numbers.
     """
     state, cols = game.state, game.cols
+    steps = 0
     while pending and not game.over:
+        steps += 1
+        if steps % _RULES_PER_CLOCK == 0:
+            _check_deadline(deadline)
         i = pending.pop()
         number = state[i]
         if number <= 0:
@@ -199,10 +244,11 @@ def generate_no_guess(
     at most each, until ``max_tries`` layouts in all have been checked (every
     repair step re-checks its layout and counts as a try). Deterministic: the
     same arguments give the same board. Raises :class:`NoGuessError` when the
-    budget runs out, :class:`NoGuessTimeout` past ``seconds`` of wall time (checked
-    after every try and before each analysis within one, so it is overrun by one
-    analysis at most: a fraction of a second on 100x100, a second or two on
-    300x300). ``progress`` is called with the number of layouts checked after each.
+    budget runs out, :class:`NoGuessTimeout` past ``seconds`` of wall time (the clock
+    is read after every try, as the local rules go within one, and at every long step
+    of each analysis; what is left undivided, drawing a layout and reading its numbers,
+    takes about a second on 1000x1000).
+    ``progress`` is called with the number of layouts checked after each.
     ``deadline``, a ``time.monotonic()``, is when to stop instead of ``seconds`` from now (the
     deadline of a set, shared by its boards); ``seconds`` then names the limit in the message.
 
@@ -214,6 +260,11 @@ def generate_no_guess(
     """
     check_mine_count(rows, cols, mines, start, rule)
     rule = FirstClick(rule)
+    if mines >= rows * cols:  # only under the rule "any": the start cell is a mine in every layout
+        raise NoGuessError(
+            f"no no-guess {rows}x{cols} layout with {plural(mines, 'mine')}: every cell holds a mine, "
+            f"so the first click at {start[0]},{start[1]} loses; place fewer mines"
+        )
     rng = random.Random(seed)
     analyzer = analyzer if analyzer is not None else Analyzer()
     budget = _Budget(seconds, progress, rows, cols, mines, deadline)
@@ -260,7 +311,8 @@ class _Budget:
         if deadline is None and seconds is not None:
             deadline = time.monotonic() + seconds
         self.deadline = deadline
-        self.seconds, self.progress, self.board = seconds, progress, f"{rows}x{cols} board with {mines} mines"
+        self.seconds, self.progress = seconds, progress
+        self.board = f"{rows}x{cols} board with {plural(mines, 'mine')}"
 
     def check(self, tries: int) -> None:
         """After each layout checked: report it, and stop past the deadline."""
@@ -271,7 +323,7 @@ class _Budget:
 
     def late(self, tries: int) -> NoGuessTimeout:
         """The error past the deadline, ``tries`` layouts checked."""
-        said = f"no no-guess {self.board} found within {self.seconds:g} s ({tries} layouts tried)"
+        said = f"no no-guess {self.board} found within {self.seconds:g} s ({plural(tries, 'layout')} tried)"
         return NoGuessTimeout(said, tries)
 
 

@@ -300,13 +300,14 @@ def play_game(
 
     first = str(Move(start))
     moves.append(first)
-    if rule is FirstClick.ANY:
+    if rule is FirstClick.ANY and layout.mine_count:
         p = layout.mine_count / (layout.rows * layout.cols)
         guesses.append(Guess(first, p, 0))
         if trace is not None:
             trace.append(Step(first, Reason.GUESS, p))
     elif trace is not None:
-        trace.append(Step(first, Reason.FIRST))
+        # With no mine on the board the total proves every cell safe: no guess, whatever the rule.
+        trace.append(Step(first, Reason.FIRST if rule is not FirstClick.ANY else Reason.SAFE))
     game.uncover(start)
 
     # Certainties first: an engine that can answer "what is proven?" without
@@ -465,7 +466,7 @@ def solve_oracle(
     risky: list[RiskyMove] = []
     game.uncover(start)
     _settle(game, analyzer)
-    if rule is FirstClick.ANY:
+    if rule is FirstClick.ANY and layout.mine_count:  # with no mine the total proves it safe
         p = layout.mine_count / (layout.rows * layout.cols)
         risky.append(RiskyMove(str(Move(start)), p, game.uncovered))
 

@@ -115,7 +115,8 @@ class PlayerMismatchError(StoreError):
 
 
 #: What to do about a damaged store, said at the end of every such message.
-_DAMAGED_ADVICE = "move it aside (or delete it) and run again, or give another --db path"
+#: Said by simulate, which writes it, and by report and export, which read it: no option of one.
+_DAMAGED_ADVICE = "move it aside (or delete it) and simulate again, or give another path"
 
 
 @dataclass(frozen=True)
@@ -639,7 +640,8 @@ def _advice(exc: sqlite3.DatabaseError) -> str:
         return "check the path and its permissions, or give another path"
     if "not a database" in message:
         # Junk from the first byte: another program's file, or a store damaged beyond recognition.
-        return "give another path; if this was a game database, it is damaged: move it aside and run again"
+        return ("give another path; if this was a game database, it is damaged: "
+                "move it aside and simulate again")
     return _DAMAGED_ADVICE
 
 

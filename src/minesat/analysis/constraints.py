@@ -33,8 +33,6 @@ from collections.abc import Collection
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 
-import networkx as nx
-
 from minesat.analysis.result import InconsistentPositionError
 from minesat.board import COVERED, FLAG, Cell, Position, neighbour_table
 from minesat.exact.budget import checkpoint
@@ -126,6 +124,8 @@ class Frontier:
         Cells are linked when a number sees both; chaining each number's cells is
         enough for connectivity.
         """
+        import networkx as nx  # here, not above: a small position never gets this far (SPEC 19)
+
         graph: nx.Graph = nx.Graph()
         graph.add_nodes_from(self.frontier)
         for c in self.constraints:

@@ -1,17 +1,21 @@
 """The ``minesat`` command line: typer commands that only wire the library together.
 
-Each group of commands lives in its own module and registers itself on :data:`app`.
+Each group of commands lives in its own module and registers itself on :data:`app` when it is
+imported, which happens only when one of its commands is run or its help is asked for
+(:data:`COMMANDS`): ``minesat --version``, ``minesat --help`` and ``minesat analyze`` import
+what they use and no more.
 """
 
 from __future__ import annotations
 
+import importlib
 import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import IO, Annotated, Any
 
 import typer
-from typer.core import TyperGroup
+from typer.core import TyperCommand, TyperGroup
 
 # Click's exception classes, whichever Click typer uses (its own copy in recent versions).
 _UsageError = next(c for c in typer.BadParameter.__mro__ if c.__name__ == "UsageError")
@@ -79,16 +83,89 @@ def _one_line() -> Iterator[None]:
         raise UsageLine(usage_line(err)) from err
 
 
+#: Every command, in the order ``minesat --help`` lists them: the module under ``minesat.cli`` that
+#: defines it, and the first paragraph of its help, which the list shows without importing the
+#: module (tests/test_cli_startup.py keeps the two equal).
+COMMANDS: dict[str, tuple[str, str]] = {
+    "analyze": ("analyze", "Classify every covered cell as certainly safe, certainly a mine, or uncertain."),
+    "show": ("boards", "Draw a board file with row letters and column numbers."),
+    "convert": ("boards", "Convert a board file between formats (text, mine, mbf, json)."),
+    "export": ("export", "One record per stored game, in game order: game, seed, won, guesses, moves, "
+               "uncovered, bbbv, seconds, analyses, fatal_move, fatal_probability, "
+               "first_guess_probability."),
+    "generate": ("generate", "Write seeded layouts as a board set: JSON Lines, one board per line."),
+    "metrics": ("metrics", "How hard each layout is to clear: cells, mines, 3BV, openings, islands, "
+                "greedy ZiNi."),
+    "perfect": ("perfect", "The exact chance to win under perfect play, and how close each strategy comes."),
+    "play": ("play", "Play Minesweeper line by line (works from a pipe too)."),
+    "replay": ("replay", "Replay real games move by move through minesat's rules and analyse every move."),
+    "report": ("report", "Win rate with a Wilson 95 % interval, guesses per game, where games are lost, "
+               "win rate by 3BV, time per game, and the command that reproduces each run."),
+    "serve": ("serve", "Serve the analyser page and its JSON API (docs/commands/serve.md)."),
+    "simulate": ("simulate", "Play seeded games with the automatic player and report the win rate."),
+    "solve": ("solve", "Play LAYOUT with the automatic player, printing each move and why it was made."),
+    "sweep": ("sweep", "Win rate, share won with no guess, guesses per won game and the 50 % crossing "
+              "against mine density: one curve per board size, first-click rule and strategy."),
+}
+
+
 class Commands(TyperGroup):
-    """``minesat``'s command group: a usage error of any command is one ``minesat: ...`` line, exit 2,
-    as every other bad input is (not Click's usage block)."""
+    """``minesat``'s command group.
+
+    A command's module is imported when the command is looked up (to run it or show its help),
+    not before; the list of commands in ``minesat --help`` comes from :data:`COMMANDS`. A usage
+    error of any command is one ``minesat: ...`` line, exit 2, as every other bad input is (not
+    Click's usage block), and what goes wrong while a command runs (a closed pipe, a full disk,
+    Ctrl-C) is met by :func:`minesat.cli.common.command_guard`, the same for every command.
+    """
+
+    def list_commands(self, ctx: Any) -> list[str]:
+        return [*COMMANDS, *(name for name in self.commands if name not in COMMANDS)]
+
+    def get_command(self, ctx: Any, name: str) -> Any:
+        if name not in self.commands and name in COMMANDS:
+            self._load(COMMANDS[name][0])
+        return super().get_command(ctx, name)
+
+    def _load(self, module: str) -> None:
+        """Import ``minesat.cli.<module>`` (it registers its commands on :data:`app`) and build them."""
+        importlib.import_module(f"minesat.cli.{module}")
+        for info in app.registered_commands:
+            assert info.callback is not None
+            if (info.name or typer.main.get_command_name(info.callback.__name__)) in self.commands:
+                continue
+            built = typer.main.get_command_from_info(
+                info, pretty_exceptions_short=app.pretty_exceptions_short,
+                rich_markup_mode=app.rich_markup_mode,
+            )
+            self.add_command(built)
+
+    def format_commands(self, ctx: Any, formatter: Any) -> None:
+        """The list of commands in ``--help``, as Click draws it, from :data:`COMMANDS` for the
+        commands not imported yet."""
+        names = self.list_commands(ctx)
+        limit = formatter.width - 6 - max(map(len, names))
+        rows = []
+        for name in names:
+            command = self.commands.get(name) or TyperCommand(name, help=COMMANDS[name][1])
+            if not command.hidden:
+                rows.append((name, command.get_short_help_str(limit)))
+        with formatter.section("Commands"):
+            formatter.write_dl(rows)
 
     def make_context(self, *args: Any, **kwargs: Any) -> Any:
         with _one_line():
-            return super().make_context(*args, **kwargs)
+            try:
+                return super().make_context(*args, **kwargs)
+            except KeyboardInterrupt:  # typer would end with 130 saying nothing
+                from minesat.cli.common import interrupted
+
+                interrupted()
 
     def invoke(self, ctx: Any) -> Any:
-        with _one_line():
+        from minesat.cli.common import command_guard
+
+        with _one_line(), command_guard():
             return super().invoke(ctx)
 
 
@@ -122,24 +199,20 @@ def _main(
     """Minesweeper constraint-solving analysis engine: analyse boards, play, simulate, report.
 
     Documentation: docs/README.md in the project. Exit status: 0 success, 1 an
-    inconsistent position, 2 bad input.
+    inconsistent position, a budget reached or an output not written, 2 bad input,
+    130 interrupted (docs/exit-status.md).
     """
 
-# Importing a module registers its commands on ``app``.
-from minesat.cli import analyze as _analyze  # noqa: E402,F401
-from minesat.cli import boards as _boards  # noqa: E402,F401
-from minesat.cli import export as _export  # noqa: E402,F401
-from minesat.cli import generate as _generate  # noqa: E402,F401
-from minesat.cli import metrics as _metrics  # noqa: E402,F401
-from minesat.cli import perfect as _perfect  # noqa: E402,F401
-from minesat.cli import play as _play  # noqa: E402,F401
-from minesat.cli import replay as _replay  # noqa: E402,F401
-from minesat.cli import report as _report  # noqa: E402,F401
-from minesat.cli import serve as _serve  # noqa: E402,F401
-from minesat.cli import simulate as _simulate  # noqa: E402,F401
-from minesat.cli import solve as _solve  # noqa: E402,F401
-from minesat.cli import sweep as _sweep  # noqa: E402,F401
+def load_commands() -> None:
+    """Import every command's module, so that :data:`app` holds them all (for what lists them, as
+    the tests and the documentation do; the command line imports only the command it runs)."""
+    for module in dict.fromkeys(module for module, _ in COMMANDS.values()):
+        importlib.import_module(f"minesat.cli.{module}")
 
 
 def main() -> None:
-    app()
+    """The ``minesat`` command: :data:`app`, with standard output watched as every command's is
+    (:func:`minesat.cli.common.run_main`)."""
+    from minesat.cli.common import run_main
+
+    run_main(app)

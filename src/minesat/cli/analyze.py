@@ -23,11 +23,12 @@ from minesat.cli.common import (
     check_time_limit,
     check_total,
     fail,
+    is_stdout,
     percent,
     plural,
+    write_output,
 )
 from minesat.exact.budget import DEFAULT_MAX_MEMORY, Budget, resident_bytes
-from minesat.formats import write_text_atomically
 from minesat.formats.wanted import InputError, read_board
 from minesat.game import render_grid
 
@@ -163,7 +164,8 @@ def analyze(
         typer.Option(
             "--svg",
             metavar="OUT",
-            help="Also draw the position with its analysis as an SVG picture in OUT (one FILE only).",
+            help="Also draw the position with its analysis as an SVG picture in OUT (one FILE only; "
+            "- for standard output, which then carries the picture alone).",
         ),
     ] = None,
     time_limit: Annotated[
@@ -237,6 +239,8 @@ def analyze(
             continue
         if svg is not None:
             _write_svg(svg, position, analysis, str(path))
+            if is_stdout(svg):
+                continue  # standard output carries the picture alone
         if as_json:
             typer.echo(json.dumps({"file": str(path), **analysis.to_json()}))
         else:
@@ -282,10 +286,7 @@ def _explain(
 def _write_svg(out: Path, position: Position, analysis: Analysis, title: str) -> None:
     from minesat.svg import position_svg
 
-    try:
-        write_text_atomically(out, position_svg(position, analysis, title=title))
-    except OSError as err:
-        fail(f"{out}: cannot write the picture ({err.strerror or err})")
+    write_output(out, position_svg(position, analysis, title=title), "the picture")
 
 
 def _report_error(path: Path, message: str, as_json: bool, with_path: bool = True) -> None:

@@ -9,13 +9,13 @@ import typer
 
 from minesat.board import FLAG, Layout, Position
 from minesat.cli import app
-from minesat.cli.common import EXIT_BAD_INPUT, check_output, fail, plural
+from minesat.cli.common import EXIT_BAD_INPUT, check_output, fail, is_stdout, plural, write_output
 from minesat.formats import (
     EXTENSIONS,
     FORMATS,
     format_for,
-    write_layout,
-    write_position,
+    format_layout,
+    format_position,
 )
 from minesat.formats.wanted import InputError, read_board, with_path
 from minesat.game import LEGEND, render_grid, render_position
@@ -80,12 +80,14 @@ def show(file: FileArg, format: FormatOpt = None, layout: LayoutOpt = False) -> 
 
 @app.command(
     help="Convert a board file between formats (text, mine, mbf, json).\n\n"
-    "The output is written whole or not at all. MBF holds layouts only: converting "
-    "to .mbf needs --layout (or an .mbf input)."
+    "The output is written whole or not at all; OUT - writes standard output (text unless --to "
+    "says otherwise). MBF holds layouts only: converting to .mbf needs --layout (or an .mbf input)."
 )
 def convert(
     source: Annotated[Path, typer.Argument(metavar="IN", help="Board file to read.", show_default=False)],
-    target: Annotated[Path, typer.Argument(metavar="OUT", help="File to write.", show_default=False)],
+    target: Annotated[
+        Path, typer.Argument(metavar="OUT", help="File to write; - for standard output.", show_default=False)
+    ],
     from_: Annotated[
         str | None,
         typer.Option("--from", help="Format of IN. " + _FORMAT_HELP, show_default=False),
@@ -97,7 +99,8 @@ def convert(
 ) -> None:
     check_output(target, "OUT")
     try:
-        out_format = format_for(target, to)
+        # Standard output has no extension to name a format: text unless --to says otherwise.
+        out_format = format_for(target, to if to is not None or not is_stdout(target) else "text")
     except ValueError as err:
         fail(str(err), EXIT_BAD_INPUT)
     board = load(source, from_, layout)
@@ -108,11 +111,8 @@ def convert(
             EXIT_BAD_INPUT,
         )
     try:
-        if isinstance(board, Layout):
-            write_layout(board, target, out_format)
-        else:
-            write_position(board, target, out_format)
+        content = format_layout(board, out_format) if isinstance(board, Layout) else format_position(
+            board, out_format)
     except ValueError as err:
         fail(with_path(target, str(err)), EXIT_BAD_INPUT)
-    except OSError as err:
-        fail(f"{target}: {err.strerror or err}", EXIT_BAD_INPUT)
+    write_output(target, content, "the board")

@@ -1,17 +1,35 @@
-"""What every command shares: turning library errors into one line and an exit status."""
+"""What every command shares: turning library errors into one line and an exit status, and
+meeting what can go wrong with any command the same way (docs/exit-status.md):
+
+- standard output that cannot be written (a full disk, ``> /dev/full``) is one line,
+  ``minesat: standard output: No space left on device``, and exit status 1;
+- a closed pipe (``minesat ... | head -1``) ends the command quietly, exit status 0;
+- Ctrl-C is ``minesat: interrupted`` and exit status 130;
+- ``-`` as an output path is standard output (:func:`output_path`);
+- an error with a file names the file first (:func:`path_error`).
+
+This module is imported by every command, so it imports only what they all need: what one
+command needs is imported where it is used.
+"""
 
 from __future__ import annotations
 
+import errno
+import io
 import math
+import os
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated, NoReturn
+from typing import Annotated, Any, NoReturn
 
 import typer
 
 from minesat.board import PRESETS, Cell, parse_cell
 from minesat.generate import FirstClick
-from minesat.guess.best import DEFAULT_PIECES
-from minesat.player import get_strategy
 from minesat.stats import percent  # noqa: F401  (the commands import it from here)
 from minesat.words import agree, plural  # noqa: F401  (the commands import them from here)
 
@@ -36,15 +54,257 @@ StartOption = Annotated[
     typer.Option(help="First click as ROW,COL (0-based) or a cell name; default 3,3 clipped to the board."),
 ]
 
-#: Exit statuses, as SPEC promises them.
+#: Exit statuses, as SPEC promises them (docs/exit-status.md).
 EXIT_INCONSISTENT = 1  # a position no layout satisfies
+EXIT_OUTPUT_FAILED = 1  # standard output, or an output file, could not be written
 EXIT_BAD_INPUT = 2  # unreadable file, bad option value
+EXIT_INTERRUPTED = 130  # Ctrl-C: 128 + SIGINT
 
 
 def fail(message: str, status: int = EXIT_BAD_INPUT) -> NoReturn:
     """Print ``minesat: message`` on stderr (one line, no traceback) and exit."""
     typer.echo(f"minesat: {message}", err=True)
     raise typer.Exit(status)
+
+
+# --- standard output, Ctrl-C and paths: the same in every command ------------------------------
+
+
+class OutputError(Exception):
+    """Standard output could not be written: ``error`` says why (``EPIPE``: the reader is gone).
+
+    Not an :class:`OSError`, so that a command's ``except OSError`` around its own files never
+    takes it for an error of theirs.
+    """
+
+    def __init__(self, error: OSError) -> None:
+        super().__init__(error.strerror or str(error))
+        self.error = error
+
+    @property
+    def closed_pipe(self) -> bool:
+        """The reader closed its end (``| head``): not a failure, it has what it wanted."""
+        return self.error.errno in (errno.EPIPE, errno.ECONNRESET)
+
+
+class WatchedStdout(io.TextIOWrapper):
+    """Standard output whose write errors are :class:`OutputError` (installed by :func:`run_main`)."""
+
+    def write(self, text: str) -> int:
+        try:
+            return super().write(text)
+        except OSError as err:
+            raise OutputError(err) from None
+
+    def flush(self) -> None:
+        try:
+            super().flush()
+        except OSError as err:
+            raise OutputError(err) from None
+
+
+def _watch_stdout() -> None:
+    """Put a :class:`WatchedStdout` on the same file as ``sys.stdout``, with its settings."""
+    stdout = sys.stdout
+    if isinstance(stdout, WatchedStdout) or not isinstance(stdout, io.TextIOWrapper):
+        return
+    stdout.flush()
+    sys.stdout = WatchedStdout(
+        stdout.buffer, encoding=stdout.encoding, errors=stdout.errors,
+        line_buffering=stdout.line_buffering, write_through=stdout.write_through,
+    )
+
+
+def output_failed(err: OutputError) -> int:
+    """Say what went wrong with standard output (nothing for a closed pipe); the exit status.
+
+    Standard output then goes to the null device, so that what is still buffered, flushed when
+    Python exits, cannot fail a second time.
+    """
+    stdout = sys.stdout
+    if isinstance(stdout, WatchedStdout):
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, stdout.fileno())
+        os.close(null)
+    if err.closed_pipe:
+        return 0
+    typer.echo(f"minesat: standard output: {err}", err=True)
+    return EXIT_OUTPUT_FAILED
+
+
+def interrupted() -> NoReturn:
+    """Ctrl-C: one line and exit status 130, whatever the command was doing."""
+    typer.echo("minesat: interrupted", err=True)
+    raise typer.Exit(EXIT_INTERRUPTED)
+
+
+@contextmanager
+def command_guard() -> Iterator[None]:
+    """Around every command (:class:`minesat.cli.Commands` runs each within it): standard output
+    that fails and Ctrl-C end the command as :func:`output_failed` and :func:`interrupted` say.
+    A command with more to say (how far it got, how to resume) catches Ctrl-C itself."""
+    try:
+        yield
+    except OutputError as err:
+        raise typer.Exit(output_failed(err)) from None
+    except KeyboardInterrupt:
+        interrupted()
+    except OSError as err:  # a file no command expected to fail: still one line, never a traceback
+        fail(error_line(err), EXIT_BAD_INPUT if err.filename else EXIT_OUTPUT_FAILED)
+
+
+def run_main(app: Callable[[], Any]) -> None:
+    """Run the command line with standard output watched (:class:`WatchedStdout`): the command runs
+    within :func:`command_guard` (:class:`minesat.cli.Commands` sees to it), and what is left in
+    the buffer at the end, written here, is met the same way."""
+    _watch_stdout()
+    try:
+        try:
+            app()
+        finally:
+            if sys.stdout is not None:
+                sys.stdout.flush()
+    except OutputError as err:
+        sys.exit(output_failed(err))
+    except KeyboardInterrupt:  # before a command started (its module loading) or after it ended
+        typer.echo("minesat: interrupted", err=True)
+        sys.exit(EXIT_INTERRUPTED)
+
+
+#: Off a terminal, long work says how far it got at most this often (seconds): a log shows it alive.
+PROGRESS_LINE_EVERY = 10.0
+#: On a terminal, the live line is redrawn at most this often (seconds).
+LIVE_LINE_EVERY = 0.2
+
+
+class ProgressLine:
+    """How long work is coming on, on stderr: on a terminal one line kept up to date, else
+    ``minesat COMMAND: TEXT, N s`` every :data:`PROGRESS_LINE_EVERY` seconds.
+
+    Call it with the news (``progress("board 3 of 10")``); :meth:`ticking` also redraws the last
+    news while one step of the work takes long, from a thread, so that the line keeps coming.
+    ``clock`` is for the tests.
+    """
+
+    def __init__(self, command: str, live: bool | None = None, clock: Callable[[], float] = time.monotonic):
+        self.command, self.clock = command, clock
+        self.live = sys.stderr.isatty() if live is None else live
+        self.began = self.said = clock()
+        self.text: str | None = None
+        self.shown = False  # a live line is on the screen
+        self._lock = threading.Lock()
+
+    def __call__(self, text: str) -> None:
+        self.text = text
+        self.show()
+
+    def show(self) -> None:
+        """Say the last news, if it is time to."""
+        with self._lock:
+            now = self.clock()
+            if self.text is None or now - self.said < (LIVE_LINE_EVERY if self.live else PROGRESS_LINE_EVERY):
+                return
+            self.said = now
+            line = f"minesat {self.command}: {self.text}, {now - self.began:.0f} s"
+            if self.live:
+                sys.stderr.write("\r" + line.ljust(78))
+                self.shown = True
+            else:
+                sys.stderr.write(line + "\n")
+            sys.stderr.flush()
+
+    def done(self) -> None:
+        """End the live line, if one is shown."""
+        with self._lock:
+            if self.shown:
+                sys.stderr.write("\n")
+                sys.stderr.flush()
+                self.shown = False
+
+    @contextmanager
+    def ticking(self) -> Iterator[ProgressLine]:
+        """Redraw the line from a thread while the block runs (and end it after)."""
+        stop = threading.Event()
+
+        def tick() -> None:
+            while not stop.wait(LIVE_LINE_EVERY if self.live else 1.0):
+                self.show()
+
+        thread = threading.Thread(target=tick, name="minesat-progress", daemon=True)
+        thread.start()
+        try:
+            yield self
+        finally:
+            stop.set()
+            thread.join()
+            self.done()
+
+
+def is_stdout(path: Path | None) -> bool:
+    """``-`` as an output path: standard output."""
+    return path is not None and str(path) == "-"
+
+
+def write_stdout(content: str | bytes) -> None:
+    """Write ``content`` on standard output (bytes as they are: an MBF board), flushed."""
+    if isinstance(content, str):
+        sys.stdout.write(content)
+        sys.stdout.flush()
+        return
+    sys.stdout.flush()
+    try:
+        sys.stdout.buffer.write(content)
+        sys.stdout.buffer.flush()
+    except OSError as err:
+        raise OutputError(err) from None
+
+
+def write_output(path: Path, content: str | bytes, what: str) -> None:
+    """Write ``content`` (``what`` it is, for the message) to ``path`` whole or not at all, or on
+    standard output when ``path`` is ``-``. A file that cannot be written is one line naming it
+    first, and exit status 1."""
+    if is_stdout(path):
+        write_stdout(content)
+        return
+    from minesat.formats import open_atomic
+
+    try:
+        with open_atomic(path) as f:
+            f.write(content.encode() if isinstance(content, str) else content)
+    except OSError as err:
+        fail(path_error(path, err, f"cannot write {what}"), EXIT_OUTPUT_FAILED)
+
+
+def refuse_stdout(path: Path | None, option: str, why: str) -> None:
+    """Fail (one line, exit 2) on ``-`` for an output that cannot be standard output (``why``)."""
+    if is_stdout(path):
+        fail(f"{option} -: {why}")
+
+
+def error_line(err: BaseException) -> str:
+    r"""One line for an error: an OS error names its path first (``/sys/foo: Operation not
+    permitted``, not ``[Errno 1] Operation not permitted: '/sys/foo'``), others say what they say.
+
+    >>> error_line(PermissionError(1, "Operation not permitted", "/sys/foo"))
+    '/sys/foo: Operation not permitted'
+    >>> error_line(ValueError("a  message\nover lines"))
+    'a message over lines'
+    """
+    if isinstance(err, OSError) and err.strerror:
+        return path_error(err.filename, err) if err.filename else err.strerror
+    return " ".join(str(err).split())
+
+
+def path_error(path: Path | str, err: OSError, doing: str | None = None) -> str:
+    """An error with a file, its path first: ``/sys/foo: cannot write the page (Permission denied)``.
+
+    >>> path_error("/sys/foo", PermissionError(1, "Operation not permitted", "/sys/foo"))
+    '/sys/foo: Operation not permitted'
+    >>> path_error("out.html", OSError(28, "No space left on device"), "cannot write the page")
+    'out.html: cannot write the page (No space left on device)'
+    """
+    reason = err.strerror or str(err)
+    return f"{path}: {doing} ({reason})" if doing else f"{path}: {reason}"
 
 
 def given_options(ctx: typer.Context, *names: str) -> list[str]:
@@ -69,9 +329,19 @@ def refuse_unused(options: list[str], why: str) -> None:
         fail(f"{named} {agree(len(options), 'does', 'do')} nothing {why}: leave {it} out")
 
 
+def check_workers(ctx: typer.Context, scheduler: str | None) -> None:
+    """``--workers`` and ``--scheduler`` exclude each other: on a cluster its threads do the work,
+    and a number of local processes would do nothing (one line, exit 2)."""
+    if scheduler is not None:
+        refuse_unused(given_options(ctx, "workers"), "with --scheduler (the cluster's threads do the work)")
+
+
 def check_output(path: Path, option: str) -> None:
     """Refuse, before any work, a path no file can be written at (one line, exit 2): a directory,
-    or a path under a file. Missing folders are no reason: they are made when the file is written."""
+    or a path under a file. Missing folders are no reason: they are made when the file is written.
+    ``-`` is standard output (:func:`is_stdout`)."""
+    if is_stdout(path):
+        return
     if path.is_dir():
         fail(f"{path}: is a directory; {option} wants a file name")
     check_folder(path.parent, path)
@@ -155,19 +425,31 @@ def board_size(
     return rows, cols, mines
 
 
-#: Help for every --strategy option.
-STRATEGY_HELP = (
-    "Guessing strategy: best (default), safest (the baseline), safest-rowmajor, or best "
-    "with pieces switched: best-no-PIECE turns one of best's pieces ("
-    + ", ".join(p for p, on in DEFAULT_PIECES.items() if on)
-    + ") off, best-with-PIECE another ("
-    + ", ".join(p for p, on in DEFAULT_PIECES.items() if not on)
-    + ") on, and they chain: best-no-endgame-with-pseudo. See docs/strategies.md."
-)
+def strategy_help() -> str:
+    """Help for every --strategy option (``STRATEGY_HELP``: the player is imported only by the
+    commands that have one)."""
+    from minesat.guess.best import DEFAULT_PIECES
+
+    return (
+        "Guessing strategy: best (default), safest (the baseline), safest-rowmajor, or best "
+        "with pieces switched: best-no-PIECE turns one of best's pieces ("
+        + ", ".join(p for p, on in DEFAULT_PIECES.items() if on)
+        + ") off, best-with-PIECE another ("
+        + ", ".join(p for p, on in DEFAULT_PIECES.items() if not on)
+        + ") on, and they chain: best-no-endgame-with-pseudo. See docs/strategies.md."
+    )
+
+
+def __getattr__(name: str) -> str:
+    if name == "STRATEGY_HELP":
+        return strategy_help()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def check_strategy(name: str) -> str:
     """``name`` if the player knows the strategy; otherwise one line and exit 2."""
+    from minesat.player import get_strategy
+
     try:
         get_strategy(name)
     except ValueError as err:

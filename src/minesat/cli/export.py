@@ -11,7 +11,7 @@ from typing import Annotated, NoReturn
 import typer
 
 from minesat.cli import app
-from minesat.cli.common import check_output, fail
+from minesat.cli.common import EXIT_OUTPUT_FAILED, check_output, fail, is_stdout, path_error
 
 
 @app.command()
@@ -24,7 +24,8 @@ def export(
     ],
     out: Annotated[
         Path | None,
-        typer.Option("--out", "-o", metavar="FILE", help="Write here instead of stdout.", show_default=False),
+        typer.Option("--out", "-o", metavar="FILE", help="Write here instead of stdout (- is stdout).",
+                     show_default=False),
     ] = None,
     as_csv: Annotated[
         bool, typer.Option("--csv", help="CSV with a header row instead of JSON Lines.")
@@ -54,6 +55,8 @@ def export(
             reason = f"{db}: not a readable minesat game database ({reason})"
         fail(reason)
 
+    if is_stdout(out):
+        out = None
     parquet = out is not None and out.suffix.lower() == ".parquet"
     if parquet and as_csv:
         fail(f"{out}: --csv writes CSV, and a .parquet file is Parquet: leave out one of them")
@@ -90,14 +93,12 @@ def export(
                 out.parent.mkdir(parents=True, exist_ok=True)
             handle = sys.stdout if out is None else out.open("w", encoding="utf-8", newline="")
         except OSError as exc:
-            fail(f"{out}: cannot write ({exc.strerror or exc})")
+            fail(path_error(out or "-", exc, "cannot write"), EXIT_OUTPUT_FAILED)
         try:
             # closing(): the game cursor is closed before the store, even when the pipe breaks.
             with handle if out is not None else nullcontext(handle), closing(store.games()) as games:
                 write_records(games, handle, as_csv=as_csv, config=store.config, guesses=guesses)
-        except BrokenPipeError:
-            # `minesat export DB | head`: the reader has what it wanted.
-            sys.stdout = None  # type: ignore[assignment]  # nothing more can be flushed to it
-            raise typer.Exit(0) from None
+        except OSError as exc:  # writing FILE (standard output's errors are met for every command alike)
+            fail(path_error(out or "-", exc, "cannot write"), EXIT_OUTPUT_FAILED)
         except (sqlite3.Error, ValueError, KeyError) as exc:  # a damaged row, met while streaming
             unreadable(exc)

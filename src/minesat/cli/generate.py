@@ -15,10 +15,12 @@ import typer
 
 from minesat.cli import app
 from minesat.cli.common import (
+    EXIT_OUTPUT_FAILED,
     ColsOption,
     FirstClickOption,
     MinesOption,
     PresetOption,
+    ProgressLine,
     RowsOption,
     StartOption,
     board_size,
@@ -27,6 +29,8 @@ from minesat.cli.common import (
     fail,
     first_click_rule,
     given_options,
+    is_stdout,
+    path_error,
     plural,
     refuse_unused,
     start_cell,
@@ -52,7 +56,9 @@ def generate(
     rows: RowsOption = None,
     cols: ColsOption = None,
     mines: MinesOption = None,
-    seed: Annotated[int, typer.Option(help="Set seed: board i is a pure function of the options and i.")] = 0,
+    seed: Annotated[
+        int, typer.Option(min=0, help="Set seed (>= 0): board i is a pure function of the options and i.")
+    ] = 0,
     first_click: FirstClickOption = FirstClick.OPENING.value,
     start: StartOption = None,
     no_guess: Annotated[
@@ -82,7 +88,8 @@ def generate(
         ),
     ] = 0.0,
     out: Annotated[
-        Path | None, typer.Option(help="Write the board set here (whole or not at all); default stdout.")
+        Path | None,
+        typer.Option(help="Write the board set here (whole or not at all); default (and -) stdout."),
     ] = None,
 ) -> None:
     """Write seeded layouts as a board set: JSON Lines, one board per line.
@@ -111,38 +118,31 @@ def generate(
     except ValueError as exc:
         fail(str(exc))
 
-    progress = _Progress(count, sys.stderr.isatty()) if no_guess else None
+    progress = _Progress(count)
     boards = generate_boards(
         rows, cols, mines, count, start=cell, rule=rule, seed=seed, no_guess=no_guess,
         rejection_tries=tries_first[method], max_tries=max_tries, seconds=time_limit or None,
-        progress=progress,
+        progress=progress if no_guess else None,
     )
     began = time.perf_counter()
     methods: Counter[str] = Counter()
     tries = 0
     try:
-        with _output(out) as stream:
+        # Ticking: one check of a large layout takes minutes, and the line keeps coming meanwhile.
+        with _output(out) as stream, progress.line.ticking() if no_guess else contextlib.nullcontext():
             for board in boards:
                 stream.write(format_board(board.layout, **board.record()))
                 if board.method is not None:
                     methods[board.method.value] += 1
                     tries += board.tries or 0
     except NoGuessTimeout as exc:
-        assert progress is not None
-        progress.done()
         made = progress.board
         fail(f"past --time-limit {time_limit:g} s: {made} of {plural(count, 'board')} made, board {made + 1} "
              f"not found in {plural(exc.tries, 'try')}; raise --time-limit or place fewer mines", 1)
     except NoGuessError as exc:
-        if progress is not None:
-            progress.done()
         fail(str(exc))
-    except OSError as exc:
-        if out is None:
-            raise  # stdout went away (a closed pipe): not a file of ours to name
-        fail(f"{out}: {exc.strerror or exc}")
-    if progress is not None:
-        progress.done()
+    except OSError as exc:  # writing --out (standard output's errors are met for every command alike)
+        fail(path_error(out or "-", exc, "cannot write the board set"), EXIT_OUTPUT_FAILED)
     if no_guess:
         seconds = time.perf_counter() - began
         per = f"{seconds / count:.3f} s and {tries / count:.1f} tries per board" if count else "no board"
@@ -156,8 +156,8 @@ def generate(
 
 @contextlib.contextmanager
 def _output(path: Path | None) -> Iterator[IO[str]]:
-    """stdout, or ``path`` written whole at the end (never half a set)."""
-    if path is None:
+    """stdout (no ``--out``, or ``-``), or ``path`` written whole at the end (never half a set)."""
+    if path is None or is_stdout(path):
         yield sys.stdout
         sys.stdout.flush()
         return
@@ -169,34 +169,15 @@ def _output(path: Path | None) -> Iterator[IO[str]]:
 
 
 class _Progress:
-    """How a no-guess set is coming on, on stderr: a line kept up to date on a terminal, else a
-    line every :data:`EVERY` seconds (a set of large boards can take minutes)."""
+    """How a no-guess set is coming on (:class:`~minesat.cli.common.ProgressLine`): the board being
+    drawn and the layouts tried for it, told after each layout checked."""
 
-    EVERY = 10.0
-
-    def __init__(self, count: int, live: bool) -> None:
-        self.count, self.live = count, live
-        self.began = self.said = time.monotonic()
+    def __init__(self, count: int) -> None:
+        self.count = count
         self.board = 0
-        self.shown = False
+        self.line = ProgressLine("generate")
+        self.line.text = f"board 1 of {count}, no layout tried yet"
 
     def __call__(self, board: int, tries: int) -> None:
         self.board = board
-        now = time.monotonic()
-        if now - self.said < (0.2 if self.live else self.EVERY):
-            return
-        self.said = now
-        line = (f"minesat generate: board {board + 1} of {self.count}, {plural(tries, 'layout')} tried "
-                f"for it, {now - self.began:.0f} s")
-        if self.live:
-            sys.stderr.write("\r" + line.ljust(78))
-            self.shown = True
-        else:
-            sys.stderr.write(line + "\n")
-        sys.stderr.flush()
-
-    def done(self) -> None:
-        """End the live line, if one was shown."""
-        if self.shown:
-            sys.stderr.write("\n")
-            self.shown = False
+        self.line(f"board {board + 1} of {self.count}, {plural(tries, 'layout')} tried for it")

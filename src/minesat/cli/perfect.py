@@ -21,11 +21,13 @@ from minesat.cli.common import (
     FirstClickOption,
     MinesOption,
     PresetOption,
+    ProgressLine,
     RowsOption,
     board_size,
     check_strategy,
     check_time_limit,
     check_total,
+    check_workers,
     fail,
     first_click_rule,
     given_options,
@@ -51,9 +53,6 @@ from minesat.perfect import (
 
 #: Called with (states or positions so far, layouts settled, layouts in all).
 ProgressCallback = Callable[[int, int, int], None]
-
-#: Off a terminal, a progress line goes to stderr at most this often (seconds).
-PROGRESS_LINE_EVERY = 5.0
 
 #: Moves of the ranking the text output shows by default (``--top 0``: all).
 DEFAULT_TOP = 10
@@ -142,7 +141,7 @@ def perfect(
     would make (default best). --workers K (or a Dask cluster with
     --scheduler) searches the numbers a first click can show in parallel; the
     answer is the same on any number. Progress goes to stderr: a bar on a
-    terminal, else a line every few seconds. Exit status: 0 done, 1 past
+    terminal, else a line every 10 seconds. Exit status: 0 done, 1 past
     --max-states, --time-limit or --max-memory, too many layouts, or an
     inconsistent position, 2 bad input.
     """
@@ -170,6 +169,7 @@ def perfect(
             budget = Budget(max_states, limit, memory)
             _from_position(position_file, format, mines, names or ["best"], budget, as_json, show_bar, top)
             return
+        check_workers(ctx, scheduler)
         rows, cols, mines = board_size(preset, rows, cols, mines)
         rule = first_click_rule(first_click)
         cell = _start(start, rows, cols)
@@ -339,7 +339,7 @@ def describe_position(result: PositionResult, top: int = DEFAULT_TOP) -> str:
 @contextmanager
 def _bar(show: bool) -> Iterator[Callable[[str], ProgressCallback | None]]:
     """Progress on stderr: a rich bar on a terminal (one task per search, layouts settled out of
-    all, and states), else a line every few seconds, so that a script or a web page knows it is alive."""
+    all, and states), else a line every 10 seconds, so that a script or a web page knows it is alive."""
     if not show:
         yield _lines
         return
@@ -368,16 +368,12 @@ def _bar(show: bool) -> Iterator[Callable[[str], ProgressCallback | None]]:
 
 def _lines(name: str) -> ProgressCallback:
     """Progress off a terminal: ``minesat perfect: 40960 states, 12.5 % of layouts settled, 15 s`` at
-    most every :data:`PROGRESS_LINE_EVERY` seconds (the search reports every few thousand states)."""
-    began = last = time.perf_counter()
+    most every :data:`~minesat.cli.common.PROGRESS_LINE_EVERY` seconds (the search reports every few
+    thousand states)."""
+    line = ProgressLine("perfect", live=False)
 
     def update(states: int, settled: int, total: int) -> None:
-        nonlocal last
-        now = time.perf_counter()
-        if now - last < PROGRESS_LINE_EVERY:
-            return
-        last = now
         share = f", {settled / total:.1%} of layouts settled".replace("%", " %") if settled else ""
-        typer.echo(f"minesat perfect: {name}: {states} states{share}, {now - began:.0f} s", err=True)
+        line(f"{name}: {plural(states, 'state')}{share}")
 
     return update

@@ -239,7 +239,7 @@ def play(
         typer.Option(help=f"One of {', '.join(PRESETS)} (default beginner).", show_default=False),
     ] = None,
     seed: Annotated[
-        int | None, typer.Option("--seed", help="Seed: the same seed gives the same games.")
+        int | None, typer.Option("--seed", min=0, help="Seed (>= 0): the same seed gives the same games.")
     ] = None,
     first_click: Annotated[
         FirstClick,

@@ -6,15 +6,26 @@ import json
 import sys
 from collections import Counter
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager, nullcontext
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 
 from minesat.cli import app
-from minesat.cli.common import EXIT_BAD_INPUT, check_output, check_viewer_size, fail, percent, plural
-from minesat.formats import write_text_atomically
+from minesat.cli.common import (
+    EXIT_BAD_INPUT,
+    ProgressLine,
+    check_output,
+    check_viewer_size,
+    fail,
+    is_stdout,
+    path_error,
+    percent,
+    plural,
+    refuse_stdout,
+    write_output,
+)
 from minesat.formats.replay import MAX_REPLAY_BYTES, REPLAY_FORMATS, Replay, parse_replay, read_replay
 from minesat.formats.wanted import with_path
 from minesat.replay import ReplayReview, review_replay
@@ -42,8 +53,8 @@ def replay(
         typer.Option(
             "--html",
             metavar="OUT",
-            help="Also write the game viewer: with one FILE, the page OUT; with several, one page per "
-            "file in the directory OUT.",
+            help="Also write the game viewer: with one FILE, the page OUT (- for standard output, which "
+            "then carries the page alone); with several, one page per file in the directory OUT.",
         ),
     ] = None,
     moves: Annotated[
@@ -90,6 +101,8 @@ def _replay(files: list[Path], *, as_json: bool, html: Path | None, moves: bool,
             continue
         if pages is not None:
             _write_page(pages[path], result)
+            if is_stdout(pages[path]):
+                continue  # standard output carries the page alone
         if as_json:
             typer.echo(json.dumps({"file": str(path), **result.to_json()}))
         else:
@@ -116,13 +129,14 @@ def _page_paths(files: list[Path], html: Path | None) -> dict[Path, Path] | None
     if len(files) == 1:
         check_output(html, "--html")
         return {files[0]: html}
+    refuse_stdout(html, "--html", "with several files OUT is a directory of pages, not standard output")
     if html.exists() and not html.is_dir():
         fail(f"--html {html}: with several files OUT is a directory, and this is a file")
     pages = _page_names(files, html)
     try:
         html.mkdir(parents=True, exist_ok=True)
     except OSError as err:
-        fail(f"--html {html}: {err.strerror or err}")
+        fail(path_error(html, err, "cannot make the folder for the pages"))
     return pages
 
 
@@ -148,19 +162,17 @@ def _page_names(files: list[Path], html: Path) -> dict[Path, Path]:
 
 
 def _write_page(out: Path, result: ReplayReview) -> None:
-    try:
-        write_text_atomically(out, result.viewer_page())
-    except OSError as err:
-        fail(f"{out}: cannot write the page ({err.strerror or err})")
-    typer.echo(f"wrote {out}", err=True)
+    write_output(out, result.viewer_page(), "the page")
+    if not is_stdout(out):
+        typer.echo(f"wrote {out}", err=True)
 
 
 @contextmanager
 def _progress(name: str) -> Iterator[Callable[[int, int], None] | None]:
-    """A progress bar over a game's moves on stderr, when stderr is a terminal."""
+    """A progress bar over a game's moves on stderr on a terminal; off one, a line every 10 s."""
     if not sys.stderr.isatty():
-        with nullcontext(None) as nothing:
-            yield nothing
+        line = ProgressLine("replay", live=False)
+        yield lambda done, total: line(f"{name}: {done} of {plural(total, 'move')} analysed")
         return
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn

@@ -9,7 +9,7 @@ from typing import Annotated
 import typer
 
 from minesat.cli import app
-from minesat.cli.common import check_output, fail
+from minesat.cli.common import EXIT_OUTPUT_FAILED, check_output, error_line, fail, is_stdout, path_error
 
 
 @app.command()
@@ -30,7 +30,7 @@ def report(
             metavar="FILE",
             help="Write the report here; the extension picks the format: .html (one self-contained "
             "page, plots inline), .md (plots as NAME-*.svg files beside it) or .json. "
-            "Without it the Markdown tables (no plots) go to stdout.",
+            "Without it (or with -) the Markdown tables (no plots) go to stdout.",
             show_default=False,
         ),
     ] = None,
@@ -63,10 +63,12 @@ def report(
     from minesat import report as rep
     from minesat.store import ANY_PLAYER, StoreError
 
+    if is_stdout(out):
+        out = None  # the Markdown tables on standard output, as without --out
+    if out is not None:
+        check_output(out, "--out")  # first: a directory is said to be one, not a format without a name
     if out is not None and out.suffix.lower() not in rep.FORMATS:
         fail(f"{out}: unknown report format {out.suffix or '(none)'!r}; use .html, .md or .json")
-    if out is not None:
-        check_output(out, "--out")
     references = []
     if reference is not None:
         try:
@@ -74,7 +76,7 @@ def report(
         except rep.ReferenceError as exc:
             fail(str(exc))
         except OSError as exc:
-            fail(f"{reference}: {exc.strerror or exc}")
+            fail(path_error(reference, exc, "cannot read the references"))
     summaries = []
     for path in db:
         try:
@@ -94,14 +96,14 @@ def report(
     try:
         paired = rep.pair_runs(runs)
     except (StoreError, sqlite3.Error, OSError, ValueError, KeyError) as exc:
-        fail(" ".join(str(exc).split()))
+        fail(error_line(exc))
     document = rep.make_report(summaries, paired, references)
 
     if out is not None:
         try:
             written = rep.write_report(document, out)
         except OSError as exc:
-            fail(f"{out}: cannot write the report ({exc.strerror or exc})")
+            fail(path_error(out, exc, "cannot write the report"), EXIT_OUTPUT_FAILED)
         for path in written:
             # On stderr when stdout carries the JSON, so that it parses.
             typer.echo(f"wrote {path}", err=as_json)

@@ -21,15 +21,19 @@ from minesat.cli.common import (
     FirstClickOption,
     MinesOption,
     PresetOption,
+    ProgressLine,
     RowsOption,
     StartOption,
     agree,
     board_size,
     check_output,
     check_strategy,
+    check_workers,
+    error_line,
     fail,
     first_click_rule,
     plural,
+    refuse_stdout,
     start_cell,
 )
 from minesat.executors import SchedulerError, check_scheduler
@@ -46,6 +50,7 @@ MAX_GAMES = 10**15
 
 @app.command()
 def simulate(
+    ctx: typer.Context,
     games: Annotated[
         int | None,
         typer.Option(
@@ -64,7 +69,9 @@ def simulate(
     rows: RowsOption = None,
     cols: ColsOption = None,
     mines: MinesOption = None,
-    seed: Annotated[int, typer.Option(help="Run seed: game i is a pure function of the options and i.")] = 0,
+    seed: Annotated[
+        int, typer.Option(min=0, help="Run seed (>= 0): game i is a pure function of the options and i.")
+    ] = 0,
     first_click: FirstClickOption = FirstClick.OPENING.value,
     start: StartOption = None,
     workers: Annotated[int | None, typer.Option(help="Local worker processes (default: all cores).")] = None,
@@ -115,12 +122,14 @@ def simulate(
         fail(f"--games must be between 0 and {MAX_GAMES}, not {games}")
     if workers is not None and workers < 1:
         fail(f"--workers must be >= 1, not {workers}")
+    check_workers(ctx, scheduler)
     if batch_size is not None and batch_size < 1:
         fail(f"--batch-size must be >= 1, not {batch_size}")
     path = db if db is not None else default_db(config)
     if db is None:  # say where the games go: the user did not choose the file
         typer.echo(f"minesat: storing the games in {path} (choose the file with --db)", err=True)
 
+    refuse_stdout(db, "--db", "a game database is a file, not standard output")
     check_output(path, "--db")
     try:
         if scheduler is not None:  # before the store is made: an unreachable one leaves none behind
@@ -128,12 +137,12 @@ def simulate(
         path.parent.mkdir(parents=True, exist_ok=True)
         store = GameStore(path, config)
     except (StoreError, OSError, SchedulerError) as exc:
-        fail(str(exc))
+        fail(error_line(exc))
     with store, _stop_on_signals():
         # Progress is for a person watching stderr, whatever stdout is (a pipe, --json).
         show_bar = sys.stderr.isatty()
         try:
-            with _progress_bar() if show_bar else nullcontext() as progress:
+            with _progress_bar() if show_bar else nullcontext(_progress_lines()) as progress:
                 summary = run(
                     config,
                     games,
@@ -276,6 +285,17 @@ def default_db(config: RunConfig) -> Path:
     return Path("reports") / f"{name}.sqlite"
 
 
+def _progress_lines() -> ProgressCallback:
+    """Off a terminal, a line every 10 s (:class:`~minesat.cli.common.ProgressLine`)."""
+    line = ProgressLine("simulate", live=False)
+
+    def progress(played: int, to_play: int, tally: Tally) -> None:
+        rate = f", win rate {tally.win_rate:.1%}" if tally.games else ""
+        line(f"{played} of {plural(to_play, 'game')} played{rate}")
+
+    return progress
+
+
 @contextmanager
 def _progress_bar() -> Iterator[ProgressCallback]:
     """A rich progress bar with games/s and the running win rate, as a ``run`` progress callback."""
@@ -320,7 +340,7 @@ def describe(summary: dict[str, object]) -> str:
     boards = s["config"].get("boards")  # type: ignore[attr-defined]
     source = f"board set {boards[:12]}" if boards else f"seed {s['seed']}"
     lines = [
-        f"{s['rows']}x{s['cols']} board, {s['mines']} mines, first click {s['first_click']} at "
+        f"{s['rows']}x{s['cols']} board, {plural(s['mines'], 'mine')}, first click {s['first_click']} at "  # type: ignore[arg-type]
         f"{cell_name(tuple(s['start']))}, {source}, strategy {s['strategy']}",  # type: ignore[arg-type]
     ]
     if not s["games"]:

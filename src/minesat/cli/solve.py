@@ -12,15 +12,20 @@ import typer
 from minesat.board import Cell, Layout, Move, cell_name
 from minesat.cli import app
 from minesat.cli.common import (
+    EXIT_OUTPUT_FAILED,
     STRATEGY_HELP,
     check_output,
     check_strategy,
     check_viewer_size,
     fail,
     first_click_rule,
+    is_stdout,
+    path_error,
     percent,
     plural,
+    refuse_stdout,
     start_cell,
+    write_output,
 )
 from minesat.formats import UnsupportedFormatError
 from minesat.formats.replay import MAX_WRITTEN_SIDE, written_format_for
@@ -80,7 +85,8 @@ def solve(
             "--html",
             metavar="OUT",
             help="Also write the game as one self-contained HTML page that steps through it, "
-            "every move with the analysis of the position before it (see docs/viewer.md).",
+            "every move with the analysis of the position before it (see docs/viewer.md); - for "
+            "standard output, which then carries the page alone.",
             show_default=False,
         ),
     ] = None,
@@ -114,6 +120,10 @@ def solve(
     if save_replay is not None:
         if oracle:
             fail("--save-replay records the player's game; it does not go with --oracle")
+        refuse_stdout(save_replay, "--save-replay", "the replay's format comes from PATH's extension "
+                      "(.evf or .rmv), and standard output has none")
+        if is_stdout(html):
+            fail("--html - and --save-replay: standard output carries one of them, not both")
         check_output(save_replay, "--save-replay")
         try:
             written = written_format_for(save_replay)
@@ -140,6 +150,8 @@ def solve(
         _write_viewer(html, layout_file, layout, record, cell, rule, strategy)
     if save_replay is not None:
         _write_replay(save_replay, layout, record, strategy)
+    if is_stdout(html):
+        return  # standard output carries the page alone
     if as_json:
         typer.echo(json.dumps(_game_json(record, steps, cell, rule, strategy)))
         return
@@ -207,18 +219,15 @@ def _write_viewer(
     out: Path, source: Path, layout: Layout, record: GameRecord, start: Cell, rule: FirstClick, strategy: str
 ) -> None:
     """The game as a viewer page: every move judged on the position before it (``wrote OUT`` on stderr)."""
-    from minesat.formats import write_text_atomically
     from minesat.viewer import game_frames, record_summary, render_viewer
 
     frames = game_frames(layout, record.moves, rule=rule)
     summary = [("Layout", str(source)), *record_summary(record, layout, start, rule, strategy)]
     page = render_viewer(f"minesat solve: {source.name}", summary, frames, layout)
-    try:
-        write_text_atomically(out, page)
-    except OSError as err:
-        fail(f"{out}: cannot write the viewer page ({err.strerror or err})")
-    # On stderr: stdout carries the moves (or the JSON) as before.
-    typer.echo(f"wrote {out}", err=True)
+    write_output(out, page, "the viewer page")
+    if not is_stdout(out):
+        # On stderr: stdout carries the moves (or the JSON) as before.
+        typer.echo(f"wrote {out}", err=True)
 
 
 def _write_replay(out: Path, layout: Layout, record: GameRecord, strategy: str) -> None:
@@ -234,7 +243,7 @@ def _write_replay(out: Path, layout: Layout, record: GameRecord, strategy: str) 
     except ValueError as err:  # a board or game the format cannot hold
         fail(f"{out}: {err}")
     except OSError as err:
-        fail(f"{out}: cannot write the replay ({err.strerror or err})")
+        fail(path_error(out, err, "cannot write the replay"), EXIT_OUTPUT_FAILED)
     typer.echo(f"wrote {out}", err=True)
 
 

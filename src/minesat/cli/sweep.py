@@ -12,11 +12,24 @@ from typing import Annotated
 import typer
 
 from minesat.cli import app
-from minesat.cli.common import STRATEGY_HELP, check_folder, check_output, fail
+from minesat.cli.common import (
+    EXIT_OUTPUT_FAILED,
+    STRATEGY_HELP,
+    ProgressLine,
+    check_folder,
+    check_output,
+    check_workers,
+    error_line,
+    fail,
+    is_stdout,
+    path_error,
+    refuse_stdout,
+)
 
 
 @app.command()
 def sweep(
+    ctx: typer.Context,
     games: Annotated[int, typer.Option("--games", help="Games per point (game indices 0..N-1).")],
     mines: Annotated[
         str | None,
@@ -44,7 +57,7 @@ def sweep(
     ] = None,
     rows: Annotated[int | None, typer.Option(help="Board rows (with --cols): one size.")] = None,
     cols: Annotated[int | None, typer.Option(help="Board columns.")] = None,
-    seed: Annotated[int, typer.Option(help="Run seed, shared by every point.")] = 0,
+    seed: Annotated[int, typer.Option(min=0, help="Run seed (>= 0), shared by every point.")] = 0,
     first_click: Annotated[
         str, typer.Option("--first-click", help="opening, safe or any, or several: opening,safe.")
     ] = "opening",
@@ -103,6 +116,12 @@ def sweep(
         fail(f"--games must be >= 0, not {games}")
     if workers is not None and workers < 1:
         fail(f"--workers must be >= 1, not {workers}")
+    check_workers(ctx, scheduler)
+    if is_stdout(out):
+        out = None  # the Markdown table on standard output, as without --out
+    refuse_stdout(db, "--db", "the stores are files in a directory, not standard output")
+    if out is not None:
+        check_output(out, "--out")  # first: a directory is said to be one, not a format without a name
     if out is not None and out.suffix.lower() not in FORMATS:
         fail(f"{out}: unknown report format {out.suffix or '(none)'!r}; use .html, .md or .json")
     if x_axis not in X_AXES:
@@ -138,8 +157,6 @@ def sweep(
     if directory.exists() and not directory.is_dir():
         fail(f"{directory}: is a file; --db names the directory of the stores, one per point")
     check_folder(directory)
-    if out is not None:
-        check_output(out, "--out")
 
     from minesat.cli.simulate import Stopped, _stop_on_signals
     from minesat.executors import SchedulerError, check_scheduler
@@ -155,11 +172,13 @@ def sweep(
     what = f"sweep: {plan.points()} points on {len(plan.curves)} curves"
     try:
         # SIGTERM and SIGHUP stop the sweep as Ctrl-C does: workers stopped, games kept.
-        with _stop_on_signals(), _progress(what) if sys.stderr.isatty() else nullcontext(None) as progress:
+        with _stop_on_signals(), _progress(what) if sys.stderr.isatty() else nullcontext(
+            _progress_lines(what)
+        ) as progress:
             result = run_sweep(plan, games, directory, workers=workers, scheduler=scheduler,
                                progress=progress)  # fmt: skip
     except (StoreError, SchedulerError, OSError) as exc:
-        fail(" ".join(str(exc).split()))
+        fail(error_line(exc))
     except KeyboardInterrupt as exc:
         status = 128 + exc.signum if isinstance(exc, Stopped) else 130
         fail(f"interrupted: the games played so far are stored in {directory}; "
@@ -171,13 +190,23 @@ def sweep(
         try:
             written = write_sweep_report(result, out, str(directory), x_axis)
         except OSError as exc:
-            fail(f"{out}: cannot write the report ({exc.strerror or exc})")
+            fail(path_error(out, exc, "cannot write the report"), EXIT_OUTPUT_FAILED)
         for path in written:
             typer.echo(f"wrote {path}", err=as_json)
     if as_json:
         typer.echo(json.dumps(result.to_dict()))
     else:
         typer.echo(render_sweep_markdown(result, db=str(directory)), nl=False)
+
+
+def _progress_lines(what: str) -> Callable[[int, int], None]:
+    """Off a terminal, a line every 10 s (:class:`~minesat.cli.common.ProgressLine`)."""
+    line = ProgressLine("sweep", live=False)
+
+    def progress(played: int, to_play: int) -> None:
+        line(f"{what.removeprefix('sweep: ')}, {played} of {to_play} games played")
+
+    return progress
 
 
 @contextmanager

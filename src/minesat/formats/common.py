@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 from minesat.board import COVERED, FLAG, MAX_SIDE, Position, neighbours
@@ -33,6 +34,19 @@ BoardFormatError.__module__ = UnsupportedFormatError.__module__ = "minesat.forma
 
 #: Where a cell came from in the file: (row, col) -> (line, column), both 1-based.
 Locator = Callable[[int, int], tuple[int, int]]
+
+
+#: A line's end: Unix, Windows, or a lone carriage return (classic Mac OS, some old tools' files).
+_LINE_END = re.compile(r"\r\n|\r|\n")
+
+
+def split_lines(content: str) -> list[str]:
+    r"""The lines of a text file, whichever line ends it uses (the last may be empty).
+
+    >>> split_lines("1?\r??\r"), split_lines("1?\r\n??\n")
+    (['1?', '??', ''], ['1?', '??', ''])
+    """
+    return _LINE_END.split(content)
 
 
 def too_large(path: str, line: int, column: int, what: str) -> BoardFormatError:

@@ -21,6 +21,7 @@ from minesat.formats.common import (
     UnsupportedFormatError,
     check_mine_total,
     check_position,
+    split_lines,
     text_locator,
     too_large,
 )
@@ -44,7 +45,7 @@ _SIZE = re.compile(r"^\s*([0-9]+)\s*[xX]\s*([0-9]+)\s*[xX]\s*([0-9]+)\s*$")
 
 def _split(content: str, path: str) -> tuple[int, int, int, int, list[str], list[int]]:
     """Header values, the mine count's column, the H rows (each W wide), their lines."""
-    lines = [line.removesuffix("\r") for line in content.split("\n")]
+    lines = split_lines(content)
     while lines and not lines[-1].strip():
         lines.pop()
     if not lines:

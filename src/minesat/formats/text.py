@@ -26,6 +26,7 @@ from minesat.formats.common import (
     Locator,
     check_mine_total,
     check_position,
+    split_lines,
     text_locator,
     too_large,
 )
@@ -83,8 +84,7 @@ class TextBoard:
 def split(content: str, path: str) -> TextBoard:
     """Separate rows from comments and headers, and fix the board's size."""
     board = TextBoard(path)
-    for number, line in enumerate(content.split("\n"), 1):
-        line = line.removesuffix("\r")
+    for number, line in enumerate(split_lines(content), 1):
         if line.startswith("#"):
             _header(board, line, number)
             continue
