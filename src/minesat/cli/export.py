@@ -39,10 +39,12 @@ def export(
         ),
     ] = False,
 ) -> None:
-    """One record per stored game, in game order: game, seed, won, guesses, moves, uncovered,
-    bbbv, seconds, analyses, fatal_move, fatal_probability, first_guess_probability, and the
-    run's settings (rows, cols, mines, rule, start, strategy, player). Seeds are strings of
-    digits in JSON. --out FILE.parquet writes Parquet (pip install 'minesat[parquet]').
+    """One record per stored game (or per guess), with its run's settings: JSON Lines, CSV or Parquet.
+
+    The keys: game, seed, won, guesses, moves, uncovered, bbbv, seconds, analyses, fatal_move,
+    fatal_probability, first_guess_probability, and the run's settings (rows, cols, mines, rule,
+    start, strategy, player). Seeds are strings of digits in JSON. --out FILE.parquet writes
+    Parquet (pip install 'minesat[parquet]').
 
     Example: minesat export reports/expert.sqlite --csv --out expert.csv
     """
