@@ -1,6 +1,10 @@
 """The screenshots of ``minesat serve`` in docs/: the page at 1400, 800 and 390 pixels, in headless Chromium.
 
     python docs/screenshots.py [--chromium /usr/bin/chromium] [--out docs]
+    python docs/screenshots.py --report reports/quickstart.html
+
+``--report`` shoots only ``report-1100.png``: the top of a ``minesat report`` page
+(the README's quick start writes it), at 1100 pixels.
 
 Starts ``minesat serve --port 0``, opens the page with Playwright, and saves
 
@@ -105,11 +109,27 @@ def review(page: Any, out: Path) -> None:
     page.screenshot(path=str(out / "serve-review-1400.png"))
 
 
+def report(chromium: str, page_file: Path, out: Path) -> None:
+    """The top of a report page: its cards, the win rate beside the published figures."""
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=chromium, args=ARGS)
+        page = browser.new_page(viewport={"width": 1100, "height": 1250})
+        page.goto(page_file.resolve().as_uri())
+        page.screenshot(path=str(out / "report-1100.png"))
+        browser.close()
+    _shrink(out / "report-1100.png")
+    print(out / "report-1100.png")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--chromium", default="/usr/bin/chromium")
     parser.add_argument("--out", type=Path, default=ROOT / "docs")
+    parser.add_argument("--report", type=Path, help="shoot only this report page (report-1100.png)")
     args = parser.parse_args()
+    if args.report is not None:
+        report(args.chromium, args.report, args.out)
+        return
     env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
     server = subprocess.Popen(
         [sys.executable, "-c", "from minesat.cli import main; main()", "serve", "--port", "0"],

@@ -58,8 +58,15 @@ def check_game(layout: Layout, start: Cell, rule: str = "opening") -> None:
     steps: list[Step] = []
     record = play_game(layout, start, rule=rule, trace=steps)
     assert record.moves == tuple(s.move for s in steps)
+    # Each guess records the mine-free cells uncovered when it was made: replay the moves to see.
+    board, uncovered_at = Game(layout), []
+    for step in steps:
+        if step.reason is Reason.GUESS:
+            uncovered_at.append(board.uncovered)
+        board.play(Move.parse(step.move))
+    guessed = [s for s in steps if s.reason is Reason.GUESS]
     assert record.guesses == tuple(
-        Guess(s.move, s.probability) for s in steps if s.reason is Reason.GUESS
+        Guess(s.move, s.probability, n) for s, n in zip(guessed, uncovered_at, strict=True)
     )
     for guess in record.guesses[1 if rule == "any" else 0 :]:
         # A guess is only made when nothing is proven: never on a certain cell.
@@ -129,7 +136,7 @@ def test_the_first_click_is_a_guess_only_under_rule_any() -> None:
     assert play_game(layout, (0, 0), rule="opening").guesses == ()
     assert play_game(layout, (0, 0), rule="safe").guesses == ()
     record = play_game(layout, (0, 0), rule="any")
-    assert record.guesses == (Guess("A1", 10 / 81),)
+    assert record.guesses == (Guess("A1", 10 / 81, 0),)
     assert record.won
 
 

@@ -26,8 +26,12 @@ from minesat.report import (
     summarize_db,
     write_report,
 )
+from minesat.report.plots import PLOTS
 from minesat.stats import mcnemar_exact, wilson
 from minesat.store import GameStore, RunConfig, StoredGame
+
+#: Plots in a report: the win rates, then every plot of PLOTS (each run here lost some games).
+PLOT_COUNT = 1 + len(PLOTS)
 
 BEGINNER = RunConfig(rows=9, cols=9, mines=10, rule="opening", start=(3, 3), seed=7)
 
@@ -186,7 +190,7 @@ def test_json_parses(summary):
 def test_html_is_self_contained(summary):
     page = render_html([summary])
     assert page.startswith("<!DOCTYPE html>") and page.rstrip().endswith("</html>")
-    assert page.count("<svg") == 5
+    assert page.count("<svg") == PLOT_COUNT
     assert "<script" not in page and "<link" not in page and "<img" not in page
     assert not EXTERNAL.search(page)
     assert "60.0 %" in page and "23.1–88.2 %" in page
@@ -209,9 +213,9 @@ def test_markdown_to_stdout_has_tables(summary):
 def test_markdown_file_links_plots_beside_it(summary, tmp_path):
     out = tmp_path / "reports" / "beginner.md"
     written = write_report([summary], out)
-    assert written[0] == out and len(written) == 6
+    assert written[0] == out and len(written) == 1 + PLOT_COUNT
     links = re.findall(r"!\[[^\]]*\]\(([^)]+)\)", out.read_text())
-    assert len(links) == 5
+    assert len(links) == PLOT_COUNT
     for link in links:
         target = out.parent / link
         assert target.is_file() and ElementTree.parse(target).getroot().tag.endswith("svg")
@@ -253,10 +257,16 @@ def test_two_databases_compared(tmp_path):
     assert "beginner vs expert" in page
     assert "<h2>Comparison</h2>" in page
     assert "60.0 %" in page and "50.0 %" in page
-    assert page.count("<svg") == 5 and not EXTERNAL.search(page)
+    assert page.count("<svg") == PLOT_COUNT and not EXTERNAL.search(page)
     doc = json.loads(CliRunner().invoke(app, ["report", str(a), str(b), "--json"]).stdout)
     assert [r["label"] for r in doc["runs"]] == ["beginner", "expert"]
     assert [r["games"] for r in doc["runs"]] == [5, 2]
+    # Runs of other boards and of unequal lengths side by side: the reader is told, twice over.
+    assert any("other board options" in w for w in doc["warnings"])
+    assert any("unequal numbers of games" in w for w in doc["warnings"])
+    assert "other board options" in page
+    (c,) = doc["compared"]
+    assert (c["a"], c["b"]) == ("beginner", "expert") and c["difference"] == pytest.approx(0.6 - 0.5)
 
 
 def test_cli_markdown_to_stdout(tmp_path):

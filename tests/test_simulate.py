@@ -24,8 +24,9 @@ from minesat.cli import app
 from minesat.executors import SchedulerError, run_bounded
 from minesat.generate import game_seed, generate_layout
 from minesat.player import GameRecord, Guess, play_game
+from minesat.provenance import new_session, player_fingerprint
 from minesat.simulate import Tally, play_indices, run
-from minesat.store import GameStore, RunConfig, StoredGame
+from minesat.store import GameStore, PlayerMismatchError, RunConfig, StoredGame
 
 BEGINNER = RunConfig(rows=9, cols=9, mines=10, rule="opening", start=(3, 3), seed=11)
 SPEC_KEYS = {
@@ -41,8 +42,9 @@ SPEC_KEYS = {
 
 
 def outcome(game: StoredGame) -> StoredGame:
-    """Everything a game's result promises to repeat: all but the wall time."""
-    return dataclasses.replace(game, seconds=0.0)
+    """Everything a game's result promises to repeat: all but the wall time (and who played it,
+    which the store records and a game played here does not carry)."""
+    return dataclasses.replace(game, seconds=0.0, player=None)
 
 
 def outcomes(games: Sequence[StoredGame] | GameStore) -> list[StoredGame]:
@@ -111,8 +113,24 @@ def test_a_dask_cluster_gives_the_local_results(tmp_path: Path) -> None:
     ):
         summary = run(BEGINNER, 40, scheduler=cluster.scheduler_address, store=store, batch_size=4)
         assert outcomes(store) == outcomes(reference(BEGINNER, 40))
+        # Each batch came back with its worker's player, recorded with the games.
+        assert store.players() == {player_fingerprint(BEGINNER.strategy): 40}
+        assert [s.workers for s in store.sessions()] == [cluster.scheduler_address]
+        # A worker whose minesat is other code: its batches are refused, none stored.
+        with distributed.Client(cluster.scheduler_address) as client:
+            client.run(_other_code)
+        with pytest.raises(PlayerMismatchError, match="eeeeeeeeeeee"):
+            run(BEGINNER, 48, scheduler=cluster.scheduler_address, store=store, batch_size=4)
+        assert len(store) == 40
     assert summary["scheduler"] == cluster.scheduler_address
     assert summary["games"] == 40
+
+
+def _other_code() -> None:
+    """Run in a Dask worker: its minesat now fingerprints as another player's."""
+    import minesat.simulate
+
+    minesat.simulate.player_fingerprint = lambda strategy: "e" * 64  # type: ignore[assignment]
 
 
 def test_missing_dask_is_explained(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -211,7 +229,7 @@ def test_resume_plays_only_the_missing_games(tmp_path: Path) -> None:
 
 def test_resume_fills_holes(tmp_path: Path) -> None:
     with GameStore(tmp_path / "run.sqlite", BEGINNER) as store:
-        store.add(play_indices(BEGINNER, [0, 3, 4, 9]))
+        store.add(play_indices(BEGINNER, [0, 3, 4, 9]), new_session(BEGINNER.strategy, 1))
         summary = run(BEGINNER, 12, workers=1, store=store)
         assert summary["played"] == 8
         assert outcomes(store) == outcomes(reference(BEGINNER, 12))

@@ -8,7 +8,13 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from minesat.stats import mcnemar_exact, wilson
+from minesat.stats import (
+    mcnemar_exact,
+    newcombe_independent,
+    newcombe_paired,
+    normal_two_sided_p,
+    wilson,
+)
 
 
 @pytest.mark.parametrize(
@@ -82,3 +88,80 @@ def test_mcnemar_exact_edges():
     assert mcnemar_exact(0, 1100) == 0.0 and mcnemar_exact(0, 1000) == pytest.approx(2 * 2.0**-1000)
     with pytest.raises(ValueError):
         mcnemar_exact(-1, 3)
+
+
+# --- differences of two win rates: Newcombe's intervals (SPEC section 18) -------------------
+
+Z = 1.959964
+
+
+def textbook_wilson(k: int, n: int) -> tuple[float, float]:
+    """Wilson's score interval as the textbooks write it, with no shortcut at 0 or n."""
+    p = k / n
+    centre = 2 * n * p + Z * Z
+    half = Z * math.sqrt(Z * Z + 4 * n * p * (1 - p))
+    return (centre - half) / (2 * (n + Z * Z)), (centre + half) / (2 * (n + Z * Z))
+
+
+def textbook_paired(both: int, only_a: int, only_b: int, neither: int) -> tuple[float, float]:
+    """Newcombe (1998) method 10, written out from SPEC section 18 line by line."""
+    n = both + only_a + only_b + neither
+    p1, p2 = (both + only_a) / n, (both + only_b) / n
+    l1, u1 = textbook_wilson(both + only_a, n)
+    l2, u2 = textbook_wilson(both + only_b, n)
+    b = both * neither - only_a * only_b
+    if b > n / 2:
+        c = b - n / 2
+    elif b < 0:
+        c = b
+    else:
+        c = 0
+    product = (both + only_a) * (only_b + neither) * (both + only_b) * (only_a + neither)
+    phi = c / math.sqrt(product) if product else 0.0
+    d = p1 - p2
+    low = d - math.sqrt((p1 - l1) ** 2 - 2 * phi * (p1 - l1) * (u2 - p2) + (u2 - p2) ** 2)
+    high = d + math.sqrt((u1 - p1) ** 2 - 2 * phi * (u1 - p1) * (p2 - l2) + (p2 - l2) ** 2)
+    return low, high
+
+
+@pytest.mark.parametrize(
+    ("counts", "expected"),
+    [((36, 12, 2, 0), (0.056930, 0.340428)), ((40, 10, 3, 47), (-0.001676, 0.139822))],
+)
+def test_newcombe_paired_spec_vectors(counts, expected) -> None:
+    assert newcombe_paired(*counts) == pytest.approx(expected, abs=1e-6)
+    assert textbook_paired(*counts) == pytest.approx(expected, abs=1e-6)
+
+
+@given(st.lists(st.integers(0, 3000), min_size=4, max_size=4).filter(lambda c: sum(c) > 0))
+def test_newcombe_paired_is_the_textbook_formula(counts: list[int]) -> None:
+    low, high = newcombe_paired(*counts)
+    assert (low, high) == pytest.approx(textbook_paired(*counts), abs=1e-6)
+    _, only_a, only_b, _ = counts
+    d = (only_a - only_b) / sum(counts)
+    assert -1.0 - 1e-9 <= low <= d + 1e-12 and d - 1e-12 <= high <= 1.0 + 1e-9
+
+
+def test_newcombe_independent_published_examples() -> None:
+    # Newcombe (1998), "Interval estimation for the difference between independent proportions",
+    # Table II, method 10: examples (a) 56/70 - 48/80 and (b) 9/10 - 3/10.
+    assert newcombe_independent(56, 70, 48, 80) == pytest.approx((0.0524, 0.3339), abs=1e-4)
+    assert newcombe_independent(9, 10, 3, 10) == pytest.approx((0.1705, 0.8090), abs=1e-4)
+
+
+@given(st.integers(1, 5000).flatmap(lambda n: st.tuples(st.integers(0, n), st.just(n))),
+       st.integers(1, 5000).flatmap(lambda n: st.tuples(st.integers(0, n), st.just(n))))  # fmt: skip
+def test_newcombe_independent_is_the_textbook_formula(a: tuple[int, int], b: tuple[int, int]) -> None:
+    (ka, na), (kb, nb) = a, b
+    p1, p2 = ka / na, kb / nb
+    l1, u1 = textbook_wilson(ka, na)
+    l2, u2 = textbook_wilson(kb, nb)
+    expected = (p1 - p2 - math.sqrt((p1 - l1) ** 2 + (u2 - p2) ** 2),
+                p1 - p2 + math.sqrt((u1 - p1) ** 2 + (p2 - l2) ** 2))  # fmt: skip
+    assert newcombe_independent(ka, na, kb, nb) == pytest.approx(expected, abs=1e-6)
+
+
+def test_normal_two_sided_p() -> None:
+    assert normal_two_sided_p(1.959964) == pytest.approx(0.05, abs=1e-6)
+    assert normal_two_sided_p(-2.575829) == pytest.approx(0.01, abs=1e-6)
+    assert normal_two_sided_p(0.0) == 1.0

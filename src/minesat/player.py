@@ -49,10 +49,15 @@ from minesat.guess.best import DEFAULT_PIECES, BestGuess, redundant_switches, st
 
 @dataclass(frozen=True)
 class Guess:
-    """A move made without proof, with the mine probability the player saw."""
+    """A move made without proof, with the mine probability the player saw.
+
+    ``uncovered``: the mine-free cells already uncovered when it was made (None where
+    not recorded: stores made before it was), which says how far into the game it came.
+    """
 
     move: str
     probability: float
+    uncovered: int | None = None
 
 
 @dataclass(frozen=True)
@@ -278,7 +283,7 @@ def play_game(
 
     >>> lay = Layout.from_rows(["*  ", "   ", "   "])
     >>> play_game(lay, (0, 1), rule="any").guesses
-    (Guess(move='A2', probability=0.1111111111111111),)
+    (Guess(move='A2', probability=0.1111111111111111, uncovered=0),)
     """
     began = time.perf_counter()
     rule = check_start(layout, start, rule)
@@ -297,7 +302,7 @@ def play_game(
     moves.append(first)
     if rule is FirstClick.ANY and layout.mine_count:
         p = layout.mine_count / (layout.rows * layout.cols)
-        guesses.append(Guess(first, p))
+        guesses.append(Guess(first, p, 0))
         if trace is not None:
             trace.append(Step(first, Reason.GUESS, p))
     elif trace is not None:
@@ -325,7 +330,7 @@ def play_game(
         move = str(Move(cell))
         p = mine_probability(analysis, cell)
         moves.append(move)
-        guesses.append(Guess(move, p))
+        guesses.append(Guess(move, p, game.uncovered))
         if trace is not None:
             trace.append(Step(move, Reason.GUESS, p))
         game.uncover(cell)

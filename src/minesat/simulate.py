@@ -31,9 +31,10 @@ from minesat.executors import run_bounded, worker_pool
 from minesat.formats.boardset import iter_boardset, scan_boardset
 from minesat.generate import FirstClick, check_mine_count, game_seed, generate_layout
 from minesat.player import GameRecord, check_start, get_strategy, play_game
+from minesat.provenance import Session, new_session, player_fingerprint, short
 from minesat.report.statistics import Tally
 from minesat.stats import wilson
-from minesat.store import GameStore, RunConfig, StoredGame
+from minesat.store import GameStore, PlayerMismatchError, RunConfig, StoredGame
 
 #: Plays one layout from a start cell under a rule with a named strategy.
 PlayFunction = Callable[[Layout, Cell, str, str], GameRecord]
@@ -228,6 +229,45 @@ def summarize(
     return summary
 
 
+def played_by(
+    batch_fn: BatchFunction, config: RunConfig, batch: Sequence[Any]
+) -> tuple[str, list[StoredGame]]:
+    """Play a batch where it runs (a local process, a Dask worker) and say which player played it:
+    the fingerprint of that process's code (:func:`~minesat.provenance.player_fingerprint`)."""
+    return player_fingerprint(config.strategy), batch_fn(config, batch)
+
+
+def check_player(store: GameStore, player: str, *, mix_players: bool = False) -> None:
+    """Refuse (:class:`~minesat.store.PlayerMismatchError`) to add ``player``'s games to a store
+    that holds another player's, unless ``mix_players``; nothing is written either way.
+
+    Games stored before minesat recorded players are of an unknown player, which is another.
+    """
+    others = {fp: n for fp, n in store.players().items() if fp != player}
+    if not others or mix_players:
+        return
+    held = "; ".join(
+        f"{n:,} game{'s' if n != 1 else ''} of "
+        + (f"player {short(fp)}" if fp else "an unknown player (stored before minesat recorded players)")
+        for fp, n in others.items()
+    )
+    raise PlayerMismatchError(
+        f"{store.path} holds {held}, and this minesat's player is {short(player)}: resuming would mix "
+        "two players' games in one win rate; use another --db, or --mix-players to add them beside "
+        "(the report keeps each player's games apart)"
+    )
+
+
+def check_batch(player: str, session: Session) -> None:
+    """Refuse a batch played by other code than this run's (a worker with another minesat)."""
+    if player != session.player:
+        raise PlayerMismatchError(
+            f"a worker played a batch with player {short(player)}, but this run's player is "
+            f"{short(session.player)} (other minesat code on that worker): its games are refused; "
+            "install the same minesat on every worker and run again"
+        )
+
+
 def index_batches(indices: Iterator[int], size: int) -> Iterator[list[int]]:
     """Game indices in lists of ``size`` (the last may be shorter), drawn lazily.
 
@@ -272,6 +312,7 @@ def run(
     progress: ProgressCallback | None = None,
     batch_fn: BatchFunction | None = None,
     boards: str | os.PathLike[str] | None = None,
+    mix_players: bool = False,
 ) -> dict[str, object]:
     """Play games ``0 .. games-1`` of the run ``config`` and return the summary.
 
@@ -289,6 +330,14 @@ def run(
       (:func:`play_indices`, or :func:`play_boards` for a board set).
     - ``boards``: the board-set file of a run whose ``config.boards`` is set
       (see :func:`board_run_config`); game *i* is its line *i*.
+    - ``mix_players``: add games to a store that holds another player's (see
+      :func:`check_player`); refused by default, before anything is played.
+
+    Every batch comes back with the fingerprint of the player that played it
+    (:func:`played_by`); one from another player than this process's (a Dask
+    worker with other code) stops the run with :class:`~minesat.store.PlayerMismatchError`,
+    the batches stored before it kept. The store records each game's session
+    (:mod:`minesat.provenance`).
     """
     if games < 0:
         raise ValueError(f"the number of games must be >= 0, not {games}")
@@ -299,6 +348,8 @@ def run(
     check_config(config)
     if store is not None and store.config != config:
         raise ValueError(f"the store holds {store.config.label()}, not {config.label()}")
+    if store is not None:
+        check_player(store, player_fingerprint(config.strategy), mix_players=mix_players)
     began = time.perf_counter()
 
     to_play = games - store.count(games) if store is not None else games
@@ -306,6 +357,7 @@ def run(
 
     state = _Progress(progress, to_play)
     with worker_pool(workers, scheduler, to_play) as (executor, slots):
+        session = new_session(config.strategy, scheduler if scheduler is not None else slots)
         if batch_size is None:
             batch_size = default_batch_size(to_play, slots)
         batches: Iterator[list[Any]] = (
@@ -314,10 +366,11 @@ def run(
         if progress is not None:
             progress(0, to_play, state.tally)  # the total is known before the first batch ends
         with store.lock() if store is not None else contextlib.nullcontext():
-            calls = ((None, batch_fn, (config, batch)) for batch in batches)
-            for _, games_done in run_bounded(executor, calls, in_flight(slots)):
+            calls = ((None, played_by, (batch_fn, config, batch)) for batch in batches)
+            for _, (player, games_done) in run_bounded(executor, calls, in_flight(slots)):
+                check_batch(player, session)
                 if store is not None:
-                    store.add(games_done)
+                    store.add(games_done, session)
                 state.add(games_done)
     seconds = time.perf_counter() - began
 
@@ -327,5 +380,6 @@ def run(
         "scheduler": scheduler,
         "batch_size": batch_size,
         "db": str(store.path) if store is not None else None,
+        "player": session.player,
     }
     return summarize(config, tally, played=state.played, seconds=seconds, extra=extra)

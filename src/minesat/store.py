@@ -32,6 +32,8 @@ from types import TracebackType
 
 from minesat.board import Cell
 from minesat.player import DEFAULT_STRATEGY, GameRecord, Guess
+from minesat.provenance import Session
+from minesat.provenance import now as _now
 
 #: Bumped when the tables change shape; a store with another version is refused.
 SCHEMA_VERSION = 1
@@ -57,8 +59,43 @@ CREATE TABLE IF NOT EXISTS game (
 """
 
 _COLUMNS = "idx, seed, won, moves, guess_count, guesses, uncovered, bbbv, seconds, analyses"
-#: Added later, with a default: a store made before it has no such column and reads 0.
-_CUT_COLUMN = "searches_cut"
+
+#: Columns added to the game table since stores were first made, with what a store made
+#: before each reads in its place. A store is given the missing ones when games are next
+#: added to it (:meth:`GameStore.add`); until then it is read, and keeps, its old shape.
+_LATER_COLUMNS = {
+    "searches_cut": ("INTEGER NOT NULL DEFAULT 0", "0"),  # endgame searches that ran out of budget
+    # The session (table session) that played the game: who played it, on what, when.
+    # NULL: stored before minesat recorded sessions, by an unknown player.
+    "session": ("INTEGER", "NULL"),
+    # JSON [n, ...]: mine-free cells uncovered when each guess was made. NULL: not recorded.
+    "guess_uncovered": ("TEXT", "NULL"),
+}
+
+_SESSION_SCHEMA = """
+CREATE TABLE IF NOT EXISTS session (
+    id        INTEGER PRIMARY KEY,
+    player    TEXT NOT NULL,     -- provenance.player_fingerprint of the code that made the moves
+    minesat   TEXT NOT NULL,     -- version
+    python    TEXT NOT NULL,
+    platform  TEXT NOT NULL,
+    cpus      INTEGER NOT NULL,
+    workers   TEXT NOT NULL,     -- JSON: local processes (a number) or the Dask scheduler's address
+    started   TEXT NOT NULL,     -- ISO 8601 UTC
+    finished  TEXT               -- ISO 8601 UTC, when the session's last batch was stored
+);
+"""
+
+
+class _AnyPlayer:
+    """:meth:`GameStore.games` with no player filter (None means the unknown player)."""
+
+    def __repr__(self) -> str:
+        return "ANY_PLAYER"
+
+
+#: Every game, whoever played it.
+ANY_PLAYER = _AnyPlayer()
 
 
 class StoreError(ValueError):
@@ -71,6 +108,10 @@ class ConfigMismatchError(StoreError):
 
 class StoreBusyError(StoreError):
     """Another process is running games into the same store."""
+
+
+class PlayerMismatchError(StoreError):
+    """Games of another player would be mixed with a store's (SPEC section 18)."""
 
 
 #: What to do about a damaged store, said at the end of every such message.
@@ -127,6 +168,9 @@ class StoredGame:
     seconds: float
     analyses: int = 0  # calls to the analysis engine during the game
     searches_cut: int = 0  # endgame searches that ran out of budget (the guess came from heuristics)
+    #: Fingerprint of the player that played it, as the store recorded it (None: unknown);
+    #: set when read back from a store, which records it per session (:meth:`GameStore.add`).
+    player: str | None = None
 
     @classmethod
     def from_record(cls, index: int, seed: int, record: GameRecord) -> StoredGame:
@@ -166,7 +210,9 @@ class StoredGame:
         return chance
 
     def _row(self) -> tuple[object, ...]:
+        """The values of the columns :data:`_COLUMNS`, ``searches_cut`` and ``guess_uncovered``."""
         guesses = json.dumps([[g.move, g.probability] for g in self.guesses], separators=(",", ":"))
+        uncovered = [g.uncovered for g in self.guesses]
         return (
             self.index,
             self.seed,
@@ -179,6 +225,7 @@ class StoredGame:
             self.seconds,
             self.analyses,
             self.searches_cut,
+            None if None in uncovered else json.dumps(uncovered, separators=(",", ":")),
         )
 
     @classmethod
@@ -191,22 +238,27 @@ class StoredGame:
 
     @classmethod
     def _checked_row(cls, row: tuple) -> StoredGame:
-        index, seed, won, moves, _count, guesses, uncovered, bbbv, seconds, analyses, cut = row
+        index, seed, won, moves, _count, guesses, uncovered, bbbv, seconds, analyses, cut, at, player = row
         counts = {"idx": index, "seed": seed, "moves": moves, "uncovered": uncovered, "bbbv": bbbv}
         for name, value in {**counts, "analyses": analyses, "searches_cut": cut}.items():
             if not isinstance(value, int):
                 raise TypeError(f"{name} is {value!r}, not a whole number")
+        pairs = json.loads(guesses)
+        found = json.loads(at) if at is not None else [None] * len(pairs)
+        if len(found) != len(pairs):
+            raise ValueError(f"{len(found)} uncovered counts for {len(pairs)} guesses")
         return cls(
             index=index,
             seed=seed,
             won=bool(won),
             moves=moves,
-            guesses=tuple(Guess(move, float(p)) for move, p in json.loads(guesses)),
+            guesses=tuple(Guess(move, float(p), n) for (move, p), n in zip(pairs, found, strict=True)),
             uncovered=uncovered,
             bbbv=bbbv,
             seconds=seconds,
             analyses=analyses,
             searches_cut=cut,
+            player=player,
         )
 
 
@@ -251,8 +303,11 @@ class GameStore:
         try:
             self._db = connect()
             self.config = self._open(config)
-            # A store made before the column was added has no searches_cut: its rows keep their shape.
-            self._has_cut = _CUT_COLUMN in {row[1] for row in self._db.execute("PRAGMA table_info(game)")}
+            # A store made before a column was added lacks it: reads put in what it stood for.
+            self._columns = {row[1] for row in self._db.execute("PRAGMA table_info(game)")}
+            # The sessions of this process written here, by identity (two runs can be equal field for
+            # field, started in the same second), with their row ids; each object kept, so no id is reused.
+            self._sessions: dict[int, tuple[Session, int]] = {}
         except sqlite3.DatabaseError as exc:
             self._close_quietly()
             raise StoreError(f"{self.path}: not usable as a game database ({exc}); {_advice(exc)}") from exc
@@ -382,19 +437,62 @@ class GameStore:
 
     # --- writing ---------------------------------------------------------------
 
-    def add(self, games: Iterable[StoredGame]) -> None:
-        """Store finished games in one transaction; games already stored are left alone."""
-        if self._has_cut:
-            sql = f"INSERT OR IGNORE INTO game ({_COLUMNS}, {_CUT_COLUMN}) VALUES (?,?,?,?,?,?,?,?,?,?,?)"
-            rows = (game._row() for game in games)
-        else:  # a store made before the column: its games keep their shape
-            sql = f"INSERT OR IGNORE INTO game ({_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?,?)"
-            rows = (game._row()[:-1] for game in games)
+    def add(self, games: Iterable[StoredGame], session: Session | None = None) -> None:
+        """Store finished games in one transaction; games already stored are left alone.
+
+        ``session`` says who played them (:func:`minesat.provenance.new_session`): it is
+        written with the first batch that names it, and its ``finished`` time moves on
+        with every batch. Games added without one are of an unknown player.
+        """
+        rows = [game._row() for game in games]
         with self._db:
-            self._db.executemany(sql, rows)
+            self._upgrade()
+            session_id = None if session is None else self._session_id(session)
+            sql = (
+                f"INSERT OR IGNORE INTO game ({_COLUMNS}, searches_cut, guess_uncovered, session) "
+                "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)"
+            )
+            self._db.executemany(sql, ((*row, session_id) for row in rows))
+
+    def _upgrade(self) -> None:
+        """Give a store made by an older minesat the columns and tables added since (in the
+        caller's transaction): its games read as before, new games keep all they carry."""
+        for name, (kind, _) in _LATER_COLUMNS.items():
+            if name not in self._columns:
+                self._db.execute(f"ALTER TABLE game ADD COLUMN {name} {kind}")
+                self._columns.add(name)
+        if "session" not in self._tables():
+            self._db.execute(_SESSION_SCHEMA)
+
+    def _session_id(self, session: Session) -> int:
+        """The row of ``session``, written now if new, its finished time set to now."""
+        finished = _now()
+        known = self._sessions.get(id(session), (None, None))[1]
+        if known is None:
+            cursor = self._db.execute(
+                "INSERT INTO session (player, minesat, python, platform, cpus, workers, started, finished) "
+                "VALUES (?,?,?,?,?,?,?,?)",
+                (session.player, session.minesat, session.python, session.platform, session.cpus,
+                 json.dumps(session.workers), session.started, finished),
+            )  # fmt: skip
+            known = int(cursor.lastrowid or 0)
+            self._sessions[id(session)] = (session, known)
+        else:
+            self._db.execute("UPDATE session SET finished = ? WHERE id = ?", (finished, known))
+        return known
 
     def _select(self) -> str:
-        return f"{_COLUMNS}, {_CUT_COLUMN if self._has_cut else '0'}"
+        """The columns a game is read from, each later one or what an older store stands for it."""
+        later = [name if name in self._columns else default for name, (_, default) in _LATER_COLUMNS.items()]
+        cut, _session, at = later
+        player = "s.player" if "session" in self._columns else "NULL"
+        columns = ", ".join(f"g.{c.strip()}" for c in _COLUMNS.split(","))
+        return f"{columns}, {_qualified(cut)}, {_qualified(at)}, {player}"
+
+    def _from(self) -> str:
+        if "session" in self._columns:
+            return "game g LEFT JOIN session s ON s.id = g.session"
+        return "game g"
 
     # --- reading ---------------------------------------------------------------
 
@@ -431,14 +529,31 @@ class GameStore:
             if len(done) < hi - lo:
                 yield from (i for i in range(lo, hi) if i not in done)
 
-    def games(self, stop: int | None = None) -> Iterator[StoredGame]:
-        """Stored games ordered by index (those below ``stop`` when given), streamed."""
+    def games(
+        self, stop: int | None = None, player: str | _AnyPlayer | None = ANY_PLAYER
+    ) -> Iterator[StoredGame]:
+        """Stored games ordered by index (those below ``stop`` when given), streamed.
+
+        ``player``: only the games of that fingerprint (``None``: those of an unknown
+        player, stored before minesat recorded players); every game by default.
+        """
+        where, args = [], []
+        if stop is not None:
+            where.append("g.idx < ?")
+            args.append(stop)
+        if not isinstance(player, _AnyPlayer):
+            if player is None:
+                where.append("g.session IS NULL" if "session" in self._columns else "1")
+            elif "session" in self._columns:
+                where.append("s.player = ?")
+                args.append(player)
+            else:
+                where.append("0")
+        sql = f"SELECT {self._select()} FROM {self._from()}"
+        if where:
+            sql += " WHERE " + " AND ".join(where)
         # A cursor of its own: rows are fetched as iterated, never all at once.
-        columns = self._select()
-        if stop is None:
-            cursor = self._db.execute(f"SELECT {columns} FROM game ORDER BY idx")
-        else:
-            cursor = self._db.execute(f"SELECT {columns} FROM game WHERE idx < ? ORDER BY idx", (stop,))
+        cursor = self._db.execute(sql + " ORDER BY g.idx", args)
         try:
             for row in cursor:
                 try:
@@ -448,6 +563,51 @@ class GameStore:
                 yield game
         finally:
             cursor.close()
+
+    def players(self) -> dict[str | None, int]:
+        """How many games each player stored, by fingerprint (``None``: an unknown player), in the
+        order the players first stored games.
+
+        >>> import tempfile, os
+        >>> store = GameStore(os.path.join(tempfile.mkdtemp(), "p.sqlite"),
+        ...                   RunConfig(rows=9, cols=9, mines=10, rule="opening", start=(3, 3), seed=0))
+        >>> store.players()
+        {}
+        """
+        if "session" not in self._columns:
+            count = len(self)
+            return {None: count} if count else {}
+        rows = self._db.execute(
+            "SELECT s.player, COUNT(*), MIN(g.session IS NULL), MIN(COALESCE(s.id, 0)) "
+            "FROM game g LEFT JOIN session s ON s.id = g.session GROUP BY s.player ORDER BY 4"
+        )
+        return {player: count for player, count, _, _ in rows}
+
+    def sessions(self, player: str | _AnyPlayer | None = ANY_PLAYER) -> list[Session]:
+        """The sessions that stored games here (of ``player`` when given), oldest first."""
+        if "session" not in self._tables() or player is None:
+            return []
+        sql = "SELECT player, minesat, python, platform, cpus, workers, started, finished FROM session"
+        args: tuple[object, ...] = ()
+        if not isinstance(player, _AnyPlayer):
+            sql, args = sql + " WHERE player = ?", (player,)
+        try:
+            return [
+                Session(fp, version, python, system, cpus, json.loads(workers), started, finished)
+                for fp, version, python, system, cpus, workers, started, finished
+                in self._db.execute(sql + " ORDER BY id", args)
+            ]  # fmt: skip
+        except (ValueError, TypeError) as exc:
+            raise self.damaged(exc) from None
+
+    @property
+    def created_by(self) -> str | None:
+        """The minesat version that created the store, as it wrote it."""
+        row = self._db.execute("SELECT value FROM run WHERE key = 'minesat'").fetchone()
+        try:
+            return str(json.loads(row[0])) if row else None
+        except ValueError:
+            return None
 
     def __iter__(self) -> Iterator[StoredGame]:
         return self.games()
@@ -483,6 +643,11 @@ def _advice(exc: sqlite3.DatabaseError) -> str:
         return ("give another path; if this was a game database, it is damaged: "
                 "move it aside and simulate again")
     return _DAMAGED_ADVICE
+
+
+def _qualified(column: str) -> str:
+    """``g.column`` for a column, the literal as it is for a stand-in (``0``, ``NULL``)."""
+    return column if column in ("0", "NULL") else f"g.{column}"
 
 
 def _show(value: object) -> str:

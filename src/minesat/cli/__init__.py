@@ -90,9 +90,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "analyze": ("analyze", "Classify every covered cell as certainly safe, certainly a mine, or uncertain."),
     "show": ("boards", "Draw a board file with row letters and column numbers."),
     "convert": ("boards", "Convert a board file between formats (text, mine, mbf, json)."),
-    "export": ("export", "One record per stored game, in game order: game, seed, won, guesses, moves, "
-               "uncovered, bbbv, seconds, analyses, fatal_move, fatal_probability, "
-               "first_guess_probability."),
+    "export": ("export", "One record per stored game (or per guess), with its run's settings: JSON Lines, "
+               "CSV or Parquet."),
     "generate": ("generate", "Write seeded layouts as a board set: JSON Lines, one board per line."),
     "metrics": ("metrics", "How hard each layout is to clear: cells, mines, 3BV, openings, islands, "
                 "greedy ZiNi."),

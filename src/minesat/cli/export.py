@@ -30,13 +30,25 @@ def export(
     as_csv: Annotated[
         bool, typer.Option("--csv", help="CSV with a header row instead of JSON Lines.")
     ] = False,
+    guesses: Annotated[
+        bool,
+        typer.Option(
+            "--guesses",
+            help="One record per guess instead of per game: game, k, cell, probability, survived, "
+            "uncovered (where the store recorded it).",
+        ),
+    ] = False,
 ) -> None:
-    """One record per stored game, in game order: game, seed, won, guesses, moves, uncovered,
-    bbbv, seconds, analyses, fatal_move, fatal_probability, first_guess_probability.
+    """One record per stored game (or per guess), with its run's settings: JSON Lines, CSV or Parquet.
+
+    The keys: game, seed, won, guesses, moves, uncovered, bbbv, seconds, analyses, fatal_move,
+    fatal_probability, first_guess_probability, and the run's settings (rows, cols, mines, rule,
+    start, strategy, player). Seeds are strings of digits in JSON. --out FILE.parquet writes
+    Parquet (pip install 'minesat[parquet]').
 
     Example: minesat export reports/expert.sqlite --csv --out expert.csv
     """
-    from minesat.export import write_records
+    from minesat.export import ParquetUnavailable, write_parquet, write_records
     from minesat.store import GameStore, StoreError
 
     def unreadable(exc: Exception) -> NoReturn:
@@ -47,6 +59,14 @@ def export(
 
     if is_stdout(out):
         out = None
+    parquet = out is not None and out.suffix.lower() == ".parquet"
+    if parquet and as_csv:
+        fail(f"{out}: --csv writes CSV, and a .parquet file is Parquet: leave out one of them")
+    if parquet:
+        try:
+            import pyarrow  # noqa: F401
+        except ImportError:
+            fail("--out FILE.parquet needs pyarrow: install the extra with  pip install 'minesat[parquet]'")
     if out is not None:
         check_output(out, "--out")
     try:
@@ -56,6 +76,19 @@ def export(
     except (StoreError, sqlite3.Error, OSError, ValueError, KeyError) as exc:
         unreadable(exc)
     with store:
+        if parquet:
+            assert out is not None
+            try:
+                out.parent.mkdir(parents=True, exist_ok=True)
+                with closing(store.games()) as games:
+                    write_parquet(games, out, config=store.config, guesses=guesses)
+            except ParquetUnavailable as exc:
+                fail(str(exc))
+            except OSError as exc:
+                fail(f"{out}: cannot write ({exc.strerror or exc})")
+            except (sqlite3.Error, ValueError, KeyError) as exc:
+                unreadable(exc)
+            return
         try:
             # newline="": the csv module writes its own line ends.
             if out is not None:
@@ -66,7 +99,7 @@ def export(
         try:
             # closing(): the game cursor is closed before the store, even when the pipe breaks.
             with handle if out is not None else nullcontext(handle), closing(store.games()) as games:
-                write_records(games, handle, as_csv=as_csv)
+                write_records(games, handle, as_csv=as_csv, config=store.config, guesses=guesses)
         except OSError as exc:  # writing FILE (standard output's errors are met for every command alike)
             fail(path_error(out or "-", exc, "cannot write"), EXIT_OUTPUT_FAILED)
         except (sqlite3.Error, ValueError, KeyError) as exc:  # a damaged row, met while streaming

@@ -97,6 +97,14 @@ def simulate(
         typer.Option("--batch-size", help="Games per task (default: chosen from games and workers)."),
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the summary as one JSON object.")] = False,
+    mix_players: Annotated[
+        bool,
+        typer.Option(
+            "--mix-players",
+            help="Resume a --db that holds games of another player (other minesat code): by default "
+            "refused, since one win rate would mix two players; the report shows each player's games apart.",
+        ),
+    ] = False,
 ) -> None:
     """Play seeded games with the automatic player and report the win rate.
 
@@ -144,6 +152,7 @@ def simulate(
                     batch_size=batch_size,
                     progress=progress,
                     boards=boards,
+                    mix_players=mix_players,
                 )
         except (SchedulerError, BoardFormatError, StoreError) as exc:
             fail(str(exc))

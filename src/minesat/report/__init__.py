@@ -5,7 +5,11 @@ The package is split by concern:
 - :mod:`minesat.report.statistics`: :class:`Tally`, the one streaming counter
   (``minesat simulate``'s summary uses it too), frozen into a :class:`Summary`;
 - :mod:`minesat.report.paired`: two runs on the same boards, game by game, with
-  the exact McNemar test;
+  the exact McNemar test and Newcombe's interval; runs on other boards compared
+  as independent samples;
+- :mod:`minesat.report.references`: published win rates set beside the runs;
+- :mod:`minesat.report.document`: one :class:`Report`, whole (runs, pairs,
+  references, warnings), which every renderer draws;
 - :mod:`minesat.report.plots`: matplotlib figures as SVG;
 - :mod:`minesat.report.render`: Markdown, JSON, and HTML from the Jinja2
   templates in ``templates/``; :func:`write_report` picks the format by file name.
@@ -19,10 +23,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from minesat.report.paired import Paired, pair_dbs, pair_games, same_boards
+from minesat.report.paired import Compared, Paired, pair_dbs, pair_games, pair_runs, same_boards
 from minesat.report.statistics import (
     Bucket,
     GuessStep,
+    LossesDetail,
     RiskBin,
     Summary,
     Tally,
@@ -30,6 +35,7 @@ from minesat.report.statistics import (
     simulate_command,
     summarize,
     summarize_db,
+    summarize_store,
 )
 
 #: Names loaded on first use: ``minesat simulate`` and its workers count with
@@ -39,7 +45,12 @@ _LAZY = {
     "render_html": "render",
     "render_json": "render",
     "render_markdown": "render",
-    "unique_labels": "render",
+    "unique_labels": "document",
+    "Report": "document",
+    "make_report": "document",
+    "Reference": "references",
+    "ReferenceError": "references",
+    "read_references": "references",
     "write_report": "render",
     "write_viewer_pages": "render",
     "PLOTS": "plots",
@@ -65,8 +76,13 @@ __all__ = [
     "FORMATS",
     "PLOTS",
     "Bucket",
+    "Compared",
     "GuessStep",
+    "LossesDetail",
     "Paired",
+    "Reference",
+    "ReferenceError",
+    "Report",
     "RiskBin",
     "Summary",
     "Tally",
@@ -74,9 +90,12 @@ __all__ = [
     "ci_text",
     "describe_config",
     "headline",
+    "make_report",
     "pair_dbs",
     "pair_games",
+    "pair_runs",
     "pct",
+    "read_references",
     "render_html",
     "render_json",
     "render_markdown",
@@ -86,6 +105,7 @@ __all__ = [
     "simulate_command",
     "summarize",
     "summarize_db",
+    "summarize_store",
     "unique_labels",
     "write_report",
     "write_viewer_pages",

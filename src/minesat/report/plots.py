@@ -10,13 +10,17 @@ from __future__ import annotations
 import io
 import re
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from cycler import cycler
 
+from minesat.board import row_name
 from minesat.report.formatting import secs
-from minesat.report.statistics import RISK_BINS, Summary, bin_buckets
+from minesat.report.statistics import DEATH_BINS, RISK_BINS, Summary, bin_buckets
 from minesat.stats import wilson
+
+if TYPE_CHECKING:
+    from minesat.report.references import ReferenceMatch
 
 #: Look of every plot: light, no chart junk, system sans-serif fonts, text kept as text.
 PLOT_STYLE = {
@@ -252,6 +256,129 @@ def plot_time(summaries: Sequence[Summary]) -> Any:
     return fig
 
 
+def plot_win_rates(summaries: Sequence[Summary], references: Sequence[ReferenceMatch] = ()) -> Any:
+    """Each run's win rate with its Wilson 95 % interval, and the published figures that meet it
+    (hollow diamonds, their 95 % intervals), one line each, named above its interval."""
+    from matplotlib.transforms import blended_transform_factory
+
+    refs = {}  # one line per reference row, however many runs it meets
+    for match in references:
+        refs.setdefault(id(match.reference), match.reference)
+    boards = {(c["rows"], c["cols"], c["mines"], c["rule"], tuple(c["start"]))
+              for c in (s.config for s in summaries) if c}  # fmt: skip
+    lines: list[tuple[str, float, float, float, str, bool]] = []
+    for i, s in enumerate(summaries):
+        lo, hi = s.ci95
+        lines.append((f"{s.label}: {100 * s.win_rate:.2f} % of {s.games:,} games", s.win_rate, lo, hi,
+                      f"C{i % 7}", False))  # fmt: skip
+    for ref in refs.values():
+        half = 1.959964 * ref.se
+        lo = ref.low if ref.low is not None else max(0.0, ref.rate - half)
+        hi = ref.high if ref.high is not None else min(1.0, ref.rate + half)
+        games = f" of {ref.games:,} games" if ref.games else ""
+        where = "" if len(boards) == 1 else f" ({ref.board()})"
+        label = f"{ref.source}{where}: {100 * ref.rate:.2f} %{games}"
+        lines.append((label, ref.rate, lo, hi, "#444444", True))
+    fig = _figure(0.8 + 0.42 * len(lines))
+    ax = fig.add_subplot()
+    at_left = blended_transform_factory(ax.transAxes, ax.transData)
+    for y, (label, rate, lo, hi, color, ref) in enumerate(reversed(lines)):
+        ax.errorbar([rate], [y], xerr=[[rate - lo], [hi - rate]], fmt="D" if ref else "o",
+                    ms=5, color=color, mfc="white" if ref else color, capsize=3, lw=1.2)  # fmt: skip
+        ax.text(0.005, y + 0.3, label, transform=at_left, fontsize=8.5, color=color, va="bottom")
+    ax.set_yticks([])
+    ax.set_ylim(-0.5, len(lines) - 0.05)
+    lows = [lo for _, _, lo, _, _, _ in lines]
+    highs = [hi for _, _, _, hi, _, _ in lines]
+    span = max(highs) - min(lows) or 0.01
+    ax.set_xlim(max(0.0, min(lows) - 0.15 * span), min(1.0, max(highs) + 0.15 * span))
+    ax.grid(True, axis="x")
+    ax.grid(False, axis="y")
+    ax.spines["left"].set_visible(False)
+    board = ""
+    if len(boards) == 1:
+        rows, cols, mines, rule, start = next(iter(boards))
+        board = f", {rows}x{cols}/{mines} {rule} at {start[0]},{start[1]}"
+    ax.set_title(f"Win rate with its 95 % interval{board}")
+    if refs:
+        ax.set_xlabel("dots: runs here (Wilson interval); hollow diamonds: published figures "
+                      "(their 95 % interval)")
+    _percent_axis(ax, "x")
+    return fig
+
+
+def plot_fatal_cells(summaries: Sequence[Summary]) -> Any:
+    """Where games died: the share of each run's losses on every cell (the fatal guess's cell)."""
+    runs = [s for s in summaries if s.losses_detail is not None and s.losses][:4]
+    grids = [s.losses_detail.fatal_cells for s in runs if s.losses_detail is not None]
+    if not grids:
+        return None
+    aspect = max(len(g) / max(len(g[0]), 1) for g in grids)
+    fig = _figure(min(1.2 + 8.0 * aspect, 9.0) * len(grids) ** 0.8 / (1 + 0.4 * (len(grids) > 1)))
+    axes = fig.subplots(len(grids), 1, squeeze=False)[:, 0]
+    for ax, s, grid in zip(axes, runs, grids, strict=True):
+        total = sum(map(sum, grid)) or 1
+        shares = [[n / total for n in line] for line in grid]
+        image = ax.imshow(shares, cmap="Reds", interpolation="nearest", vmin=0)
+        ax.grid(False)
+        # Cells named as moves are (row letters, 1-based columns): the fatal B18 is row B, column 18.
+        rows, cols = len(grid), len(grid[0])
+        xs = range(0, cols, max(1, cols // 10))
+        ys = range(0, rows, max(1, rows // 8))
+        ax.set_xticks(xs, [str(c + 1) for c in xs])
+        ax.set_yticks(ys, [row_name(r) for r in ys])
+        for spine in ax.spines.values():
+            spine.set_visible(False)
+        on, board = s.losses_detail.on_border if s.losses_detail else (0, 0.0)
+        ax.set_title(f"{s.label}: where {s.losses:,} lost games died ({on / total:.0%} on an edge or corner "
+                     f"cell, {board:.0%} of the board)", fontsize=10)  # fmt: skip
+        ax.set_xlabel("column")
+        ax.set_ylabel("row")
+        bar = fig.colorbar(image, ax=ax, shrink=0.85, pad=0.01)
+        bar.ax.yaxis.set_major_formatter(_percent_formatter())
+        bar.set_label("share of losses")
+    return fig
+
+
+def plot_anatomy(summaries: Sequence[Summary]) -> Any:
+    """How far lost games had come (share of safe cells uncovered at death) and which guess lost them."""
+    runs = [s for s in summaries if s.losses_detail is not None and s.losses]
+    if not runs:
+        return None
+    fig = _figure(3.4)
+    left, right = fig.subplots(1, 2, width_ratios=[3, 2])
+    w = _bar_width(len(runs))
+    for i, s in enumerate(runs):
+        assert s.losses_detail is not None
+        color = LOSS if len(runs) == 1 else f"C{i % 7}"
+        shift = (i - (len(runs) - 1) / 2) * w
+        death = s.losses_detail.uncovered_at_death
+        left.bar([k + 0.5 + shift for k in range(DEATH_BINS)], [n / s.losses for n in death], width=w,
+                 color=color, label=s.label)  # fmt: skip
+        fatal = list(s.losses_detail.fatal_guess[:9])
+        fatal.append(sum(s.losses_detail.fatal_guess[9:]))
+        right.bar([k + 1 + shift for k in range(len(fatal))], [n / s.losses for n in fatal], width=w,
+                  color=color, label=s.label)  # fmt: skip
+    left.set_xticks(range(DEATH_BINS + 1), [f"{10 * k}%" for k in range(DEATH_BINS + 1)])
+    left.set_title("How far lost games had come")
+    left.set_xlabel("safe cells uncovered when the game was lost")
+    left.set_ylabel("share of losses")
+    right.set_xticks(range(1, 11), [*map(str, range(1, 10)), "10+"])
+    right.set_title("Which guess lost the game")
+    right.set_xlabel("number of the fatal guess")
+    for ax in (left, right):
+        _percent_axis(ax)
+    if len(runs) > 1:
+        left.legend(fontsize=8)
+    return fig
+
+
+def _percent_formatter() -> Any:
+    from matplotlib.ticker import PercentFormatter
+
+    return PercentFormatter(1.0, decimals=None)
+
+
 def _percent_axis(ax: Any, which: str = "y") -> None:
     from matplotlib.ticker import PercentFormatter
 
@@ -265,14 +392,20 @@ def _integer_x(ax: Any) -> None:
     ax.xaxis.set_major_locator(MaxNLocator(integer=True))
 
 
-#: (file-name part, alt text, plot function) for every plot a report shows, in order.
+#: (file-name part, alt text, plot function) for every plot a report shows, in order;
+#: a function may return None (nothing to draw: no lost game).
 PLOTS: tuple[tuple[str, str, Callable[[Sequence[Summary]], Any]], ...] = (
     ("guesses", "Guesses per game", plot_guesses),
     ("lost", "Where games are lost", plot_fatal),
     ("risk", "Probability of the fatal guess and calibration", plot_risk),
+    ("anatomy", "How far lost games had come, and which guess lost them", plot_anatomy),
+    ("fatal-cells", "Heat map of the cells lost games died on", plot_fatal_cells),
     ("bbbv", "3BV distribution and win rate by 3BV", plot_bbbv),
     ("time", "Time per game", plot_time),
 )
+
+#: The plots of the anatomy of losses, shown in their own section of the HTML page.
+LOSS_PLOTS = ("anatomy", "fatal-cells")
 
 
 def figure_svg(fig: Any, salt: str) -> str:
@@ -285,8 +418,14 @@ def figure_svg(fig: Any, salt: str) -> str:
     return buf.getvalue()
 
 
-def render_plots(summaries: Sequence[Summary]) -> list[tuple[str, str, str]]:
-    """Every plot as ``(name, alt text, SVG text)``; empty runs are left out of plots."""
+def render_plots(
+    summaries: Sequence[Summary], references: Sequence[ReferenceMatch] = ()
+) -> list[tuple[str, str, str]]:
+    """Every plot as ``(name, alt text, SVG text)``; empty runs are left out of plots.
+
+    The first, ``rates``, sets each run's win rate beside the published figures
+    (``references``) that meet it.
+    """
     import matplotlib
 
     runs = [s for s in summaries if s.games]
@@ -294,8 +433,12 @@ def render_plots(summaries: Sequence[Summary]) -> list[tuple[str, str, str]]:
         return []
     out = []
     with matplotlib.rc_context(PLOT_STYLE):
+        alt = "Win rate with its 95 % interval" + (", beside published figures" if references else "")
+        out.append(("rates", alt, figure_svg(plot_win_rates(runs, references), "minesat-rates")))
         for name, alt, plot in PLOTS:
-            out.append((name, alt, figure_svg(plot(runs), f"minesat-{name}")))
+            fig = plot(runs)
+            if fig is not None:
+                out.append((name, alt, figure_svg(fig, f"minesat-{name}")))
     return out
 
 

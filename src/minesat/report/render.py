@@ -1,7 +1,9 @@
 """Reports as Markdown, JSON or HTML; HTML from the Jinja2 templates shipped in ``templates/``.
 
-Every renderer takes a sequence of summaries: with several, the runs are
-compared side by side. :func:`write_report` picks the format from the file name.
+Every renderer draws a :class:`~minesat.report.document.Report` (or a sequence
+of summaries, made into one): with several runs, they are compared side by
+side, paired where they played the same boards. :func:`write_report` picks the
+format from the file name.
 
 >>> from minesat.report.statistics import summarize
 >>> print(render_markdown([summarize([], label="empty")]).splitlines()[0])
@@ -12,7 +14,6 @@ from __future__ import annotations
 
 import functools
 import json
-from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
@@ -20,31 +21,27 @@ from pathlib import Path
 import jinja2
 from markupsafe import Markup
 
+from minesat.provenance import describe_provenance
+from minesat.report.boards import PairedBoard, write_boards
+from minesat.report.document import Report, as_report, unique_labels
 from minesat.report.formatting import (
     ci_text,
     config_rows,
     describe_config,
     headline,
+    interval_points,
     paired_rows,
     paired_text,
     pct,
+    points,
     secs,
 )
-from minesat.report.paired import Paired
-from minesat.report.plots import inline_svg, render_plots
-from minesat.report.statistics import Summary
+from minesat.report.paired import Compared, Paired
+from minesat.report.plots import LOSS_PLOTS, inline_svg, render_plots
+from minesat.report.statistics import DEATH_BINS, Summary
 from minesat.words import plural
 
-
-def unique_labels(summaries: Sequence[Summary]) -> list[Summary]:
-    """Give runs that share a label distinct ones (their source path), for legends and tables."""
-    counts = Counter(s.label for s in summaries)
-    out = []
-    for i, s in enumerate(summaries):
-        if counts[s.label] > 1:
-            s = replace(s, label=s.source or f"{s.label} #{i + 1}")
-        out.append(s)
-    return out
+__all__ = ["unique_labels"]  # re-exported: it lived here first
 
 
 # --- Markdown ------------------------------------------------------------------
@@ -90,6 +87,39 @@ def detail_tables(s: Summary) -> list[tuple[str, list[str], list[list[str]]]]:
     return tables
 
 
+def losses_table(s: Summary) -> tuple[list[str], list[list[str]]]:
+    """Lost games by the share of safe cells uncovered at death, in tenths (the anatomy of losses)."""
+    d = s.losses_detail
+    if d is None or not s.losses:
+        return [], []
+    header = ["Safe cells uncovered at death", "Lost games", "Share of losses"]
+    rows = [[f"{10 * k}–{10 * (k + 1)} %", f"{n:,}", pct(n / s.losses)]
+            for k, n in enumerate(d.uncovered_at_death)]  # fmt: skip
+    return header, rows
+
+
+def losses_sentences(s: Summary) -> list[str]:
+    """The anatomy of a run's losses in a few sentences, each a count with its share."""
+    d = s.losses_detail
+    if d is None or not s.losses:
+        return []
+    out = []
+    early = sum(d.uncovered_at_death[:1])
+    late = d.uncovered_at_death[DEATH_BINS - 1]
+    out.append(f"{late:,} of the {s.losses:,} lost games ({pct(late / s.losses)}) were lost with more "
+               f"than 90 % of the safe cells uncovered, {early:,} ({pct(early / s.losses)}) with less "
+               "than 10 %.")
+    on, board = d.on_border
+    if sum(d.fatal_guess):
+        out.append(f"{on:,} of the fatal guesses ({pct(on / sum(d.fatal_guess))}) were on an edge or corner "
+                   f"cell, which make up {pct(board)} of the board.")  # fmt: skip
+        first = d.fatal_guess[0] if d.fatal_guess else 0
+        out.append(f"{first:,} losses ({pct(first / s.losses)}) came at the game's first guess.")
+    if s.lost_without_guess:
+        out.append(f"{s.lost_without_guess:,} lost games made no guess at all.")
+    return out
+
+
 def comparison_rows(summaries: Sequence[Summary]) -> tuple[list[str], list[list[str]]]:
     """A metrics × runs table: the configuration then the headline figures."""
     names: list[str] = []
@@ -103,34 +133,89 @@ def comparison_rows(summaries: Sequence[Summary]) -> tuple[list[str], list[list[
     ]
 
 
+def compared_text(c: Compared) -> str:
+    """An unpaired difference in words: no test is named, only the interval."""
+    return (f"{c.a} − {c.b}: {points(c.difference)} (95 % CI {interval_points(c.ci95)}, Newcombe's interval "
+            "for independent samples: the runs played different boards)")  # fmt: skip
+
+
+def board_rows(boards: Sequence[PairedBoard]) -> list[list[str]]:
+    """One row per board only one run of a pair won: game, winner, seed, replay commands."""
+    return [
+        [str(b.game), b.won_by, "–" if b.seed is None else str(b.seed),
+         "\n".join(b.replay) if b.replay else ("line " + str(b.game + 1) + " of the board set"
+                                               if b.seed is None else "write the report with --out")]
+        for b in boards
+    ]  # fmt: skip
+
+
+def reference_rows(report: Report) -> tuple[list[str], list[list[str]]]:
+    """The published figures beside the runs they meet."""
+    # A reference meets a run of its own board and rules: the run's label says which.
+    header = ["Run", "Its rate", "Published by", "Published rate", "95 % CI, or games", "z", "p"]
+    rows = []
+    for m in report.references:
+        ref = m.reference
+        spread = f"{ref.games:,} games" if ref.games else ci_text((ref.low or 0.0, ref.high or 0.0), 3)
+        z = "–" if m.z is None else f"{m.z:+.2f}"
+        p = "–" if m.p is None else f"{m.p:.3g}"
+        rows.append([m.run, pct(m.run_rate, 2), ref.source, pct(ref.rate, 2), spread, z, p])
+    return header, rows
+
+
 def render_markdown(
-    summaries: Sequence[Summary], plots: Sequence[tuple[str, str]] = (), paired: Sequence[Paired] = ()
+    summaries: Report | Sequence[Summary],
+    plots: Sequence[tuple[str, str]] = (),
+    paired: Sequence[Paired] = (),
 ) -> str:
     """A Markdown report. ``plots`` are ``(alt text, relative link)`` pairs to show;
-    ``paired`` the runs compared game by game (:func:`~minesat.report.paired.pair_dbs`).
+    ``paired`` the runs compared game by game when ``summaries`` is not a whole
+    :class:`~minesat.report.document.Report`.
 
     Use :func:`write_report` to also write the plot files beside the Markdown.
     """
-    summaries = unique_labels(summaries)
+    report = as_report(summaries, paired)
+    runs = report.runs
     title = "minesat solvability report"
-    out = [f"# {title}" + (f": {summaries[0].label}" if len(summaries) == 1 else "")]
-    if len(summaries) > 1:
+    out = [f"# {title}" + (f": {runs[0].label}" if len(runs) == 1 else "")]
+    out += [f"\n> **Warning:** {w}" for w in report.warnings]
+    if len(runs) > 1:
         out += ["", "## Comparison", ""]
-        header, rows = comparison_rows(summaries)
+        header, rows = comparison_rows(runs)
         out.append(_md_table(header, rows))
-    for p in paired:
+        if report.compared:
+            out += ["", "Differences of win rates between runs on different boards (not paired):", ""]
+            out += [f"- {compared_text(c)}" for c in report.compared]
+    for p, boards in zip(report.paired, report.boards or [()] * len(report.paired), strict=True):
         out += ["", f"## Paired: {p.a} vs {p.b}", "", paired_text(p), "", _md_table(["", ""], paired_rows(p))]
+        if boards:
+            out += ["", "Boards only one run won (the first of each):", ""]
+            rows = [[game, who, seed, "<br>".join(f"`{c}`" for c in replay.split("\n"))
+                     if replay.startswith("minesat") else replay]
+                    for game, who, seed, replay in board_rows(boards)]  # fmt: skip
+            out.append(_md_table(["Game", "Won by", "Seed", "Replay"], rows, "rlrl"))
+    if report.references:
+        header, rows = reference_rows(report)
+        out += ["", "## Published figures", "", _md_table(header, rows, "lrlrrrr"), ""]
+        out += [f"- {m.sentence()}" for m in report.references]
+    out += [f"\n> Note: {n}" for n in report.notes]
     if plots:
         out += ["", "## Plots", ""]
         out.append("\n\n".join(f"![{alt}]({link})" for alt, link in plots))
-    for s in summaries:
-        level = "##" if len(summaries) == 1 else "###"
-        if len(summaries) > 1:
+    for s in runs:
+        level = "##" if len(runs) == 1 else "###"
+        if len(runs) > 1:
             out += ["", f"## {s.label}"]
         out += ["", f"{level} Key figures", "", _md_table(["", ""], headline(s))]
+        header, rows = losses_table(s)
+        if rows:
+            out += ["", f"{level} Anatomy of losses", "", " ".join(losses_sentences(s)), ""]
+            out.append(_md_table(header, rows))
         out += ["", f"{level} Reproduce", "", _md_table(["", ""], describe_config(s))]
         if s.command:
             out += ["", "```sh", s.command, "```"]
+        if s.provenance:
+            out += ["", f"{level} Provenance", "", _md_table(["", ""], describe_provenance(s.provenance))]
         out += [f"\n> Note: {n}" for n in s.notes]
         if s.games:
             for title_, header, rows in detail_tables(s):
@@ -142,17 +227,27 @@ def render_markdown(
 # --- JSON ----------------------------------------------------------------------
 
 
-def render_json(summaries: Sequence[Summary], paired: Sequence[Paired] = ()) -> str:
-    """``{"report": "minesat", "version": 1, "runs": [summary, ...], "paired": [pair, ...]}``.
+def render_json(summaries: Report | Sequence[Summary], paired: Sequence[Paired] = ()) -> str:
+    """``{"report": "minesat", "version": 1, "runs", "paired", "compared", "references",
+    "warnings", "notes"}`` (SPEC sections 8 and 18).
 
-    ``runs`` has one entry per run; ``paired`` one per two runs on the same boards
-    (empty when none are).
+    ``runs`` has one entry per run, each with its ``provenance`` and ``losses_detail``;
+    ``paired`` one per two runs on the same boards (empty when none are), with the first
+    boards each won alone; ``compared`` one per two runs that are not paired.
     """
+    report = as_report(summaries, paired)
+    pairs = []
+    for p, boards in zip(report.paired, report.boards or [()] * len(report.paired), strict=True):
+        pairs.append({**p.to_dict(), "boards": [b.to_dict() for b in boards]})
     doc = {
         "report": "minesat",
         "version": 1,
-        "runs": [s.to_dict() for s in summaries],
-        "paired": [p.to_dict() for p in paired],
+        "runs": [s.to_dict() for s in report.runs],
+        "paired": pairs,
+        "compared": [c.to_dict() for c in report.compared],
+        "references": [m.to_dict() for m in report.references],
+        "warnings": list(report.warnings),
+        "notes": list(report.notes),
     }
     return json.dumps(doc, indent=1, allow_nan=False) + "\n"
 
@@ -200,6 +295,7 @@ def _run_context(s: Summary) -> dict[str, object]:
             if rows:
                 # Six columns do not fit half the page: such tables take a whole row.
                 tables.append({"title": title, "header": header, "rows": rows, "wide": len(header) > 5})
+    header, rows = losses_table(s)
     return {
         "label": s.label,
         "cards": _cards(s),
@@ -208,11 +304,13 @@ def _run_context(s: Summary) -> dict[str, object]:
         "command": s.command,
         "notes": s.notes,
         "tables": tables,
+        "provenance": describe_provenance(s.provenance) if s.provenance else [],
+        "losses": {"header": header, "rows": rows, "text": " ".join(losses_sentences(s))} if rows else None,
     }
 
 
 def render_html(
-    summaries: Sequence[Summary],
+    summaries: Report | Sequence[Summary],
     plots: Sequence[tuple[str, str, str]] | None = None,
     paired: Sequence[Paired] = (),
     viewers: Mapping[int, str] | None = None,
@@ -222,24 +320,35 @@ def render_html(
     ``viewers`` maps a lost game's index to the (relative) address of its viewer
     page (:func:`write_viewer_pages`); each lost game shown links to its page.
     """
-    summaries = unique_labels(summaries)
+    report = as_report(summaries, paired)
+    runs = report.runs
     if plots is None:
-        plots = render_plots(summaries)
-    many = len(summaries) > 1
-    title = "Solvability report: " + (" vs ".join(s.label for s in summaries) if many else summaries[0].label)
-    header, rows = comparison_rows(summaries)
-    fatal = [] if many else _fatal_pictures(summaries[0], viewers or {})
+        plots = render_plots(runs, report.references)
+    many = len(runs) > 1
+    title = "Solvability report: " + (" vs ".join(s.label for s in runs) if many else runs[0].label)
+    header, rows = comparison_rows(runs)
+    fatal = [] if many else _fatal_pictures(runs[0], viewers or {})
+    ref_header, ref_rows = reference_rows(report)
+    svg = {name: (alt, Markup(inline_svg(text))) for name, alt, text in plots}
     return templates().get_template("report.html.j2").render(
         fatal=fatal,
         title=title,
         many=many,
+        warnings=report.warnings,
+        notes=report.notes,
         comparison={"header": header, "rows": rows},
-        runs=[_run_context(s) for s in summaries],
-        plots=[(alt, Markup(inline_svg(svg))) for _, alt, svg in plots],
+        compared=[compared_text(c) for c in report.compared],
+        runs=[_run_context(s) for s in runs],
+        rates=[svg["rates"]] if "rates" in svg else [],
+        plots=[v for k, v in svg.items() if k != "rates" and k not in LOSS_PLOTS],
+        loss_plots=[svg[k] for k in LOSS_PLOTS if k in svg],
         key_rows=KEY_ROWS,
+        references={"header": ref_header, "rows": ref_rows,
+                    "sentences": [m.sentence() for m in report.references]},
         paired=[
-            {"a": p.a, "b": p.b, "text": paired_text(p), "header": None, "rows": paired_rows(p)}
-            for p in paired
+            {"a": p.a, "b": p.b, "text": paired_text(p), "header": None, "rows": paired_rows(p),
+             "boards": board_rows(boards)}
+            for p, boards in zip(report.paired, report.boards or [()] * len(report.paired), strict=True)
         ],
     )
 
@@ -248,12 +357,13 @@ def _fatal_pictures(summary: Summary, viewers: Mapping[int, str]) -> list[dict[s
     """The first lost games of a one-run report, each at its fatal guess, as inline SVG
     with the address of its viewer page when there is one.
 
-    Only for a seeded run whose store is at hand: the games are replayed from
-    their seeds (a board-set run, or a summary without a store, gets none).
+    Only for a seeded run whose store is at hand and holds one player's games: the
+    games are replayed from their seeds (a board-set run, or a summary without a
+    store, gets none).
     """
     from minesat.report.fatal import fatal_boards, fatal_svg
 
-    if not summary.source or not Path(summary.source).is_file():
+    if not summary.source or not Path(summary.source).is_file() or summary.players_in_store > 1:
         return []
     return [
         {"svg": Markup(fatal_svg(board)), "game": board.game, "viewer": viewers.get(board.game)}
@@ -265,13 +375,14 @@ def write_viewer_pages(summary: Summary, out: str | Path, limit: int | None = No
     """Write a viewer page (:mod:`minesat.viewer`) for each lost game the report shows, beside ``out``.
 
     The pages are ``<out stem>-game-<index>.html``; returns them by game index.
-    Nothing for a run whose store is not at hand or that plays a board set.
+    Nothing for a run whose store is not at hand, that plays a board set, or whose
+    store holds several players' games (the games are replayed by this player).
     """
     from minesat.formats import write_text_atomically
     from minesat.report.fatal import FATAL_BOARDS, game_page, lost_games
 
     out = Path(out)
-    if not summary.source or not Path(summary.source).is_file():
+    if not summary.source or not Path(summary.source).is_file() or summary.players_in_store > 1:
         return {}
     out.parent.mkdir(parents=True, exist_ok=True)
     pages = {}
@@ -327,20 +438,41 @@ def _write(
     return [out, *written]
 
 
-def write_report(summaries: Sequence[Summary], out: str | Path, paired: Sequence[Paired] = ()) -> list[Path]:
+def _with_board_files(report: Report, out: str | Path) -> tuple[Report, list[Path]]:
+    """The report with the boards its pairs name written as layout files beside ``out``."""
+    boards, files = [], []
+    for p, listed in zip(report.paired, report.boards, strict=True):
+        a, b = report.run(p.a), report.run(p.b)
+        if a is None or b is None or a.config is None or b.config is None or not listed:
+            boards.append(listed)
+            continue
+        strategies = (str(a.config.get("strategy")), str(b.config.get("strategy")))
+        written = write_boards(list(listed), a.config, strategies, out)
+        files += [Path(x.layout) for x in written if x.layout]
+        boards.append(tuple(written))
+    return replace(report, boards=tuple(boards)), files
+
+
+def write_report(
+    summaries: Report | Sequence[Summary], out: str | Path, paired: Sequence[Paired] = ()
+) -> list[Path]:
     """Write the report to ``out`` in the format its extension names; return every file written.
 
     An HTML report of one run also gets a viewer page for each lost game it
-    shows (:func:`write_viewer_pages`), written first and linked from it.
+    shows (:func:`write_viewer_pages`), written first and linked from it. The
+    boards a paired comparison names are written beside it as layout files, each
+    with the ``minesat solve`` commands that replay it.
     """
+    report = as_report(summaries, paired)
+    report, boards = _with_board_files(report, out)
     pages: dict[int, Path] = {}
-    if FORMATS.get(Path(out).suffix.lower()) == "html" and len(summaries) == 1:
-        pages = write_viewer_pages(unique_labels(summaries)[0], out)
+    if FORMATS.get(Path(out).suffix.lower()) == "html" and len(report.runs) == 1:
+        pages = write_viewer_pages(report.runs[0], out)
     written = _write(
         out,
-        lambda: render_json(summaries, paired),
-        lambda: render_html(summaries, paired=paired, viewers={g: p.name for g, p in pages.items()}),
-        lambda links: render_markdown(summaries, links, paired),
-        lambda: render_plots(unique_labels(summaries)),
+        lambda: render_json(report),
+        lambda: render_html(report, viewers={g: p.name for g, p in pages.items()}),
+        lambda links: render_markdown(report, links),
+        lambda: render_plots(report.runs, report.references),
     )
-    return written + list(pages.values())
+    return written + list(pages.values()) + boards

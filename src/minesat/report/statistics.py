@@ -34,7 +34,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
-from minesat.board import PRESETS
+from minesat.board import PRESETS, Move
 from minesat.player import Guess
 from minesat.stats import wilson
 from minesat.words import plural
@@ -125,6 +125,53 @@ class RiskBin:
         return ratio(self.fatal, self.guesses)
 
 
+#: Bins of :attr:`LossesDetail.uncovered_at_death`: tenths of the safe cells.
+DEATH_BINS = 10
+
+
+@dataclass(frozen=True)
+class LossesDetail:
+    """Where and when the lost games of a run were lost (SPEC section 18, ``losses_detail``).
+
+    The mean share uncovered at death hides a bimodal thing (games lost at the
+    first guess, and games lost in the last 50/50); these counts show it.
+    """
+
+    #: rows x cols: how many lost games died on each cell (the cell of the fatal guess).
+    fatal_cells: tuple[tuple[int, ...], ...]
+    #: Lost games by the share of the safe cells uncovered when they were lost: 0-10 %, ..., 90-100 %.
+    uncovered_at_death: tuple[int, ...]
+    #: Lost games by which guess of the game was fatal: [1st, 2nd, ...].
+    fatal_guess: tuple[int, ...]
+
+    @property
+    def losses(self) -> int:
+        return sum(self.uncovered_at_death)
+
+    @property
+    def on_border(self) -> tuple[int, float]:
+        """Fatal guesses on an edge or corner cell, and the share of the board's cells those are.
+
+        >>> d = LossesDetail(((1, 0, 0), (0, 2, 0), (0, 0, 1)), (4,) + (0,) * 9, (4,))
+        >>> d.on_border
+        (2, 0.8888888888888888)
+        """
+        rows, cols = len(self.fatal_cells), len(self.fatal_cells[0]) if self.fatal_cells else 0
+        if not rows or not cols:
+            return 0, 0.0
+        inner = max(rows - 2, 0) * max(cols - 2, 0)
+        on = sum(n for r, line in enumerate(self.fatal_cells) for c, n in enumerate(line)
+                 if r in (0, rows - 1) or c in (0, cols - 1))  # fmt: skip
+        return on, (rows * cols - inner) / (rows * cols)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "fatal_cells": [list(line) for line in self.fatal_cells],
+            "uncovered_at_death": list(self.uncovered_at_death),
+            "fatal_guess": list(self.fatal_guess),
+        }
+
+
 @dataclass(frozen=True)
 class Summary:
     """Everything a report says about one run, computed by :func:`summarize`."""
@@ -153,6 +200,14 @@ class Summary:
     uncovered_lost_total: int  # safe cells uncovered in lost games
     index_max: int  # highest game index seen, -1 when no games
     notes: tuple[str, ...] = field(default=())
+    losses_detail: LossesDetail | None = None  # None when the board is not known
+    #: The fingerprint of the player whose games these are (None: unknown, or not from a store).
+    player: str | None = None
+    #: How many players the store holds games of: more than one and it is split by player,
+    #: each player's games a run of its own (SPEC section 18).
+    players_in_store: int = 1
+    #: What made the games (SPEC section 18): set by :func:`summarize_db`.
+    provenance: dict[str, Any] | None = None
 
     # Derived figures are properties so they cannot disagree with the counts.
     @property
@@ -214,7 +269,15 @@ class Summary:
         for row, risk in zip(out["fatal_risk"], self.fatal_risk, strict=True):
             row["mean_probability"] = risk.mean_probability
             row["loss_rate"] = risk.loss_rate
+        out["losses_detail"] = self.losses_detail.to_dict() if self.losses_detail else None
         return out
+
+    @property
+    def safe_cells(self) -> int | None:
+        """The mine-free cells of the board, when it is known."""
+        if self.config is None:
+            return None
+        return self.config["rows"] * self.config["cols"] - self.config["mines"]
 
 
 def config_dict(config: ConfigLike | None) -> dict[str, Any] | None:
@@ -224,6 +287,8 @@ def config_dict(config: ConfigLike | None) -> dict[str, Any] | None:
     keys = ("rows", "cols", "mines", "rule", "start", "seed", "strategy")
     out = {k: getattr(config, k) for k in keys if hasattr(config, k)}
     out["start"] = list(out["start"])
+    if getattr(config, "boards", None):  # a board set's SHA-256: its games are its lines, not seeds
+        out["boards"] = config.boards
     return out
 
 
@@ -239,11 +304,18 @@ def simulate_command(config: dict[str, Any] | None, games: int, db: str | None =
     >>> cfg = dict(rows=16, cols=30, mines=99, rule="opening", start=[3, 3], seed=7)
     >>> simulate_command(cfg, 1000)
     'minesat simulate --preset expert --games 1000 --seed 7 --first-click opening --start 3,3'
+
+    A board set is named by a stand-in, BOARDS.jsonl: the store keeps its SHA-256, not its path.
     """
     if config is None:
         return None
     preset = preset_name(config)
     args = ["minesat", "simulate"]
+    if config.get("boards"):
+        args += ["--boards", "BOARDS.jsonl", "--games", str(games)]
+        args += ["--first-click", str(config["rule"]), "--start", "{},{}".format(*config["start"])]
+        args += ["--strategy", str(config.get("strategy", "safest"))] + (["--db", db] if db else [])
+        return shlex.join(args)
     if preset:
         args += ["--preset", preset]
     else:
@@ -309,6 +381,8 @@ class Tally:
         self.by_guesses: Counter[int] = Counter()
         self.wins_by_guesses: Counter[int] = Counter()
         self.fatal_at: Counter[int] = Counter()  # fatal guess number -> losses
+        self.fatal_moves: Counter[str] = Counter()  # the fatal guess's move -> losses; bounded by the cells
+        self.uncovered_at_loss: Counter[int] = Counter()  # safe cells uncovered -> losses
         self.risk_guesses = [0] * RISK_BINS
         self.risk_fatal = [0] * RISK_BINS
         self.risk_sum = [0.0] * RISK_BINS
@@ -340,8 +414,10 @@ class Tally:
             self.no_guess_wins += n_guesses == 0
         else:
             self.uncovered_lost += game.uncovered
+            self.uncovered_at_loss[game.uncovered] += 1
             if n_guesses:
                 self.fatal_at[n_guesses] += 1  # the player only loses on its last guess
+                self.fatal_moves[game.guesses[-1].move] += 1
                 self.fatal_probability += float(game.guesses[-1].probability)
             else:
                 self.lost_without_guess += 1
@@ -409,6 +485,7 @@ class Tally:
             Bucket(_time_edge(k), _time_edge(k + 1), c, 0) for k, c in enumerate(self.time_hist) if c
         )
         cfg = config_dict(config)
+        detail = self._losses_detail(cfg) if cfg is not None else None
         notes = []
         if self.games and self.index_max + 1 != self.games:
             stored = plural(self.games, "game")
@@ -440,7 +517,22 @@ class Tally:
             uncovered_lost_total=self.uncovered_lost,
             index_max=self.index_max,
             notes=tuple(notes),
+            losses_detail=detail,
         )
+
+    def _losses_detail(self, cfg: dict[str, Any]) -> LossesDetail:
+        rows, cols = cfg["rows"], cfg["cols"]
+        grid = [[0] * cols for _ in range(rows)]
+        for move, count in self.fatal_moves.items():
+            r, c = Move.parse(move).cell
+            grid[r][c] += count
+        safe = rows * cols - cfg["mines"]
+        death = [0] * DEATH_BINS
+        for uncovered, count in self.uncovered_at_loss.items():
+            # Exact integer bins: the share uncovered / safe falls in tenth k when 10 * share >= k.
+            death[min(uncovered * DEATH_BINS // safe, DEATH_BINS - 1) if safe else 0] += count
+        fatal = [self.fatal_at[k] for k in range(1, max(self.fatal_at, default=0) + 1)]
+        return LossesDetail(tuple(map(tuple, grid)), tuple(death), tuple(fatal))
 
 
 def _config_label(cfg: dict[str, Any]) -> str:
@@ -493,8 +585,53 @@ def summarize(
 
 
 def summarize_db(path: str | Path, label: str | None = None) -> Summary:
-    """Summarize the games stored in the SQLite database at ``path``."""
-    from minesat.store import GameStore  # here: the report renderers do not need SQLite
+    """Summarize every game stored in the SQLite database at ``path``, with its provenance."""
+    from minesat.store import ANY_PLAYER, GameStore  # here: the report renderers do not need SQLite
 
     with GameStore(path) as store:
-        return summarize(store, store.config, str(path), label)
+        players = list(store.players())
+        player = players[0] if len(players) == 1 else None
+        return _summarize_part(store, ANY_PLAYER, player, label, len(players) or 1)
+
+
+def summarize_store(path: str | Path, label: str | None = None) -> list[Summary]:
+    """The runs of the store at ``path``: one :class:`Summary`, or, when the store holds games of
+    several players (``simulate --mix-players``), one per player, labelled with the player, so
+    that no win rate mixes two players' games (SPEC section 18)."""
+    from minesat.provenance import short
+    from minesat.store import ANY_PLAYER, GameStore
+
+    with GameStore(path) as store:
+        players = list(store.players())
+        if len(players) <= 1:
+            return [_summarize_part(store, ANY_PLAYER, players[0] if players else None, label, 1)]
+        base = label or Path(path).stem
+        return [
+            _summarize_part(store, player, player, f"{base} (player {short(player)})" if player
+                            else f"{base} (unknown player)", len(players))
+            for player in players
+        ]  # fmt: skip
+
+
+def _summarize_part(store: Any, which: Any, player: str | None, label: str | None, players: int) -> Summary:
+    """One run of ``store``: the games of ``which`` (a fingerprint, None, or every game)."""
+    from dataclasses import replace
+
+    from minesat.export import GamesDigest
+    from minesat.provenance import run_provenance
+
+    digest = GamesDigest(store.config)
+
+    def hashed(games: Iterable[Any]) -> Iterable[Any]:
+        for game in games:
+            digest.add(game)
+            yield game
+
+    summary = summarize(hashed(store.games(player=which)), store.config, str(store.path), label)
+    sessions = store.sessions(which)
+    provenance = run_provenance(sessions, command=summary.command, games_sha256=digest.hexdigest())
+    if not sessions:  # games stored before minesat recorded sessions: the store's creator is all we know
+        provenance["minesat"] = store.created_by
+    if player is not None or not sessions:
+        provenance["player"] = player
+    return replace(summary, player=player, players_in_store=players, provenance=provenance)

@@ -1,0 +1,133 @@
+"""One report, whole: its runs, how they compare, the published figures beside them, and what a
+reader must not miss (SPEC section 18). Every renderer draws a :class:`Report`.
+
+>>> from minesat.report.statistics import summarize
+>>> r = make_report([summarize([], label="a"), summarize([], label="a")])
+>>> [s.label for s in r.runs], r.compared, r.warnings
+(['a #1', 'a #2'], (), ())
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from minesat.report.boards import PairedBoard, paired_boards
+from minesat.report.paired import Compared, Paired
+from minesat.report.references import Reference, ReferenceMatch, match_references
+from minesat.report.statistics import Summary
+
+
+@dataclass(frozen=True)
+class Report:
+    """Everything one report says."""
+
+    runs: tuple[Summary, ...]
+    paired: tuple[Paired, ...] = ()
+    compared: tuple[Compared, ...] = ()
+    references: tuple[ReferenceMatch, ...] = ()
+    warnings: tuple[str, ...] = ()
+    notes: tuple[str, ...] = ()
+    #: For each paired entry, the first boards only one of the two runs won.
+    boards: tuple[tuple[PairedBoard, ...], ...] = ()
+
+    def run(self, label: str) -> Summary | None:
+        """The run of that label."""
+        return next((s for s in self.runs if s.label == label), None)
+
+
+def unique_labels(summaries: Sequence[Summary]) -> list[Summary]:
+    """Give runs that share a label distinct ones (their source path), for legends and tables."""
+    counts = Counter(s.label for s in summaries)
+    sources = Counter(s.source for s in summaries if counts[s.label] > 1)
+    out = []
+    for i, s in enumerate(summaries):
+        if counts[s.label] > 1:
+            s = replace(s, label=s.source if s.source and sources[s.source] == 1 else f"{s.label} #{i + 1}")
+        out.append(s)
+    return out
+
+
+def _board(config: dict[str, Any] | None) -> tuple[Any, ...] | None:
+    if config is None:
+        return None
+    return (config["rows"], config["cols"], config["mines"], config["rule"], tuple(config["start"]))
+
+
+def _board_text(s: Summary) -> str:
+    c = s.config
+    if c is None:
+        return "board unknown"
+    return f"{c['rows']}x{c['cols']}/{c['mines']}, {c['rule']} at {c['start'][0]},{c['start'][1]}"
+
+
+def report_warnings(runs: Sequence[Summary], paired: Sequence[Paired]) -> list[str]:
+    """What a reader comparing the runs would otherwise miss (SPEC section 18), one sentence each:
+    runs of unequal game counts, or of other boards or rules, side by side; an incomplete run;
+    a store whose games were played by several players."""
+    out = []
+    shown = [s for s in runs if s.games]
+    if len({s.games for s in shown}) > 1:
+        counts = ", ".join(f"{s.label} {s.games:,}" for s in shown)
+        pairs = "; ".join(f"{p.a} and {p.b} are paired on the {p.games:,} boards both played"
+                          for p in paired)  # fmt: skip
+        out.append(f"The runs have unequal numbers of games ({counts}): their win rates are not equally "
+                   "precise, so compare their intervals, not the rates alone"
+                   + (f"; {pairs}." if pairs else "."))  # fmt: skip
+    if len({_board(s.config) for s in shown}) > 1:
+        boards = "; ".join(f"{s.label}: {_board_text(s)}" for s in shown)
+        out.append(f"The runs are of other board options or rules ({boards}): their win rates measure "
+                   "different games, so a difference between them says nothing about the players.")
+    for s in runs:
+        if s.games and not s.complete:
+            out.append(f"{s.label} is an incomplete run: {s.games:,} games stored out of indices "
+                       f"0..{s.index_max:,}; resume it with the command under Reproduce.")  # fmt: skip
+        if s.players_in_store > 1:
+            out.append(f"{s.label} holds the games of one of {s.players_in_store} players of its store "
+                       f"({s.source}): each player's games are a run of their own here.")  # fmt: skip
+    return out
+
+
+def compare_unpaired(runs: Sequence[Summary], paired: Sequence[Paired]) -> list[Compared]:
+    """Every two runs (with games) that are not paired, compared as independent samples."""
+    linked = {frozenset((p.a, p.b)) for p in paired}
+    shown = [s for s in runs if s.games]
+    return [
+        Compared(a.label, b.label, a.wins, a.games, b.wins, b.games)
+        for i, a in enumerate(shown)
+        for b in shown[i + 1:]
+        if frozenset((a.label, b.label)) not in linked
+    ]
+
+
+def make_report(
+    summaries: Sequence[Summary],
+    paired: Sequence[Paired] = (),
+    references: Sequence[Reference] = (),
+    notes: Sequence[str] = (),
+) -> Report:
+    """The whole report over ``summaries`` (labels made unique), the pairs found among them
+    (:func:`~minesat.report.paired.pair_runs`) and the references to set beside them."""
+    runs = unique_labels(summaries)
+    matches, unmatched = match_references(references, runs)
+    by_label = {s.label: s for s in runs}
+    boards = []
+    for p in paired:
+        a = by_label.get(p.a)
+        boards.append(tuple(paired_boards(p, a.config if a is not None else None)))
+    return Report(
+        runs=tuple(runs),
+        paired=tuple(paired),
+        compared=tuple(compare_unpaired(runs, paired)),
+        references=tuple(matches),
+        warnings=tuple(report_warnings(runs, paired)),
+        notes=(*notes, *unmatched),
+        boards=tuple(boards),
+    )
+
+
+def as_report(runs: Report | Sequence[Summary], paired: Sequence[Paired] = ()) -> Report:
+    """A :class:`Report` as it is, or one made of a sequence of summaries and their pairs."""
+    return runs if isinstance(runs, Report) else make_report(runs, paired)
