@@ -438,6 +438,9 @@ def test_a_sweep_resumed_by_another_player_is_refused_and_writes_nothing(tmp_pat
     assert CliRunner().invoke(app, args).exit_code == 0
     stores = sorted(directory.glob("*.sqlite"))
     other_player(stores[1])  # the middle point's games become another player's
+    # Nothing to play: the sweep is reported as it was played, each point with its player.
+    doc = json.loads(CliRunner().invoke(app, [*args, "--json"]).stdout.strip().splitlines()[-1])
+    assert doc["points"][1]["provenance"]["player"] == "0" * 64
     before = {path: (dump(path), path.stat().st_mtime_ns) for path in stores}
     files = sorted(directory.iterdir())
     result = CliRunner().invoke(app, [*args[:-2], "--size", "5x5", "--games", "5", "--db", str(directory)])

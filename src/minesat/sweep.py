@@ -704,9 +704,10 @@ def run_sweep(
     Every store already there is checked before anything is played or written:
     it must hold the same run (:class:`~minesat.store.ConfigMismatchError`), no
     other sweep may be playing into it (:class:`~minesat.store.StoreBusyError`),
-    and its games must be this minesat's player's
+    and, when the point lacks games, its games must be this minesat's player's
     (:class:`~minesat.store.PlayerMismatchError`, unless ``mix_players``: see
-    :func:`minesat.simulate.check_player`). Then the games every point lacks are
+    :func:`minesat.simulate.check_player`); a complete point is only read, and
+    reported with the player that played it. Then the games every point lacks are
     played on one pool (``workers`` local processes, default every core, or the
     Dask cluster at ``scheduler``), point after point in curve order, the next
     point's games starting as soon as a worker is free. Each batch comes back
@@ -726,8 +727,9 @@ def run_sweep(
             lacking.append(games)
             continue
         with GameStore(path, config) as store, store.lock():
-            check_player(store, player_fingerprint(config.strategy), mix_players=mix_players)
             lacking.append(games - store.count(games))
+            if lacking[-1]:  # a complete point adds nothing: it is reported as its player played it
+                check_player(store, player_fingerprint(config.strategy), mix_players=mix_players)
     directory.mkdir(parents=True, exist_ok=True)
     _play(configs, lacking, games, directory, workers, scheduler, progress, batch_fn)
     curves = []
