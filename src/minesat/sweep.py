@@ -445,7 +445,7 @@ class SweepPoint:
     db: str = ""
     #: What made the point's games (SPEC section 18), as ``minesat report`` gives a run's;
     #: its ``command`` is the ``minesat simulate`` that plays (or resumes) the point alone.
-    provenance: dict[str, Any] | None = None
+    provenance: dict[str, Any] | None = dataclasses.field(default=None, hash=False)
 
     @property
     def win_rate(self) -> float:
@@ -645,9 +645,8 @@ class Sweep:
     plan: SweepPlan
     games: int  # games asked per point
     curves: tuple[Curve, ...]
-    #: What made the sweep's games, all points together (:func:`sweep_provenance`); each point
-    #: has its own.
-    provenance: dict[str, Any] | None = None
+    #: What made the sweep's games, all points together; each point has its own.
+    provenance: dict[str, Any] | None = dataclasses.field(default=None, hash=False)
 
     @property
     def points(self) -> tuple[SweepPoint, ...]:
