@@ -15,13 +15,15 @@ from xml.etree import ElementTree
 import pytest
 from typer.testing import CliRunner
 
+import minesat
 import minesat.sweep as sweep_module
 from minesat.cli import app
+from minesat.provenance import player_fingerprint, short
 from minesat.report import summarize_db
 from minesat.report.sweep import curve_style, render_sweep_html, render_sweep_markdown
 from minesat.simulate import play_indices
 from minesat.stats import wilson
-from minesat.store import GameStore, RunConfig
+from minesat.store import GameStore, PlayerMismatchError, RunConfig
 from minesat.sweep import (
     effective_density,
     mean_interval,
@@ -192,17 +194,34 @@ def test_every_point_of_every_curve_shares_one_pool_and_one_progress(tmp_path, m
             assert stored == expected
 
 
+def measures(points):
+    """The points' figures, without where they are stored and what made them (times, workers)."""
+    return [replace(p, db="", provenance=None).to_dict() for p in points]
+
+
 def test_a_dask_cluster_plays_every_point_as_local_workers_do(tmp_path):
     import dask.distributed as distributed  # the test extra installs dask: fail, not skip, without it
 
     plan = plan_of(sizes=[(5, 5), (4, 6)], mines=[2, 5])
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
                                   dashboard_address=None) as cluster:  # fmt: skip
-        on_dask = run_sweep(plan, 6, tmp_path / "dask", scheduler=cluster.scheduler_address)
+        address = cluster.scheduler_address
+        on_dask = run_sweep(plan, 6, tmp_path / "dask", scheduler=address)
     local = run_sweep(plan, 6, tmp_path / "local", workers=1)
-    assert [replace(p, db="").to_dict() for p in on_dask.points] == [
-        replace(p, db="").to_dict() for p in local.points
-    ]
+    assert measures(on_dask.points) == measures(local.points)
+    # Every batch the workers sent back was stored with the player that played it, in a session
+    # naming the scheduler; the games are the local games, hash for hash.
+    for curve in on_dask.curves:
+        fp = player_fingerprint(curve.config.strategy)
+        for p, q in zip(curve.points, local.curves[on_dask.curves.index(curve)].points, strict=True):
+            with GameStore(p.db) as store:
+                assert [g.player for g in store] == [fp] * 6
+                (session,) = store.sessions()
+            assert (session.player, session.workers) == (fp, address)
+            assert (p.provenance["player"], p.provenance["workers"]) == (fp, address)
+            assert p.provenance["games_sha256"] == q.provenance["games_sha256"]
+            assert q.provenance["workers"] == 1
+    assert (on_dask.provenance["player"], on_dask.provenance["sessions"]) == (player_fingerprint("safest"), 4)
 
 
 def test_a_stopped_sweep_keeps_what_it_stored_and_resumes_point_by_point(tmp_path):
@@ -226,9 +245,7 @@ def test_a_stopped_sweep_keeps_what_it_stored_and_resumes_point_by_point(tmp_pat
     resumed = run_sweep(plan, 10, tmp_path / "sw", workers=1, progress=lambda d, t: seen.append((d, t)))
     assert seen[-1] == (60 - stored, 60 - stored)  # only what was missing is played
     whole = run_sweep(plan, 10, tmp_path / "whole", workers=1)
-    assert [replace(p, db="").to_dict() for p in resumed.points] == [
-        replace(p, db="").to_dict() for p in whole.points
-    ]
+    assert measures(resumed.points) == measures(whole.points)
 
 
 # --- the 50 % crossing, against a fit written here -------------------------------------
@@ -376,6 +393,88 @@ def test_sweep_command_json_and_report(tmp_path):
     assert "| Curve | Mines |" in (tmp_path / "sweep.md").read_text()
     assert CliRunner().invoke(app, [*args, "--out", str(tmp_path / "s.json")]).exit_code == 0
     assert json.loads((tmp_path / "s.json").read_text())["points"] == doc["points"]
+
+
+def test_every_point_says_what_made_it_and_its_export_names_the_player(tmp_path):
+    args = ["sweep", "--size", "5x5", "--size", "4x4", "--mines", "2,4", "--games", "4", "--workers", "1",
+            "--strategy", "safest", "--seed", "2", "--db", str(tmp_path / "sw")]  # fmt: skip
+    result = CliRunner().invoke(app, [*args, "--json"])
+    assert result.exit_code == 0, result.output
+    doc = json.loads(result.stdout.strip().splitlines()[-1])
+    fp = player_fingerprint("safest")
+    points = [p for curve in doc["curves"] for p in curve["points"]]
+    assert len(points) == 4
+    for p in points:
+        prov = p["provenance"]
+        assert (prov["player"], prov["minesat"], prov["workers"]) == (fp, minesat.__version__, 1)
+        assert prov["sessions"] == 1
+        assert prov["python"] and prov["platform"] and prov["cpus"] >= 1
+        assert prov["started"] <= prov["finished"]
+        # The point's own command plays it alone, into its store; its hash is its export's.
+        (s,) = [summarize_db(p["db"])]
+        assert prov["command"] == s.command and "--db" in prov["command"]
+        assert prov["games_sha256"] == s.provenance["games_sha256"]
+        exported = [json.loads(x) for x in CliRunner().invoke(app, ["export", p["db"]]).stdout.splitlines()]
+        assert [r["player"] for r in exported] == [fp] * 4
+        assert {(r["rows"], r["cols"], r["mines"], r["strategy"]) for r in exported} == {
+            (s.config["rows"], s.config["cols"], p["mines"], "safest")}
+    assert doc["provenance"]["sessions"] == 4 and doc["provenance"]["player"] == fp
+    assert doc["provenance"]["command"].startswith("minesat sweep --size 4x4 --size 5x5 --mines 2,4")
+    # The Markdown and HTML reports show the same: the sweep's block, then a row per point.
+    again = CliRunner().invoke(app, [*args, "--out", str(tmp_path / "r.html")])
+    assert again.exit_code == 0, again.output
+    for page in (again.stdout, (tmp_path / "r.html").read_text()):
+        assert "Provenance" in page and fp in page and doc["provenance"]["command"] in page
+        for p in points:
+            assert p["provenance"]["games_sha256"] in page
+
+
+def test_a_sweep_resumed_by_another_player_is_refused_and_writes_nothing(tmp_path):
+    from test_provenance import dump, other_player
+
+    directory = tmp_path / "sw"
+    args = ["sweep", "--size", "4x4", "--mines", "2,3,4", "--games", "3", "--workers", "1",
+            "--strategy", "safest", "--db", str(directory)]  # fmt: skip
+    assert CliRunner().invoke(app, args).exit_code == 0
+    stores = sorted(directory.glob("*.sqlite"))
+    other_player(stores[1])  # the middle point's games become another player's
+    # Nothing to play: the sweep is reported as it was played, each point with its player.
+    doc = json.loads(CliRunner().invoke(app, [*args, "--json"]).stdout.strip().splitlines()[-1])
+    assert doc["points"][1]["provenance"]["player"] == "0" * 64
+    before = {path: (dump(path), path.stat().st_mtime_ns) for path in stores}
+    files = sorted(directory.iterdir())
+    result = CliRunner().invoke(app, [*args[:-2], "--size", "5x5", "--games", "5", "--db", str(directory)])
+    assert result.exit_code == 2 and result.stdout == ""
+    (line,) = result.stderr.strip().splitlines()
+    assert str(stores[1]) in line and "3 games of player 000000000000" in line
+    assert short(player_fingerprint("safest")) in line and "--mix-players" in line
+    # Nothing played nor written: not the other points, not the new size's stores.
+    assert {path: (dump(path), path.stat().st_mtime_ns) for path in stores} == before
+    assert sorted(directory.iterdir()) == files
+    # Knowingly mixed: played, and the point says whose games it holds.
+    result = CliRunner().invoke(app, [*args[:-2], "--games", "5", "--db", str(directory), "--json",
+                                      "--mix-players"])  # fmt: skip
+    assert result.exit_code == 0, result.output
+    doc = json.loads(result.stdout.strip().splitlines()[-1])
+    players = [p["provenance"]["player"] for p in doc["points"]]
+    fp = player_fingerprint("safest")
+    assert players == [fp, ["0" * 64, fp], fp]
+    with GameStore(stores[1]) as store:
+        assert store.players() == {"0" * 64: 3, fp: 2}
+    md = CliRunner().invoke(app, [*args[:-2], "--games", "5", "--db", str(directory), "--mix-players"])
+    assert "4x4 opening safest at 3 mines mixes the games of 2 players" in md.stdout
+
+
+def test_a_batch_from_another_player_stops_the_sweep(tmp_path, monkeypatch):
+    def elsewhere(batch_fn, config, batch):  # a worker running other code
+        return "f" * 64, batch_fn(config, batch)
+
+    monkeypatch.setattr(sweep_module, "played_by", elsewhere)
+    with pytest.raises(PlayerMismatchError, match="with player ffffffffffff, but this run's player is"):
+        run_sweep(plan_of(mines=[2, 3]), 4, tmp_path, workers=1)
+    for path in tmp_path.glob("*.sqlite"):
+        with GameStore(path) as store:
+            assert len(store) == 0
 
 
 def test_the_report_shows_every_curve_and_its_crossing(tmp_path):

@@ -263,6 +263,12 @@ class GamesDigest:
         del row["seconds"]
         self._sha.update((json.dumps(row) + "\n").encode())
 
+    def through(self, games: Iterable[StoredGame]) -> Iterator[StoredGame]:
+        """``games`` as they are, each added on its way through: hash in the pass that counts."""
+        for game in games:
+            self.add(game)
+            yield game
+
     def hexdigest(self) -> str:
         return self._sha.hexdigest()
 

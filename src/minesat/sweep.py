@@ -38,13 +38,24 @@ from typing import Any
 
 from minesat.board import PRESETS, Cell, check_size
 from minesat.executors import run_bounded, worker_pool
+from minesat.export import GamesDigest
 from minesat.generate import FirstClick, check_mine_count, kept_clear
 from minesat.logistic import LogisticFit, fit_logistic
 from minesat.player import default_start, get_strategy
-from minesat.report.statistics import Tally
-from minesat.simulate import BatchFunction, default_batch_size, in_flight, index_batches, play_indices
+from minesat.provenance import Session, new_session, player_fingerprint, run_provenance
+from minesat.report.statistics import Tally, simulate_command, store_provenance
+from minesat.simulate import (
+    BatchFunction,
+    check_batch,
+    check_player,
+    default_batch_size,
+    in_flight,
+    index_batches,
+    play_indices,
+    played_by,
+)
 from minesat.stats import wilson
-from minesat.store import GameStore, RunConfig
+from minesat.store import ANY_PLAYER, GameStore, RunConfig
 
 #: At most this many values in one ``--mines`` or ``--density`` list: a typo like
 #: 1:100000 should not start a week of work.
@@ -432,6 +443,9 @@ class SweepPoint:
     won_guesses_sq_total: int = 0
     fatal_guesses: int = 0  # guesses that hit a mine (each ended its game)
     db: str = ""
+    #: What made the point's games (SPEC section 18), as ``minesat report`` gives a run's;
+    #: its ``command`` is the ``minesat simulate`` that plays (or resumes) the point alone.
+    provenance: dict[str, Any] | None = dataclasses.field(default=None, hash=False)
 
     @property
     def win_rate(self) -> float:
@@ -482,7 +496,9 @@ class SweepPoint:
         return wilson(self.fatal_guesses, self.guesses_total) if self.guesses_total else None
 
     @classmethod
-    def from_tally(cls, config: RunConfig, tally: Tally, db: str = "") -> SweepPoint:
+    def from_tally(
+        cls, config: RunConfig, tally: Tally, db: str = "", provenance: dict[str, Any] | None = None
+    ) -> SweepPoint:
         c = config
         won = tally.wins_by_guesses
         return cls(
@@ -498,6 +514,7 @@ class SweepPoint:
             won_guesses_sq_total=sum(k * k * n for k, n in won.items()),
             fatal_guesses=sum(tally.fatal_at.values()),
             db=db,
+            provenance=provenance,
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -523,6 +540,7 @@ class SweepPoint:
             "guesses_mean": self.guesses_mean,
             "guesses_ci95": list(self.guesses_ci95),
             "db": self.db,
+            "provenance": self.provenance,
         }
 
 
@@ -627,6 +645,8 @@ class Sweep:
     plan: SweepPlan
     games: int  # games asked per point
     curves: tuple[Curve, ...]
+    #: What made the sweep's games, all points together; each point has its own.
+    provenance: dict[str, Any] | None = dataclasses.field(default=None, hash=False)
 
     @property
     def points(self) -> tuple[SweepPoint, ...]:
@@ -647,6 +667,7 @@ class Sweep:
                        start=curve["start"], strategy=curve["strategy"])  # fmt: skip
             out.update(points=curve["points"], crossing50=curve["crossing50"])
         out.update(seed=self.plan.seed, games=self.games, curves=[c.to_dict() for c in self.curves])
+        out["provenance"] = self.provenance
         return out
 
 
@@ -675,38 +696,65 @@ def run_sweep(
     scheduler: str | None = None,
     progress: SweepProgress | None = None,
     batch_fn: BatchFunction = play_indices,
+    mix_players: bool = False,
 ) -> Sweep:
     """Play ``games`` games at every point of every curve, into one store per point under ``directory``.
 
-    Every store is opened (made, or checked to hold the same run) and counted
-    before a game is played, so a store of other options stops the sweep before
-    it starts. Then the games every point lacks are played on one pool
-    (``workers`` local processes, default every core, or the Dask cluster at
-    ``scheduler``), point after point in curve order, the next point's games
-    starting as soon as a worker is free. Each batch is stored as it ends, so a
-    sweep stopped at any moment resumes where it stopped. ``batch_fn`` exists
-    for tests of the plumbing.
+    Every store already there is checked before anything is played or written:
+    it must hold the same run (:class:`~minesat.store.ConfigMismatchError`), no
+    other sweep may be playing into it (:class:`~minesat.store.StoreBusyError`),
+    and, when the point lacks games, its games must be this minesat's player's
+    (:class:`~minesat.store.PlayerMismatchError`, unless ``mix_players``: see
+    :func:`minesat.simulate.check_player`); a complete point is only read, and
+    reported with the player that played it. Then the games every point lacks are
+    played on one pool (``workers`` local processes, default every core, or the
+    Dask cluster at ``scheduler``), point after point in curve order, the next
+    point's games starting as soon as a worker is free. Each batch comes back
+    with the fingerprint of the player that played it (checked, as
+    :func:`minesat.simulate.run` checks it) and is stored as it ends, with the
+    point's session, so a sweep stopped at any moment resumes where it stopped.
+    ``batch_fn`` exists for tests of the plumbing.
     """
     if games < 0:
         raise ValueError(f"the number of games must be >= 0, not {games}")
     directory = Path(directory)
-    directory.mkdir(parents=True, exist_ok=True)
     configs = [config for curve in plan.curves for config in curve.configs()]
     lacking = []
     for config in configs:
-        with GameStore(point_db(directory, config), config) as store, store.lock():
+        path = point_db(directory, config)
+        if not path.exists():  # made when its first batch is stored: a refused sweep leaves none
+            lacking.append(games)
+            continue
+        with GameStore(path, config) as store, store.lock():
             lacking.append(games - store.count(games))
+            if lacking[-1]:  # a complete point adds nothing: it is reported as its player played it
+                check_player(store, player_fingerprint(config.strategy), mix_players=mix_players)
+    directory.mkdir(parents=True, exist_ok=True)
     _play(configs, lacking, games, directory, workers, scheduler, progress, batch_fn)
     curves = []
+    sessions: list[Session] = []
     for curve in plan.curves:
         points = []
         for config in curve.configs():
             path = point_db(directory, config)
             with GameStore(path, config) as store:
-                tally = Tally().update(store.games(games))
-            points.append(SweepPoint.from_tally(config, tally, str(path)))
+                points.append(_point(store, games))
+                sessions += store.sessions()
         curves.append(Curve(curve.base, tuple(points)))
-    return Sweep(plan=plan, games=games, curves=tuple(curves))
+    sessions.sort(key=lambda session: session.started)
+    provenance = run_provenance(sessions, command=plan.command(games, directory))
+    return Sweep(plan=plan, games=games, curves=tuple(curves), provenance=provenance)
+
+
+def _point(store: GameStore, games: int) -> SweepPoint:
+    """The point of the run in ``store``: its first ``games`` games, and what made them."""
+    players = list(store.players())
+    sole = players[0] if len(players) == 1 else None  # several: the sessions name each
+    digest = GamesDigest(store.config)
+    tally = Tally().update(digest.through(store.games(games)))
+    command = simulate_command(store.config.to_dict(), games, str(store.path))
+    provenance = store_provenance(store, ANY_PLAYER, sole, command=command, games_sha256=digest.hexdigest())
+    return SweepPoint.from_tally(store.config, tally, str(store.path), provenance)
 
 
 def _play(
@@ -724,7 +772,10 @@ def _play(
     A point's store is opened (and locked against a second run) when its first
     batch is submitted and closed when its last one is stored: with a bounded
     number of batches in flight, only a few stores are open at any time, however
-    many points the sweep has.
+    many points the sweep has. Each point plays as a session of its own (its
+    strategy is its player), recorded in its store with its games; a batch played
+    by another player (a Dask worker with other code) stops the sweep with
+    :class:`~minesat.store.PlayerMismatchError`, the batches stored before it kept.
     """
     to_play = sum(lacking)
     played = 0
@@ -732,25 +783,26 @@ def _play(
         progress(0, to_play)
     if not to_play:
         return
-    open_stores: dict[int, tuple[GameStore, contextlib.ExitStack]] = {}
+    open_stores: dict[int, tuple[GameStore, contextlib.ExitStack, Session]] = {}
 
-    def calls(size: int) -> Iterator[tuple[int, BatchFunction, tuple[RunConfig, list[int]]]]:
+    def calls(size: int, workers: int | str) -> Iterator[tuple[int, Callable[..., Any], tuple[Any, ...]]]:
         for i, config in enumerate(configs):
             if not lacking[i]:
                 continue
             stack = contextlib.ExitStack()
             store = stack.enter_context(GameStore(point_db(directory, config), config))
-            open_stores[i] = (store, stack)
+            open_stores[i] = (store, stack, new_session(config.strategy, workers))
             stack.enter_context(store.lock())
             for batch in index_batches(store.missing(games), size):
-                yield i, batch_fn, (config, batch)
+                yield i, played_by, (batch_fn, config, batch)
 
     try:
         with worker_pool(workers, scheduler, to_play) as (executor, slots):
-            batches = calls(default_batch_size(to_play, slots))
-            for i, done in run_bounded(executor, batches, in_flight(slots)):
-                store, stack = open_stores[i]
-                store.add(done)
+            batches = calls(default_batch_size(to_play, slots), scheduler if scheduler is not None else slots)
+            for i, (player, done) in run_bounded(executor, batches, in_flight(slots)):
+                store, stack, session = open_stores[i]
+                check_batch(player, session)
+                store.add(done, session)
                 lacking[i] -= len(done)
                 if not lacking[i]:  # the point is complete: let its store go
                     stack.close()
@@ -759,5 +811,5 @@ def _play(
                 if progress is not None:
                     progress(played, to_play)
     finally:
-        for _, stack in open_stores.values():
+        for _, stack, _ in open_stores.values():
             stack.close()

@@ -92,6 +92,14 @@ def sweep(
         str, typer.Option("--x-axis", help="The plot's x axis: density, effective-density or mines.")
     ] = "density",
     as_json: Annotated[bool, typer.Option("--json", help="Print the sweep as one JSON object last.")] = False,
+    mix_players: Annotated[
+        bool,
+        typer.Option(
+            "--mix-players",
+            help="Resume points whose stores hold games of another player (other minesat code): by "
+            "default refused, since a point's win rate would mix two players.",
+        ),
+    ] = False,
 ) -> None:
     """Win rate, share won with no guess, guesses per won game and the 50 % crossing against mine
     density: one curve per board size, first-click rule and strategy.
@@ -176,7 +184,7 @@ def sweep(
             _progress_lines(what)
         ) as progress:
             result = run_sweep(plan, games, directory, workers=workers, scheduler=scheduler,
-                               progress=progress)  # fmt: skip
+                               progress=progress, mix_players=mix_players)  # fmt: skip
     except (StoreError, SchedulerError, OSError) as exc:
         fail(error_line(exc))
     except KeyboardInterrupt as exc:

@@ -618,20 +618,29 @@ def _summarize_part(store: Any, which: Any, player: str | None, label: str | Non
     from dataclasses import replace
 
     from minesat.export import GamesDigest
-    from minesat.provenance import run_provenance
 
     digest = GamesDigest(store.config)
+    summary = summarize(digest.through(store.games(player=which)), store.config, str(store.path), label)
+    provenance = store_provenance(store, which, player, command=summary.command,
+                                  games_sha256=digest.hexdigest())  # fmt: skip
+    return replace(summary, player=player, players_in_store=players, provenance=provenance)
 
-    def hashed(games: Iterable[Any]) -> Iterable[Any]:
-        for game in games:
-            digest.add(game)
-            yield game
 
-    summary = summarize(hashed(store.games(player=which)), store.config, str(store.path), label)
+def store_provenance(
+    store: Any, which: Any, player: str | None, *, command: str | None, games_sha256: str
+) -> dict[str, Any]:
+    """The ``provenance`` (SPEC section 18) of the games of ``which`` (a fingerprint, None, or
+    ``ANY_PLAYER``) in ``store``, whose one player is ``player`` (None: unknown, or several).
+
+    From the sessions that stored them; a store made before minesat recorded sessions gives
+    the version that created it and an unknown player, all that is known.
+    """
+    from minesat.provenance import run_provenance
+
     sessions = store.sessions(which)
-    provenance = run_provenance(sessions, command=summary.command, games_sha256=digest.hexdigest())
+    provenance = run_provenance(sessions, command=command, games_sha256=games_sha256)
     if not sessions:  # games stored before minesat recorded sessions: the store's creator is all we know
         provenance["minesat"] = store.created_by
     if player is not None or not sessions:
         provenance["player"] = player
-    return replace(summary, player=player, players_in_store=players, provenance=provenance)
+    return provenance

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from markupsafe import Markup
 
+from minesat.provenance import describe_provenance, short
 from minesat.report.formatting import ci_text, pct
 from minesat.report.plots import DENSE, PLOT_STYLE, _figure, _percent_axis, figure_svg, inline_svg, plot_rates
 from minesat.report.render import _md_table, _write, templates
@@ -246,6 +247,53 @@ def sweep_cards(sweep: Sweep) -> list[tuple[str, str, str]]:
     return cards
 
 
+#: The fields of a point's provenance shown in its row when the points differ on them (a sweep
+#: resumed on another machine); otherwise the sweep's table says them once for all.
+_MACHINE = (("minesat", "minesat"), ("python", "Python"), ("platform", "Platform"), ("cpus", "Cores"),
+            ("workers", "Workers"))  # fmt: skip
+
+
+def _players(value: Any) -> str:
+    """A point's player as people read it: the short fingerprint, ``unknown``, or each of several."""
+    if isinstance(value, list):
+        return "; ".join(short(v) for v in value)
+    return short(value)
+
+
+def provenance_table(sweep: Sweep) -> tuple[list[str], list[list[str]]]:
+    """One row per point: its player, sessions, last batch stored and games' hash (and the machine
+    fields on which the points differ)."""
+    points = [(curve.label, p) for curve in sweep.curves for p in curve.points]
+    known = [p.provenance or {} for _, p in points]
+    varying = [(key, name) for key, name in _MACHINE
+               if len({json.dumps(k.get(key)) for k in known}) > 1]  # fmt: skip
+    header = ["Curve", "Mines", "Player", *(name for _, name in varying), "Sessions", "Finished (UTC)",
+              "Games (SHA-256)"]  # fmt: skip
+    rows = []
+    for (label, p), prov in zip(points, known, strict=True):
+        machine = [dict(describe_provenance({key: prov.get(key)}))[name] for key, name in varying]
+        rows.append([label, str(p.mines), _players(prov.get("player")), *machine,
+                     str(prov.get("sessions", 0)), prov.get("finished") or "–",
+                     prov.get("games_sha256") or "–"])  # fmt: skip
+    return header, rows
+
+
+def provenance_notes(sweep: Sweep) -> list[str]:
+    """Points whose games are not all one known player's: their win rates are not one player's."""
+    notes = []
+    for curve in sweep.curves:
+        for p in curve.points:
+            player = (p.provenance or {}).get("player")
+            if p.games and isinstance(player, list):
+                notes.append(f"{curve.label} at {p.mines} mines mixes the games of {len(player)} players "
+                             f"({_players(player)}; resumed with --mix-players): its figures are "
+                             "theirs together.")
+            elif p.games and player is None:
+                notes.append(f"{curve.label} at {p.mines} mines holds games of an unknown player "
+                             "(stored before minesat recorded players).")
+    return notes  # fmt: skip
+
+
 #: What each figure means, for the reader of a report (the docs say more).
 FIGURES_EXPLAINED = (
     ("Density", "mines per cell of the board."),
@@ -272,6 +320,15 @@ def render_sweep_json(sweep: Sweep) -> str:
     return json.dumps(sweep.to_dict(), indent=1, allow_nan=False) + "\n"
 
 
+#: What the provenance tables say, above them.
+PROVENANCE_TEXT = (
+    "What made the games: the sweep's points together, then each point, as minesat report gives a run's "
+    "(a point's JSON adds the minesat simulate command that plays it alone). The player is the "
+    "fingerprint of the code that decides moves; the games' hash is the SHA-256 of minesat export of "
+    "the point's games, times left out."
+)
+
+
 def render_sweep_markdown(sweep: Sweep, plots: Sequence[tuple[str, str]] = (), db: str | None = None) -> str:
     """The sweep as Markdown; ``plots`` are ``(alt text, relative link)`` pairs."""
     out = [f"# {sweep_title(sweep)}", "", sweep_subtitle(sweep)]
@@ -281,6 +338,11 @@ def render_sweep_markdown(sweep: Sweep, plots: Sequence[tuple[str, str]] = (), d
     out += ["", "## What the figures mean", ""]
     out += [f"- **{name}**: {text}" for name, text in FIGURES_EXPLAINED]
     out += ["", "## Reproduce", "", "```sh", sweep.command(db), "```"]
+    if sweep.provenance:
+        out += ["", "## Provenance", "", PROVENANCE_TEXT, ""]
+        out += [_md_table(["", ""], describe_provenance(sweep.provenance)), ""]
+        out += [_md_table(*provenance_table(sweep))]
+        out += [f"\n> Note: {n}" for n in provenance_notes(sweep)]
     return "\n".join(out) + "\n"
 
 
@@ -298,7 +360,13 @@ def render_sweep_html(sweep: Sweep, db: str | None = None, x_axis: str = "densit
         table={"header": header, "rows": rows},
         explained=FIGURES_EXPLAINED,
         command=sweep.command(db),
-    )
+        provenance={
+            "text": PROVENANCE_TEXT,
+            "sweep": describe_provenance(sweep.provenance),
+            "points": dict(zip(("header", "rows"), provenance_table(sweep), strict=True)),
+            "notes": provenance_notes(sweep),
+        } if sweep.provenance else None,
+    )  # fmt: skip
 
 
 def write_sweep_report(
