@@ -83,7 +83,7 @@ def export(
                 with closing(store.games()) as games:
                     write_parquet(games, out, config=store.config, guesses=guesses)
             except ParquetUnavailable as exc:
-                fail(str(exc))
+                fail(exc)
             except OSError as exc:
                 fail(f"{out}: cannot write ({exc.strerror or exc})")
             except (sqlite3.Error, ValueError, KeyError) as exc:

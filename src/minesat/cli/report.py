@@ -74,7 +74,7 @@ def report(
         try:
             references = rep.read_references(reference)
         except rep.ReferenceError as exc:
-            fail(str(exc))
+            fail(exc)
         except OSError as exc:
             fail(path_error(reference, exc, "cannot read the references"))
     summaries = []
