@@ -79,7 +79,7 @@ def parse_mines(text: str) -> list[int]:
     >>> parse_mines("5:x")
     Traceback (most recent call last):
     ...
-    minesat.errors.InvalidValue: --mines: '5:x' is not a count or START:STOP[:STEP] (as in 40,60,99 or 40:120:10)
+    minesat.errors.InvalidValue: --mines: '5:x' is not a count or START:STOP[:STEP] (as in 40,60,99 ...)
     """
     counts: set[int] = set()
     for item in text.split(","):
@@ -324,7 +324,7 @@ def plan_sweep(
     >>> plan_sweep([(9, 9)], ["opening"], ["safest"], mines=[10, 80])  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    minesat.errors.InvalidValue: the point 9x9 opening safest at 80 mines cannot be played: 80 mines do not fit ...
+    minesat.errors.InvalidValue: the point 9x9 opening safest at 80 mines cannot be played: ...
     """
     if not sizes:
         raise InvalidValue("give a board size: --size RxC, --preset NAME or --rows/--cols")

@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from typing import IO, Any
 
 from minesat.board import MAX_SIDE, Cell, Layout
-from minesat.errors import InvalidValue
+from minesat.errors import MinesatError
 from minesat.formats.common import MAX_BYTES, BoardFormatError, too_large
 from minesat.words import plural
 
@@ -237,9 +237,11 @@ def scan_boardset(path: str | os.PathLike[str], check: Any = None) -> BoardSetIn
         if check is not None:
             try:
                 check(layout)
-            except InvalidValue as err:  # said in each face's words, as the check said it
-                refused = BoardFormatError(name, number, 1, err.message)
-                refused.templated, refused.advice = err.templated, err.advice
+            except ValueError as err:  # what ``check`` refuses (said in each face's words, as it says it)
+                said = err.message if isinstance(err, MinesatError) else str(err)
+                refused = BoardFormatError(name, number, 1, said)
+                if isinstance(err, MinesatError):
+                    refused.templated, refused.advice = err.templated, err.advice
                 raise refused from None
         count = number
     if size is None:

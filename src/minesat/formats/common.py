@@ -6,7 +6,7 @@ import re
 from collections.abc import Callable
 
 from minesat.board import COVERED, FLAG, MAX_SIDE, Cell, Position, neighbours
-from minesat.errors import InputError, InvalidValue
+from minesat.errors import InputError, InvalidValue, Namer
 from minesat.words import plural
 
 #: Largest file read, in bytes: a MAX_SIDE x MAX_SIDE board with line ends and quoting,
@@ -28,7 +28,20 @@ class BoardFormatError(InputError):
 
 
 class UnsupportedFormatError(InvalidValue):
-    """A format that is unknown, or cannot hold this board (a position in MBF)."""
+    """A format that is unknown, or cannot hold this board (a position in MBF); ``path`` the file
+    whose name says no format, when that is what went wrong.
+
+    >>> str(UnsupportedFormatError("no format has the extension '.xyz'", path="foo.xyz"))
+    "foo.xyz: no format has the extension '.xyz'"
+    """
+
+    def __init__(self, message: str, *, path: str | None = None) -> None:
+        super().__init__(message)
+        self.path = path
+
+    def said(self, name: Namer) -> str:
+        said = super().said(name)
+        return f"{self.path}: {said}" if self.path is not None else said
 
 
 # Shown as ``minesat.formats.BoardFormatError`` in tracebacks: that is where users import it.

@@ -16,7 +16,15 @@ from typing import Literal
 
 from minesat.board import COVERED, FLAG, Layout, Position
 from minesat.errors import InputError, MinesatError, one_line
-from minesat.formats import MAX_BYTES, format_for, parse_layout, parse_position, read_layout, read_position
+from minesat.formats import (
+    MAX_BYTES,
+    UnsupportedFormatError,
+    format_for,
+    parse_layout,
+    parse_position,
+    read_layout,
+    read_position,
+)
 
 
 def with_path(path: str | Path, message: str) -> str:
@@ -62,6 +70,8 @@ def read_board(
         return _of_kind(name, fmt, read_p, read_l, want, command, check_kind)
     except InputError:
         raise
+    except UnsupportedFormatError as err:  # the format named, or the file's extension
+        raise InputError(err.message, path=name) from None
     except (ValueError, RecursionError) as err:  # what a reader let through: still one line, the file first
         raise _named(name, err) from None
     except OSError as err:
@@ -94,6 +104,8 @@ def board_from_content(
         return _of_kind(name, fmt, read_p, read_l, want, command, check_kind)
     except InputError:
         raise
+    except UnsupportedFormatError as err:  # the format named, or the file's extension
+        raise InputError(err.message, path=name) from None
     except (ValueError, RecursionError) as err:  # what a reader let through: still one line, the file first
         raise _named(name, err) from None
 
