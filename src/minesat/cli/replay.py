@@ -18,6 +18,7 @@ from minesat.cli.common import (
     ProgressLine,
     check_output,
     check_viewer_size,
+    error_line,
     fail,
     is_stdout,
     path_error,
@@ -95,7 +96,7 @@ def _replay(files: list[Path], *, as_json: bool, html: Path | None, moves: bool,
                 result = review_replay(source, fmt, keep_analyses=html is not None, progress=progress)
         except (ValueError, OSError) as err:
             status = EXIT_BAD_INPUT
-            line = with_path(path, getattr(err, "strerror", None) or " ".join(str(err).split()))
+            line = with_path(path, getattr(err, "strerror", None) or error_line(err))
             typer.echo(f"minesat: {line}", err=True)
             if as_json:
                 typer.echo(json.dumps({"file": str(path), "error": line}))
