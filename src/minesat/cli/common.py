@@ -291,7 +291,7 @@ def error_line(err: BaseException) -> str:
     permitted``, not ``[Errno 1] Operation not permitted: '/sys/foo'``), others as they say it.
 
     >>> from minesat.errors import OverBudget
-    >>> error_line(OverBudget("past {time_limit:2 s}", advice="raise {time_limit}"))
+    >>> error_line(OverBudget("past {time_limit:2 s}", advice="raise {time_limit}", template=True))
     'past --time-limit 2 s; raise --time-limit'
 
     >>> error_line(PermissionError(1, "Operation not permitted", "/sys/foo"))
