@@ -243,7 +243,7 @@ def test_flags_count_as_mines() -> None:
 
 
 def test_past_the_budget_says_how_far_it_got() -> None:
-    with pytest.raises(PastBudget, match=r"past --max-states 10: stopped at start 1 of 3") as caught:
+    with pytest.raises(PastBudget, match=r"past max_states=10: stopped at start 1 of 3") as caught:
         perfect_play(4, 4, 4, "safe", max_states=10)
     assert caught.value.states == 11
     assert 0 <= caught.value.settled < caught.value.layouts
@@ -263,7 +263,7 @@ def test_progress_is_reported() -> None:
 
 def test_past_the_time_limit_says_how_far_it_got() -> None:
     # The clock is watched from the start, listing included: a limit of 0 stops before the first state.
-    said = r"past --time-limit 0 s: stopped at start B2 with 0.0% of its layouts settled after 0 states"
+    said = r"past time_limit=0 s: stopped at start B2 with 0.0% of its layouts settled after 0 states"
     with pytest.raises(PastBudget, match=said):
         perfect_play(4, 4, 4, "safe", (1, 1), time_limit=0.0)
     assert perfect_play(4, 4, 4, "safe", (1, 1), time_limit=None).wins == 914
@@ -271,18 +271,18 @@ def test_past_the_time_limit_says_how_far_it_got() -> None:
 
 def test_a_position_past_its_budget_says_how_far_it_got() -> None:
     position = Position.covered(4, 4, mines=4)
-    said = r"past --time-limit 0 s after 0 states, while listing the layouts, before the search began"
+    said = r"past time_limit=0 s after 0 states, while listing the layouts, before the search began"
     with pytest.raises(PastBudget, match=said):
         PositionSearch(position, time_limit=0.0)
     search = PositionSearch(position, time_limit=60.0)
     search.clock.deadline = search.clock.began  # the limit passes once the layouts are listed
-    with pytest.raises(PastBudget, match=r"past --time-limit 60 s after 1 states, before the chance to win"):
+    with pytest.raises(PastBudget, match=r"past time_limit=60 s after 1 states, before the chance to win"):
         search.wins()
     search = PositionSearch(position, max_states=10_000_000, time_limit=None)
     wins = search.wins()
     search.max_states = search.search.max_states = search.states + 5
-    said = rf"past --max-states \d+ after \d+ states, the chance to win is .* \({wins} of 1820 layouts\); "
-    said += r"\d+ of 16 moves ranked; raise --max-states"
+    said = rf"past max_states=\d+ after \d+ states, the chance to win is .* \({wins} of 1820 layouts\); "
+    said += r"\d+ of 16 moves ranked; raise max_states="
     with pytest.raises(PastBudget, match=said):
         search.ranking()
 

@@ -151,10 +151,10 @@ def test_the_time_limit_is_kept_in_the_search(clock: FakeClock) -> None:
     4x8 with 7 mines under ``any`` a state takes milliseconds, 4 096 of them many seconds)."""
     board = (1, 40, 2, "opening", (0, 0))  # 104 states
     clock.step = 0.0  # a first run counts the readings up to the 20th state
-    with pytest.raises(PastBudget, match=r"past --max-states 20"):
+    with pytest.raises(PastBudget, match=r"past max_states=20"):
         perfect_play(*board, max_states=20)  # type: ignore[arg-type]
     readings, clock.readings, clock.step = clock.readings, 0, 0.01
-    with pytest.raises(PastBudget, match=r"past --time-limit \d+(\.\d+)? s: stopped at start A1") as stopped:
+    with pytest.raises(PastBudget, match=r"past time_limit=\d+(\.\d+)? s: stopped at start A1") as stopped:
         perfect_play(*board, time_limit=readings * 0.01)  # type: ignore[arg-type]
     assert 19 <= stopped.value.states <= 23
 
@@ -164,7 +164,7 @@ def test_the_time_limit_is_kept_while_the_layouts_are_listed(clock: FakeClock) -
     the clock read as they are listed."""
     position = read_board(ROOT / "puzzles" / "expert-late.txt", None, "position", "perfect")
     assert isinstance(position, Position)
-    said = r"past --time-limit 0.5 s after 0 states, while listing the layouts"
+    said = r"past time_limit=0.5 s after 0 states, while listing the layouts"
     with pytest.raises(PastBudget, match=said):
         PositionSearch(position, time_limit=0.5)
     assert clock.readings <= 0.5 / 0.02 + 2
@@ -196,8 +196,8 @@ def test_the_time_limit_and_memory_budget_hold_for_the_strategy_counts(
 ) -> None:
     """1x40 with 2 mines: the search takes 104 states, counting ``safest``'s wins 702 positions; the
     count reads the clock as it goes (past 50 readings, within 50 positions)."""
-    said = (r"^past --time-limit 1 s while counting safest's wins: .* settled after (\d+) positions; "
-            r"raise --time-limit or leave out --strategy$")
+    said = (r"^past time_limit=1 s while counting safest's wins: .* settled after (\d+) positions; "
+            r"raise time_limit= or leave out strategy=$")
     with pytest.raises(PastBudget, match=said) as stopped:
         strategy_wins(1, 40, 2, "opening", (0, 0), "safest", time_limit=1.0)
     assert 0 < int(re.search(said, str(stopped.value))[1]) <= 50  # type: ignore[index]
@@ -266,7 +266,7 @@ def test_the_time_limit_is_kept_while_a_dense_listing_is_numbered(clock: FakeClo
     """60x60 with 3 599 mines, nothing shown: 3 600 layouts of 3 599 mines each. Numbering them
     took 5 s in one loop the clock never read (the sweep's 7.5 s for a 2 s limit)."""
     position = Position(60, 60, (-1,) * 3600, 3599)
-    with pytest.raises(PastBudget, match=r"^past --time-limit 1.5 s after "):
+    with pytest.raises(PastBudget, match=r"^past time_limit=1.5 s after "):
         PositionSearch(position, time_limit=1.5).wins()
     assert clock.readings <= 1.5 / 0.02 + 2
 

@@ -39,7 +39,7 @@ def test_two_workers_give_what_one_gives(
 
 def test_past_the_budget_names_the_part(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(perfect_game, "PARALLEL_FROM", 0)
-    with pytest.raises(PastBudget, match=r"past --max-states 5 on the layouts where A1 shows \d"):
+    with pytest.raises(PastBudget, match=r"past max_states=5 on the layouts where A1 shows \d"):
         perfect_play(4, 5, 5, "safe", (0, 0), max_states=5, workers=2)
 
 

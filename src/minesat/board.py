@@ -23,6 +23,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 
+from minesat.errors import InvalidValue
 from minesat.words import plural
 
 Cell = tuple[int, int]
@@ -52,7 +53,7 @@ def row_name(row: int) -> str:
     ['A', 'Z', 'AA', 'AB', 'ZZ', 'AAA']
     """
     if row < 0:
-        raise ValueError(f"row must be >= 0, not {row}")
+        raise InvalidValue(f"row must be >= 0, not {row}")
     letters = ""
     n = row + 1
     while n:
@@ -68,7 +69,7 @@ def parse_row(letters: str) -> int:
     26
     """
     if not letters or not letters.isalpha() or not letters.isascii():
-        raise ValueError(f"not a row name: {letters!r}")
+        raise InvalidValue(f"not a row name: {letters!r}")
     n = 0
     for ch in letters.upper():
         n = n * 26 + (ord(ch) - ord("A") + 1)
@@ -83,7 +84,7 @@ def cell_name(cell: Cell) -> str:
     """
     row, col = cell
     if col < 0:
-        raise ValueError(f"column must be >= 0, not {col}")
+        raise InvalidValue(f"column must be >= 0, not {col}")
     return f"{row_name(row)}{col + 1}"
 
 
@@ -101,11 +102,11 @@ def parse_cell(text: str) -> Cell:
     if m := _CELL_NAME.match(text):
         col = int(m.group(2))
         if col < 1:
-            raise ValueError(f"column numbers start at 1: {text!r}")
+            raise InvalidValue(f"column numbers start at 1: {text!r}")
         return parse_row(m.group(1)), col - 1
     if m := _CELL_PAIR.match(text):
         return int(m.group(1)), int(m.group(2))
-    raise ValueError(f"not a cell: {text!r} (expected a name like A5 or ROW,COL like 0,4)")
+    raise InvalidValue(f"not a cell: {text!r} (expected a name like A5 or ROW,COL like 0,4)")
 
 
 def neighbours(cell: Cell, rows: int, cols: int) -> Iterator[Cell]:
@@ -166,9 +167,9 @@ def check_size(rows: int, cols: int, limit: int | None = MAX_SIDE) -> None:
     built from a layout in code passes ``None``.
     """
     if rows < 1 or cols < 1:
-        raise ValueError(f"a board needs at least one row and one column, not {rows}x{cols}")
+        raise InvalidValue(f"a board needs at least one row and one column, not {rows}x{cols}")
     if limit is not None and (rows > limit or cols > limit):
-        raise ValueError(f"board must be at most {limit} rows by {limit} columns, not {rows}x{cols}")
+        raise InvalidValue(f"board must be at most {limit} rows by {limit} columns, not {rows}x{cols}")
 
 
 # --- moves -------------------------------------------------------------------
@@ -234,7 +235,7 @@ class Position:
             object.__setattr__(self, "cells", tuple(self.cells))
         if len(self.cells) != self.rows * self.cols:
             cells = plural(self.rows * self.cols, "cell")
-            raise ValueError(f"{self.rows}x{self.cols} position needs {cells}")
+            raise InvalidValue(f"{self.rows}x{self.cols} position needs {cells}")
 
     @classmethod
     def from_rows(cls, rows: Iterable[str], mines: int | None = None) -> Position:
@@ -306,7 +307,7 @@ class Layout:
     def __post_init__(self) -> None:
         for cell in self.mines:
             if not on_board(cell, self.rows, self.cols):
-                raise ValueError(f"mine {cell} is off the {self.rows}x{self.cols} board")
+                raise InvalidValue(f"mine {cell} is off the {self.rows}x{self.cols} board")
 
     @classmethod
     def from_rows(cls, rows: Iterable[str]) -> Layout:

@@ -21,6 +21,8 @@ import time
 from collections.abc import Callable, Iterator
 from typing import Any, TypeVar
 
+from minesat.errors import one_line
+
 Tag = TypeVar("Tag")
 
 
@@ -123,7 +125,7 @@ def dask_executor(
     try:
         client = Client(address, timeout=f"{timeout}s")
     except Exception as exc:  # Dask raises many kinds; each means "no usable scheduler here"
-        reason = " ".join(str(exc).split()) or type(exc).__name__
+        reason = one_line(str(exc)) or type(exc).__name__
         raise SchedulerError(f"cannot reach the Dask scheduler at {address}: {reason}") from exc
     threads = sum(client.nthreads().values()) or 1
     # pure=False: tasks are never deduplicated or cached by their arguments.

@@ -37,6 +37,7 @@ from minesat.board import (
     on_board,
     row_name,
 )
+from minesat.errors import InvalidValue
 from minesat.generate import FirstClick, check_mine_count, generate_layout
 
 
@@ -182,7 +183,7 @@ class Game:
         if isinstance(move, str):
             try:
                 move = Move.parse(move)
-            except ValueError:
+            except InvalidValue:
                 return MoveResult.INVALID
         if self.over or not on_board(move.cell, self.rows, self.cols):
             return MoveResult.INVALID

@@ -18,6 +18,7 @@ import hashlib
 import random
 
 from minesat.board import MAX_SIDE, Cell, Layout, cell_name, check_size, neighbours, on_board
+from minesat.errors import InvalidValue
 from minesat.words import agree, plural
 
 
@@ -40,7 +41,7 @@ def kept_clear(start: Cell | None, rows: int, cols: int, rule: FirstClick | str)
     if start is None or rule is FirstClick.ANY:
         return set()
     if not on_board(start, rows, cols):
-        raise ValueError(f"start {start} is off the {rows}x{cols} board")
+        raise InvalidValue(f"start {start} is off the {rows}x{cols} board")
     if rule is FirstClick.SAFE:
         return {start}
     return set(opening_area(start, rows, cols))
@@ -53,12 +54,12 @@ def check_mine_count(
     check_size(rows, cols, limit)
     free = rows * cols - len(kept_clear(start, rows, cols, rule))
     if mines < 0:
-        raise ValueError(f"mine count must be >= 0, not {mines}")
+        raise InvalidValue(f"mine count must be >= 0, not {mines}")
     if mines > free:
         at = cell_name(start) if start is not None else ""
         where = f"with the {FirstClick(rule).value} rule at {at} " if free < rows * cols else ""
         fit = f"{plural(mines, 'mine')} {agree(mines, 'does', 'do')} not fit"
-        raise ValueError(f"{fit} on a {rows}x{cols} board {where}(at most {free})")
+        raise InvalidValue(f"{fit} on a {rows}x{cols} board {where}(at most {free})")
 
 
 def mines_fit(rows: int, cols: int, mines: int, start: Cell | None, rule: FirstClick | str) -> bool:
@@ -69,7 +70,7 @@ def mines_fit(rows: int, cols: int, mines: int, start: Cell | None, rule: FirstC
     """
     try:
         check_mine_count(rows, cols, mines, start, rule)
-    except ValueError:
+    except InvalidValue:
         return False
     return True
 

@@ -38,6 +38,7 @@ from functools import partial
 
 from minesat.analysis import Analysis, Analyzer
 from minesat.board import COVERED, FLAG, Cell, Layout, Position, neighbour_table
+from minesat.errors import MinesatError
 from minesat.exact.budget import Budget, OverBudget, watching
 from minesat.game import Game, Status
 from minesat.generate import FirstClick, check_mine_count, game_seed, generate_layout, kept_clear
@@ -63,8 +64,13 @@ class Method(enum.StrEnum):
     REPAIR = "repair"  # mines moved until the check passes: not uniform
 
 
-class NoGuessError(ValueError):
-    """No no-guess layout was found within the budget: the request is impossible or too hard."""
+class NoGuessError(MinesatError, ValueError):
+    """No no-guess layout was found within the budget: the request is impossible or too hard;
+    ``tries`` layouts were checked."""
+
+    def __init__(self, message: str, tries: int = 0, *, advice: str | None = None) -> None:
+        super().__init__(message, advice=advice)
+        self.tries = tries
 
 
 @dataclass(frozen=True)
@@ -256,7 +262,7 @@ def generate_no_guess(
     ...     generate_no_guess(9, 9, 70, start=(4, 4), seed=1, max_tries=5)
     ... except NoGuessError as err:
     ...     print(err)  # doctest: +ELLIPSIS
-    no no-guess 9x9 layout ... found in 5 tries; allow more tries (--max-tries) or place fewer mines
+    no no-guess 9x9 layout ... found in 5 tries; allow more tries (max_tries=) or place fewer mines
     """
     check_mine_count(rows, cols, mines, start, rule)
     rule = FirstClick(rule)
@@ -288,17 +294,22 @@ def generate_no_guess(
         raise budget.late(tries) from None
     raise NoGuessError(
         f"no no-guess {rows}x{cols} layout with {plural(mines, 'mine')} from {start[0]},{start[1]} "
-        f"({rule.value} first click) found in {plural(tries, 'try')}; allow more tries (--max-tries) "
-        "or place fewer mines"
+        f"({rule.value} first click) found in {plural(tries, 'try')}", tries,
+        advice="allow more tries ({max_tries}) or place fewer mines",
     )
 
 
-class NoGuessTimeout(NoGuessError):
-    """No no-guess layout was found within the wall time given; ``tries`` layouts were checked."""
+class NoGuessTimeout(NoGuessError, OverBudget):
+    """No no-guess layout was found within the wall time given (``limit`` seconds, the parameter
+    ``seconds``); ``tries`` layouts were checked."""
 
-    def __init__(self, message: str, tries: int) -> None:
-        super().__init__(message)
-        self.tries = tries
+    what = "time"
+    parameter = "seconds"
+    templated = False
+
+    def __init__(self, message: str, tries: int, limit: float | None = None) -> None:
+        NoGuessError.__init__(self, message, tries)
+        self.spent, self.limit = limit, limit
 
 
 class _Budget:
@@ -324,7 +335,7 @@ class _Budget:
     def late(self, tries: int) -> NoGuessTimeout:
         """The error past the deadline, ``tries`` layouts checked."""
         said = f"no no-guess {self.board} found within {self.seconds:g} s ({plural(tries, 'layout')} tried)"
-        return NoGuessTimeout(said, tries)
+        return NoGuessTimeout(said, tries, self.seconds)
 
 
 def _repair(

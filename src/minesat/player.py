@@ -41,6 +41,7 @@ from minesat.board import (
     neighbours,
     on_board,
 )
+from minesat.errors import InvalidValue
 from minesat.game import Game, Status
 from minesat.generate import FirstClick, kept_clear
 from minesat.guess import TIE, mine_probability
@@ -131,7 +132,7 @@ def _lowest(analysis: Analysis) -> tuple[float, list[Cell]]:
     """The lowest mine probability among unknown cells, and every cell within :data:`TIE` of it."""
     cells = analysis.unknown
     if not cells:
-        raise ValueError("nothing to guess: the analysis has no uncertain cell")
+        raise InvalidValue("nothing to guess: the analysis has no uncertain cell")
     probs = [mine_probability(analysis, c) for c in cells]
     best = min(probs)
     return best, [c for c, p in zip(cells, probs, strict=True) if p <= best + TIE]
@@ -205,7 +206,7 @@ def get_strategy(name: str) -> Strategy:
     known = ", ".join(sorted(STRATEGIES))
     already = redundant_switches(name)
     hint = f"; {', '.join(already)}" if already else ""
-    raise ValueError(f"unknown strategy {name!r} (known: {known}, and chains like best-no-A-with-B){hint}")
+    raise InvalidValue(f"unknown strategy {name!r} (known: {known}, and chains like best-no-A-with-B){hint}")
 
 
 def is_strategy(name: str) -> bool:
@@ -234,14 +235,14 @@ def check_start(layout: Layout, start: Cell, rule: FirstClick | str) -> FirstCli
     >>> check_start(Layout.from_rows(["*  ", "   "]), (0, 1), "opening")
     Traceback (most recent call last):
     ...
-    ValueError: the layout breaks the opening first-click rule at A2: mine at A1
+    minesat.errors.InvalidValue: the layout breaks the opening first-click rule at A2: mine at A1
     """
     rule = FirstClick(rule)
     if not on_board(start, layout.rows, layout.cols):
-        raise ValueError(f"start {start} is off the {layout.rows}x{layout.cols} board")
+        raise InvalidValue(f"start {start} is off the {layout.rows}x{layout.cols} board")
     for cell in sorted(kept_clear(start, layout.rows, layout.cols, rule)):
         if cell in layout.mines:
-            raise ValueError(
+            raise InvalidValue(
                 f"the layout breaks the {rule.value} first-click rule at {cell_name(start)}: "
                 f"mine at {cell_name(cell)}"
             )
@@ -460,7 +461,7 @@ def solve_oracle(
     """
     rule = check_start(layout, start, rule)
     if start in layout.mines:
-        raise ValueError(f"the oracle cannot start on the mine at {cell_name(start)}")
+        raise InvalidValue(f"the oracle cannot start on the mine at {cell_name(start)}")
     analyzer = Analyzer()
     game = Game(layout)
     risky: list[RiskyMove] = []

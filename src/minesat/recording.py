@@ -30,7 +30,7 @@ stores (a cell pressed, opened, flagged).
 >>> record_game(layout, ["C3", "A1*"])
 Traceback (most recent call last):
 ...
-ValueError: move 2 (A1*): the game is already over
+minesat.errors.InvalidValue: move 2 (A1*): the game is already over
 
 Flags are right clicks and a chord both buttons; :mod:`minesat.replay` reads the
 same moves back:
@@ -53,6 +53,7 @@ from collections.abc import Iterable, Sequence
 from datetime import UTC, datetime
 
 from minesat.board import COVERED, Action, Cell, Layout, Move, neighbours
+from minesat.errors import InvalidValue
 from minesat.formats.replay import BoardEvent, MouseEvent, Replay, cell_of, level_name
 from minesat.game import Game, MoveResult
 
@@ -91,17 +92,17 @@ def record_game(
     it), a move after the game ended, or a first move that does not uncover.
     """
     if format not in RECORDED_FORMATS:
-        raise ValueError(f"cannot record a game as {format!r} (use one of {', '.join(RECORDED_FORMATS)})")
+        raise InvalidValue(f"cannot record a game as {format!r} (use one of {', '.join(RECORDED_FORMATS)})")
     if version is None:
         from minesat import __version__ as version
     moves = [m if isinstance(m, Move) else Move.parse(m) for m in moves]
     if not moves or moves[0].action is not Action.UNCOVER:
-        raise ValueError("a recorded game starts with an uncover")
+        raise InvalidValue("a recorded game starts with an uncover")
     hand = _Hand(layout, cell_size, random.Random(seed))
     game = Game(layout)
     for number, move in enumerate(moves, 1):
         if game.over:
-            raise ValueError(f"move {number} ({move}): the game is already over")
+            raise InvalidValue(f"move {number} ({move}): the game is already over")
         hand.play(game, move, number)
 
     events, board_events = hand.events, hand.board_events
@@ -156,7 +157,7 @@ class _Hand:
     def play(self, game: Game, move: Move, number: int) -> None:
         refusal = game.refusal(move)
         if refusal is not None:
-            raise ValueError(f"move {number} ({move}): {refusal}")
+            raise InvalidValue(f"move {number} ({move}): {refusal}")
         target = self._target(move.cell)
         if self.events:
             self.ms += self.rng.randint(*THINK_MS)
@@ -188,7 +189,7 @@ class _Hand:
                     self._wait(CHORD_GAP_MS)
                     self._event("rr")
         if result not in (MoveResult.VALID, MoveResult.SOLVED, MoveResult.BLOWN_UP):
-            raise ValueError(f"move {number} ({move}): {result.value}")
+            raise InvalidValue(f"move {number} ({move}): {result.value}")
         if not game.over:
             self.last_ms = self.ms
 

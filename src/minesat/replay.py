@@ -597,10 +597,12 @@ class ReplayReview:
             pairs.append(("Chance the guesses all survive", chance))
         return pairs
 
-    def viewer_page(self) -> str:
-        """The game as a step-through page (:mod:`minesat.viewer`); review with ``keep_analyses=True``."""
+    def viewer_page(self, link_tip: bool = True) -> str:
+        """The game as a step-through page (:mod:`minesat.viewer`); review with ``keep_analyses=True``.
+        ``link_tip`` false: without the tip about the page's address (a page shown inside another)."""
         frames, mouse = replay_frames(self)
-        return render_viewer(self.title(), self.summary(), frames, self.review.layout, mouse)
+        return render_viewer(self.title(), self.summary(), frames, self.review.layout, mouse,
+                             link_tip=link_tip)
 
     def to_json(self) -> dict[str, object]:
         """The object ``minesat replay --json`` prints for the file (without its ``file`` key)."""

@@ -51,6 +51,7 @@ from typing import TYPE_CHECKING
 
 from minesat.analysis import Analysis, Analyzer
 from minesat.board import COVERED, FLAG, Action, Cell, Layout, Move, Position, cell_name, neighbours
+from minesat.errors import InvalidValue
 from minesat.exact import PastBudget, PositionSearch
 from minesat.game import Game, Status
 from minesat.generate import FirstClick
@@ -294,15 +295,15 @@ class Reviewer:
         if isinstance(played.move, str):
             try:
                 played = PlayedMove(Move.parse(played.move), played.time)
-            except ValueError as err:
-                raise ValueError(f"move {number}: {err}") from None
+            except InvalidValue as err:
+                raise InvalidValue(f"move {number}: {err}") from None
         if not isinstance(played.move, Move):
             raise TypeError(f"move {number}: expected a Move, a PlayedMove or a move string such as "
                             f"'A5' or 'A5*', not {type(played.move).__name__} {played.move!r}")
         move = played.move
         if game.over:
             where = f"move {len(self.moves) + 1} ({move})"
-            raise ValueError(f"{where} comes after the end of the game ({game.status.value})")
+            raise InvalidValue(f"{where} comes after the end of the game ({game.status.value})")
         position = game.position()
         refusal = game.refusal(move)
         judged = self._judge(position, move) if refusal is None else self._judge.no_effect(position, refusal)

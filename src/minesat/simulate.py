@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from minesat.board import Cell, Layout
+from minesat.errors import InvalidValue
 from minesat.executors import run_bounded, worker_pool
 from minesat.formats.boardset import iter_boardset, scan_boardset
 from minesat.generate import FirstClick, check_mine_count, game_seed, generate_layout
@@ -135,8 +136,8 @@ def board_run_config(
     def keeps_the_rule(layout: Layout) -> None:
         try:
             check_start(layout, start, rule)
-        except ValueError as err:
-            raise ValueError(f"{err} (play such boards with --first-click any)") from None
+        except InvalidValue as err:
+            raise InvalidValue(f"{err} (play such boards with {{rule:any}})", template=True) from None
 
     info = scan_boardset(path, keeps_the_rule)
     config = RunConfig(
@@ -168,7 +169,7 @@ def _board_batches(
                 yield batch
                 batch = []
     if wanted is not None:
-        raise ValueError(f"{path}: the board set ends before game {wanted}")
+        raise InvalidValue(f"{path}: the board set ends before game {wanted}")
     if batch:
         yield batch
 
@@ -253,8 +254,9 @@ def check_player(store: GameStore, player: str, *, mix_players: bool = False) ->
     )
     raise PlayerMismatchError(
         f"{store.path} holds {held}, and this minesat's player is {short(player)}: resuming would mix "
-        "two players' games in one win rate; use another --db, or --mix-players to add them beside "
-        "(the report keeps each player's games apart)"
+        "two players' games in one win rate", path=str(store.path),
+        advice="use another {store}, or {mix_players} to add them beside (the report keeps each player's "
+        "games apart)",
     )
 
 
@@ -263,8 +265,8 @@ def check_batch(player: str, session: Session) -> None:
     if player != session.player:
         raise PlayerMismatchError(
             f"a worker played a batch with player {short(player)}, but this run's player is "
-            f"{short(session.player)} (other minesat code on that worker): its games are refused; "
-            "install the same minesat on every worker and run again"
+            f"{short(session.player)} (other minesat code on that worker): its games are refused",
+            advice="install the same minesat on every worker and run again",
         )
 
 
@@ -340,14 +342,14 @@ def run(
     (:mod:`minesat.provenance`).
     """
     if games < 0:
-        raise ValueError(f"the number of games must be >= 0, not {games}")
+        raise InvalidValue(f"the number of games must be >= 0, not {games}")
     if (boards is None) != (config.boards is None):
-        raise ValueError("a board-set run needs its file (boards=...), and only a board-set run takes one")
+        raise InvalidValue("a board-set run needs its file (boards=...), and only a board-set run takes one")
     if batch_fn is None:
         batch_fn = play_indices if boards is None else play_boards
     check_config(config)
     if store is not None and store.config != config:
-        raise ValueError(f"the store holds {store.config.label()}, not {config.label()}")
+        raise InvalidValue(f"the store holds {store.config.label()}, not {config.label()}")
     if store is not None:
         check_player(store, player_fingerprint(config.strategy), mix_players=mix_players)
     began = time.perf_counter()

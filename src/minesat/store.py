@@ -31,6 +31,7 @@ from pathlib import Path
 from types import TracebackType
 
 from minesat.board import Cell
+from minesat.errors import InvalidValue, StoreError, one_line
 from minesat.player import DEFAULT_STRATEGY, GameRecord, Guess
 from minesat.provenance import Session
 from minesat.provenance import now as _now
@@ -96,10 +97,6 @@ class _AnyPlayer:
 
 #: Every game, whoever played it.
 ANY_PLAYER = _AnyPlayer()
-
-
-class StoreError(ValueError):
-    """A file that cannot serve as a minesat game store."""
 
 
 class ConfigMismatchError(StoreError):
@@ -230,11 +227,11 @@ class StoredGame:
 
     @classmethod
     def _from_row(cls, row: tuple) -> StoredGame:
-        """The game in a row; :class:`ValueError` naming the row when it is malformed."""
+        """The game in a row; :class:`~minesat.errors.InvalidValue` naming the row when it is malformed."""
         try:
             return cls._checked_row(row)
         except (ValueError, TypeError) as exc:
-            raise ValueError(f"bad game row {row[0]!r}: {exc}") from None
+            raise InvalidValue(f"bad game row {row[0]!r}: {exc}") from None
 
     @classmethod
     def _checked_row(cls, row: tuple) -> StoredGame:
@@ -246,7 +243,7 @@ class StoredGame:
         pairs = json.loads(guesses)
         found = json.loads(at) if at is not None else [None] * len(pairs)
         if len(found) != len(pairs):
-            raise ValueError(f"{len(found)} uncovered counts for {len(pairs)} guesses")
+            raise InvalidValue(f"{len(found)} uncovered counts for {len(pairs)} guesses")
         return cls(
             index=index,
             seed=seed,
@@ -281,13 +278,13 @@ class GameStore:
         if config is None and not self.path.exists():
             raise FileNotFoundError(f"{self.path}: no such game database")
         if self.path.is_dir():
-            raise StoreError(f"{self.path}: a directory, not a game database; give a file path")
+            raise StoreError(f"{self.path}: a directory, not a game database", path=str(self.path),
+                             advice="give a file path")
         if self.path.is_file() and self.path.stat().st_size == 0:
             # SQLite would happily turn an empty file into a database: refuse rather than
             # adopt a file some other program (or a typo) created.
-            raise StoreError(
-                f"{self.path}: an empty file, not a minesat game database; remove it or give another path"
-            )
+            raise StoreError(f"{self.path}: an empty file, not a minesat game database", path=str(self.path),
+                             advice="remove it or give another path")
         def connect() -> sqlite3.Connection:
             db = sqlite3.connect(self.path)
             db.execute("PRAGMA journal_mode=WAL")
@@ -310,7 +307,8 @@ class GameStore:
             self._sessions: dict[int, tuple[Session, int]] = {}
         except sqlite3.DatabaseError as exc:
             self._close_quietly()
-            raise StoreError(f"{self.path}: not usable as a game database ({exc}); {_advice(exc)}") from exc
+            raise StoreError(f"{self.path}: not usable as a game database ({exc})", path=str(self.path),
+                             advice=_advice(exc)) from exc
         except BaseException:
             self._close_quietly()
             raise
@@ -323,7 +321,7 @@ class GameStore:
         ``name`` stands for the path in messages.
         """
         if not data:
-            raise StoreError(f"{name}: an empty file, not a minesat game database")
+            raise StoreError(f"{name}: an empty file, not a minesat game database", path=name)
         # A database written in WAL mode says so in its header (bytes 18 and 19 are 2); an
         # in-memory copy cannot use a write-ahead log, so it is read as a rollback-journal file.
         if data[:16] == b"SQLite format 3\0" and len(data) >= 20:
@@ -345,13 +343,15 @@ class GameStore:
             stored = self._stored_run()
             if stored is None:
                 if config is None:
-                    raise StoreError(f"{self.path}: not a minesat game database (no run table)")
+                    raise StoreError(f"{self.path}: not a minesat game database (no run table)",
+                                     path=str(self.path))
                 tables = self._tables()
                 if tables:
                     # Another program's database: adding our tables to it would mix two owners.
                     raise StoreError(
                         f"{self.path}: an SQLite database of another program (tables: "
-                        f"{', '.join(sorted(tables))}), not a minesat game database; give another path"
+                        f"{', '.join(sorted(tables))}), not a minesat game database", path=str(self.path),
+                        advice="give another path",
                     )
                 self._db.executescript("BEGIN;" + _SCHEMA)
                 values = {
@@ -362,12 +362,13 @@ class GameStore:
                 self._db.executemany("INSERT INTO run (key, value) VALUES (?, ?)", values.items())
                 return config
         if "game" not in self._tables():
-            raise StoreError(f"{self.path}: damaged game database (no game table); {_DAMAGED_ADVICE}")
+            raise self.damaged("no game table")
         schema = stored.pop("schema", None)
         stored.pop("minesat", None)  # informational: which version created the store
         if schema != SCHEMA_VERSION:
             raise StoreError(
-                f"{self.path}: game database schema {schema}, this minesat reads {SCHEMA_VERSION}"
+                f"{self.path}: game database schema {schema}, this minesat reads {SCHEMA_VERSION}",
+                path=str(self.path),
             )
         try:
             # A field added since the store was made is absent from it: it takes its default
@@ -379,16 +380,15 @@ class GameStore:
                 }
             )
         except (KeyError, TypeError, IndexError, ValueError) as exc:
-            raise StoreError(f"{self.path}: damaged run table ({exc}); {_DAMAGED_ADVICE}") from exc
+            raise self.damaged(exc, "run table") from exc
         if config is not None and found != config:
             differ = ", ".join(
                 f"{f.name} {_show(getattr(found, f.name))} (asked {_show(getattr(config, f.name))})"
                 for f in fields(RunConfig)
                 if getattr(found, f.name) != getattr(config, f.name)
             )
-            raise ConfigMismatchError(
-                f"{self.path} holds a different run: {differ}; use another database or the same options"
-            )
+            raise ConfigMismatchError(f"{self.path} holds a different run: {differ}", path=str(self.path),
+                                      advice="use another database or the same options")
         return found
 
     def _tables(self) -> set[str]:
@@ -400,12 +400,12 @@ class GameStore:
         try:
             return {key: json.loads(value) for key, value in self._db.execute("SELECT key, value FROM run")}
         except (ValueError, TypeError) as exc:
-            raise StoreError(f"{self.path}: damaged run table ({exc}); {_DAMAGED_ADVICE}") from exc
+            raise self.damaged(exc, "run table") from exc
 
-    def damaged(self, exc: BaseException) -> StoreError:
-        """The one-line error for a store found damaged while it is read or written."""
-        reason = " ".join(str(exc).split())
-        return StoreError(f"{self.path}: damaged game database ({reason}); {_DAMAGED_ADVICE}")
+    def damaged(self, exc: BaseException | str, what: str = "game database") -> StoreError:
+        """The error for a store found damaged while it is read or written (``what``: which part)."""
+        return StoreError(f"{self.path}: damaged {what} ({one_line(str(exc))})", path=str(self.path),
+                          advice=_DAMAGED_ADVICE)
 
     # --- one writer at a time ----------------------------------------------------
 
@@ -427,8 +427,8 @@ class GameStore:
                 fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
             except BlockingIOError:
                 raise StoreBusyError(
-                    f"{self.path}: another minesat run is playing into this database; "
-                    "wait for it to finish, or give another --db path"
+                    f"{self.path}: another minesat run is playing into this database", path=str(self.path),
+                    advice="wait for it to finish, or give another {store} path",
                 ) from None
             try:
                 yield
@@ -558,7 +558,7 @@ class GameStore:
             for row in cursor:
                 try:
                     game = StoredGame._from_row(row)
-                except ValueError as exc:
+                except InvalidValue as exc:
                     raise self.damaged(exc) from None
                 yield game
         finally:

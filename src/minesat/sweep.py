@@ -37,6 +37,7 @@ from pathlib import Path
 from typing import Any
 
 from minesat.board import PRESETS, Cell, check_size
+from minesat.errors import InvalidValue
 from minesat.executors import run_bounded, worker_pool
 from minesat.export import GamesDigest
 from minesat.generate import FirstClick, check_mine_count, kept_clear
@@ -78,13 +79,13 @@ def parse_mines(text: str) -> list[int]:
     >>> parse_mines("5:x")
     Traceback (most recent call last):
     ...
-    ValueError: --mines: '5:x' is not a count or START:STOP[:STEP] (as in 40,60,99 or 40:120:10)
+    minesat.errors.InvalidValue: --mines: '5:x' is not a count or START:STOP[:STEP] (as in 40,60,99 ...)
     """
     counts: set[int] = set()
     for item in text.split(","):
         match = _ITEM.fullmatch(item)
         if match is None or not item.strip():
-            raise ValueError(
+            raise InvalidValue(
                 f"--mines: {item.strip()!r} is not a count or START:STOP[:STEP] (as in 40,60,99 or 40:120:10)"
             )
         start, stop, step = match.groups()
@@ -107,13 +108,13 @@ def parse_densities(text: str) -> list[Fraction]:
     >>> parse_densities("1.5")
     Traceback (most recent call last):
     ...
-    ValueError: --density: 1.5 is not a share of the cells between 0 and 1
+    minesat.errors.InvalidValue: --density: 1.5 is not a share of the cells between 0 and 1
     """
     found: set[Fraction] = set()
     for item in text.split(","):
         parts = [part.strip() for part in item.split(":")]
         if len(parts) not in (1, 3) or not all(parts):
-            raise ValueError(
+            raise InvalidValue(
                 f"--density: {item.strip()!r} is not a density or START:STOP:STEP "
                 "(as in 0.1,0.15 or 0.1:0.3:0.02)"
             )
@@ -123,7 +124,7 @@ def parse_densities(text: str) -> list[Fraction]:
             continue
         lo, hi, by = values
         if by <= 0:
-            raise ValueError(f"--density: the step of {item.strip()!r} must be more than 0")
+            raise InvalidValue(f"--density: the step of {item.strip()!r} must be more than 0")
         _add_range(found, "--density", item, lo, hi, by)
     return sorted(found)
 
@@ -132,9 +133,9 @@ def _fraction(text: str) -> Fraction:
     try:
         value = Fraction(Decimal(text))
     except (InvalidOperation, ValueError, OverflowError):  # not a number, nan, inf
-        raise ValueError(f"--density: {text!r} is not a number (as in 0.15)") from None
+        raise InvalidValue(f"--density: {text!r} is not a number (as in 0.15)") from None
     if not 0 <= value <= 1:
-        raise ValueError(f"--density: {text} is not a share of the cells between 0 and 1")
+        raise InvalidValue(f"--density: {text} is not a share of the cells between 0 and 1")
     return value
 
 
@@ -142,12 +143,12 @@ def _add_range(into: set[Any], option: str, item: str, lo: Any, hi: Any, by: Any
     """Add ``lo, lo + by, ...`` up to ``hi`` (included when reached) to ``into``, at most
     :data:`MAX_POINTS` in all."""
     if by <= 0:
-        raise ValueError(f"{option}: the step of {item.strip()!r} must be at least 1")
+        raise InvalidValue(f"{option}: the step of {item.strip()!r} must be at least 1")
     if hi < lo:
-        raise ValueError(f"{option}: {item.strip()!r} runs backwards ({lo} > {hi})")
+        raise InvalidValue(f"{option}: {item.strip()!r} runs backwards ({lo} > {hi})")
     steps = math.floor((hi - lo) / by)
     if steps + 1 + len(into) > MAX_POINTS:
-        raise ValueError(f"{option}: more than {MAX_POINTS} points; use a larger step")
+        raise InvalidValue(f"{option}: more than {MAX_POINTS} points; use a larger step")
     into.update(lo + k * by for k in range(steps + 1))
 
 
@@ -162,12 +163,12 @@ def parse_sizes(texts: Iterable[str]) -> list[tuple[int, int]]:
         for item in text.split(","):
             match = _SIZE.fullmatch(item)
             if match is None:
-                raise ValueError(f"--size: {item.strip()!r} is not ROWSxCOLS (as in 16x30)")
+                raise InvalidValue(f"--size: {item.strip()!r} is not ROWSxCOLS (as in 16x30)")
             size = (int(match[1]), int(match[2]))
             try:
                 check_size(*size)
-            except ValueError as err:
-                raise ValueError(f"--size {item.strip()}: {err}") from None
+            except InvalidValue as err:
+                raise InvalidValue(f"--size {item.strip()}: {err}") from None
             if size not in sizes:
                 sizes.append(size)
     return sizes
@@ -182,7 +183,7 @@ def preset_sizes(text: str) -> list[tuple[int, int]]:
     sizes = []
     for name in split_list(text, "--preset"):
         if name.lower() not in PRESETS:
-            raise ValueError(f"--preset: unknown preset {name!r} (known: {', '.join(PRESETS)})")
+            raise InvalidValue(f"--preset: unknown preset {name!r} (known: {', '.join(PRESETS)})")
         rows, cols, _ = PRESETS[name.lower()]
         if (rows, cols) not in sizes:
             sizes.append((rows, cols))
@@ -197,7 +198,7 @@ def split_list(text: str, option: str) -> list[str]:
     """
     items = [item.strip() for item in text.split(",")]
     if not all(items):
-        raise ValueError(f"{option}: {text!r} has an empty item")
+        raise InvalidValue(f"{option}: {text!r} has an empty item")
     return list(dict.fromkeys(items))
 
 
@@ -323,30 +324,30 @@ def plan_sweep(
     >>> plan_sweep([(9, 9)], ["opening"], ["safest"], mines=[10, 80])  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    ValueError: the point 9x9 opening safest at 80 mines cannot be played: 80 mines do not fit ...
+    minesat.errors.InvalidValue: the point 9x9 opening safest at 80 mines cannot be played: ...
     """
     if not sizes:
-        raise ValueError("give a board size: --size RxC, --preset NAME or --rows/--cols")
+        raise InvalidValue("give a board size: --size RxC, --preset NAME or --rows/--cols")
     if (mines is None) == (densities is None):
-        raise ValueError("give the mines as counts (--mines) or as densities (--density), one of them")
+        raise InvalidValue("give the mines as counts (--mines) or as densities (--density), one of them")
     values = mines if mines is not None else densities
     if not values:
-        raise ValueError("--mines: no mine counts" if mines is not None else "--density: no densities")
+        raise InvalidValue("--mines: no mine counts" if mines is not None else "--density: no densities")
     if not rules or not strategies:
-        raise ValueError("give at least one first-click rule and one strategy")
+        raise InvalidValue("give at least one first-click rule and one strategy")
     for rule in rules:
         if rule not in {r.value for r in FirstClick}:
             known = ", ".join(r.value for r in FirstClick)
-            raise ValueError(f"--first-click must be among {known}, not {rule!r}")
+            raise InvalidValue(f"--first-click must be among {known}, not {rule!r}")
     for name in strategies:
         get_strategy(name)
     if len(sizes) * len(rules) * len(strategies) * len(values) > MAX_SWEEP_POINTS:
-        raise ValueError(f"more than {MAX_SWEEP_POINTS} points in one sweep; use fewer values or curves")
+        raise InvalidValue(f"more than {MAX_SWEEP_POINTS} points in one sweep; use fewer values or curves")
     curves = []
     for rows, cols in sorted(dict.fromkeys(sizes), key=lambda s: (s[0] * s[1], s[0])):
         check_size(rows, cols)
         if start is not None and not (0 <= start[0] < rows and 0 <= start[1] < cols):
-            raise ValueError(f"--start {start[0]},{start[1]} is off the {rows}x{cols} board")
+            raise InvalidValue(f"--start {start[0]},{start[1]} is off the {rows}x{cols} board")
         first = start if start is not None else default_start(rows, cols)
         if mines is not None:
             counts = sorted(set(mines))
@@ -360,9 +361,9 @@ def plan_sweep(
                 for m in counts:
                     try:
                         check_mine_count(rows, cols, m, first, rule)
-                    except ValueError as err:
+                    except InvalidValue as err:
                         point = f"the point {curve.label} at {m} mines"
-                        raise ValueError(f"{point} cannot be played: {err}") from None
+                        raise InvalidValue(f"{point} cannot be played: {err}") from None
                 curves.append(curve)
     return SweepPlan(
         curves=tuple(curves),
@@ -716,7 +717,7 @@ def run_sweep(
     ``batch_fn`` exists for tests of the plumbing.
     """
     if games < 0:
-        raise ValueError(f"the number of games must be >= 0, not {games}")
+        raise InvalidValue(f"the number of games must be >= 0, not {games}")
     directory = Path(directory)
     configs = [config for curve in plan.curves for config in curve.configs()]
     lacking = []

@@ -43,6 +43,7 @@ from typing import TYPE_CHECKING, Protocol
 
 from minesat.analysis.counting import ComponentCount
 from minesat.board import Cell
+from minesat.errors import OverBudget
 from minesat.exact.budget import checkpoint
 
 if TYPE_CHECKING:
@@ -69,8 +70,9 @@ class HasCells(Protocol):
     def cells(self) -> tuple[Cell, ...]: ...
 
 
-class TooMuchWork(Exception):
-    """Combining the components exactly would pass :data:`WORK_BUDGET`."""
+class TooMuchWork(OverBudget):
+    """Combining the components exactly would pass :data:`WORK_BUDGET`: ``spent`` the work it
+    would take, ``limit`` the budget."""
 
 
 def binomial_row(n: int, low: int, high: int) -> list[int]:
@@ -153,7 +155,7 @@ def cut_tables(
         work += size * spread * len(t)
         spread += len(t) - 1
     if work > budget:
-        raise TooMuchWork
+        raise TooMuchWork("combining the components exactly would take too much work", work, budget)
     inside = binomial_row(interior, remaining - (low + width - 1), remaining - low)[::-1]
     return tables, low, inside
 

@@ -34,6 +34,7 @@ from math import comb
 
 from minesat.analysis.constraints import Component, Constraint
 from minesat.board import Cell
+from minesat.errors import OverBudget
 from minesat.exact.budget import checkpoint
 
 #: Default limit on the dynamic programme's states per component. Real expert
@@ -210,8 +211,10 @@ SEARCH_NODES = 2000
 SEARCH_BOXES = 400
 
 
-class _TooMany(Exception):
+class _TooMany(OverBudget):
     """The search passed its node limit."""
+
+    what = "states"
 
 
 def _search(
@@ -251,7 +254,7 @@ def _search(
         nonlocal nodes
         nodes += 1
         if nodes > limit:
-            raise _TooMany
+            raise _TooMany("the count passed its node limit", nodes, limit)
         if not nodes & 1023:
             checkpoint()
         if i == n:

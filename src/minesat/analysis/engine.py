@@ -66,6 +66,7 @@ from minesat.analysis.memo import remember
 from minesat.analysis.result import Analysis, Glance, InconsistentPositionError, build_analysis, total_of
 from minesat.analysis.smallroad import SMALL_CELLS, SmallRoad
 from minesat.board import COVERED, FLAG, Cell, Position
+from minesat.errors import fill, option_name
 from minesat.exact.budget import Budget, OverBudget, checkpoint, give_back, watching, which_budget
 from minesat.words import agree, plural
 
@@ -577,7 +578,7 @@ def analyze_within(
         with watching(Budget(time_limit=first, max_memory=budget.max_memory).clock(began=began)):
             return analyzer.analyze(position, mines)
     except (OverBudget, MemoryError) as stop:
-        why = which_budget(stop, None, limit)[0]
+        why = fill(which_budget(stop, None, limit)[0], option_name)  # as SPEC's JSON says it
     analyzer.forget()
     gc.collect()
     give_back()

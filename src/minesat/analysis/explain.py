@@ -35,6 +35,7 @@ from minesat.analysis.constraints import Constraint, Frontier
 from minesat.analysis.engine import Analyzer
 from minesat.analysis.result import Analysis
 from minesat.board import COVERED, FLAG, Cell, Position, cell_name, neighbour_table
+from minesat.errors import InvalidValue, OverBudget
 
 
 @dataclass(frozen=True)
@@ -106,7 +107,7 @@ def explain(
     Explanation(cell=(2, 1), mined=False, numbers=((0, 0), (1, 0)), uses_total=False, smallest=False)
     """
     if position[cell] != COVERED:
-        raise ValueError(f"{cell_name(cell)} is not a covered, unflagged cell: there is nothing to explain")
+        raise InvalidValue(f"{cell_name(cell)} is not a covered, unflagged cell: there is nothing to explain")
     if mined is None:
         if analysis is None:
             analysis = Analyzer().analyze(position, mines)
@@ -115,7 +116,7 @@ def explain(
         elif cell in analysis.mine:
             mined = True
         else:
-            raise ValueError(f"{cell_name(cell)} is not certain: nothing proves it safe or mined")
+            raise InvalidValue(f"{cell_name(cell)} is not certain: nothing proves it safe or mined")
         total = analysis.mines
     else:
         total = mines if mines is not None else position.mines
@@ -128,10 +129,12 @@ def explain(
     frontier = Frontier.of(position)
     covered = sorted((*frontier.frontier, *frontier.interior))
     if total is None:
-        raise ValueError(f"{cell_name(cell)} is not certain from the numbers alone, and the total is unknown")
+        raise InvalidValue(
+            f"{cell_name(cell)} is not certain from the numbers alone, and the total is unknown"
+        )
     found = _prove(covered, frontier.constraints, cell, mined, total - frontier.flags, max_nodes)
     if found is None:
-        raise ValueError(f"{cell_name(cell)} is not certain: nothing proves it safe or mined")
+        raise InvalidValue(f"{cell_name(cell)} is not certain: nothing proves it safe or mined")
     return Explanation(cell, mined, *found)
 
 
@@ -200,8 +203,10 @@ def _prove(
     return tuple(sorted(source[s] for s in proof)), bool(fixed), smallest
 
 
-class _PastBudget(Exception):
+class _PastBudget(OverBudget):
     """The search for a smallest proof went past its budget of nodes."""
+
+    what = "states"
 
 
 def _irreducible_proof(
@@ -286,7 +291,7 @@ def _smallest_hitting_set(
         if budget is not None:
             budget[0] -= 1
             if budget[0] < 0:
-                raise _PastBudget
+                raise _PastBudget("the search for a smallest proof passed its budget of nodes")
         picked = set(chosen)
         unhit = [s for s in sets if not s & picked]
         if not unhit:

@@ -11,14 +11,23 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from minesat.board import COVERED, FLAG, Action, Cell, Move, Position, cell_name
+from minesat.errors import InvalidValue, MinesatError
 
 
-class InconsistentPositionError(ValueError):
-    """No layout satisfies the position; ``cell`` is a number that cannot be met."""
+class InconsistentPositionError(MinesatError, ValueError):
+    """No layout satisfies the position; ``cell`` is a number that cannot be met, ``reason`` why.
+
+    >>> err = InconsistentPositionError((0, 1), "needs 2 mines, has 1 place")
+    >>> str(err), err.cell
+    ('A2: needs 2 mines, has 1 place', (0, 1))
+    """
 
     def __init__(self, cell: Cell, message: str) -> None:
         super().__init__(f"{cell_name(cell)}: {message}")
-        self.cell = cell
+        self.cell, self.reason = cell, message
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return InconsistentPositionError, (self.cell, self.reason)
 
 
 @dataclass(frozen=True)
@@ -99,11 +108,11 @@ def total_of(position: Position, mines: int | None) -> int | None:
 
     >>> total_of(Position.from_rows(["1?"], mines=1), -3)
     Traceback (most recent call last):
-    ValueError: the total number of mines must be >= 0, not -3
+    minesat.errors.InvalidValue: the total number of mines must be >= 0, not -3
     """
     total = mines if mines is not None else position.mines
     if total is not None and total < 0:
-        raise ValueError(f"the total number of mines must be >= 0, not {total}")
+        raise InvalidValue(f"the total number of mines must be >= 0, not {total}")
     return total
 
 

@@ -30,6 +30,7 @@ from functools import lru_cache
 from itertools import combinations
 
 from minesat.board import COVERED, FLAG, Position, neighbour_table
+from minesat.errors import OverBudget
 
 #: A constraint as masks: ``(cells, mines, number)``, ``mines`` of the covered
 #: cells in the mask ``cells``, stated by the number at flat index ``number``.
@@ -296,7 +297,7 @@ def solutions(constraints: Sequence[MaskConstraint], limit: int) -> list[int] | 
         nonlocal steps
         steps += 1
         if steps > limit:
-            raise _TooManySteps
+            raise _TooManySteps("the listing passed its step limit", steps, limit)
         if i == last:
             found.append(mined)
             return
@@ -325,8 +326,10 @@ def solutions(constraints: Sequence[MaskConstraint], limit: int) -> list[int] | 
     return found
 
 
-class _TooManySteps(Exception):
+class _TooManySteps(OverBudget):
     """The search passed its limit."""
+
+    what = "states"
 
 
 def cells(mask: int, cols: int) -> list[tuple[int, int]]:

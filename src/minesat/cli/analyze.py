@@ -22,12 +22,14 @@ from minesat.cli.common import (
     check_output,
     check_time_limit,
     check_total,
+    error_line,
     fail,
     is_stdout,
     percent,
     plural,
     write_output,
 )
+from minesat.errors import InvalidValue
 from minesat.exact.budget import DEFAULT_MAX_MEMORY, Budget, resident_bytes
 from minesat.formats.wanted import InputError, read_board
 from minesat.game import render_grid
@@ -205,8 +207,8 @@ def analyze(
     if explain_cell is not None:
         try:
             target = parse_cell(explain_cell)
-        except ValueError as err:
-            fail(f"--explain: {err}")
+        except InvalidValue as err:
+            fail(f"--explain: {error_line(err)}")
     if svg is not None and len(files) != 1:
         fail(f"--svg draws one position: give one FILE, not {len(files)}")
     if svg is not None:
@@ -219,7 +221,7 @@ def analyze(
             position = read_board(path, format, "position", "analyze")
             assert isinstance(position, Position)
             if (refusal := too_small(budget, position)) is not None:
-                raise InputError(f"{path}: {refusal}")
+                raise InputError(refusal, path=str(path))
             analysis = analyze_within(analyzer, position, mines, budget, began)
             if target is not None:
                 _explain(path, position, analysis, target, explain_cell or "", as_json)
@@ -233,9 +235,9 @@ def analyze(
             hint = "" if position.cells_in(COVERED) else _LAYOUT_HINT
             _report_error(path, f"inconsistent position: {err}{hint}", as_json)
             continue
-        except ValueError as err:  # e.g. --explain on a cell that is not certain
+        except InvalidValue as err:  # e.g. --explain on a cell that is not certain
             status = max(status, EXIT_BAD_INPUT)
-            _report_error(path, str(err), as_json)
+            _report_error(path, error_line(err), as_json)
             continue
         if svg is not None:
             _write_svg(svg, position, analysis, str(path))
@@ -267,7 +269,7 @@ def _explain(
 ) -> None:
     """Why a certain cell is certain; for an uncertain cell, its probability (not an error)."""
     if not (0 <= cell[0] < position.rows and 0 <= cell[1] < position.cols):
-        raise ValueError(f"--explain {given}: off the {position.rows}x{position.cols} board")
+        raise InvalidValue(f"--explain {given}: off the {position.rows}x{position.cols} board")
     if as_json:
         typer.echo(json.dumps({"file": str(path), **explain_json(position, analysis, cell)}))
         return

@@ -9,7 +9,8 @@ import typer
 
 from minesat.board import FLAG, Layout, Position
 from minesat.cli import app
-from minesat.cli.common import EXIT_BAD_INPUT, check_output, fail, is_stdout, plural, write_output
+from minesat.cli.common import EXIT_BAD_INPUT, check_output, error_line, fail, is_stdout, plural, write_output
+from minesat.errors import InvalidValue
 from minesat.formats import (
     EXTENSIONS,
     FORMATS,
@@ -101,8 +102,8 @@ def convert(
     try:
         # Standard output has no extension to name a format: text unless --to says otherwise.
         out_format = format_for(target, to if to is not None or not is_stdout(target) else "text")
-    except ValueError as err:
-        fail(str(err), EXIT_BAD_INPUT)
+    except InvalidValue as err:
+        fail(err, EXIT_BAD_INPUT)
     board = load(source, from_, layout)
     if isinstance(board, Position) and out_format == "mbf":
         fail(
@@ -113,6 +114,6 @@ def convert(
     try:
         content = format_layout(board, out_format) if isinstance(board, Layout) else format_position(
             board, out_format)
-    except ValueError as err:
-        fail(with_path(target, str(err)), EXIT_BAD_INPUT)
+    except InvalidValue as err:
+        fail(with_path(target, error_line(err)), EXIT_BAD_INPUT)
     write_output(target, content, "the board")

@@ -29,6 +29,7 @@ from typing import Annotated, Any, NoReturn
 import typer
 
 from minesat.board import PRESETS, Cell, parse_cell
+from minesat.errors import InvalidValue, MinesatError, one_line, option_name
 from minesat.generate import FirstClick
 from minesat.stats import percent  # noqa: F401  (the commands import it from here)
 from minesat.words import agree, plural  # noqa: F401  (the commands import them from here)
@@ -61,8 +62,11 @@ EXIT_BAD_INPUT = 2  # unreadable file, bad option value
 EXIT_INTERRUPTED = 130  # Ctrl-C: 128 + SIGINT
 
 
-def fail(message: str, status: int = EXIT_BAD_INPUT) -> NoReturn:
-    """Print ``minesat: message`` on stderr (one line, no traceback) and exit."""
+def fail(message: str | BaseException, status: int = EXIT_BAD_INPUT) -> NoReturn:
+    """Print ``minesat: message`` on stderr (one line, no traceback) and exit; an error is said
+    as :func:`error_line` says it."""
+    if isinstance(message, BaseException):
+        message = error_line(message)
     typer.echo(f"minesat: {message}", err=True)
     raise typer.Exit(status)
 
@@ -282,17 +286,24 @@ def refuse_stdout(path: Path | None, option: str, why: str) -> None:
 
 
 def error_line(err: BaseException) -> str:
-    r"""One line for an error: an OS error names its path first (``/sys/foo: Operation not
-    permitted``, not ``[Errno 1] Operation not permitted: '/sys/foo'``), others say what they say.
+    r"""One line for an error: minesat's own in the command line's words (its options, ``--db``,
+    where the library says ``store=``), an OS error with its path first (``/sys/foo: Operation not
+    permitted``, not ``[Errno 1] Operation not permitted: '/sys/foo'``), others as they say it.
+
+    >>> from minesat.errors import OverBudget
+    >>> error_line(OverBudget("past {time_limit:2 s}", advice="raise {time_limit}", template=True))
+    'past --time-limit 2 s; raise --time-limit'
 
     >>> error_line(PermissionError(1, "Operation not permitted", "/sys/foo"))
     '/sys/foo: Operation not permitted'
     >>> error_line(ValueError("a  message\nover lines"))
     'a message over lines'
     """
+    if isinstance(err, MinesatError):
+        return err.render(option_name)
     if isinstance(err, OSError) and err.strerror:
         return path_error(err.filename, err) if err.filename else err.strerror
-    return " ".join(str(err).split())
+    return one_line(str(err))
 
 
 def path_error(path: Path | str, err: OSError, doing: str | None = None) -> str:
@@ -402,8 +413,8 @@ def given_start(text: str, rows: int, cols: int) -> Cell:
     """Parse an explicit ``--start``; a cell off the board fails."""
     try:
         cell = parse_cell(text)
-    except ValueError as err:
-        fail(f"--start: {err}")
+    except InvalidValue as err:
+        fail(f"--start: {error_line(err)}")
     if not (0 <= cell[0] < rows and 0 <= cell[1] < cols):
         fail(f"--start {text} is off the {rows}x{cols} board")
     return cell
@@ -452,6 +463,6 @@ def check_strategy(name: str) -> str:
 
     try:
         get_strategy(name)
-    except ValueError as err:
-        fail(str(err))
+    except InvalidValue as err:
+        fail(err)
     return name

@@ -12,6 +12,7 @@ import typer
 
 from minesat.cli import app
 from minesat.cli.common import EXIT_OUTPUT_FAILED, check_output, fail, is_stdout, path_error
+from minesat.errors import one_line
 
 
 @app.command()
@@ -52,10 +53,9 @@ def export(
     from minesat.store import GameStore, StoreError
 
     def unreadable(exc: Exception) -> NoReturn:
-        reason = " ".join(str(exc).split())
-        if not reason.startswith(str(db)):
-            reason = f"{db}: not a readable minesat game database ({reason})"
-        fail(reason)
+        if isinstance(exc, StoreError):  # it names the file, and says what to do
+            fail(exc)
+        fail(f"{db}: not a readable minesat game database ({one_line(str(exc))})")
 
     if is_stdout(out):
         out = None
@@ -83,7 +83,7 @@ def export(
                 with closing(store.games()) as games:
                     write_parquet(games, out, config=store.config, guesses=guesses)
             except ParquetUnavailable as exc:
-                fail(str(exc))
+                fail(exc)
             except OSError as exc:
                 fail(f"{out}: cannot write ({exc.strerror or exc})")
             except (sqlite3.Error, ValueError, KeyError) as exc:

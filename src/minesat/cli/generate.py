@@ -35,6 +35,7 @@ from minesat.cli.common import (
     refuse_unused,
     start_cell,
 )
+from minesat.errors import InvalidValue
 from minesat.formats import open_atomic
 from minesat.formats.boardset import format_board
 from minesat.generate import FirstClick, check_mine_count
@@ -115,8 +116,8 @@ def generate(
         fail(f"--method must be one of {', '.join(tries_first)}, not {method!r}")
     try:
         check_mine_count(rows, cols, mines, cell, rule)
-    except ValueError as exc:
-        fail(str(exc))
+    except InvalidValue as exc:
+        fail(exc)
 
     progress = _Progress(count)
     boards = generate_boards(
@@ -140,7 +141,7 @@ def generate(
         fail(f"past --time-limit {time_limit:g} s: {made} of {plural(count, 'board')} made, board {made + 1} "
              f"not found in {plural(exc.tries, 'try')}; raise --time-limit or place fewer mines", 1)
     except NoGuessError as exc:
-        fail(str(exc))
+        fail(exc)
     except OSError as exc:  # writing --out (standard output's errors are met for every command alike)
         fail(path_error(out or "-", exc, "cannot write the board set"), EXIT_OUTPUT_FAILED)
     if no_guess:

@@ -12,6 +12,7 @@ import typer
 from minesat.board import Layout
 from minesat.cli import app
 from minesat.cli.common import EXIT_BAD_INPUT
+from minesat.errors import InvalidValue
 from minesat.formats import read_layout
 from minesat.formats.boardset import iter_boardset
 from minesat.metrics import metrics as layout_metrics
@@ -74,7 +75,7 @@ def metrics(
 def _layouts(path: Path) -> Iterator[tuple[int | None, Layout]]:
     """``(line, layout)`` per board of a board set, or ``(None, layout)`` for a layout file."""
     if path.is_dir():
-        raise ValueError(f"{path}: is a directory, not a board file")
+        raise InvalidValue(f"{path}: is a directory, not a board file")
     if path.suffix.lower() in BOARD_SET_EXTENSIONS:
         yield from iter_boardset(path)
     else:

@@ -28,6 +28,7 @@ from minesat.cli.common import (
     check_time_limit,
     check_total,
     check_workers,
+    error_line,
     fail,
     first_click_rule,
     given_options,
@@ -35,6 +36,7 @@ from minesat.cli.common import (
     plural,
     refuse_unused,
 )
+from minesat.errors import InvalidValue, ListingRefused
 from minesat.exact.budget import Budget
 from minesat.executors import SchedulerError
 from minesat.formats.wanted import InputError, read_board
@@ -175,18 +177,18 @@ def perfect(
         cell = _start(start, rows, cols)
         try:
             check_mine_count(rows, cols, mines, cell, rule)
-        except ValueError as err:
-            fail(str(err))
+        except InvalidValue as err:
+            fail(err)
         with _bar(show_bar) as bar:
             try:
                 result = perfect_play(
                     rows, cols, mines, rule, cell, max_states=max_states, time_limit=limit,
                     progress=bar("perfect"), workers=workers, scheduler=scheduler, max_memory=memory,
                 )
-            except ValueError as err:  # the mines fit around no start
-                fail(str(err))
+            except InvalidValue as err:  # the mines fit around no start
+                fail(err)
             except SchedulerError as err:
-                fail(str(err))
+                fail(err)
             try:
                 counts = {
                     name: strategy_wins(rows, cols, mines, rule, result.start, name, progress=bar(name),
@@ -194,9 +196,9 @@ def perfect(
                     for name in names
                 }
             except PastBudget as err:  # the search is done: its states are the run's
-                _past_budget(str(err), result.states, as_json)
+                _past_budget(error_line(err), result.states, as_json)
     except PastBudget as err:
-        _past_budget(str(err), err.states, as_json)
+        _past_budget(error_line(err), err.states, as_json)
     except KeyboardInterrupt:
         fail(f"interrupted after {time.perf_counter() - began:.1f} s", 130)
     result = PerfectResult(**{**result.__dict__, "strategies": counts})
@@ -224,7 +226,7 @@ def _from_position(
     try:
         position = read_board(path, format, "position", "perfect")
     except InputError as err:
-        fail(str(err))
+        fail(err)
     assert isinstance(position, Position)
     if mines is not None:
         position = position.with_mines(mines)
@@ -237,9 +239,9 @@ def _from_position(
                 progress=bar("perfect"), max_memory=budget.max_memory,
             )
     except InconsistentPositionError as err:
-        _past_budget(f"{path}: inconsistent position: {err}", 0, as_json)
-    except ValueError as err:  # too many layouts to list
-        _past_budget(f"{path}: {err}", 0, as_json)
+        _past_budget(f"{path}: inconsistent position: {error_line(err)}", 0, as_json)
+    except (ListingRefused, InvalidValue) as err:  # too many layouts to list
+        _past_budget(f"{path}: {error_line(err)}", 0, as_json)
     if as_json:
         typer.echo(json.dumps({"file": str(path), **result.to_json()}))
     else:

@@ -24,6 +24,7 @@ import typer
 from minesat.board import FLAG, PRESETS, Action, Cell, Move, cell_name, parse_cell
 from minesat.cli import app
 from minesat.cli.common import EXIT_BAD_INPUT, fail, percent, plural
+from minesat.errors import InvalidValue
 from minesat.game import LEGEND, Game, MoveResult
 from minesat.generate import FirstClick, check_mine_count
 
@@ -51,7 +52,7 @@ _NAME = re.compile(r"^[A-Za-z]{1,3}[0-9]{1,4}$")
 _MOVE = re.compile(r"^[A-Za-z]{1,3}[0-9]{1,4}[*+-]?$")
 
 
-class CommandError(ValueError):
+class CommandError(InvalidValue):
     """A line that is not a command; the message is shown to the player."""
 
 
@@ -131,7 +132,7 @@ class Session:
             return
         try:
             result = game.play(move)
-        except ValueError as err:  # a layout the rule cannot draw; check_playable prevents it
+        except InvalidValue as err:  # a layout the rule cannot draw; check_playable prevents it
             self.echo(f"error: {err}")
             return
         self.echo(f"{verb} {cell_name(cell)}: {result.value}")
@@ -174,7 +175,7 @@ class Session:
         """Run one command line; False when the player quits."""
         try:
             verb, arg = parse_command(line)
-        except ValueError as err:  # CommandError, or a cell name like A0
+        except InvalidValue as err:  # CommandError, or a cell name like A0
             self.echo(f"error: {err}")
             return True
         match verb:
@@ -192,7 +193,7 @@ class Session:
                 assert isinstance(arg, tuple) and len(arg) == 3
                 try:
                     self.new(*arg)
-                except ValueError as err:
+                except InvalidValue as err:
                     self.echo(f"error: {err}")
             case _:
                 assert isinstance(arg, tuple) and len(arg) == 2
@@ -262,8 +263,8 @@ def play(
     session = Session(FirstClick(first_click), seed, typer.echo)
     try:
         session.new(*size)  # type: ignore[arg-type]
-    except ValueError as err:
-        fail(str(err), EXIT_BAD_INPUT)
+    except InvalidValue as err:
+        fail(err, EXIT_BAD_INPUT)
     session.echo("type help for the commands")
     for line in input_lines():
         if not session.handle(line):

@@ -18,6 +18,7 @@ from minesat.cli.common import (
     ProgressLine,
     check_output,
     check_viewer_size,
+    error_line,
     fail,
     is_stdout,
     path_error,
@@ -26,6 +27,7 @@ from minesat.cli.common import (
     refuse_stdout,
     write_output,
 )
+from minesat.errors import InvalidValue
 from minesat.formats.replay import MAX_REPLAY_BYTES, REPLAY_FORMATS, Replay, parse_replay, read_replay
 from minesat.formats.wanted import with_path
 from minesat.replay import ReplayReview, review_replay
@@ -89,12 +91,12 @@ def _replay(files: list[Path], *, as_json: bool, html: Path | None, moves: bool,
         try:
             source = _read_stdin(fmt) if str(path) == "-" else read_replay(path, fmt)
             if html is not None and (too_large := check_viewer_size(source.rows, source.cols)) is not None:
-                raise ValueError(too_large)
+                raise InvalidValue(too_large)
             with _progress("<stdin>" if str(path) == "-" else path.name) as progress:
                 result = review_replay(source, fmt, keep_analyses=html is not None, progress=progress)
         except (ValueError, OSError) as err:
             status = EXIT_BAD_INPUT
-            line = with_path(path, getattr(err, "strerror", None) or " ".join(str(err).split()))
+            line = with_path(path, getattr(err, "strerror", None) or error_line(err))
             typer.echo(f"minesat: {line}", err=True)
             if as_json:
                 typer.echo(json.dumps({"file": str(path), "error": line}))
@@ -117,7 +119,9 @@ def _replay(files: list[Path], *, as_json: bool, html: Path | None, moves: bool,
 def _read_stdin(fmt: str | None) -> Replay:
     """The replay on standard input: its format cannot come from a name, so ``--format`` must say."""
     if fmt is None:
-        raise ValueError(f"reading a replay from standard input needs --format ({', '.join(REPLAY_FORMATS)})")
+        raise InvalidValue(
+            f"reading a replay from standard input needs --format ({', '.join(REPLAY_FORMATS)})"
+        )
     data = sys.stdin.buffer.read(MAX_REPLAY_BYTES + 1)
     return parse_replay(data, fmt, "<stdin>")
 

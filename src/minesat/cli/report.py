@@ -10,6 +10,7 @@ import typer
 
 from minesat.cli import app
 from minesat.cli.common import EXIT_OUTPUT_FAILED, check_output, error_line, fail, is_stdout, path_error
+from minesat.errors import one_line
 
 
 @app.command()
@@ -74,7 +75,7 @@ def report(
         try:
             references = rep.read_references(reference)
         except rep.ReferenceError as exc:
-            fail(str(exc))
+            fail(exc)
         except OSError as exc:
             fail(path_error(reference, exc, "cannot read the references"))
     summaries = []
@@ -85,10 +86,9 @@ def report(
             fail(f"{path}: no such game database")
         except (StoreError, sqlite3.Error, OSError, ValueError, KeyError) as exc:
             # A damaged file can fail while its rows are read, not only when opened.
-            reason = " ".join(str(exc).split())
-            if not reason.startswith(str(path)):
-                reason = f"{path}: not a readable minesat game database ({reason})"
-            fail(reason)
+            if isinstance(exc, StoreError):  # it names the file, and says what to do
+                fail(exc)
+            fail(f"{path}: not a readable minesat game database ({one_line(str(exc))})")
     # Two runs on the same boards are also compared game by game (SPEC section 8); a store of
     # several players is several runs, one per player.
     labelled = rep.unique_labels(summaries)

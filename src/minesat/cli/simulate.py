@@ -36,6 +36,7 @@ from minesat.cli.common import (
     refuse_stdout,
     start_cell,
 )
+from minesat.errors import InputError, InvalidValue
 from minesat.executors import SchedulerError, check_scheduler
 from minesat.formats import BoardFormatError
 from minesat.formats.boardset import iter_boardset
@@ -155,7 +156,7 @@ def simulate(
                     mix_players=mix_players,
                 )
         except (SchedulerError, BoardFormatError, StoreError) as exc:
-            fail(str(exc))
+            fail(exc)
         except sqlite3.DatabaseError as exc:
             fail(str(store.damaged(exc)))
         except KeyboardInterrupt as exc:
@@ -223,8 +224,8 @@ def _config(
     config = RunConfig(rows=rows, cols=cols, mines=mines, rule=rule, start=cell, seed=seed, strategy=strategy)
     try:
         check_config(config)
-    except ValueError as exc:
-        fail(str(exc))
+    except InvalidValue as exc:
+        fail(exc)
     return config
 
 
@@ -249,7 +250,7 @@ def _board_config(
     except StopIteration:
         fail(f"{path}:1:1: empty board set: no layout in the file")
     except BoardFormatError as exc:
-        fail(str(exc))
+        fail(exc)
     except OSError as exc:
         fail(f"{path}: {exc.strerror or exc}")
     cell = start_cell(start, first.rows, first.cols)
@@ -258,8 +259,8 @@ def _board_config(
         check_config(config)
     except OSError as exc:
         fail(f"{path}: {exc.strerror or exc}")
-    except ValueError as exc:  # BoardFormatError names file:line:column itself
-        fail(str(exc))
+    except (InputError, InvalidValue) as exc:  # a BoardFormatError names file:line:column itself
+        fail(exc)
     if games is not None and games > count:
         fail(f"--games {games} is more than the {plural(count, 'board')} in {path}")
     return config, count if games is None else games

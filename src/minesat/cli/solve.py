@@ -17,6 +17,7 @@ from minesat.cli.common import (
     check_output,
     check_strategy,
     check_viewer_size,
+    error_line,
     fail,
     first_click_rule,
     is_stdout,
@@ -27,6 +28,7 @@ from minesat.cli.common import (
     start_cell,
     write_output,
 )
+from minesat.errors import InvalidValue
 from minesat.formats import UnsupportedFormatError
 from minesat.formats.replay import MAX_WRITTEN_SIDE, written_format_for
 from minesat.formats.wanted import InputError, read_board
@@ -106,7 +108,7 @@ def solve(
     try:
         layout = read_board(layout_file, fmt, "layout", "solve")
     except InputError as err:
-        fail(str(err))
+        fail(err)
     assert isinstance(layout, Layout)
     rule = first_click_rule(first_click)
     cell = start_cell(start, layout.rows, layout.cols)
@@ -128,7 +130,7 @@ def solve(
         try:
             written = written_format_for(save_replay)
         except UnsupportedFormatError as err:
-            fail(str(err))
+            fail(err)
         if max(layout.rows, layout.cols) > MAX_WRITTEN_SIDE:
             fail(f"{save_replay}: {written.upper()} replays hold boards up to {MAX_WRITTEN_SIDE}x"
                  f"{MAX_WRITTEN_SIDE} cells, not {layout.rows}x{layout.cols}")
@@ -136,16 +138,16 @@ def solve(
     if oracle:
         try:
             risky = solve_oracle(layout, cell, rule)
-        except ValueError as err:
-            fail(str(err))
+        except InvalidValue as err:
+            fail(err)
         _print_oracle(risky, cell, rule, as_json)
         return
 
     steps: list[Step] = []
     try:
         record = play_game(layout, cell, strategy=get_strategy(strategy), rule=rule, trace=steps)
-    except ValueError as err:
-        fail(str(err))
+    except InvalidValue as err:
+        fail(err)
     if html is not None:
         _write_viewer(html, layout_file, layout, record, cell, rule, strategy)
     if save_replay is not None:
@@ -240,8 +242,8 @@ def _write_replay(out: Path, layout: Layout, record: GameRecord, strategy: str) 
     replay = record_game(layout, record.moves, format=written_format_for(out), path=str(out), player=player)
     try:
         write_replay(replay, out)
-    except ValueError as err:  # a board or game the format cannot hold
-        fail(f"{out}: {err}")
+    except InvalidValue as err:  # a board or game the format cannot hold
+        fail(f"{out}: {error_line(err)}")
     except OSError as err:
         fail(path_error(out, err, "cannot write the replay"), EXIT_OUTPUT_FAILED)
     typer.echo(f"wrote {out}", err=True)

@@ -25,6 +25,7 @@ from minesat.cli.common import (
     path_error,
     refuse_stdout,
 )
+from minesat.errors import InvalidValue
 
 
 @app.command()
@@ -148,8 +149,8 @@ def sweep(
         if start is not None:
             try:
                 cell = parse_cell(start)
-            except ValueError as err:
-                raise ValueError(f"--start: {err}") from None
+            except InvalidValue as err:
+                fail(f"--start: {error_line(err)}")
         plan = plan_sweep(
             sizes,
             split_list(first_click.lower(), "--first-click"),
@@ -159,8 +160,8 @@ def sweep(
             start=cell,
             seed=seed,
         )
-    except ValueError as exc:
-        fail(str(exc))
+    except InvalidValue as exc:
+        fail(exc)
     directory = db if db is not None else plan.default_dir()
     if directory.exists() and not directory.is_dir():
         fail(f"{directory}: is a file; --db names the directory of the stores, one per point")
@@ -175,7 +176,7 @@ def sweep(
         try:
             check_scheduler(scheduler)
         except SchedulerError as exc:
-            fail(str(exc))
+            fail(exc)
 
     what = f"sweep: {plan.points()} points on {len(plan.curves)} curves"
     try:

@@ -33,6 +33,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from minesat.errors import OverBudget
 from minesat.exact.budget import checkpoint
 from minesat.exact.geometry import MINE
 
@@ -60,8 +61,10 @@ def pair_limit(size: int) -> int:
     return PAIRS_PER_LAYOUT * size + PAIRS_FLOOR
 
 
-class TooAlike(Exception):
-    """More alike pairs than :func:`alike_pairs` was asked to find."""
+class TooAlike(OverBudget):
+    """More alike pairs than :func:`alike_pairs` was asked to find (``limit``)."""
+
+    what = "pairs"
 
 
 def alike_pairs(
@@ -98,7 +101,8 @@ def alike_pairs(
             found_b.append(np.maximum(xs[i], ys[j]))
             found[0] += len(i)
             if max_pairs is not None and found[0] > max_pairs:
-                raise TooAlike(f"more than {max_pairs} alike pairs among {len(seen)} layouts")
+                said = f"more than {max_pairs} alike pairs among {len(seen)} layouts"
+                raise TooAlike(said, found[0], max_pairs)
 
     # The blocks still to compare, a stack of (rows, other rows or None for "among themselves",
     # depth): a walk of its own rather than a recursion, which would go as deep as the cells.

@@ -33,7 +33,13 @@ from contextvars import ContextVar
 from dataclasses import dataclass
 from functools import lru_cache
 
+from minesat.errors import ListingRefused, OverBudget, PastBudget
 from minesat.stats import approximate
+
+__all__ = [
+    "Budget", "Clock", "ListingRefused", "OutOfMemory", "OutOfTime", "OverBudget", "PastBudget",
+    "checkpoint", "listing_refusal", "watching", "which_budget",
+]
 
 #: States searched before giving up, by default. How long that takes depends on the
 #: board: 5 to 11 minutes on small boards, a quarter of an hour to an hour on a late expert position
@@ -76,62 +82,16 @@ HEADROOM = 0.03
 TRIM_EVERY = 0.05
 
 
-class OverBudget(Exception):
-    """Every stop at a budget: ``spent`` of ``what`` (states, seconds or bytes) against ``limit``.
-
-    The one base of the budget stops, whatever the work (an exact search, an analysis):
-    a caller that catches it knows the work was cut short, not wrong.
-
-    >>> stop = OutOfMemory(2 * 10**9, 0, 10**9)
-    >>> isinstance(stop, OverBudget), stop.what, stop.spent, stop.limit
-    (True, 'memory', 2000000000, 1000000000)
-    >>> import pickle
-    >>> str(pickle.loads(pickle.dumps(stop))) == str(stop)
-    True
-    """
-
-    what = "work"
-
-    def __init__(self, message: str, spent: float | None = None, limit: float | None = None) -> None:
-        super().__init__(message)
-        self.message = message
-        self.spent = spent
-        self.limit = limit
-
-    def __str__(self) -> str:
-        # ``args`` hold what the class is built from (so that a stop pickles, from a worker
-        # process to its parent); the message is said as it was made.
-        return self.message
-
-
-class PastBudget(OverBudget):
-    """The search needed more states, time or layouts than allowed; the message says how far it got."""
-
-    what = "states"
-
-    def __init__(self, message: str, states: int, settled: int, layouts: int) -> None:
-        super().__init__(message, states)
-        self.args = (message, states, settled, layouts)
-        self.states = states
-        self.settled = settled
-        self.layouts = layouts
-
-
-class ListingRefused(ValueError):
-    """A position whose layouts the search will not list: too many, or a listing past the memory
-    it may hold (counted before anything is listed). The message says which."""
-
-
 class OutOfTime(OverBudget):
     """The work ran past its time limit (raised by :class:`Clock`; a search turns it into
     :class:`PastBudget`): ``spent`` seconds against a ``limit``."""
 
     what = "time"
+    parameter = "time_limit"
 
     def __init__(self, spent: float | None = None, limit: float | None = None) -> None:
         told = "" if spent is None or limit is None else f"{spent:.3g} s: past the time limit of {limit:g} s"
         super().__init__(told, spent, limit)
-        self.args = (spent, limit)
 
 
 class OutOfMemory(OverBudget):
@@ -140,11 +100,11 @@ class OutOfMemory(OverBudget):
     the budget."""
 
     what = "memory"
+    parameter = "max_memory"
 
     def __init__(self, held: int, more: int, limit: int) -> None:
         told = f"{held} bytes held and {more} more asked for: past the budget of {limit} bytes"
         super().__init__(told, held + more, limit)
-        self.args = (held, more, limit)
         self.held, self.more = held, more
 
 
@@ -333,16 +293,28 @@ def listing_bytes(cells: int, layouts: int) -> int:
     return cells * layouts + 3 * cells * ((layouts + 7) // 8 + 40) + BOARD_CELL_BYTES * cells
 
 
-def too_many(layouts: str) -> str:
+def too_many(layouts: str, limit: int = MAX_LAYOUTS) -> str:
     """How a refusal says that ``layouts`` (a count as said) are more than the search lists.
 
     >>> too_many("1.1e13")
     '1.1e13 layouts: more than the 4000000 the search lists'
     """
-    return f"{layouts} layouts: more than the {MAX_LAYOUTS} the search lists"
+    return f"{layouts} layouts: more than the {limit} the search lists"
 
 
-def listing_refusal(cells: int, layouts: int, max_memory: int | None = None) -> str | None:
+def too_many_layouts(said: str, cells: int, layouts: int | None = None, at_least: bool = False,
+                     limit: int = MAX_LAYOUTS) -> ListingRefused:
+    """The refusal of ``said`` layouts (a count as said; ``layouts`` the count itself, when one
+    was made) of a ``cells``-cell board: more than ``limit``.
+
+    >>> too_many_layouts("7.4e20701", 10**6, at_least=True).render()
+    'at least 7.4e20701 layouts: more than the 4000000 the search lists'
+    """
+    told = too_many(f"at least {said}" if at_least else said, limit)
+    return ListingRefused(told, count=said, layouts=layouts, cells=cells, limit=limit, at_least=at_least)
+
+
+def listing_refusal(cells: int, layouts: int, max_memory: int | None = None) -> ListingRefused | None:
     """Why a search cannot list ``layouts`` layouts of a ``cells``-cell board; ``None`` when it can.
 
     Counted, never listed: the answer comes at once however large the board.
@@ -354,15 +326,19 @@ def listing_refusal(cells: int, layouts: int, max_memory: int | None = None) -> 
     >>> listing_refusal(49, 3_838_380) is None
     True
     >>> from math import comb
-    >>> listing_refusal(40_000, comb(39_999, 3))
-    '1.1e13 layouts: more than the 4000000 the search lists'
-    >>> listing_refusal(1_000_000, 999_991, max_memory=10**9)
+    >>> refusal = listing_refusal(40_000, comb(39_999, 3))
+    >>> str(refusal), refusal.what, refusal.limit
+    ('1.1e13 layouts: more than the 4000000 the search lists', 'layouts', 4000000)
+    >>> refusal = listing_refusal(1_000_000, 999_991, max_memory=10**9)
+    >>> str(refusal)
     '999991 layouts of 1000000 cells: a listing of 1.4e12 bytes, past the memory budget of 1000 MB'
+    >>> refusal.what, refusal.spent, refusal.limit
+    ('memory', 1375508000000, 1000000000)
     >>> listing_refusal(1_000_000, 1) is None
     True
     """
     if layouts > MAX_LAYOUTS:
-        return too_many(approximate(layouts))
+        return too_many_layouts(approximate(layouts), cells, layouts)
     size = listing_bytes(cells, layouts)
     if layouts > 1 and size > (MAX_LISTING if max_memory is None else max_memory):
         noun = "layout" if layouts == 1 else "layouts"
@@ -371,7 +347,12 @@ def listing_refusal(cells: int, layouts: int, max_memory: int | None = None) -> 
             else f"past {memory_budget(max_memory)}"
         )
         listing = f"a listing of {approximate(size)} bytes"
-        return f"{approximate(layouts)} {noun} of {cells} cells: {listing}, {budget}"
+        return ListingRefused(
+            f"{approximate(layouts)} {noun} of {cells} cells: {listing}, {budget}",
+            count=approximate(layouts),
+            layouts=layouts, cells=cells, limit=MAX_LAYOUTS, listing_bytes=size,
+            max_memory=MAX_LISTING if max_memory is None else max_memory, memory_given=max_memory is not None,
+        )
     return None
 
 
@@ -388,20 +369,23 @@ def memory_budget(max_memory: int) -> str:
 STOPS = (OutOfTime, OutOfMemory, MemoryError)
 
 
-def which_budget(err: Exception, max_states: int | None, time_limit: float | None) -> tuple[str, str]:
-    """Which budget ran out, as the message names it, and what to do: raise the option that sets it.
+def which_budget(err: BaseException, max_states: int | None, time_limit: float | None) -> tuple[str, str]:
+    """Which budget ran out, and what to do: raise the parameter that sets it. Both name it as
+    a template (``{time_limit}``: :class:`~minesat.errors.MinesatError` says it in each face's words).
 
     A :class:`MemoryError` is the system's own limit (a cap on the process below its budget).
 
     >>> which_budget(OutOfMemory(0, 0, 10**9), None, None)
-    ('past the memory budget of 1000 MB', 'raise --max-memory')
+    ('past the memory budget of 1000 MB', 'raise {max_memory}')
+    >>> which_budget(OutOfTime(), None, 2.0)
+    ('past {time_limit:2 s}', 'raise {time_limit}')
     >>> which_budget(MemoryError(), None, None)
     ('out of memory (the system gave no more, below the budget)', 'give it more memory')
     """
     if isinstance(err, OutOfTime):
-        return f"past --time-limit {time_limit:g} s", "raise --time-limit"
+        return f"past {{time_limit:{time_limit:g} s}}", "raise {time_limit}"
     if isinstance(err, OutOfMemory):
-        return f"past {memory_budget(err.limit)}", "raise --max-memory"
+        return f"past {memory_budget(int(err.limit or 0))}", "raise {max_memory}"
     if isinstance(err, MemoryError):
         return "out of memory (the system gave no more, below the budget)", "give it more memory"
-    return f"past --max-states {max_states}", "raise --max-states"
+    return f"past {{max_states:{max_states}}}", "raise {max_states}"

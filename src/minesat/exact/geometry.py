@@ -22,7 +22,7 @@ from operator import itemgetter
 import numpy as np
 
 from minesat.board import Cell, neighbour_table
-from minesat.exact.budget import checkpoint, too_many
+from minesat.exact.budget import ListingRefused, checkpoint
 
 #: What a layout matrix holds for a mine (numbers are 0..8).
 MINE = 9
@@ -34,12 +34,9 @@ COVERED = 10
 FLAGGED = 11
 
 
-class TooManyLayouts(Exception):
-    """More layouts than a search lists (:data:`~minesat.exact.budget.MAX_LAYOUTS`)."""
-
-    def __init__(self, layouts: int) -> None:
-        super().__init__(too_many(str(layouts)))
-        self.layouts = layouts
+#: More layouts than a search lists, or a listing past its memory: the one refusal,
+#: :class:`~minesat.errors.ListingRefused` (this name kept for the code that imports it from here).
+TooManyLayouts = ListingRefused
 
 
 class Board:

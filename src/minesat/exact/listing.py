@@ -20,6 +20,7 @@ import numpy as np
 
 from minesat.analysis.constraints import Component, Frontier
 from minesat.board import FLAG, Cell, Position
+from minesat.errors import InvalidValue
 from minesat.exact.budget import checkpoint
 from minesat.exact.geometry import COVERED, FLAGGED, layout_numbers
 
@@ -161,10 +162,10 @@ def position_layouts(position: Position, limit: int) -> np.ndarray:
     [[1, 1, 1, 9], [1, 1, 9, 1], [1, 9, 1, 1]]
     """
     if position.mines is None:
-        raise ValueError("perfect play needs the total number of mines (a '# mines: N' header)")
+        raise InvalidValue("perfect play needs the total number of mines (a '# mines: N' header)")
     listed = list_layouts(position, limit)
     if listed is None:
-        raise ValueError(f"more than {limit} layouts are consistent with the position: too many to list")
+        raise InvalidValue(f"more than {limit} layouts are consistent with the position: too many to list")
     cells, layouts = listed
     flags = [i for i, s in enumerate(position.cells) if s == FLAG]
     index = np.asarray([r * position.cols + c for r, c in cells], dtype=np.int32)

@@ -17,6 +17,7 @@ import numpy as np
 
 from minesat.analysis import Analysis, Analyzer
 from minesat.board import COVERED, FLAG, Cell, Position, cell_name
+from minesat.errors import InvalidValue
 from minesat.exact.budget import (
     DEFAULT_MAX_MEMORY,
     DEFAULT_MAX_STATES,
@@ -84,15 +85,18 @@ def interior_bound(position: Position) -> tuple[int, int] | None:
     return interior, min((lowest, highest), key=lambda j: binomial_bits(interior, j))
 
 
-def _far_past_any_listing(position: Position, max_layouts: int) -> str | None:
+def _far_past_any_listing(position: Position, max_layouts: int) -> ListingRefused | None:
     """Why a huge position is refused before it is analysed (:func:`interior_bound` past
     :data:`~minesat.stats.EXACT_BINOMIAL_BITS` bits), or ``None``. It says "if any fits": a
     position no layout fits is refused as well, only for another reason than the one given."""
     bound = interior_bound(position)
     if bound is None or binomial_bits(*bound) <= EXACT_BINOMIAL_BITS:
         return None
-    return (f"at least {approximate_binomial(*bound)} layouts, if any fits the position: "
-            f"more than the {max_layouts} the search lists")
+    said = approximate_binomial(*bound)
+    return ListingRefused(
+        f"at least {said} layouts, if any fits the position: more than the {max_layouts} the search lists",
+        count=said, cells=position.rows * position.cols, limit=max_layouts, at_least=True,
+    )
 
 
 class PositionSearch:
@@ -132,7 +136,7 @@ class PositionSearch:
         memo: dict[bytes, int] | None = None,
     ) -> None:
         if position.mines is None:
-            raise ValueError("perfect play needs the total number of mines (a '# mines: N' header)")
+            raise InvalidValue("perfect play needs the total number of mines (a '# mines: N' header)")
         self.clock = Clock(time_limit, progress, max_memory)
         self.position = position
         self.max_states, self.time_limit = max_states, time_limit
@@ -154,7 +158,7 @@ class PositionSearch:
         """List the layouts and set up the search (watched by the clock, as the search is)."""
         max_states = self.max_states
         if analysis is None and (hopeless := _far_past_any_listing(position, max_layouts)) is not None:
-            raise ListingRefused(hopeless)
+            raise hopeless
         # The position's analysis (given, when the caller has it): it raises, naming a cell, when
         # no layout fits, and counts the layouts before any is listed.
         self.analysis = analysis if analysis is not None else Analyzer().analyze(position)
@@ -163,9 +167,11 @@ class PositionSearch:
         cells = position.rows * position.cols
         refusal = listing_refusal(cells, counted if counted is not None else 0, max_memory)
         if refusal is None and counted is not None and counted > max_layouts:
-            refusal = f"{approximate(counted)} layouts: more than the {max_layouts} asked for"
+            said = approximate(counted)
+            refusal = ListingRefused(f"{said} layouts: more than the {max_layouts} asked for",
+                                     count=said, layouts=counted, cells=cells, limit=max_layouts)
         if refusal is not None:
-            raise ListingRefused(f"{refusal} (consistent with the position)")
+            raise refusal.reworded(f"{refusal} (consistent with the position)")
         matrix = position_layouts(position, max_layouts)
         board = self.board = Board.of(position.rows, position.cols)
         self.seen = position_bytes(position)

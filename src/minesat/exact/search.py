@@ -57,6 +57,7 @@ from typing import Any, TypeVar
 
 import numpy as np
 
+from minesat.errors import OverBudget
 from minesat.exact.alike import LOCAL_SIZE, Alike, NoTable, SparseAlike, tabulate
 from minesat.exact.budget import checkpoint
 from minesat.exact.geometry import COVERED, MINE, Board
@@ -105,11 +106,14 @@ _BLANK = 12
 _TO_LEARN = 13
 
 
-class OutOfBudget(Exception):
-    """The search evaluated more states than it was allowed."""
+class OutOfBudget(OverBudget):
+    """The search evaluated more states than it was allowed (``states``, the limit)."""
 
-    def __init__(self, states: int) -> None:
-        super().__init__(f"more than {states} states")
+    what = "states"
+    parameter = "max_states"
+
+    def __init__(self, states: int, spent: int | None = None) -> None:
+        super().__init__(f"more than {states} states", spent, states)
         self.states = states
 
 
@@ -405,7 +409,7 @@ class PerfectSearch:
                     late.tabulate()  # the bounds of the states still to come use it
             self._late = [(late, due) for late, due in self._late if late.alike is None]
         if self.max_states is not None and self.states > self.max_states:
-            raise OutOfBudget(self.max_states)
+            raise OutOfBudget(self.max_states, self.states)
         checkpoint()  # the time, and every few milliseconds the memory held
         if self.progress is not None and not self.states % PROGRESS_EVERY:
             self.progress(self.states)

@@ -96,8 +96,8 @@ def format_for(path: str | os.PathLike[str], format: str | None = None) -> str:
     if suffix not in EXTENSIONS:
         known = ", ".join(EXTENSIONS)
         raise UnsupportedFormatError(
-            f"{path}: cannot tell the board format from the extension {suffix or '(none)'!r} "
-            f"(use {known}, or name the format)"
+            f"cannot tell the board format from the extension {suffix or '(none)'!r} "
+            f"(use {known}, or name the format)", path=str(path),
         )
     return EXTENSIONS[suffix]
 

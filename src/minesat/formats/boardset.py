@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from typing import IO, Any
 
 from minesat.board import MAX_SIDE, Cell, Layout
+from minesat.errors import MinesatError
 from minesat.formats.common import MAX_BYTES, BoardFormatError, too_large
 from minesat.words import plural
 
@@ -236,8 +237,12 @@ def scan_boardset(path: str | os.PathLike[str], check: Any = None) -> BoardSetIn
         if check is not None:
             try:
                 check(layout)
-            except ValueError as err:
-                raise BoardFormatError(name, number, 1, str(err)) from None
+            except ValueError as err:  # what ``check`` refuses (said in each face's words, as it says it)
+                said = err.message if isinstance(err, MinesatError) else str(err)
+                refused = BoardFormatError(name, number, 1, said)
+                if isinstance(err, MinesatError):
+                    refused.templated, refused.advice = err.templated, err.advice
+                raise refused from None
         count = number
     if size is None:
         raise BoardFormatError(name, 1, 1, "empty board set: no layout in the file")

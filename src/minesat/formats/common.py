@@ -5,7 +5,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from minesat.board import COVERED, FLAG, MAX_SIDE, Position, neighbours
+from minesat.board import COVERED, FLAG, MAX_SIDE, Cell, Position, neighbours
+from minesat.errors import InputError, InvalidValue, Namer
 from minesat.words import plural
 
 #: Largest file read, in bytes: a MAX_SIDE x MAX_SIDE board with line ends and quoting,
@@ -13,20 +14,34 @@ from minesat.words import plural
 MAX_BYTES = (MAX_SIDE + 2) ** 2 + 64 * 1024
 
 
-class BoardFormatError(ValueError):
-    """A board file that cannot be read: names the file, 1-based line and column, and why.
+class BoardFormatError(InputError):
+    """A board file that cannot be read: names the file, 1-based line and column, and why;
+    ``cell`` the cell they point at, when they point at one.
 
-    >>> str(BoardFormatError("a.txt", 3, 9, "4 in a corner"))
-    'a.txt:3:9: 4 in a corner'
+    >>> err = BoardFormatError("a.txt", 3, 9, "4 in a corner", cell=(2, 8))
+    >>> str(err), err.line, err.column, err.cell, err.message
+    ('a.txt:3:9: 4 in a corner', 3, 9, (2, 8), '4 in a corner')
     """
 
-    def __init__(self, path: str, line: int, column: int, message: str) -> None:
-        self.path, self.line, self.column, self.message = path, line, column, message
-        super().__init__(f"{path}:{line}:{column}: {message}")
+    def __init__(self, path: str, line: int, column: int, message: str, *, cell: Cell | None = None) -> None:
+        super().__init__(message, path=path, line=line, column=column, cell=cell)
 
 
-class UnsupportedFormatError(ValueError):
-    """A format that is unknown, or cannot hold this board (a position in MBF)."""
+class UnsupportedFormatError(InvalidValue):
+    """A format that is unknown, or cannot hold this board (a position in MBF); ``path`` the file
+    whose name says no format, when that is what went wrong.
+
+    >>> str(UnsupportedFormatError("no format has the extension '.xyz'", path="foo.xyz"))
+    "foo.xyz: no format has the extension '.xyz'"
+    """
+
+    def __init__(self, message: str, *, path: str | None = None) -> None:
+        super().__init__(message)
+        self.path = path
+
+    def said(self, name: Namer) -> str:
+        said = super().said(name)
+        return f"{self.path}: {said}" if self.path is not None else said
 
 
 # Shown as ``minesat.formats.BoardFormatError`` in tracebacks: that is where users import it.
@@ -87,12 +102,13 @@ def check_position(path: str, position: Position, where: Locator) -> None:
                     path,
                     *where(r, c),
                     f"more flags than mines: flag {flags} of a board with {plural(position.mines, 'mine')}",
+                    cell=(r, c),
                 )
         elif state > 0:
             around = sum(1 for _ in neighbours((r, c), rows, cols))
             if state > around:
                 raise BoardFormatError(
-                    path, *where(r, c), f"number {state} is larger than its {around} neighbours"
+                    path, *where(r, c), f"number {state} is larger than its {around} neighbours", cell=(r, c)
                 )
         elif state not in (0, COVERED):  # pragma: no cover - readers only produce known states
             raise BoardFormatError(path, *where(r, c), f"bad cell state {state}")

@@ -48,6 +48,7 @@ import struct
 from datetime import UTC, datetime
 
 from minesat.board import Layout
+from minesat.errors import InvalidValue
 from minesat.formats.replay import (
     MAX_WRITTEN_SIDE,
     ByteReader,
@@ -262,9 +263,9 @@ def write(replay: Replay) -> bytes:
     """
     rows, cols, size = replay.rows, replay.cols, replay.cell_size
     if max(rows, cols) > MAX_WRITTEN_SIDE or not 1 <= size <= 255 or max(rows, cols) * size > 32767:
-        raise ValueError(f"EVF holds boards up to 255x255 cells of 32 767 pixels a side, not {rows}x{cols}")
+        raise InvalidValue(f"EVF holds boards up to 255x255 cells of 32 767 pixels a side, not {rows}x{cols}")
     if not replay.events or replay.events[0].kind not in ("mv", "lc", "rc", "pf"):
-        raise ValueError("an EVF file starts with a move, a press or a pre-flag")
+        raise InvalidValue("an EVF file starts with a move, a press or a pre-flag")
     meta = replay.metadata
     summary = 0x80 if replay.completed else 0
     summary |= 0x10 if meta.get("nf") == "true" else 0
@@ -300,16 +301,16 @@ def _events(replay: Replay) -> bytes:
     first = replay.events[0]
     time = round(first.time * 1000)
     if not 0 <= time <= 255:
-        raise ValueError(f"an EVF file's first event is at most 255 ms into the game, not {time} ms")
+        raise InvalidValue(f"an EVF file's first event is at most 255 ms into the game, not {time} ms")
     out = bytearray(struct.pack(">BBHH", _CODES[first.kind], time, first.x, first.y))
     x, y = first.x, first.y
     for event in replay.events[1:]:
         if event.kind not in _CODES:
-            raise ValueError(f"EVF has no mouse event {event.kind!r}")
+            raise InvalidValue(f"EVF has no mouse event {event.kind!r}")
         now = round(event.time * 1000)
         step = now - time
         if step < 0:
-            raise ValueError(f"events out of order at {event.time} s")
+            raise InvalidValue(f"events out of order at {event.time} s")
         while step > 255:
             pause = min(step, 65535)
             out += struct.pack(">BH", _PAUSE, pause)

@@ -112,9 +112,12 @@ class ReplayFormatError(BoardFormatError):
     """
 
     def __init__(self, path: str, offset: int, message: str) -> None:
-        self.path, self.offset, self.message = path, offset, message
-        self.line, self.column = 1, offset + 1
-        ValueError.__init__(self, f"{path}:byte {offset}: {message}")
+        super().__init__(path, 1, offset + 1, message)
+        self.offset = offset
+
+    @property
+    def where(self) -> str:
+        return f"{self.path}:byte {self.offset}"
 
 
 ReplayFormatError.__module__ = "minesat.formats"

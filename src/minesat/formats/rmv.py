@@ -49,6 +49,7 @@ from collections import defaultdict
 from datetime import UTC, datetime
 
 from minesat.board import Layout
+from minesat.errors import InvalidValue
 from minesat.formats.replay import (
     MAX_WRITTEN_SIDE,
     BoardEvent,
@@ -272,7 +273,7 @@ def write(replay: Replay) -> bytes:
     """
     rows, cols, meta = replay.rows, replay.cols, replay.metadata
     if max(rows, cols) > MAX_WRITTEN_SIDE or not 1 <= replay.cell_size <= 255:
-        raise ValueError(f"RMV holds boards up to 255x255 cells, not {rows}x{cols}")
+        raise InvalidValue(f"RMV holds boards up to 255x255 cells, not {rows}x{cols}")
     # The version text names the program, as Viennasweeper's does ("Vienna Minesweeper - Release 5.0.0").
     version_info = program_text(meta).encode()
     player = meta.get("player", "").encode()[:255]
@@ -310,10 +311,10 @@ def _events(replay: Replay) -> bytes:
     for index, event in enumerate(replay.events):
         if event.kind != "pf":
             if event.kind not in _CODES:
-                raise ValueError(f"RMV has no mouse event {event.kind!r}")
+                raise InvalidValue(f"RMV has no mouse event {event.kind!r}")
             time = round(event.time * 1000)
             if not 0 <= time <= _MAX_TIME_MS:
-                raise ValueError(f"RMV times are 0 to {_MAX_TIME_MS} ms, not {time}")
+                raise InvalidValue(f"RMV times are 0 to {_MAX_TIME_MS} ms, not {time}")
             flags = (buttons | _BUTTONS.get(event.kind, 0)) & ~_RELEASES.get(event.kind, 0)
             short = last is not None and event.kind == "mv" and flags == buttons
             if short and last is not None:

@@ -193,7 +193,7 @@ def position_from_rows(
             state = STATES.get(ch)
             if state is None:
                 raise BoardFormatError(
-                    path, *where(r, c), f"unknown character {ch!r} (a position uses ? * F . 0-8)"
+                    path, *where(r, c), f"unknown character {ch!r} (a position uses ? * F . 0-8)", cell=(r, c)
                 )
             cells.append(state)
     height, width = len(rows), len(rows[0])

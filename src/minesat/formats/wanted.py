@@ -3,7 +3,8 @@
 The CLI's commands and the web app both read boards this way: a layout where
 a position is wanted (or the other way round) is refused with a message that
 says what the file is, and every problem is an :class:`InputError` whose
-message names the file (``name:LINE:COL: ...`` where a line and column apply).
+error keeps the file, and the line, column and cell where they apply, as fields
+(``name:LINE:COL: ...`` when said).
 """
 
 from __future__ import annotations
@@ -14,11 +15,16 @@ from pathlib import Path
 from typing import Literal
 
 from minesat.board import COVERED, FLAG, Layout, Position
-from minesat.formats import MAX_BYTES, format_for, parse_layout, parse_position, read_layout, read_position
-
-
-class InputError(ValueError):
-    """Input a command cannot use; the message is one line that names the file."""
+from minesat.errors import InputError, MinesatError, one_line
+from minesat.formats import (
+    MAX_BYTES,
+    UnsupportedFormatError,
+    format_for,
+    parse_layout,
+    parse_position,
+    read_layout,
+    read_position,
+)
 
 
 def with_path(path: str | Path, message: str) -> str:
@@ -53,21 +59,23 @@ def read_board(
     if name == "-":
         data = sys.stdin.buffer.read(MAX_BYTES + 1)
         if len(data) > MAX_BYTES:
-            raise InputError(f"<stdin>: more than {MAX_BYTES} bytes: too large for a board")
+            raise InputError(f"more than {MAX_BYTES} bytes: too large for a board", path="<stdin>")
         return board_from_content(data, "<stdin>", format or "text", want, command, check_kind)
     try:
         if path.is_dir():
-            raise InputError(f"{name}: is a directory, not a board file")
+            raise InputError("is a directory, not a board file", path=name)
         fmt = format_for(path, format)
         read_p = lambda: read_position(path, fmt)  # noqa: E731
         read_l = lambda: read_layout(path, fmt)  # noqa: E731
         return _of_kind(name, fmt, read_p, read_l, want, command, check_kind)
     except InputError:
         raise
-    except (ValueError, RecursionError) as err:
-        raise InputError(with_path(name, " ".join(str(err).split()))) from None
+    except UnsupportedFormatError as err:  # the format named, or the file's extension
+        raise InputError(err.message, path=name) from None
+    except (ValueError, RecursionError) as err:  # what a reader let through: still one line, the file first
+        raise _named(name, err) from None
     except OSError as err:
-        raise InputError(f"{name}: {err.strerror or err}") from None
+        raise InputError(err.strerror or str(err), path=name) from None
 
 
 def board_from_content(
@@ -87,7 +95,7 @@ def board_from_content(
     >>> board_from_content("1x\\n", "board", "text", "position", "analyze")
     Traceback (most recent call last):
     ...
-    minesat.formats.wanted.InputError: board:1:2: unknown character 'x' (a position uses ? * F . 0-8)
+    minesat.formats.BoardFormatError: board:1:2: unknown character 'x' (a position uses ? * F . 0-8)
     """
     try:
         fmt = format_for(name, format)
@@ -96,8 +104,15 @@ def board_from_content(
         return _of_kind(name, fmt, read_p, read_l, want, command, check_kind)
     except InputError:
         raise
-    except (ValueError, RecursionError) as err:
-        raise InputError(with_path(name, " ".join(str(err).split()))) from None
+    except UnsupportedFormatError as err:  # the format named, or the file's extension
+        raise InputError(err.message, path=name) from None
+    except (ValueError, RecursionError) as err:  # what a reader let through: still one line, the file first
+        raise _named(name, err) from None
+
+
+def _named(name: str, err: ValueError | RecursionError) -> InputError:
+    """An error reading ``name`` that names no file (a board too large, say) as an :class:`InputError`."""
+    return InputError(one_line(str(err)) or type(err).__name__, path=name)
 
 
 def _of_kind(
@@ -114,12 +129,14 @@ def _of_kind(
         return read_p() if want == "position" else read_l()
     if want == "position":
         if fmt == "mbf":
-            raise InputError(f"{name}: an MBF file is {KIND['layout']}; {command} wants {KIND['position']}")
+            raise InputError(f"an MBF file is {KIND['layout']}; {command} wants {KIND['position']}",
+                             path=name)
         position = read_p()
         if not position.cells_in(COVERED) and not _shows_play(position, read_l):
             raise InputError(
-                f"{name}: only mines and blank cells, so this is {KIND['layout']}; "
-                f"{command} wants {KIND['position']}"
+                f"only mines and blank cells, so this is {KIND['layout']}; "
+                f"{command} wants {KIND['position']}",
+                path=name,
             )
         return position
     if fmt in ("text", "json"):
@@ -127,12 +144,12 @@ def _of_kind(
         # without error: its covered cells would silently count as mine-free.
         try:
             as_position = read_p()
-        except ValueError:
+        except MinesatError:
             as_position = None
         if as_position is not None and as_position.cells_in(COVERED):
             raise InputError(
-                f"{name}: covered cells ('?'), so this is {KIND['position']}; {command} wants "
-                f"{KIND['layout']}"
+                f"covered cells ('?'), so this is {KIND['position']}; {command} wants {KIND['layout']}",
+                path=name,
             )
     return read_l()
 
@@ -149,6 +166,6 @@ def _shows_play(position: Position, read_layout: Callable[[], Layout]) -> bool:
         return True
     try:
         mines = read_layout().mines
-    except ValueError:
+    except MinesatError:
         return True  # not a layout at all
     return set(position.cells_in(FLAG)) != mines

@@ -32,13 +32,14 @@ from minesat.exact.budget import (
     PastBudget,
     checkpoint,
     listing_bytes,
+    too_many_layouts,
     watching,
     which_budget,
 )
-from minesat.exact.geometry import MINE, Board, TooManyLayouts, bit_set, layouts_matrix
+from minesat.exact.geometry import MINE, Board, bit_set, layouts_matrix
 from minesat.exact.search import drive
 from minesat.generate import FirstClick, check_mine_count, kept_clear
-from minesat.stats import WinShare
+from minesat.stats import WinShare, approximate
 
 
 @dataclass(frozen=True)
@@ -194,7 +195,7 @@ def strategy_wins(
     The same layouts as :func:`~minesat.perfect.perfect_play`: uniform among
     those the rule allows; under ``any`` a mine at the start loses at once.
     Raises :class:`ValueError` for an unknown strategy or mines that do not fit,
-    :class:`~minesat.exact.geometry.TooManyLayouts` for a board too large to list,
+    :class:`~minesat.errors.ListingRefused` for a board too large to list,
     and :class:`~minesat.exact.budget.PastBudget` past ``time_limit`` seconds
     (counted from ``began``, a ``time.perf_counter()``, by default the call) or
     ``max_memory`` bytes held.
@@ -210,7 +211,7 @@ def strategy_wins(
     pool = [i for i in range(board.cells) if board.cell(i) not in clear]
     layouts = comb(len(pool), mines)
     if layouts > MAX_LAYOUTS:
-        raise TooManyLayouts(layouts)
+        raise too_many_layouts(approximate(layouts), board.cells, layouts)
     clock = Clock(time_limit, None, max_memory)
     if time_limit is not None:
         clock.deadline = began + time_limit  # the limit of the whole run, not of this count alone
@@ -226,7 +227,7 @@ def strategy_wins(
         settled = tree.settled if tree is not None else 0
         raise PastBudget(
             f"{past} while counting {strategy}'s wins: {settled / layouts:.1%} of the layouts settled "
-            f"after {tree.positions if tree is not None else 0} positions; {advice} or leave out --strategy",
-            0, settled, layouts,
+            f"after {tree.positions if tree is not None else 0} positions",
+            0, settled, layouts, advice=f"{advice} or leave out {{strategy}}",
         ) from None
     return StrategyCount(strategy, wins, layouts, tree.positions, time.perf_counter() - began)

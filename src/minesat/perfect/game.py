@@ -19,20 +19,20 @@ from minesat.exact.budget import (
     DEFAULT_MAX_MEMORY,
     DEFAULT_MAX_STATES,
     DEFAULT_TIME_LIMIT,
-    MAX_LAYOUTS,
     STOPS,
     Clock,
+    ListingRefused,
     OutOfMemory,
     OutOfTime,
     PastBudget,
     Progress,
     listing_refusal,
     memory_budget,
-    too_many,
+    too_many_layouts,
     watching,
     which_budget,
 )
-from minesat.exact.geometry import Board, TooManyLayouts
+from minesat.exact.geometry import Board
 from minesat.exact.search import OutOfBudget
 from minesat.generate import FirstClick, check_mine_count, kept_clear, mines_fit
 from minesat.perfect.parallel import PartPastBudget, describe_part, parallel_start_values
@@ -58,16 +58,13 @@ def _refuse_unlisted(
         # Far past any listing, and too large to count within a time limit (math.comb of half a
         # million cells takes seconds, in one call no clock stops): said from logarithms, with
         # the least count it could be.
-        raise PastBudget(
-            f"start {cell_name(hardest)} has {too_many(approximate_binomial(pool, mines))}; try a smaller "
-            "board or fewer mines", 0, 0, MAX_LAYOUTS + 1
-        )
+        refusal = too_many_layouts(approximate_binomial(pool, mines), rows * cols)
+        said = f"start {cell_name(hardest)} has {refusal}; try a smaller board or fewer mines"
+        raise refusal.reworded(said)
     layouts = comb(pool, mines) if 0 <= mines <= pool else 0
-    refusal = listing_refusal(rows * cols, layouts, max_memory)
-    if refusal is not None:
-        raise PastBudget(
-            f"start {cell_name(hardest)} has {refusal}; try a smaller board or fewer mines", 0, 0, layouts
-        )
+    if (refused := listing_refusal(rows * cols, layouts, max_memory)) is not None:
+        said = f"start {cell_name(hardest)} has {refused}; try a smaller board or fewer mines"
+        raise refused.reworded(said)
 
 
 @dataclass(frozen=True)
@@ -196,14 +193,10 @@ def _in_process(
     for done, cell in enumerate(candidates):
         try:
             values.append(solver.start_value(cell, rule))
-        except TooManyLayouts as err:
-            refusal = listing_refusal(solver.board.cells, err.layouts, solver.max_memory)
-            raise PastBudget(
-                f"start {cell_name(cell)} has {refusal or err}; try a smaller board or fewer mines",
-                solver.states,
-                solver.settled,
-                solver.total,
-            ) from None
+        except ListingRefused as err:
+            refused = err.reworded(f"start {cell_name(cell)} has {err}; try a smaller board or fewer mines")
+            refused.states, refused.settled, refused.layouts = solver.states, solver.settled, solver.total
+            raise refused from None
         except (OutOfBudget, *STOPS) as err:
             past = which_budget(err, max_states, time_limit)
             raise PastBudget(
@@ -229,30 +222,30 @@ def _in_parallel(
         return parallel_start_values(board.rows, board.cols, solver.mines, rule, candidates, workers=workers,
                                      scheduler=scheduler, max_states=max_states, progress=progress,
                                      max_memory=solver.max_memory)
-    except TooManyLayouts as err:  # as in one process: too many, or a listing past the memory budget
-        refusal = listing_refusal(board.cells, err.layouts, solver.max_memory)
-        said = f"{refusal or err}; try a smaller board or fewer mines"
-        raise PastBudget(said, 0, 0, solver.total) from None
+    except ListingRefused as err:  # as in one process: too many, or a listing past the memory budget
+        refused = err.reworded(f"{err}; try a smaller board or fewer mines")
+        refused.layouts = solver.total
+        raise refused from None
     except OutOfMemory as err:  # listing the parts, before any was handed out
         raise PastBudget(
             f"past {memory_budget(err.limit)} while listing the layouts of all {len(candidates)} starts for "
-            "the workers; raise --max-memory or try a smaller board",
+            "the workers; raise {max_memory} or try a smaller board",
             0, 0, solver.total,
         ) from None
     except OutOfTime:
         share = progress.settled / solver.total if solver.total else 0.0
         raise PastBudget(
-            f"past --time-limit {progress.time_limit:g} s (checked as each part comes back, after "
+            f"past {{time_limit:{progress.time_limit:g} s}} (checked as each part comes back, after "
             f"{progress.seconds:.0f} s): {share:.1%} of the layouts of all {len(candidates)} starts settled "
-            f"after {progress.states} states; raise --time-limit or try a smaller board",
+            f"after {progress.states} states; raise {{time_limit}} or try a smaller board",
             progress.states, progress.settled, solver.total,
         ) from None
     except PartPastBudget as err:
         share = err.settled / solver.total if solver.total else 0.0
         if err.memory is not None:
-            past, each, option = f"past {memory_budget(err.memory)}", "worker", "--max-memory"
+            past, each, option = f"past {memory_budget(err.memory)}", "worker", "{max_memory}"
         else:
-            past, option = f"past --max-states {max_states}", "--max-states"
+            past, option = f"past {{max_states:{max_states}}}", "{max_states}"
             each = "number a first click can show"
         raise PastBudget(
             f"{past} on {describe_part(err.start, err.value)} (with several workers the budget is for "

@@ -28,13 +28,15 @@ import numpy as np
 
 from minesat.analysis import Analysis
 from minesat.board import COVERED, Cell, Position
+from minesat.errors import InvalidValue
 from minesat.exact import geometry
-from minesat.exact.budget import MAX_LAYOUTS
-from minesat.exact.geometry import Board, TooManyLayouts, bit_set, layouts_matrix
+from minesat.exact.budget import MAX_LAYOUTS, too_many_layouts
+from minesat.exact.geometry import Board, bit_set, layouts_matrix
 from minesat.exact.search import ROOT_ALIKE, PerfectSearch, Universe
 from minesat.generate import FirstClick, check_mine_count, kept_clear
 from minesat.guess import mine_probability
 from minesat.perfect.follow import StrategyTree
+from minesat.stats import approximate
 
 
 @dataclass(frozen=True)
@@ -134,7 +136,7 @@ def strategy_gaps(
     the start are lost by every player and the rest are those of ``safe``, so
     its gaps are those of ``safe``. Gaps come largest first. Raises
     :class:`ValueError` for an unknown strategy, mines that do not fit or
-    ``any``, and :class:`~minesat.exact.geometry.TooManyLayouts` for a board
+    ``any``, and :class:`~minesat.errors.ListingRefused` for a board
     too large to list.
     """
     from minesat.player import get_strategy
@@ -142,14 +144,14 @@ def strategy_gaps(
     began = time.perf_counter()
     rule = FirstClick(rule)
     if rule is FirstClick.ANY:
-        raise ValueError("gaps under 'any' are those under 'safe': a mine at the start loses for everyone")
+        raise InvalidValue("gaps under 'any' are those under 'safe': a mine at the start loses for everyone")
     get_strategy(strategy)
     check_mine_count(rows, cols, mines, start, rule)
     board = Board(rows, cols)
     clear = kept_clear(start, rows, cols, rule)
     pool = [i for i in range(board.cells) if board.cell(i) not in clear]
     if comb(len(pool), mines) > MAX_LAYOUTS:
-        raise TooManyLayouts(comb(len(pool), mines))
+        raise too_many_layouts(approximate(comb(len(pool), mines)), board.cells, comb(len(pool), mines))
     matrix = layouts_matrix(board, pool, mines)
     tree = _GapTree(board, mines, matrix, strategy, progress)
     everything = (1 << len(matrix)) - 1

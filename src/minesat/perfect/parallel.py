@@ -22,6 +22,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from minesat.board import Cell, cell_name
+from minesat.errors import OverBudget
 from minesat.exact.budget import Clock, OutOfMemory, watching
 from minesat.exact.geometry import TooManyLayouts
 from minesat.exact.search import OutOfBudget
@@ -45,12 +46,13 @@ class _Part:
     layouts: int
 
 
-class PartPastBudget(Exception):
+class PartPastBudget(OverBudget):
     """A worker's part needed more than its budget of states, or of memory when ``memory`` (the
     budget, bytes) is given (picklable, unlike a bare search error)."""
 
     def __init__(self, start: Cell, value: int, states: int, memory: int | None = None) -> None:
-        super().__init__(start, value, states, memory)
+        super().__init__(f"the part of {start} showing {value} passed its budget", states, memory)
+        self.what = "states" if memory is None else "memory"
         self.start = start
         self.value = value
         self.states = states

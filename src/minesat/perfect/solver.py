@@ -16,7 +16,7 @@ import numpy as np
 
 from minesat.board import Cell
 from minesat.exact.budget import DEFAULT_MAX_STATES, Progress, listing_refusal
-from minesat.exact.geometry import COVERED, Board, TooManyLayouts, bit_set, layouts_matrix
+from minesat.exact.geometry import COVERED, Board, bit_set, layouts_matrix
 from minesat.exact.search import PerfectSearch, Universe, root_alike
 from minesat.generate import FirstClick, check_mine_count, kept_clear
 from minesat.stats import WinShare
@@ -175,8 +175,8 @@ class PerfectPlay:
             board = self.board
             check_mine_count(board.rows, board.cols, self.mines, start, rule)
             listed = comb(_pool_size(board, start, rule), self.mines)
-            if listing_refusal(board.cells, listed, self.max_memory) is not None:
-                raise TooManyLayouts(listed)
+            if (refusal := listing_refusal(board.cells, listed, self.max_memory)) is not None:
+                raise refusal
             matrix, allowed = root_layouts(board, self.mines, start, rule)
             if not self._planned:
                 self.total += len(matrix)

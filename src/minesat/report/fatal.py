@@ -25,6 +25,7 @@ from pathlib import Path
 
 from minesat.analysis import Analysis, Analyzer
 from minesat.board import Layout, Move, Position
+from minesat.errors import InvalidValue
 from minesat.game import Game
 from minesat.generate import generate_layout
 from minesat.player import GameRecord, get_strategy, play_game
@@ -82,7 +83,7 @@ def replay_stored_game(config: RunConfig, game: StoredGame) -> ReplayedGame:
     Raises :class:`ValueError` for a run over a board set, whose boards the store does not hold.
     """
     if getattr(config, "boards", None):
-        raise ValueError("a run over a board set: the store does not hold its boards, so its games "
+        raise InvalidValue("a run over a board set: the store does not hold its boards, so its games "
                          "cannot be replayed from it")
     layout = generate_layout(
         config.rows, config.cols, config.mines, start=config.start, rule=config.rule, seed=game.seed
@@ -118,8 +119,9 @@ def fatal_svg(board: FatalBoard, cell_size: int = 18) -> str:
     )
 
 
-def game_page(replayed: ReplayedGame, label: str) -> str:
-    """The game as a self-contained viewer page (:mod:`minesat.viewer`), every move analysed."""
+def game_page(replayed: ReplayedGame, label: str, link_tip: bool = True) -> str:
+    """The game as a self-contained viewer page (:mod:`minesat.viewer`), every move analysed
+    (``link_tip``: as :func:`~minesat.viewer.render_viewer` takes it)."""
     from minesat.viewer import game_frames, record_summary, render_viewer
 
     config = replayed.config
@@ -131,4 +133,5 @@ def game_page(replayed: ReplayedGame, label: str) -> str:
         ("Seed", str(config.seed)),
     ]
     outcome = "Won" if replayed.record.won else "Lost"
-    return render_viewer(f"{outcome} game {replayed.game} of {label}", summary, frames, replayed.layout)
+    return render_viewer(f"{outcome} game {replayed.game} of {label}", summary, frames, replayed.layout,
+                         link_tip=link_tip)

@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from minesat.board import parse_cell
+from minesat.errors import InputError, InvalidValue
 from minesat.stats import normal_two_sided_p
 
 #: The columns every reference file has.
@@ -38,8 +39,15 @@ RULES = ("opening", "safe", "any")
 WIDTH_IN_SE = 3.92
 
 
-class ReferenceError(ValueError):
-    """A reference file that cannot be read; the message names file, line and column."""
+class ReferenceError(InputError):
+    """A reference file that cannot be read: ``path``, ``line`` and ``column`` where, and why.
+
+    >>> str(ReferenceError("refs.csv", 3, 9, "column 'games': 'x' is not a whole number"))
+    "refs.csv:3:9: column 'games': 'x' is not a whole number"
+    """
+
+    def __init__(self, path: str, line: int, column: int, message: str) -> None:
+        super().__init__(message, path=path, line=line, column=column)
 
 
 @dataclass(frozen=True)
@@ -171,15 +179,16 @@ def parse_references(handle: TextIO | Iterable[str], path: str) -> list[Referenc
             for name in REQUIRED:
                 if name not in names:
                     raise ReferenceError(
-                        f"{path}:{number}:1: missing column {name!r} (a reference file has "
-                        f"{', '.join(REQUIRED)}, and games or low, high)"
+                        path, number, 1,
+                        f"missing column {name!r} (a reference file has {', '.join(REQUIRED)}, and games or "
+                        "low, high)",
                     )
             if "games" not in names and not ("low" in names and "high" in names):
-                raise ReferenceError(f"{path}:{number}:1: missing column 'games' (or 'low' and 'high')")
+                raise ReferenceError(path, number, 1, "missing column 'games' (or 'low' and 'high')")
             continue
         out.append(_row(header, _split(line), path, number, len(line)))
     if header is None:
-        raise ReferenceError(f"{path}:1:1: empty reference file: no header row")
+        raise ReferenceError(path, 1, 1, "empty reference file: no header row")
     return out
 
 
@@ -188,14 +197,15 @@ def _row(header: list[tuple[str, int]], fields: list[tuple[str, int]], path: str
     if len(fields) != len(header):
         col = fields[len(header)][1] if len(fields) > len(header) else width + 1
         raise ReferenceError(
-            f"{path}:{number}:{col}: {len(fields)} fields where the header has {len(header)} "
-            "(quote a start written ROW,COL: \"3,3\")"
+            path, number, col,
+            f"{len(fields)} fields where the header has {len(header)} "
+            "(quote a start written ROW,COL: \"3,3\")",
         )
     values = {name.lower(): (text, col) for (name, _), (text, col) in zip(header, fields, strict=True)}
 
     def bad(name: str, why: str) -> ReferenceError:
         text, col = values[name]
-        return ReferenceError(f"{path}:{number}:{col}: column {name!r}: {text!r} {why}")
+        return ReferenceError(path, number, col, f"column {name!r}: {text!r} {why}")
 
     def whole(name: str, least: int) -> int:
         text, _ = values[name]
@@ -229,7 +239,7 @@ def _row(header: list[tuple[str, int]], fields: list[tuple[str, int]], path: str
         raise bad("rule", f"is not a first-click rule ({', '.join(RULES)})")
     try:
         start = parse_cell(values["start"][0])
-    except ValueError:
+    except InvalidValue:
         raise bad("start", "is not a cell name or ROW,COL") from None
     if not (0 <= start[0] < rows and 0 <= start[1] < cols):
         raise bad("start", f"is off the {rows}x{cols} board")
@@ -253,7 +263,7 @@ def read_references(path: str | Path) -> list[Reference]:
         with open(path, encoding="utf-8", newline="") as handle:
             return parse_references(handle, str(path))
     except UnicodeDecodeError as exc:
-        raise ReferenceError(f"{path}:1:1: not a UTF-8 text file ({exc.reason})") from None
+        raise ReferenceError(path, 1, 1, f"not a UTF-8 text file ({exc.reason})") from None
 
 
 def match_references(

@@ -21,6 +21,7 @@ from pathlib import Path
 import jinja2
 from markupsafe import Markup
 
+from minesat.errors import InvalidValue
 from minesat.provenance import describe_provenance
 from minesat.report.boards import PairedBoard, write_boards
 from minesat.report.document import Report, as_report, unique_labels
@@ -419,7 +420,7 @@ def _write(
     out = Path(out)
     kind = FORMATS.get(out.suffix.lower())
     if kind is None:
-        raise ValueError(f"{out}: unknown report format (use .html, .md or .json)")
+        raise InvalidValue(f"{out}: unknown report format (use .html, .md or .json)")
     out.parent.mkdir(parents=True, exist_ok=True)
     written = []
     if kind == "json":

@@ -49,6 +49,7 @@ def render_viewer(
     frames: Sequence[ViewerFrame],
     layout: Layout | None = None,
     mouse: MouseTrack | None = None,
+    link_tip: bool = True,
 ) -> str:
     """One self-contained HTML page that steps through ``frames``, and plays them back.
 
@@ -58,8 +59,9 @@ def render_viewer(
     ``mouse``, when given, is drawn over the board as the game plays (the
     pointer and its path since the last move). Playback runs on the frames'
     times when every move has one, else at two moves a second.
-    Raises :class:`ValueError` when the frames do not share one board size or
-    the layout does not fit it.
+    ``link_tip`` false leaves out the tip about the page's address (``?step=N``), which
+    means nothing inside another page (the web app's). Raises :class:`ValueError` when the
+    frames do not share one board size or the layout does not fit it.
     """
     rows, cols = check_frames(frames)
     if layout is not None and (layout.rows, layout.cols) != (rows, cols):
@@ -73,6 +75,7 @@ def render_viewer(
         css=Markup(_asset("viewer.css")),
         script=Markup(_script()),
         steps=len(frames),
+        link_tip=link_tip,
     )
 
 

@@ -16,7 +16,6 @@ Plain functions of plain data, so that a worker process can run them (see
 
 from __future__ import annotations
 
-import re
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import replace
@@ -26,18 +25,19 @@ from minesat.analysis import Analysis, Analyzer, InconsistentPositionError
 from minesat.analysis.engine import analyze_within
 from minesat.analysis.explain import explain_json
 from minesat.board import FLAG, Cell, Layout, Move, Position, cell_name, parse_cell
+from minesat.errors import InputError, InvalidValue, ListingRefused, StoreError
 from minesat.exact.budget import Budget
-from minesat.formats import ReplayFormatError, parse_replay
+from minesat.formats import parse_replay
 from minesat.formats.replay import replay_format_for
-from minesat.formats.wanted import InputError, board_from_content
+from minesat.formats.wanted import board_from_content
 from minesat.guess import mine_probability
 from minesat.guess.best import best_within
 from minesat.perfect import DEFAULT_MAX_STATES, PastBudget, perfect_from_position
 from minesat.player import Reason, get_strategy, next_step
 from minesat.replay import review_replay
 from minesat.review import GameReview, review_game, without_flags
-from minesat.stats import percent
-from minesat.store import GameStore, StoreError
+from minesat.stats import approximate, percent
+from minesat.store import GameStore
 from minesat.words import plural
 
 #: Board formats a request may name (``format``), as ``analyze --format`` takes them.
@@ -101,19 +101,21 @@ def read_position(body: object, command: str = "analyze") -> tuple[Position, int
     try:
         position = board_from_content(text, "board", fmt, "position", command)
     except InputError as err:
-        cell = _cell_at(text, str(err)) if fmt == "text" else None
+        cell = _cell_at(text, err.line, err.column) if fmt == "text" else None
         raise RequestError(400, str(err), **({"cell": cell} if cell else {})) from None
     assert isinstance(position, Position)
     return position, mines
 
 
-def _cell_at(text: str, message: str) -> str | None:
-    """The cell of a text board that ``board:LINE:COL: ...`` points at (rows are the lines not
-    starting with ``#``), or ``None`` when it points elsewhere (a header, past the rows)."""
-    found = re.match(r"board:(\d+):(\d+):", message)
-    if found is None:
+def _cell_at(text: str, line: int | None, column: int | None) -> str | None:
+    """The cell of a text board at ``line`` and ``column`` (1-based; rows are the lines not
+    starting with ``#``), or ``None`` when they point elsewhere (a header, past the rows).
+
+    >>> _cell_at("# mines: 1\\n1?\\n1x\\n", 3, 2), _cell_at("# mines: x\\n1?\\n", 1, 10)
+    ('B2', None)
+    """
+    if line is None or column is None:
         return None
-    line, column = int(found.group(1)), int(found.group(2))
     lines = text.split("\n")
     if not 1 <= line <= len(lines) or lines[line - 1].startswith("#") or column < 1:
         return None
@@ -139,7 +141,7 @@ def _analysis(position: Position, mines: int | None, analyzer: Analyzer | None =
         return (analyzer or Analyzer()).analyze(position, mines)
     except InconsistentPositionError as err:
         raise RequestError(422, f"inconsistent position: {err}", cell=cell_name(err.cell)) from None
-    except ValueError as err:
+    except InvalidValue as err:
         raise RequestError(400, str(err)) from None
 
 
@@ -157,7 +159,7 @@ def analyze_request(body: object, seconds: float | None = None) -> dict[str, Any
         analysis = analyze_within(analyzer, position, mines, Budget(time_limit=seconds))
     except InconsistentPositionError as err:
         raise RequestError(422, f"inconsistent position: {err}", cell=cell_name(err.cell)) from None
-    except ValueError as err:
+    except InvalidValue as err:
         raise RequestError(400, str(err)) from None
     cost = time.monotonic() - began
     if not analysis.exact and analysis.why and analysis.why.startswith("past"):
@@ -233,7 +235,7 @@ def explain_request(body: object) -> dict[str, Any]:
     analysis = _analysis(position, mines)
     try:
         return explain_json(position, analysis, cell)
-    except ValueError as err:  # an uncovered cell: nothing to explain
+    except InvalidValue as err:  # an uncovered cell: nothing to explain
         raise RequestError(400, str(err)) from None
 
 
@@ -243,7 +245,7 @@ def _cell(body: dict[str, Any], position: Position) -> Cell:
         raise RequestError(400, '"cell" is required: a cell name such as A5')
     try:
         cell = parse_cell(given)
-    except ValueError as err:
+    except InvalidValue as err:
         raise RequestError(400, f'"cell": {err}') from None
     if not (0 <= cell[0] < position.rows and 0 <= cell[1] < position.cols):
         raise RequestError(400, f'"cell": {given} is off the {position.rows}x{position.cols} board')
@@ -315,6 +317,8 @@ def perfect_request(body: object, max_states: int = DEFAULT_MAX_STATES) -> dict[
         result = perfect_from_position(position, max_states=budget)
     except InconsistentPositionError as err:
         raise RequestError(422, f"inconsistent position: {err}", cell=cell_name(err.cell)) from None
+    except ListingRefused as err:  # too many layouts to list
+        raise RequestError(422, too_many_layouts(err)) from None
     except PastBudget as err:
         more = " or a larger max_states" if body.get("max_states") is not None else ""
         raise RequestError(
@@ -322,8 +326,8 @@ def perfect_request(body: object, max_states: int = DEFAULT_MAX_STATES) -> dict[
             f"after {grouped(err.states)}, before the chance to win was known): try a position with fewer "
             f"covered cells{more}"
         ) from None
-    except ValueError as err:  # too many layouts to list
-        raise RequestError(422, too_many_layouts(str(err))) from None
+    except InvalidValue as err:
+        raise RequestError(422, str(err)) from None
     return result.to_json()
 
 
@@ -336,28 +340,25 @@ def grouped(n: int) -> str:
     return f"{n:,}".replace(",", " ")
 
 
-def too_many_layouts(message: str) -> str:
+def too_many_layouts(err: ListingRefused) -> str:
     """The search's refusal of a position with too many layouts to list, in the page's words.
 
-    >>> too_many_layouts("5.6e104 layouts: more than the 4000000 the search lists (consistent ...)")
-    'perfect play lists at most 4 000 000 layouts, and this position has 5.6e104: try it with ...'
-    >>> too_many_layouts("at least 7.4e20701 layouts, if any fits the position: more than the 4000000 "
-    ...                  "the search lists")
+    >>> from minesat.exact.budget import listing_refusal, too_many_layouts as refusal
+    >>> too_many_layouts(refusal("7.4e20701", 10**6, at_least=True))
     'perfect play lists at most 4 000 000 layouts, and this position has at least 7.4e20701: try ...'
+    >>> too_many_layouts(listing_refusal(1_000_000, 999_991))
+    "perfect play would need 1.4e12 bytes to list this position's 999991 layouts of 1 000 000 cells, ..."
     """
-    # The count, or a least count when the position was refused before its exact count.
-    said = r"((?:at least )?\S+) layouts(?:, if any fits the position)?"
-    found = re.match(rf"{said}: more than the (\d+) the search lists", message)
-    if found is not None:
-        return (f"perfect play lists at most {grouped(int(found.group(2)))} layouts, and this position has "
-                f"{found.group(1)}: try it with fewer cells covered")
-    listing = r"(\S+) layouts? of (\d+) cells: a listing of (\S+) bytes, more than the (\d+) MB"
-    found = re.match(listing, message)
-    if found is not None:
-        return (f"perfect play would need {found.group(3)} bytes to list this position's {found.group(1)} "
-                f"layouts of {grouped(int(found.group(2)))} cells, more than the {found.group(4)} MB it "
-                "holds: try it with fewer cells covered")
-    return message
+    if err.what == "layouts":
+        count = f"at least {err.count}" if err.at_least else err.count
+        return (f"perfect play lists at most {grouped(err.layout_limit)} layouts, and this position has "
+                f"{count}: try it with fewer cells covered")
+    if not err.memory_given:
+        listing = approximate(err.listing_bytes or 0)
+        return (f"perfect play would need {listing} bytes to list this position's {err.count} layouts "
+                f"of {grouped(err.cells)} cells, more than the {(err.max_memory or 0) // 10**6} MB it holds: "
+                "try it with fewer cells covered")
+    return err.message
 
 
 # --- games ------------------------------------------------------------------------------
@@ -490,8 +491,8 @@ def game_review_request(
     review = review_game(layout, [Move.parse(m) for m in moves], rule=rule, keep_analyses=True)
     result, *rest = review_summary(review)
     summary = [*about, result, *figures, *rest]
-    page = render_viewer(title, summary, review_frames(review), layout)
-    return {"summary": summary, "moves": [_reviewed(m) for m in review.moves], "page": embedded(page)}
+    page = render_viewer(title, summary, review_frames(review), layout, link_tip=False)
+    return {"summary": summary, "moves": [_reviewed(m) for m in review.moves], "page": page}
 
 
 def review_summary(review: GameReview) -> list[tuple[str, str]]:
@@ -505,15 +506,6 @@ def review_summary(review: GameReview) -> list[tuple[str, str]]:
             chance += f" (with the safest choices {percent(review.safest_survival)})"
         pairs.append(("Chance the guesses all survive", chance))
     return pairs
-
-
-#: The viewer page's tip about its address, which means nothing inside the app's page.
-VIEWER_LINK_TIP = "\nOpen <code>?step=N</code> or <code>#step=N</code> to start at step N."
-
-
-def embedded(page: str) -> str:
-    """A viewer page as the app shows it, inside its own page: without :data:`VIEWER_LINK_TIP`."""
-    return page.replace(VIEWER_LINK_TIP, "", 1)
 
 
 def _reviewed(move: Any) -> dict[str, Any]:
@@ -537,12 +529,12 @@ def replay_request(data: bytes, name: str) -> dict[str, Any]:
     try:
         replay = parse_replay(data, replay_format_for(name), name)
         result = review_replay(replay, keep_analyses=True, progress=progress)
-    except (ReplayFormatError, ValueError) as err:
-        raise RequestError(400, " ".join(str(err).split())) from None
+    except (InputError, InvalidValue) as err:
+        raise RequestError(400, str(err)) from None
     judged = len(result.review.moves)
     report({"stage": "page", "judged": judged, "moves": judged})
     return {"title": result.title(), "summary": result.summary(), "review": result.to_json(),
-            "page": embedded(result.viewer_page())}
+            "page": result.viewer_page(link_tip=False)}
 
 
 #: The summary rows that need every move judged: left out of the answer given at once.
@@ -560,15 +552,16 @@ def replay_events_request(data: bytes, name: str) -> dict[str, Any]:
     try:
         replay = parse_replay(data, replay_format_for(name), name)
         played = play_replay(replay)
-    except (ReplayFormatError, ValueError) as err:
-        raise RequestError(400, " ".join(str(err).split())) from None
+    except (InputError, InvalidValue) as err:
+        raise RequestError(400, str(err)) from None
     frames, game = unjudged_frames(replay, played)
     unjudged = GameReview(replay.layout, (), game.status, game.position(), game.exploded)
     result = ReplayReview(replay, played, unjudged)
     summary = [pair for pair in result.summary() if pair[0] not in JUDGED_ROWS]
     summary.append(("Guesses", "each move is being analysed"))
-    page = render_viewer(result.title(), summary, frames, replay.layout, mouse_track(replay, played))
-    return {"title": result.title(), "summary": summary, "moves": len(played.moves), "page": embedded(page)}
+    page = render_viewer(result.title(), summary, frames, replay.layout, mouse_track(replay, played),
+                         link_tip=False)
+    return {"title": result.title(), "summary": summary, "moves": len(played.moves), "page": page}
 
 
 def store_request(data: bytes, name: str, game: int | None) -> dict[str, Any]:
@@ -588,16 +581,14 @@ def store_request(data: bytes, name: str, game: int | None) -> dict[str, Any]:
                 return {"run": config.label(), "games": listed, "stored": len(store),
                         "replayable": not config.boards}
             chosen = next((g for g in store.games(game + 1) if g.index == game), None)
-    except StoreError as err:
-        # The command line's advice (another path, move it aside) is no use here.
-        what = str(err).split(";")[0]
-        raise RequestError(400, f"{what}: drop a database that minesat simulate --db wrote") from None
+    except StoreError as err:  # its advice (another path, move it aside) is no use here
+        raise RequestError(400, f"{err.message}: drop a database that minesat simulate --db wrote") from None
     if chosen is None:
         raise RequestError(404, f"{name}: no game {game} in this database")
     try:
         replayed = replay_stored_game(config, chosen)
-    except ValueError as err:
+    except InvalidValue as err:
         raise RequestError(400, f"{name}: {err}") from None
     label = config.label()
-    page = game_page(replayed, label)
-    return {"title": f"game {game} of {label}", "won": replayed.record.won, "page": embedded(page)}
+    page = game_page(replayed, label, link_tip=False)
+    return {"title": f"game {game} of {label}", "won": replayed.record.won, "page": page}

@@ -58,6 +58,7 @@ from minesat.board import (
     cell_name,
     neighbour_table,
 )
+from minesat.errors import InvalidValue
 from minesat.game import Status
 from minesat.generate import FirstClick, check_mine_count, generate_layout, kept_clear
 from minesat.player import DEFAULT_STRATEGY, Reason, default_start
@@ -213,7 +214,7 @@ class GameSession:
         """A move in SPEC notation on this board, or :class:`GameError`."""
         try:
             move = Move.parse(text)
-        except ValueError as err:
+        except InvalidValue as err:
             raise GameError(str(err)) from None
         r, c = move.cell
         if not (0 <= r < self.rows and 0 <= c < self.cols):
@@ -285,7 +286,7 @@ class GameSession:
             try:
                 layout = generate_layout(self.rows, self.cols, self.mines, start=start, rule=self.rule,
                                          seed=self.seed)
-            except ValueError as err:  # the mines do not fit around this first click
+            except InvalidValue as err:  # the mines do not fit around this first click
                 raise GameError(str(err)) from None
         # A no-guess board keeps its start mine-free whatever the rule: the first click risks nothing.
         judged = FirstClick.SAFE if self.no_guess and self.rule is FirstClick.ANY else self.rule

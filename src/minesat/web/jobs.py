@@ -41,6 +41,8 @@ from typing import Any
 
 import anyio.to_thread
 
+from minesat.errors import OverBudget
+
 #: What the forkserver imports once for every worker it starts.
 PRELOAD = ["minesat.web.api"]
 
@@ -67,8 +69,10 @@ def report(value: Any) -> None:
         _current.send(("progress", value))
 
 
-class JobTimeout(Exception):
-    """The job did not finish in the time given; its worker was stopped."""
+class JobTimeout(OverBudget):
+    """The job did not finish in the time given (``limit`` seconds); its worker was stopped."""
+
+    what = "time"
 
 
 class PoolBusy(Exception):
@@ -133,7 +137,7 @@ class _Worker:
             while True:
                 if not self.conn.poll(max(0.0, deadline - time.monotonic())):
                     self.stop()
-                    raise JobTimeout(f"not done within {seconds:.1f} s")
+                    raise JobTimeout(f"not done within {seconds:.1f} s", seconds, seconds)
                 kind, value = self.conn.recv()
                 if kind == "done":
                     return value
