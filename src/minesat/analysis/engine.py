@@ -40,6 +40,7 @@ from dataclasses import dataclass
 from typing import NoReturn
 
 from minesat.analysis import glance as glances
+from minesat.analysis.bigroad import BIG_CELLS, BigRoad
 from minesat.analysis.classify import (
     Certainties,
     WorkBudget,
@@ -69,7 +70,7 @@ from minesat.board import COVERED, FLAG, Cell, Position
 from minesat.exact.budget import Budget, OverBudget, checkpoint, give_back, watching, which_budget
 from minesat.words import agree, plural
 
-__all__ = ["SMALL_CELLS", "WORK_BUDGET", "Analyzer", "Split", "analyze_within"]
+__all__ = ["BIG_CELLS", "SMALL_CELLS", "WORK_BUDGET", "Analyzer", "Split", "analyze_within"]
 
 #: A component's certain cells and its fewest and most mines: ``(safe, mine, low, high)``.
 Decided = tuple[tuple[Cell, ...], tuple[Cell, ...], int, int]
@@ -84,6 +85,30 @@ class Split:
     mine: tuple[Cell, ...]
     parts: tuple[Component, ...]
     counts: tuple[ComponentCount | None, ...]
+
+
+@dataclass(frozen=True)
+class Weighed:
+    """The parts of a :class:`Split` weighed with the interior under the total (:meth:`Analyzer.weigh`).
+
+    ``safe`` and ``mine``: the parts' cells found certain; ``probability``: each part cell's
+    (0 and 1 for the certain ones); ``interior``: each interior cell's (``None`` without an
+    interior); ``fate``: every interior cell safe (False), mined (True) or neither (None).
+    """
+
+    safe: set[Cell]
+    mine: set[Cell]
+    probability: dict[Cell, float | None]
+    interior: float | None
+    fate: bool | None
+    exact: bool
+    layouts: int | None = None
+    why: str | None = None
+    consistent: bool | None = True
+
+
+class NoLayout(Exception):
+    """No layout of the parts leaves the interior a number of mines it can hold."""
 
 
 class Analyzer:
@@ -107,9 +132,19 @@ class Analyzer:
 
     A board of at most :data:`SMALL_CELLS` cells takes a shorter road when
     the total is known (:attr:`small_road`): the position is read whole as bit
-    masks, and the same exact arithmetic gives the same analysis.
-    ``small_boards=False`` keeps every board on the general road (the tests
-    compare the two).
+    masks, and the same exact arithmetic gives the same analysis. A board of
+    at least :data:`~minesat.analysis.bigroad.BIG_CELLS` cells takes the big
+    road (:attr:`big_road`): read whole as arrays, with Python objects only for
+    the parts the rules leave open, to the same analysis.
+    ``small_boards=False`` and ``big_cells=None`` keep boards on the general
+    road (the tests compare the roads; ``big_cells=0`` sends every board with
+    a total down the big road).
+
+    ``exact_work_per_cell`` bounds the exact integers further, by the cells
+    weighed (the parts' and the interior's): their cost grows faster than the
+    board, the close road's with it, so a caller that wants the time to grow
+    with the board (``minesat analyze``) sets it. The default leaves the work
+    budget alone: the player's probabilities, and so its ties, stay as they are.
     """
 
     def __init__(
@@ -119,13 +154,17 @@ class Analyzer:
         use_local_rules: bool = True,
         work_budget: int = WORK_BUDGET,
         small_boards: bool = True,
+        big_cells: int | None = BIG_CELLS,
         close_road: bool = True,
+        exact_work_per_cell: int | None = None,
     ) -> None:
         # The settings that shape cached answers are fixed for the Analyzer's life
         # (read-only properties below): a cache need not key on them.
         self._state_budget = state_budget
         self._use_local_rules = use_local_rules
         self._small_boards = small_boards
+        self._big_cells = big_cells
+        self._exact_work_per_cell = exact_work_per_cell
         self._close_road = close_road
         # The work budget bounds one call at a time and may be raised between calls:
         # a classification it cut short is never cached (:meth:`certainties`), and
@@ -137,6 +176,7 @@ class Analyzer:
         self._decided: dict[object, Decided | None] = {}
         self.model = FrontierModel()
         self.small_road = SmallRoad(self)
+        self.big_road = BigRoad(self, big_cells)
 
     def forget(self) -> None:
         """Drop every cache and the frontier model: after a budget stopped the work midway
@@ -147,6 +187,7 @@ class Analyzer:
         self._decided.clear()
         self.model = FrontierModel()
         self.small_road = SmallRoad(self)
+        self.big_road = BigRoad(self, self._big_cells)
 
     @property
     def state_budget(self) -> int:
@@ -162,6 +203,11 @@ class Analyzer:
     def small_boards(self) -> bool:
         """Whether small boards take the small road (fixed for the Analyzer's life)."""
         return self._small_boards
+
+    @property
+    def big_cells(self) -> int | None:
+        """The fewest cells a board takes the big road with (``None``: never; fixed)."""
+        return self._big_cells
 
     # --- parts and their counts ------------------------------------------------
 
@@ -284,6 +330,8 @@ class Analyzer:
         total = total_of(position, mines)
         if total is not None and (analysis := self.small_road.analysis(position, total)) is not None:
             return analysis
+        if (analysis := self.big_road.analysis(position, total)) is not None:
+            return analysis
         model = self.model
         model.update(position)
         components = model.components()
@@ -293,11 +341,21 @@ class Analyzer:
         _check_room(position, model, remaining)
         split = self.parts_of(components, check=True)
         assert split is not None
-        if all(c is not None for c in split.counts):
-            # Exact counting decides every cell, the global count included:
-            # the per-component SAT step would only repeat what it proves.
-            return self._from_counts(position, total, model, len(components), split, remaining)
-        return self._past_counting(position, total, model, len(components), split, remaining)
+        try:
+            weighed = self.weigh(split, model.interior_size, remaining - len(split.mine))
+        except NoLayout:
+            _raise_total_conflict(model, remaining)
+        safe, mine = weighed.safe | set(split.safe), weighed.mine | set(split.mine)
+        if weighed.fate is not None:
+            (mine if weighed.fate else safe).update(model.frontier().interior)
+        probability: dict[Cell, float | None] = dict.fromkeys(split.safe, 0.0)
+        probability.update(dict.fromkeys(split.mine, 1.0))
+        probability.update(weighed.probability)
+        return build_analysis(
+            position, total, safe, mine, probability, len(components), exact=weighed.exact,
+            layouts=weighed.layouts, otherwise=weighed.interior, why=weighed.why,
+            consistent=weighed.consistent,
+        )
 
     def _without_total(self, position: Position, components: Sequence[Component]) -> Analysis:
         """Each component on its own (local rules, then SAT). Without the total only certainties
@@ -318,58 +376,57 @@ class Analyzer:
             why=_SOLVER_CUT,
         )
 
-    def _from_counts(
-        self,
-        position: Position,
-        total: int,
-        model: FrontierModel,
-        components: int,
-        split: Split,
-        remaining: int,
-    ) -> Analysis:
-        """Every part counted: exact probabilities; a cell is certain when its weight is 0 or all."""
-        interior = model.interior_size
-        left = remaining - len(split.mine)  # the mines for the parts and the interior
-        safe, mine = set(split.safe), set(split.mine)
+    def weigh(self, split: Split, interior: int, left: int) -> Weighed:
+        """The parts of ``split`` weighed with ``interior`` cells under ``left`` mines (the total
+        less the flags and the mines the rules found): exact integers, else the close road,
+        else (a part too large to count) estimates with what SAT proves. The rules' own cells
+        are the caller's. :class:`NoLayout` when no layout places the mines."""
+        if all(c is not None for c in split.counts):
+            # Exact counting decides every cell, the global count included:
+            # the per-component SAT step would only repeat what it proves.
+            try:
+                return self._exact(split, interior, left)
+            except TooMuchWork:
+                return self._close(split, interior, left)
+        return self._past_counting(split, interior, left)
+
+    def without_total(self, split: Split) -> Weighed:
+        """What the parts of ``split`` prove on their own, the total unknown: each part's certain
+        cells from its count, or SAT within the work budget for a part no count takes (then
+        perhaps incomplete: ``exact`` false). Every other cell reads None (SPEC section 3)."""
+        budget = WorkBudget(self.work_budget)
+        safe: set[Cell] = set()
+        mine: set[Cell] = set()
+        for part, count in zip(split.parts, split.counts, strict=True):
+            own = self.certainties(part, budget) if count is None else _decided_by(part, count)
+            safe.update(own[0])
+            mine.update(own[1])
         probability: dict[Cell, float | None] = dict.fromkeys(safe, 0.0)
         probability.update(dict.fromkeys(mine, 1.0))
-        try:
-            weights = exact_weights(split.counts, split.parts, interior, left, self.work_budget)
-        except TooMuchWork:
-            return self._close(position, total, model, components, split, remaining)
-        if weights is None:
-            _raise_total_conflict(model, remaining)
-        p_interior, interior_fate, layouts = read_weights(weights, interior, safe, mine, probability)
-        if interior_fate is not None:
-            (mine if interior_fate else safe).update(model.frontier().interior)
-        return build_analysis(
-            position, total, safe, mine, probability, components, exact=True,
-            layouts=layouts, otherwise=p_interior,
-        )
+        return Weighed(safe, mine, probability, None, None, exact=not budget.ran_out, why=_SOLVER_CUT)
 
-    def _close(
-        self,
-        position: Position,
-        total: int,
-        model: FrontierModel,
-        components: int,
-        split: Split,
-        remaining: int,
-    ) -> Analysis:
+    def _exact(self, split: Split, interior: int, left: int) -> Weighed:
+        """Every part counted: exact probabilities; a cell is certain when its weight is 0 or all."""
+        budget = self.work_budget
+        if self._exact_work_per_cell is not None:
+            cells = interior + sum(len(part.cells) for part in split.parts)
+            budget = min(budget, self._exact_work_per_cell * cells)
+        weights = exact_weights(split.counts, split.parts, interior, left, budget)
+        if weights is None:
+            raise NoLayout
+        safe: set[Cell] = set()
+        mine: set[Cell] = set()
+        probability: dict[Cell, float | None] = {}
+        p_interior, fate, layouts = read_weights(weights, interior, safe, mine, probability)
+        return Weighed(safe, mine, probability, p_interior, fate, exact=True, layouts=layouts)
+
+    def _close(self, split: Split, interior: int, left: int) -> Weighed:
         """Every part counted, too many to combine in exact integers: exact certainties (by which
         mine counts are feasible), probabilities by the close road (within 1e-9), no layout count."""
-        interior = model.interior_size
-        left = remaining - len(split.mine)
         found = certain_by_feasibility(split.counts, split.parts, interior, left)
         if found is None:
-            _raise_total_conflict(model, remaining)
+            raise NoLayout
         safe, mine, fate = found
-        safe.update(split.safe)
-        mine.update(split.mine)
-        interior_cells: tuple[Cell, ...] = ()
-        if fate is not None:
-            interior_cells = model.frontier().interior
-            (mine if fate else safe).update(interior_cells)
         why = None
         try:
             if not self._close_road:
@@ -391,32 +448,17 @@ class Analyzer:
                 probability[cell] = 1.0
             else:
                 probability[cell] = _open(p)
-        probability.update(dict.fromkeys(split.safe, 0.0))
-        probability.update(dict.fromkeys(split.mine, 1.0))
         if fate is not None:
             p_interior = 1.0 if fate else 0.0
         elif p_interior is not None:
             p_interior = _open(p_interior)
-        return build_analysis(
-            position, total, safe, mine, probability, components, exact=close is not None,
-            otherwise=p_interior, why=why,
-        )
+        return Weighed(safe, mine, probability, p_interior, fate, exact=close is not None, why=why)
 
-    def _past_counting(
-        self,
-        position: Position,
-        total: int,
-        model: FrontierModel,
-        components: int,
-        split: Split,
-        remaining: int,
-    ) -> Analysis:
+    def _past_counting(self, split: Split, interior: int, left: int) -> Weighed:
         """A part too large to count. Certainties come from SAT with the global count (exact unless
         past the work budget); probabilities become estimates. A part with no layout of its own is
         named first, as the count names it."""
         budget = WorkBudget(self.work_budget)
-        interior = model.interior_size
-        left = remaining - len(split.mine)
         parts, counts = split.parts, split.counts
         found = None
         if affords_total_call(parts, budget):
@@ -424,7 +466,8 @@ class Analyzer:
                 if count is None:
                     check_component(part, use_local_rules=self.use_local_rules, budget=budget)
             found = classify_with_total(parts, interior, left, budget)
-        safe, mine = set(split.safe), set(split.mine)
+        safe: set[Cell] = set()
+        mine: set[Cell] = set()
         fate: bool | None = None
         if found is None:
             # Too big for even one call with the total: each part's own certainties (from
@@ -440,10 +483,10 @@ class Analyzer:
             (s, m), fate = found
             safe |= s
             mine |= m
-        probability = estimate_parts(parts, counts, interior, left, safe, mine)
+        probability: dict[Cell, float | None] = {}
+        probability.update(estimate_parts(parts, counts, interior, left, safe, mine))
         p_interior = probability.pop(None, None)
         if fate is not None:
-            (mine if fate else safe).update(model.frontier().interior)
             p_interior = 1.0 if fate else 0.0
         probability.update(dict.fromkeys(safe, 0.0))
         probability.update(dict.fromkeys(mine, 1.0))
@@ -451,8 +494,8 @@ class Analyzer:
         why = f"a part of {plural(largest, 'cell')} is past the counting budget"
         if budget.ran_out:
             why += "; " + _SOLVER_CUT
-        return build_analysis(
-            position, total, safe, mine, probability, components, exact=False, otherwise=p_interior, why=why,
+        return Weighed(
+            safe, mine, probability, p_interior, fate, exact=False, why=why,
             consistent=None if budget.ran_out and found is None else True,
         )
 

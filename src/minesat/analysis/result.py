@@ -7,10 +7,12 @@
 
 from __future__ import annotations
 
+import json
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from minesat.board import COVERED, FLAG, Action, Cell, Move, Position, cell_name
+from minesat.board import COVERED, FLAG, Action, Cell, Move, Position, cell_name, row_name
 
 
 class InconsistentPositionError(ValueError):
@@ -63,14 +65,16 @@ class Analysis:
         """One uncover per safe cell, then one flag per certain mine, row-major."""
         return [Move(c) for c in self.safe] + [Move(c, Action.FLAG) for c in self.mine]
 
+    def to_json_head(self) -> dict[str, Any]:
+        """The first keys of :meth:`to_json`, before the lists of cells."""
+        return {"rows": self.rows, "cols": self.cols, "mines": self.mines}
+
     def to_json(self) -> dict[str, Any]:
         """The SPEC section 3 object, with SPEC section 19's ``exact``, ``consistent`` and (when not
-        exact) ``why``."""
+        exact) ``why``. (:func:`json_chunks` writes its text faster on big boards.)"""
         extra: dict[str, Any] = {} if self.exact else {"why": self.why}
         return {
-            "rows": self.rows,
-            "cols": self.cols,
-            "mines": self.mines,
+            **self.to_json_head(),
             "safe": [list(c) for c in self.safe],
             "mine": [list(c) for c in self.mine],
             "unknown": [list(c) for c in self.unknown],
@@ -81,6 +85,41 @@ class Analysis:
             "consistent": self.consistent,
             **extra,
         }
+
+
+def json_chunks(analysis: Analysis, head: dict[str, Any] | None = None) -> Iterator[str]:
+    """The text of ``json.dumps({**head, **analysis.to_json()})``, in pieces, built without the
+    million small lists and strings ``to_json`` makes on a big board: each distinct
+    probability object is written once, and the pieces go out a row at a time.
+
+    >>> a = build_analysis(Position.from_rows(["1?"], mines=1), 1, set(), {(0, 1)}, {(0, 1): 1.0}, 1, True)
+    >>> "".join(json_chunks(a, {"file": "p.txt"})) == json.dumps({"file": "p.txt", **a.to_json()})
+    True
+    """
+    data = analysis.to_json_head()
+    body = json.dumps({**(head or {}), **data})
+    yield body[:-1]  # up to the closing brace: the lists follow
+    names = [row_name(r) for r in range(analysis.rows)]
+    for key, cells in (("safe", analysis.safe), ("mine", analysis.mine), ("unknown", analysis.unknown)):
+        yield f', "{key}": [' + ", ".join([f"[{r}, {c}]" for r, c in cells]) + "]"
+    yield ', "probability": ['
+    text = {id(None): "null"}
+    for r, row in enumerate(analysis.probability):
+        try:
+            line = ", ".join(map(text.__getitem__, map(id, row)))
+        except KeyError:
+            for p in row:  # new objects: each written as json.dumps writes it (kept alive by the row)
+                if id(p) not in text:
+                    text[id(p)] = json.dumps(p)
+            line = ", ".join(map(text.__getitem__, map(id, row)))
+        yield ("[" if not r else ", [") + line + "]"
+    moves = [f'"{names[r]}{c + 1}"' for r, c in analysis.safe]
+    moves += [f'"{names[r]}{c + 1}{Action.FLAG.value}"' for r, c in analysis.mine]
+    yield '], "moves": [' + ", ".join(moves) + "]"
+    tail = {"components": analysis.components, "exact": analysis.exact, "consistent": analysis.consistent}
+    if not analysis.exact:
+        tail["why"] = analysis.why
+    yield ", " + json.dumps(tail)[1:]
 
 
 @dataclass(frozen=True)

@@ -12,8 +12,10 @@ from typing import Annotated
 import typer
 
 from minesat.analysis import Analysis, Analyzer, InconsistentPositionError, explain
+from minesat.analysis.combine import LINEAR_WORK_PER_CELL
 from minesat.analysis.engine import analyze_within
 from minesat.analysis.explain import explain_json
+from minesat.analysis.result import json_chunks
 from minesat.board import COVERED, FLAG, Cell, Position, cell_name, parse_cell
 from minesat.cli import app
 from minesat.cli.common import (
@@ -211,7 +213,9 @@ def analyze(
         fail(f"--svg draws one position: give one FILE, not {len(files)}")
     if svg is not None:
         check_output(svg, "--svg")
-    analyzer = Analyzer()  # shared: its component cache serves every file
+    # Shared: its component cache serves every file. The exact integers give way to the close
+    # road (within 1e-9) where they would cost more than the board's size allows.
+    analyzer = Analyzer(exact_work_per_cell=LINEAR_WORK_PER_CELL)
     status = 0
     for path in files:
         began = time.perf_counter()  # the time limit counts from the file read to the answer written
@@ -242,7 +246,7 @@ def analyze(
             if is_stdout(svg):
                 continue  # standard output carries the picture alone
         if as_json:
-            typer.echo(json.dumps({"file": str(path), **analysis.to_json()}))
+            _write_json(analysis, str(path))
         else:
             if len(files) > 1:
                 typer.echo(f"== {path}")
@@ -281,6 +285,16 @@ def _explain(
                        f"mine probability {percent(p)}")
         return
     typer.echo(str(explain(position, cell, analysis.mines)))
+
+
+def _write_json(analysis: Analysis, path: str) -> None:
+    """The analysis as one JSON line (SPEC section 3), written a piece at a time: on a 1000x1000
+    board the line is some 20 MB, and building it whole would double the memory held."""
+    out = sys.stdout
+    for chunk in json_chunks(analysis, {"file": path}):
+        out.write(chunk)
+    out.write("\n")
+    out.flush()
 
 
 def _write_svg(out: Path, position: Position, analysis: Analysis, title: str) -> None:

@@ -1,0 +1,237 @@
+"""The big-board road: a position read whole as arrays, and only what stays open as Python objects.
+
+On a big board most numbers are settled by the single-number rules, and a
+Python object for each of them (a constraint, a component, a dictionary entry)
+costs more than the analysis itself: a 1000x1000 position has half a million
+numbers, and the general road's frontier model held 370 MB of them. Here the
+position is read as arrays (:mod:`.arrays`); the components are counted, the
+rules run to their fixpoint and the parts they leave open are found, each as
+one pass over the arrays in numpy. Only the open parts (a few cells each) become
+:class:`~minesat.analysis.constraints.Component` values, counted and weighed by
+the same code as the general road (:meth:`~minesat.analysis.engine.Analyzer.part_count`,
+:meth:`~minesat.analysis.engine.Analyzer.weigh`), in the same order, so the answer
+is the general road's to the last bit. The grid of probabilities is built from
+an array too.
+
+What it cannot answer as the general road does (a number that cannot be met, a
+total that does not fit, a part with no layout) it leaves to the general road,
+which names the cell at fault.
+
+>>> from minesat.analysis import Analyzer
+>>> from minesat.board import Position
+>>> position = Position.from_rows(["1?", "1?", "1?", "??"], mines=2)
+>>> road = Analyzer(big_cells=0).big_road   # every board on this road
+>>> a = road.analysis(position, 2)
+>>> a.safe, a.mine, a.components
+(((1, 1), (2, 1)), ((0, 1),), 1)
+>>> a == Analyzer(big_cells=None).analyze(position)
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from minesat.analysis.arrays import Broken, linked, read_numbers, settle
+from minesat.analysis.constraints import Component, Constraint
+from minesat.analysis.result import Analysis, InconsistentPositionError
+from minesat.board import FLAG, Cell, Position
+from minesat.exact.budget import checkpoint
+
+if TYPE_CHECKING:
+    from minesat.analysis.engine import Analyzer, Weighed
+
+#: Boards of at least this many cells take the big road when the total is known.
+BIG_CELLS = 20_000
+
+
+class BigRoad:
+    """The big-board road of one :class:`~minesat.analysis.engine.Analyzer` (its part counts
+    are the Analyzer's, cached). ``cells``: the fewest cells a board needs to take it (``None``:
+    no board does)."""
+
+    def __init__(self, analyzer: Analyzer, cells: int | None = BIG_CELLS) -> None:
+        self._analyzer = analyzer
+        self.cells = cells
+
+    def takes(self, position: Position) -> bool:
+        """Whether ``position`` is for this road: a board big enough, under the general road's rules."""
+        analyzer = self._analyzer
+        return (
+            self.cells is not None
+            and position.rows * position.cols >= self.cells
+            and analyzer.use_local_rules
+            and analyzer.state_budget > 0
+        )
+
+    def analysis(self, position: Position, total: int | None) -> Analysis | None:
+        """The analysis, as the general road gives it; ``None``: a position for the general road
+        (too small, or something at fault that the general road names)."""
+        from minesat.analysis.engine import NoLayout, Split
+
+        if not self.takes(position):
+            return None
+        numbers = read_numbers(position)
+        if numbers.broken is not None:
+            return None
+        covered = numbers.covered
+        remaining = None if total is None else total - numbers.flags
+        if remaining is not None and not 0 <= remaining <= int(covered.sum()):
+            return None
+        checkpoint()
+        frontier = numbers.frontier
+        group = linked(numbers, frontier)
+        components = int((group[frontier] == np.flatnonzero(frontier)).sum())
+
+        # The single-number rules, then what they leave open: each number keeps its open
+        # cells and the mines they still hold.
+        value = numbers.undecided()
+        try:
+            settle(numbers, value)
+        except Broken:
+            return None
+        seen = value[numbers.members]
+        members = np.where(seen < 0, numbers.members, -1)
+        still = numbers.need - (seen == 1).sum(axis=1)
+        live = (members >= 0).any(axis=1)
+        members, still, source = members[live], still[live], numbers.source[live]
+        decided = value[:-1]
+        open_cells = frontier & (decided < 0)
+        part = linked(numbers, open_cells, members)
+        parts = self._parts(position.rows, position.cols, part, group, members, still, source)
+        counts = [self._analyzer.part_count(p) for p in parts]
+        if any(count is not None and not any(count.ways) for count in counts):
+            return None  # a part with no layout: the general road names a number in it
+        interior = int((covered & ~frontier).sum())
+        rule_mines = int((decided == 1).sum())
+        split = Split((), (), tuple(parts), tuple(counts))
+        try:
+            if remaining is None:
+                weighed = self._analyzer.without_total(split)
+            else:
+                weighed = self._analyzer.weigh(split, interior, remaining - rule_mines)
+        except (NoLayout, InconsistentPositionError):
+            return None
+        return _build(position, total, numbers.state, covered & ~frontier, decided, weighed, components)
+
+    def _parts(
+        self,
+        rows: int,
+        cols: int,
+        part: np.ndarray,
+        group: np.ndarray,
+        members: np.ndarray,
+        still: np.ndarray,
+        source: np.ndarray,
+    ) -> list[Component]:
+        """The open parts as components, in the general road's order: by the component each
+        lies in (its first cell), then by the part's first cell; a part's numbers by their
+        first open cell, then where they stand (as :func:`~minesat.analysis.counting.split_decided`)."""
+        cells = np.flatnonzero(part >= 0)
+        labels = np.unique(part[cells])
+        order = np.lexsort((labels, group[labels]))
+        rank = np.empty(len(labels), dtype=np.int64)
+        rank[order] = np.arange(len(labels))
+        cell_rank = rank[np.searchsorted(labels, part[cells])]
+        by_part = np.lexsort((cells, cell_rank))
+        cells, cell_rank = cells[by_part], cell_rank[by_part]
+        sizes = np.bincount(cell_rank, minlength=len(labels))
+
+        first = np.where(members >= 0, members, np.iinfo(members.dtype).max).min(axis=1)
+        number_rank = rank[np.searchsorted(labels, part[first])]
+        by_number = np.lexsort((source, first, number_rank))
+        members, still, source = members[by_number], still[by_number], source[by_number]
+        per_part = np.bincount(number_rank[by_number], minlength=len(labels))
+
+        name = _namer(rows, cols)
+        cell_names = name(cells)
+        name_of = dict(zip(cells.tolist(), cell_names, strict=True))
+        source_names = name(source)
+        parts: list[Component] = []
+        at_cell = at_number = 0
+        seen = members.tolist()
+        counts = still.tolist()
+        for k in range(len(labels)):
+            if not k & 1023:
+                checkpoint()
+            n_cells, n_numbers = int(sizes[k]), int(per_part[k])
+            constraints = tuple(
+                Constraint(tuple([name_of[x] for x in seen[f] if x >= 0]), counts[f], source_names[f])
+                for f in range(at_number, at_number + n_numbers)
+            )
+            parts.append(Component(tuple(cell_names[at_cell : at_cell + n_cells]), constraints))
+            at_cell += n_cells
+            at_number += n_numbers
+        return parts
+
+
+def _namer(rows: int, cols: int) -> Callable[[np.ndarray], list[Cell]]:
+    """``(row, col)`` tuples of flat indices, sharing their int objects (one per row and column:
+    a tuple of two fresh ints costs twice the memory)."""
+    get = list(range(max(rows, cols))).__getitem__
+
+    def name(flat: np.ndarray) -> list[Cell]:
+        r, c = np.divmod(flat, cols)
+        return list(zip(map(get, r.tolist()), map(get, c.tolist()), strict=True))
+
+    return name
+
+
+def _build(
+    position: Position,
+    total: int | None,
+    state: np.ndarray,
+    interior: np.ndarray,
+    decided: np.ndarray,
+    weighed: Weighed,
+    components: int,
+) -> Analysis:
+    """The Analysis from arrays: as :func:`~minesat.analysis.result.build_analysis` builds it."""
+    rows, cols = position.rows, position.cols
+    size = rows * cols
+    safe = decided == 0
+    mine = decided == 1
+    if weighed.fate is not None:
+        (mine if weighed.fate else safe)[interior] = True
+    covered = state == -1
+    probability = np.full(size, np.nan)
+    probability[state == FLAG] = 1.0
+    if weighed.interior is not None:
+        probability[covered] = weighed.interior
+    probability[decided == 0] = 0.0
+    probability[decided == 1] = 1.0
+    if weighed.probability:
+        where = np.fromiter((r * cols + c for r, c in weighed.probability), dtype=np.int64,
+                            count=len(weighed.probability))
+        probability[where] = np.fromiter(
+            (np.nan if p is None else p for p in weighed.probability.values()), dtype=float,
+            count=len(weighed.probability),
+        )
+    for cells, flag in ((weighed.safe, safe), (weighed.mine, mine)):
+        if cells:
+            flag[np.fromiter((r * cols + c for r, c in cells), dtype=np.int64, count=len(cells))] = True
+    name = _namer(rows, cols)
+    # One float object per distinct probability, shared by every cell that has it (a million
+    # cells hold a few thousand values): less memory, and each value written out once.
+    values, inverse = np.unique(probability, return_inverse=True)
+    shared = np.empty(len(values), dtype=object)
+    shared[:] = [None if v != v else v for v in values.tolist()]
+    grid = shared[inverse.reshape(-1)]
+    return Analysis(
+        rows=rows,
+        cols=cols,
+        mines=total,
+        safe=tuple(name(np.flatnonzero(safe))),
+        mine=tuple(name(np.flatnonzero(mine))),
+        unknown=tuple(name(np.flatnonzero(covered & ~safe & ~mine))),
+        probability=tuple(map(tuple, grid.reshape(rows, cols).tolist())),
+        components=components,
+        exact=weighed.exact,
+        why=None if weighed.exact else weighed.why,
+        consistent=weighed.consistent,
+        layouts=weighed.layouts,
+        position=position,
+    )
