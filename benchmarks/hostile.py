@@ -13,6 +13,8 @@ mine count, which is what makes exact counting couple everything:
   numbers (``-half``: half of it mined);
 - ``islands``: 1,320 covered 3x3 holes, each a component whose mine count
   varies (its centre is interior), plus a covered block;
+- ``half-N``: an NxN board with its mines at random and each safe cell uncovered with
+  probability 1/2 (issue 40: 3.9-7.5 GB and a ``MemoryError`` at 300x300 once);
 - ``mesh-N``: numbers on the cells of odd row and odd column of an NxN board,
   every other cell covered: each number shares cells with eight others, so the
   board is one component no count within the budget takes, and the solver
@@ -111,6 +113,16 @@ def mesh(n: int, seed: int = 0) -> Position:
     return _position(n, n, mines, lambda r, c: not (r % 2 == 1 and c % 2 == 1))
 
 
+def half_uncovered(n: int, seed: int = 0, density: float = DENSITY) -> Position:
+    """Mines at random, and each safe cell uncovered with probability 1/2 (issue 40): numbers
+    everywhere with covered cells between them, one long frontier no rule settles."""
+    rng = random.Random(seed)
+    cells = [(r, c) for r in range(n) for c in range(n)]
+    mines = set(rng.sample(cells, round(density * n * n)))
+    hidden = {cell for cell in cells if cell not in mines and rng.random() < 0.5}
+    return _position(n, n, mines, lambda r, c: (r, c) in hidden)
+
+
 def positions(big: bool) -> dict[str, Callable[[], Position]]:
     made: dict[str, Callable[[], Position]] = {
         "solved-100": lambda: solved(100),
@@ -121,6 +133,8 @@ def positions(big: bool) -> dict[str, Callable[[], Position]]:
         "snake-half": lambda: snake(density=0.5),
         "islands": islands,
         "mesh-300": lambda: mesh(300),
+        "half-150": lambda: half_uncovered(150),
+        "half-300": lambda: half_uncovered(300),
     }
     if big:
         made |= {

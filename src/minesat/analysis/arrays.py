@@ -29,12 +29,14 @@ Cells are flat row-major indices (``row * cols + col``) throughout.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cached_property
 
 import numpy as np
 
-from minesat.board import COVERED, FLAG, Position
+from minesat.analysis.result import Analysis
+from minesat.board import COVERED, FLAG, Cell, Position
 from minesat.exact.budget import checkpoint
 
 #: The eight neighbours of a cell as (row, column) offsets, in ascending flat order.
@@ -130,17 +132,19 @@ class Broken(Exception):
         self.source = source
 
 
-def settle(numbers: Numbers, value: np.ndarray) -> None:
+def settle(numbers: Numbers, value: np.ndarray, active: np.ndarray | None = None) -> None:
     """The single-number rules to their fixpoint, writing ``value`` (0 safe, 1 mine; see
     :meth:`Numbers.undecided`). The fixpoint is the one
     :func:`~minesat.analysis.classify.local_rules` reaches: each rule only adds a
     certainty, so the order they fire in does not matter. :class:`Broken` when a number
     ends with too many or too few mines (then nothing is claimed of the others).
 
-    Each round looks only at the numbers around the cells the last round decided.
+    Each round looks only at the numbers around the cells the last round decided; the
+    first at ``active`` (rows of the arrays; default: every number).
     """
     members, need = numbers.members, numbers.need
-    active = np.arange(len(need))
+    if active is None:
+        active = np.arange(len(need))
     while active.size:
         checkpoint()
         m = members[active]
@@ -166,17 +170,50 @@ def settle(numbers: Numbers, value: np.ndarray) -> None:
         active = watching(numbers, np.concatenate((to_clear, to_fill)))
 
 
+@dataclass(frozen=True)
+class Open:
+    """The numbers the rules left open, as arrays: each one's undecided cells (``members``, ``-1``
+    in the other slots), the mines they still hold (``still``) and where it stands (``source``)."""
+
+    members: np.ndarray
+    still: np.ndarray
+    source: np.ndarray
+
+
+def open_numbers(numbers: Numbers, value: np.ndarray) -> Open:
+    """The numbers with an undecided cell, seeing only their undecided cells (``value`` as
+    :func:`settle` leaves it).
+
+    >>> numbers = read_numbers(Position.from_rows(["1??", "1??"]))
+    >>> value = numbers.undecided()
+    >>> value[1] = 1                                  # A2 is known to be a mine
+    >>> left = open_numbers(numbers, value)
+    >>> left.members.tolist(), left.still.tolist()   # each 1 sees B2 alone, and needs nothing
+    ([[-1, -1, -1, -1, -1, -1, -1, 4], [-1, -1, -1, -1, 4, -1, -1, -1]], [0, 0])
+    """
+    seen = value[numbers.members]
+    members = np.where(seen < 0, numbers.members, -1)
+    still = numbers.need - (seen == 1).sum(axis=1)
+    live = (members >= 0).any(axis=1)
+    return Open(members[live], still[live], numbers.source[live])
+
+
 def watching(numbers: Numbers, cells: np.ndarray) -> np.ndarray:
-    """The rows of the numbers that see any of ``cells`` (each once, ascending)."""
+    """The rows of the numbers that see any of ``cells`` (each once, ascending).
+
+    Marks in arrays as long as the board, not sorting: a round of the rules on a big
+    board decides tens of thousands of cells.
+    """
     rows, cols = numbers.rows, numbers.cols
-    r, c = np.divmod(np.unique(cells), cols)
-    found = []
+    marked = np.zeros(numbers.size + 1, dtype=bool)
+    marked[cells] = True
+    r, c = np.divmod(np.flatnonzero(marked[:-1]), cols)
+    seen = np.zeros(len(numbers.source) + 1, dtype=bool)  # the last slot: "no number there"
     for dr, dc in AROUND:
         rr, cc = r + dr, c + dc
         inside = (rr >= 0) & (rr < rows) & (cc >= 0) & (cc < cols)
-        found.append(numbers.number_at[np.where(inside, rr * cols + cc, numbers.size)])
-    near = np.concatenate(found)
-    return np.unique(near[near >= 0])
+        seen[numbers.number_at[np.where(inside, rr * cols + cc, numbers.size)]] = True
+    return np.flatnonzero(seen[:-1])
 
 
 def linked(numbers: Numbers, open_cells: np.ndarray, members: np.ndarray | None = None) -> np.ndarray:
@@ -214,3 +251,74 @@ def _smallest_linked(size: int, a: np.ndarray, b: np.ndarray) -> np.ndarray:
             if np.array_equal(up, label):
                 break
             label = up
+
+
+def namer(rows: int, cols: int) -> Callable[[np.ndarray], list[Cell]]:
+    """``(row, col)`` tuples of flat indices, sharing their int objects (one per row and column:
+    a tuple of two fresh ints costs twice the memory).
+
+    >>> namer(3, 4)(np.array([0, 5, 11]))
+    [(0, 0), (1, 1), (2, 3)]
+    """
+    get = list(range(max(rows, cols))).__getitem__
+
+    def name(flat: np.ndarray) -> list[Cell]:
+        r, c = np.divmod(flat, cols)
+        return list(zip(map(get, r.tolist()), map(get, c.tolist()), strict=True))
+
+    return name
+
+
+def analysis_of(
+    position: Position,
+    total: int | None,
+    safe: np.ndarray,
+    mine: np.ndarray,
+    probability: np.ndarray,
+    *,
+    components: int,
+    exact: bool,
+    why: str | None = None,
+    consistent: bool | None = True,
+    layouts: int | None = None,
+) -> Analysis:
+    """The Analysis of arrays, as :func:`~minesat.analysis.result.build_analysis` builds it from
+    sets: ``safe`` and ``mine`` per cell (covered cells proved so), ``probability`` per cell
+    (NaN reads ``None``; flags read 1 and uncovered cells ``None`` whatever it holds).
+
+    One float object stands for each distinct probability, shared by every cell that has
+    it (a million cells of a game's position hold a few thousand values): less memory, and
+    each value written out once (:func:`~minesat.analysis.result.json_chunks`).
+
+    >>> position = Position.from_rows(["1?", "1?"], mines=1)
+    >>> p = np.array([np.nan, 0.5, np.nan, 0.5])
+    >>> no = np.zeros(4, dtype=bool)
+    >>> a = analysis_of(position, 1, no, no, p, components=1, exact=True)
+    >>> a.unknown, a.probability
+    (((0, 1), (1, 1)), ((None, 0.5), (None, 0.5)))
+    """
+    rows, cols = position.rows, position.cols
+    state = np.fromiter(position.cells, dtype=np.int8, count=rows * cols)
+    covered = state == COVERED
+    probability = np.where(covered, probability, np.nan)
+    probability[state == FLAG] = 1.0
+    name = namer(rows, cols)
+    values, inverse = np.unique(probability, return_inverse=True)
+    shared = np.empty(len(values), dtype=object)
+    shared[:] = [None if v != v else v for v in values.tolist()]
+    grid = shared[inverse.reshape(-1)]
+    return Analysis(
+        rows=rows,
+        cols=cols,
+        mines=total,
+        safe=tuple(name(np.flatnonzero(safe & covered))),
+        mine=tuple(name(np.flatnonzero(mine & covered))),
+        unknown=tuple(name(np.flatnonzero(covered & ~safe & ~mine))),
+        probability=tuple(map(tuple, grid.reshape(rows, cols).tolist())),
+        components=components,
+        exact=exact,
+        why=None if exact else why,
+        consistent=consistent,
+        layouts=layouts,
+        position=position,
+    )

@@ -583,9 +583,38 @@ class Analyzer:
 #: writing the answer, should the exact analysis not finish.
 EXACT_SHARE = 0.6
 
-#: Seconds kept, per cell of the board, for writing the answer once the estimates stop
-#: (its JSON line: about 3 us a cell measured on 300x300, doubled).
-ANSWER_SECONDS_PER_CELL = 6e-6
+#: Seconds, per cell of the board, that propagation takes past a budget on the dearest
+#: positions measured (0.8-1.0 s on 1000x1000 meshes and half-uncovered boards), doubled:
+#: it runs whole (SPEC section 19 promises what it proves), so the exact analysis stops
+#: early enough to leave it this.
+PROPAGATION_SECONDS_PER_CELL = 2e-6
+
+#: Seconds, per cell, kept for building the answer and writing its JSON line once the
+#: estimates stop (1.3 s on a 1000x1000 mesh of estimates, under load), with room to spare.
+ANSWER_SECONDS_PER_CELL = 2e-6
+
+#: Seconds, per cell, that reading a position file takes (0.6 s for 1000x1000), doubled.
+READ_SECONDS_PER_CELL = 1.2e-6
+
+
+def seconds_needed(cells: int) -> float:
+    """The fewest seconds an answer past a budget needs on a board of ``cells`` cells: reading
+    it, propagation, the answer written (a time limit that allows less is refused, SPEC
+    section 19: a 1000x1000 board needs more than ``--time-limit 2``).
+
+    >>> round(seconds_needed(1_000_000), 1), round(seconds_needed(480), 4)
+    (5.2, 0.0025)
+    """
+    return (READ_SECONDS_PER_CELL + PROPAGATION_SECONDS_PER_CELL + ANSWER_SECONDS_PER_CELL) * cells
+
+
+def allowed_seconds(limit: float) -> float:
+    """The seconds SPEC section 19 lets a ``--time-limit`` of ``limit`` take: 10 % + 1 s more.
+
+    >>> allowed_seconds(1.0)
+    2.1
+    """
+    return 1.1 * limit + 1.0
 
 
 def analyze_within(
@@ -597,14 +626,16 @@ def analyze_within(
 ) -> Analysis:
     """:meth:`Analyzer.analyze` within a time and memory ``budget`` (SPEC section 19).
 
-    The exact analysis runs under :data:`EXACT_SHARE` of the time limit and the memory
-    budget, watched at every long step (:func:`~minesat.exact.budget.checkpoint`); past
-    either, the analyzer forgets what it held, and the position is answered by
-    :func:`~minesat.analysis.estimate.estimate_position`: every cell propagation proves,
-    estimated probabilities, ``exact`` false, ``why`` the budget, ``consistent`` None
-    unless settled. ``began`` (a ``time.perf_counter()``) is when the time started
-    counting: when the caller began reading the position, say. An inconsistent position
-    still raises :class:`InconsistentPositionError`. Without a budget this is :meth:`Analyzer.analyze`.
+    The exact analysis runs under :data:`EXACT_SHARE` of the time limit (less on a big
+    board: propagation and the answer must still fit) and the memory budget, watched at
+    every long step (:func:`~minesat.exact.budget.checkpoint`); past either, the analyzer
+    forgets what it held, and the position is answered by
+    :func:`~minesat.analysis.estimate.estimate_position`: every cell propagation proves
+    (propagation runs whole), estimated probabilities (the beliefs stop where the answer
+    must be written), ``exact`` false, ``why`` the budget, ``consistent`` None unless
+    settled. ``began`` (a ``time.perf_counter()``) is when the time started counting:
+    when the caller began reading the position, say. An inconsistent position still
+    raises :class:`InconsistentPositionError`. Without a budget this is :meth:`Analyzer.analyze`.
 
     >>> from minesat.exact.budget import Budget
     >>> position = Position.from_rows(["1?", "?1"], mines=1)
@@ -613,10 +644,18 @@ def analyze_within(
     (False, 'past --time-limit 0 s', (), None)
     """
     budget = budget or Budget()
-    began = time.perf_counter() if began is None else began
+    now = time.perf_counter()
+    began = now if began is None else began
     limit = budget.time_limit
+    cells = position.rows * position.cols
+    # A machine busy with other work reads the board slower than it should, and will
+    # propagate and write slower too: the time kept for them grows as much.
+    slowdown = min(10.0, max(1.0, (now - began) / (READ_SECONDS_PER_CELL / 2 * cells)))
     try:
-        first = None if limit is None else limit * EXACT_SHARE
+        first = None
+        if limit is not None:
+            rest = (PROPAGATION_SECONDS_PER_CELL + ANSWER_SECONDS_PER_CELL) * cells * slowdown
+            first = max(0.0, min(limit * EXACT_SHARE, allowed_seconds(limit) - rest))
         with watching(Budget(time_limit=first, max_memory=budget.max_memory).clock(began=began)):
             return analyzer.analyze(position, mines)
     except (OverBudget, MemoryError) as stop:
@@ -624,13 +663,13 @@ def analyze_within(
     analyzer.forget()
     gc.collect()
     give_back()
-    # The estimates may use the time SPEC section 19 allows (10 % + 1 s past the limit), less
+    # The beliefs may use the time SPEC section 19 allows (10 % + 1 s past the limit), less
     # what writing the answer takes.
-    rest = None
+    beliefs = None
     if limit is not None:
-        rest = max(0.0, 1.1 * limit + 1.0 - ANSWER_SECONDS_PER_CELL * position.rows * position.cols - 0.2)
-    with watching(Budget(time_limit=rest, max_memory=budget.max_memory).clock(began=began)):
-        return estimate_position(position, total_of(position, mines), why)
+        beliefs = max(0.0, allowed_seconds(limit) - ANSWER_SECONDS_PER_CELL * cells * slowdown - 0.1)
+    clock = Budget(time_limit=beliefs, max_memory=budget.max_memory).clock(began=began)
+    return estimate_position(position, total_of(position, mines), why, clock)
 
 
 #: Said when the solver's share of the work budget ran out.

@@ -87,6 +87,10 @@ class Analysis:
         }
 
 
+#: Most distinct probability objects :func:`json_chunks` remembers the text of.
+CACHED = 100_000
+
+
 def json_chunks(analysis: Analysis, head: dict[str, Any] | None = None) -> Iterator[str]:
     """The text of ``json.dumps({**head, **analysis.to_json()})``, in pieces, built without the
     million small lists and strings ``to_json`` makes on a big board: each distinct
@@ -103,15 +107,21 @@ def json_chunks(analysis: Analysis, head: dict[str, Any] | None = None) -> Itera
     for key, cells in (("safe", analysis.safe), ("mine", analysis.mine), ("unknown", analysis.unknown)):
         yield f', "{key}": [' + ", ".join([f"[{r}, {c}]" for r, c in cells]) + "]"
     yield ', "probability": ['
+    # The text of each probability object seen so far (json.dumps writes a float as its repr):
+    # the rows of a game's position share a few thousand objects; estimates are all distinct,
+    # and past CACHED objects they are written as they come.
     text = {id(None): "null"}
     for r, row in enumerate(analysis.probability):
         try:
             line = ", ".join(map(text.__getitem__, map(id, row)))
         except KeyError:
-            for p in row:  # new objects: each written as json.dumps writes it (kept alive by the row)
-                if id(p) not in text:
-                    text[id(p)] = json.dumps(p)
-            line = ", ".join(map(text.__getitem__, map(id, row)))
+            if len(text) < CACHED:
+                for p in row:  # new objects, kept alive by the row while their id is a key
+                    if id(p) not in text:
+                        text[id(p)] = _json_number(p)
+                line = ", ".join(map(text.__getitem__, map(id, row)))
+            else:
+                line = ", ".join(map(_json_number, row))
         yield ("[" if not r else ", [") + line + "]"
     moves = [f'"{names[r]}{c + 1}"' for r, c in analysis.safe]
     moves += [f'"{names[r]}{c + 1}{Action.FLAG.value}"' for r, c in analysis.mine]
@@ -120,6 +130,11 @@ def json_chunks(analysis: Analysis, head: dict[str, Any] | None = None) -> Itera
     if not analysis.exact:
         tail["why"] = analysis.why
     yield ", " + json.dumps(tail)[1:]
+
+
+def _json_number(p: float | None) -> str:
+    """``json.dumps(p)``, faster: a float is written as its ``float.__repr__`` (as json does)."""
+    return float.__repr__(p) if isinstance(p, float) else json.dumps(p)
 
 
 @dataclass(frozen=True)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 import os
 import sys
 import time
@@ -13,7 +14,7 @@ import typer
 
 from minesat.analysis import Analysis, Analyzer, InconsistentPositionError, explain
 from minesat.analysis.combine import LINEAR_WORK_PER_CELL
-from minesat.analysis.engine import analyze_within
+from minesat.analysis.engine import allowed_seconds, analyze_within, seconds_needed
 from minesat.analysis.explain import explain_json
 from minesat.analysis.result import json_chunks
 from minesat.board import COVERED, FLAG, Cell, Position, cell_name, parse_cell
@@ -323,11 +324,19 @@ def too_small(budget: Budget, position: Position) -> str | None:
 
     >>> too_small(Budget(max_memory=10**6), Position.from_rows(["1?"]))  # doctest: +ELLIPSIS
     'a 1x2 board needs more than the --max-memory of 1 MB (some ... MB)'
+    >>> too_small(Budget(time_limit=1.0), Position(1000, 1000, (-1,) * 10**6))
+    'a 1000x1000 board needs a --time-limit of at least 3.9 s (to read it, propagate and write the answer)'
     """
+    cells = position.rows * position.cols
+    board = f"a {position.rows}x{position.cols} board"
+    if budget.time_limit is not None and allowed_seconds(budget.time_limit) < seconds_needed(cells):
+        least = math.ceil((seconds_needed(cells) - 1.0) / 1.1 * 10) / 10
+        why = "to read it, propagate and write the answer"
+        return f"{board} needs a --time-limit of at least {least:g} s ({why})"
     if budget.max_memory is None:
         return None
-    needed = resident_bytes() + BYTES_PER_CELL * position.rows * position.cols
+    needed = resident_bytes() + BYTES_PER_CELL * cells
     if needed <= budget.max_memory:
         return None
-    return (f"a {position.rows}x{position.cols} board needs more than the --max-memory of "
+    return (f"{board} needs more than the --max-memory of "
             f"{budget.max_memory / 10**6:g} MB (some {needed / 10**6:.0f} MB)")
