@@ -46,16 +46,12 @@ from minesat.exact.budget import checkpoint
 if TYPE_CHECKING:
     from minesat.analysis.engine import Analyzer, Weighed
 
-#: Boards of at least this many cells take the big road when the total is known.
-BIG_CELLS = 20_000
-
-
 class BigRoad:
     """The big-board road of one :class:`~minesat.analysis.engine.Analyzer` (its part counts
     are the Analyzer's, cached). ``cells``: the fewest cells a board needs to take it (``None``:
     no board does)."""
 
-    def __init__(self, analyzer: Analyzer, cells: int | None = BIG_CELLS) -> None:
+    def __init__(self, analyzer: Analyzer, cells: int | None) -> None:
         self._analyzer = analyzer
         self.cells = cells
 

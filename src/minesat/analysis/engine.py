@@ -37,10 +37,9 @@ import gc
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import NoReturn
+from typing import TYPE_CHECKING, NoReturn
 
 from minesat.analysis import glance as glances
-from minesat.analysis.bigroad import BIG_CELLS, BigRoad
 from minesat.analysis.classify import (
     Certainties,
     WorkBudget,
@@ -70,7 +69,13 @@ from minesat.board import COVERED, FLAG, Cell, Position
 from minesat.exact.budget import Budget, OverBudget, checkpoint, give_back, watching, which_budget
 from minesat.words import agree, plural
 
+if TYPE_CHECKING:
+    from minesat.analysis.bigroad import BigRoad
+
 __all__ = ["BIG_CELLS", "SMALL_CELLS", "WORK_BUDGET", "Analyzer", "Split", "analyze_within"]
+
+#: Boards of at least this many cells take the big road (:mod:`.bigroad`) when the total is known.
+BIG_CELLS = 20_000
 
 #: A component's certain cells and its fewest and most mines: ``(safe, mine, low, high)``.
 Decided = tuple[tuple[Cell, ...], tuple[Cell, ...], int, int]
@@ -133,7 +138,7 @@ class Analyzer:
     A board of at most :data:`SMALL_CELLS` cells takes a shorter road when
     the total is known (:attr:`small_road`): the position is read whole as bit
     masks, and the same exact arithmetic gives the same analysis. A board of
-    at least :data:`~minesat.analysis.bigroad.BIG_CELLS` cells takes the big
+    at least :data:`BIG_CELLS` cells takes the big
     road (:attr:`big_road`): read whole as arrays, with Python objects only for
     the parts the rules leave open, to the same analysis.
     ``small_boards=False`` and ``big_cells=None`` keep boards on the general
@@ -176,7 +181,7 @@ class Analyzer:
         self._decided: dict[object, Decided | None] = {}
         self.model = FrontierModel()
         self.small_road = SmallRoad(self)
-        self.big_road = BigRoad(self, big_cells)
+        self._big_road: BigRoad | None = None
 
     def forget(self) -> None:
         """Drop every cache and the frontier model: after a budget stopped the work midway
@@ -187,7 +192,7 @@ class Analyzer:
         self._decided.clear()
         self.model = FrontierModel()
         self.small_road = SmallRoad(self)
-        self.big_road = BigRoad(self, self._big_cells)
+        self._big_road = None
 
     @property
     def state_budget(self) -> int:
@@ -203,6 +208,16 @@ class Analyzer:
     def small_boards(self) -> bool:
         """Whether small boards take the small road (fixed for the Analyzer's life)."""
         return self._small_boards
+
+    @property
+    def big_road(self) -> BigRoad:
+        """The big road of this Analyzer (:mod:`.bigroad`; numpy is imported only once a board
+        takes it: a small board's analysis starts without it)."""
+        if self._big_road is None:
+            from minesat.analysis.bigroad import BigRoad
+
+            self._big_road = BigRoad(self, self._big_cells)
+        return self._big_road
 
     @property
     def big_cells(self) -> int | None:
@@ -330,7 +345,8 @@ class Analyzer:
         total = total_of(position, mines)
         if total is not None and (analysis := self.small_road.analysis(position, total)) is not None:
             return analysis
-        if (analysis := self.big_road.analysis(position, total)) is not None:
+        big = self._big_cells is not None and position.rows * position.cols >= self._big_cells
+        if big and (analysis := self.big_road.analysis(position, total)) is not None:
             return analysis
         model = self.model
         model.update(position)
