@@ -158,9 +158,13 @@ def test_the_big_road_takes_big_boards_only() -> None:
     assert analyzer.analyze(big) == general_road().analyze(big)
 
 
-def test_linear_exact_work_gives_the_close_road_within_its_tolerance() -> None:
+def test_linear_exact_work_gives_the_close_road_within_its_tolerance(monkeypatch: pytest.MonkeyPatch) -> None:
+    import minesat.analysis.engine as engine
+
     position = reached(60, 60, 3)
     exact = general_road().analyze(position)
+    assert big_road(exact_work_per_cell=0).analyze(position) == exact  # within the floor: exact integers
+    monkeypatch.setattr(engine, "LINEAR_WORK_FLOOR", 0)  # as a board too big for the floor
     linear = big_road(exact_work_per_cell=0).analyze(position)
     assert exact.layouts is not None and linear.layouts is None  # the close road took it
     assert (linear.safe, linear.mine, linear.exact) == (exact.safe, exact.mine, True)

@@ -62,6 +62,11 @@ WORK_BUDGET = 4_000_000
 #: positions): past a few units a cell (a unit is about a microsecond) the close road is the cheaper.
 LINEAR_WORK_PER_CELL = 4
 
+#: The work the exact integers may always take under ``exact_work_per_cell`` (a fifth of a
+#: second or so): boards up to a few hundred cells a side keep them, and so give the very
+#: probabilities the player reads; only the largest take the close road.
+LINEAR_WORK_FLOOR = 200_000
+
 
 @dataclass(frozen=True)
 class Cells:

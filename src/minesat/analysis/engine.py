@@ -50,6 +50,7 @@ from minesat.analysis.classify import (
     local_rules,
 )
 from minesat.analysis.combine import (
+    LINEAR_WORK_FLOOR,
     WORK_BUDGET,
     NotClose,
     TooMuchWork,
@@ -426,7 +427,7 @@ class Analyzer:
         budget = self.work_budget
         if self._exact_work_per_cell is not None:
             cells = interior + sum(len(part.cells) for part in split.parts)
-            budget = min(budget, self._exact_work_per_cell * cells)
+            budget = min(budget, max(LINEAR_WORK_FLOOR, self._exact_work_per_cell * cells))
         weights = exact_weights(split.counts, split.parts, interior, left, budget)
         if weights is None:
             raise NoLayout
