@@ -38,13 +38,14 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from minesat.analysis.arrays import Broken, analysis_of, linked, namer, open_numbers, read_numbers, settle
+from minesat.analysis.combine import NoLayout, Split, Weighed
 from minesat.analysis.constraints import Component, Constraint
 from minesat.analysis.result import Analysis, InconsistentPositionError
 from minesat.board import COVERED, Position
 from minesat.exact.budget import checkpoint
 
 if TYPE_CHECKING:
-    from minesat.analysis.engine import Analyzer, Weighed
+    from minesat.analysis.engine import Analyzer
 
 class BigRoad:
     """The big-board road of one :class:`~minesat.analysis.engine.Analyzer` (its part counts
@@ -80,8 +81,6 @@ class BigRoad:
             return self._analysis(position, total)
 
     def _analysis(self, position: Position, total: int | None) -> Analysis | None:
-        from minesat.analysis.engine import NoLayout, Split
-
         numbers = read_numbers(position)
         if numbers.broken is not None:
             return None

@@ -36,7 +36,6 @@ from __future__ import annotations
 import gc
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, NoReturn
 
 from minesat.analysis import glance as glances
@@ -52,8 +51,11 @@ from minesat.analysis.classify import (
 from minesat.analysis.combine import (
     LINEAR_WORK_FLOOR,
     WORK_BUDGET,
+    NoLayout,
     NotClose,
+    Split,
     TooMuchWork,
+    Weighed,
     certain_by_feasibility,
     close_weights,
     exact_weights,
@@ -80,41 +82,6 @@ BIG_CELLS = 20_000
 
 #: A component's certain cells and its fewest and most mines: ``(safe, mine, low, high)``.
 Decided = tuple[tuple[Cell, ...], tuple[Cell, ...], int, int]
-
-
-@dataclass(frozen=True)
-class Split:
-    """Components once the local rules have run: the cells they decide, the parts they leave
-    open, and each part's count (``None`` past the state budget)."""
-
-    safe: tuple[Cell, ...]
-    mine: tuple[Cell, ...]
-    parts: tuple[Component, ...]
-    counts: tuple[ComponentCount | None, ...]
-
-
-@dataclass(frozen=True)
-class Weighed:
-    """The parts of a :class:`Split` weighed with the interior under the total (:meth:`Analyzer.weigh`).
-
-    ``safe`` and ``mine``: the parts' cells found certain; ``probability``: each part cell's
-    (0 and 1 for the certain ones); ``interior``: each interior cell's (``None`` without an
-    interior); ``fate``: every interior cell safe (False), mined (True) or neither (None).
-    """
-
-    safe: set[Cell]
-    mine: set[Cell]
-    probability: dict[Cell, float | None]
-    interior: float | None
-    fate: bool | None
-    exact: bool
-    layouts: int | None = None
-    why: str | None = None
-    consistent: bool | None = True
-
-
-class NoLayout(Exception):
-    """No layout of the parts leaves the interior a number of mines it can hold."""
 
 
 class Analyzer:
