@@ -83,7 +83,8 @@ class Split:
 
 @dataclass(frozen=True)
 class Weighed:
-    """The parts of a :class:`Split` weighed with the interior under the total (:meth:`~minesat.analysis.engine.Analyzer.weigh`).
+    """The parts of a :class:`Split` weighed with the interior under the total
+    (:meth:`~minesat.analysis.engine.Analyzer.weigh`).
 
     ``safe`` and ``mine``: the parts' cells found certain; ``probability``: each part cell's
     (0 and 1 for the certain ones); ``interior``: each interior cell's (``None`` without an

@@ -69,7 +69,7 @@ from minesat.analysis.memo import remember
 from minesat.analysis.result import Analysis, Glance, InconsistentPositionError, build_analysis, total_of
 from minesat.analysis.smallroad import SMALL_CELLS, SmallRoad
 from minesat.board import COVERED, FLAG, Cell, Position
-from minesat.exact.budget import Budget, OverBudget, checkpoint, give_back, watching, which_budget
+from minesat.exact.budget import Budget, OutOfTime, OverBudget, checkpoint, give_back, watching, which_budget
 from minesat.words import agree, plural
 
 if TYPE_CHECKING:
@@ -640,6 +640,8 @@ def analyze_within(
         if limit is not None:
             rest = (PROPAGATION_SECONDS_PER_CELL + ANSWER_SECONDS_PER_CELL) * cells * slowdown
             first = max(0.0, min(limit * EXACT_SHARE, allowed_seconds(limit) - rest))
+            if now - began >= first:  # reading the board took the exact analysis's share already
+                raise OutOfTime(now - began, limit)
         with watching(Budget(time_limit=first, max_memory=budget.max_memory).clock(began=began)):
             return analyzer.analyze(position, mines)
     except (OverBudget, MemoryError) as stop:
