@@ -137,7 +137,7 @@ def main() -> None:
         base = sizes[1] if len(sizes) > 2 else sizes[0]
         for n in sizes:
             ratios = [t[n] / t[base] for t in by_seed.values() if n in t and base in t]
-            if ratios and n != base:
+            if ratios and n > base:
                 shown = ", ".join(f"{r:.1f}" for r in ratios)
                 print(f"{n}x{n} / {base}x{base} seed by seed: {shown} (max {max(ratios):.1f}; "
                       f"cells {n * n / (base * base):.0f}x)")
