@@ -1,6 +1,7 @@
 """Time and peak memory of ``minesat analyze`` as boards grow, beside ms-toollib's.
 
     python benchmarks/analyze_growth.py [--sizes 50,100,200,300,1000] [--seeds 3] [--timeout 300]
+        [--ms-toollib-up-to 300] [--time-limit S]
 
 Positions games reach (issue 40): 16 % of the cells mined at random, then safe cells
 uncovered in a random order (each opening what a click opens) until 45 % of the board
@@ -8,8 +9,10 @@ is uncovered. Each position is written to a file and analysed by a fresh
 ``minesat analyze --json`` process (start-up, reading and writing counted); ms-toollib's
 ``cal_probability_onboard`` runs on the same position in a process of its own. Peak
 memory is each process's maximum resident set. Nothing is asserted: this prints figures,
-and the ratio of each size's median time to the smallest size's (linear growth in the
-cells is the ratio of the cells).
+the ratio of each size's median time to the smallest size's (linear growth in the
+cells is the ratio of the cells), and seed by seed the ratio of each size's time to the
+same seed's at the second size (SPEC 19: 300x300 within 12 times 100x100's time).
+ms-toollib runs up to ``--ms-toollib-up-to`` (it takes minutes from 200x200 on).
 """
 
 from __future__ import annotations
@@ -91,12 +94,15 @@ def main() -> None:
     parser.add_argument("--first-seed", type=int, default=100, help="held-out seeds start here")
     parser.add_argument("--timeout", type=float, default=300.0)
     parser.add_argument("--no-ms-toollib", action="store_true")
+    parser.add_argument("--ms-toollib-up-to", type=int, default=300, help="largest side ms-toollib runs on")
+    parser.add_argument("--time-limit", type=float, help="passed on to minesat analyze")
     args = parser.parse_args()
     sizes = [int(n) for n in args.sizes.split(",")]
     print(f"positions games reach: {DENSITY:.0%} mines, {UNCOVERED:.0%} uncovered; "
           f"seeds from {args.first_seed}")
     print(f"{'size':>9} {'seed':>5} {'minesat s':>10} {'MB':>6} {'exact':>6} {'ms-toollib s':>13} {'MB':>6}")
     medians: dict[int, float] = {}
+    by_seed: dict[int, dict[int, float]] = {}
     with tempfile.TemporaryDirectory() as tmp:
         for n in sizes:
             times = []
@@ -104,15 +110,18 @@ def main() -> None:
                 path = Path(tmp) / f"{n}-{seed}.txt"
                 write_position(reached(n, n, seed), path)
                 command = [sys.executable, "-m", "minesat", "analyze", "--json", str(path)]
+                if args.time_limit is not None:
+                    command[-1:-1] = ["--time-limit", str(args.time_limit)]
                 ours = measure(command, args.timeout)
                 # The line's end (a 1000x1000 line is tens of megabytes): its "exact" key is there.
                 found = re.search(r'"exact": (true|false)', str(ours.get("stdout", "")))
                 exact = found.group(1) if found else "-"
                 theirs: dict[str, object] = {"outcome": "not run"}
-                if not args.no_ms_toollib:
+                if not args.no_ms_toollib and n <= args.ms_toollib_up_to:
                     theirs = measure([sys.executable, "-c", _MS_TOOLLIB, str(path)], args.timeout)
                 if "seconds" in ours:
                     times.append(float(ours["seconds"]))  # type: ignore[arg-type]
+                    by_seed.setdefault(seed, {})[n] = float(ours["seconds"])  # type: ignore[arg-type]
 
                 def show(got: dict[str, object]) -> str:
                     if "seconds" not in got:
@@ -124,6 +133,14 @@ def main() -> None:
                 print(f"{n}x{n:<5} {seed:5d} {ours_cols} {exact:>6} {show(theirs)}", flush=True)
             if times:
                 medians[n] = statistics.median(times)
+    if len(sizes) > 1:
+        base = sizes[1] if len(sizes) > 2 else sizes[0]
+        for n in sizes:
+            ratios = [t[n] / t[base] for t in by_seed.values() if n in t and base in t]
+            if ratios and n > base:
+                shown = ", ".join(f"{r:.1f}" for r in ratios)
+                print(f"{n}x{n} / {base}x{base} seed by seed: {shown} (max {max(ratios):.1f}; "
+                      f"cells {n * n / (base * base):.0f}x)")
     if medians:
         base = sizes[0]
         for n, t in medians.items():

@@ -1,6 +1,6 @@
 """Hostile positions: time and peak memory of ``minesat analyze --json`` on each.
 
-    python benchmarks/hostile.py [--only NAME] [--keep DIR] [--big]
+    python benchmarks/hostile.py [--only NAME] [--keep DIR] [--big] [--time-limit S] [--max-memory MB]
 
 Each position is valid (it comes from a real layout) and states the total
 mine count, which is what makes exact counting couple everything:
@@ -13,6 +13,8 @@ mine count, which is what makes exact counting couple everything:
   numbers (``-half``: half of it mined);
 - ``islands``: 1,320 covered 3x3 holes, each a component whose mine count
   varies (its centre is interior), plus a covered block;
+- ``half-N``: an NxN board with its mines at random and each safe cell uncovered with
+  probability 1/2 (issue 40: 3.9-7.5 GB and a ``MemoryError`` at 300x300 once);
 - ``mesh-N``: numbers on the cells of odd row and odd column of an NxN board,
   every other cell covered: each number shares cells with eight others, so the
   board is one component no count within the budget takes, and the solver
@@ -23,7 +25,10 @@ Each file is analysed by a fresh ``minesat analyze --json`` process
 (so start-up, reading and writing the JSON line are counted); its wall time, its
 peak resident memory, and the ``exact`` flag of its JSON line are printed.
 Nothing is asserted: this prints figures. The goal (issue 8): every position
-within 60 s and 1.5 GB.
+within 60 s and 1.5 GB; and (issue 40, SPEC 19) every budget kept: ``--time-limit S``
+and ``--max-memory MB`` are passed on to ``minesat analyze``, and the limits SPEC 19
+allows (1.1 S + 1 s from the file read; 1.1 MB + 50 MB) are printed beside the figures
+(the seconds here also count the interpreter's start-up).
 """
 
 from __future__ import annotations
@@ -111,6 +116,16 @@ def mesh(n: int, seed: int = 0) -> Position:
     return _position(n, n, mines, lambda r, c: not (r % 2 == 1 and c % 2 == 1))
 
 
+def half_uncovered(n: int, seed: int = 0, density: float = DENSITY) -> Position:
+    """Mines at random, and each safe cell uncovered with probability 1/2 (issue 40): numbers
+    everywhere with covered cells between them, one long frontier no rule settles."""
+    rng = random.Random(seed)
+    cells = [(r, c) for r in range(n) for c in range(n)]
+    mines = set(rng.sample(cells, round(density * n * n)))
+    hidden = {cell for cell in cells if cell not in mines and rng.random() < 0.5}
+    return _position(n, n, mines, lambda r, c: (r, c) in hidden)
+
+
 def positions(big: bool) -> dict[str, Callable[[], Position]]:
     made: dict[str, Callable[[], Position]] = {
         "solved-100": lambda: solved(100),
@@ -121,6 +136,8 @@ def positions(big: bool) -> dict[str, Callable[[], Position]]:
         "snake-half": lambda: snake(density=0.5),
         "islands": islands,
         "mesh-300": lambda: mesh(300),
+        "half-150": lambda: half_uncovered(150),
+        "half-300": lambda: half_uncovered(300),
     }
     if big:
         made |= {
@@ -133,6 +150,7 @@ def positions(big: bool) -> dict[str, Callable[[], Position]]:
             # 102 s until its price said so).
             "mesh-500": lambda: mesh(500),
             "mesh-1000": lambda: mesh(1000),
+            "half-1000": lambda: half_uncovered(1000),
         }
     return made
 
@@ -144,26 +162,30 @@ import json, resource, subprocess, sys, time
 start = time.perf_counter()
 try:
     cli = "from minesat.cli import main; main()"
-    done = subprocess.run([sys.executable, "-c", cli, "analyze", "--json", sys.argv[1]],
+    done = subprocess.run([sys.executable, "-c", cli, "analyze", "--json", *sys.argv[3:], sys.argv[1]],
                           capture_output=True, text=True, timeout=float(sys.argv[2]))
 except subprocess.TimeoutExpired:
     print(json.dumps({"outcome": "timed out"}))
     sys.exit()
 line = done.stdout.strip().splitlines()[-1] if done.stdout.strip() else ""
+answer = json.loads(line) if line else {}
+proved = len(answer.get("safe", [])) + len(answer.get("mine", []))
+why = f" ({answer['why']})" if answer.get("why") else ""
 print(json.dumps({
     "seconds": time.perf_counter() - start,
     "peak_mb": resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024,
     "outcome": f"exit {done.returncode}, JSON line {len(line) / 1e6:.1f} MB, "
-               f"exact {json.loads(line).get('exact') if line else None}",
+               f"exact {answer.get('exact')}, {proved} proved{why}",
     "error": done.stderr.strip().splitlines()[-1] if done.stderr.strip() else "",
 }))
 """
 
 
-def measure(path: Path, timeout: float) -> dict[str, object]:
+def measure(path: Path, timeout: float, options: list[str] | None = None) -> dict[str, object]:
     """Wall seconds, peak MB and the outcome of one ``minesat analyze --json`` process."""
     done = subprocess.run(
-        [sys.executable, "-c", _MEASURE, str(path), str(timeout)], capture_output=True, text=True
+        [sys.executable, "-c", _MEASURE, str(path), str(timeout), *(options or [])],
+        capture_output=True, text=True,
     )
     return json.loads(done.stdout)
 
@@ -174,7 +196,17 @@ def main() -> None:
     parser.add_argument("--big", action="store_true", help="also the 1000x1000 positions")
     parser.add_argument("--keep", type=Path, help="write the files here (default: a temporary directory)")
     parser.add_argument("--timeout", type=float, default=120.0)
+    parser.add_argument("--time-limit", type=float, help="passed on to minesat analyze")
+    parser.add_argument("--max-memory", type=int, help="passed on to minesat analyze (MB)")
     args = parser.parse_args()
+    options: list[str] = []
+    if args.time_limit is not None:
+        options += ["--time-limit", str(args.time_limit)]
+        allowed = 1.1 * args.time_limit + 1
+        print(f"--time-limit {args.time_limit:g}: SPEC 19 allows {allowed:.1f} s from the file read")
+    if args.max_memory is not None:
+        options += ["--max-memory", str(args.max_memory)]
+        print(f"--max-memory {args.max_memory}: SPEC 19 allows {1.1 * args.max_memory + 50:.0f} MB")
     made = positions(args.big)
     names = [args.only] if args.only else list(made)
     with tempfile.TemporaryDirectory() as tmp:
@@ -185,7 +217,7 @@ def main() -> None:
             position = made[name]()
             path = where / f"{name}.txt"
             write_position(position, path)
-            got = measure(path, args.timeout)
+            got = measure(path, args.timeout, options)
             covered = sum(1 for s in position.cells if s == COVERED)
             size = f"{position.rows}x{position.cols}"
             took, peak = got.get("seconds", float("nan")), got.get("peak_mb", float("nan"))

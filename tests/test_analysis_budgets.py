@@ -12,6 +12,7 @@ import contextlib
 import json
 from pathlib import Path
 
+import pytest
 from hypothesis import given
 from typer.testing import CliRunner
 
@@ -99,3 +100,106 @@ def test_the_command_answers_past_a_budget_and_refuses_one_too_small(tmp_path: P
     assert line["exact"] is True and line["consistent"] is True and "why" not in line
     bad = runner.invoke(app, ["analyze", "--json", "--max-memory", "-3", str(path)])
     assert bad.exit_code == 2
+    # A time limit too short to read a 450x450 board, propagate and write the answer; the
+    # small board is answered within the same limit.
+    big = tmp_path / "big.txt"
+    big.write_text("# mines: 100\n" + ("?" * 450 + "\n") * 450)
+    short = runner.invoke(app, ["analyze", "--json", "--time-limit", "0.01", str(big)])
+    assert short.exit_code == 2 and "needs a --time-limit of at least" in short.stderr
+    answered = runner.invoke(app, ["analyze", "--json", "--time-limit", "0.01", str(path)])
+    assert answered.exit_code == 0 and json.loads(answered.stdout)["rows"] == 3
+
+
+# --- what propagation proves, whatever the budget ------------------------------------------
+
+
+def forced_by_pairs(position: Position, safe: set, mine: set) -> tuple[set, set]:
+    """Cells any one number or any two numbers sharing a cell force, given ``safe`` and ``mine``:
+    every layout of their undecided cells that meets both numbers, listed (an independent
+    reading of the two-number rule: no bounds, just the layouts)."""
+    from itertools import product
+
+    from minesat.analysis.constraints import Frontier
+
+    known = {**dict.fromkeys(safe, 0), **dict.fromkeys(mine, 1)}
+    numbers = Frontier.of(position).constraints
+    forced_safe: set = set()
+    forced_mine: set = set()
+    for a in numbers:
+        for b in numbers:
+            if a is not b and not set(a.cells) & set(b.cells):
+                continue
+            cells = sorted({x for x in a.cells + b.cells if x not in known})
+            if not cells:
+                continue
+            seen = [set() for _ in cells]
+            for values in product((0, 1), repeat=len(cells)):
+                value = {**known, **dict(zip(cells, values, strict=True))}
+                if all(sum(value[x] for x in c.cells) == c.count for c in (a, b)):
+                    for k, v in enumerate(values):
+                        seen[k].add(v)
+            for cell, found in zip(cells, seen, strict=True):
+                if found == {0}:
+                    forced_safe.add(cell)
+                elif found == {1}:
+                    forced_mine.add(cell)
+    return forced_safe, forced_mine
+
+
+@examples(150)
+@given(played_games(max_side=9, max_steps=4))
+def test_past_a_budget_every_cell_single_numbers_and_pairs_force_is_proved(game: Played) -> None:
+    """SPEC 19: past a budget, at least what single numbers and pairs of numbers force. A time limit
+    of 0 cuts the exact analysis and the beliefs at once; propagation still runs to its end."""
+    position = game.positions[-1]
+    if not solve(position).consistent:
+        return
+    cut = analyze_within(Analyzer(small_boards=False), position, budget=Budget(time_limit=0.0))
+    if cut.exact:
+        return  # nothing to cut: a position the rules settle before the first check
+    safe, mine = set(cut.safe), set(cut.mine)
+    assert (safe, mine) == (set(estimate_position(position, position.mines, "x").safe),
+                            set(estimate_position(position, position.mines, "x").mine))
+    more_safe, more_mine = forced_by_pairs(position, safe, mine)
+    assert more_safe <= safe and more_mine <= mine, "a cell two numbers force was left open"
+
+
+def half_uncovered(side: int, seed: int) -> Position:
+    """A hostile position (issue 40): mines at random, each safe cell uncovered with probability 1/2."""
+    import random
+
+    from minesat.board import Layout
+
+    rng = random.Random(seed)
+    cells = [(r, c) for r in range(side) for c in range(side)]
+    mines = frozenset(rng.sample(cells, side * side // 5))
+    counts = Layout(side, side, mines).counts
+    shown = [COVERED if cell in mines or rng.random() < 0.5 else counts[i] for i, cell in enumerate(cells)]
+    return Position(side, side, tuple(shown), len(mines))
+
+
+@pytest.mark.parametrize("big_cells", [0, None])
+def test_a_hostile_board_keeps_its_time_on_a_fake_clock(
+    monkeypatch: pytest.MonkeyPatch, big_cells: int | None
+) -> None:
+    """Each reading of the clock is 10 ms: the time limit is a count of budget checks. The exact
+    analysis stops at its share, propagation runs whole, the beliefs stop where the answer must
+    be written; the answer comes within the limit and what SPEC 19 allows past it."""
+    import minesat.analysis.engine as engine
+    import minesat.exact.budget as budget_module
+    from fakeclock import FakeClock
+
+    position = half_uncovered(40, seed=3)
+    clock = FakeClock(step=0.01).install(monkeypatch, engine, budget_module)
+    began = clock()
+    analyzer = Analyzer(small_boards=False, big_cells=big_cells, exact_work_per_cell=4)
+    cut = analyze_within(analyzer, position, budget=Budget(time_limit=2.0), began=began)
+    assert clock.now - began <= engine.allowed_seconds(2.0)
+    assert not cut.exact and cut.why == "past --time-limit 2 s"
+    assert cut.consistent in (None, True)
+    whole = estimate_position(position, position.mines, "x")
+    assert (cut.safe, cut.mine) == (whole.safe, whole.mine)  # propagation was not cut
+    exact = Analyzer().analyze(position)
+    assert set(cut.safe) <= set(exact.safe) and set(cut.mine) <= set(exact.mine)
+    for r, c in position.cells_in(COVERED):
+        assert 0.0 <= cut.probability[r][c] <= 1.0

@@ -374,7 +374,9 @@ def _rules_first(component: Component, use_local_rules: bool) -> tuple[dict[Cell
 def _solver_for(component: Component, decided: dict[Cell, bool], open_cells: list[Cell]) -> CardinalitySolver:
     """A solver over the open cells, each number reduced to them and the mines they still hold."""
     sat = CardinalitySolver(open_cells)
-    for c in component.constraints:
+    for i, c in enumerate(component.constraints):
+        if not i & 1023:
+            checkpoint()  # a hostile part has hundreds of thousands of numbers
         rest = [x for x in c.cells if x not in decided]
         if rest:
             sat.exactly(rest, c.count - sum(1 for x in c.cells if decided.get(x)))

@@ -49,11 +49,62 @@ from minesat.exact.budget import checkpoint
 if TYPE_CHECKING:
     import numpy as np
 
+    from minesat.analysis.constraints import Component
+
 #: Most work the exact combination of parts may take, in units of one
 #: product of two 2000-bit integers (a product of longer integers counts as
 #: several). Past it the close road weighs the probabilities (:func:`close_weights`);
 #: the certainties stay exact (:func:`certain_by_feasibility`).
 WORK_BUDGET = 4_000_000
+
+#: Work per cell weighed (the parts' and the interior's) the exact integers may take where the
+#: time must grow with the board, no faster (``minesat analyze``: ``Analyzer(exact_work_per_cell=...)``).
+#: Their work grows with the parts times the spread of mine counts, faster than the board
+#: (measured: 0.04 s on a 100x100 position reached in a game, 1.6-2 s on 200x200, 27 s on
+#: 300x300), while the close road's grows with the cells (0.01, 0.03 and 0.05 s on the same
+#: positions): past a few units a cell (a unit is about a microsecond) the close road is the cheaper.
+LINEAR_WORK_PER_CELL = 4
+
+#: The work the exact integers may always take under ``exact_work_per_cell`` (a fifth of a
+#: second or so): boards up to a few hundred cells a side keep them, and so give the very
+#: probabilities the player reads; only the largest take the close road.
+LINEAR_WORK_FLOOR = 200_000
+
+
+@dataclass(frozen=True)
+class Split:
+    """Components once the local rules have run: the cells they decide, the parts they leave
+    open, and each part's count (``None`` past the state budget)."""
+
+    safe: tuple[Cell, ...]
+    mine: tuple[Cell, ...]
+    parts: tuple[Component, ...]
+    counts: tuple[ComponentCount | None, ...]
+
+
+@dataclass(frozen=True)
+class Weighed:
+    """The parts of a :class:`Split` weighed with the interior under the total
+    (:meth:`~minesat.analysis.engine.Analyzer.weigh`).
+
+    ``safe`` and ``mine``: the parts' cells found certain; ``probability``: each part cell's
+    (0 and 1 for the certain ones); ``interior``: each interior cell's (``None`` without an
+    interior); ``fate``: every interior cell safe (False), mined (True) or neither (None).
+    """
+
+    safe: set[Cell]
+    mine: set[Cell]
+    probability: dict[Cell, float | None]
+    interior: float | None
+    fate: bool | None
+    exact: bool
+    layouts: int | None = None
+    why: str | None = None
+    consistent: bool | None = True
+
+
+class NoLayout(Exception):
+    """No layout of the parts leaves the interior a number of mines it can hold."""
 
 
 @dataclass(frozen=True)

@@ -119,10 +119,14 @@ def _boxes(component: Component) -> tuple[list[tuple[Cell, ...]], list[frozenset
     """Group cells by the set of constraints (by index) that see them."""
     seen_by: dict[Cell, list[int]] = defaultdict(list)
     for i, c in enumerate(component.constraints):
+        if not i & 4095:
+            checkpoint()  # a hostile part has hundreds of thousands of numbers
         for cell in c.cells:
             seen_by[cell].append(i)
     groups: dict[tuple[int, ...], list[Cell]] = defaultdict(list)
-    for cell in component.cells:
+    for k, cell in enumerate(component.cells):
+        if not k & 4095:
+            checkpoint()
         groups[tuple(seen_by[cell])].append(cell)
     keys = list(groups)
     return [tuple(groups[k]) for k in keys], [frozenset(k) for k in keys]
@@ -150,11 +154,15 @@ def _order(box_cons: list[frozenset[int]], n_constraints: int, budget: int) -> l
     candidates: set[int] = set()
     order: list[int] = []
     steps = 0
+    watched = 0  # the steps when the budgets watching were last checked
     while todo:
         best, best_cost = -1, (0, 0, 0)
         steps += len(candidates) or len(todo)
         if steps > budget:
             return None
+        if steps - watched > 20_000:
+            checkpoint()
+            watched = steps
         for b in candidates or todo:
             newly = closing = 0
             for c in box_cons[b]:

@@ -36,8 +36,7 @@ from __future__ import annotations
 import gc
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import NoReturn
+from typing import TYPE_CHECKING, NoReturn
 
 from minesat.analysis import glance as glances
 from minesat.analysis.classify import (
@@ -50,9 +49,13 @@ from minesat.analysis.classify import (
     local_rules,
 )
 from minesat.analysis.combine import (
+    LINEAR_WORK_FLOOR,
     WORK_BUDGET,
+    NoLayout,
     NotClose,
+    Split,
     TooMuchWork,
+    Weighed,
     certain_by_feasibility,
     close_weights,
     exact_weights,
@@ -67,24 +70,19 @@ from minesat.analysis.result import Analysis, Glance, InconsistentPositionError,
 from minesat.analysis.smallroad import SMALL_CELLS, SmallRoad
 from minesat.board import COVERED, FLAG, Cell, Position
 from minesat.errors import fill, option_name
-from minesat.exact.budget import Budget, OverBudget, checkpoint, give_back, watching, which_budget
+from minesat.exact.budget import Budget, OutOfTime, OverBudget, checkpoint, give_back, watching, which_budget
 from minesat.words import agree, plural
 
-__all__ = ["SMALL_CELLS", "WORK_BUDGET", "Analyzer", "Split", "analyze_within"]
+if TYPE_CHECKING:
+    from minesat.analysis.bigroad import BigRoad
+
+__all__ = ["BIG_CELLS", "SMALL_CELLS", "WORK_BUDGET", "Analyzer", "Split", "analyze_within"]
+
+#: Boards of at least this many cells take the big road (:mod:`.bigroad`) when the total is known.
+BIG_CELLS = 20_000
 
 #: A component's certain cells and its fewest and most mines: ``(safe, mine, low, high)``.
 Decided = tuple[tuple[Cell, ...], tuple[Cell, ...], int, int]
-
-
-@dataclass(frozen=True)
-class Split:
-    """Components once the local rules have run: the cells they decide, the parts they leave
-    open, and each part's count (``None`` past the state budget)."""
-
-    safe: tuple[Cell, ...]
-    mine: tuple[Cell, ...]
-    parts: tuple[Component, ...]
-    counts: tuple[ComponentCount | None, ...]
 
 
 class Analyzer:
@@ -108,9 +106,19 @@ class Analyzer:
 
     A board of at most :data:`SMALL_CELLS` cells takes a shorter road when
     the total is known (:attr:`small_road`): the position is read whole as bit
-    masks, and the same exact arithmetic gives the same analysis.
-    ``small_boards=False`` keeps every board on the general road (the tests
-    compare the two).
+    masks, and the same exact arithmetic gives the same analysis. A board of
+    at least :data:`BIG_CELLS` cells takes the big
+    road (:attr:`big_road`): read whole as arrays, with Python objects only for
+    the parts the rules leave open, to the same analysis.
+    ``small_boards=False`` and ``big_cells=None`` keep boards on the general
+    road (the tests compare the roads; ``big_cells=0`` sends every board with
+    a total down the big road).
+
+    ``exact_work_per_cell`` bounds the exact integers further, by the cells
+    weighed (the parts' and the interior's): their cost grows faster than the
+    board, the close road's with it, so a caller that wants the time to grow
+    with the board (``minesat analyze``) sets it. The default leaves the work
+    budget alone: the player's probabilities, and so its ties, stay as they are.
     """
 
     def __init__(
@@ -120,13 +128,17 @@ class Analyzer:
         use_local_rules: bool = True,
         work_budget: int = WORK_BUDGET,
         small_boards: bool = True,
+        big_cells: int | None = BIG_CELLS,
         close_road: bool = True,
+        exact_work_per_cell: int | None = None,
     ) -> None:
         # The settings that shape cached answers are fixed for the Analyzer's life
         # (read-only properties below): a cache need not key on them.
         self._state_budget = state_budget
         self._use_local_rules = use_local_rules
         self._small_boards = small_boards
+        self._big_cells = big_cells
+        self._exact_work_per_cell = exact_work_per_cell
         self._close_road = close_road
         # The work budget bounds one call at a time and may be raised between calls:
         # a classification it cut short is never cached (:meth:`certainties`), and
@@ -138,6 +150,7 @@ class Analyzer:
         self._decided: dict[object, Decided | None] = {}
         self.model = FrontierModel()
         self.small_road = SmallRoad(self)
+        self._big_road: BigRoad | None = None
 
     def forget(self) -> None:
         """Drop every cache and the frontier model: after a budget stopped the work midway
@@ -148,6 +161,7 @@ class Analyzer:
         self._decided.clear()
         self.model = FrontierModel()
         self.small_road = SmallRoad(self)
+        self._big_road = None
 
     @property
     def state_budget(self) -> int:
@@ -163,6 +177,21 @@ class Analyzer:
     def small_boards(self) -> bool:
         """Whether small boards take the small road (fixed for the Analyzer's life)."""
         return self._small_boards
+
+    @property
+    def big_road(self) -> BigRoad:
+        """The big road of this Analyzer (:mod:`.bigroad`; numpy is imported only once a board
+        takes it: a small board's analysis starts without it)."""
+        if self._big_road is None:
+            from minesat.analysis.bigroad import BigRoad
+
+            self._big_road = BigRoad(self, self._big_cells)
+        return self._big_road
+
+    @property
+    def big_cells(self) -> int | None:
+        """The fewest cells a board takes the big road with (``None``: never; fixed)."""
+        return self._big_cells
 
     # --- parts and their counts ------------------------------------------------
 
@@ -285,6 +314,9 @@ class Analyzer:
         total = total_of(position, mines)
         if total is not None and (analysis := self.small_road.analysis(position, total)) is not None:
             return analysis
+        big = self._big_cells is not None and position.rows * position.cols >= self._big_cells
+        if big and (analysis := self.big_road.analysis(position, total)) is not None:
+            return analysis
         model = self.model
         model.update(position)
         components = model.components()
@@ -294,11 +326,21 @@ class Analyzer:
         _check_room(position, model, remaining)
         split = self.parts_of(components, check=True)
         assert split is not None
-        if all(c is not None for c in split.counts):
-            # Exact counting decides every cell, the global count included:
-            # the per-component SAT step would only repeat what it proves.
-            return self._from_counts(position, total, model, len(components), split, remaining)
-        return self._past_counting(position, total, model, len(components), split, remaining)
+        try:
+            weighed = self.weigh(split, model.interior_size, remaining - len(split.mine))
+        except NoLayout:
+            _raise_total_conflict(model, remaining)
+        safe, mine = weighed.safe | set(split.safe), weighed.mine | set(split.mine)
+        if weighed.fate is not None:
+            (mine if weighed.fate else safe).update(model.frontier().interior)
+        probability: dict[Cell, float | None] = dict.fromkeys(split.safe, 0.0)
+        probability.update(dict.fromkeys(split.mine, 1.0))
+        probability.update(weighed.probability)
+        return build_analysis(
+            position, total, safe, mine, probability, len(components), exact=weighed.exact,
+            layouts=weighed.layouts, otherwise=weighed.interior, why=weighed.why,
+            consistent=weighed.consistent,
+        )
 
     def _without_total(self, position: Position, components: Sequence[Component]) -> Analysis:
         """Each component on its own (local rules, then SAT). Without the total only certainties
@@ -319,58 +361,57 @@ class Analyzer:
             why=_SOLVER_CUT,
         )
 
-    def _from_counts(
-        self,
-        position: Position,
-        total: int,
-        model: FrontierModel,
-        components: int,
-        split: Split,
-        remaining: int,
-    ) -> Analysis:
-        """Every part counted: exact probabilities; a cell is certain when its weight is 0 or all."""
-        interior = model.interior_size
-        left = remaining - len(split.mine)  # the mines for the parts and the interior
-        safe, mine = set(split.safe), set(split.mine)
+    def weigh(self, split: Split, interior: int, left: int) -> Weighed:
+        """The parts of ``split`` weighed with ``interior`` cells under ``left`` mines (the total
+        less the flags and the mines the rules found): exact integers, else the close road,
+        else (a part too large to count) estimates with what SAT proves. The rules' own cells
+        are the caller's. :class:`NoLayout` when no layout places the mines."""
+        if all(c is not None for c in split.counts):
+            # Exact counting decides every cell, the global count included:
+            # the per-component SAT step would only repeat what it proves.
+            try:
+                return self._exact(split, interior, left)
+            except TooMuchWork:
+                return self._close(split, interior, left)
+        return self._past_counting(split, interior, left)
+
+    def without_total(self, split: Split) -> Weighed:
+        """What the parts of ``split`` prove on their own, the total unknown: each part's certain
+        cells from its count, or SAT within the work budget for a part no count takes (then
+        perhaps incomplete: ``exact`` false). Every other cell reads None (SPEC section 3)."""
+        budget = WorkBudget(self.work_budget)
+        safe: set[Cell] = set()
+        mine: set[Cell] = set()
+        for part, count in zip(split.parts, split.counts, strict=True):
+            own = self.certainties(part, budget) if count is None else _decided_by(part, count)
+            safe.update(own[0])
+            mine.update(own[1])
         probability: dict[Cell, float | None] = dict.fromkeys(safe, 0.0)
         probability.update(dict.fromkeys(mine, 1.0))
-        try:
-            weights = exact_weights(split.counts, split.parts, interior, left, self.work_budget)
-        except TooMuchWork:
-            return self._close(position, total, model, components, split, remaining)
-        if weights is None:
-            _raise_total_conflict(model, remaining)
-        p_interior, interior_fate, layouts = read_weights(weights, interior, safe, mine, probability)
-        if interior_fate is not None:
-            (mine if interior_fate else safe).update(model.frontier().interior)
-        return build_analysis(
-            position, total, safe, mine, probability, components, exact=True,
-            layouts=layouts, otherwise=p_interior,
-        )
+        return Weighed(safe, mine, probability, None, None, exact=not budget.ran_out, why=_SOLVER_CUT)
 
-    def _close(
-        self,
-        position: Position,
-        total: int,
-        model: FrontierModel,
-        components: int,
-        split: Split,
-        remaining: int,
-    ) -> Analysis:
+    def _exact(self, split: Split, interior: int, left: int) -> Weighed:
+        """Every part counted: exact probabilities; a cell is certain when its weight is 0 or all."""
+        budget = self.work_budget
+        if self._exact_work_per_cell is not None:
+            cells = interior + sum(len(part.cells) for part in split.parts)
+            budget = min(budget, max(LINEAR_WORK_FLOOR, self._exact_work_per_cell * cells))
+        weights = exact_weights(split.counts, split.parts, interior, left, budget)
+        if weights is None:
+            raise NoLayout
+        safe: set[Cell] = set()
+        mine: set[Cell] = set()
+        probability: dict[Cell, float | None] = {}
+        p_interior, fate, layouts = read_weights(weights, interior, safe, mine, probability)
+        return Weighed(safe, mine, probability, p_interior, fate, exact=True, layouts=layouts)
+
+    def _close(self, split: Split, interior: int, left: int) -> Weighed:
         """Every part counted, too many to combine in exact integers: exact certainties (by which
         mine counts are feasible), probabilities by the close road (within 1e-9), no layout count."""
-        interior = model.interior_size
-        left = remaining - len(split.mine)
         found = certain_by_feasibility(split.counts, split.parts, interior, left)
         if found is None:
-            _raise_total_conflict(model, remaining)
+            raise NoLayout
         safe, mine, fate = found
-        safe.update(split.safe)
-        mine.update(split.mine)
-        interior_cells: tuple[Cell, ...] = ()
-        if fate is not None:
-            interior_cells = model.frontier().interior
-            (mine if fate else safe).update(interior_cells)
         why = None
         try:
             if not self._close_road:
@@ -392,32 +433,17 @@ class Analyzer:
                 probability[cell] = 1.0
             else:
                 probability[cell] = _open(p)
-        probability.update(dict.fromkeys(split.safe, 0.0))
-        probability.update(dict.fromkeys(split.mine, 1.0))
         if fate is not None:
             p_interior = 1.0 if fate else 0.0
         elif p_interior is not None:
             p_interior = _open(p_interior)
-        return build_analysis(
-            position, total, safe, mine, probability, components, exact=close is not None,
-            otherwise=p_interior, why=why,
-        )
+        return Weighed(safe, mine, probability, p_interior, fate, exact=close is not None, why=why)
 
-    def _past_counting(
-        self,
-        position: Position,
-        total: int,
-        model: FrontierModel,
-        components: int,
-        split: Split,
-        remaining: int,
-    ) -> Analysis:
+    def _past_counting(self, split: Split, interior: int, left: int) -> Weighed:
         """A part too large to count. Certainties come from SAT with the global count (exact unless
         past the work budget); probabilities become estimates. A part with no layout of its own is
         named first, as the count names it."""
         budget = WorkBudget(self.work_budget)
-        interior = model.interior_size
-        left = remaining - len(split.mine)
         parts, counts = split.parts, split.counts
         found = None
         if affords_total_call(parts, budget):
@@ -425,7 +451,8 @@ class Analyzer:
                 if count is None:
                     check_component(part, use_local_rules=self.use_local_rules, budget=budget)
             found = classify_with_total(parts, interior, left, budget)
-        safe, mine = set(split.safe), set(split.mine)
+        safe: set[Cell] = set()
+        mine: set[Cell] = set()
         fate: bool | None = None
         if found is None:
             # Too big for even one call with the total: each part's own certainties (from
@@ -441,10 +468,10 @@ class Analyzer:
             (s, m), fate = found
             safe |= s
             mine |= m
-        probability = estimate_parts(parts, counts, interior, left, safe, mine)
+        probability: dict[Cell, float | None] = {}
+        probability.update(estimate_parts(parts, counts, interior, left, safe, mine))
         p_interior = probability.pop(None, None)
         if fate is not None:
-            (mine if fate else safe).update(model.frontier().interior)
             p_interior = 1.0 if fate else 0.0
         probability.update(dict.fromkeys(safe, 0.0))
         probability.update(dict.fromkeys(mine, 1.0))
@@ -452,8 +479,8 @@ class Analyzer:
         why = f"a part of {plural(largest, 'cell')} is past the counting budget"
         if budget.ran_out:
             why += "; " + _SOLVER_CUT
-        return build_analysis(
-            position, total, safe, mine, probability, components, exact=False, otherwise=p_interior, why=why,
+        return Weighed(
+            safe, mine, probability, p_interior, fate, exact=False, why=why,
             consistent=None if budget.ran_out and found is None else True,
         )
 
@@ -541,9 +568,38 @@ class Analyzer:
 #: writing the answer, should the exact analysis not finish.
 EXACT_SHARE = 0.6
 
-#: Seconds kept, per cell of the board, for writing the answer once the estimates stop
-#: (its JSON line: about 3 us a cell measured on 300x300, doubled).
-ANSWER_SECONDS_PER_CELL = 6e-6
+#: Seconds, per cell of the board, that propagation takes past a budget on the dearest
+#: positions measured (0.8-1.0 s on 1000x1000 meshes and half-uncovered boards), doubled:
+#: it runs whole (SPEC section 19 promises what it proves), so the exact analysis stops
+#: early enough to leave it this.
+PROPAGATION_SECONDS_PER_CELL = 2e-6
+
+#: Seconds, per cell, kept for building the answer and writing its JSON line once the
+#: estimates stop (1.3 s on a 1000x1000 mesh of estimates, under load), with room to spare.
+ANSWER_SECONDS_PER_CELL = 2e-6
+
+#: Seconds, per cell, that reading a position file takes (0.6 s for 1000x1000), doubled.
+READ_SECONDS_PER_CELL = 1.2e-6
+
+
+def seconds_needed(cells: int) -> float:
+    """The fewest seconds an answer past a budget needs on a board of ``cells`` cells: reading
+    it, propagation, the answer written (a time limit that allows less is refused, SPEC
+    section 19: a 1000x1000 board needs more than ``--time-limit 2``).
+
+    >>> round(seconds_needed(1_000_000), 1), round(seconds_needed(480), 4)
+    (5.2, 0.0025)
+    """
+    return (READ_SECONDS_PER_CELL + PROPAGATION_SECONDS_PER_CELL + ANSWER_SECONDS_PER_CELL) * cells
+
+
+def allowed_seconds(limit: float) -> float:
+    """The seconds SPEC section 19 lets a ``--time-limit`` of ``limit`` take: 10 % + 1 s more.
+
+    >>> allowed_seconds(1.0)
+    2.1
+    """
+    return 1.1 * limit + 1.0
 
 
 def analyze_within(
@@ -555,14 +611,16 @@ def analyze_within(
 ) -> Analysis:
     """:meth:`Analyzer.analyze` within a time and memory ``budget`` (SPEC section 19).
 
-    The exact analysis runs under :data:`EXACT_SHARE` of the time limit and the memory
-    budget, watched at every long step (:func:`~minesat.exact.budget.checkpoint`); past
-    either, the analyzer forgets what it held, and the position is answered by
-    :func:`~minesat.analysis.estimate.estimate_position`: every cell propagation proves,
-    estimated probabilities, ``exact`` false, ``why`` the budget, ``consistent`` None
-    unless settled. ``began`` (a ``time.perf_counter()``) is when the time started
-    counting: when the caller began reading the position, say. An inconsistent position
-    still raises :class:`InconsistentPositionError`. Without a budget this is :meth:`Analyzer.analyze`.
+    The exact analysis runs under :data:`EXACT_SHARE` of the time limit (less on a big
+    board: propagation and the answer must still fit) and the memory budget, watched at
+    every long step (:func:`~minesat.exact.budget.checkpoint`); past either, the analyzer
+    forgets what it held, and the position is answered by
+    :func:`~minesat.analysis.estimate.estimate_position`: every cell propagation proves
+    (propagation runs whole), estimated probabilities (the beliefs stop where the answer
+    must be written), ``exact`` false, ``why`` the budget, ``consistent`` None unless
+    settled. ``began`` (a ``time.perf_counter()``) is when the time started counting:
+    when the caller began reading the position, say. An inconsistent position still
+    raises :class:`InconsistentPositionError`. Without a budget this is :meth:`Analyzer.analyze`.
 
     >>> from minesat.exact.budget import Budget
     >>> position = Position.from_rows(["1?", "?1"], mines=1)
@@ -571,10 +629,20 @@ def analyze_within(
     (False, 'past --time-limit 0 s', (), None)
     """
     budget = budget or Budget()
-    began = time.perf_counter() if began is None else began
+    now = time.perf_counter()
+    began = now if began is None else began
     limit = budget.time_limit
+    cells = position.rows * position.cols
+    # A machine busy with other work reads the board slower than it should, and will
+    # propagate and write slower too: the time kept for them grows as much.
+    slowdown = min(10.0, max(1.0, (now - began) / (READ_SECONDS_PER_CELL / 2 * cells)))
     try:
-        first = None if limit is None else limit * EXACT_SHARE
+        first = None
+        if limit is not None:
+            rest = (PROPAGATION_SECONDS_PER_CELL + ANSWER_SECONDS_PER_CELL) * cells * slowdown
+            first = max(0.0, min(limit * EXACT_SHARE, allowed_seconds(limit) - rest))
+            if now - began >= first:  # reading the board took the exact analysis's share already
+                raise OutOfTime(now - began, limit)
         with watching(Budget(time_limit=first, max_memory=budget.max_memory).clock(began=began)):
             return analyzer.analyze(position, mines)
     except (OverBudget, MemoryError) as stop:
@@ -582,13 +650,13 @@ def analyze_within(
     analyzer.forget()
     gc.collect()
     give_back()
-    # The estimates may use the time SPEC section 19 allows (10 % + 1 s past the limit), less
+    # The beliefs may use the time SPEC section 19 allows (10 % + 1 s past the limit), less
     # what writing the answer takes.
-    rest = None
+    beliefs = None
     if limit is not None:
-        rest = max(0.0, 1.1 * limit + 1.0 - ANSWER_SECONDS_PER_CELL * position.rows * position.cols - 0.2)
-    with watching(Budget(time_limit=rest, max_memory=budget.max_memory).clock(began=began)):
-        return estimate_position(position, total_of(position, mines), why)
+        beliefs = max(0.0, allowed_seconds(limit) - ANSWER_SECONDS_PER_CELL * cells * slowdown - 0.1)
+    clock = Budget(time_limit=beliefs, max_memory=budget.max_memory).clock(began=began)
+    return estimate_position(position, total_of(position, mines), why, clock)
 
 
 #: Said when the solver's share of the work budget ran out.

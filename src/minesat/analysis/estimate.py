@@ -27,23 +27,28 @@ where the exact probabilities are known; ``benchmarks/estimates.py`` measures it
 from __future__ import annotations
 
 from collections.abc import Sequence
-from contextlib import suppress
+from contextlib import nullcontext, suppress
 from math import exp, log
 from typing import TYPE_CHECKING
 
 from minesat.analysis.constraints import Component
 from minesat.analysis.counting import ComponentCount
-from minesat.analysis.result import Analysis, InconsistentPositionError, build_analysis
-from minesat.board import COVERED, FLAG, Cell, Position
-from minesat.exact.budget import OverBudget, checkpoint
+from minesat.analysis.result import Analysis, InconsistentPositionError
+from minesat.board import Cell, Position
+from minesat.exact.budget import Clock, OverBudget, checkpoint, watching
 from minesat.words import plural
 
 if TYPE_CHECKING:
     import numpy as np
 
+    from minesat.analysis.arrays import Numbers, Open
+
 #: Rounds of belief propagation, and how much of the old message each round keeps.
 ROUNDS = 30
 DAMPING = 0.5
+
+#: Belief propagation stops early once no message moves by more than this (in log odds).
+SETTLED = 1e-6
 
 
 def estimate_parts(
@@ -104,6 +109,8 @@ def belief_propagation(
             index.setdefault(cell, len(index))
     members = np.full((len(constraints), 8), -1, dtype=np.int64)
     for f, c in enumerate(constraints):
+        if not f & 4095:
+            checkpoint()
         members[f, : len(c.cells)] = [index[x] for x in c.cells]
     need = np.array([c.count for c in constraints])
     fixed = np.full(len(index), np.nan)
@@ -116,14 +123,19 @@ def belief_propagation(
     return {cell: float(probs[i]) for cell, i in index.items()}
 
 
-def propagate_beliefs(members: np.ndarray, need: np.ndarray, fixed: np.ndarray, density: float) -> np.ndarray:
+def propagate_beliefs(
+    members: np.ndarray, need: np.ndarray, fixed: np.ndarray, density: float, *, cut_short: bool = False
+) -> np.ndarray:
     """Belief propagation over numbers: ``members[f]`` the cells number ``f`` sees (-1 pads a row of
     eight), ``need[f]`` the mines among them; ``fixed[i]`` 0 or 1 for a known cell, NaN for the
     others. Returns every cell's estimated mine probability (the known ones as they are).
+    A budget stop (:func:`~minesat.exact.budget.checkpoint`) is passed on, or with
+    ``cut_short`` ends the rounds: the beliefs so far are returned.
 
     Each round, every number tells each of its cells the odds that its other cells hold
     what it needs with or without this one (from their current estimates), and each cell
-    adds what its numbers say to the prior odds of a mine (``density``); messages are damped.
+    adds what its numbers say to the prior odds of a mine (``density``); messages are damped,
+    for at most :data:`ROUNDS` rounds or until they settle.
 
     >>> import numpy as np
     >>> members = np.array([[0, 1, -1, -1, -1, -1, -1, -1]])   # one number: 1 mine in cells 0, 1
@@ -133,22 +145,38 @@ def propagate_beliefs(members: np.ndarray, need: np.ndarray, fixed: np.ndarray, 
     import numpy as np
 
     n = len(fixed)
+    # Each number's cells first and its pads after: a number of k cells is weighed over k slots.
+    members = np.take_along_axis(members, np.argsort(members < 0, axis=1, kind="stable"), axis=1)
     padded = members < 0
+    sizes = (~padded).sum(axis=1)
+    groups = [(np.flatnonzero(sizes == k), int(k)) for k in np.unique(sizes) if k]
     slots = np.where(padded, n, members)  # a pad points at a dummy cell past the end
+    flat = slots.ravel()
     known = np.concatenate((fixed, [0.0]))  # the dummy cell is a safe cell: it counts for nothing
+    held = known[slots]
     prior = log(density / (1 - density))
     messages = np.zeros(members.shape)
     for _ in range(ROUNDS):
-        checkpoint()  # past a budget the caller answers without beliefs
-        total = np.full(n + 1, prior)
-        np.add.at(total, slots, np.where(padded, 0.0, messages))
+        try:
+            checkpoint()
+        except OverBudget:
+            if not cut_short:
+                raise
+            break
+        total = prior + np.bincount(flat, weights=messages.ravel(), minlength=n + 1)
         elsewhere = 1 / (1 + np.exp(-np.clip(total[slots] - messages, -40, 40)))
-        held = known[slots]
         elsewhere = np.where(np.isnan(held), elsewhere, held)
-        fresh = _cardinality_messages(elsewhere, need)
-        messages = np.where(padded, 0.0, DAMPING * messages + (1 - DAMPING) * fresh)
-    total = np.full(n + 1, prior)
-    np.add.at(total, slots, messages)
+        fresh = np.zeros(members.shape)
+        for rows, k in groups:
+            if k > 4:  # a round over a hostile board's numbers takes most of a second
+                checkpoint()
+            fresh[rows, :k] = _cardinality_messages(elsewhere[rows, :k], need[rows])
+        damped = np.where(padded, 0.0, DAMPING * messages + (1 - DAMPING) * fresh)
+        moved = float(np.abs(damped - messages).max()) if damped.size else 0.0
+        messages = damped
+        if moved < SETTLED:
+            break
+    total = prior + np.bincount(flat, weights=messages.ravel(), minlength=n + 1)
     probs = 1 / (1 + np.exp(-np.clip(total[:n], -40, 40)))
     return np.where(np.isnan(fixed), probs, fixed)
 
@@ -161,54 +189,55 @@ def _cardinality_messages(p: np.ndarray, need: np.ndarray) -> np.ndarray:
 
     count, size = p.shape
     # prefix[j][f, m]: P(m mines among cells 0..j-1); suffix[j]: among cells j..size-1.
-    prefix = [np.zeros((count, size + 1))]
-    prefix[0][:, 0] = 1.0
+    prefix = np.zeros((size + 1, count, size + 1))
+    prefix[0, :, 0] = 1.0
     for j in range(size):
-        last = prefix[-1]
-        nxt = last * (1 - p[:, j : j + 1])
-        nxt[:, 1:] += last[:, :-1] * p[:, j : j + 1]
-        prefix.append(nxt)
-    suffix = [np.zeros((count, size + 1))]
-    suffix[0][:, 0] = 1.0
+        q = p[:, j : j + 1]
+        prefix[j + 1] = prefix[j] * (1 - q)
+        prefix[j + 1, :, 1:] += prefix[j, :, :-1] * q
+    suffix = np.zeros((size + 1, count, size + 1))
+    suffix[size, :, 0] = 1.0
     for j in range(size - 1, -1, -1):
-        last = suffix[-1]
-        nxt = last * (1 - p[:, j : j + 1])
-        nxt[:, 1:] += last[:, :-1] * p[:, j : j + 1]
-        suffix.append(nxt)
-    suffix.reverse()
-    rows = np.arange(count)
-    out = np.zeros((count, size))
+        q = p[:, j : j + 1]
+        suffix[j] = suffix[j + 1] * (1 - q)
+        suffix[j, :, 1:] += suffix[j + 1, :, :-1] * q
+    # P(the others hold m), for m = need - 1 and need: the sum over i of a[i] * b[m - i].
+    split = np.arange(size + 1)
+    wanted = []
+    for target in (need - 1, need):
+        rest = target[:, None] - split[None, :]
+        wanted.append((np.clip(rest, 0, size), (rest >= 0) & (rest <= size)))
+    out = np.empty((count, size))
     for j in range(size):
         a, b = prefix[j], suffix[j + 1]
-        # P(the others hold m) for m = need - 1 and need: sum over i of a[i] * b[m - i].
-        mined = np.zeros(count)
-        spared = np.zeros(count)
-        for i in range(size + 1):
-            for target, into in ((need - 1, mined), (need, spared)):
-                k = target - i
-                ok = (k >= 0) & (k <= size)
-                into += np.where(ok, a[:, i] * b[rows, np.clip(k, 0, size)], 0.0)
+        mined, spared = (
+            (a * np.where(ok, np.take_along_axis(b, rest, axis=1), 0.0)).sum(axis=1) for rest, ok in wanted
+        )
         out[:, j] = np.log(np.maximum(mined, 1e-300)) - np.log(np.maximum(spared, 1e-300))
     return np.clip(out, -40, 40)
 
 
 # --- a whole position past a budget: propagation, then beliefs ------------------------------------
 
-#: The eight neighbours of a cell, as (row, column) offsets.
-_AROUND = ((-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1))
+#: Pairs of numbers looked at in one step of the two-number rule (each step checks the budget).
+PAIR_CHUNK = 200_000
 
 
-def estimate_position(position: Position, total: int | None, why: str) -> Analysis:
+def estimate_position(
+    position: Position, total: int | None, why: str, clock: Clock | None = None
+) -> Analysis:
     """SPEC section 19 past a budget: every cell propagation proves, and estimates for the others.
 
-    Built from the position alone, as arrays (it must cost little where the exact road
-    cost too much): what single numbers force (a number whose mines are all known clears
-    its other cells; one that needs every open cell mines them) and what pairs of numbers
-    force (the mines two numbers share are bounded by both, which can clear or fill the
-    cells only one of them sees), to a fixpoint; then :func:`propagate_beliefs` for the
-    undecided cells next to numbers, and the mines left over for the others. Each step
-    checks the budget it runs under (:func:`~minesat.exact.budget.checkpoint`) and, past
-    it, answers with what it has: the certainties found are certain whatever is cut.
+    Built from the position alone, as arrays (:mod:`.arrays`: it must cost little where
+    the exact road cost too much): what single numbers force (a number whose mines are all
+    known clears its other cells; one that needs every open cell mines them) and what pairs
+    of numbers force (:func:`pair_rule`), to a fixpoint; then :func:`propagate_beliefs` for
+    the undecided cells next to numbers, and the mines left over for the others. Each step
+    checks the budget it runs under (:func:`~minesat.exact.budget.checkpoint`: ``clock``,
+    else the one watching already) and, past it, answers with what it has. Propagation
+    runs whole under a ``clock`` (only its memory budget stops it; SPEC section 19 promises
+    what it proves, and it costs about a microsecond a cell); the beliefs stop where the
+    clock says. The certainties found are certain whatever is cut.
     ``consistent`` is ``None`` unless propagation settled every number (then the position
     is consistent, or a number it breaks is named: :class:`InconsistentPositionError`).
 
@@ -216,234 +245,186 @@ def estimate_position(position: Position, total: int | None, why: str) -> Analys
     >>> a.safe, a.mine, a.exact, a.consistent
     (((0, 1), (2, 1)), ((1, 1),), False, True)
     """
+    from minesat.analysis.arrays import read_numbers
+
+    cols = position.cols
+    numbers = read_numbers(position)
+    if numbers.broken is not None:
+        raise InconsistentPositionError(divmod(numbers.broken, cols), "this number cannot be satisfied")
+    value = numbers.undecided()
+    settled = False
+    whole = nullcontext() if clock is None else watching(Clock(None, None, clock.max_memory))
+    with whole, suppress(OverBudget):  # past the budget, what is decided so far is certain
+        settled = propagate(numbers, value)
+    with nullcontext() if clock is None else watching(clock):
+        return _estimated(position, total, why, numbers, value, settled)
+
+
+def _estimated(
+    position: Position, total: int | None, why: str, numbers: Numbers, value: np.ndarray, settled: bool
+) -> Analysis:
+    """:func:`estimate_position` once propagation has run: the beliefs, then the answer."""
     import numpy as np
 
-    rows, cols = position.rows, position.cols
-    size = rows * cols
-    state = np.fromiter(position.cells, dtype=np.int16, count=size)
-    covered = state == COVERED
-    numbers = np.flatnonzero(state >= 0)
-    r, c = np.divmod(numbers, cols)
-    around = np.full((len(numbers), 8), -1, dtype=np.int64)
-    for k, (dr, dc) in enumerate(_AROUND):
-        rr, cc = r + dr, c + dc
-        inside = (rr >= 0) & (rr < rows) & (cc >= 0) & (cc < cols)
-        around[inside, k] = rr[inside] * cols + cc[inside]
-    seen = np.where(around >= 0, around, size)
-    flagged = np.concatenate((state == FLAG, [False]))[seen].sum(axis=1)
-    need = state[numbers].astype(np.int64) - flagged
-    is_covered = np.concatenate((covered, [False]))
-    members = np.where(is_covered[seen], around, -1)
-    open_count = (members >= 0).sum(axis=1)
-    broken = (need < 0) | (need > open_count)
-    if broken.any():
-        where = divmod(int(numbers[np.argmax(broken)]), cols)
-        raise InconsistentPositionError(where, "this number cannot be satisfied")
-    keep = open_count > 0
-    members, need, numbers = members[keep], need[keep], numbers[keep]
+    from minesat.analysis.arrays import analysis_of, linked, open_numbers
 
-    # value[i]: -1 undecided, 0 safe, 1 mine (only covered cells are ever set).
-    value = np.full(size + 1, -1, dtype=np.int8)
-    value[size] = 0  # the pad: a safe cell outside the board
-    settled = False
-    with suppress(OverBudget):  # past the budget, what is decided so far is certain
-        settled = _propagate(members, need, value, numbers, cols, size)
-    padded, value = value, value[:size]
-    frontier = np.zeros(size, dtype=bool)
-    frontier[members[members >= 0]] = True
-    mine_count = int((value == 1).sum())
-    undecided = covered & (value < 0)
-    flags = int((state == FLAG).sum())
-    remaining = None if total is None else total - flags
-    if remaining is not None and settled and not undecided[frontier].any():
-        interior = int((covered & ~frontier).sum())
+    cols = position.cols
+    decided = value[:-1]
+    covered, frontier = numbers.covered, numbers.frontier
+    undecided = covered & (decided < 0)
+    open_frontier = undecided & frontier
+    remaining = None if total is None else total - numbers.flags
+    mine_count = int((decided == 1).sum())
+    if remaining is not None and settled and not open_frontier.any():
         left = remaining - mine_count
-        if left < 0 or left > interior:
-            where = divmod(int(numbers[0]), cols) if len(numbers) else (0, 0)
+        if not 0 <= left <= int((covered & ~frontier).sum()):
+            where = divmod(int(numbers.source[0]), cols) if len(numbers.source) else (0, 0)
             mines = plural(remaining, "remaining mine")
             raise InconsistentPositionError(where, f"no layout places the {mines}")
-    consistent = True if settled and not (undecided & frontier).any() else None
+    consistent = True if settled and not open_frontier.any() else None
 
-    probability = np.full(size, np.nan)
-    probability[value == 0] = 0.0
-    probability[value == 1] = 1.0
+    probability = np.where(decided >= 0, decided, np.nan)
     if remaining is not None:
         left = remaining - mine_count
         density = min(max(left / max(int(undecided.sum()), 1), 1e-6), 1 - 1e-6)
-        fixed = np.where(value >= 0, value.astype(float), np.nan)
-        try:
-            # Only the numbers with undecided cells, seeing only those, and what they still need.
-            still = need - _mines_seen(members, padded)
-            open_members = np.where(padded[np.where(members >= 0, members, size)] < 0, members, -1)
-            live = (open_members >= 0).any(axis=1)
-            beliefs = propagate_beliefs(open_members[live], still[live], _open_only(fixed), density)
-            probability[undecided & frontier] = beliefs[undecided & frontier]
-        except OverBudget:
-            probability[undecided & frontier] = density
+        probability[undecided] = density  # what a cell reads should the beliefs be cut
+        still = open_numbers(numbers, value)
+        if len(still.still):
+            # The numbers left open, seeing only their undecided cells, numbered afresh.
+            cells, inverse = np.unique(still.members, return_inverse=True)
+            members = inverse.reshape(still.members.shape) - (1 if cells[0] < 0 else 0)
+            cells = cells[cells >= 0]
+            nothing_known = np.full(len(cells), np.nan)
+            with suppress(OverBudget):
+                beliefs = propagate_beliefs(members, still.still, nothing_known, density, cut_short=True)
+                probability[cells] = beliefs
         inside = undecided & ~frontier
         if inside.any():
-            expected = float(np.nansum(probability[undecided & frontier]))
+            expected = float(probability[open_frontier].sum())
             probability[inside] = min(1.0, max(0.0, (left - expected) / int(inside.sum())))
-        free = undecided
-        probability[free] = np.clip(probability[free], 5e-324, 1.0 - 2.0**-53)
-    cells_safe = {divmod(int(i), cols) for i in np.flatnonzero(value == 0)}
-    cells_mine = {divmod(int(i), cols) for i in np.flatnonzero(value == 1)}
-    grid: dict[Cell, float | None] = {}
-    for i in np.flatnonzero(covered):
-        p = probability[i]
-        grid[divmod(int(i), cols)] = None if np.isnan(p) else float(p)
-    return build_analysis(
-        position, total, cells_safe, cells_mine, grid, components=0, exact=False, why=why,
-        consistent=consistent,
+        probability[undecided] = np.clip(probability[undecided], 5e-324, 1.0 - 2.0**-53)
+    components = 0
+    with suppress(OverBudget):
+        group = linked(numbers, frontier)
+        components = int((group[frontier] == np.flatnonzero(frontier)).sum())
+    return analysis_of(
+        position, total, decided == 0, decided == 1, probability, components=components, exact=False,
+        why=why, consistent=consistent,
     )
 
 
-def _mines_seen(members: np.ndarray, value: np.ndarray) -> np.ndarray:
-    """How many of each number's cells propagation has mined (``value`` ends with the pad's)."""
-    import numpy as np
-
-    return (value[np.where(members >= 0, members, len(value) - 1)] == 1).sum(axis=1)
-
-
-def _open_only(fixed: np.ndarray) -> np.ndarray:
-    """Beliefs count only undecided cells: a decided one is a known 0 (its mines are taken off ``need``)."""
-    import numpy as np
-
-    return np.where(np.isnan(fixed), np.nan, 0.0)
-
-
-def _propagate(
-    members: np.ndarray, need: np.ndarray, value: np.ndarray, numbers: np.ndarray, cols: int, size: int
-) -> bool:
-    """Single numbers and pairs of numbers to a fixpoint, setting ``value``; True when it got there.
-
+def propagate(numbers: Numbers, value: np.ndarray) -> bool:
+    """Single numbers (:func:`~minesat.analysis.arrays.settle`) and pairs of numbers
+    (:func:`pair_rule`) to a fixpoint, writing ``value``; True when it got there.
     :class:`InconsistentPositionError` names a number they break.
+
+    The two-number rule looks first at every pair of numbers left open, then only at the
+    pairs with a number around a cell decided since.
+
+    >>> from minesat.analysis.arrays import read_numbers
+    >>> numbers = read_numbers(Position.from_rows(["???", "121"]))   # the 1-2-1: two mines
+    >>> value = numbers.undecided()
+    >>> propagate(numbers, value), value[:3].tolist()
+    (True, [1, 0, 1])
     """
     import numpy as np
 
-    pairs = _pairs(numbers, cols, size)
-    active = np.arange(len(need))
-    pairs_due = True
+    from minesat.analysis.arrays import Broken, open_numbers, settle, watching
+
+    cols = numbers.cols
+    changed: np.ndarray | None = None
+    active = None
     while True:
-        checkpoint()
-        changed = _singles(members, need, value, numbers, cols, active)
-        if not changed.size:
-            if not pairs_due:
-                return True
-            changed = _pair_rule(members, need, value, numbers, cols, pairs)
-            pairs_due = False
-            if not changed.size:
-                return True
-        else:
-            pairs_due = True
-        # The numbers that see a changed cell are the ones to look at again.
-        active = np.flatnonzero(np.isin(members, changed).any(axis=1))
+        before = value.copy()
+        try:
+            settle(numbers, value, active)
+        except Broken as err:
+            where = divmod(err.source, cols)
+            raise InconsistentPositionError(where, "this number cannot be satisfied") from None
+        if changed is not None:
+            changed = np.concatenate((changed, np.flatnonzero(value != before)))
+        still = open_numbers(numbers, value)
+        near: np.ndarray | None = None
+        if changed is not None:
+            near = np.zeros(numbers.size + 1, dtype=bool)
+            near[numbers.source[watching(numbers, changed)]] = True
+        found = pair_rule(still, value, cols, near)
+        if not found.size:
+            return True
+        changed, active = found, watching(numbers, found)
 
 
-def _singles(
-    members: np.ndarray, need: np.ndarray, value: np.ndarray, numbers: np.ndarray, cols: int, rows: np.ndarray
-) -> np.ndarray:
-    """One pass of the single-number rules over the numbers ``rows``; the cells it decided."""
-    import numpy as np
-
-    m = members[rows]
-    slots = np.where(m >= 0, m, len(value) - 1)
-    v = value[slots]
-    unknown = (m >= 0) & (v < 0)
-    left = need[rows] - (v == 1).sum(axis=1)
-    u = unknown.sum(axis=1)
-    broken = (left < 0) | (left > u)
-    if broken.any():
-        number = int(numbers[rows[np.argmax(broken)]])
-        raise InconsistentPositionError(divmod(number, cols), "this number cannot be satisfied")
-    clear = (left == 0) & (u > 0)
-    fill = (left == u) & (u > 0)
-    to_clear = m[clear[:, None] & unknown]
-    to_fill = m[fill[:, None] & unknown]
-    both = np.intersect1d(to_clear, to_fill)
-    if both.size:
-        raise InconsistentPositionError(divmod(int(numbers[rows[np.argmax(clear)]]), cols),
-                                        "this number cannot be satisfied")
-    value[to_clear] = 0
-    value[to_fill] = 1
-    return np.unique(np.concatenate((to_clear, to_fill)))
-
-
-def _pairs(numbers: np.ndarray, cols: int, size: int) -> np.ndarray:
-    """Pairs of numbers (row indices) close enough to share a cell: at most two rows and columns apart."""
-    import numpy as np
-
-    row_of = np.full(size, -1, dtype=np.int64)
-    row_of[numbers] = np.arange(len(numbers))
-    r, c = np.divmod(numbers, cols)
-    rows_total = size // cols
-    found = []
-    for dr in range(0, 3):
-        for dc in range(-2, 3):
-            if dr == 0 and dc <= 0:
-                continue
-            rr, cc = r + dr, c + dc
-            inside = (rr < rows_total) & (cc >= 0) & (cc < cols)
-            other = np.full(len(numbers), -1, dtype=np.int64)
-            other[inside] = row_of[rr[inside] * cols + cc[inside]]
-            has = other >= 0
-            found.append(np.stack((np.flatnonzero(has), other[has]), axis=1))
-    return np.concatenate(found) if found else np.zeros((0, 2), dtype=np.int64)
-
-
-def _pair_rule(
-    members: np.ndarray,
-    need: np.ndarray,
-    value: np.ndarray,
-    numbers: np.ndarray,
-    cols: int,
-    pairs: np.ndarray,
-) -> np.ndarray:
-    """One pass of the two-number rule over every pair; the cells it decided.
+def pair_rule(still: Open, value: np.ndarray, cols: int, near: np.ndarray | None = None) -> np.ndarray:
+    """The two-number rule over the numbers left open (``still``), writing ``value``; the cells
+    it decided. ``near`` (per cell, where a number stands): look only at pairs with a number
+    where it is true.
 
     Numbers A and B share ``s`` undecided cells, and see ``a`` and ``b`` others alone. The
     shared cells hold between ``max(0, nA - a, nB - b)`` and ``min(s, nA, nB)`` mines; so
     A's own cells hold ``nA`` less that: when that is always 0 they are safe, when it is
     always ``a`` they are mines (and so for B's, and for the shared cells at either end).
+    A pair whose bounds cross has no layout: :class:`InconsistentPositionError` names A.
     """
     import numpy as np
 
-    if not len(pairs):
-        return np.zeros(0, dtype=np.int64)
-    pad = len(value) - 1
-    decided_clear, decided_fill = [], []
-    for chunk in range(0, len(pairs), 200_000):
+    pairs = _close_pairs(still.source, cols, len(value) - 1, near)
+    decided = []
+    for chunk in range(0, len(pairs), PAIR_CHUNK):
         checkpoint()
-        f, g = pairs[chunk : chunk + 200_000].T
-        ma, mb = members[f], members[g]
-        va, vb = value[np.where(ma >= 0, ma, pad)], value[np.where(mb >= 0, mb, pad)]
-        ua, ub = (ma >= 0) & (va < 0), (mb >= 0) & (vb < 0)
-        na = need[f] - (va == 1).sum(axis=1)
-        nb = need[g] - (vb == 1).sum(axis=1)
-        same = (ma[:, :, None] == mb[:, None, :]) & ua[:, :, None] & ub[:, None, :]
-        a_shared = same.any(axis=2)
-        b_shared = same.any(axis=1)
+        f, g = pairs[chunk : chunk + PAIR_CHUNK].T
+        ma, mb = still.members[f], still.members[g]
+        ua, ub = ma >= 0, mb >= 0
+        na, nb = still.still[f], still.still[g]
+        same = (ma[:, :, None] == mb[:, None, :]) & ua[:, :, None]
+        a_shared, b_shared = same.any(axis=2), same.any(axis=1)
         s = a_shared.sum(axis=1)
         a = ua.sum(axis=1) - s
         b = ub.sum(axis=1) - s
         lo = np.maximum.reduce([np.zeros_like(s), na - a, nb - b])
         hi = np.minimum.reduce([s, na, nb])
         live = s > 0
-        if (live & (lo > hi)).any():
-            number = int(numbers[f[np.argmax(live & (lo > hi))]])
-            raise InconsistentPositionError(divmod(number, cols), "this number cannot be satisfied")
-        a_only, b_only = ua & ~a_shared, ub & ~b_shared
-        for only, cells, n_, own in ((a_only, ma, na, a), (b_only, mb, nb, b)):
-            clear = live & (own > 0) & (n_ - lo == 0)
-            fill = live & (own > 0) & (n_ - hi == own)
-            decided_clear.append(cells[clear[:, None] & only])
-            decided_fill.append(cells[fill[:, None] & only])
-        decided_clear.append(ma[(live & (hi == 0))[:, None] & a_shared])
-        decided_fill.append(ma[(live & (lo == s))[:, None] & a_shared])
-    to_clear = np.unique(np.concatenate(decided_clear))
-    to_fill = np.unique(np.concatenate(decided_fill))
-    if np.intersect1d(to_clear, to_fill).size:
-        raise InconsistentPositionError(divmod(int(numbers[0]), cols), "these numbers cannot be satisfied")
-    value[to_clear] = 0
-    value[to_fill] = 1
-    return np.unique(np.concatenate((to_clear, to_fill)))
+        crossed = live & (lo > hi)
+        if crossed.any():
+            where = divmod(int(still.source[f[np.argmax(crossed)]]), cols)
+            raise InconsistentPositionError(where, "this number cannot be satisfied")
+        to_clear, to_fill = [], []
+        for only, cells, n_, own in ((ua & ~a_shared, ma, na, a), (ub & ~b_shared, mb, nb, b)):
+            to_clear.append(cells[(live & (own > 0) & (n_ == lo))[:, None] & only])
+            to_fill.append(cells[(live & (own > 0) & (n_ - hi == own))[:, None] & only])
+        to_clear.append(ma[(live & (hi == 0))[:, None] & a_shared])
+        to_fill.append(ma[(live & (lo == s))[:, None] & a_shared])
+        clear, fill = np.concatenate(to_clear), np.concatenate(to_fill)
+        # Each deduction holds whatever was decided since ``still`` was read: set them now,
+        # so that a budget stop keeps them.
+        if (value[clear] == 1).any() or (value[fill] == 0).any() or np.intersect1d(clear, fill).size:
+            where = divmod(int(still.source[f[0]]), cols)
+            raise InconsistentPositionError(where, "these numbers cannot be satisfied")
+        fresh = np.concatenate((clear[value[clear] < 0], fill[value[fill] < 0]))
+        value[clear] = 0
+        value[fill] = 1
+        decided.append(fresh)
+    return np.unique(np.concatenate(decided)) if decided else np.zeros(0, dtype=np.int64)
+
+
+def _close_pairs(source: np.ndarray, cols: int, size: int, near: np.ndarray | None) -> np.ndarray:
+    """Pairs of numbers (rows of ``source``) that may share a cell: at most two rows and
+    columns apart, each pair once; with ``near``, only pairs with a number where it is true."""
+    import numpy as np
+
+    row_of = np.full(size, -1, dtype=np.int64)
+    row_of[source] = np.arange(len(source))
+    r, c = np.divmod(source, cols)
+    rows = size // cols
+    found = []
+    for dr in range(0, 3):
+        for dc in range(-2, 3):
+            if dr == 0 and dc <= 0:
+                continue
+            rr, cc = r + dr, c + dc
+            inside = (rr < rows) & (cc >= 0) & (cc < cols)
+            other = np.where(inside, row_of[np.where(inside, rr * cols + cc, 0)], -1)
+            keep = other >= 0
+            if near is not None:
+                keep &= near[source] | near[np.where(keep, source[other], size)]
+            found.append(np.stack((np.flatnonzero(keep), other[keep]), axis=1))
+    return np.concatenate(found) if found else np.zeros((0, 2), dtype=np.int64)

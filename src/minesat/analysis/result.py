@@ -7,10 +7,12 @@
 
 from __future__ import annotations
 
+import json
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from minesat.board import COVERED, FLAG, Action, Cell, Move, Position, cell_name
+from minesat.board import COVERED, FLAG, Action, Cell, Move, Position, cell_name, row_name
 from minesat.errors import InvalidValue, MinesatError
 
 
@@ -72,14 +74,16 @@ class Analysis:
         """One uncover per safe cell, then one flag per certain mine, row-major."""
         return [Move(c) for c in self.safe] + [Move(c, Action.FLAG) for c in self.mine]
 
+    def to_json_head(self) -> dict[str, Any]:
+        """The first keys of :meth:`to_json`, before the lists of cells."""
+        return {"rows": self.rows, "cols": self.cols, "mines": self.mines}
+
     def to_json(self) -> dict[str, Any]:
         """The SPEC section 3 object, with SPEC section 19's ``exact``, ``consistent`` and (when not
-        exact) ``why``."""
+        exact) ``why``. (:func:`json_chunks` writes its text faster on big boards.)"""
         extra: dict[str, Any] = {} if self.exact else {"why": self.why}
         return {
-            "rows": self.rows,
-            "cols": self.cols,
-            "mines": self.mines,
+            **self.to_json_head(),
             "safe": [list(c) for c in self.safe],
             "mine": [list(c) for c in self.mine],
             "unknown": [list(c) for c in self.unknown],
@@ -90,6 +94,56 @@ class Analysis:
             "consistent": self.consistent,
             **extra,
         }
+
+
+#: Most distinct probability objects :func:`json_chunks` remembers the text of.
+CACHED = 100_000
+
+
+def json_chunks(analysis: Analysis, head: dict[str, Any] | None = None) -> Iterator[str]:
+    """The text of ``json.dumps({**head, **analysis.to_json()})``, in pieces, built without the
+    million small lists and strings ``to_json`` makes on a big board: each distinct
+    probability object is written once, and the pieces go out a row at a time.
+
+    >>> a = build_analysis(Position.from_rows(["1?"], mines=1), 1, set(), {(0, 1)}, {(0, 1): 1.0}, 1, True)
+    >>> "".join(json_chunks(a, {"file": "p.txt"})) == json.dumps({"file": "p.txt", **a.to_json()})
+    True
+    """
+    data = analysis.to_json_head()
+    body = json.dumps({**(head or {}), **data})
+    yield body[:-1]  # up to the closing brace: the lists follow
+    names = [row_name(r) for r in range(analysis.rows)]
+    for key, cells in (("safe", analysis.safe), ("mine", analysis.mine), ("unknown", analysis.unknown)):
+        yield f', "{key}": [' + ", ".join([f"[{r}, {c}]" for r, c in cells]) + "]"
+    yield ', "probability": ['
+    # The text of each probability object seen so far (json.dumps writes a float as its repr):
+    # the rows of a game's position share a few thousand objects; estimates are all distinct,
+    # and past CACHED objects they are written as they come.
+    text = {id(None): "null"}
+    for r, row in enumerate(analysis.probability):
+        try:
+            line = ", ".join(map(text.__getitem__, map(id, row)))
+        except KeyError:
+            if len(text) < CACHED:
+                for p in row:  # new objects, kept alive by the row while their id is a key
+                    if id(p) not in text:
+                        text[id(p)] = _json_number(p)
+                line = ", ".join(map(text.__getitem__, map(id, row)))
+            else:
+                line = ", ".join(map(_json_number, row))
+        yield ("[" if not r else ", [") + line + "]"
+    moves = [f'"{names[r]}{c + 1}"' for r, c in analysis.safe]
+    moves += [f'"{names[r]}{c + 1}{Action.FLAG.value}"' for r, c in analysis.mine]
+    yield '], "moves": [' + ", ".join(moves) + "]"
+    tail = {"components": analysis.components, "exact": analysis.exact, "consistent": analysis.consistent}
+    if not analysis.exact:
+        tail["why"] = analysis.why
+    yield ", " + json.dumps(tail)[1:]
+
+
+def _json_number(p: float | None) -> str:
+    """``json.dumps(p)``, faster: a float is written as its ``float.__repr__`` (as json does)."""
+    return float.__repr__(p) if isinstance(p, float) else json.dumps(p)
 
 
 @dataclass(frozen=True)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 import os
 import sys
 import time
@@ -12,8 +13,10 @@ from typing import Annotated
 import typer
 
 from minesat.analysis import Analysis, Analyzer, InconsistentPositionError, explain
-from minesat.analysis.engine import analyze_within
+from minesat.analysis.combine import LINEAR_WORK_PER_CELL
+from minesat.analysis.engine import allowed_seconds, analyze_within, seconds_needed
 from minesat.analysis.explain import explain_json
+from minesat.analysis.result import json_chunks
 from minesat.board import COVERED, FLAG, Cell, Position, cell_name, parse_cell
 from minesat.cli import app
 from minesat.cli.common import (
@@ -213,7 +216,9 @@ def analyze(
         fail(f"--svg draws one position: give one FILE, not {len(files)}")
     if svg is not None:
         check_output(svg, "--svg")
-    analyzer = Analyzer()  # shared: its component cache serves every file
+    # Shared: its component cache serves every file. The exact integers give way to the close
+    # road (within 1e-9) where they would cost more than the board's size allows.
+    analyzer = Analyzer(exact_work_per_cell=LINEAR_WORK_PER_CELL)
     status = 0
     for path in files:
         began = time.perf_counter()  # the time limit counts from the file read to the answer written
@@ -244,7 +249,7 @@ def analyze(
             if is_stdout(svg):
                 continue  # standard output carries the picture alone
         if as_json:
-            typer.echo(json.dumps({"file": str(path), **analysis.to_json()}))
+            _write_json(analysis, str(path))
         else:
             if len(files) > 1:
                 typer.echo(f"== {path}")
@@ -285,6 +290,16 @@ def _explain(
     typer.echo(str(explain(position, cell, analysis.mines)))
 
 
+def _write_json(analysis: Analysis, path: str) -> None:
+    """The analysis as one JSON line (SPEC section 3), written a piece at a time: on a 1000x1000
+    board the line is some 20 MB, and building it whole would double the memory held."""
+    out = sys.stdout
+    for chunk in json_chunks(analysis, {"file": path}):
+        out.write(chunk)
+    out.write("\n")
+    out.flush()
+
+
 def _write_svg(out: Path, position: Position, analysis: Analysis, title: str) -> None:
     from minesat.svg import position_svg
 
@@ -311,11 +326,19 @@ def too_small(budget: Budget, position: Position) -> str | None:
 
     >>> too_small(Budget(max_memory=10**6), Position.from_rows(["1?"]))  # doctest: +ELLIPSIS
     'a 1x2 board needs more than the --max-memory of 1 MB (some ... MB)'
+    >>> too_small(Budget(time_limit=1.0), Position(1000, 1000, (-1,) * 10**6))
+    'a 1000x1000 board needs a --time-limit of at least 3.9 s (to read it, propagate and write the answer)'
     """
+    cells = position.rows * position.cols
+    board = f"a {position.rows}x{position.cols} board"
+    if budget.time_limit is not None and allowed_seconds(budget.time_limit) < seconds_needed(cells):
+        least = math.ceil((seconds_needed(cells) - 1.0) / 1.1 * 10) / 10
+        why = "to read it, propagate and write the answer"
+        return f"{board} needs a --time-limit of at least {least:g} s ({why})"
     if budget.max_memory is None:
         return None
-    needed = resident_bytes() + BYTES_PER_CELL * position.rows * position.cols
+    needed = resident_bytes() + BYTES_PER_CELL * cells
     if needed <= budget.max_memory:
         return None
-    return (f"a {position.rows}x{position.cols} board needs more than the --max-memory of "
+    return (f"{board} needs more than the --max-memory of "
             f"{budget.max_memory / 10**6:g} MB (some {needed / 10**6:.0f} MB)")

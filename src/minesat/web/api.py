@@ -22,6 +22,7 @@ from dataclasses import replace
 from typing import Any
 
 from minesat.analysis import Analysis, Analyzer, InconsistentPositionError
+from minesat.analysis.combine import LINEAR_WORK_PER_CELL
 from minesat.analysis.engine import analyze_within
 from minesat.analysis.explain import explain_json
 from minesat.board import FLAG, Cell, Layout, Move, Position, cell_name, parse_cell
@@ -153,7 +154,8 @@ def analyze_request(body: object, seconds: float | None = None) -> dict[str, Any
     position, mines = read_position(body)
     assert isinstance(body, dict)
     marks = _flag(body, "marks")
-    analyzer = Analyzer()
+    # As ``minesat analyze``: the largest boards weigh their parts by the close road (within 1e-9).
+    analyzer = Analyzer(exact_work_per_cell=LINEAR_WORK_PER_CELL)
     began = time.monotonic()
     try:
         analysis = analyze_within(analyzer, position, mines, Budget(time_limit=seconds))
