@@ -447,7 +447,7 @@ def test_report_pairs_two_runs_on_the_same_boards(tmp_path):
 
 
 def test_fatal_boards_replay_each_lost_game_to_the_guess_that_lost_it(tmp_path) -> None:
-    from minesat.board import COVERED, Move
+    from minesat.board import COVERED
     from minesat.generate import generate_layout
     from minesat.report.fatal import fatal_boards, fatal_svg
     from minesat.simulate import run
@@ -462,8 +462,8 @@ def test_fatal_boards_replay_each_lost_game_to_the_guess_that_lost_it(tmp_path) 
     assert [b.game for b in boards] == [g.index for g in lost[:3]]
     for board, game in zip(boards, lost, strict=False):
         layout = generate_layout(9, 9, 10, start=(3, 3), rule="opening", seed=game.seed)
-        cell = Move.parse(board.move).cell
+        cell = board.move.cell
         assert board.position[cell] == COVERED and cell in layout.mines  # it was covered, and a mine
         assert board.move == game.guesses[-1].move and board.probability == game.guesses[-1].probability
         assert cell in board.analysis.unknown  # the player never guesses a proven cell
-        assert "<svg" in fatal_svg(board) and board.move in fatal_svg(board)
+        assert "<svg" in fatal_svg(board) and str(board.move) in fatal_svg(board)

@@ -381,7 +381,7 @@ class Tally:
         self.by_guesses: Counter[int] = Counter()
         self.wins_by_guesses: Counter[int] = Counter()
         self.fatal_at: Counter[int] = Counter()  # fatal guess number -> losses
-        self.fatal_moves: Counter[str] = Counter()  # the fatal guess's move -> losses; bounded by the cells
+        self.fatal_moves: Counter[Move] = Counter()  # the fatal guess's move -> losses; bounded by the cells
         self.uncovered_at_loss: Counter[int] = Counter()  # safe cells uncovered -> losses
         self.risk_guesses = [0] * RISK_BINS
         self.risk_fatal = [0] * RISK_BINS
@@ -524,7 +524,7 @@ class Tally:
         rows, cols = cfg["rows"], cfg["cols"]
         grid = [[0] * cols for _ in range(rows)]
         for move, count in self.fatal_moves.items():
-            r, c = Move.parse(move).cell
+            r, c = move.cell
             grid[r][c] += count
         safe = rows * cols - cfg["mines"]
         death = [0] * DEATH_BINS
