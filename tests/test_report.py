@@ -13,6 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
+from minesat.board import Move
 from minesat.cli import app
 from minesat.player import Guess
 from minesat.report import (
@@ -38,7 +39,7 @@ BEGINNER = RunConfig(rows=9, cols=9, mines=10, rule="opening", start=(3, 3), see
 
 def game(index: int, won: bool, probs: tuple[float, ...] = (), bbbv: int = 10,
          seconds: float = 0.01, uncovered: int = 71) -> StoredGame:  # fmt: skip
-    guesses = tuple(Guess(f"A{i + 1}", p) for i, p in enumerate(probs))
+    guesses = tuple(Guess(Move.parse(f"A{i + 1}"), p) for i, p in enumerate(probs))
     return StoredGame(index=index, seed=1000 + index, won=won, moves=10 + len(probs),
                       guesses=guesses, uncovered=uncovered, bbbv=bbbv, seconds=seconds)  # fmt: skip
 

@@ -12,8 +12,8 @@ spreadsheets round a JSON number.
 >>> from minesat.player import Guess
 >>> from minesat.store import RunConfig, StoredGame
 >>> config = RunConfig(rows=9, cols=9, mines=10, rule="opening", start=(3, 3), seed=0, strategy="best")
->>> g = StoredGame(index=3, seed=4357349932501927659, won=False, moves=40,
-...                guesses=(Guess(Move.parse("B2"), 0.25, 30),), uncovered=30, bbbv=21, seconds=0.5, analyses=12)
+>>> g = StoredGame(index=3, seed=4357349932501927659, won=False, moves=40, uncovered=30, bbbv=21,
+...                guesses=(Guess(Move.parse("B2"), 0.25, 30),), seconds=0.5, analyses=12)
 >>> r = record(g, config)
 >>> r["seed"], r["fatal_move"], r["rows"], r["start"], r["player"]
 ('4357349932501927659', 'B2', 9, '3,3', None)

@@ -29,6 +29,7 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import lru_cache, partial
+from itertools import chain
 from typing import Protocol
 
 from minesat.analysis import Analysis, Analyzer
@@ -414,7 +415,8 @@ def play_game(
     moves: list[Move] = []
     guesses: list[Guess] = []
     rounds = Rounds(game, analyzer, strategy)
-    for step in _chain(first_step(layout, start, rule), rounds):
+    # The first click, then the rounds (started only once the first click is played).
+    for step in chain((first_step(layout, start, rule),), rounds):
         if step.verdict is Verdict.GUESS:  # how far into the game it came: before it is played
             guesses.append(Guess(step.move, step.probability, game.uncovered))  # type: ignore[arg-type]
         game.play(step.move)
@@ -432,12 +434,6 @@ def play_game(
         analyses=rounds.analyses,
         searches_cut=strategy.searches_cut,
     )
-
-
-def _chain(first: Step, rest: Rounds) -> Iterator[Step]:
-    """The first click, then the rounds (started only once the first click is played)."""
-    yield first
-    yield from rest
 
 
 def next_step(position: Position, analysis: Analysis, strategy: Strategy | None = None) -> Step | None:

@@ -251,7 +251,9 @@ class StoredGame:
             seed=seed,
             won=bool(won),
             moves=moves,
-            guesses=tuple(Guess(Move.parse(move), float(p), n) for (move, p), n in zip(pairs, found, strict=True)),
+            guesses=tuple(
+                Guess(Move.parse(move), float(p), n) for (move, p), n in zip(pairs, found, strict=True)
+            ),
             uncovered=uncovered,
             bbbv=bbbv,
             seconds=seconds,

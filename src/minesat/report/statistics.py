@@ -10,11 +10,12 @@ The same :class:`Tally` counts games for ``minesat simulate``'s summary (as they
 arrive from the workers) and for ``minesat report`` (as they are read back from
 a store), so the two can never disagree.
 
+>>> from minesat.board import Move
 >>> from minesat.player import Guess
 >>> from types import SimpleNamespace as G
 >>> games = [
 ...     G(index=0, seed=0, won=True, moves=12, guesses=(), uncovered=71, bbbv=20, seconds=0.01),
-...     G(index=1, seed=1, won=False, moves=5, guesses=(Guess("A1", 0.2),), uncovered=9,
+...     G(index=1, seed=1, won=False, moves=5, guesses=(Guess(Move.parse("A1"), 0.2),), uncovered=9,
 ...       bbbv=25, seconds=0.02),
 ... ]
 >>> s = summarize(games)
