@@ -41,11 +41,12 @@ from jsminesweeper import generated_boards  # the same boards, made the same way
 from paired import make_strategy
 
 from minesat.analysis import Analysis, Analyzer
-from minesat.board import PRESETS, Cell, Layout, Position, neighbour_table, parse_cell
+from minesat.board import PRESETS, Cell, Layout, Position, neighbour_table
 from minesat.exact.endgame import endgame_limits
 from minesat.game import Game, MoveResult, Status
 from minesat.generate import FirstClick
-from minesat.player import Reason, Step, play_game
+from minesat.player import Step, play_game
+from minesat.verdict import Verdict
 
 Class = tuple[str, str, str]
 
@@ -102,7 +103,7 @@ def replay(
 def minesat_guesses(layout: Layout, start: Cell, rule: str, strategy: str) -> list[Cell]:
     trace: list[Step] = []
     play_game(layout, start, strategy=make_strategy(strategy), rule=rule, trace=trace)
-    return [parse_cell(step.move) for step in trace if step.reason is Reason.GUESS]
+    return [step.move.cell for step in trace if step.verdict is Verdict.GUESS]
 
 
 class PairingError(Exception):

@@ -17,7 +17,7 @@ import time
 from pathlib import Path
 
 from minesat.analysis import Analyzer
-from minesat.board import Move, Position
+from minesat.board import Position
 from minesat.formats import read_position
 from minesat.generate import generate_layout
 from minesat.perfect import PastBudget, PositionSearch
@@ -38,7 +38,7 @@ def guess_positions(games: int, seed: int) -> list[tuple[str, Position]]:
     for k in range(games):
         layout = generate_layout(9, 9, 14, start=(4, 4), rule="opening", seed=seed + k)
         record = play_game(layout, (4, 4), strategy=get_strategy("safest"))
-        review = review_game(layout, [Move.parse(m) for m in record.moves], rule="opening")
+        review = review_game(layout, record.moves, rule="opening")
         for move in review.risky:
             position = without_flags(move.position)
             if 2 < (analyzer.layouts(position) or MOST_LAYOUTS + 1) <= MOST_LAYOUTS:

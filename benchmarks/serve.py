@@ -180,7 +180,7 @@ def game(base: str, seeds: int) -> None:
         record = play_game(layout, default_start(100, 100), rule="opening")
         twin = post(base + "api/game", {"rows": 100, "cols": 100, "mines": 2000, "seed": seed})[2]
         for move in record.moves:
-            status, seconds, state = post(base + f"api/game/{twin['id']}/move", {"move": move})
+            status, seconds, state = post(base + f"api/game/{twin['id']}/move", {"move": str(move)})
             assert status == 200, state
             latencies.append(seconds)
         moves += len(record.moves)
@@ -255,9 +255,9 @@ def hint(base: str, games: int) -> None:
             one, two = (post(base + "api/game", body)[2]["id"] for _ in range(2))
             for move in record.moves[:most]:
                 status, seconds, state = post(base + f"api/game/{one}/move",
-                                              {"move": move, "hint": True, "marks": True})
+                                              {"move": str(move), "hint": True, "marks": True})
                 assert status == 200, state
-                status, before, state = post(base + f"api/game/{two}/move", {"move": move})
+                status, before, state = post(base + f"api/game/{two}/move", {"move": str(move)})
                 assert status == 200, state
                 if state["status"] != "playing":
                     break

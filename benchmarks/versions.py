@@ -66,7 +66,7 @@ def worker() -> None:
             "won": record.won,
             "moves": len(record.moves),
             "guesses": len(record.guesses),
-            "digest": digest(" ".join(record.moves) + "|" + guesses),
+            "digest": digest(" ".join(map(str, record.moves)) + "|" + guesses),
             "seconds": seconds,
         }), flush=True)
 

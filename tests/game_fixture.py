@@ -17,6 +17,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from minesat.board import Move
 from minesat.generate import game_seed, generate_layout
 from minesat.player import GameRecord, get_strategy, play_game
 
@@ -34,9 +35,9 @@ SUITES: list[tuple[str, int, int, int, str, tuple[int, int], str, int]] = [
 ]
 
 
-def digest(moves: tuple[str, ...]) -> str:
-    """A short, order-sensitive fingerprint of a move list."""
-    return hashlib.sha256(" ".join(moves).encode()).hexdigest()[:16]
+def digest(moves: tuple[Move, ...]) -> str:
+    """A short, order-sensitive fingerprint of a move list (in SPEC notation)."""
+    return hashlib.sha256(" ".join(map(str, moves)).encode()).hexdigest()[:16]
 
 
 def summary(record: GameRecord) -> dict[str, Any]:
@@ -46,7 +47,7 @@ def summary(record: GameRecord) -> dict[str, Any]:
         "uncovered": record.uncovered,
         "moves": len(record.moves),
         "digest": digest(record.moves),
-        "guesses": [[g.move, repr(g.probability)] for g in record.guesses],
+        "guesses": [[str(g.move), repr(g.probability)] for g in record.guesses],
     }
 
 

@@ -9,6 +9,7 @@ import math
 import pytest
 from typer.testing import CliRunner
 
+from minesat.board import Move
 from minesat.cli import app
 from minesat.export import FIELDS, read_records, record, write_records
 from minesat.player import Guess
@@ -22,7 +23,7 @@ def games() -> list[StoredGame]:
     won = [True, True, False, False, True]
     out = []
     for i, (w, ps) in enumerate(zip(won, probs, strict=True)):
-        guesses = tuple(Guess(f"C{j + 1}", p) for j, p in enumerate(ps))
+        guesses = tuple(Guess(Move.parse(f"C{j + 1}"), p) for j, p in enumerate(ps))
         out.append(StoredGame(index=i, seed=10**18 + i, won=w, moves=20 + i, guesses=guesses,
                               uncovered=71 - 9 * (not w), bbbv=12 + i, seconds=math.pi / (i + 1),
                               analyses=7 * i))  # fmt: skip
@@ -120,7 +121,6 @@ def test_every_record_carries_its_run_and_seeds_are_digits(tmp_path):
 
 
 def test_guess_records_hold_what_each_guess_saw(tmp_path):
-    from minesat.board import Move
     from minesat.game import Game
     from minesat.generate import generate_layout
     from minesat.player import get_strategy, play_game
@@ -145,8 +145,8 @@ def test_guess_records_hold_what_each_guess_saw(tmp_path):
         for move in record.moves:  # a guess uncovers its cell, which no other move names without a suffix
             if len(seen) < len(record.guesses) and move == record.guesses[len(seen)].move:
                 seen.append(board.uncovered)
-            board.play(Move.parse(move))
-        assert [g["cell"] for g in mine] == [g.move for g in record.guesses]
+            board.play(move)
+        assert [g["cell"] for g in mine] == [str(g.move) for g in record.guesses]
         assert [g["uncovered"] for g in mine] == seen
         assert [g["uncovered_share"] for g in mine] == [n / 71 for n in seen]
         assert mine[-1]["probability"] == record.guesses[-1].probability

@@ -18,9 +18,10 @@ import os
 import pytest
 
 from minesat.analysis import Analysis, Analyzer, analyze
-from minesat.board import Cell, Move, Position
+from minesat.board import Cell, Position
 from minesat.generate import game_seed, generate_layout
-from minesat.player import Reason, Step, get_strategy, play_game
+from minesat.player import Step, get_strategy, play_game
+from minesat.verdict import Verdict
 
 GAMES = int(os.environ.get("MINESAT_LOOP_GAMES", "0"))
 
@@ -65,17 +66,17 @@ def proven_moves_match_answers(trace: list[Step], engine: CheckedEngine) -> list
     mine: frozenset[Cell] = frozenset()
     problems = []
     for step in trace:
-        if step.reason not in (Reason.SAFE, Reason.MINE):
+        if step.verdict not in (Verdict.SAFE, Verdict.MINE):
             continue
-        move = Move.parse(step.move)
-        wanted = safe if step.reason is Reason.SAFE else mine
+        move = step.move
+        wanted = safe if step.verdict is Verdict.SAFE else mine
         while move.cell not in wanted:
             try:
                 safe, mine = next(answers)
             except StopIteration:
                 problems.append(f"{step.move}: no answer of the engine proves it")
                 return problems
-            wanted = safe if step.reason is Reason.SAFE else mine
+            wanted = safe if step.verdict is Verdict.SAFE else mine
     return problems
 
 
@@ -98,7 +99,7 @@ def test_every_proven_move_of_best_is_what_a_fresh_analysis_proves(board: str) -
                 failures.append(f"{board} game {game}: an answer contradicts the layout")
         if not record.won:
             # A lost game ends on a guess, never on a proven move.
-            assert trace[-1].reason in (Reason.GUESS, Reason.FIRST), f"{board} game {game}"
-        checked += sum(step.reason in (Reason.SAFE, Reason.MINE) for step in trace)
+            assert trace[-1].verdict in (Verdict.GUESS, Verdict.FIRST), f"{board} game {game}"
+        checked += sum(step.verdict in (Verdict.SAFE, Verdict.MINE) for step in trace)
     assert checked > 0
     assert not failures, f"{len(failures)} problems, the first:\n" + "\n".join(failures[:5])

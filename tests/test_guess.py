@@ -25,7 +25,7 @@ from hypothesis import strategies as st
 
 from bruteforce import whole_layouts
 from minesat.analysis import Analyzer, InconsistentPositionError, analyze
-from minesat.board import COVERED, FLAG, Cell, Move, Position, neighbours
+from minesat.board import COVERED, FLAG, Action, Cell, Position, neighbours
 from minesat.exact.endgame import endgame_move
 from minesat.game import Game, Status
 from minesat.generate import FirstClick, game_seed, generate_layout
@@ -408,9 +408,9 @@ def test_games_with_best_never_uncover_a_proven_mine(index: int) -> None:
     game = Game(layout)
     analyzer = Analyzer()
     for move in record.moves:
-        if not move.endswith("*"):
+        if move.action is not Action.FLAG:
             position = game.position()
-            cell = Move.parse(move).cell
+            cell = move.cell
             if position[cell] == COVERED and any(position[c] >= 0 for c in position.all_cells()):
                 assert cell not in analyzer.analyze(position).mine, f"{move} was a proven mine"
         game.play(move)

@@ -9,12 +9,12 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from minesat.board import Layout
+from minesat.board import Action, Layout, Move
 from minesat.cli import app
 from minesat.formats import write_layout
 from minesat.formats.boardset import format_board
 from minesat.generate import generate_layout
-from minesat.metrics import greedy_zini, islands, metrics, opening_regions
+from minesat.metrics import SolvedBbbv, bbbv_solved, greedy_zini, islands, metrics, opening_regions
 
 
 def test_an_empty_board_is_one_opening_and_one_click() -> None:
@@ -109,3 +109,34 @@ def test_cli_bad_files_are_one_line_and_the_rest_still_measured(tmp_path: Path) 
     out = [json.loads(line) for line in result.stdout.splitlines()]
     assert [("error" in o) for o in out] == [True, True, False]
     assert out[2]["bbbv"] == 8
+
+
+def test_the_3bv_solved_as_a_game_goes_is_the_count_on_its_position() -> None:
+    """One 3BV-solved counter: kept up to date move by move (a replay's running figures), it says
+    what counting the position afresh says, and the whole 3BV once the game is won; flags
+    (which stop a flood) included."""
+    from minesat.game import Game, MoveResult
+
+    rng = random.Random(43)
+    checked = 0
+    for seed in range(60):
+        rows, cols = rng.randint(1, 12), rng.randint(1, 12)
+        mines = rng.randint(0, rows * cols - 1)
+        layout = generate_layout(rows, cols, mines, start=(0, 0), rule="any", seed=seed)
+        game, count = Game(layout), SolvedBbbv(layout)
+        while not game.over:
+            covered = [divmod(i, cols) for i, state in enumerate(game.state) if state == -1]
+            cell = rng.choice(covered)
+            # A flag, right or wrong, where a click would lose, and now and then elsewhere.
+            flag = cell in layout.mines or rng.random() < 0.2
+            move = Move(cell, Action.FLAG if flag else Action.UNCOVER)
+            if game.play(move) in (MoveResult.VALID, MoveResult.SOLVED) and move.action is Action.UNCOVER:
+                count.update(game.state, cell)
+            assert count.solved == bbbv_solved(layout, game.position())
+            checked += 1
+            if all(state != -1 for state in game.state):
+                break  # every covered cell flagged
+        assert count.bbbv == layout.bbbv()
+        if game.over:
+            assert count.solved == layout.bbbv()
+    assert checked > 500

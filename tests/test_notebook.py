@@ -62,7 +62,7 @@ def test_an_analysis_draws_its_position_and_probabilities() -> None:
     assert set(bare) == all_names(2, 3) and bare["A2"] == titles["A2"]
 
 
-def game(seed: int) -> tuple[Layout, tuple[str, ...], bool]:
+def game(seed: int) -> tuple[Layout, tuple[Move, ...], bool]:
     layout = generate_layout(9, 9, 10, start=(4, 4), rule="safe", seed=seed)
     record = play_game(layout, (4, 4), rule="safe")
     return layout, record.moves, record.won
@@ -71,7 +71,7 @@ def game(seed: int) -> tuple[Layout, tuple[str, ...], bool]:
 @pytest.mark.parametrize("won", [True, False])
 def test_a_review_shows_the_board_and_its_notable_moves(won: bool) -> None:
     layout, moves, _ = next(g for g in map(game, range(200)) if g[2] == won and len(g[1]) > 5)
-    review = review_game(layout, [Move.parse(m) for m in moves])
+    review = review_game(layout, moves)
     html = review._repr_html_()
     root = ET.fromstring(f"<div>{html}</div>")  # well-formed: the SVG inside and the table
     svg = ET.tostring(root.find(f".//{SVG}svg"), encoding="unicode")
@@ -101,7 +101,7 @@ def test_ipython_picks_the_pictures() -> None:
     formatter = formatters.DisplayFormatter()
     position = Position.from_rows(["1?", "??"], mines=1)
     layout, moves, _ = game(2)
-    review = review_game(layout, [Move.parse(m) for m in moves])
+    review = review_game(layout, moves)
     for value, kind in ((position, "image/svg+xml"), (layout, "image/svg+xml"),
                         (analyze(position), "image/svg+xml"), (review, "text/html")):
         data, _ = formatter.format(value)

@@ -15,13 +15,17 @@ from minesat.player import (
     DEFAULT_STRATEGY,
     STRATEGIES,
     Guess,
-    Reason,
+    Rounds,
     SafestCell,
     Step,
+    Strategy,
     get_strategy,
+    next_step,
     play_game,
+    round_steps,
     solve_oracle,
 )
+from minesat.verdict import Verdict
 
 #: The exam layout (10 mines on 9x9).
 MINES_DAT = read_layout(Path(__file__).resolve().parents[1] / "puzzles" / "mines.dat")
@@ -37,9 +41,9 @@ def replay(layout: Layout, steps: list[Step]) -> Game:
     """Replay a traced game move by move, checking every move was legal and justified."""
     game = Game(layout)
     for number, step in enumerate(steps):
-        move = Move.parse(step.move)
+        move = step.move
         assert not game.over, f"move {step.move} after the game ended"
-        if step.reason is Reason.MINE:
+        if step.verdict is Verdict.MINE:
             assert move.cell in layout.mines, f"{step.move} flags a cell without a mine"
             assert game.play(move) is MoveResult.VALID
             continue
@@ -47,7 +51,7 @@ def replay(layout: Layout, steps: list[Step]) -> Game:
         result = game.play(move)
         if result is MoveResult.BLOWN_UP:
             # The player only loses on a guess, and the game stops there.
-            assert step.reason is Reason.GUESS, f"lost on a {step.reason.value} move {step.move}"
+            assert step.verdict is Verdict.GUESS, f"lost on a {step.verdict.value} move {step.move}"
             assert number == len(steps) - 1
         else:
             assert result in (MoveResult.VALID, MoveResult.SOLVED)
@@ -61,10 +65,10 @@ def check_game(layout: Layout, start: Cell, rule: str = "opening") -> None:
     # Each guess records the mine-free cells uncovered when it was made: replay the moves to see.
     board, uncovered_at = Game(layout), []
     for step in steps:
-        if step.reason is Reason.GUESS:
+        if step.verdict is Verdict.GUESS:
             uncovered_at.append(board.uncovered)
-        board.play(Move.parse(step.move))
-    guessed = [s for s in steps if s.reason is Reason.GUESS]
+        board.play(step.move)
+    guessed = [s for s in steps if s.verdict is Verdict.GUESS]
     assert record.guesses == tuple(
         Guess(s.move, s.probability, n) for s, n in zip(guessed, uncovered_at, strict=True)
     )
@@ -78,7 +82,7 @@ def check_game(layout: Layout, start: Cell, rule: str = "opening") -> None:
         assert game.uncovered == layout.rows * layout.cols - layout.mine_count
     else:
         assert record.fatal_guess == len(record.guesses)
-        assert Move.parse(record.moves[-1]).cell in layout.mines
+        assert record.moves[-1].cell in layout.mines
     assert record.bbbv == layout.bbbv()
     assert record.analyses >= (len(record.moves) > 1)  # none when the first click ends it
 
@@ -128,7 +132,7 @@ def test_trace_does_not_change_the_game() -> None:
     traced = play_game(layout, (3, 3), trace=steps)
     plain = play_game(layout, (3, 3))
     assert traced.moves == plain.moves
-    assert steps[0] == Step("D4", Reason.FIRST)
+    assert steps[0] == Step(Move.parse("D4"), Verdict.FIRST)
 
 
 def test_the_first_click_is_a_guess_only_under_rule_any() -> None:
@@ -136,7 +140,7 @@ def test_the_first_click_is_a_guess_only_under_rule_any() -> None:
     assert play_game(layout, (0, 0), rule="opening").guesses == ()
     assert play_game(layout, (0, 0), rule="safe").guesses == ()
     record = play_game(layout, (0, 0), rule="any")
-    assert record.guesses == (Guess("A1", 10 / 81, 0),)
+    assert record.guesses == (Guess(Move.parse("A1"), 10 / 81, 0),)
     assert record.won
 
 
@@ -144,7 +148,7 @@ def test_a_first_click_on_a_mine_loses_under_rule_any() -> None:
     record = play_game(Layout.from_rows(["*  ", "   "]), (0, 0), rule="any")
     assert (record.won, record.moves, record.fatal_guess, record.uncovered) == (
         False,
-        ("A1",),
+        (Move.parse("A1"),),
         1,
         0,
     )
@@ -165,7 +169,7 @@ def test_a_layout_that_breaks_the_rule_is_refused(rule: str, start: Cell, messag
 
 def test_solved_from_the_first_click_without_analysis_moves() -> None:
     record = play_game(Layout.from_rows(["*  ", "   ", "   "]), (2, 2))
-    assert (record.won, record.moves, record.guesses, record.analyses) == (True, ("C3",), (), 0)
+    assert (record.won, record.moves, record.guesses, record.analyses) == (True, (Move.parse("C3"),), (), 0)
 
 
 def test_win_rate_on_200_beginner_games_is_sane() -> None:
@@ -237,13 +241,74 @@ def test_every_strategy_keeps_the_invariants(name: str) -> None:
         assert record.moves == play_game(layout, (3, 3), strategy=get_strategy(name)).moves
 
 
+def test_the_rounds_are_the_steps_play_game_makes() -> None:
+    # One copy of the rounds: play_game's trace is the first click, then Rounds over the game.
+    for index in range(5):
+        layout = seeded("intermediate", index)
+        steps: list[Step] = []
+        record = play_game(layout, (3, 3), strategy=SafestCell(), trace=steps)
+        game = Game(layout)
+        game.play(steps[0].move)
+        rounds = Rounds(game, Analyzer(), SafestCell())
+        again = []
+        for step in rounds:
+            again.append(step)
+            game.play(step.move)
+        assert again == steps[1:] and rounds.analyses == record.analyses
+        assert all(isinstance(s.move, Move) and isinstance(s.verdict, Verdict) for s in steps)
+        assert [s.verdict for s in steps[1:]].count(Verdict.GUESS) == len(record.guesses)
+
+
+def test_rounds_without_a_strategy_stop_where_a_guess_is_needed() -> None:
+    layout = seeded("expert", 2)
+    game = Game(layout)
+    game.play(Move((3, 3)))
+    analyzer = Analyzer()
+    for step in Rounds(game, analyzer):
+        assert step.verdict in (Verdict.SAFE, Verdict.MINE)
+        game.play(step.move)
+    assert not game.over  # this game needs a guess before its end
+    position = game.position()
+    assert round_steps(position, analyzer) == []
+    analysis = analyzer.analyze(position)
+    assert not (analysis.safe or analysis.mine)
+    guess = next_step(position, analysis, SafestCell())
+    assert guess is not None and guess.verdict is Verdict.GUESS and guess.probability is not None
+    assert round_steps(position, analysis, SafestCell()) == [guess]
+
+
+def test_a_strategy_declares_what_play_game_asks_of_it() -> None:
+    # play_game reads a strategy's analyzer and searches_cut as the Strategy protocol declares
+    # them, with no probing: a strategy without them is no Strategy.
+    class Bare:
+        name = "bare"
+
+        def choose(self, position: Position, analysis: Analysis) -> Cell:
+            return analysis.unknown[0]
+
+    with pytest.raises(AttributeError, match="analyzer"):
+        play_game(seeded("beginner", 1), (3, 3), strategy=Bare())  # type: ignore[arg-type]
+
+    class Counted(Bare):
+        analyzer = Analyzer()
+        searches_cut = 7
+
+    strategy: Strategy = Counted()
+    record = play_game(seeded("beginner", 1), (3, 3), strategy=strategy)
+    assert record.searches_cut == 7
+    for name in STRATEGIES:
+        made = get_strategy(name)
+        assert made.analyzer is None or isinstance(made.analyzer, Analyzer)
+        assert made.searches_cut == 0
+
+
 # --- the oracle --------------------------------------------------------------------
 
 
 def test_oracle_on_mines_dat_from_a1_needs_exactly_one_risky_move() -> None:
     layout = MINES_DAT
     risky = solve_oracle(layout, (0, 0), "any")
-    assert [r.move for r in risky] == ["A1"]
+    assert [str(r.move) for r in risky] == ["A1"]
     assert risky[0].uncovers == 81 - 10
     # Once the first click is protected, everything after it is proven.
     assert solve_oracle(layout, (0, 0), "opening") == []
@@ -285,7 +350,7 @@ def test_oracle_greedy_choice_is_exact_on_small_boards(index: int) -> None:
                 trial.uncover(cell)
                 settle(trial, analyzer)
                 gains[cell] = trial.uncovered - game.uncovered
-        cell = Move.parse(r.move).cell
+        cell = r.move.cell
         assert cell not in layout.mines
         assert 0.0 < analysis.probability[cell[0]][cell[1]] < 1.0  # risky: not proven
         assert r.probability == analysis.probability[cell[0]][cell[1]]
@@ -312,7 +377,7 @@ def test_oracle_with_a_small_limit_still_finishes_the_board() -> None:
     layout = seeded("intermediate", 5)
     risky = solve_oracle(layout, (3, 3), "opening", limit=0)
     for r in risky:
-        assert Move.parse(r.move).cell not in layout.mines
+        assert r.move.cell not in layout.mines
         assert r.uncovers >= 1
 
 

@@ -35,7 +35,7 @@ def player_games(count: int) -> list[tuple[Layout, tuple[str, ...], bool]]:
         rule = ("opening", "safe", "any")[seed % 3]
         layout = generate_layout(rows, cols, mines, start=start, rule=rule, seed=seed)
         record = play_game(layout, start, rule=rule)
-        games.append((layout, record.moves, record.won))
+        games.append((layout, tuple(map(str, record.moves)), record.won))  # as the other games: strings
     return games
 
 

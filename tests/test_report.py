@@ -13,6 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
+from minesat.board import Move
 from minesat.cli import app
 from minesat.player import Guess
 from minesat.report import (
@@ -38,7 +39,7 @@ BEGINNER = RunConfig(rows=9, cols=9, mines=10, rule="opening", start=(3, 3), see
 
 def game(index: int, won: bool, probs: tuple[float, ...] = (), bbbv: int = 10,
          seconds: float = 0.01, uncovered: int = 71) -> StoredGame:  # fmt: skip
-    guesses = tuple(Guess(f"A{i + 1}", p) for i, p in enumerate(probs))
+    guesses = tuple(Guess(Move.parse(f"A{i + 1}"), p) for i, p in enumerate(probs))
     return StoredGame(index=index, seed=1000 + index, won=won, moves=10 + len(probs),
                       guesses=guesses, uncovered=uncovered, bbbv=bbbv, seconds=seconds)  # fmt: skip
 
@@ -447,7 +448,7 @@ def test_report_pairs_two_runs_on_the_same_boards(tmp_path):
 
 
 def test_fatal_boards_replay_each_lost_game_to_the_guess_that_lost_it(tmp_path) -> None:
-    from minesat.board import COVERED, Move
+    from minesat.board import COVERED
     from minesat.generate import generate_layout
     from minesat.report.fatal import fatal_boards, fatal_svg
     from minesat.simulate import run
@@ -462,8 +463,8 @@ def test_fatal_boards_replay_each_lost_game_to_the_guess_that_lost_it(tmp_path) 
     assert [b.game for b in boards] == [g.index for g in lost[:3]]
     for board, game in zip(boards, lost, strict=False):
         layout = generate_layout(9, 9, 10, start=(3, 3), rule="opening", seed=game.seed)
-        cell = Move.parse(board.move).cell
+        cell = board.move.cell
         assert board.position[cell] == COVERED and cell in layout.mines  # it was covered, and a mine
         assert board.move == game.guesses[-1].move and board.probability == game.guesses[-1].probability
         assert cell in board.analysis.unknown  # the player never guesses a proven cell
-        assert "<svg" in fatal_svg(board) and board.move in fatal_svg(board)
+        assert "<svg" in fatal_svg(board) and str(board.move) in fatal_svg(board)

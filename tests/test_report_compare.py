@@ -140,7 +140,7 @@ def test_first_boards_each_run_won_alone() -> None:
 def game(index: int, won: bool, probs: tuple[float, ...] = (), uncovered: int = 71,
          cells: tuple[str, ...] = ()) -> StoredGame:  # fmt: skip
     names = cells or tuple(f"A{i + 1}" for i in range(len(probs)))
-    guesses = tuple(Guess(c, p, 10) for c, p in zip(names, probs, strict=True))
+    guesses = tuple(Guess(Move.parse(c), p, 10) for c, p in zip(names, probs, strict=True))
     return StoredGame(index=index, seed=10**18 + index, won=won, moves=10, guesses=guesses,
                       uncovered=uncovered, bbbv=10, seconds=0.01)  # fmt: skip
 
@@ -222,7 +222,7 @@ def test_losses_detail_counts_each_lost_game(tmp_path) -> None:
     grid = [[0] * 9 for _ in range(9)]
     for g in games:
         if not g.won:
-            r, c = Move.parse(g.guesses[-1].move).cell
+            r, c = g.guesses[-1].move.cell
             grid[r][c] += 1
     assert [list(row) for row in d.fatal_cells] == grid
     assert d.on_border == (2, (81 - 49) / 81)  # A1 and I9 on the edge, 32 of 81 cells

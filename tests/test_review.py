@@ -21,7 +21,7 @@ from minesat.analysis import Analyzer
 from minesat.board import COVERED, FLAG, Action, Cell, Layout, Move, Position, neighbours
 from minesat.game import Game
 from minesat.generate import generate_layout
-from minesat.player import Reason, Step, get_strategy, play_game
+from minesat.player import Step, get_strategy, play_game
 from minesat.review import (
     BEST_MOVE_CELLS,
     PERFECT,
@@ -41,19 +41,18 @@ def test_our_own_games_review_as_the_player_saw_them(strategy: str) -> None:
         layout = generate_layout(9, 9, 12, start=(4, 4), rule="opening", seed=seed)
         trace: list[Step] = []
         record = play_game(layout, (4, 4), strategy=get_strategy(strategy), trace=trace)
-        review = review_game(layout, [Move.parse(m) for m in record.moves])
+        review = review_game(layout, record.moves)
         assert review.won == record.won and len(review.moves) == len(record.moves)
-        expected = {Reason.SAFE: Verdict.SAFE, Reason.MINE: Verdict.MINE, Reason.FIRST: Verdict.FIRST}
         guesses = iter(record.guesses)
         for step, move in zip(trace, review.moves, strict=True):
             assert move.move == step.move
-            if step.reason is Reason.GUESS:
+            if step.verdict is Verdict.GUESS:
                 guess = next(guesses)
                 assert move.verdict in (Verdict.GUESS, Verdict.LOSS) and not move.needless
                 assert move.probability == pytest.approx(guess.probability, abs=1e-12)
                 assert move.safest is not None and move.safest <= move.probability + 1e-12
             else:
-                assert move.verdict is expected[step.reason], step
+                assert move.verdict is step.verdict, step
         assert review.guesses == len(record.guesses)
         assert review.needless_guesses == 0
         if not record.won:
@@ -91,7 +90,7 @@ def check_chords(count: int) -> None:
         moves = _moves_to(game)
         review = review_game(layout, [*moves, chord])
         judged = review.moves[-1]
-        assert judged.move == str(chord) and judged.position == before
+        assert judged.move == chord and judged.position == before
         layouts = list(whole_layouts(without_flags(before), layout.mine_count))
         risk = Fraction(sum(any(n in mines for n in opened) for mines in layouts), len(layouts))
         if risk == 0:
@@ -130,7 +129,7 @@ def test_hand_cases() -> None:
     assert (wrong.verdict, unflag.verdict) == (Verdict.WRONG, Verdict.UNFLAG)
     # A refused move is kept and changes nothing: a click on an uncovered cell.
     again = review_game(layout, [Move.parse(m) for m in ["B2", "B2", "A1"]])
-    assert [(m.move, m.verdict) for m in again.moves][1] == ("B2", Verdict.NO_EFFECT)
+    assert [(str(m.move), m.verdict) for m in again.moves][1] == ("B2", Verdict.NO_EFFECT)
     assert again.moves[1].note == "B2 is already uncovered" and again.guesses == 1
     with pytest.raises(ValueError, match="after the end of the game"):
         review_game(layout, [Move.parse(m) for m in ["B2", "A1", "C1"]])
@@ -239,13 +238,13 @@ def test_out_of_reach_the_best_strategy_names_its_move_on_boards_up_to_a_limit()
             assert guess.best_move is None and guess.best_move_by is None
 
 
-def test_a_played_games_move_strings_are_reviewed_as_they_are() -> None:
-    # Issue 33: GameRecord.moves holds strings; review_game took only Move values and failed
-    # with an AttributeError deep in the game's rules.
+def test_a_played_games_moves_and_their_strings_are_reviewed_alike() -> None:
+    # Issue 33: review_game took only Move values and failed with an AttributeError deep in the
+    # game's rules on move strings; a played game's moves are Move values (issue 43).
     layout = Layout.from_rows(["*    ", "     ", "   * "])
     record = play_game(layout, (1, 2), rule="safe")
-    as_strings = review_game(layout, record.moves)
-    as_moves = review_game(layout, [Move.parse(m) for m in record.moves])
+    as_moves = review_game(layout, record.moves)
+    as_strings = review_game(layout, [str(m) for m in record.moves])
     assert [m.move for m in as_strings.moves] == list(record.moves)
     assert [(m.verdict, m.probability) for m in as_strings.moves] == [
         (m.verdict, m.probability) for m in as_moves.moves

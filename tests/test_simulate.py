@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from minesat.board import Cell, Layout
+from minesat.board import Cell, Layout, Move
 from minesat.cli import app
 from minesat.executors import SchedulerError, run_bounded
 from minesat.generate import game_seed, generate_layout
@@ -423,7 +423,8 @@ def test_sigkill_loses_only_games_in_flight(tmp_path: Path) -> None:
 
 def _guess_first(layout: Layout, start: Cell, rule: str, strategy: str) -> GameRecord:
     """A stand-in player that loses every game on one guess: checks the plumbing of losses."""
-    return GameRecord(False, ("D4", "A1"), (Guess("A1", 0.25),), 5, layout.bbbv(), 0.0)
+    d4, a1 = Move.parse("D4"), Move.parse("A1")
+    return GameRecord(False, (d4, a1), (Guess(a1, 0.25),), 5, layout.bbbv(), 0.0)
 
 
 def test_losses_are_summarised() -> None:

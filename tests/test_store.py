@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from minesat.board import Move
 from minesat.player import GameRecord, Guess
 from minesat.store import ConfigMismatchError, GameStore, RunConfig, StoreBusyError, StoredGame, StoreError
 
@@ -30,8 +31,8 @@ def game(index: int, *, won: bool = True, guesses: tuple[Guess, ...] = ()) -> St
 def test_round_trip(tmp_path: Path) -> None:
     games = [
         game(0),
-        game(1, won=False, guesses=(Guess("A1", 0.125), Guess("C7", 1 / 3))),
-        game(2, guesses=(Guess("I9", 0.0625),)),
+        game(1, won=False, guesses=(Guess(Move.parse("A1"), 0.125), Guess(Move.parse("C7"), 1 / 3))),
+        game(2, guesses=(Guess(Move.parse("I9"), 0.0625),)),
     ]
     with GameStore(tmp_path / "run.sqlite", CONFIG) as store:
         store.add(games)
@@ -46,7 +47,7 @@ def test_from_record_keeps_everything_but_the_move_list() -> None:
     record = GameRecord(
         won=False,
         moves=("D4", "A1", "B2"),
-        guesses=(Guess("B2", 0.4),),
+        guesses=(Guess(Move.parse("B2"), 0.4),),
         uncovered=9,
         bbbv=14,
         seconds=0.25,
@@ -58,7 +59,7 @@ def test_from_record_keeps_everything_but_the_move_list() -> None:
         seed=99,
         won=False,
         moves=3,
-        guesses=(Guess("B2", 0.4),),
+        guesses=(Guess(Move.parse("B2"), 0.4),),
         uncovered=9,
         bbbv=14,
         seconds=0.25,
@@ -68,13 +69,13 @@ def test_from_record_keeps_everything_but_the_move_list() -> None:
 
 
 def test_derived_properties() -> None:
-    lost = game(0, won=False, guesses=(Guess("A1", 0.5), Guess("A2", 0.25)))
+    lost = game(0, won=False, guesses=(Guess(Move.parse("A1"), 0.5), Guess(Move.parse("A2"), 0.25)))
     assert lost.fatal_guess == 2
     assert not lost.no_guess_win
     assert lost.survival == pytest.approx(0.375)
     assert game(1).fatal_guess is None
     assert game(1).no_guess_win
-    assert not game(2, guesses=(Guess("A1", 0.1),)).no_guess_win
+    assert not game(2, guesses=(Guess(Move.parse("A1"), 0.1),)).no_guess_win
 
 
 def test_nothing_is_stored_twice(tmp_path: Path) -> None:

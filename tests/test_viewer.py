@@ -15,7 +15,8 @@ from minesat.board import COVERED, Layout, Move, Position
 from minesat.cli import app
 from minesat.game import Game
 from minesat.generate import generate_layout
-from minesat.player import Reason, Step, get_strategy, play_game
+from minesat.player import Step, get_strategy, play_game
+from minesat.verdict import Verdict
 from minesat.viewer import (
     ViewerFrame,
     ViewerMove,
@@ -88,7 +89,7 @@ def expected_cells(frame: ViewerFrame) -> list[object]:
     return out
 
 
-def mines_dat_game() -> tuple[Layout, list[str]]:
+def mines_dat_game() -> tuple[Layout, list[Move]]:
     layout = Layout.from_rows(MINES_DAT.read_text().splitlines())
     return layout, list(play_game(layout, (0, 0), rule="any").moves)
 
@@ -99,7 +100,7 @@ def mines_dat_game() -> tuple[Layout, list[str]]:
 def test_each_frame_is_the_position_before_its_move_and_the_last_is_the_end() -> None:
     layout, moves = mines_dat_game()
     frames = game_frames(layout, moves)
-    assert [str(f.move) for f in frames[:-1]] == moves and frames[-1].move is None
+    assert [f.move.to_move() for f in frames[:-1]] == moves and frames[-1].move is None
     game = Game(layout)
     for frame, move in zip(frames, moves, strict=False):
         assert frame.position == game.position()  # analysed before the move is made
@@ -121,16 +122,16 @@ def test_the_players_guesses_and_proofs_match_the_frames() -> None:
         frames = player_frames(layout, (3, 3), strategy=get_strategy("safest"), steps=steps)
         assert len(frames) == len(steps) + 1
         for frame, step in zip(frames, steps, strict=False):
-            assert str(frame.move) == step.move
-            if step.reason is Reason.GUESS:
-                cell = Move.parse(step.move).cell
+            assert frame.move.to_move() == step.move
+            if step.verdict is Verdict.GUESS:
+                cell = step.move.cell
                 assert frame.probability is not None
                 assert frame.probability[cell[0]][cell[1]] == pytest.approx(step.probability, abs=1e-12)
                 assert frame.verdict in ("guess", "loss")
                 checked += 1
-            elif step.reason is Reason.SAFE:
+            elif step.verdict is Verdict.SAFE:
                 assert frame.verdict == "safe"
-            elif step.reason is Reason.MINE:
+            elif step.verdict is Verdict.MINE:
                 assert frame.verdict == "mine"
             else:
                 assert frame.verdict == "first click"
@@ -206,7 +207,7 @@ def test_the_page_is_self_contained_and_holds_a_frame_per_move() -> None:
     data = page_data(page)
     assert len(data["frames"]) == len(moves) + 1
     assert [f["m"] for f in data["frames"][:-1]] == [
-        [Move.parse(m).cell[0] * 9 + Move.parse(m).cell[1], ViewerMove.of(m).kind] for m in moves
+        [m.cell[0] * 9 + m.cell[1], ViewerMove.of(m).kind] for m in moves
     ]
     # Read back as the script reads it, every board and analysis is the frame's own.
     for frame, (board, cells) in zip(frames, decode(data), strict=True):

@@ -37,7 +37,7 @@ with warnings.catch_warnings():  # Starlette 1.x suggests httpx2 over httpx: eit
 from typer.testing import CliRunner
 
 from minesat.analysis import analyze
-from minesat.board import Layout, Position, cell_name, neighbours, parse_cell
+from minesat.board import Layout, Move, Position, cell_name, neighbours, parse_cell
 from minesat.cli import app as cli
 from minesat.formats import format_layout, format_position
 from minesat.noguess import solve_by_proof
@@ -45,6 +45,7 @@ from minesat.perfect import perfect_from_position
 from minesat.player import default_start, get_strategy, play_game
 from minesat.simulate import run
 from minesat.store import GameStore, RunConfig
+from minesat.verdict import Verdict
 from minesat.web import app as web_app
 from minesat.web.app import MAX_BODY, create_app
 from minesat.web.games import GameSession
@@ -883,8 +884,9 @@ def test_the_moves_of_a_game_in_play_name_the_automatic_player_not_a_strategy() 
     safe = next(cell_name((r, c)) for r in range(10) for c in range(10) if (r, c) not in layout.mines)
     reviewed = game.play(safe)
     assert reviewed is not None and reviewed.best_move is not None and reviewed.win_probability is None
-    said = [last_json(reviewed)["text"], step_json(AutoStep(safe, "guess"), reviewed)["text"],
-            log_entry(safe, reviewed, None)["text"]]
+    move = Move.parse(safe)
+    said = [last_json(reviewed)["text"], step_json(AutoStep(move, Verdict.GUESS), reviewed)["text"],
+            log_entry(move, reviewed, None)["text"]]
     assert all("the automatic player" in text and "best would" not in text for text in said), said
 
 
@@ -907,11 +909,11 @@ def test_autoplay_makes_the_players_moves_one_by_one_with_their_reasons(
     layout = layout_of(state)
     start = default_start(game["rows"], game["cols"])
     record = play_game(layout, start, strategy=get_strategy("best"), rule=rule)
-    assert [s["move"] for s in steps] == list(record.moves)
+    assert [s["move"] for s in steps] == [str(m) for m in record.moves]
     assert state["status"] == ("won" if record.won else "lost") and state["stopped"] == state["status"]
     assert steps[0]["reason"] == ("guess" if rule == "any" else "first click")
     guesses = [s for s in steps if s["reason"] == "guess"]
-    expected = [(g.move, g.probability) for g in record.guesses]
+    expected = [(str(g.move), g.probability) for g in record.guesses]
     assert [(g["move"], g["probability"]) for g in guesses] == expected
     for step in steps[1:]:
         if step["reason"] == "guess":

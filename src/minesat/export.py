@@ -8,11 +8,12 @@ exports of several runs (a sweep's points) concatenate into one table. Seeds
 are strings of digits in JSON: they run past 2^53, where JavaScript, jq and
 spreadsheets round a JSON number.
 
+>>> from minesat.board import Move
 >>> from minesat.player import Guess
 >>> from minesat.store import RunConfig, StoredGame
 >>> config = RunConfig(rows=9, cols=9, mines=10, rule="opening", start=(3, 3), seed=0, strategy="best")
->>> g = StoredGame(index=3, seed=4357349932501927659, won=False, moves=40,
-...                guesses=(Guess("B2", 0.25, 30),), uncovered=30, bbbv=21, seconds=0.5, analyses=12)
+>>> g = StoredGame(index=3, seed=4357349932501927659, won=False, moves=40, uncovered=30, bbbv=21,
+...                guesses=(Guess(Move.parse("B2"), 0.25, 30),), seconds=0.5, analyses=12)
 >>> r = record(g, config)
 >>> r["seed"], r["fatal_move"], r["rows"], r["start"], r["player"]
 ('4357349932501927659', 'B2', 9, '3,3', None)
@@ -121,7 +122,7 @@ def record(game: StoredGame, config: RunConfig | None = None) -> dict[str, Any]:
         "seconds": game.seconds,
         "analyses": game.analyses,
         "searches_cut": game.searches_cut,
-        "fatal_move": fatal.move if fatal else None,
+        "fatal_move": str(fatal.move) if fatal else None,
         "fatal_probability": fatal.probability if fatal else None,
         "first_guess_probability": game.guesses[0].probability if game.guesses else None,
     }
@@ -139,7 +140,7 @@ def guess_records(game: StoredGame, config: RunConfig | None = None) -> Iterator
         yield {
             "game": game.index,
             "k": k,
-            "cell": guess.move,
+            "cell": str(guess.move),
             "probability": guess.probability,
             "survived": game.won or k < last,
             "uncovered": guess.uncovered,

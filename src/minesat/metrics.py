@@ -16,6 +16,9 @@
 
 All four equal ms-toollib's (``cal_bbbv``, ``cal_op``, ``Board.isl``, ``cal_zini``)
 on random layouts (``tests/test_metrics.py``).
+
+A game under way has cleared part of the 3BV: :class:`SolvedBbbv` counts it as
+cells are uncovered (a replay's running 3BV/s), :func:`bbbv_solved` on a position.
 """
 
 from __future__ import annotations
@@ -23,7 +26,7 @@ from __future__ import annotations
 import heapq
 from dataclasses import asdict, dataclass
 
-from minesat.board import Layout, neighbour_table
+from minesat.board import Layout, Position, neighbour_table
 
 
 @dataclass(frozen=True)
@@ -227,6 +230,89 @@ def greedy_zini(layout: Layout) -> int:
         clicks += 1
         reveal(fallback)
     return clicks
+
+
+class SolvedBbbv:
+    """The 3BV units a game has cleared, kept up to date cell by cell as cells are uncovered.
+
+    A unit is an opening, cleared once all its zeros are uncovered, or a
+    numbered cell that borders no opening, cleared when it is. A flag on one of
+    an opening's zeros stops the flood there, and the opening is not cleared
+    until that zero is (ms-toollib counts it so too).
+
+    >>> lay = Layout.from_rows(["*  ", "   ", "  *"])    # two openings, 3BV 2
+    >>> count = SolvedBbbv(lay)
+    >>> count.reveal_all([-1, 1, 0, -1, 2, 1, -1, -1, -1])
+    >>> count.solved, count.bbbv
+    (1, 2)
+    """
+
+    def __init__(self, layout: Layout) -> None:
+        regions = opening_regions(layout)
+        table = neighbour_table(layout.rows, layout.cols)
+        mined = _mined(layout)
+        counts = layout.counts
+        # Per cell: its opening, -1 a number that is a 3BV unit of its own (it borders no
+        # opening, whose click would reveal it), 0 neither.
+        self.unit = [
+            region or (-1 if not mined[i] and counts[i] and not any(regions[j] for j in table[i]) else 0)
+            for i, region in enumerate(regions)
+        ]
+        self.zeros_left: dict[int, int] = {}
+        for region in regions:
+            if region:
+                self.zeros_left[region] = self.zeros_left.get(region, 0) + 1
+        self.bbbv = layout.bbbv()
+        self.solved = 0
+        self.seen = [False] * len(self.unit)
+        self.cols = layout.cols
+        self.table = table
+        self.zero = [not counts[i] and not mined[i] for i in range(len(counts))]
+
+    def reveal(self, i: int) -> None:
+        """Count cell ``i`` (row-major) uncovered; a cell counted before is not counted again."""
+        if self.seen[i]:
+            return
+        self.seen[i] = True
+        unit = self.unit[i]
+        if unit == -1:
+            self.solved += 1
+        elif unit:
+            self.zeros_left[unit] -= 1
+            if not self.zeros_left[unit]:
+                self.solved += 1
+
+    def reveal_all(self, state: list[int] | tuple[int, ...]) -> None:
+        """Count every uncovered cell of ``state`` (a position's cells, row-major)."""
+        for i, value in enumerate(state):
+            if value >= 0:
+                self.reveal(i)
+
+    def update(self, state: list[int], cell: tuple[int, int]) -> None:
+        """Count what an uncover or chord on ``cell`` opened: the cell and its neighbours, and
+        the flood from each zero among them (only the cells that changed are visited)."""
+        start = cell[0] * self.cols + cell[1]
+        todo = [start, *self.table[start]]
+        while todo:
+            i = todo.pop()
+            if self.seen[i] or state[i] < 0:
+                continue
+            self.reveal(i)
+            if self.zero[i]:
+                todo.extend(self.table[i])
+
+
+def bbbv_solved(layout: Layout, position: Position) -> int:
+    """The 3BV units the position has cleared (:class:`SolvedBbbv`): openings whose zeros are all
+    uncovered, and uncovered numbers that border no opening.
+
+    >>> lay = Layout.from_rows(["*  ", "   ", "  *"])    # two openings, 3BV 2
+    >>> bbbv_solved(lay, Position.from_rows(["?1 ", "?21", "???"])), lay.bbbv()
+    (1, 2)
+    """
+    count = SolvedBbbv(layout)
+    count.reveal_all(position.cells)
+    return count.solved
 
 
 def _mined(layout: Layout) -> list[bool]:

@@ -34,18 +34,16 @@ from html import escape
 from minesat.analysis import Analysis
 from minesat.board import COVERED, FLAG, Layout, Position, cell_name
 from minesat.replay import ReplayReview
-from minesat.review import RISKY, GameReview, Verdict, describe
+from minesat.review import GameReview, describe
 from minesat.stats import percent
 from minesat.svg import layout_svg, position_svg
+from minesat.verdict import NOTABLE
 from minesat.words import plural
 
 __all__ = ["NOTABLE", "NOTEBOOK_CELL", "analysis_svg", "layout_picture", "position_picture", "review_html"]
 
 #: Pixels per cell in a notebook: an expert board (30 columns) fits a notebook's width.
 NOTEBOOK_CELL = 24
-
-#: The moves a review lists: the risky ones and wrong flags (as ``minesat replay`` does).
-NOTABLE = (*RISKY, Verdict.WRONG)
 
 
 def position_picture(position: Position) -> str:

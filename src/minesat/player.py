@@ -8,25 +8,28 @@ therefore only ever loses on a guess.
 
 >>> lay = Layout.from_rows(["*  ", "   ", "   "])
 >>> record = play_game(lay, (2, 2))
->>> record.won, record.moves, record.guesses
-(True, ('C3',), ())
+>>> record.won, [str(m) for m in record.moves], record.guesses
+(True, ['C3'], ())
+
+The rounds themselves are :class:`Rounds`, one :class:`Step` at a time, which
+whoever drives a game (the web app's automatic player too) plays as it goes.
 
 :func:`solve_oracle` answers a different question: how many risks must a player
 take who *knows* the layout, makes every safe move and, when stuck, picks the
 mine-free cell that opens the most.
 
 >>> lay = Layout.from_rows(["*  ", "   ", "  *"])
->>> [(r.move, r.uncovers) for r in solve_oracle(lay, (1, 1), "safe")]
+>>> [(str(r.move), r.uncovers) for r in solve_oracle(lay, (1, 1), "safe")]
 [('A3', 6)]
 """
 
 from __future__ import annotations
 
-import enum
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import lru_cache, partial
+from itertools import chain
 from typing import Protocol
 
 from minesat.analysis import Analysis, Analyzer
@@ -46,6 +49,7 @@ from minesat.game import Game, Status
 from minesat.generate import FirstClick, kept_clear
 from minesat.guess import TIE, mine_probability
 from minesat.guess.best import DEFAULT_PIECES, BestGuess, redundant_switches, strategy_named
+from minesat.verdict import Verdict
 
 
 @dataclass(frozen=True)
@@ -56,17 +60,17 @@ class Guess:
     not recorded: stores made before it was), which says how far into the game it came.
     """
 
-    move: str
+    move: Move
     probability: float
     uncovered: int | None = None
 
 
 @dataclass(frozen=True)
 class GameRecord:
-    """How one game went. ``moves`` are in SPEC notation, first click included."""
+    """How one game went. ``moves`` are every move made, first click included."""
 
     won: bool
-    moves: tuple[str, ...]
+    moves: tuple[Move, ...]
     guesses: tuple[Guess, ...]
     uncovered: int  # mine-free cells uncovered when the game ended
     bbbv: int  # 3BV of the layout
@@ -82,48 +86,62 @@ class GameRecord:
 
 # --- why a move was made -------------------------------------------------------
 
-
-class Reason(enum.StrEnum):
-    """Why the player made a move, as :func:`play_game` traces it."""
-
-    FIRST = "first click"  # safe by the first-click rule
-    SAFE = "proven safe"
-    MINE = "proven mine"
-    GUESS = "guess"
+#: Why the automatic player made a move, in the words ``minesat solve`` and the web app print.
+REASONS: dict[Verdict, str] = {
+    Verdict.FIRST: "first click",  # safe by the first-click rule
+    Verdict.SAFE: "proven safe",
+    Verdict.MINE: "proven mine",
+    Verdict.GUESS: "guess",
+}
 
 
 @dataclass(frozen=True)
 class Step:
-    """One move of a traced game: the move, why, and for guesses the mine probability."""
+    """One move of the automatic player: the move, its :class:`~minesat.verdict.Verdict`, and for a
+    guess the mine probability the player saw."""
 
-    move: str
-    reason: Reason
+    move: Move
+    verdict: Verdict
     probability: float | None = None
+
+    @property
+    def reason(self) -> str:
+        """Why the move was made, in :data:`REASONS`' words (a verdict's own word past them)."""
+        return REASONS.get(self.verdict, self.verdict.value)
 
     def describe(self) -> str:
         """The reason in words.
 
-        >>> Step("C7", Reason.GUESS, 0.125).describe()
+        >>> Step(Move.parse("C7"), Verdict.GUESS, 0.125).describe()
         'guess, mine probability 0.125'
         """
-        if self.reason is Reason.GUESS and self.probability is not None:
+        if self.verdict is Verdict.GUESS and self.probability is not None:
             return f"guess, mine probability {self.probability:.4g}"
-        return self.reason.value
+        return self.reason
 
 
 # --- strategies ------------------------------------------------------------------
 
 
 class Strategy(Protocol):
-    """How to guess when the analysis proves nothing.
+    """How to guess when the analysis proves nothing: what :func:`play_game` asks of a strategy.
 
     ``choose`` gets the position and its analysis (with exact probabilities,
     since the player always knows the total) and returns a covered, unflagged
     cell, one of ``analysis.unknown``. It must be deterministic: the same
-    position gives the same cell.
+    position gives the same cell. ``analyzer`` is the
+    :class:`~minesat.analysis.Analyzer` the strategy keeps for its own questions
+    (``best``'s look-ahead), which the game then shares, or ``None``;
+    ``searches_cut`` counts its exact searches that ran out of budget.
     """
 
     name: str
+
+    @property
+    def analyzer(self) -> Analyzer | None: ...
+
+    @property
+    def searches_cut(self) -> int: ...
 
     def choose(self, position: Position, analysis: Analysis) -> Cell: ...
 
@@ -158,6 +176,8 @@ class SafestCell:
     """
 
     name = "safest"
+    analyzer = None
+    searches_cut = 0
 
     def choose(self, position: Position, analysis: Analysis) -> Cell:
         _, tied = _lowest(analysis)
@@ -172,6 +192,8 @@ class SafestRowMajor:
     """
 
     name = "safest-rowmajor"
+    analyzer = None
+    searches_cut = 0
 
     def choose(self, position: Position, analysis: Analysis) -> Cell:
         return _lowest(analysis)[1][0]
@@ -260,6 +282,102 @@ class AnalysisEngine(Protocol):
     def analyze(self, position: Position, mines: int | None = None) -> Analysis: ...
 
 
+def first_step(layout: Layout, start: Cell, rule: FirstClick) -> Step:
+    """The first click, and why it is made: a guess only under the rule ``any`` (probability
+    mines / cells); with no mine on the board the total proves every cell safe, whatever the rule.
+
+    >>> first_step(Layout.from_rows(["*  ", "   "]), (1, 2), FirstClick.ANY).probability
+    0.16666666666666666
+    """
+    if rule is FirstClick.ANY and layout.mine_count:
+        return Step(Move(start), Verdict.GUESS, layout.mine_count / (layout.rows * layout.cols))
+    return Step(Move(start), Verdict.FIRST if rule is not FirstClick.ANY else Verdict.SAFE)
+
+
+def round_steps(
+    position: Position, engine: AnalysisEngine | Analysis, strategy: Strategy | None = None
+) -> list[Step]:
+    """One round of the player on ``position``: every proven-safe cell to uncover, then every
+    proven mine to flag; only when nothing is proven, the strategy's guess.
+
+    ``engine`` analyses the position (its ``proven`` asked first when it has one, and the full
+    analysis made only for a guess), or is the position's analysis, made already. Without a
+    ``strategy`` a round that needs a guess is empty, as is one with nothing left to uncover.
+
+    >>> from minesat.analysis import analyze
+    >>> pos = Position.from_rows(["1?", "1?", "1?"], mines=1)
+    >>> [str(step.move) for step in round_steps(pos, analyze(pos))]
+    ['A2', 'C2', 'B2*']
+    """
+    analysis = engine if isinstance(engine, Analysis) else None
+    if analysis is not None:
+        safe, mine = analysis.safe, analysis.mine
+    else:
+        proven = getattr(engine, "proven", None)
+        # Certainties first: an engine that can answer "what is proven?" without the
+        # probabilities (Analyzer.proven) is asked that, and the full analysis runs only
+        # when nothing is proven and the strategy needs it.
+        safe, mine = proven(position) if proven is not None else ((), ())
+        if not (safe or mine) and (proven is None or strategy is not None):
+            analysis = engine.analyze(position)  # type: ignore[union-attr]
+            safe, mine = analysis.safe, analysis.mine
+    if safe or mine:
+        return [*(Step(_move(cell, Action.UNCOVER), Verdict.SAFE) for cell in safe),
+                *(Step(_move(cell, Action.FLAG), Verdict.MINE) for cell in mine)]
+    if strategy is None or analysis is None or not analysis.unknown:
+        return []
+    return [guess_step(position, analysis, strategy)]
+
+
+def guess_step(position: Position, analysis: Analysis, strategy: Strategy) -> Step:
+    """The strategy's guess on ``position`` (nothing proven there), with its mine probability."""
+    cell = strategy.choose(position, analysis)
+    return Step(_move(cell, Action.UNCOVER), Verdict.GUESS, mine_probability(analysis, cell))
+
+
+class Rounds:
+    """The automatic player's moves on ``game``, round by round: ``for step in Rounds(...)``.
+
+    Each round is :func:`round_steps` on the position as it stands: every proven-safe
+    cell uncovered in order (one a zero has opened meanwhile is skipped), then every
+    proven mine flagged; a guess only when nothing is proven. A step is yielded *before*
+    it is played: whoever iterates plays it on ``game`` (as :func:`play_game` does, or
+    through a judge, as the web app does) before taking the next. Without a
+    ``strategy`` the steps stop where a guess is needed. ``analyses`` counts the
+    positions analysed so far (one a round).
+
+    >>> game = Game(Layout.from_rows(["*   ", "    ", "*  *"]))
+    >>> game.uncover((0, 3)).value
+    'valid'
+    >>> for step in Rounds(game, Analyzer(), SafestCell()):
+    ...     print(step.move, step.verdict.value, game.play(step.move).value)
+    C2 safe valid
+    C3 safe valid
+    C1* mine valid
+    C4* mine valid
+    B1 safe solved
+    """
+
+    def __init__(self, game: Game, engine: AnalysisEngine, strategy: Strategy | None = None) -> None:
+        self.game, self.engine, self.strategy = game, engine, strategy
+        self.analyses = 0
+
+    def __iter__(self) -> Iterator[Step]:
+        game = self.game
+        while not game.over:
+            self.analyses += 1
+            steps = round_steps(game.position(), self.engine, self.strategy)
+            if not steps:
+                return
+            for step in steps:
+                if step.verdict is Verdict.SAFE and game[step.move.cell] != COVERED:
+                    continue  # opened by a zero since the round began
+                yield step
+                # Only an uncover can end the game (it wins, or a guess loses).
+                if game.over:
+                    return
+
+
 def play_game(
     layout: Layout,
     start: Cell,
@@ -272,8 +390,8 @@ def play_game(
     """Play ``layout`` from ``start``: every proven move first, a guess when nothing is proven.
 
     The first click is a guess only under the rule ``any`` (probability
-    mines / cells). ``trace``, when given, receives one :class:`Step` per move
-    with its reason; the simulation passes none and pays nothing for it.
+    mines / cells). ``trace``, when given, receives every :class:`Step`, the
+    first click's (:func:`first_step`) and then those of :class:`Rounds`.
     The same layout, start, rule and strategy always give the same moves.
     ``analyzer`` defaults to the strategy's own :class:`~minesat.analysis.Analyzer`
     when it keeps one (``best`` does), else a fresh one; another engine (a
@@ -283,8 +401,8 @@ def play_game(
     breaks the rule there.
 
     >>> lay = Layout.from_rows(["*  ", "   ", "   "])
-    >>> play_game(lay, (0, 1), rule="any").guesses
-    (Guess(move='A2', probability=0.1111111111111111, uncovered=0),)
+    >>> [(str(g.move), g.probability, g.uncovered) for g in play_game(lay, (0, 1), rule="any").guesses]
+    [('A2', 0.1111111111111111, 0)]
     """
     began = time.perf_counter()
     rule = check_start(layout, start, rule)
@@ -292,49 +410,19 @@ def play_game(
     if analyzer is None:
         # One per game: its caches make re-analysis incremental. A strategy that keeps its own
         # (best's look-ahead) shares it: the position after a guess was looked ahead at.
-        own = getattr(strategy, "analyzer", None)
-        analyzer = own if isinstance(own, Analyzer) else Analyzer()
+        analyzer = strategy.analyzer if strategy.analyzer is not None else Analyzer()
     game = Game(layout)
-    moves: list[str] = []
+    moves: list[Move] = []
     guesses: list[Guess] = []
-    analyses = 0
-
-    first = str(Move(start))
-    moves.append(first)
-    if rule is FirstClick.ANY and layout.mine_count:
-        p = layout.mine_count / (layout.rows * layout.cols)
-        guesses.append(Guess(first, p, 0))
+    rounds = Rounds(game, analyzer, strategy)
+    # The first click, then the rounds (started only once the first click is played).
+    for step in chain((first_step(layout, start, rule),), rounds):
+        if step.verdict is Verdict.GUESS:  # how far into the game it came: before it is played
+            guesses.append(Guess(step.move, step.probability, game.uncovered))  # type: ignore[arg-type]
+        game.play(step.move)
+        moves.append(step.move)
         if trace is not None:
-            trace.append(Step(first, Reason.GUESS, p))
-    elif trace is not None:
-        # With no mine on the board the total proves every cell safe: no guess, whatever the rule.
-        trace.append(Step(first, Reason.FIRST if rule is not FirstClick.ANY else Reason.SAFE))
-    game.uncover(start)
-
-    # Certainties first: an engine that can answer "what is proven?" without
-    # the probabilities (Analyzer.proven) is asked that, and the full analysis
-    # runs only when nothing is proven and the strategy needs it.
-    proven = getattr(analyzer, "proven", None)
-    while not game.over:
-        position = game.position()
-        analyses += 1
-        if proven is not None:
-            safe, mine = proven(position)
-            if safe or mine:
-                _make_proven_moves(game, safe, mine, moves, trace)
-                continue
-        analysis = analyzer.analyze(position)
-        if analysis.safe or analysis.mine:
-            _make_proven_moves(game, analysis.safe, analysis.mine, moves, trace)
-            continue
-        cell = strategy.choose(position, analysis)
-        move = str(Move(cell))
-        p = mine_probability(analysis, cell)
-        moves.append(move)
-        guesses.append(Guess(move, p, game.uncovered))
-        if trace is not None:
-            trace.append(Step(move, Reason.GUESS, p))
-        game.uncover(cell)
+            trace.append(step)
 
     return GameRecord(
         won=game.status is Status.WON,
@@ -343,67 +431,35 @@ def play_game(
         uncovered=game.uncovered,
         bbbv=layout.bbbv(),
         seconds=time.perf_counter() - began,
-        analyses=analyses,
-        searches_cut=getattr(strategy, "searches_cut", 0),
+        analyses=rounds.analyses,
+        searches_cut=strategy.searches_cut,
     )
 
 
 def next_step(position: Position, analysis: Analysis, strategy: Strategy | None = None) -> Step | None:
-    """The move :func:`play_game` makes from ``position`` (with its ``analysis``), and why.
+    """The move :func:`play_game` makes from ``position`` (with its ``analysis``), and why: the
+    first step of its round there (:func:`round_steps`).
 
     A proven-safe cell first, then a proven mine to flag, else the strategy's
     guess (``best`` by default); ``None`` when nothing is left to uncover.
 
     >>> from minesat.analysis import analyze
     >>> pos = Position.from_rows(["1?", "??"], mines=1)
-    >>> next_step(pos, analyze(pos))
-    Step(move='A2', reason=<Reason.GUESS: 'guess'>, probability=0.3333333333333333)
+    >>> step = next_step(pos, analyze(pos))
+    >>> str(step.move), step.verdict, step.probability
+    ('A2', <Verdict.GUESS: 'guess'>, 0.3333333333333333)
     """
-    if analysis.safe:
-        return Step(_move_name(analysis.safe[0], Action.UNCOVER), Reason.SAFE)
-    if analysis.mine:
-        return Step(_move_name(analysis.mine[0], Action.FLAG), Reason.MINE)
-    if not analysis.unknown:
+    if not (analysis.safe or analysis.mine or analysis.unknown):
         return None
-    strategy = strategy if strategy is not None else get_strategy(DEFAULT_STRATEGY)
-    cell = strategy.choose(position, analysis)
-    return Step(_move_name(cell, Action.UNCOVER), Reason.GUESS, mine_probability(analysis, cell))
+    if strategy is None and not (analysis.safe or analysis.mine):
+        strategy = get_strategy(DEFAULT_STRATEGY)  # made only for a guess
+    return round_steps(position, analysis, strategy)[0]
 
 
 @lru_cache(maxsize=1 << 16)
-def _move_name(cell: Cell, action: Action) -> str:
-    """A move's SPEC notation, remembered: a game writes the same few hundred names again and again."""
-    return str(Move(cell, action))
-
-
-def _make_proven_moves(game: Game, safe: Sequence[Cell], mine: Sequence[Cell], moves: list[str] | None,
-                       trace: list[Step] | None) -> None:
-    """Uncover every proven-safe cell, then flag every proven mine.
-
-    A safe cell may already be open by the time its turn comes (a zero opened
-    it); it is skipped, so no redundant move is recorded. Only an uncover can
-    end the game (it wins), so the game is looked at after each one alone.
-    """
-    if game.over:
-        return
-    for cell in safe:
-        if game[cell] != COVERED:
-            continue
-        game.uncover(cell)
-        if moves is not None:
-            move = _move_name(cell, Action.UNCOVER)
-            moves.append(move)
-            if trace is not None:
-                trace.append(Step(move, Reason.SAFE))
-        if game.over:
-            return
-    for cell in mine:
-        game.flag(cell)
-        if moves is not None:
-            move = _move_name(cell, Action.FLAG)
-            moves.append(move)
-            if trace is not None:
-                trace.append(Step(move, Reason.MINE))
+def _move(cell: Cell, action: Action) -> Move:
+    """A move, remembered: a game makes the same few hundred again and again."""
+    return Move(cell, action)
 
 
 # --- the oracle ---------------------------------------------------------------------
@@ -422,7 +478,7 @@ class RiskyMove:
     safe moves it makes possible uncover.
     """
 
-    move: str
+    move: Move
     probability: float
     uncovers: int
 
@@ -456,7 +512,7 @@ def solve_oracle(
     rule, or (rule ``any``) holds a mine.
 
     >>> lay = Layout.from_rows(["* ", "  "])
-    >>> [(r.move, r.uncovers) for r in solve_oracle(lay, (1, 1), "safe")]
+    >>> [(str(r.move), r.uncovers) for r in solve_oracle(lay, (1, 1), "safe")]
     [('A2', 1), ('B1', 1)]
     """
     rule = check_start(layout, start, rule)
@@ -469,7 +525,7 @@ def solve_oracle(
     _settle(game, analyzer)
     if rule is FirstClick.ANY and layout.mine_count:  # with no mine the total proves it safe
         p = layout.mine_count / (layout.rows * layout.cols)
-        risky.append(RiskyMove(str(Move(start)), p, game.uncovered))
+        risky.append(RiskyMove(Move(start), p, game.uncovered))
 
     while not game.over:
         analysis = analyzer.analyze(game.position())
@@ -484,17 +540,14 @@ def solve_oracle(
                 best = (gain, cell, trial)
         assert best is not None  # a covered mine-free cell exists while the game is on
         gain, cell, game = best
-        risky.append(RiskyMove(str(Move(cell)), mine_probability(analysis, cell), gain))
+        risky.append(RiskyMove(Move(cell), mine_probability(analysis, cell), gain))
     return risky
 
 
 def _settle(game: Game, analyzer: Analyzer) -> None:
-    """Make proven moves until none is left or the game is over."""
-    while not game.over:
-        safe, mine = analyzer.proven(game.position())
-        if not (safe or mine):
-            return
-        _make_proven_moves(game, safe, mine, None, None)
+    """Make proven moves until none is left or the game is over: the player's rounds without a guess."""
+    for step in Rounds(game, analyzer):
+        game.play(step.move)
 
 
 def _oracle_candidates(game: Game, layout: Layout, limit: int) -> list[Cell]:

@@ -30,7 +30,7 @@ all read it.
 >>> from minesat.board import Layout, Move
 >>> layout = Layout.from_rows(["*  ", "   ", "  *"])
 >>> review = review_game(layout, [Move.parse(m) for m in ["B2", "A3", "A1*", "C1"]])
->>> [(m.move, m.verdict.value, m.probability) for m in review.moves]
+>>> [(str(m.move), m.verdict.value, m.probability) for m in review.moves]
 [('B2', 'first', None), ('A3', 'guess', 0.25), ('A1*', 'unproven', 0.5), ('C1', 'safe', None)]
 >>> review.won, review.guesses, review.survival
 (True, 1, 0.75)
@@ -42,7 +42,6 @@ all read it.
 
 from __future__ import annotations
 
-import enum
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from fractions import Fraction
@@ -57,28 +56,12 @@ from minesat.game import Game, Status
 from minesat.generate import FirstClick
 from minesat.guess import TIE
 from minesat.stats import percent
+from minesat.verdict import RISKY, Verdict
 from minesat.words import plural
 
 if TYPE_CHECKING:
     from minesat.player import Strategy
 
-
-class Verdict(enum.StrEnum):
-    """What a move was, judged on the position before it."""
-
-    FIRST = "first"  # the first uncover of the game, on a blank board
-    SAFE = "safe"  # opened only cells the numbers prove mine-free
-    GUESS = "guess"  # risked a mine and survived
-    LOSS = "loss"  # risked a mine and hit one
-    MINE = "mine"  # a flag on a proven mine
-    UNPROVEN = "unproven"  # a flag on a mine the numbers do not prove yet
-    WRONG = "wrong"  # a flag on a safe cell
-    UNFLAG = "unflag"  # a flag taken off
-    NO_EFFECT = "no effect"  # refused by the rules: changes nothing
-
-
-#: Verdicts of moves that risked a mine.
-RISKY = (Verdict.GUESS, Verdict.LOSS)
 
 #: A guess's position is searched exactly (perfect play) when it has at most this many
 #: layouts, and given up past :data:`GUESS_STATES` states: endgames and small boards. On a
@@ -130,7 +113,7 @@ class ReviewedMove:
     """
 
     index: int  # 0-based, in the order played
-    move: str  # SPEC notation: A5, A5*, A5-, A5+
+    move: Move
     time: float | None
     verdict: Verdict
     probability: float | None
@@ -152,12 +135,12 @@ class ReviewedMove:
 
     @property
     def cell(self) -> Cell:
-        return Move.parse(self.move).cell
+        return self.move.cell
 
     @property
     def kind(self) -> str:
         """``uncover``, ``flag``, ``unflag`` or ``chord``."""
-        return Move.parse(self.move).action.name.lower()
+        return self.move.action.name.lower()
 
 
 @dataclass(frozen=True)
@@ -223,10 +206,10 @@ def review_game(
 ) -> GameReview:
     """Play ``moves`` on ``layout`` and judge each one (see the module docstring).
 
-    A move is a :class:`~minesat.board.Move`, a :class:`PlayedMove` (a move and
-    its time) or a move string (``"C3"``, ``"A1*"``, ``"A1-"``, ``"B2+"``, read
-    by :meth:`~minesat.board.Move.parse`), so a played game's ``record.moves``
-    can be reviewed as they are.
+    A move is a :class:`~minesat.board.Move` (a played game's ``record.moves``
+    are reviewed as they are), a :class:`PlayedMove` (a move and its time) or a
+    move string (``"C3"``, ``"A1*"``, ``"A1-"``, ``"B2+"``, read by
+    :meth:`~minesat.board.Move.parse`).
 
     ``rule`` is what the player could assume of the first click: under
     ``opening`` or ``safe`` (the default, as in the programs people play) it is
@@ -308,7 +291,7 @@ class Reviewer:
         refusal = game.refusal(move)
         judged = self._judge(position, move) if refusal is None else self._judge.no_effect(position, refusal)
         reviewed = ReviewedMove(
-            len(self.moves), str(move), played.time, judged.verdict, judged.probability, judged.safest,
+            len(self.moves), move, played.time, judged.verdict, judged.probability, judged.safest,
             judged.safe_left, position, judged.analysis, judged.note, judged.unproven, *judged.chances,
         )
         self.moves.append(reviewed)

@@ -6,10 +6,12 @@ game is never stored twice. Moves are not stored: game *i* is reproducible
 from its seed (``minesat solve``), only its outcome is kept.
 
 >>> import tempfile, os
+>>> from minesat.board import Move
 >>> from minesat.player import GameRecord, Guess
 >>> config = RunConfig(rows=9, cols=9, mines=10, rule="opening", start=(3, 3), seed=0)
 >>> path = os.path.join(tempfile.mkdtemp(), "run.sqlite")
->>> record = GameRecord(won=False, moves=("D4", "A1"), guesses=(Guess("A1", 0.25),),
+>>> d4, a1 = Move.parse("D4"), Move.parse("A1")
+>>> record = GameRecord(won=False, moves=(d4, a1), guesses=(Guess(a1, 0.25),),
 ...                     uncovered=30, bbbv=12, seconds=0.01)
 >>> with GameStore(path, config) as store:
 ...     store.add([StoredGame.from_record(0, 1234, record)])
@@ -30,7 +32,7 @@ from dataclasses import MISSING, asdict, dataclass, fields
 from pathlib import Path
 from types import TracebackType
 
-from minesat.board import Cell
+from minesat.board import Cell, Move
 from minesat.errors import InvalidValue, StoreError, one_line
 from minesat.player import DEFAULT_STRATEGY, GameRecord, Guess
 from minesat.provenance import Session
@@ -208,7 +210,7 @@ class StoredGame:
 
     def _row(self) -> tuple[object, ...]:
         """The values of the columns :data:`_COLUMNS`, ``searches_cut`` and ``guess_uncovered``."""
-        guesses = json.dumps([[g.move, g.probability] for g in self.guesses], separators=(",", ":"))
+        guesses = json.dumps([[str(g.move), g.probability] for g in self.guesses], separators=(",", ":"))
         uncovered = [g.uncovered for g in self.guesses]
         return (
             self.index,
@@ -249,7 +251,9 @@ class StoredGame:
             seed=seed,
             won=bool(won),
             moves=moves,
-            guesses=tuple(Guess(move, float(p), n) for (move, p), n in zip(pairs, found, strict=True)),
+            guesses=tuple(
+                Guess(Move.parse(move), float(p), n) for (move, p), n in zip(pairs, found, strict=True)
+            ),
             uncovered=uncovered,
             bbbv=bbbv,
             seconds=seconds,

@@ -30,11 +30,9 @@ from minesat.cli.common import (
 from minesat.errors import InvalidValue
 from minesat.formats.replay import MAX_REPLAY_BYTES, REPLAY_FORMATS, Replay, parse_replay, read_replay
 from minesat.formats.wanted import with_path
-from minesat.replay import ReplayReview, review_replay
-from minesat.review import RISKY, Verdict, describe
-
-#: Verdicts worth a line in the text output (every move with --moves).
-NOTABLE = (*RISKY, Verdict.WRONG)
+from minesat.replay import ReplayReview, review_replay, viewer_page
+from minesat.review import describe
+from minesat.verdict import NOTABLE
 
 
 @app.command()
@@ -166,7 +164,7 @@ def _page_names(files: list[Path], html: Path) -> dict[Path, Path]:
 
 
 def _write_page(out: Path, result: ReplayReview) -> None:
-    write_output(out, result.viewer_page(), "the page")
+    write_output(out, viewer_page(result), "the page")
     if not is_stdout(out):
         typer.echo(f"wrote {out}", err=True)
 
@@ -203,7 +201,7 @@ def _print_game(path: Path, result: ReplayReview, *, every_move: bool, heading: 
         typer.echo(f"{'move':>5}  {'time':>9}  {'cell':<5} what")
         for m in shown:
             time = "" if m.time is None else f"{m.time:.2f} s"
-            typer.echo(f"{m.index + 1:>5}  {time:>9}  {m.move:<5} {describe(m)}")
+            typer.echo(f"{m.index + 1:>5}  {time:>9}  {m.move!s:<5} {describe(m)}")
     elif result.review.moves:
         typer.echo("no guess, no wrong flag: every move was proven")
 

@@ -9,7 +9,7 @@ from typing import Annotated, Any
 
 import typer
 
-from minesat.board import Cell, Layout, Move, cell_name
+from minesat.board import Cell, Layout, cell_name
 from minesat.cli import app
 from minesat.cli.common import (
     EXIT_OUTPUT_FAILED,
@@ -43,6 +43,7 @@ from minesat.player import (
     play_game,
     solve_oracle,
 )
+from minesat.verdict import Verdict
 
 
 @app.command()
@@ -159,7 +160,7 @@ def solve(
         return
     width = len(str(len(steps)))
     for number, step in enumerate(steps, 1):
-        typer.echo(f"{number:>{width}}. {step.move:<6} {_reason(step)}")
+        typer.echo(f"{number:>{width}}. {step.move!s:<6} {_reason(step)}")
     typer.echo(_summary(record))
     typer.echo(_final_board(layout, record))
 
@@ -174,11 +175,9 @@ def _game_json(
 ) -> dict[str, Any]:
     return {
         "won": record.won,
-        "moves": list(record.moves),
-        "guesses": [{"move": g.move, "probability": g.probability} for g in record.guesses],
-        "steps": [
-            {"move": s.move, "reason": s.reason.value, "probability": s.probability} for s in steps
-        ],
+        "moves": [str(m) for m in record.moves],
+        "guesses": [{"move": str(g.move), "probability": g.probability} for g in record.guesses],
+        "steps": [{"move": str(s.move), "reason": s.reason, "probability": s.probability} for s in steps],
         "start": cell_name(start),
         "rule": rule.value,
         "strategy": strategy,
@@ -204,7 +203,7 @@ def _summary(record: GameRecord) -> str:
 
 def _reason(step: Step) -> str:
     """The step's reason; a guess's probability as a percentage, as every command prints it."""
-    if step.probability is not None and step.reason.value == "guess":
+    if step.probability is not None and step.verdict is Verdict.GUESS:
         return f"guess, mine probability {percent(step.probability)}"
     return step.describe()
 
@@ -213,7 +212,7 @@ def _final_board(layout: Layout, record: GameRecord) -> str:
     """Replay the moves to draw the end of the game (mines shown after a loss)."""
     game = Game(layout)
     for move in record.moves:
-        game.play(Move.parse(move))
+        game.play(move)
     return game.render()
 
 
@@ -258,7 +257,7 @@ def _print_oracle(risky: list[RiskyMove], start: Cell, rule: FirstClick, as_json
                     "rule": rule.value,
                     "count": len(risky),
                     "risky": [
-                        {"move": r.move, "probability": r.probability, "uncovers": r.uncovers}
+                        {"move": str(r.move), "probability": r.probability, "uncovers": r.uncovers}
                         for r in risky
                     ],
                 }
@@ -268,7 +267,7 @@ def _print_oracle(risky: list[RiskyMove], start: Cell, rule: FirstClick, as_json
     width = len(str(len(risky)))
     for number, r in enumerate(risky, 1):
         typer.echo(
-            f"{number:>{width}}. {r.move:<6} risky (mine probability {percent(r.probability)} without "
+            f"{number:>{width}}. {r.move!s:<6} risky (mine probability {percent(r.probability)} without "
             f"the layout), uncovers {r.uncovers} with the safe moves that follow"
         )
     typer.echo(f"{plural(len(risky), 'risky move')} from {cell_name(start)} ({rule.value} rule).")

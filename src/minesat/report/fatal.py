@@ -13,7 +13,7 @@ position shows why the guess looked best.
 >>> path = os.path.join(tempfile.mkdtemp(), "run.sqlite")
 >>> with GameStore(path, config) as store:
 ...     _ = run(config, 40, workers=1, store=store)
->>> [board.move for board in fatal_boards(path, limit=2)]
+>>> [str(board.move) for board in fatal_boards(path, limit=2)]
 ['H9', 'I9']
 """
 
@@ -51,7 +51,7 @@ class FatalBoard:
     """A lost game at its fatal guess: the position, its analysis, and the guess."""
 
     game: int  # index of the game in its run
-    move: str  # the fatal guess, in SPEC notation
+    move: Move  # the fatal guess
     probability: float  # its mine probability as the player saw it
     position: Position
     analysis: Analysis
@@ -115,7 +115,7 @@ def fatal_svg(board: FatalBoard, cell_size: int = 18) -> str:
         cell_size=cell_size,
         title=f"game {board.game}: {board.move} at {board.probability:.1%}",
         legend=False,
-        mark=Move.parse(board.move).cell,
+        mark=board.move.cell,
     )
 
 

@@ -10,11 +10,12 @@ The same :class:`Tally` counts games for ``minesat simulate``'s summary (as they
 arrive from the workers) and for ``minesat report`` (as they are read back from
 a store), so the two can never disagree.
 
+>>> from minesat.board import Move
 >>> from minesat.player import Guess
 >>> from types import SimpleNamespace as G
 >>> games = [
 ...     G(index=0, seed=0, won=True, moves=12, guesses=(), uncovered=71, bbbv=20, seconds=0.01),
-...     G(index=1, seed=1, won=False, moves=5, guesses=(Guess("A1", 0.2),), uncovered=9,
+...     G(index=1, seed=1, won=False, moves=5, guesses=(Guess(Move.parse("A1"), 0.2),), uncovered=9,
 ...       bbbv=25, seconds=0.02),
 ... ]
 >>> s = summarize(games)
@@ -381,7 +382,7 @@ class Tally:
         self.by_guesses: Counter[int] = Counter()
         self.wins_by_guesses: Counter[int] = Counter()
         self.fatal_at: Counter[int] = Counter()  # fatal guess number -> losses
-        self.fatal_moves: Counter[str] = Counter()  # the fatal guess's move -> losses; bounded by the cells
+        self.fatal_moves: Counter[Move] = Counter()  # the fatal guess's move -> losses; bounded by the cells
         self.uncovered_at_loss: Counter[int] = Counter()  # safe cells uncovered -> losses
         self.risk_guesses = [0] * RISK_BINS
         self.risk_fatal = [0] * RISK_BINS
@@ -524,7 +525,7 @@ class Tally:
         rows, cols = cfg["rows"], cfg["cols"]
         grid = [[0] * cols for _ in range(rows)]
         for move, count in self.fatal_moves.items():
-            r, c = Move.parse(move).cell
+            r, c = move.cell
             grid[r][c] += count
         safe = rows * cols - cfg["mines"]
         death = [0] * DEATH_BINS

@@ -14,9 +14,11 @@ True
 from __future__ import annotations
 
 from minesat.viewer.frames import (
+    ENDED,
     KINDS,
+    NEEDLESS,
+    SHOWN,
     MouseTrack,
-    Verdict,
     ViewerFrame,
     ViewerMove,
     check_frames,
@@ -36,10 +38,12 @@ from minesat.viewer.page import encode_frames, render_viewer, script_json
 MAX_VIEWER_CELLS = 64 * 64
 
 __all__ = [
+    "ENDED",
     "KINDS",
     "MAX_VIEWER_CELLS",
+    "NEEDLESS",
+    "SHOWN",
     "MouseTrack",
-    "Verdict",
     "ViewerFrame",
     "ViewerMove",
     "check_frames",

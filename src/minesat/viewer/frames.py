@@ -18,7 +18,6 @@ by hand. :func:`minesat.viewer.render_viewer` draws any list of them.
 
 from __future__ import annotations
 
-import enum
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -29,8 +28,8 @@ from minesat.game import Status
 from minesat.generate import FirstClick
 from minesat.player import GameRecord, Step, Strategy, play_game
 from minesat.review import GameReview, PlayedMove, ReviewedMove, describe, review_game
-from minesat.review import Verdict as Judged
 from minesat.stats import percent
+from minesat.verdict import Verdict
 from minesat.words import plural
 
 #: Move kinds by the action of a :class:`~minesat.board.Move`, in the words the viewer shows.
@@ -43,24 +42,25 @@ KINDS: dict[Action, str] = {
 _ACTIONS = {kind: action for action, kind in KINDS.items()}
 
 
-class Verdict(enum.StrEnum):
-    """What a move was, judged on the position before it (the viewer colours these).
+#: The word the viewer shows for a move's verdict, which its page colours (a CSS class): a
+#: frame's ``verdict`` is that plain string, and other sources may use words of their own.
+SHOWN: dict[Verdict, str] = {
+    Verdict.FIRST: "first click",  # safe by the first-click rule
+    Verdict.SAFE: "safe",  # uncovered (or chorded open) only proven-safe cells
+    Verdict.GUESS: "guess",  # uncovered an unproven cell when no proven-safe cell was left
+    Verdict.LOSS: "loss",  # the move uncovered a mine
+    Verdict.MINE: "mine",  # flagged a proven mine
+    Verdict.UNPROVEN: "unproven flag",  # flagged a cell that is not (yet) proven a mine
+    Verdict.WRONG: "unproven flag",  # the same, on a safe cell: the page does not tell which
+    Verdict.UNFLAG: "unflag",
+    Verdict.NO_EFFECT: "no effect",  # a move the rules refuse or that changes nothing
+}
 
-    A frame's verdict is a plain string: other sources may use words of their own.
-    """
+#: The word for a guess made while a proven-safe cell was there to take.
+NEEDLESS = "needless guess"
 
-    FIRST = "first click"  # safe by the first-click rule
-    SAFE = "safe"  # uncovered (or chorded open) only proven-safe cells
-    MINE = "mine"  # flagged a proven mine
-    GUESS = "guess"  # uncovered an unproven cell when no proven-safe cell was left
-    NEEDLESS = "needless guess"  # uncovered an unproven cell while a proven-safe one was there
-    UNPROVEN_FLAG = "unproven flag"  # flagged a cell that is not (yet) proven a mine
-    UNFLAG = "unflag"
-    NO_EFFECT = "no effect"  # a move the rules refuse or that changes nothing
-    LOSS = "loss"  # the move uncovered a mine
-    WON = "won"  # the final frame of a won game
-    LOST = "lost"  # the final frame of a lost game
-    UNFINISHED = "unfinished"  # the final frame of a game that stopped before its end
+#: The final frame's word, by how the game stands after its last move.
+ENDED: dict[Status, str] = {Status.WON: "won", Status.LOST: "lost", Status.PLAYING: "unfinished"}
 
 
 @dataclass(frozen=True)
@@ -198,7 +198,7 @@ def review_frames(review: GameReview) -> list[ViewerFrame]:
         frames.append(
             ViewerFrame.analysed(
                 move.position, move.analysis, move=ViewerMove.of(move.move),
-                verdict=display_verdict(move).value, text=describe(move), time=move.time,
+                verdict=display_verdict(move), text=describe(move), time=move.time,
             )
         )
     frames.append(final_frame(review, len(frames)))
@@ -234,25 +234,12 @@ class MouseTrack:
 _BUTTONS = ".lrmLRMc"
 
 
-def display_verdict(move: ReviewedMove) -> Verdict:
-    """The word the viewer shows (and colours) for a reviewed move."""
-    if move.verdict is Judged.GUESS and move.needless:
-        return Verdict.NEEDLESS
-    return _SHOWN[move.verdict]
-
-
-#: The viewer's word for each verdict of :mod:`minesat.review`.
-_SHOWN = {
-    Judged.FIRST: Verdict.FIRST,
-    Judged.SAFE: Verdict.SAFE,
-    Judged.GUESS: Verdict.GUESS,
-    Judged.LOSS: Verdict.LOSS,
-    Judged.MINE: Verdict.MINE,
-    Judged.UNPROVEN: Verdict.UNPROVEN_FLAG,
-    Judged.WRONG: Verdict.UNPROVEN_FLAG,
-    Judged.UNFLAG: Verdict.UNFLAG,
-    Judged.NO_EFFECT: Verdict.NO_EFFECT,
-}
+def display_verdict(move: ReviewedMove) -> str:
+    """The word the viewer shows (and colours) for a reviewed move: :data:`SHOWN`'s, or
+    :data:`NEEDLESS` for a guess made while a proven-safe cell was there."""
+    if move.verdict is Verdict.GUESS and move.needless:
+        return NEEDLESS
+    return SHOWN[move.verdict]
 
 
 def player_frames(
@@ -309,16 +296,15 @@ def record_summary(
 def final_frame(review: GameReview, moves: int) -> ViewerFrame:
     """The position after the last move; the layout's mines shown once the game is over."""
     if review.status is Status.WON:
-        verdict, text = Verdict.WON, f"won in {plural(moves, 'move')}"
+        text = f"won in {plural(moves, 'move')}"
     elif review.status is Status.LOST:
         assert review.exploded is not None
-        verdict, text = Verdict.LOST, f"lost on move {moves}: a mine at {cell_name(review.exploded)}"
+        text = f"lost on move {moves}: a mine at {cell_name(review.exploded)}"
     else:
-        verdict, text = Verdict.UNFINISHED, f"stopped after {plural(moves, 'move')}"
+        text = f"stopped after {plural(moves, 'move')}"
     mines = review.layout.mines if review.status is not Status.PLAYING else frozenset()
-    return ViewerFrame(
-        review.final, verdict=verdict.value, text=text, mines=frozenset(mines), exploded=review.exploded
-    )
+    return ViewerFrame(review.final, verdict=ENDED[review.status], text=text, mines=frozenset(mines),
+                       exploded=review.exploded)
 
 
 def _as_move(move: Move | str | ViewerMove) -> Move:

@@ -25,7 +25,7 @@ from minesat.analysis import Analysis, Analyzer, InconsistentPositionError
 from minesat.analysis.combine import LINEAR_WORK_PER_CELL
 from minesat.analysis.engine import analyze_within
 from minesat.analysis.explain import explain_json
-from minesat.board import FLAG, Cell, Layout, Move, Position, cell_name, parse_cell
+from minesat.board import FLAG, Action, Cell, Layout, Move, Position, cell_name, parse_cell
 from minesat.errors import InputError, InvalidValue, ListingRefused, StoreError
 from minesat.exact.budget import Budget
 from minesat.formats import parse_replay
@@ -34,11 +34,12 @@ from minesat.formats.wanted import board_from_content
 from minesat.guess import mine_probability
 from minesat.guess.best import best_within
 from minesat.perfect import DEFAULT_MAX_STATES, PastBudget, perfect_from_position
-from minesat.player import Reason, get_strategy, next_step
-from minesat.replay import review_replay
+from minesat.player import REASONS, Step, get_strategy, guess_step, next_step
+from minesat.replay import review_replay, viewer_page
 from minesat.review import GameReview, review_game, without_flags
 from minesat.stats import approximate, percent
 from minesat.store import GameStore
+from minesat.verdict import Verdict
 from minesat.words import plural
 
 #: Board formats a request may name (``format``), as ``analyze --format`` takes them.
@@ -274,8 +275,8 @@ BEST_GUESS_CELLS = 100_000
 
 
 def best_move(position: Position, analysis: Analysis) -> dict[str, Any]:
-    """What :func:`~minesat.player.next_step` says, as the API's object; 422 for a guess on a board
-    past :data:`BEST_GUESS_CELLS` cells.
+    """What :func:`~minesat.player.next_step` says, as the API's object (:func:`move_json`); 422 for
+    a guess on a board past :data:`BEST_GUESS_CELLS` cells.
 
     >>> big = Position.from_rows(["?" * 320] * 320, mines=1)
     >>> best_move(big, Analyzer().analyze(big))
@@ -283,20 +284,33 @@ def best_move(position: Position, analysis: Analysis) -> dict[str, Any]:
     ...
     minesat.web.api.RequestError: (422, 'a guess on a board of 102 400 cells is not chosen here ...')
     """
-    if not (analysis.safe or analysis.mine) and analysis.unknown and analysis.mines is None:
-        return {"move": None, "reason": "a guess is needed: give the total number of mines to choose one",
-                "probability": None}
-    cells = position.rows * position.cols
-    if not (analysis.safe or analysis.mine) and analysis.unknown and cells > BEST_GUESS_CELLS:
-        raise RequestError(422, f"a guess on a board of {grouped(cells)} cells is not chosen here (the "
-                           f"player reads every cell, up to {grouped(BEST_GUESS_CELLS)}): the safest cells "
-                           "are those of lowest mine probability")
-    step = next_step(position, analysis, best_within())
+    return move_json(best_step(position, analysis), analysis)
+
+
+def best_step(position: Position, analysis: Analysis) -> Step | None:
+    """The player's next move (:func:`~minesat.player.next_step`, its exact play held to
+    :func:`~minesat.guess.best.best_within`'s limits); ``None`` when nothing is covered, or when a
+    guess is needed and the total is unknown. 422 for a guess past :data:`BEST_GUESS_CELLS` cells."""
+    if not (analysis.safe or analysis.mine) and analysis.unknown:
+        if analysis.mines is None:
+            return None
+        cells = position.rows * position.cols
+        if cells > BEST_GUESS_CELLS:
+            raise RequestError(422, f"a guess on a board of {grouped(cells)} cells is not chosen here (the "
+                               f"player reads every cell, up to {grouped(BEST_GUESS_CELLS)}): the safest "
+                               "cells are those of lowest mine probability")
+    return next_step(position, analysis, best_within())
+
+
+def move_json(step: Step | None, analysis: Analysis) -> dict[str, Any]:
+    """A step of the player as the API's object (``move``, ``reason``, ``probability``, ``text``), or
+    why there is none (``move`` null) on the position ``analysis`` is of."""
     if step is None:
-        return {"move": None, "reason": "nothing is covered", "probability": None}
-    return {"move": step.move, "reason": step.reason.value, "probability": step.probability,
-            "text": f"{step.move}: {step.describe()}" if step.reason is Reason.GUESS else
-            f"{step.move}: {step.reason.value}"}
+        why = "a guess is needed: give the total number of mines to choose one" if analysis.unknown else \
+            "nothing is covered"
+        return {"move": None, "reason": why, "probability": None}
+    return {"move": str(step.move), "reason": step.reason, "probability": step.probability,
+            "text": f"{step.move}: {step.describe() if step.verdict is Verdict.GUESS else step.reason}"}
 
 
 def perfect_request(body: object, max_states: int = DEFAULT_MAX_STATES) -> dict[str, Any]:
@@ -409,9 +423,8 @@ def auto_guess_request(position: Position, strategy: str, limited: bool = False)
     {'cell': [0, 1], 'probability': 0.3333333333333333}
     """
     analysis = _analysis(position, None)
-    chooser = best_within() if limited else get_strategy(strategy)
-    cell = chooser.choose(position, analysis)
-    return {"cell": list(cell), "probability": mine_probability(analysis, cell)}
+    step = guess_step(position, analysis, best_within() if limited else get_strategy(strategy))
+    return {"cell": list(step.move.cell), "probability": step.probability}
 
 
 
@@ -440,10 +453,11 @@ def hint_request(
     cost = time.monotonic() - began
     flagged = set(position.cells_in(FLAG))
     todo = replace(analysis, mine=tuple(c for c in analysis.mine if c not in flagged))
-    best = best_move(blank, todo)
-    if best["move"] is not None and Move.parse(best["move"]).cell in flagged:
-        if best["reason"] == Reason.SAFE.value:
-            unflag = f"{best['move']}-"
+    step = best_step(blank, todo)
+    best = move_json(step, todo)
+    if step is not None and step.move.cell in flagged:
+        if step.verdict is Verdict.SAFE:
+            unflag = str(Move(step.move.cell, Action.UNFLAG))
             best = {**best, "move": unflag, "text": f"{unflag}: proven safe, take the flag off"}
         else:
             best = unflagged_guess(blank, todo, flagged)
@@ -469,18 +483,19 @@ def unflagged_guess(position: Position, analysis: Analysis, flagged: set[Cell]) 
     if not left:
         return {"move": None, "reason": "every undecided cell is flagged: take a flag off to go on",
                 "probability": None}
-    best = best_move(position, replace(analysis, unknown=left))
-    if best["move"] is not None and Move.parse(best["move"]).cell not in flagged:
-        return best
+    narrowed = replace(analysis, unknown=left)
+    step = best_step(position, narrowed)
+    if step is not None and step.move.cell not in flagged:
+        return move_json(step, narrowed)
     p, cell = min((mine_probability(analysis, c), c) for c in left)
     move = cell_name(cell)
-    return {"move": move, "reason": Reason.GUESS.value, "probability": p,
+    return {"move": move, "reason": REASONS[Verdict.GUESS], "probability": p,
             "text": f"{move}: guess, mine probability {p:.4g} (the safest cell not flagged)"}
 
 
 def game_review_request(
     layout: Layout,
-    moves: list[str],
+    moves: list[Move],
     rule: str,
     title: str,
     about: list[tuple[str, str]],
@@ -490,7 +505,7 @@ def game_review_request(
     heads its summary (the board, the rule, the seed), ``figures`` follow the result (time, 3BV)."""
     from minesat.viewer import render_viewer, review_frames
 
-    review = review_game(layout, [Move.parse(m) for m in moves], rule=rule, keep_analyses=True)
+    review = review_game(layout, moves, rule=rule, keep_analyses=True)
     result, *rest = review_summary(review)
     summary = [*about, result, *figures, *rest]
     page = render_viewer(title, summary, review_frames(review), layout, link_tip=False)
@@ -513,7 +528,7 @@ def review_summary(review: GameReview) -> list[tuple[str, str]]:
 def _reviewed(move: Any) -> dict[str, Any]:
     from minesat.review import describe
 
-    return {"move": move.move, "verdict": move.verdict.value, "probability": move.probability,
+    return {"move": str(move.move), "verdict": move.verdict.value, "probability": move.probability,
             "text": describe(move)}
 
 
@@ -536,7 +551,7 @@ def replay_request(data: bytes, name: str) -> dict[str, Any]:
     judged = len(result.review.moves)
     report({"stage": "page", "judged": judged, "moves": judged})
     return {"title": result.title(), "summary": result.summary(), "review": result.to_json(),
-            "page": result.viewer_page(link_tip=False)}
+            "page": viewer_page(result, link_tip=False)}
 
 
 #: The summary rows that need every move judged: left out of the answer given at once.

@@ -39,7 +39,8 @@ from minesat.board import PRESETS, Cell, Layout, Move
 from minesat.formats.wanted import InputError, board_from_content
 from minesat.generate import FirstClick
 from minesat.perfect import DEFAULT_MAX_STATES
-from minesat.player import Reason, is_strategy
+from minesat.player import is_strategy
+from minesat.verdict import Verdict
 from minesat.web import api
 from minesat.web.games import (
     AUTO_STRATEGY,
@@ -297,7 +298,7 @@ def create_app(
                 return _error(err.status, f"move {number} ({text}): {err.message}")
         return JSONResponse(game.state(last, log=True))
 
-    async def play(game: GameSession, text: str, step: AutoStep | None = None) -> Any:
+    async def play(game: GameSession, text: Move | str, step: AutoStep | None = None) -> Any:
         """Play one move, or the automatic player's ``step`` (the no-guess board made in a worker at
         the first uncover): the state's ``last``."""
         try:
@@ -312,7 +313,7 @@ def create_app(
         except GameError as err:
             raise HTTPError(409, str(err)) from None
         if reviewed is None:  # a flag before the first uncover
-            return preflag_json(text)
+            return preflag_json(game.parse(text))
         return reviewed
 
     async def no_guess_board(game: GameSession, start: Cell) -> tuple[Layout, dict[str, Any]]:
@@ -403,14 +404,14 @@ def create_app(
             except GameError:
                 break  # over
             if isinstance(step, AutoStep):
-                if step.reason == Reason.GUESS.value and not guesses:
+                if step.verdict is Verdict.GUESS and not guesses:
                     stopped, pending = "guess", step_json(step, None)
                     break
                 last = await play(game, step.move, step)
                 steps.append(step_json(step, last))
                 continue
             cell, probability, note = await auto_guess(step, strategy)
-            chosen = AutoStep(str(Move(cell)), Reason.GUESS.value, probability=probability)
+            chosen = AutoStep(Move(cell), Verdict.GUESS, probability=probability)
             if not guesses:
                 stopped, pending = "guess", step_json(chosen, None)
                 break

@@ -18,8 +18,9 @@ what was said of it) and its clock, so that a page reopening it by its id
 shows both.
 
 The automatic player can take over at any move (:meth:`GameSession.auto_step`):
-it plays as :func:`~minesat.player.play_game` does, every proven move of a
-round before the next round, and asks for a guess only when nothing is proven.
+it plays the player's own rounds (:class:`~minesat.player.Rounds`, as
+:func:`~minesat.player.play_game` does), every proven move of a round before the
+next round, and asks for a guess only when nothing is proven.
 
 :class:`GameSessions` keeps a bounded number of them under random ids: past
 the bound, the game touched longest ago is dropped.
@@ -40,7 +41,8 @@ from __future__ import annotations
 import secrets
 import threading
 import time
-from collections import OrderedDict, deque
+from collections import OrderedDict
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -61,10 +63,11 @@ from minesat.board import (
 from minesat.errors import InvalidValue
 from minesat.game import Status
 from minesat.generate import FirstClick, check_mine_count, generate_layout, kept_clear
-from minesat.player import DEFAULT_STRATEGY, Reason, default_start
-from minesat.replay import bbbv_solved
+from minesat.metrics import bbbv_solved
+from minesat.player import DEFAULT_STRATEGY, REASONS, Rounds, Step, default_start
 from minesat.review import ReviewedMove, Reviewer, describe, without_flags
 from minesat.stats import percent
+from minesat.verdict import RISKY, Verdict
 from minesat.words import plural
 
 #: Largest side of a board played in the browser (a bigger grid is no game on a screen).
@@ -88,9 +91,6 @@ MAX_SEED_DIGITS = 40
 #: nodes and gives an irreducible proof instead (:func:`~minesat.analysis.explain.explain`): a
 #: long chain early in an expert game could otherwise take minutes.
 PROOF_NODES = 5000
-
-#: Why the automatic player takes a flag off: the one reason that is not one of :class:`Reason`'s.
-UNFLAG = "unflag"
 
 #: Who chose the move a guess is compared with (``describe``'s ``player``), in the game's words.
 AUTO_PLAYER = "the automatic player"
@@ -145,15 +145,25 @@ def check_startable(rows: int, cols: int, mines: int, rule: FirstClick) -> None:
 
 @dataclass(frozen=True)
 class AutoStep:
-    """A move of the automatic player and why: ``reason`` one of :class:`~minesat.player.Reason`'s
-    values or :data:`UNFLAG`; for a proven move the fewest numbers that force it (``numbers``,
-    cell names) and whether the mine count is needed too; for a guess its mine probability."""
+    """A move of the automatic player and its verdict (:attr:`Verdict.UNFLAG` for a flag of the
+    player's that the numbers do not prove, taken off); for a proven move the fewest numbers that
+    force it (``numbers``, cell names) and whether the mine count is needed too; for a guess its
+    mine probability."""
 
-    move: str
-    reason: str
+    move: Move
+    verdict: Verdict
     numbers: tuple[str, ...] = ()
     uses_total: bool = False
     probability: float | None = None
+
+    @classmethod
+    def of(cls, step: Step) -> AutoStep:
+        return cls(step.move, step.verdict, probability=step.probability)
+
+    @property
+    def reason(self) -> str:
+        """Why, in the words of ``minesat solve`` (:data:`~minesat.player.REASONS`), or ``unflag``."""
+        return REASONS.get(self.verdict, self.verdict.value)
 
 
 class GameSession:
@@ -200,20 +210,19 @@ class GameSession:
         self.made: dict[str, Any] | None = None
         #: While a no-guess board is being made: ``tries`` so far and ``seconds``.
         self.making: dict[str, Any] | None = None
-        # The automatic player: the moves of its current round (play_game's batch of proven
-        # moves), valid while no other move was played since; its analyzer; the flags it
-        # knows to be proven mines.
-        self._plan: deque[AutoStep] = deque()
+        # The automatic player: its rounds on the game (steps up to the next guess), valid while
+        # no other move was played since; its analyzer; the flags it knows to be proven mines.
+        self._rounds: Iterator[Step] | None = None
         self._planned_at = -1
         self._analyzer = Analyzer()
         self._proven_flags: set[Cell] = set()
 
     # --- moves ---------------------------------------------------------------------------
 
-    def parse(self, text: str) -> Move:
-        """A move in SPEC notation on this board, or :class:`GameError`."""
+    def parse(self, text: Move | str) -> Move:
+        """A move (or one in SPEC notation) on this board, or :class:`GameError`."""
         try:
-            move = Move.parse(text)
+            move = Move.parse(text) if isinstance(text, str) else text
         except InvalidValue as err:
             raise GameError(str(err)) from None
         r, c = move.cell
@@ -221,7 +230,7 @@ class GameSession:
             raise GameError(f"{text} is off the {self.rows}x{self.cols} board")
         return move
 
-    def board_needed(self, text: str) -> Cell | None:
+    def board_needed(self, text: Move | str) -> Cell | None:
         """The start cell when ``text`` is the uncover that makes a no-guess board (the app makes it
         in a worker and passes it to :meth:`play`); ``None`` for any other move."""
         move = self.parse(text)
@@ -241,12 +250,12 @@ class GameSession:
 
     def play(
         self,
-        text: str,
+        text: Move | str,
         layout: Layout | None = None,
         made: dict[str, Any] | None = None,
         step: AutoStep | None = None,
     ) -> ReviewedMove | None:
-        """Judge and play one move in SPEC notation (``A5``, ``A5*``, ``A5-``, ``A5+``), and log it
+        """Judge and play one move (or one in SPEC notation: ``A5``, ``A5*``, ``A5-``, ``A5+``), and log it
         (``step``: the automatic player's move, logged with its reason).
 
         Before the first uncover a flag is only noted (``None`` is answered); the first
@@ -260,7 +269,7 @@ class GameSession:
                         self.preflags.add(move.cell)
                     else:
                         self.preflags.discard(move.cell)
-                    self.log.append(log_entry(text, preflag_json(text), step))
+                    self.log.append(log_entry(move, preflag_json(move), step))
                     return None
                 if move.action is not Action.UNCOVER:
                     raise GameError("the first move uncovers a cell (a chord needs a number)")
@@ -275,7 +284,7 @@ class GameSession:
             self.timed_moves += self.began is not None
             if self.reviewer.game.over:
                 self.ended = time.monotonic()
-            self.log.append(log_entry(text, reviewed, step))
+            self.log.append(log_entry(move, reviewed, step))
             return reviewed
 
     def _begin(self, start: Cell, layout: Layout | None, made: dict[str, Any] | None) -> None:
@@ -314,42 +323,37 @@ class GameSession:
     def auto_step(self) -> AutoStep | Position:
         """The automatic player's next move when it needs no guess, else the position to guess on.
 
-        As :func:`~minesat.player.play_game`: a round is every cell the position proves
-        safe (uncovered in order, those a zero has opened meanwhile skipped), then every
-        proven mine flagged; a guess only when nothing is proven. Before the first
-        uncover: ``minesat solve``'s start cell. A flag the numbers do not prove a mine
-        (the player's own) is taken off first. Raises :class:`GameError` once the game is over.
+        The player's rounds (:class:`~minesat.player.Rounds`, without a strategy: they stop
+        where a guess is needed): every cell the position proves safe (uncovered in order,
+        those a zero has opened meanwhile skipped), then every proven mine flagged; a guess
+        only when nothing is proven. Before the first uncover: ``minesat solve``'s start
+        cell. A flag the numbers do not prove a mine (the player's own) is taken off first.
+        Raises :class:`GameError` once the game is over.
         """
         with self.lock:
             reviewer = self.reviewer
             if reviewer is None:
                 start = default_start(self.rows, self.cols)
                 if start in self.preflags:
-                    return AutoStep(str(Move(start, Action.UNFLAG)), UNFLAG)
+                    return AutoStep(Move(start, Action.UNFLAG), Verdict.UNFLAG)
                 guess = self.rule is FirstClick.ANY and not self.no_guess
                 p = self.mines / (self.rows * self.cols) if guess else None
-                return AutoStep(str(Move(start)), Reason.GUESS.value if guess else Reason.FIRST.value,
-                                probability=p)
+                return AutoStep(Move(start), Verdict.GUESS if guess else Verdict.FIRST, probability=p)
             game = reviewer.game
             if game.over:
                 raise GameError(f"the game is over ({game.status.value})")
             if self._planned_at != len(reviewer.moves):
-                self._plan.clear()  # someone else moved: a new round from what is on the board now
-            position = game.position()
-            while self._plan:
-                step = self._plan.popleft()
-                cell = Move.parse(step.move).cell
-                if position[cell] == COVERED:  # not opened by a zero meanwhile
-                    return self._because(position, step)
-            if unproven := self._unproven_flags(position):
-                return AutoStep(str(Move(unproven, Action.UNFLAG)), UNFLAG)
-            safe, mine = self._analyzer.proven(position)
-            if not (safe or mine):
-                return position
-            self._plan.extend(AutoStep(str(Move(c)), Reason.SAFE.value) for c in safe)
-            self._plan.extend(AutoStep(str(Move(c, Action.FLAG)), Reason.MINE.value) for c in mine)
-            self._planned_at = len(reviewer.moves)
-            return self._because(position, self._plan.popleft())
+                self._rounds = None  # someone else moved: new rounds from what is on the board now
+            if self._rounds is None:
+                if unproven := self._unproven_flags(game.position()):
+                    return AutoStep(Move(unproven, Action.UNFLAG), Verdict.UNFLAG)
+                self._rounds = iter(Rounds(game, self._analyzer))
+                self._planned_at = len(reviewer.moves)
+            step = next(self._rounds, None)
+            if step is None:
+                self._rounds = None
+                return game.position()
+            return self._because(game.position(), AutoStep.of(step))
 
     def auto_play(
         self, step: AutoStep, layout: Layout | None = None, made: dict[str, Any] | None = None
@@ -358,8 +362,8 @@ class GameSession:
         reviewed = self.play(step.move, layout, made, step)
         with self.lock:
             if self.reviewer is not None:
-                if step.reason == Reason.MINE.value:
-                    self._proven_flags.add(Move.parse(step.move).cell)
+                if step.verdict is Verdict.MINE:
+                    self._proven_flags.add(step.move.cell)
                 if self._planned_at == len(self.reviewer.moves) - 1:
                     self._planned_at += 1  # the round goes on
         return reviewed
@@ -389,7 +393,7 @@ class GameSession:
         """``step`` with the fewest numbers that force it: one number's own count where it
         does (the common case, read off the board), else the smallest proof
         (:func:`~minesat.analysis.explain.explain`)."""
-        move = Move.parse(step.move)
+        move = step.move
         mined = move.action is Action.FLAG
         cells, cols = position.cells, self.cols
         table = neighbour_table(self.rows, cols)
@@ -401,9 +405,9 @@ class GameSession:
             flags = sum(1 for k in table[j] if cells[k] == FLAG)
             covered = sum(1 for k in table[j] if cells[k] == COVERED)
             if (not mined and number == flags) or (mined and number - flags == covered):
-                return AutoStep(step.move, step.reason, (cell_name(divmod(j, cols)),))
+                return AutoStep(move, step.verdict, (cell_name(divmod(j, cols)),))
         why = explain(position, move.cell, mined=mined, max_nodes=PROOF_NODES)
-        return AutoStep(step.move, step.reason, tuple(cell_name(c) for c in why.numbers), why.uses_total)
+        return AutoStep(move, step.verdict, tuple(cell_name(c) for c in why.numbers), why.uses_total)
 
     # --- what the page sees ----------------------------------------------------------------
 
@@ -434,8 +438,8 @@ class GameSession:
             "cells": cells,
             "moves": 0 if reviewer is None else len(reviewer.moves),
             "guesses": [] if reviewer is None else [
-                {"move": m.move, "probability": m.probability, "text": describe(m, AUTO_PLAYER)}
-                for m in reviewer.moves if m.verdict.value in ("guess", "loss")
+                {"move": str(m.move), "probability": m.probability, "text": describe(m, AUTO_PLAYER)}
+                for m in reviewer.moves if m.verdict in RISKY
             ],
         }
         if self.made is not None:
@@ -506,7 +510,7 @@ class GameSession:
 
 def last_json(move: ReviewedMove) -> dict[str, Any]:
     """A played move as the state's ``last``: the move, the verdict and the judge's sentence."""
-    return {"move": move.move, "verdict": move.verdict.value, "probability": move.probability,
+    return {"move": str(move.move), "verdict": move.verdict.value, "probability": move.probability,
             "text": describe(move, AUTO_PLAYER)}
 
 
@@ -517,28 +521,28 @@ PREFLAG = {
 }
 
 
-def preflag_json(text: str) -> dict[str, Any]:
-    """The state's ``last`` for ``text``, a flag placed (or taken off) before the first uncover."""
-    return {"move": text, **PREFLAG[Move.parse(text).action]}
+def preflag_json(move: Move) -> dict[str, Any]:
+    """The state's ``last`` for ``move``, a flag placed (or taken off) before the first uncover."""
+    return {"move": str(move), **PREFLAG[move.action]}
 
 
-def log_entry(move: str, said: ReviewedMove | dict[str, Any], step: AutoStep | None) -> dict[str, Any]:
+def log_entry(move: Move, said: ReviewedMove | dict[str, Any], step: AutoStep | None) -> dict[str, Any]:
     """A line of the game's log: ``text`` as the page lists it (the move and the judge's sentence,
     or the automatic player's reason), the ``verdict`` and whether the automatic player made it.
 
-    >>> log_entry("A1*", PREFLAG[Action.FLAG], None)
+    >>> log_entry(Move.parse("A1*"), PREFLAG[Action.FLAG], None)
     {'move': 'A1*', 'text': 'A1*: flag placed before the first click', 'verdict': 'flag', 'auto': False}
     """
     reviewed = said if isinstance(said, ReviewedMove) else None
     last = last_json(reviewed) if reviewed is not None else said
     text = f"{move}: {last['text']}" if step is None else step_json(step, reviewed)["text"]
-    return {"move": move, "text": text, "verdict": last["verdict"], "auto": step is not None}
+    return {"move": str(move), "text": text, "verdict": last["verdict"], "auto": step is not None}
 
 
 def step_json(step: AutoStep, reviewed: ReviewedMove | None) -> dict[str, Any]:
     """A move of the automatic player and its reason, as the page shows it; ``reviewed`` is the
     move as the judge saw it once played (``None`` for one not played)."""
-    out: dict[str, Any] = {"move": step.move, "reason": step.reason, "because": list(step.numbers),
+    out: dict[str, Any] = {"move": str(step.move), "reason": step.reason, "because": list(step.numbers),
                            "uses_total": step.uses_total, "probability": step.probability,
                            "win_probability": None, "best_win_probability": None}
     if reviewed is not None:
@@ -550,15 +554,15 @@ def step_json(step: AutoStep, reviewed: ReviewedMove | None) -> dict[str, Any]:
 
 
 def _reason_text(step: AutoStep, reviewed: ReviewedMove | None) -> str:
-    match step.reason:
-        case Reason.SAFE.value | Reason.MINE.value:
+    match step.verdict:
+        case Verdict.SAFE | Verdict.MINE:
             because = [*step.numbers, *(["the mine count"] if step.uses_total else [])]
             return f"{step.reason} because of {', '.join(because)}"
-        case Reason.FIRST.value:
+        case Verdict.FIRST:
             return "first click (the rule keeps it mine-free)"
-        case Reason.GUESS.value if reviewed is not None:
+        case Verdict.GUESS if reviewed is not None:
             return describe(reviewed, AUTO_PLAYER)
-        case Reason.GUESS.value:
+        case Verdict.GUESS:
             return "guess" + ("" if step.probability is None else f" at {percent(step.probability)}")
     return "flag taken off: the numbers do not prove a mine there"
 
