@@ -29,6 +29,16 @@ class FirstClick(enum.StrEnum):
     SAFE = "safe"  # the first cell only
     ANY = "any"  # nothing: the first click may lose
 
+    @classmethod
+    def _missing_(cls, value: object) -> FirstClick:
+        """An unknown rule is refused with the rules listed.
+
+        >>> FirstClick("openning")
+        Traceback (most recent call last):
+        ValueError: unknown first-click rule 'openning' (the rules: opening, safe, any)
+        """
+        raise ValueError(f"unknown first-click rule {value!r} (the rules: {', '.join(r.value for r in cls)})")
+
 
 def opening_area(start: Cell, rows: int, cols: int) -> list[Cell]:
     """The first cell and its neighbours."""

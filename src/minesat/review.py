@@ -157,6 +157,16 @@ class GameReview:
     def won(self) -> bool:
         return self.status is Status.WON
 
+    def __repr__(self) -> str:
+        return f"<GameReview: {self.outline()}>"
+
+    def outline(self) -> str:
+        """``won in 120 moves, 3 guesses (1 needless)``: the review in a line."""
+        return (
+            f"{self.status.value} in {plural(len(self.moves), 'move')}, {plural(self.guesses, 'guess')} "
+            f"({self.needless_guesses} needless)"
+        )
+
     @property
     def risky(self) -> list[ReviewedMove]:
         return [m for m in self.moves if m.verdict in RISKY]
