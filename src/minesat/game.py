@@ -86,7 +86,7 @@ class Game:
             rows, cols, mines = layout.rows, layout.cols, layout.mine_count
         # A layout built in code may be any size (the rules do not care); a layout
         # still to be drawn is capped like every board from outside.
-        check_mine_count(rows, cols, mines, None, FirstClick.ANY, None if layout is not None else MAX_SIDE)
+        check_mine_count(rows, cols, mines, limit=None if layout is not None else MAX_SIDE)
         self.rows, self.cols, self.mines = rows, cols, mines
         self.rule = FirstClick(rule)
         self.seed = seed

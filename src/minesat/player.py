@@ -270,7 +270,7 @@ def check_start(layout: Layout, start: Cell, rule: FirstClick | str) -> FirstCli
     rule = FirstClick(rule)
     if not on_board(start, layout.rows, layout.cols):
         raise InvalidValue(f"start {start} is off the {layout.rows}x{layout.cols} board")
-    for cell in sorted(kept_clear(start, layout.rows, layout.cols, rule)):
+    for cell in sorted(kept_clear(layout.rows, layout.cols, start=start, rule=rule)):
         if cell in layout.mines:
             raise InvalidValue(
                 f"the layout breaks the {rule.value} first-click rule at {cell_name(start)}: "

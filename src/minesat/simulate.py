@@ -30,7 +30,7 @@ from minesat.board import Cell, Layout
 from minesat.errors import InvalidValue
 from minesat.executors import run_bounded, worker_pool
 from minesat.formats.boardset import iter_boardset, scan_boardset
-from minesat.generate import FirstClick, check_mine_count, game_seed, generate_layout
+from minesat.generate import FirstClick
 from minesat.player import GameRecord, check_start, get_strategy, play_game
 from minesat.provenance import Session, new_session, player_fingerprint, short
 from minesat.report.statistics import Tally
@@ -88,13 +88,11 @@ def play_indices(
     Top-level so a process pool or a Dask worker can unpickle it by name.
     ``play`` exists for tests of the plumbing; runs use the real player.
     """
-    rows, cols, mines = config.rows, config.cols, config.mines
-    rule, start = config.rule, config.start
+    spec = config.spec
     games = []
     for index in indices:
-        seed = game_seed(rows, cols, mines, rule, start, config.seed, index)
-        layout = generate_layout(rows, cols, mines, start=start, rule=rule, seed=seed)
-        record = play(layout, start, rule, config.strategy)
+        seed = spec.game_seed(config.seed, index)
+        record = play(spec.layout(seed=seed), config.start, config.rule, config.strategy)
         games.append(StoredGame.from_record(index, seed, record))
     return games
 
@@ -282,7 +280,7 @@ def index_batches(indices: Iterator[int], size: int) -> Iterator[list[int]]:
 
 def check_config(config: RunConfig) -> None:
     """Raise :class:`ValueError` for a configuration no game can be played with."""
-    check_mine_count(config.rows, config.cols, config.mines, config.start, config.rule)
+    config.spec.check()
     get_strategy(config.strategy)
 
 

@@ -40,7 +40,7 @@ from minesat.board import PRESETS, Cell, check_size
 from minesat.errors import InvalidValue
 from minesat.executors import run_bounded, worker_pool
 from minesat.export import GamesDigest
-from minesat.generate import FirstClick, check_mine_count, kept_clear
+from minesat.generate import BoardSpec, FirstClick
 from minesat.logistic import LogisticFit, fit_logistic
 from minesat.player import default_start, get_strategy
 from minesat.provenance import Session, new_session, player_fingerprint, run_provenance
@@ -210,29 +210,17 @@ def mines_at(density: Fraction, cells: int) -> int:
 # --- the plan ------------------------------------------------------------------------
 
 
-def clear_cells(rows: int, cols: int, rule: str, start: Cell) -> int:
-    """Cells the first-click rule keeps free of mines at the start, clipped to the board.
-
-    >>> clear_cells(16, 30, "opening", (3, 3)), clear_cells(16, 30, "opening", (0, 3))
-    (9, 6)
-    >>> [clear_cells(9, 9, rule, (0, 0)) for rule in ("opening", "safe", "any")]
-    [4, 1, 0]
-    """
-    return len(kept_clear(start, rows, cols, rule))
-
-
-def effective_density(mines: int, rows: int, cols: int, rule: str, start: Cell) -> float:
+def effective_density(spec: BoardSpec) -> float:
     """Mines per cell the player does not know to be safe at the start: ``mines / (cells - clear)``.
 
     On a small board the opening rule's nine clear cells are a large share:
     10 mines on 9x9 are 12.3 % of the cells but 13.9 % of the 72 that may hold
     them. 0 when no cell may hold a mine (then there are none).
 
-    >>> round(effective_density(10, 9, 9, "opening", (3, 3)), 4)
+    >>> round(effective_density(BoardSpec(9, 9, 10, rule="opening", start="D4")), 4)
     0.1389
     """
-    free = rows * cols - clear_cells(rows, cols, rule, start)
-    return mines / free if free else 0.0
+    return spec.mines / spec.free if spec.free else 0.0
 
 
 @dataclass(frozen=True)
@@ -360,7 +348,7 @@ def plan_sweep(
                 curve = CurvePlan(base, tuple(counts))
                 for m in counts:
                     try:
-                        check_mine_count(rows, cols, m, first, rule)
+                        BoardSpec(rows, cols, m, rule=rule, start=first).check()
                     except InvalidValue as err:
                         point = f"the point {curve.label} at {m} mines"
                         raise InvalidValue(f"{point} cannot be played: {err}") from None
@@ -505,7 +493,7 @@ class SweepPoint:
         return cls(
             mines=c.mines,
             density=c.mines / (c.rows * c.cols),
-            effective_density=effective_density(c.mines, c.rows, c.cols, c.rule, c.start),
+            effective_density=effective_density(c.spec),
             games=tally.games,
             wins=tally.wins,
             no_guess_wins=tally.no_guess_wins,
@@ -581,8 +569,7 @@ class Curve:
 
     @property
     def clear(self) -> int:
-        c = self.config
-        return clear_cells(c.rows, c.cols, c.rule, c.start)
+        return len(self.config.spec.kept_clear())
 
     @functools.cached_property
     def fit(self) -> LogisticFit | None:

@@ -40,7 +40,7 @@ FATAL_BOARDS = 4
 class ReplayedGame:
     """A game of a seeded run, replayed: its layout and how the player played it."""
 
-    game: int  # index of the game in its run
+    index: int  # index of the game in its run
     config: RunConfig
     layout: Layout
     record: GameRecord
@@ -50,7 +50,7 @@ class ReplayedGame:
 class FatalBoard:
     """A lost game at its fatal guess: the position, its analysis, and the guess."""
 
-    game: int  # index of the game in its run
+    index: int  # index of the game in its run
     move: Move  # the fatal guess
     probability: float  # its mine probability as the player saw it
     position: Position
@@ -99,7 +99,7 @@ def fatal_board(lost: ReplayedGame) -> FatalBoard:
         replay.play(move)
     position = replay.position()
     fatal = lost.record.guesses[-1]
-    return FatalBoard(lost.game, fatal.move, fatal.probability, position, Analyzer().analyze(position))
+    return FatalBoard(lost.index, fatal.move, fatal.probability, position, Analyzer().analyze(position))
 
 
 def fatal_boards(path: str | Path, limit: int = FATAL_BOARDS) -> Iterator[FatalBoard]:
@@ -113,7 +113,7 @@ def fatal_svg(board: FatalBoard, cell_size: int = 18) -> str:
         board.position,
         board.analysis,
         cell_size=cell_size,
-        title=f"game {board.game}: {board.move} at {board.probability:.1%}",
+        title=f"game {board.index}: {board.move} at {board.probability:.1%}",
         legend=False,
         mark=board.move.cell,
     )
@@ -128,10 +128,10 @@ def game_page(replayed: ReplayedGame, label: str, link_tip: bool = True) -> str:
     frames = game_frames(replayed.layout, replayed.record.moves, rule=config.rule)
     summary = [
         ("Run", label),
-        ("Game", str(replayed.game)),
+        ("Game", str(replayed.index)),
         *record_summary(replayed.record, replayed.layout, config.start, config.rule, config.strategy),
         ("Seed", str(config.seed)),
     ]
     outcome = "Won" if replayed.record.won else "Lost"
-    return render_viewer(f"{outcome} game {replayed.game} of {label}", summary, frames, replayed.layout,
+    return render_viewer(f"{outcome} game {replayed.index} of {label}", summary, frames, replayed.layout,
                          link_tip=link_tip)
