@@ -26,6 +26,30 @@ from functools import cached_property, lru_cache
 from minesat.errors import InvalidValue
 from minesat.words import plural
 
+__all__ = [
+    "COVERED",
+    "FLAG",
+    "MAX_SIDE",
+    "POSITION_CHARACTERS",
+    "PRESETS",
+    "SHORT_REPR_CELLS",
+    "Action",
+    "Cell",
+    "Layout",
+    "Move",
+    "Position",
+    "as_cell",
+    "cell_name",
+    "check_size",
+    "neighbour_table",
+    "neighbours",
+    "on_board",
+    "parse_cell",
+    "parse_row",
+    "render_grid",
+    "row_name",
+]
+
 Cell = tuple[int, int]
 
 #: Largest board minesat accepts from a file or the command line, rows and columns

@@ -50,6 +50,8 @@ from minesat.board import (
 from minesat.errors import InvalidValue
 from minesat.generate import FirstClick, check_mine_count, generate_layout
 
+__all__ = ["LEGEND", "Game", "MoveResult", "Status", "as_move", "render_position"]
+
 
 class MoveResult(enum.Enum):
     INVALID = "invalid"  # off the board, malformed, not allowed now

@@ -30,6 +30,8 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+__all__ = ["MAX_ITERATIONS", "TOLERANCE", "Z95", "LogisticFit", "Point", "fit_logistic", "separates"]
+
 #: The two-sided 95 % normal quantile, to the digits SPEC 18 uses.
 Z95 = 1.959964
 

@@ -28,6 +28,8 @@ from dataclasses import asdict, dataclass
 
 from minesat.board import Layout, Position, neighbour_table
 
+__all__ = ["Metrics", "greedy_zini", "islands", "metrics", "opening_regions"]
+
 
 @dataclass(frozen=True)
 class Metrics:

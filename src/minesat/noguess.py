@@ -44,6 +44,21 @@ from minesat.game import Game, Status
 from minesat.generate import BoardSpec, FirstClick, check_mine_count, generate_layout, kept_clear
 from minesat.words import plural
 
+__all__ = [
+    "MAX_TRIES",
+    "REJECTION_TRIES",
+    "REPAIR_STEPS",
+    "GeneratedBoard",
+    "Method",
+    "NoGuessBoard",
+    "NoGuessError",
+    "NoGuessTimeout",
+    "ProofResult",
+    "generate_boards",
+    "generate_no_guess",
+    "solve_by_proof",
+]
+
 #: Layouts drawn by rejection before a board falls back to repair. On expert
 #: (opening at 3,3) about one layout in six is no-guess, so 100 tries fail once
 #: in 10**8 boards; by 120 mines on 16x30 rejection finds none in hundreds.

@@ -52,6 +52,29 @@ from minesat.guess import TIE, mine_probability
 from minesat.guess.best import DEFAULT_PIECES, BestGuess, redundant_switches, strategy_named
 from minesat.verdict import Verdict
 
+__all__ = [
+    "DEFAULT_START",
+    "DEFAULT_STRATEGY",
+    "ORACLE_EXACT_LIMIT",
+    "STRATEGIES",
+    "AnalysisEngine",
+    "GameRecord",
+    "Guess",
+    "Reason",
+    "RiskyMove",
+    "SafestCell",
+    "SafestRowMajor",
+    "Step",
+    "Strategy",
+    "check_start",
+    "default_start",
+    "get_strategy",
+    "is_strategy",
+    "next_step",
+    "play_game",
+    "solve_oracle",
+]
+
 
 @dataclass(frozen=True)
 class Guess:

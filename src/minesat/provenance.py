@@ -36,6 +36,19 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
+__all__ = [
+    "Session",
+    "describe_provenance",
+    "machine",
+    "new_session",
+    "now",
+    "player_fingerprint",
+    "player_modules",
+    "pysat_version",
+    "run_provenance",
+    "short",
+]
+
 #: Where minesat's modules live: this file's package folder, as installed.
 _PACKAGE = Path(__file__).resolve().parent
 

@@ -62,6 +62,21 @@ from minesat.words import plural
 if TYPE_CHECKING:
     from minesat.player import Strategy
 
+__all__ = [
+    "BEST_MOVE_CELLS",
+    "GUESS_LAYOUTS",
+    "GUESS_STATES",
+    "RISKY",
+    "GameReview",
+    "PlayedMove",
+    "ReviewedMove",
+    "Reviewer",
+    "Verdict",
+    "describe",
+    "review_game",
+    "without_flags",
+]
+
 
 #: A guess's position is searched exactly (perfect play) when it has at most this many
 #: layouts, and given up past :data:`GUESS_STATES` states: endgames and small boards. On a

@@ -10,6 +10,21 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 
+__all__ = [
+    "EXACT_BINOMIAL_BITS",
+    "Z95",
+    "WinShare",
+    "approximate",
+    "approximate_binomial",
+    "binomial_bits",
+    "mcnemar_exact",
+    "newcombe_independent",
+    "newcombe_paired",
+    "normal_two_sided_p",
+    "percent",
+    "wilson",
+]
+
 
 class WinShare:
     """Mixed into a result that counts ``wins`` of ``layouts``: the share won, 0 of none.

@@ -39,6 +39,18 @@ from minesat.player import DEFAULT_STRATEGY, GameRecord, Guess
 from minesat.provenance import Session
 from minesat.provenance import now as _now
 
+__all__ = [
+    "ANY_PLAYER",
+    "SCHEMA_VERSION",
+    "ConfigMismatchError",
+    "GameStore",
+    "PlayerMismatchError",
+    "RunConfig",
+    "StoreBusyError",
+    "StoreError",
+    "StoredGame",
+]
+
 #: Bumped when the tables change shape; a store with another version is refused.
 SCHEMA_VERSION = 1
 

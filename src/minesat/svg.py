@@ -29,6 +29,8 @@ from xml.sax.saxutils import escape
 from minesat.analysis import Analysis
 from minesat.board import COVERED, FLAG, Cell, Layout, Position, cell_name, row_name
 
+__all__ = ["NUMBER_COLOURS", "layout_svg", "position_svg", "shade"]
+
 #: Classic Minesweeper colours of the numbers 1-8.
 NUMBER_COLOURS = ("#0000ff", "#007b00", "#ff0000", "#00007b", "#7b0000", "#007b7b", "#000000", "#7b7b7b")
 _UNCOVERED, _COVERED, _GRID = "#e8e8e8", "#b8bcc4", "#7a7f88"

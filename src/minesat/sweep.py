@@ -58,6 +58,31 @@ from minesat.simulate import (
 from minesat.stats import wilson
 from minesat.store import ANY_PLAYER, GameStore, RunConfig
 
+__all__ = [
+    "MAX_POINTS",
+    "MAX_SWEEP_POINTS",
+    "Crossing",
+    "Curve",
+    "CurvePlan",
+    "Sweep",
+    "SweepPlan",
+    "SweepPoint",
+    "SweepProgress",
+    "density_text",
+    "effective_density",
+    "mean_interval",
+    "mines_at",
+    "mines_text",
+    "parse_densities",
+    "parse_mines",
+    "parse_sizes",
+    "plan_sweep",
+    "point_db",
+    "preset_sizes",
+    "run_sweep",
+    "split_list",
+]
+
 #: At most this many values in one ``--mines`` or ``--density`` list: a typo like
 #: 1:100000 should not start a week of work.
 MAX_POINTS = 1000
@@ -680,7 +705,7 @@ def run_sweep(
     games: int,
     directory: str | Path,
     *,
-    workers: int | None = None,
+    workers: int | None = 1,
     scheduler: str | None = None,
     progress: SweepProgress | None = None,
     batch_fn: BatchFunction = play_indices,
@@ -695,8 +720,8 @@ def run_sweep(
     (:class:`~minesat.store.PlayerMismatchError`, unless ``mix_players``: see
     :func:`minesat.simulate.check_player`); a complete point is only read, and
     reported with the player that played it. Then the games every point lacks are
-    played on one pool (``workers`` local processes, default every core, or the
-    Dask cluster at ``scheduler``), point after point in curve order, the next
+    played on one pool (``workers`` local processes, by default this one alone,
+    ``None`` every core, as ``minesat sweep`` plays, or the Dask cluster at ``scheduler``), point after point in curve order, the next
     point's games starting as soon as a worker is free. Each batch comes back
     with the fingerprint of the player that played it (checked, as
     :func:`minesat.simulate.run` checks it) and is stored as it ends, with the

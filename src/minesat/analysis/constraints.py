@@ -37,6 +37,8 @@ from minesat.analysis.result import InconsistentPositionError
 from minesat.board import COVERED, FLAG, Cell, Position, neighbour_table
 from minesat.exact.budget import checkpoint
 
+__all__ = ["Component", "Constraint", "Frontier", "FrontierModel"]
+
 
 @dataclass(frozen=True)
 class Constraint:

@@ -38,6 +38,8 @@ from minesat.analysis.result import Analysis
 from minesat.board import COVERED, FLAG, Cell, Position, as_cell, cell_name, neighbour_table, on_board
 from minesat.errors import InvalidValue, OverBudget
 
+__all__ = ["Explanation", "explain", "explain_json"]
+
 
 @dataclass(frozen=True)
 class Explanation:

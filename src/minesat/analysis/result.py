@@ -16,6 +16,8 @@ from minesat.board import COVERED, FLAG, Action, Cell, Move, Position, cell_name
 from minesat.errors import InvalidValue, MinesatError
 from minesat.words import plural
 
+__all__ = ["Analysis", "Glance", "InconsistentPositionError", "build_analysis", "total_of"]
+
 
 class InconsistentPositionError(MinesatError, ValueError):
     """No layout satisfies the position; ``cell`` is a number that cannot be met, ``reason`` why.

@@ -37,6 +37,8 @@ from minesat.exact.budget import DEFAULT_MAX_MEMORY, Budget, resident_bytes
 from minesat.formats.wanted import InputError, read_board
 from minesat.game import render_grid
 
+__all__ = ["BYTES_PER_CELL", "LEGEND", "analyze", "best_guess", "render_analysis", "too_small"]
+
 LEGEND = (
     "o certainly safe, X certainly a mine, 12% an uncertain cell's mine probability, "
     "? uncertain (total unknown), * flag, 1-8 the board's numbers"

@@ -14,6 +14,8 @@ from minesat.cli import app
 from minesat.cli.common import EXIT_OUTPUT_FAILED, check_output, fail, is_stdout, path_error
 from minesat.errors import one_line
 
+__all__ = ["export"]
+
 
 @app.command()
 def export(

@@ -48,6 +48,8 @@ from minesat.noguess import (
     generate_boards,
 )
 
+__all__ = ["generate"]
+
 
 @app.command()
 def generate(

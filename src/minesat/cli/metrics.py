@@ -17,6 +17,8 @@ from minesat.formats import read_layout
 from minesat.formats.boardset import iter_boardset
 from minesat.metrics import metrics as layout_metrics
 
+__all__ = ["BOARD_SET_EXTENSIONS", "metrics"]
+
 #: Extensions read as board sets (one layout per line); others are single layout files.
 BOARD_SET_EXTENSIONS = (".jsonl", ".ndjson")
 

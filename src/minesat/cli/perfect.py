@@ -53,6 +53,8 @@ from minesat.perfect import (
     strategy_wins,
 )
 
+__all__ = ["DEFAULT_TOP", "ProgressCallback", "describe", "describe_position", "perfect"]
+
 #: Called with (states or positions so far, layouts settled, layouts in all).
 ProgressCallback = Callable[[int, int, int], None]
 

@@ -28,6 +28,17 @@ from minesat.errors import InvalidValue
 from minesat.game import LEGEND, Game, MoveResult
 from minesat.generate import FirstClick, check_mine_count
 
+__all__ = [
+    "HELP",
+    "CommandError",
+    "Session",
+    "check_playable",
+    "input_lines",
+    "parse_cell_args",
+    "parse_command",
+    "play",
+]
+
 HELP = f"""\
 commands (a cell is a name like A5, or ROW COL numbered from 1 as on the board: 1 5 is A5):
   new R C M      start a new game: R rows, C columns, M mines

@@ -12,6 +12,8 @@ from minesat.cli import app
 from minesat.cli.common import EXIT_OUTPUT_FAILED, check_output, error_line, fail, is_stdout, path_error
 from minesat.errors import one_line
 
+__all__ = ["report"]
+
 
 @app.command()
 def report(

@@ -11,6 +11,8 @@ import typer
 from minesat.cli import app
 from minesat.cli.common import fail
 
+__all__ = ["NEEDS_EXTRA", "serve"]
+
 #: Said when the web extra is missing.
 NEEDS_EXTRA = "serve needs the web extra: pip install 'minesat[web]'"
 

@@ -45,6 +45,8 @@ from minesat.player import (
 )
 from minesat.verdict import Verdict
 
+__all__ = ["solve", "survival"]
+
 
 @app.command()
 def solve(

@@ -27,6 +27,8 @@ from minesat.cli.common import (
 )
 from minesat.errors import InvalidValue
 
+__all__ = ["sweep"]
+
 
 @app.command()
 def sweep(

@@ -41,6 +41,8 @@ from minesat.exact.search import drive
 from minesat.generate import FirstClick, check_mine_count, kept_clear
 from minesat.stats import WinShare, approximate
 
+__all__ = ["StrategyCount", "StrategyTree", "strategy_wins"]
+
 
 @dataclass(frozen=True)
 class StrategyCount(WinShare):

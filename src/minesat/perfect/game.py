@@ -39,6 +39,8 @@ from minesat.perfect.parallel import PartPastBudget, describe_part, parallel_sta
 from minesat.perfect.solver import PerfectPlay, StartValue, listed_rule
 from minesat.stats import EXACT_BINOMIAL_BITS, WinShare, approximate_binomial, binomial_bits
 
+__all__ = ["PARALLEL_FROM", "PerfectResult", "perfect_play"]
+
 #: Fewer layouts than this (over all the starts tried) are searched in this process
 #: even when workers are asked for: the search ends before they would start.
 PARALLEL_FROM = 20_000

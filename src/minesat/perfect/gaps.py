@@ -38,6 +38,8 @@ from minesat.guess import mine_probability
 from minesat.perfect.follow import StrategyTree
 from minesat.stats import approximate
 
+__all__ = ["Gap", "GapReport", "strategy_gaps"]
+
 
 @dataclass(frozen=True)
 class Gap:

@@ -30,6 +30,8 @@ from minesat.executors import InProcess, dask_executor, process_pool, stop_worke
 from minesat.generate import FirstClick
 from minesat.perfect.solver import PerfectPlay, StartValue
 
+__all__ = ["PartPastBudget", "Progress", "describe_part", "parallel_start_values", "part_value"]
+
 #: Called with (states so far, layouts settled, layouts in all).
 Progress = Callable[[int, int, int], None]
 

@@ -21,6 +21,8 @@ from minesat.exact.search import PerfectSearch, Universe, root_alike
 from minesat.generate import FirstClick, check_mine_count, kept_clear
 from minesat.stats import WinShare
 
+__all__ = ["PerfectPlay", "StartValue", "listed_rule", "root_layouts"]
+
 
 @dataclass(frozen=True)
 class StartValue(WinShare):

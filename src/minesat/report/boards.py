@@ -23,6 +23,8 @@ from typing import Any
 
 from minesat.report.paired import Paired
 
+__all__ = ["PairedBoard", "paired_boards", "write_boards"]
+
 
 @dataclass(frozen=True)
 class PairedBoard:

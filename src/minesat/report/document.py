@@ -19,6 +19,8 @@ from minesat.report.paired import Compared, Paired
 from minesat.report.references import Reference, ReferenceMatch, match_references
 from minesat.report.statistics import Summary
 
+__all__ = ["Report", "as_report", "compare_unpaired", "make_report", "report_warnings", "unique_labels"]
+
 
 @dataclass(frozen=True)
 class Report:

@@ -32,6 +32,18 @@ from minesat.player import GameRecord, get_strategy, play_game
 from minesat.store import GameStore, RunConfig, StoredGame
 from minesat.svg import position_svg
 
+__all__ = [
+    "FATAL_BOARDS",
+    "FatalBoard",
+    "ReplayedGame",
+    "fatal_board",
+    "fatal_boards",
+    "fatal_svg",
+    "game_page",
+    "lost_games",
+    "replay_stored_game",
+]
+
 #: Lost games a report shows by default: enough to see a pattern, few enough to replay at once.
 FATAL_BOARDS = 4
 

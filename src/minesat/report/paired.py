@@ -34,6 +34,18 @@ from typing import Any, Protocol
 
 from minesat.stats import mcnemar_exact, newcombe_independent, newcombe_paired
 
+__all__ = [
+    "ALPHA",
+    "FIRST_BOARDS",
+    "Compared",
+    "Outcome",
+    "Paired",
+    "pair_dbs",
+    "pair_games",
+    "pair_runs",
+    "same_boards",
+]
+
 #: The level below which a difference is called significant (two-sided).
 ALPHA = 0.05
 #: Boards listed per side: the first games only A won, and only B won.

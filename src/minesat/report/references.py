@@ -32,6 +32,18 @@ from minesat.board import parse_cell
 from minesat.errors import InputError, InvalidValue
 from minesat.stats import normal_two_sided_p
 
+__all__ = [
+    "REQUIRED",
+    "RULES",
+    "WIDTH_IN_SE",
+    "Reference",
+    "ReferenceError",
+    "ReferenceMatch",
+    "match_references",
+    "parse_references",
+    "read_references",
+]
+
 #: The columns every reference file has.
 REQUIRED = ("source", "rows", "cols", "mines", "rule", "start", "rate")
 RULES = ("opening", "safe", "any")

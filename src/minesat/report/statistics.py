@@ -40,6 +40,31 @@ from minesat.player import Guess
 from minesat.stats import wilson
 from minesat.words import plural
 
+__all__ = [
+    "DEATH_BINS",
+    "RISK_BINS",
+    "TIME_BINS",
+    "TIME_LO_EXP",
+    "TIME_PER_DECADE",
+    "Bucket",
+    "ConfigLike",
+    "GameLike",
+    "GuessStep",
+    "LossesDetail",
+    "RiskBin",
+    "Summary",
+    "Tally",
+    "bin_buckets",
+    "config_dict",
+    "nice_width",
+    "preset_name",
+    "ratio",
+    "simulate_command",
+    "summarize",
+    "summarize_db",
+    "summarize_store",
+]
+
 # --- what a game must look like ----------------------------------------------
 
 

@@ -69,6 +69,29 @@ from minesat.stats import percent
 from minesat.verdict import RISKY, Verdict
 from minesat.words import plural
 
+__all__ = [
+    "AUTO_PLAYER",
+    "AUTO_STRATEGY",
+    "CHANCES_CELLS",
+    "MAX_GAMES",
+    "MAX_PLAY_SIDE",
+    "MAX_SEED_DIGITS",
+    "PREFLAG",
+    "PROOF_NODES",
+    "UNFLAG",
+    "AutoStep",
+    "GameChanged",
+    "GameError",
+    "GameSession",
+    "GameSessions",
+    "check_startable",
+    "last_json",
+    "log_entry",
+    "preflag_json",
+    "read_seed",
+    "step_json",
+]
+
 #: Largest side of a board played in the browser (a bigger grid is no game on a screen).
 MAX_PLAY_SIDE = 100
 
