@@ -101,7 +101,7 @@ def parse_row(letters: str) -> int:
 
 
 def cell_name(cell: Cell) -> str:
-    """The SPEC name of a cell: row letters then 1-based column.
+    """The name of a cell (docs/cells-and-moves.md): row letters then 1-based column.
 
     >>> cell_name((0, 4))
     'A5'
@@ -261,7 +261,7 @@ class Action(enum.Enum):
 
 @dataclass(frozen=True)
 class Move:
-    """A move in SPEC notation: ``A5`` uncover, ``A5*`` flag, ``A5-`` unflag, ``A5+`` chord.
+    """A move in move notation: ``A5`` uncover, ``A5*`` flag, ``A5-`` unflag, ``A5+`` chord.
 
     >>> Move.parse("B6")
     Move(cell=(1, 5), action=<Action.UNCOVER: ''>)
@@ -274,7 +274,7 @@ class Move:
 
     @classmethod
     def parse(cls, text: str) -> Move:
-        """A move from its SPEC notation; :class:`ValueError` names what is wrong with the text."""
+        """A move from its move notation; :class:`ValueError` names what is wrong with the text."""
         text = text.strip()
         action = Action.UNCOVER
         if text and text[-1] in "*-+":

@@ -1,5 +1,5 @@
 """Stored games as tidy records, one per game (or per guess), for pandas, spreadsheets and scripts
-(SPEC sections 7 and 18).
+(docs/commands/export.md, docs/commands/report.md).
 
 JSON Lines by default, CSV or Parquet on request; all streamed, a batch of
 games in memory at a time, in game order. Every record carries its run's
@@ -75,7 +75,7 @@ GAME_FIELDS = (
     "first_guess_probability",  # mine probability of the game's first guess, if any
 )
 
-#: The run's settings, on every record (SPEC section 18).
+#: The run's settings, on every record (docs/commands/report.md).
 RUN_FIELDS = (
     "rows",
     "cols",
@@ -270,9 +270,9 @@ def write_parquet(
 
 
 class GamesDigest:
-    """SHA-256 of games as ``minesat export`` writes them, times left out (SPEC 18's
-    ``games_sha256``): each JSON line of :func:`write_records` without its ``seconds``
-    key, in the order added, UTF-8. Fed a game at a time, so a report hashes the games
+    """SHA-256 of games as ``minesat export`` writes them, times left out (the report's
+    ``games_sha256``, docs/commands/report.md): each JSON line of :func:`write_records` without its
+    ``seconds`` key, in the order added, UTF-8. Fed a game at a time, so a report hashes the games
     in the same pass that counts them.
 
     >>> GamesDigest(None).hexdigest() == hashlib.sha256(b"").hexdigest()

@@ -220,7 +220,7 @@ class Game:
         return None
 
     def play(self, move: Move | str | Cell) -> MoveResult:
-        """Apply a move: a :class:`Move`, its SPEC notation (``"D4"``, ``"A5*"``) or a cell to uncover.
+        """Apply a move: a :class:`Move`, its move notation (``"D4"``, ``"A5*"``) or a cell to uncover.
 
         A move that changes nothing returns ``INVALID`` or ``REDUNDANT`` and leaves why in
         :attr:`refused`.
@@ -376,7 +376,7 @@ _REFUSED = (MoveResult.INVALID, MoveResult.REDUNDANT)
 
 
 def as_move(move: Move | str | Cell) -> Move:
-    """A :class:`Move` from itself, its SPEC notation, or a cell (an uncover).
+    """A :class:`Move` from itself, its move notation, or a cell (an uncover).
 
     >>> as_move("A5*"), as_move((0, 4))
     (Move(cell=(0, 4), action=<Action.FLAG: '*'>), Move(cell=(0, 4), action=<Action.UNCOVER: ''>))

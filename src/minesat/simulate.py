@@ -218,7 +218,7 @@ def summarize(
     seconds: float,
     extra: dict[str, object] | None = None,
 ) -> dict[str, object]:
-    """The SPEC section 4 summary object, and more.
+    """The summary ``minesat simulate --json`` prints (docs/commands/simulate.md), and more.
 
     ``games``/``wins`` and the rates cover all games of the run (stored earlier
     or played now); ``played``, ``seconds`` and ``games_per_second`` cover this

@@ -103,7 +103,7 @@ def mcnemar_exact(only_a: int, only_b: int) -> float:
     return float(min(Fraction(1), Fraction(2 * tail, 2**n)))
 
 
-#: The two-sided 95 % normal quantile to the digits SPEC section 18 states (1.96 rounds it).
+#: The two-sided 95 % normal quantile, to six decimals (1.96 rounds it).
 Z95 = 1.959964
 
 

@@ -123,7 +123,7 @@ class StoreBusyError(StoreError):
 
 
 class PlayerMismatchError(StoreError):
-    """Games of another player would be mixed with a store's (SPEC section 18)."""
+    """Games of another player would be mixed with a store's (docs/commands/report.md)."""
 
 
 #: What to do about a damaged store, said at the end of every such message.

@@ -1,4 +1,4 @@
-"""A position and its analysis drawn as an SVG picture (SPEC section 12).
+"""A position and its analysis drawn as an SVG picture (docs/commands/analyze.md).
 
 Pure functions from values to text: no files, no command line. The picture
 shows row letters down the side and column numbers across the top, as every

@@ -1,4 +1,5 @@
-"""Solvability against density: curves over board sizes, first-click rules and strategies (SPEC 11, 18).
+"""Solvability against density: curves over board sizes, first-click rules and strategies
+(docs/commands/sweep.md).
 
 A sweep is a family of curves, one per (size, rule, strategy), each a list of
 points, one per mine count. Every point is an ordinary run
@@ -532,7 +533,7 @@ class SweepPoint:
         )
 
     def to_dict(self) -> dict[str, Any]:
-        """The SPEC keys first (``mines``, ``density``, ``effective_density``, ``games``, ``wins``,
+        """The documented keys first (``mines``, ``density``, ``effective_density``, ``games``, ``wins``,
         ``win_rate``, ``ci95``, ``no_guess_wins``), then the other measures."""
         return {
             "mines": self.mines,
@@ -616,7 +617,8 @@ class Curve:
 
     @property
     def crossing50(self) -> Crossing | None:
-        """The density where the fitted win rate is 50 %, with Fieller's 95 % interval (SPEC 18)."""
+        """The density where the fitted win rate is 50 %, with Fieller's 95 % interval
+        (docs/commands/sweep.md)."""
         fit = self.fit
         if self.crossing_note is not None or fit is None:
             return None
@@ -628,7 +630,8 @@ class Curve:
                         mines=x * self.cells)  # fmt: skip
 
     def to_dict(self) -> dict[str, Any]:
-        """The SPEC 18 keys, then the fit (so a reader can recompute the crossing) and why there is none."""
+        """The documented keys (docs/commands/sweep.md), then the fit (so a reader can recompute the
+        crossing) and why there is none."""
         c = self.config
         fit = self.fit
         crossing = self.crossing50
@@ -671,8 +674,8 @@ class Sweep:
         return self.plan.command(self.games, db)
 
     def to_dict(self) -> dict[str, Any]:
-        """The ``--json`` object: ``curves`` (SPEC 18); a single curve also keeps its ``points``
-        and options at the top, as a one-curve sweep always had them (SPEC 11)."""
+        """The ``--json`` object: ``curves`` (docs/commands/sweep.md); a single curve also keeps its
+        ``points`` and options at the top, as a one-curve sweep always had them."""
         out: dict[str, Any] = {}
         if len(self.curves) == 1:
             curve = self.curves[0].to_dict()

@@ -126,7 +126,7 @@ class Frontier:
         Cells are linked when a number sees both; chaining each number's cells is
         enough for connectivity.
         """
-        import networkx as nx  # here, not above: a small position never gets this far (SPEC 19)
+        import networkx as nx  # here, not above: a small position never gets this far
 
         graph: nx.Graph = nx.Graph()
         graph.add_nodes_from(self.frontier)

@@ -4,7 +4,7 @@ Two places need them. A part that no count within the budget takes (a hostile
 position) leaves its cells without exact weights; and a position analysed
 under a time or memory budget that runs out has no exact weights at all.
 
-The method (SPEC section 19 asks for a mean absolute error of at most 0.05
+The method (docs/commands/analyze.md promises a mean absolute error of at most 0.05
 where the exact probabilities are known; ``benchmarks/estimates.py`` measures it):
 
 - a counted part's cells take the part's own exact probabilities, its mine
@@ -226,7 +226,7 @@ PAIR_CHUNK = 200_000
 def estimate_position(
     position: Position, total: int | None, why: str, clock: Clock | None = None
 ) -> Analysis:
-    """SPEC section 19 past a budget: every cell propagation proves, and estimates for the others.
+    """Past a budget (docs/commands/analyze.md): every cell propagation proves, estimates for the others.
 
     Built from the position alone, as arrays (:mod:`.arrays`: it must cost little where
     the exact road cost too much): what single numbers force (a number whose mines are all

@@ -37,7 +37,7 @@ class InconsistentPositionError(MinesatError, ValueError):
 
 @dataclass(frozen=True)
 class Analysis:
-    """The classification of every covered, unflagged cell of a position (SPEC section 3).
+    """The classification of every covered, unflagged cell of a position (docs/commands/analyze.md).
 
     ``probability[r][c]`` is ``None`` for uncovered cells, ``1.0`` for flags, and the
     exact mine probability otherwise (``None`` for uncertain cells when the total
@@ -63,7 +63,8 @@ class Analysis:
     #: Why the probabilities are estimates (or the certainties perhaps incomplete), when ``exact`` is false.
     why: str | None = None
     #: Whether some layout fits the position: True once that is settled (always, when ``exact``);
-    #: ``None`` when a budget ran out first (SPEC section 19). A position no layout fits raises instead.
+    #: ``None`` when a budget ran out first (docs/commands/analyze.md). A position no layout fits
+    #: raises instead.
     consistent: bool | None = True
     #: The number of layouts consistent with the position and the total, when it
     #: is counted exactly (total known, every component counted); else ``None``.
@@ -111,8 +112,9 @@ class Analysis:
         return {"rows": self.rows, "cols": self.cols, "mines": self.mines}
 
     def to_json(self) -> dict[str, Any]:
-        """The SPEC section 3 object, with SPEC section 19's ``exact``, ``consistent`` and (when not
-        exact) ``why``. (:func:`json_chunks` writes its text faster on big boards.)"""
+        """The object ``minesat analyze --json`` prints (docs/commands/analyze.md), with ``exact``,
+        ``consistent`` and (when not exact) ``why``. (:func:`json_chunks` writes its text faster on
+        big boards.)"""
         extra: dict[str, Any] = {} if self.exact else {"why": self.why}
         return {
             **self.to_json_head(),

@@ -1,4 +1,4 @@
-"""``minesat analyze``: classify every covered cell of one or more positions (SPEC section 3)."""
+"""``minesat analyze``: classify every covered cell of one or more positions (docs/commands/analyze.md)."""
 
 from __future__ import annotations
 
@@ -323,7 +323,7 @@ BYTES_PER_CELL = 400
 
 
 def too_small(budget: Budget, position: Position) -> str | None:
-    """Why ``budget`` cannot hold even the answer past a budget for ``position`` (SPEC section 19:
+    """Why ``budget`` cannot hold even the answer past a budget for ``position`` (docs/commands/analyze.md:
     such a budget is refused, exit 2); ``None`` when it can.
 
     >>> too_small(Budget(max_memory=10**6), Position.from_rows(["1?"]))  # doctest: +ELLIPSIS

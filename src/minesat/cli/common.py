@@ -78,7 +78,7 @@ __all__ = [
     "write_stdout",
 ]
 
-#: The first click when none is given (SPEC section 4), clipped to small boards.
+#: The first click when none is given (docs/commands/simulate.md), clipped to small boards.
 DEFAULT_START: Cell = (3, 3)
 
 #: The board options ``simulate`` and ``generate`` share (read them with :func:`board_size`).
@@ -99,7 +99,7 @@ StartOption = Annotated[
     typer.Option(help="First click as ROW,COL (0-based) or a cell name; default 3,3 clipped to the board."),
 ]
 
-#: Exit statuses, as SPEC promises them (docs/exit-status.md).
+#: Exit statuses, as docs/exit-status.md promises them.
 EXIT_INCONSISTENT = 1  # a position no layout satisfies
 EXIT_OUTPUT_FAILED = 1  # standard output, or an output file, could not be written
 EXIT_BAD_INPUT = 2  # unreadable file, bad option value

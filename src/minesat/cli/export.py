@@ -1,4 +1,4 @@
-"""``minesat export``: every stored game as one record, JSON Lines or CSV (SPEC section 7)."""
+"""``minesat export``: every stored game as one record, JSON Lines or CSV (docs/commands/export.md)."""
 
 from __future__ import annotations
 

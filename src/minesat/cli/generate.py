@@ -1,4 +1,4 @@
-"""``minesat generate``: seeded board sets, optionally no-guess (SPEC section 9)."""
+"""``minesat generate``: seeded board sets, optionally no-guess (docs/commands/generate.md)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""``minesat metrics``: 3BV, openings, islands and greedy ZiNi per layout (SPEC section 10)."""
+"""``minesat metrics``: 3BV, openings, islands and greedy ZiNi per layout (docs/commands/metrics.md)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""``minesat perfect``: the exact chance to win under perfect play (SPEC section 13)."""
+"""``minesat perfect``: the exact chance to win under perfect play (docs/perfect.md)."""
 
 from __future__ import annotations
 

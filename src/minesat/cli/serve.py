@@ -1,4 +1,4 @@
-"""``minesat serve``: the analyser, a game and the replay viewer in the browser (SPEC section 15)."""
+"""``minesat serve``: the analyser, a game and the replay viewer in the browser (docs/commands/serve.md)."""
 
 from __future__ import annotations
 

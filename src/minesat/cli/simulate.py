@@ -1,4 +1,4 @@
-"""``minesat simulate``: play many seeded games, store them, summarise (SPEC section 4)."""
+"""``minesat simulate``: play many seeded games, store them, summarise (docs/commands/simulate.md)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""``minesat sweep``: solvability against density over sizes, rules and strategies (SPEC 11, 18)."""
+"""``minesat sweep``: solvability against density by size, rule and strategy (docs/commands/sweep.md)."""
 
 from __future__ import annotations
 

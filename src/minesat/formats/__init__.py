@@ -1,4 +1,4 @@
-"""Board files: text (``.txt``/``.dat``), ``.mine``, ``.mbf`` and ``.json`` (SPEC section 2).
+"""Board files: text (``.txt``/``.dat``), ``.mine``, ``.mbf`` and ``.json`` (docs/boards.md).
 
 Replay files of real games (``.avf``, ``.rmv``, ``.mvf``, ``.evf``) are read by
 :func:`read_replay`, and ``.evf`` and ``.rmv`` written by :func:`write_replay`

@@ -71,7 +71,7 @@ def _refuse_unlisted(
 
 @dataclass(frozen=True)
 class PerfectResult(WinShare):
-    """The exact value of a game under perfect play (SPEC section 13).
+    """The exact value of a game under perfect play (docs/perfect.md).
 
     ``start`` is the given first click, or the best one when none was given;
     ``starts`` then holds the value of one cell of every class of cells the

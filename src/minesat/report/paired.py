@@ -1,4 +1,4 @@
-"""Two runs compared: game by game on the same boards (SPEC section 8), or side by side (section 18).
+"""Two runs compared: game by game on the same boards (docs/commands/report.md), or side by side.
 
 When two stores hold the same boards (their run configurations are equal once
 the strategy is set aside), game *i* of one and game *i* of the other were
@@ -150,7 +150,7 @@ class Paired:
 
 @dataclass(frozen=True)
 class Compared:
-    """Two runs that cannot be paired, compared as independent samples (SPEC section 18)."""
+    """Two runs that cannot be paired, compared as independent samples (docs/commands/report.md)."""
 
     a: str
     b: str

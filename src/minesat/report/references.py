@@ -1,4 +1,4 @@
-"""Published win rates beside the runs (SPEC section 18, ``--reference FILE.csv``).
+"""Published win rates beside the runs (docs/commands/report.md, ``--reference FILE.csv``).
 
 A reference file is CSV with a header row: ``source, rows, cols, mines, rule,
 start, rate`` and either ``games`` or ``low, high`` (a 95 % interval). Other

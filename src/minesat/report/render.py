@@ -230,7 +230,7 @@ def render_markdown(
 
 def render_json(summaries: Report | Sequence[Summary], paired: Sequence[Paired] = ()) -> str:
     """``{"report": "minesat", "version": 1, "runs", "paired", "compared", "references",
-    "warnings", "notes"}`` (SPEC sections 8 and 18).
+    "warnings", "notes"}`` (docs/commands/report.md).
 
     ``runs`` has one entry per run, each with its ``provenance`` and ``losses_detail``;
     ``paired`` one per two runs on the same boards (empty when none are), with the first

@@ -157,7 +157,7 @@ DEATH_BINS = 10
 
 @dataclass(frozen=True)
 class LossesDetail:
-    """Where and when the lost games of a run were lost (SPEC section 18, ``losses_detail``).
+    """Where and when the lost games of a run were lost (docs/commands/report.md, ``losses_detail``).
 
     The mean share uncovered at death hides a bimodal thing (games lost at the
     first guess, and games lost in the last 50/50); these counts show it.
@@ -230,9 +230,9 @@ class Summary:
     #: The fingerprint of the player whose games these are (None: unknown, or not from a store).
     player: str | None = None
     #: How many players the store holds games of: more than one and it is split by player,
-    #: each player's games a run of its own (SPEC section 18).
+    #: each player's games a run of its own (docs/commands/report.md).
     players_in_store: int = 1
-    #: What made the games (SPEC section 18): set by :func:`summarize_db`.
+    #: What made the games (docs/commands/report.md): set by :func:`summarize_db`.
     provenance: dict[str, Any] | None = None
 
     # Derived figures are properties so they cannot disagree with the counts.
@@ -623,7 +623,7 @@ def summarize_db(path: str | Path, label: str | None = None) -> Summary:
 def summarize_store(path: str | Path, label: str | None = None) -> list[Summary]:
     """The runs of the store at ``path``: one :class:`Summary`, or, when the store holds games of
     several players (``simulate --mix-players``), one per player, labelled with the player, so
-    that no win rate mixes two players' games (SPEC section 18)."""
+    that no win rate mixes two players' games (docs/commands/report.md)."""
     from minesat.provenance import short
     from minesat.store import ANY_PLAYER, GameStore
 
