@@ -39,6 +39,7 @@ __all__ = [
     "Move",
     "Position",
     "as_cell",
+    "cell_index",
     "cell_name",
     "check_size",
     "neighbour_table",
@@ -206,6 +207,22 @@ def on_board(cell: Cell, rows: int, cols: int) -> bool:
     return 0 <= cell[0] < rows and 0 <= cell[1] < cols
 
 
+def cell_index(cell: Cell | str, rows: int, cols: int) -> int:
+    """The row-major index of a cell (``(row, col)`` or its name) on a ``rows`` x ``cols`` board;
+    :class:`IndexError` off the board (a negative or too large index never wraps to another cell).
+
+    >>> cell_index("B1", 2, 30), cell_index((0, 29), 2, 30)
+    (30, 29)
+    >>> cell_index((0, 30), 2, 30)
+    Traceback (most recent call last):
+    IndexError: cell (0, 30) is off the 2x30 board
+    """
+    row, col = as_cell(cell) if isinstance(cell, str) else cell
+    if 0 <= row < rows and 0 <= col < cols:
+        return row * cols + col
+    raise IndexError(f"cell {cell!r} is off the {rows}x{cols} board")
+
+
 def check_size(rows: int, cols: int, limit: int | None = MAX_SIDE) -> None:
     """Raise :class:`ValueError` unless the board is at least 1x1 and at most ``limit`` a side.
 
@@ -356,10 +373,7 @@ class Position:
 
     def __getitem__(self, cell: Cell | str) -> int:
         """The state of a cell, given as ``(row, col)`` or by name; :class:`IndexError` off the board."""
-        row, col = as_cell(cell) if isinstance(cell, str) else cell
-        if 0 <= row < self.rows and 0 <= col < self.cols:
-            return self.cells[row * self.cols + col]
-        raise IndexError(f"cell {cell!r} is off the {self.rows}x{self.cols} board")
+        return self.cells[cell_index(cell, self.rows, self.cols)]
 
     def __str__(self) -> str:
         """The board drawn with row letters and column numbers, as ``minesat show`` draws it."""

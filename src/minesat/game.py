@@ -41,6 +41,7 @@ from minesat.board import (
     Move,
     Position,
     as_cell,
+    cell_index,
     cell_name,
     neighbour_table,
     neighbours,
@@ -130,10 +131,7 @@ class Game:
     # --- queries -------------------------------------------------------------
 
     def __getitem__(self, cell: Cell | str) -> int:
-        row, col = as_cell(cell) if isinstance(cell, str) else cell
-        if 0 <= row < self.rows and 0 <= col < self.cols:
-            return self.state[row * self.cols + col]
-        raise IndexError(f"cell {cell!r} is off the {self.rows}x{self.cols} board")
+        return self.state[cell_index(cell, self.rows, self.cols)]
 
     def __str__(self) -> str:
         return self.render()
