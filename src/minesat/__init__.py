@@ -64,7 +64,8 @@ __all__ = [
 ]
 
 if TYPE_CHECKING:
-    from minesat import board, simulate  # noqa: F401
+    # (``simulate`` is left out: it is the module minesat.simulate, made callable, and above this one.)
+    from minesat import board  # noqa: F401
     from minesat.analysis import analyze, explain
     from minesat.board import (
         COVERED,
@@ -88,7 +89,7 @@ def __getattr__(name: str) -> Any:
     if name == "simulate":
         # The module, callable: ``minesat.simulate(...)`` is minesat.simulate.simulate, and stays
         # so once ``import minesat.simulate`` has set this name to the module.
-        return importlib.import_module("minesat.simulate")
+        return importlib.import_module("minesat." + name)
     if name in _HOMES:
         return getattr(importlib.import_module(_HOMES[name]), name)
     if name == "board":
