@@ -4,6 +4,7 @@ it shows is short (a repr under 2,000 characters; the pictures are Jupyter's oth
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import subprocess
 import sys
@@ -12,8 +13,12 @@ from pathlib import Path
 
 import pytest
 
-pytest.importorskip("IPython")
-pytest.importorskip("pandas")
+# Looked for, not imported: importing IPython here would raise this test process's recursion limit
+# (to 3000) and pandas its memory, and other tests in the same process measure both.
+pytestmark = pytest.mark.skipif(
+    importlib.util.find_spec("IPython") is None or importlib.util.find_spec("pandas") is None,
+    reason="the session needs IPython and pandas (the test extra)",
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 

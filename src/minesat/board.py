@@ -458,11 +458,16 @@ class Layout:
 
     @classmethod
     def from_rows(cls, rows: Iterable[str]) -> Layout:
-        """Build from text rows, all as long as the first: ``*`` is a mine, anything else is not."""
+        """Build from text rows: ``*`` is a mine, anything else is not.
+
+        The board is as wide as the longest row: a shorter row holds no mine past its end, as a
+        layout file's rows may drop their trailing blanks (a position's rows may not: there a
+        missing cell would have to be guessed).
+        """
         if isinstance(rows, str):
             raise TypeError("rows must be a list of row strings, not one string (split it into lines)")
         lines = list(rows)
-        width = _width(lines)
+        width = max((len(line) for line in lines), default=0)
         mines = frozenset((r, c) for r, line in enumerate(lines) for c, ch in enumerate(line) if ch == "*")
         return cls(len(lines), width, mines)
 
