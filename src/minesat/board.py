@@ -149,8 +149,8 @@ def as_cell(cell: Cell | str, parameter: str = "cell") -> Cell:
     if isinstance(cell, str):
         try:
             return parse_cell(cell)
-        except ValueError as err:
-            raise ValueError(f"{parameter}: {err}") from None
+        except InvalidValue as err:
+            raise InvalidValue(err.message, parameter=parameter, value=cell) from None
     if isinstance(cell, tuple | list) and len(cell) == 2 and all(isinstance(x, int) for x in cell):
         return int(cell[0]), int(cell[1])
     raise TypeError(f"{parameter} must be a cell name like 'A7' or a (row, col) pair, not {cell!r}")
@@ -348,7 +348,7 @@ class Position:
 
         >>> Position.from_rows(["1x"])
         Traceback (most recent call last):
-        ValueError: row 1, column 2: 'x' is not a position character (one of ? * F . 0-8 or blank)
+        minesat.errors.InvalidValue: row 1, column 2: 'x' is not a position character (one of ? * F . 0-8 or blank)
         """
         lines = list(rows)
         if isinstance(rows, str):
@@ -359,7 +359,7 @@ class Position:
             for c, ch in enumerate(line):
                 state = _POSITION_CHARS.get(ch)
                 if state is None:
-                    raise ValueError(
+                    raise InvalidValue(
                         f"row {r + 1}, column {c + 1}: {ch!r} is not a position character "
                         "(one of ? * F . 0-8 or blank)"
                     )
@@ -429,7 +429,7 @@ def _width(lines: list[str]) -> int:
     for r, line in enumerate(lines):
         if len(line) != width:
             wide = plural(len(line), "cell")
-            raise ValueError(f"row {r + 1} is {wide} wide, row 1 {width}: rows must be equally long")
+            raise InvalidValue(f"row {r + 1} is {wide} wide, row 1 {width}: rows must be equally long")
     return width
 
 #: Characters allowed in a text-format position, for the readers' error messages.

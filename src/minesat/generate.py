@@ -57,9 +57,11 @@ class FirstClick(enum.StrEnum):
 
         >>> FirstClick("openning")
         Traceback (most recent call last):
-        ValueError: unknown first-click rule 'openning' (the rules: opening, safe, any)
+        minesat.errors.InvalidValue: rule: unknown first-click rule 'openning' (the rules: opening, safe, any)
         """
-        raise ValueError(f"unknown first-click rule {value!r} (the rules: {', '.join(r.value for r in cls)})")
+        rules = tuple(r.value for r in cls)
+        said = f"unknown first-click rule {value!r} (the rules: {', '.join(rules)})"
+        raise InvalidValue(said, parameter="rule", value=value, choices=rules)
 
 
 @dataclass(frozen=True)
@@ -99,7 +101,8 @@ class BoardSpec:
                start: Cell | str | None = None) -> BoardSpec:
         """The board of a preset (``beginner``, ``intermediate``, ``expert``)."""
         if name not in PRESETS:
-            raise ValueError(f"unknown preset {name!r} (the presets: {', '.join(PRESETS)})")
+            said = f"unknown preset {name!r} (the presets: {', '.join(PRESETS)})"
+            raise InvalidValue(said, parameter="name", value=name, choices=tuple(PRESETS))
         return cls(*PRESETS[name], rule=rule, start=start)
 
     def __repr__(self) -> str:
@@ -126,7 +129,7 @@ class BoardSpec:
     def game_seed(self, seed: int, index: int) -> int:
         """The seed of game ``index`` of a run seeded ``seed`` on this board (:func:`game_seed`)."""
         if self.start is None:
-            raise ValueError("a game's seed depends on its start: give the spec a start")
+            raise InvalidValue("a game's seed depends on its start: give the spec a start", parameter="start")
         return game_seed(self.rows, self.cols, self.mines, rule=self.rule, start=self.start, seed=seed,
                          index=index)
 

@@ -38,7 +38,7 @@ from functools import partial
 
 from minesat.analysis import Analysis, Analyzer
 from minesat.board import COVERED, FLAG, Cell, Layout, Position, neighbour_table
-from minesat.errors import MinesatError
+from minesat.errors import InvalidValue, MinesatError
 from minesat.exact.budget import Budget, OverBudget, watching
 from minesat.game import Game, Status
 from minesat.generate import BoardSpec, FirstClick, check_mine_count, generate_layout, kept_clear
@@ -437,7 +437,8 @@ def generate_boards(
     """
     spec.check()
     if spec.start is None:
-        raise ValueError("a board set needs a start: the first click keeps the rule's cells clear")
+        raise InvalidValue("a board set needs a start: the first click keeps the rule's cells clear",
+                           parameter="start")
     analyzer = Analyzer() if no_guess else None
     deadline = None if seconds is None else time.monotonic() + seconds
     for index in range(count):

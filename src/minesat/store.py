@@ -144,7 +144,7 @@ class RunConfig:
     ((3, 3), BoardSpec(16, 30, 99, rule='opening', start='D4'))
     >>> RunConfig(9, 9, 10, rule="openning", start="D4", seed=0)
     Traceback (most recent call last):
-    ValueError: unknown first-click rule 'openning' (the rules: opening, safe, any)
+    minesat.errors.InvalidValue: rule: unknown first-click rule 'openning' (the rules: opening, safe, any)
     """
 
     rows: int

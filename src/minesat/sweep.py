@@ -458,7 +458,7 @@ class SweepPoint:
     won_guesses_sq_total: int = 0
     fatal_guesses: int = 0  # guesses that hit a mine (each ended its game)
     db: str = ""
-    #: What made the point's games (SPEC section 18), as ``minesat report`` gives a run's;
+    #: What made the point's games (docs/commands/report.md), as ``minesat report`` gives a run's;
     #: its ``command`` is the ``minesat simulate`` that plays (or resumes) the point alone.
     provenance: dict[str, Any] | None = dataclasses.field(default=None, hash=False)
 
@@ -724,9 +724,9 @@ def run_sweep(
     :func:`minesat.simulate.check_player`); a complete point is only read, and
     reported with the player that played it. Then the games every point lacks are
     played on one pool (``workers`` local processes, by default this one alone,
-    ``None`` every core, as ``minesat sweep`` plays, or the Dask cluster at ``scheduler``), point after point in curve order, the next
-    point's games starting as soon as a worker is free. Each batch comes back
-    with the fingerprint of the player that played it (checked, as
+    ``None`` every core, as ``minesat sweep`` plays, or the Dask cluster at ``scheduler``),
+    point after point in curve order, the next point's games starting as soon as a worker is
+    free. Each batch comes back with the fingerprint of the player that played it (checked, as
     :func:`minesat.simulate.run` checks it) and is stored as it ends, with the
     point's session, so a sweep stopped at any moment resumes where it stopped.
     ``batch_fn`` exists for tests of the plumbing.

@@ -655,7 +655,7 @@ def _summarize_part(store: Any, which: Any, player: str | None, label: str | Non
 def store_provenance(
     store: Any, which: Any, player: str | None, *, command: str | None, games_sha256: str
 ) -> dict[str, Any]:
-    """The ``provenance`` (SPEC section 18) of the games of ``which`` (a fingerprint, None, or
+    """The ``provenance`` (docs/commands/report.md) of the games of ``which`` (a fingerprint, None, or
     ``ANY_PLAYER``) in ``store``, whose one player is ``player`` (None: unknown, or several).
 
     From the sessions that stored them; a store made before minesat recorded sessions gives
