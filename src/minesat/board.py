@@ -348,7 +348,7 @@ class Position:
 
         >>> Position.from_rows(["1x"])
         Traceback (most recent call last):
-        minesat.errors.InvalidValue: row 1, column 2: 'x' is not a position character (one of ? * F . 0-8 or blank)
+        minesat.errors.InvalidValue: row 1, column 2: 'x' is not a position character (? * F . 0-8 or blank)
         """
         lines = list(rows)
         if isinstance(rows, str):
@@ -361,7 +361,7 @@ class Position:
                 if state is None:
                     raise InvalidValue(
                         f"row {r + 1}, column {c + 1}: {ch!r} is not a position character "
-                        "(one of ? * F . 0-8 or blank)"
+                        "(? * F . 0-8 or blank)"
                     )
                 cells.append(state)
         return cls(len(lines), width, tuple(cells), mines)
