@@ -60,29 +60,11 @@ from minesat.stats import wilson
 from minesat.store import ANY_PLAYER, GameStore, RunConfig
 
 __all__ = [
-    "MAX_POINTS",
-    "MAX_SWEEP_POINTS",
-    "Crossing",
-    "Curve",
-    "CurvePlan",
-    "Sweep",
-    "SweepPlan",
-    "SweepPoint",
-    "SweepProgress",
-    "density_text",
-    "effective_density",
-    "mean_interval",
-    "mines_at",
-    "mines_text",
-    "parse_densities",
-    "parse_mines",
-    "parse_sizes",
-    "plan_sweep",
-    "point_db",
-    "preset_sizes",
-    "run_sweep",
+    "MAX_POINTS", "MAX_SWEEP_POINTS", "Crossing", "Curve", "CurvePlan", "Sweep", "SweepPlan", "SweepPoint",
+    "SweepProgress", "density_text", "effective_density", "mean_interval", "mines_at", "mines_text",
+    "parse_densities", "parse_mines", "parse_sizes", "plan_sweep", "point_db", "preset_sizes", "run_sweep",
     "split_list",
-]
+]  # fmt: skip
 
 #: At most this many values in one ``--mines`` or ``--density`` list: a typo like
 #: 1:100000 should not start a week of work.

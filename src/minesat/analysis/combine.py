@@ -51,6 +51,31 @@ if TYPE_CHECKING:
 
     from minesat.analysis.constraints import Component
 
+__all__ = [
+    "CUT",
+    "LINEAR_WORK_FLOOR",
+    "LINEAR_WORK_PER_CELL",
+    "TOLERANCE",
+    "WORK_BUDGET",
+    "Cells",
+    "CloseWeights",
+    "HasCells",
+    "NoLayout",
+    "NotClose",
+    "Split",
+    "TooMuchWork",
+    "Weighed",
+    "binomial_row",
+    "certain_by_feasibility",
+    "close_weights",
+    "cut_tables",
+    "exact_weights",
+    "read_weights",
+    "times",
+    "total_adds_nothing",
+    "trimmed",
+]
+
 #: Most work the exact combination of parts may take, in units of one
 #: product of two 2000-bit integers (a product of longer integers counts as
 #: several). Past it the close road weighs the probabilities (:func:`close_weights`);

@@ -43,6 +43,19 @@ if TYPE_CHECKING:
 
     from minesat.analysis.arrays import Numbers, Open
 
+__all__ = [
+    "DAMPING",
+    "PAIR_CHUNK",
+    "ROUNDS",
+    "SETTLED",
+    "belief_propagation",
+    "estimate_parts",
+    "estimate_position",
+    "pair_rule",
+    "propagate",
+    "propagate_beliefs",
+]
+
 #: Rounds of belief propagation, and how much of the old message each round keeps.
 ROUNDS = 30
 DAMPING = 0.5
@@ -235,7 +248,7 @@ def estimate_position(
     the undecided cells next to numbers, and the mines left over for the others. Each step
     checks the budget it runs under (:func:`~minesat.exact.budget.checkpoint`: ``clock``,
     else the one watching already) and, past it, answers with what it has. Propagation
-    runs whole under a ``clock`` (only its memory budget stops it; SPEC section 19 promises
+    runs whole under a ``clock`` (only its memory budget stops it; docs/commands/analyze.md promises
     what it proves, and it costs about a microsecond a cell); the beliefs stop where the
     clock says. The certainties found are certain whatever is cut.
     ``consistent`` is ``None`` unless propagation settled every number (then the position

@@ -293,7 +293,7 @@ def _explain(
 
 
 def _write_json(analysis: Analysis, path: str) -> None:
-    """The analysis as one JSON line (SPEC section 3), written a piece at a time: on a 1000x1000
+    """The analysis as one JSON line (docs/commands/analyze.md), written a piece at a time: on a 1000x1000
     board the line is some 20 MB, and building it whole would double the memory held."""
     out = sys.stdout
     for chunk in json_chunks(analysis, {"file": path}):
