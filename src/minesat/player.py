@@ -60,7 +60,6 @@ __all__ = [
     "AnalysisEngine",
     "GameRecord",
     "Guess",
-    "Reason",
     "RiskyMove",
     "SafestCell",
     "SafestRowMajor",
@@ -433,7 +432,8 @@ def play_game(
     the board or the layout breaks the rule there.
 
     >>> lay = Layout.from_rows(["*  ", "   ", "   "])
-    >>> [(str(g.move), g.probability, g.uncovered) for g in play_game(lay, "A2", rule="any", strategy="safest").guesses]
+    >>> record = play_game(lay, "A2", rule="any", strategy="safest")
+    >>> [(str(g.move), g.probability, g.uncovered) for g in record.guesses]
     [('A2', 0.1111111111111111, 0)]
     """
     began = time.perf_counter()

@@ -9,7 +9,7 @@
 - ``minesat.simulate("expert", 200)``: many games, as records for a table (:func:`minesat.simulate.simulate`).
 
 >>> record = play("beginner", seed=2, strategy="safest")
->>> record.won, record.moves[0]
+>>> record.won, str(record.moves[0])
 (True, 'D4')
 """
 

@@ -78,7 +78,6 @@ __all__ = [
     "MAX_SEED_DIGITS",
     "PREFLAG",
     "PROOF_NODES",
-    "UNFLAG",
     "AutoStep",
     "GameChanged",
     "GameError",
