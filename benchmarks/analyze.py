@@ -44,7 +44,7 @@ def expert_positions(
             mines,
             start=START,
             rule="opening",
-            seed=game_seed(rows, cols, mines, "opening", START, seed, i),
+            seed=game_seed(rows, cols, mines, rule="opening", start=START, seed=seed, index=i),
         )
         rng = random.Random(i)
         game = Game(layout)

@@ -19,6 +19,7 @@ import time
 
 from minesat.analysis import Analyzer
 from minesat.board import Layout
+from minesat.generate import BoardSpec
 from minesat.noguess import generate_boards, solve_by_proof
 from minesat.player import SafestCell, play_game
 
@@ -27,7 +28,7 @@ START = (3, 3)
 
 def minesat_case(rows: int, cols: int, mines: int, boards: int, seed: int) -> None:
     began = time.perf_counter()
-    made = list(generate_boards(rows, cols, mines, boards, start=START, seed=seed, no_guess=True))
+    made = list(generate_boards(BoardSpec(rows, cols, mines, start=START), boards, seed=seed, no_guess=True))
     seconds = time.perf_counter() - began
     by = {m: sum(1 for b in made if b.method and b.method.value == m) for m in ("rejection", "repair")}
     tries = sum(b.tries or 0 for b in made)

@@ -149,7 +149,7 @@ def generated_boards(
     [10, 10]
     """
     for index in range(first, first + games):
-        s = game_seed(rows, cols, mines, rule, start, seed, index)
+        s = game_seed(rows, cols, mines, rule=rule, start=start, seed=seed, index=index)
         yield Board(index, generate_layout(rows, cols, mines, start=start, rule=rule, seed=s), s)
 
 

@@ -96,7 +96,7 @@ def main() -> None:
     tallies: dict[str, Tally] = {}
     won = 0
     for i in range(args.games):
-        seed = game_seed(rows, cols, mines, args.first_click, (r, c), args.seed, i)
+        seed = game_seed(rows, cols, mines, rule=args.first_click, start=(r, c), seed=args.seed, index=i)
         layout = generate_layout(rows, cols, mines, start=(r, c), rule=args.first_click, seed=seed)
         recorder = Recorder(get_strategy(args.strategy))
         record = play_game(layout, (r, c), strategy=recorder, rule=args.first_click)  # type: ignore[arg-type]

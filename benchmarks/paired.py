@@ -89,7 +89,8 @@ def make_strategy(setting: str) -> BestGuess:
 def play_one(job: tuple[int, int, int, str, tuple[int, int], int, int, str]) -> dict[str, object]:
     rows, cols, mines, rule, start, seed, index, setting = job
     layout = generate_layout(
-        rows, cols, mines, start=start, rule=rule, seed=game_seed(rows, cols, mines, rule, start, seed, index)
+        rows, cols, mines, start=start, rule=rule,
+        seed=game_seed(rows, cols, mines, rule=rule, start=start, seed=seed, index=index)
     )
     strategy = make_strategy(setting)
     began = time.process_time()

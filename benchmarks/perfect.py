@@ -216,7 +216,8 @@ def table_row(
     every = [board.cell(i) for i in board.orbit_representatives()]
     if start is not None and rule is not FirstClick.OPENING:
         start = (0, 0)
-    starts = [s for s in (every if start is None else [start]) if mines_fit(rows, cols, mines, s, rule)]
+    starts = [s for s in (every if start is None else [start])
+              if mines_fit(rows, cols, mines, start=s, rule=rule)]
     record: dict = {
         "rows": rows, "cols": cols, "mines": mines, "cells": rows * cols, "rule": rule.value,
         "starts_tried": "every class" if start is None else "given", "classes": len(starts),
@@ -270,7 +271,8 @@ def add_strategies(record: dict, done: list[dict]) -> None:
             return
     record["strategies"], record["strategy_seconds"] = {}, {}
     for name in STRATEGIES:
-        count = strategy_wins(record["rows"], record["cols"], record["mines"], record["rule"], start, name)
+        count = strategy_wins(record["rows"], record["cols"], record["mines"], rule=record["rule"],
+                              start=start, strategy=name)
         record["strategies"][name] = count.wins
         record["strategy_seconds"][name] = round(count.seconds, 2)
 
@@ -321,7 +323,7 @@ def recount(out: Path, strategy: str, max_cells: int) -> None:
             continue
         start = tuple(record["start"])
         size = (record["rows"], record["cols"], record["mines"])
-        count = strategy_wins(*size, record["rule"], start, strategy)
+        count = strategy_wins(*size, rule=record["rule"], start=start, strategy=strategy)
         print(f"{line(record)}: {strategy} {counts[strategy]} -> {count.wins} ({count.seconds:.0f} s)",
               flush=True)
         counts[strategy] = count.wins
@@ -425,7 +427,7 @@ def verify() -> None:
                 solver = PerfectPlay(rows, cols, mines, max_states=None)
                 boards += 1
                 for start, rule in product(product(range(rows), range(cols)), RULES):
-                    if not mines_fit(rows, cols, mines, start, rule):
+                    if not mines_fit(rows, cols, mines, start=start, rule=rule):
                         continue
                     ours = solver.start_value(start, rule)
                     theirs = brute.start(start, rule.value)
@@ -454,7 +456,8 @@ def gaps(table_path: Path, out: Path, strategy: str) -> None:
         if r["strategies"][strategy] == r["wins"]:
             continue
         start = tuple(r["start"])
-        report = strategy_gaps(r["rows"], r["cols"], r["mines"], r["rule"], start, strategy)
+        report = strategy_gaps(r["rows"], r["cols"], r["mines"], rule=r["rule"], start=start,
+                               strategy=strategy)
         name = f"{r['rows']}x{r['cols']}/{r['mines']} {r['rule']} {cell_name(start)}"
         boards.append({
             "board": name, "layouts": report.layouts, "perfect": report.perfect, "wins": report.wins,
@@ -611,7 +614,7 @@ def compare(table_path: Path, strategies: list[str], max_layouts: int, rule: str
         start = tuple(r["start"])
         cells = []
         for name in strategies:
-            count = strategy_wins(r["rows"], r["cols"], r["mines"], rule, start, name)
+            count = strategy_wins(r["rows"], r["cols"], r["mines"], rule=rule, start=start, strategy=name)
             short[name] += r["wins"] - count.wins
             seconds[name] += count.seconds
             cells.append(str(count.wins))

@@ -28,7 +28,7 @@ import time
 
 from minesat.analysis import Analysis
 from minesat.board import COVERED, FLAG, PRESETS, Cell, Layout, Position
-from minesat.generate import game_seed, generate_layout
+from minesat.generate import generate_layout
 from minesat.player import DEFAULT_STRATEGY, GameRecord, get_strategy, play_game
 from minesat.simulate import play_indices
 from minesat.stats import wilson
@@ -168,7 +168,7 @@ def suite(scale: float, seed: int, strategy: str) -> None:
     generate_layout(9, 9, 10, start=(2, 2), rule="opening", seed=0)  # warm imports
     for label, rows, cols, mines, start, games in SUITE:
         n = max(1, round(games * scale))
-        config = RunConfig(rows, cols, mines, "opening", start, seed, strategy)
+        config = RunConfig(rows, cols, mines, rule="opening", start=start, seed=seed, strategy=strategy)
         ours, theirs, wins, same = compare(config, n)
         print(
             f"{label:<16} {n:5d} games  minesat {n / ours:8.1f} games/s ({ours / n * 1000:7.2f} ms)  "
@@ -209,14 +209,15 @@ def main(argv: list[str] | None = None) -> None:
         rows, cols, mines = args.rows or rows, args.cols or cols, args.mines or mines
         args.preset = "custom"
     r, c = (int(x) for x in args.start.split(","))
-    config = RunConfig(rows, cols, mines, args.rule, (r, c), args.seed, args.strategy)
+    config = RunConfig(rows, cols, mines, rule=args.rule, start=(r, c), seed=args.seed,
+                       strategy=args.strategy)
     print(
         f"{args.preset} {rows}x{cols}/{mines}, first click {args.rule} at {r},{c}, seed {args.seed}, "
         f"strategy {args.strategy}; {args.games} games on one core ({platform.python_version()}, "
         f"{platform.machine()})"
     )
     # The layouts are generated inside both timings alike; check they are the games a run plays.
-    assert game_seed(rows, cols, mines, args.rule, (r, c), args.seed, 0) == play_indices(config, [0])[0].seed
+    assert config.spec.game_seed(args.seed, 0) == play_indices(config, [0])[0].seed
     generate_layout(rows, cols, mines, start=(r, c), rule=args.rule, seed=0)  # warm imports
 
     ours, ours_wall, ours_cpu = play_all(config, args.games)

@@ -55,7 +55,7 @@ def worker() -> None:
     for line in sys.stdin:
         rows, cols, mines, rule, start, seed, index, strategy = json.loads(line)
         start = tuple(start)
-        game = game_seed(rows, cols, mines, rule, start, seed, index)
+        game = game_seed(rows, cols, mines, rule=rule, start=start, seed=seed, index=index)
         layout = generate_layout(rows, cols, mines, start=start, rule=rule, seed=game)
         began = time.process_time()
         record = play_game(layout, start, strategy=get_strategy(strategy), rule=rule)

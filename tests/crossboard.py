@@ -61,7 +61,7 @@ def _draw(rnd: random.Random) -> Position:
     shape = rnd.choices(list(SHAPES), weights=list(SHAPES.values()))[0]
     rule = rnd.choice(list(FirstClick))
     start = (rnd.randrange(rows), rnd.randrange(cols))
-    free = rows * cols - len(kept_clear(start, rows, cols, rule))
+    free = rows * cols - len(kept_clear(rows, cols, start=start, rule=rule))
     # Mostly the densities people play (10-25 %), sometimes anything.
     density = rnd.uniform(0.08, 0.3) if rnd.random() < 0.8 else rnd.random()
     mines = min(free, round(density * rows * cols))

@@ -57,7 +57,7 @@ def play_suite(
     """Play games 0..games-1 of a seed-0 run with these options, summarised."""
     out = []
     for i in range(games):
-        seed = game_seed(rows, cols, mines, rule, start, 0, i)
+        seed = game_seed(rows, cols, mines, rule=rule, start=start, seed=0, index=i)
         layout = generate_layout(rows, cols, mines, start=start, rule=rule, seed=seed)
         record = play_game(layout, start, strategy=get_strategy(strategy), rule=rule)
         out.append(summary(record))

@@ -42,7 +42,7 @@ def guessed_positions(rows: int, cols: int, mines: int, games: int) -> list[Posi
     try:
         start = (3, 3)
         for i in range(games):
-            seed = game_seed(rows, cols, mines, "opening", start, 0, i)
+            seed = game_seed(rows, cols, mines, rule="opening", start=start, seed=0, index=i)
             layout = generate_layout(rows, cols, mines, start=start, rule="opening", seed=seed)
             play_game(layout, start, strategy=get_strategy("best"), rule="opening")
     finally:

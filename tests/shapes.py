@@ -75,7 +75,7 @@ class Shape:
 
 def most_mines(rows: int, cols: int, rule: FirstClick | str = FirstClick.ANY, start: Cell = (0, 0)) -> int:
     """The most mines a ``rows`` x ``cols`` board holds with ``start`` kept as ``rule`` says."""
-    return rows * cols - len(kept_clear(start, rows, cols, FirstClick(rule)))
+    return rows * cols - len(kept_clear(rows, cols, start=start, rule=FirstClick(rule)))
 
 
 def draw_shape(rng: random.Random, max_cells: int = SIDE * SIDE) -> Shape:

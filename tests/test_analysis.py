@@ -162,7 +162,7 @@ def played_games(draw: st.DrawFn, max_side: int = 8, max_steps: int = 6) -> Play
     cols = draw(st.integers(1, max_side))
     rule = draw(st.sampled_from(list(FirstClick)))
     start = (draw(st.integers(0, rows - 1)), draw(st.integers(0, cols - 1)))
-    free = rows * cols - len(kept_clear(start, rows, cols, rule))
+    free = rows * cols - len(kept_clear(rows, cols, start=start, rule=rule))
     mines = draw(st.integers(0, free))
     seed = draw(st.integers(0, 2**32))
     layout = generate_layout(rows, cols, mines, start=start, rule=rule, seed=seed)

@@ -59,7 +59,7 @@ def test_generated_boards_are_the_simulated_games() -> None:
 
     boards = list(bench.generated_boards(16, 30, 99, "opening", (3, 3), 0, 5, 2))
     assert [b.index for b in boards] == [5, 6]
-    seed = game_seed(16, 30, 99, "opening", (3, 3), 0, 6)
+    seed = game_seed(16, 30, 99, rule="opening", start=(3, 3), seed=0, index=6)
     assert boards[1].layout == generate_layout(16, 30, 99, start=(3, 3), rule="opening", seed=seed)
     assert boards[0].digest != boards[1].digest
 

@@ -75,8 +75,8 @@ def test_neighbours_at_corners_edges_and_middle() -> None:
     assert sorted(neighbours((0, 1), 1, 3)) == [(0, 0), (0, 2)]
 
 
-def test_position_from_rows_pads_and_reads_every_character() -> None:
-    pos = Position.from_rows(["?*F .0", "12345678", ""], mines=3)
+def test_position_from_rows_reads_every_character() -> None:
+    pos = Position.from_rows(["?*F .0  ", "12345678", "        "], mines=3)
     assert (pos.rows, pos.cols, pos.mines) == (3, 8, 3)
     assert pos.cells[:8] == (COVERED, FLAG, FLAG, 0, 0, 0, 0, 0)
     assert pos.cells[8:16] == tuple(range(1, 9))
@@ -118,3 +118,37 @@ def test_the_neighbour_table_lists_each_cells_neighbours_in_their_order(rows: in
         for c in range(cols)
     )
     assert neighbour_table(rows, cols) == expected
+
+
+def test_position_from_rows_refuses_short_rows_and_unknown_characters() -> None:
+    """Rows given in code are taken as they are: a short row is a mistake, not padding (issue 43)."""
+    with pytest.raises(ValueError, match="row 2 is 1 cell wide, row 1 2: rows must be equally long"):
+        Position.from_rows(["1?", "1"])
+    with pytest.raises(ValueError, match=r"row 1, column 2: 'x' is not a position character"):
+        Position.from_rows(["1x"])
+    # A layout's short row holds no mine past its end, as in a layout file.
+    assert Layout.from_rows(["*  ", "", "  *"]) == Layout(3, 3, frozenset({(0, 0), (2, 2)}))
+    with pytest.raises(TypeError, match="not one string"):
+        Position.from_rows("1?")
+
+
+def test_positions_index_within_the_board_and_by_name() -> None:
+    pos = Position.from_rows(["1?" * 15, "??" * 15])
+    assert pos["A2"] == pos[0, 1] == COVERED and pos[1, 0] == COVERED
+    for off in [(0, 30), (2, 0), (-1, 0), (0, -1)]:
+        with pytest.raises(IndexError, match="off the 2x30 board"):
+            pos[off]
+    with pytest.raises(ValueError, match="not a cell"):
+        pos["5E"]
+
+
+def test_positions_and_layouts_print_as_boards_with_short_reprs() -> None:
+    pos = Position.from_rows(["1?", "*2"], mines=2)
+    assert str(pos).splitlines() == ["  1 2", "A 1 ?", "B * 2"]
+    assert eval(repr(pos), {"Position": Position}) == pos
+    big = Position.covered(1000, 1000, 1)
+    assert repr(big) == "<Position 1000x1000, mines=1: 1,000,000 cells covered>"
+    lay = Layout.from_rows(["*  ", "   "])
+    assert str(lay).splitlines()[1:] == ["A * 1  ", "B 1 1  "]
+    assert eval(repr(lay), {"Layout": Layout}) == lay
+    assert len(repr(Layout(1000, 1000, frozenset({(0, 0)})))) < 80

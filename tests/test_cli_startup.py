@@ -110,7 +110,10 @@ def test_import_minesat_keeps_every_name_it_had() -> None:
     import minesat
     import minesat.board
 
-    for name in minesat.__all__:
+    before = ["COVERED", "FLAG", "PRESETS", "Action", "Cell", "Layout", "Move", "Position", "cell_name",
+              "parse_cell"]  # what it exported before the front door (issue 43)
+    assert set(before) <= set(minesat.__all__)
+    for name in before:
         assert getattr(minesat, name) is getattr(minesat.board, name)
     assert minesat.board is sys.modules["minesat.board"]
     assert set(minesat.__all__) <= set(dir(minesat))

@@ -117,7 +117,7 @@ def test_one_refusal_for_too_many_layouts_with_its_numbers() -> None:
     assert memory.listing_bytes is not None and memory.listing_bytes > memory.max_memory == 10**9
     # A whole board whose layouts are too many is the same refusal, whichever way it is counted.
     with pytest.raises(ListingRefused) as caught:
-        perfect_play(30, 30, 200, "opening", (0, 0))
+        perfect_play(30, 30, 200, rule="opening", start=(0, 0))
     assert caught.value.what == "layouts" and caught.value.at_least is False
     with pytest.raises(ListingRefused) as caught:
         perfect_from_position(Position(1000, 1000, (-1,) * 10**6, 10**5))
@@ -132,7 +132,7 @@ def test_the_web_says_the_refusal_from_its_fields() -> None:
 
 def test_each_face_names_the_budget_its_own_way() -> None:
     with pytest.raises(PastBudget) as caught:
-        perfect_play(1, 40, 2, "opening", (0, 0), max_states=20)
+        perfect_play(1, 40, 2, rule="opening", start=(0, 0), max_states=20)
     stop = caught.value
     assert stop.what == "states" and stop.states > 20
     assert "max_states=20" in str(stop) and "--max-states" not in str(stop)  # the library's words

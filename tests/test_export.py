@@ -116,7 +116,7 @@ def test_every_record_carries_its_run_and_seeds_are_digits(tmp_path):
         assert (r["rows"], r["cols"], r["mines"], r["rule"], r["start"]) == (9, 9, 10, "opening", "3,3")
         assert (r["strategy"], r["player"], r["run_seed"]) == ("safest", player_fingerprint("safest"), "3")
         # A string of digits, read back by any JSON reader as every digit of the seed.
-        assert r["seed"] == str(game_seed(9, 9, 10, "opening", (3, 3), 3, i))
+        assert r["seed"] == str(game_seed(9, 9, 10, rule="opening", start=(3, 3), seed=3, index=i))
         assert f'"seed": "{r["seed"]}"' in line
 
 

@@ -87,7 +87,7 @@ def test_every_proven_move_of_best_is_what_a_fresh_analysis_proves(board: str) -
     failures: list[str] = []
     checked = 0
     for game in range(GAMES or suite_games):
-        seed = game_seed(rows, cols, mines, "opening", start, 0, game)
+        seed = game_seed(rows, cols, mines, rule="opening", start=start, seed=0, index=game)
         layout = generate_layout(rows, cols, mines, start=start, rule="opening", seed=seed)
         engine = CheckedEngine()
         trace: list[Step] = []

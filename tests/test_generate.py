@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from minesat.generate import FirstClick, game_seed, generate_layout, opening_area
+from minesat.generate import BoardSpec, FirstClick, game_seed, generate_layout, opening_area
 
 
 @pytest.mark.parametrize("start", [(3, 3), (0, 0), (8, 8), (0, 4)])
@@ -56,12 +56,12 @@ def test_same_seed_same_layout_different_seed_different_layout() -> None:
 
 
 def test_game_seeds_are_a_pure_function_of_the_run() -> None:
-    args = (16, 30, 99, "opening", (3, 3), 7)
-    seeds = [game_seed(*args, i) for i in range(100)]
-    assert seeds == [game_seed(*args, i) for i in range(100)]
+    spec = BoardSpec(16, 30, 99, rule="opening", start=(3, 3))
+    seeds = [spec.game_seed(7, i) for i in range(100)]
+    assert seeds == [game_seed(16, 30, 99, rule="opening", start=(3, 3), seed=7, index=i) for i in range(100)]
     assert len(set(seeds)) == 100
     assert all(0 <= s < 2**63 for s in seeds)
-    assert game_seed(16, 30, 99, "opening", (3, 3), 8, 0) not in seeds
+    assert game_seed(16, 30, 99, rule="opening", start=(3, 3), seed=8, index=0) not in seeds
 
 
 @pytest.mark.parametrize(

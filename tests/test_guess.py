@@ -365,7 +365,7 @@ def test_pruning_the_look_ahead_never_changes_its_choice(position: Position) -> 
 @pytest.mark.parametrize("index", range(3))
 def test_pruning_keeps_every_choice_of_expert_games(index: int) -> None:
     """Every guess of whole expert games, ranked with and without pruning."""
-    seed = game_seed(16, 30, 99, "opening", (3, 3), 5, index)
+    seed = game_seed(16, 30, 99, rule="opening", start=(3, 3), seed=5, index=index)
     layout = generate_layout(16, 30, 99, start=(3, 3), seed=seed)
     strategy = BestGuess(endgame=False)
     game = Game(layout)
@@ -401,7 +401,8 @@ def test_strategy_names() -> None:
 def test_games_with_best_never_uncover_a_proven_mine(index: int) -> None:
     rows, cols, mines, start = 16, 30, 99, (3, 3)
     layout = generate_layout(rows, cols, mines, start=start, rule="opening",
-                             seed=game_seed(rows, cols, mines, "opening", start, 0, index))
+                             seed=game_seed(rows, cols, mines, rule="opening", start=start, seed=0,
+                                            index=index))
     record = play_game(layout, start, strategy=BestGuess())
     again = play_game(layout, start, strategy=BestGuess())
     assert (record.won, record.moves, record.guesses) == (again.won, again.moves, again.guesses)
@@ -659,7 +660,7 @@ def test_hunting_never_acts_once_the_game_has_an_opening() -> None:
     # Under the opening rule the first click shows 0: the games are move for move the same.
     for index in range(40):
         layout = generate_layout(9, 9, 10, start=(4, 4), rule=FirstClick.OPENING,
-                                 seed=game_seed(9, 9, 10, "opening", (4, 4), 5, index))
+                                 seed=game_seed(9, 9, 10, rule="opening", start=(4, 4), seed=5, index=index))
         games = [play_game(layout, (4, 4), strategy=get_strategy(name), rule=FirstClick.OPENING)
                  for name in ("best", "best-no-hunt")]
         assert games[0].moves == games[1].moves
@@ -667,7 +668,7 @@ def test_hunting_never_acts_once_the_game_has_an_opening() -> None:
     differ = 0
     for index in range(30):
         layout = generate_layout(16, 30, 99, start=(0, 0), rule=FirstClick.SAFE,
-                                 seed=game_seed(16, 30, 99, "safe", (0, 0), 5, index))
+                                 seed=game_seed(16, 30, 99, rule="safe", start=(0, 0), seed=5, index=index))
         games = [play_game(layout, (0, 0), strategy=get_strategy(name), rule=FirstClick.SAFE)
                  for name in ("best", "best-no-hunt")]
         differ += games[0].moves != games[1].moves

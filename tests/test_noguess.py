@@ -15,7 +15,7 @@ from minesat.analysis import Analyzer
 from minesat.board import Layout
 from minesat.cli import app
 from minesat.formats.boardset import read_boardset
-from minesat.generate import game_seed, generate_layout, kept_clear
+from minesat.generate import BoardSpec, game_seed, generate_layout, kept_clear
 from minesat.noguess import (
     Method,
     NoGuessError,
@@ -47,12 +47,12 @@ def test_a_mine_on_the_start_is_not_solved_under_any() -> None:
 
 
 def test_expert_boards_are_won_by_the_safest_player_without_a_guess() -> None:
-    boards = list(generate_boards(16, 30, 99, 3, start=(3, 3), seed=1, no_guess=True))
-    assert [b.game for b in boards] == [0, 1, 2]
+    boards = list(generate_boards(BoardSpec(16, 30, 99, start=(3, 3)), 3, seed=1, no_guess=True))
+    assert [b.index for b in boards] == [0, 1, 2]
     for board in boards:
         assert board.method is Method.REJECTION and board.tries is not None and board.tries >= 1
         assert board.layout.mine_count == 99
-        assert not kept_clear((3, 3), 16, 30, "opening") & board.layout.mines
+        assert not kept_clear(16, 30, start=(3, 3), rule="opening") & board.layout.mines
         record = play_game(board.layout, (3, 3), strategy=SafestCell(), rule="opening")
         assert record.won and record.guesses == ()
 
@@ -71,7 +71,7 @@ def test_repair_makes_dense_boards_solvable_and_keeps_the_rule() -> None:
         board = generate_no_guess(9, 9, 24, start=start, rule=rule, seed=2, rejection_tries=0)
         assert board.method is Method.REPAIR
         assert board.layout.mine_count == 24
-        assert not kept_clear(start, 9, 9, rule) & board.layout.mines
+        assert not kept_clear(9, 9, start=start, rule=rule) & board.layout.mines
         record = play_game(board.layout, start, rule=rule)
         assert record.won and record.guesses == ()
 
@@ -83,11 +83,11 @@ def test_expert_sized_board_with_140_mines_by_repair() -> None:
 
 
 def test_same_seed_same_boards_and_plain_sets_match_simulate() -> None:
-    a = list(generate_boards(9, 9, 12, 4, start=(2, 2), seed=9, no_guess=True))
-    b = list(generate_boards(9, 9, 12, 4, start=(2, 2), seed=9, no_guess=True))
+    a = list(generate_boards(BoardSpec(9, 9, 12, start=(2, 2)), 4, seed=9, no_guess=True))
+    b = list(generate_boards(BoardSpec(9, 9, 12, start=(2, 2)), 4, seed=9, no_guess=True))
     assert a == b
-    for board in generate_boards(9, 9, 12, 3, start=(2, 2), seed=9):
-        seed = game_seed(9, 9, 12, "opening", (2, 2), 9, board.game)
+    for board in generate_boards(BoardSpec(9, 9, 12, start=(2, 2)), 3, seed=9):
+        seed = game_seed(9, 9, 12, rule="opening", start=(2, 2), seed=9, index=board.index)
         assert board.seed == seed
         assert board.layout == generate_layout(9, 9, 12, start=(2, 2), rule="opening", seed=seed)
 
@@ -342,5 +342,5 @@ def test_a_sets_time_limit_is_named_as_given() -> None:
     from minesat.noguess import NoGuessTimeout
 
     with pytest.raises(NoGuessTimeout, match=r"found within 0\.3 s \("):
-        list(generate_boards(2, 2, 2, 2, start=(0, 0), rule="safe", no_guess=True, max_tries=10**8,
+        list(generate_boards(BoardSpec(2, 2, 2, start=(0, 0), rule="safe"), 2, no_guess=True, max_tries=10**8,
                              seconds=0.3))

@@ -52,7 +52,7 @@ CASES = [(r, c, m) for n in range(1, 13) for r, c in shapes(n) for m in mine_cou
 
 def fits(rows: int, cols: int, mines: int, start: tuple[int, int], rule: str) -> bool:
     try:
-        check_mine_count(rows, cols, mines, start, rule)
+        check_mine_count(rows, cols, mines, start=start, rule=rule)
     except ValueError:
         return False
     return True
@@ -76,7 +76,7 @@ def test_every_start_and_rule_matches_the_brute_force(rows_cols: tuple[int, int]
 
 def test_best_start_is_the_best_of_every_start() -> None:
     brute = BruteForce(3, 3, 2)
-    result = perfect_play(3, 3, 2, "safe")
+    result = perfect_play(3, 3, 2, rule="safe")
     chances = {s: brute.start(s, "safe") for s in product(range(3), range(3))}
     best = max(w / n for w, n in chances.values())
     assert result.win_probability == best
@@ -123,10 +123,10 @@ def test_strategy_count_is_what_the_player_wins(
         play_game(layout, start, strategy=get_strategy(strategy), rule=rule).won
         for layout in every_layout(rows, cols, mines, start, rule)
     )
-    counted = strategy_wins(rows, cols, mines, rule, start, strategy)
+    counted = strategy_wins(rows, cols, mines, rule=rule, start=start, strategy=strategy)
     assert counted.wins == played
-    assert counted.layouts == perfect_play(rows, cols, mines, rule, start).layouts
-    assert counted.wins <= perfect_play(rows, cols, mines, rule, start).wins
+    assert counted.layouts == perfect_play(rows, cols, mines, rule=rule, start=start).layouts
+    assert counted.wins <= perfect_play(rows, cols, mines, rule=rule, start=start).wins
 
 
 # --- from a position ------------------------------------------------------------------------
@@ -244,7 +244,7 @@ def test_flags_count_as_mines() -> None:
 
 def test_past_the_budget_says_how_far_it_got() -> None:
     with pytest.raises(PastBudget, match=r"past max_states=10: stopped at start 1 of 3") as caught:
-        perfect_play(4, 4, 4, "safe", max_states=10)
+        perfect_play(4, 4, 4, rule="safe", max_states=10)
     assert caught.value.states == 11
     assert 0 <= caught.value.settled < caught.value.layouts
 
@@ -255,7 +255,7 @@ def test_progress_is_reported() -> None:
 
     every, search.PROGRESS_EVERY = search.PROGRESS_EVERY, 8
     try:
-        perfect_play(4, 4, 4, "safe", (1, 1), progress=lambda *a: seen.append(a))
+        perfect_play(4, 4, 4, rule="safe", start=(1, 1), progress=lambda *a: seen.append(a))
     finally:
         search.PROGRESS_EVERY = every
     assert seen and all(s % 8 == 0 and 0 <= done <= total for s, done, total in seen)
@@ -265,8 +265,8 @@ def test_past_the_time_limit_says_how_far_it_got() -> None:
     # The clock is watched from the start, listing included: a limit of 0 stops before the first state.
     said = r"past time_limit=0 s: stopped at start B2 with 0.0% of its layouts settled after 0 states"
     with pytest.raises(PastBudget, match=said):
-        perfect_play(4, 4, 4, "safe", (1, 1), time_limit=0.0)
-    assert perfect_play(4, 4, 4, "safe", (1, 1), time_limit=None).wins == 914
+        perfect_play(4, 4, 4, rule="safe", start=(1, 1), time_limit=0.0)
+    assert perfect_play(4, 4, 4, rule="safe", start=(1, 1), time_limit=None).wins == 914
 
 
 def test_a_position_past_its_budget_says_how_far_it_got() -> None:
@@ -301,7 +301,7 @@ def test_what_cannot_be_listed_is_refused_before_anything_is_built(
     rows: int, cols: int, mines: int, rule: str, said: str
 ) -> None:
     with pytest.raises(PastBudget, match="start A1 has " + re.escape(said)):
-        perfect_play(rows, cols, mines, rule)
+        perfect_play(rows, cols, mines, rule=rule)
 
 
 def test_a_negative_total_is_a_clear_value_error() -> None:

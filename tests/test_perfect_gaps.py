@@ -38,7 +38,7 @@ def test_every_gap_of_safest_on_3x3_is_what_the_brute_force_finds(rule: str) -> 
         brute = BruteForce(3, 3, mines)
         for start in product(range(3), range(3)):
             try:
-                report = strategy_gaps(3, 3, mines, rule, start, "safest")
+                report = strategy_gaps(3, 3, mines, rule=rule, start=start, strategy="safest")
             except ValueError:
                 continue  # the mines do not fit around this start
             for gap in report.gaps:
@@ -62,8 +62,8 @@ def test_every_gap_of_safest_on_3x3_is_what_the_brute_force_finds(rule: str) -> 
 def test_the_gaps_add_up_to_the_whole_shortfall(
     rows: int, cols: int, mines: int, rule: str, start: Cell, strategy: str
 ) -> None:
-    report = strategy_gaps(rows, cols, mines, rule, start, strategy)
-    assert report.wins == strategy_wins(rows, cols, mines, rule, start, strategy).wins
+    report = strategy_gaps(rows, cols, mines, rule=rule, start=start, strategy=strategy)
+    assert report.wins == strategy_wins(rows, cols, mines, rule=rule, start=start, strategy=strategy).wins
     assert report.perfect == PerfectPlay(rows, cols, mines, max_states=None).start_value(start, rule).wins
     assert report.wins < report.perfect
     assert sum(g.lost for g in report.gaps) == report.perfect - report.wins
@@ -72,11 +72,11 @@ def test_the_gaps_add_up_to_the_whole_shortfall(
 
 
 def test_no_gap_where_the_strategy_is_perfect() -> None:
-    report = strategy_gaps(3, 4, 3, "safe", (0, 0), "best")
+    report = strategy_gaps(3, 4, 3, rule="safe", start=(0, 0), strategy="best")
     assert report.wins == report.perfect and report.gaps == ()
     assert report.guesses > 0  # it did guess: every guess was as good as the best
 
 
 def test_any_is_refused_with_the_reason() -> None:
     with pytest.raises(ValueError, match="those under 'safe'"):
-        strategy_gaps(3, 3, 2, "any", (0, 0), "best")
+        strategy_gaps(3, 3, 2, rule="any", start=(0, 0), strategy="best")

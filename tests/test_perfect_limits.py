@@ -51,7 +51,7 @@ def run_capped(*args: str, cap_mb: int, seconds: float = 60.0) -> tuple[int, str
 
 def test_a_row_of_300_cells_is_searched_without_recursing_as_deep_as_the_game() -> None:
     """The game on a 1x300 row is 296 states deep: the search keeps its own stack."""
-    result = perfect_play(1, 300, 1, "opening", (0, 0))
+    result = perfect_play(1, 300, 1, rule="opening", start=(0, 0))
     # The mine is always found: the cascade from A1 stops at the 1 beside it.
     assert (result.wins, result.layouts, result.states) == (298, 298, 296)
 
@@ -74,7 +74,7 @@ def test_the_look_alikes_of_a_40x40_board_are_found_without_deep_recursion() -> 
                     if ((u == v) | (u == MINE) | (v == MINE)).all():
                         expected.add((x, y))
     assert found == expected  # none: one mine anywhere leaves a number no other layout shows
-    assert perfect_play(40, 40, 1, "opening", (0, 0)).wins == 1596
+    assert perfect_play(40, 40, 1, rule="opening", start=(0, 0)).wins == 1596
 
 
 def test_a_component_as_long_as_the_board_is_listed_without_deep_recursion() -> None:
@@ -91,7 +91,7 @@ def test_a_component_as_long_as_the_board_is_listed_without_deep_recursion() -> 
 
 def test_a_strategy_is_counted_on_a_row_of_1000_cells_without_recursing() -> None:
     """The strategy's game tree down a row: a guess, then a cascade splitting at every cell."""
-    count = strategy_wins(1, 1000, 1, "opening", (0, 0), "safest")
+    count = strategy_wins(1, 1000, 1, rule="opening", start=(0, 0), strategy="safest")
     assert (count.wins, count.layouts) == (998, 998)
 
 
@@ -111,7 +111,7 @@ def test_a_strategy_is_counted_on_a_row_of_1000_cells_without_recursing() -> Non
 def test_a_game_with_one_layout_is_answered_on_any_board(
     mines: int, rule: str, start: tuple[int, int], wins: int, layouts: int
 ) -> None:
-    result = perfect_play(1000, 1000, mines, rule, start)
+    result = perfect_play(1000, 1000, mines, rule=rule, start=start)
     assert (result.wins, result.layouts, result.states) == (wins, layouts, 0)
 
 
@@ -149,13 +149,13 @@ def test_the_time_limit_is_kept_in_the_search(clock: FakeClock) -> None:
     """A limit the clock reaches at the 20th state (counted on a first run stopped there by
     ``max_states``) stops the search there: the clock is read at every state, not every 4 096 (on
     4x8 with 7 mines under ``any`` a state takes milliseconds, 4 096 of them many seconds)."""
-    board = (1, 40, 2, "opening", (0, 0))  # 104 states
+    board = {"rows": 1, "cols": 40, "mines": 2, "rule": "opening", "start": (0, 0)}  # 104 states
     clock.step = 0.0  # a first run counts the readings up to the 20th state
     with pytest.raises(PastBudget, match=r"past max_states=20"):
-        perfect_play(*board, max_states=20)  # type: ignore[arg-type]
+        perfect_play(**board, max_states=20)  # type: ignore[arg-type]
     readings, clock.readings, clock.step = clock.readings, 0, 0.01
     with pytest.raises(PastBudget, match=r"past time_limit=\d+(\.\d+)? s: stopped at start A1") as stopped:
-        perfect_play(*board, time_limit=readings * 0.01)  # type: ignore[arg-type]
+        perfect_play(**board, time_limit=readings * 0.01)  # type: ignore[arg-type]
     assert 19 <= stopped.value.states <= 23
 
 
@@ -186,9 +186,9 @@ def test_a_board_far_past_any_listing_is_refused_without_counting_its_layouts(
     monkeypatch.setattr(game, "comb", small_only)
     said = re.escape("start A1 has 6.0e141748 layouts: more than the 4000000 the search lists")
     with pytest.raises(PastBudget, match=said):
-        perfect_play(961, 490, 235_445, "safe", (0, 0), time_limit=2.0)
+        perfect_play(961, 490, 235_445, rule="safe", start=(0, 0), time_limit=2.0)
     with pytest.raises(PastBudget, match=re.escape("start A1 has 4.0e9 layouts: more than")):
-        perfect_play(300, 300, 2, "safe", (0, 0), time_limit=2.0)  # small enough to count exactly
+        perfect_play(300, 300, 2, rule="safe", start=(0, 0), time_limit=2.0)  # small enough to count exactly
 
 
 def test_the_time_limit_and_memory_budget_hold_for_the_strategy_counts(
@@ -199,10 +199,10 @@ def test_the_time_limit_and_memory_budget_hold_for_the_strategy_counts(
     said = (r"^past time_limit=1 s while counting safest's wins: .* settled after (\d+) positions; "
             r"raise time_limit= or leave out strategy=$")
     with pytest.raises(PastBudget, match=said) as stopped:
-        strategy_wins(1, 40, 2, "opening", (0, 0), "safest", time_limit=1.0)
+        strategy_wins(1, 40, 2, rule="opening", start=(0, 0), strategy="safest", time_limit=1.0)
     assert 0 < int(re.search(said, str(stopped.value))[1]) <= 50  # type: ignore[index]
     with pytest.raises(PastBudget, match=r"^past the memory budget of 0.001 MB while counting safest"):
-        strategy_wins(1, 40, 2, "opening", (0, 0), "safest", max_memory=1000)
+        strategy_wins(1, 40, 2, rule="opening", start=(0, 0), strategy="safest", max_memory=1000)
     # The command: its clock stands still through the search and runs once the count begins, which
     # the limit then stops; the search's states are the run's.
     from typer.testing import CliRunner
@@ -345,7 +345,7 @@ def test_the_parts_for_workers_are_listed_within_the_memory_budget_given(
     from minesat.perfect.parallel import parallel_start_values
 
     monkeypatch.setattr(budget, "MAX_LISTING", 100)  # 3x3 with a mine needs more, far less than 1 GB
-    values, _ = parallel_start_values(3, 3, 1, "safe", [(0, 0)], workers=1, max_memory=10**9)
+    values, _ = parallel_start_values(3, 3, 1, rule="safe", starts=[(0, 0)], workers=1, max_memory=10**9)
     assert (values[0].wins, values[0].layouts) == (8, 8)
 
 

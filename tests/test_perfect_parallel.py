@@ -27,9 +27,9 @@ def test_two_workers_give_what_one_gives(
     start: tuple[int, int] | None,
 ) -> None:
     monkeypatch.setattr(perfect_game, "PARALLEL_FROM", 0)  # small boards too go to the workers
-    alone = perfect_play(rows, cols, mines, rule, start, max_states=None)
+    alone = perfect_play(rows, cols, mines, rule=rule, start=start, max_states=None)
     seen: list[tuple[int, int, int]] = []
-    shared = perfect_play(rows, cols, mines, rule, start, max_states=None, workers=2,
+    shared = perfect_play(rows, cols, mines, rule=rule, start=start, max_states=None, workers=2,
                           progress=lambda *a: seen.append(a))
     assert (shared.start, shared.wins, shared.layouts) == (alone.start, alone.wins, alone.layouts)
     assert shared.starts == alone.starts
@@ -40,18 +40,19 @@ def test_two_workers_give_what_one_gives(
 def test_past_the_budget_names_the_part(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(perfect_game, "PARALLEL_FROM", 0)
     with pytest.raises(PastBudget, match=r"past max_states=5 on the layouts where A1 shows \d"):
-        perfect_play(4, 5, 5, "safe", (0, 0), max_states=5, workers=2)
+        perfect_play(4, 5, 5, rule="safe", start=(0, 0), max_states=5, workers=2)
 
 
 def test_a_dask_cluster_gives_what_one_process_gives() -> None:
     # The test extra installs dask: a missing install must fail here, not skip.
     import dask.distributed as distributed
 
-    alone = perfect_play(4, 4, 4, "safe", None, max_states=None)
+    alone = perfect_play(4, 4, 4, rule="safe", start=None, max_states=None)
     with distributed.LocalCluster(
         n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
     ) as cluster:
-        shared = perfect_play(4, 4, 4, "safe", None, max_states=None, scheduler=cluster.scheduler_address)
+        shared = perfect_play(4, 4, 4, rule="safe", start=None, max_states=None,
+                              scheduler=cluster.scheduler_address)
     assert (shared.start, shared.wins, shared.layouts, shared.starts) == (
         alone.start, alone.wins, alone.layouts, alone.starts
     )
@@ -59,4 +60,4 @@ def test_a_dask_cluster_gives_what_one_process_gives() -> None:
 
 def test_an_unreachable_scheduler_is_one_clear_error() -> None:
     with pytest.raises(SchedulerError, match=r"cannot reach the Dask scheduler at tcp://127\.0\.0\.1:1"):
-        perfect_play(3, 3, 1, "safe", None, max_states=None, scheduler="tcp://127.0.0.1:1")
+        perfect_play(3, 3, 1, rule="safe", start=None, max_states=None, scheduler="tcp://127.0.0.1:1")

@@ -33,7 +33,7 @@ MINES_DAT = read_layout(Path(__file__).resolve().parents[1] / "puzzles" / "mines
 
 def seeded(preset: str, index: int, rule: str = "opening", start: Cell = (3, 3)) -> Layout:
     rows, cols, mines = PRESETS[preset]
-    seed = game_seed(rows, cols, mines, rule, start, 0, index)
+    seed = game_seed(rows, cols, mines, rule=rule, start=start, seed=0, index=index)
     return generate_layout(rows, cols, mines, start=start, rule=rule, seed=seed)
 
 
@@ -114,7 +114,7 @@ def play_dense(index: int) -> None:
     """Dense small boards force many guesses and losses: the loop's hardest cases."""
     for rule in FirstClick:
         start = (index % 5, index // 5 % 6)
-        seed = game_seed(5, 6, 9, rule, start, 1, index)
+        seed = game_seed(5, 6, 9, rule=rule, start=start, seed=1, index=index)
         layout = generate_layout(5, 6, 9, start=start, rule=rule, seed=seed)
         check_game(layout, start, rule.value)
 
@@ -330,7 +330,7 @@ def settle(game: Game, analyzer: Analyzer) -> None:
 @pytest.mark.parametrize("index", range(12))
 def test_oracle_greedy_choice_is_exact_on_small_boards(index: int) -> None:
     start = (2, 2)
-    seed = game_seed(5, 5, 6, "safe", start, 2, index)
+    seed = game_seed(5, 5, 6, rule="safe", start=start, seed=2, index=index)
     layout = generate_layout(5, 5, 6, start=start, rule="safe", seed=seed)
     risky = solve_oracle(layout, start, "safe")
     analyzer = Analyzer()

@@ -460,7 +460,7 @@ def test_fatal_boards_replay_each_lost_game_to_the_guess_that_lost_it(tmp_path) 
         run(config, 60, workers=1, store=store)
         lost = [g for g in store.games() if not g.won]
     boards = list(fatal_boards(path, limit=3))
-    assert [b.game for b in boards] == [g.index for g in lost[:3]]
+    assert [b.index for b in boards] == [g.index for g in lost[:3]]
     for board, game in zip(boards, lost, strict=False):
         layout = generate_layout(9, 9, 10, start=(3, 3), rule="opening", seed=game.seed)
         cell = board.move.cell

@@ -355,4 +355,4 @@ def test_board_set_runs_name_their_boards_by_line(tmp_path) -> None:
     # A board set's boards are its lines: no seed, and so no layout file or replay command.
     pair = Paired("a", "b", 6, 2, 1, 1, 2, only_a_games=(1,), only_b_games=(4,), seeds={1: 0, 4: 0})
     boards = paired_boards(pair, run["config"])
-    assert [(b.game, b.seed, b.layout, b.replay) for b in boards] == [(g, None, None, ()) for g in (1, 4)]
+    assert [(b.index, b.seed, b.layout, b.replay) for b in boards] == [(g, None, None, ()) for g in (1, 4)]

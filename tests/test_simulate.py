@@ -63,7 +63,7 @@ def test_play_indices_plays_the_seeded_layouts() -> None:
     games = play_indices(BEGINNER, [5, 0, 3])
     assert [g.index for g in games] == [5, 0, 3]
     for g in games:
-        seed = game_seed(9, 9, 10, "opening", (3, 3), 11, g.index)
+        seed = game_seed(9, 9, 10, rule="opening", start=(3, 3), seed=11, index=g.index)
         assert g.seed == seed
         layout = generate_layout(9, 9, 10, start=(3, 3), rule="opening", seed=seed)
         record = play_game(layout, (3, 3), rule="opening")

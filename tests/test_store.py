@@ -126,7 +126,7 @@ def test_strategy_is_part_of_the_configuration(tmp_path: Path) -> None:
     path = tmp_path / "run.sqlite"
     GameStore(path, CONFIG).close()
     with pytest.raises(ConfigMismatchError):
-        GameStore(path, RunConfig(9, 9, 10, "opening", (3, 3), 7, strategy="safest-rowmajor"))
+        GameStore(path, RunConfig(9, 9, 10, rule="opening", start=(3, 3), seed=7, strategy="safest-rowmajor"))
 
 
 def test_opening_needs_an_existing_store(tmp_path: Path) -> None:

@@ -18,6 +18,7 @@ from typer.testing import CliRunner
 import minesat
 import minesat.sweep as sweep_module
 from minesat.cli import app
+from minesat.generate import BoardSpec
 from minesat.provenance import player_fingerprint, short
 from minesat.report import summarize_db
 from minesat.report.sweep import curve_style, render_sweep_html, render_sweep_markdown
@@ -128,7 +129,8 @@ def test_curves_are_every_size_rule_and_strategy_ordered_by_size():
      ("safe", (0, 0), 1), ("safe", (3, 3), 1), ("any", (3, 3), 0)],
 )  # fmt: skip
 def test_effective_density_is_over_the_cells_the_rule_does_not_keep_clear(rule, start, clear):
-    assert effective_density(99, 16, 30, rule, start) == 99 / (480 - clear)
+    spec = BoardSpec(16, 30, 99, rule=rule, start=start)
+    assert effective_density(spec) == 99 / (480 - clear) and len(spec.kept_clear()) == clear
 
 
 def test_an_impossible_point_is_named_before_anything_runs(tmp_path):

@@ -25,7 +25,7 @@ def run(*args: str | Path) -> Result:
 def test_one_mine_that_does_not_fit() -> None:
     message = "1 mine does not fit on a 1x1 board with the safe rule at A1 (at most 0)"
     with pytest.raises(ValueError, match=f"^{re.escape(message)}$"):
-        check_mine_count(1, 1, 1, (0, 0), "safe")
+        check_mine_count(1, 1, 1, start=(0, 0), rule="safe")
     result = run("simulate", "--rows", "1", "--cols", "1", "--mines", "1", "--first-click", "safe",
                  "--games", "1")
     assert result.exit_code == 2 and result.stderr == f"minesat: {message}\n"

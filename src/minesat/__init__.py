@@ -5,36 +5,68 @@ positions, layouts) -> ``formats`` (files) -> ``game`` / ``generate`` (the
 rules) -> ``analysis`` (what a position proves) -> ``player`` (full games) ->
 ``simulate`` (many games, stored) -> ``report`` (statistics) -> ``cli``.
 
-The names below come from :mod:`minesat.board`, imported when one of them is first asked for
-(PEP 562), so that ``import minesat`` (and ``minesat --version``) costs next to nothing:
+The library's front door (:mod:`minesat.shortcuts`), each loaded when first used (PEP 562), so
+that ``import minesat`` (and ``minesat --version``) costs next to nothing:
 
 >>> import minesat
+>>> minesat.analyze("puzzles/partial.dat")
+Analysis(9x9, 10 mines: 8 safe, 7 mines, 0 uncertain, exact)
+>>> minesat.explain("puzzles/partial.dat", "A7")
+Explanation('A7 is safe because of A9, B8')
 >>> minesat.Position.from_rows(["1?"]).rows
 1
+
+``minesat.play(...)`` plays a game and ``minesat.simulate(...)`` many (docs/library.md).
 """
 
 from __future__ import annotations
 
+import importlib
 import sys
 from typing import TYPE_CHECKING, Any
 
 __version__ = "0.1.0"
+
+#: Where each name of the front door lives.
+_HOMES = {
+    "analyze": "minesat.analysis",
+    "explain": "minesat.analysis",
+    "read_position": "minesat.formats",
+    "read_layout": "minesat.formats",
+    "play": "minesat.shortcuts",
+    "BoardSpec": "minesat.generate",
+    "FirstClick": "minesat.generate",
+    "Game": "minesat.game",
+    **dict.fromkeys(["COVERED", "FLAG", "PRESETS", "Action", "Cell", "Layout"], "minesat.board"),
+    **dict.fromkeys(["Move", "Position", "cell_name", "parse_cell"], "minesat.board"),
+}
 
 __all__ = [
     "COVERED",
     "FLAG",
     "PRESETS",
     "Action",
+    "BoardSpec",
     "Cell",
+    "FirstClick",
+    "Game",
     "Layout",
     "Move",
     "Position",
+    "analyze",
     "cell_name",
+    "explain",
     "parse_cell",
+    "play",
+    "read_layout",
+    "read_position",
+    "simulate",
 ]
 
 if TYPE_CHECKING:
+    # (``simulate`` is left out: it is the module minesat.simulate, made callable, and above this one.)
     from minesat import board  # noqa: F401
+    from minesat.analysis import analyze, explain
     from minesat.board import (
         COVERED,
         FLAG,
@@ -47,13 +79,21 @@ if TYPE_CHECKING:
         cell_name,
         parse_cell,
     )
+    from minesat.formats import read_layout, read_position
+    from minesat.game import Game
+    from minesat.generate import BoardSpec, FirstClick
+    from minesat.shortcuts import play
 
 
 def __getattr__(name: str) -> Any:
-    if name in __all__ or name == "board":
-        import minesat.board
-
-        return minesat.board if name == "board" else getattr(minesat.board, name)
+    if name == "simulate":
+        # The module, callable: ``minesat.simulate(...)`` is minesat.simulate.simulate, and stays
+        # so once ``import minesat.simulate`` has set this name to the module.
+        return importlib.import_module("minesat." + name)
+    if name in _HOMES:
+        return getattr(importlib.import_module(_HOMES[name]), name)
+    if name == "board":
+        return importlib.import_module("minesat.board")
     raise AttributeError(f"module 'minesat' has no attribute {name!r}")
 
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import sys
 
+__all__ = ["main"]
+
 
 def main() -> None:
     """Load the command line and run it; Ctrl-C while it loads is said as in any command."""

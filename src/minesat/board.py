@@ -19,12 +19,37 @@ from __future__ import annotations
 
 import enum
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 
 from minesat.errors import InvalidValue
 from minesat.words import plural
+
+__all__ = [
+    "COVERED",
+    "FLAG",
+    "MAX_SIDE",
+    "POSITION_CHARACTERS",
+    "PRESETS",
+    "SHORT_REPR_CELLS",
+    "Action",
+    "Cell",
+    "Layout",
+    "Move",
+    "Position",
+    "as_cell",
+    "cell_index",
+    "cell_name",
+    "check_size",
+    "neighbour_table",
+    "neighbours",
+    "on_board",
+    "parse_cell",
+    "parse_row",
+    "render_grid",
+    "row_name",
+]
 
 Cell = tuple[int, int]
 
@@ -77,7 +102,7 @@ def parse_row(letters: str) -> int:
 
 
 def cell_name(cell: Cell) -> str:
-    """The SPEC name of a cell: row letters then 1-based column.
+    """The name of a cell (docs/cells-and-moves.md): row letters then 1-based column.
 
     >>> cell_name((0, 4))
     'A5'
@@ -107,6 +132,28 @@ def parse_cell(text: str) -> Cell:
     if m := _CELL_PAIR.match(text):
         return int(m.group(1)), int(m.group(2))
     raise InvalidValue(f"not a cell: {text!r} (expected a name like A5 or ROW,COL like 0,4)")
+
+
+def as_cell(cell: Cell | str, parameter: str = "cell") -> Cell:
+    """A cell given as a ``(row, col)`` pair or by its name (``"A7"``, or ``"0,6"``).
+
+    Every function of the library that takes a cell takes either, through this.
+    ``parameter`` names the argument in the error a wrong value raises.
+
+    >>> as_cell("A7"), as_cell((0, 6)), as_cell([2, 3])
+    ((0, 6), (0, 6), (2, 3))
+    >>> as_cell(7, "start")
+    Traceback (most recent call last):
+    TypeError: start must be a cell name like 'A7' or a (row, col) pair, not 7
+    """
+    if isinstance(cell, str):
+        try:
+            return parse_cell(cell)
+        except InvalidValue as err:
+            raise InvalidValue(err.message, parameter=parameter, value=cell) from None
+    if isinstance(cell, tuple | list) and len(cell) == 2 and all(isinstance(x, int) for x in cell):
+        return int(cell[0]), int(cell[1])
+    raise TypeError(f"{parameter} must be a cell name like 'A7' or a (row, col) pair, not {cell!r}")
 
 
 def neighbours(cell: Cell, rows: int, cols: int) -> Iterator[Cell]:
@@ -160,6 +207,22 @@ def on_board(cell: Cell, rows: int, cols: int) -> bool:
     return 0 <= cell[0] < rows and 0 <= cell[1] < cols
 
 
+def cell_index(cell: Cell | str, rows: int, cols: int) -> int:
+    """The row-major index of a cell (``(row, col)`` or its name) on a ``rows`` x ``cols`` board;
+    :class:`IndexError` off the board (a negative or too large index never wraps to another cell).
+
+    >>> cell_index("B1", 2, 30), cell_index((0, 29), 2, 30)
+    (30, 29)
+    >>> cell_index((0, 30), 2, 30)
+    Traceback (most recent call last):
+    IndexError: cell (0, 30) is off the 2x30 board
+    """
+    row, col = as_cell(cell) if isinstance(cell, str) else cell
+    if 0 <= row < rows and 0 <= col < cols:
+        return row * cols + col
+    raise IndexError(f"cell {cell!r} is off the {rows}x{cols} board")
+
+
 def check_size(rows: int, cols: int, limit: int | None = MAX_SIDE) -> None:
     """Raise :class:`ValueError` unless the board is at least 1x1 and at most ``limit`` a side.
 
@@ -170,6 +233,37 @@ def check_size(rows: int, cols: int, limit: int | None = MAX_SIDE) -> None:
         raise InvalidValue(f"a board needs at least one row and one column, not {rows}x{cols}")
     if limit is not None and (rows > limit or cols > limit):
         raise InvalidValue(f"board must be at most {limit} rows by {limit} columns, not {rows}x{cols}")
+
+
+# --- drawing -----------------------------------------------------------------
+
+#: How a cell state is drawn: ``?`` covered, ``*`` flag, blank for 0, else its number.
+_DISPLAY = {COVERED: "?", FLAG: "*", 0: " ", **{n: str(n) for n in range(1, 9)}}
+
+#: Boards of at most this many cells show all their rows in their ``repr`` (an expert
+#: board's is under 2,000 characters); larger ones show their size.
+SHORT_REPR_CELLS = 16 * 30
+
+
+def render_grid(rows: int, cols: int, char: Callable[[Cell], str], width: int | None = None) -> str:
+    """Draw a board with row letters down the side and column numbers across the top.
+
+    Every column is as wide as the widest column number (or ``width``, if wider),
+    so the grid stays aligned past 9 columns and past 26 rows.
+
+    >>> print(render_grid(2, 3, lambda cell: "?"))
+      1 2 3
+    A ? ? ?
+    B ? ? ?
+    """
+    width = max(len(str(cols)), width or 0)
+    label = len(row_name(rows - 1))
+    header = " " * (label + 1) + " ".join(str(c + 1).rjust(width) for c in range(cols))
+    lines = [header]
+    for r in range(rows):
+        cells = " ".join(char((r, c)).rjust(width) for c in range(cols))
+        lines.append(f"{row_name(r).ljust(label)} {cells}")
+    return "\n".join(lines)
 
 
 # --- moves -------------------------------------------------------------------
@@ -184,7 +278,7 @@ class Action(enum.Enum):
 
 @dataclass(frozen=True)
 class Move:
-    """A move in SPEC notation: ``A5`` uncover, ``A5*`` flag, ``A5-`` unflag, ``A5+`` chord.
+    """A move in move notation: ``A5`` uncover, ``A5*`` flag, ``A5-`` unflag, ``A5+`` chord.
 
     >>> Move.parse("B6")
     Move(cell=(1, 5), action=<Action.UNCOVER: ''>)
@@ -197,6 +291,7 @@ class Move:
 
     @classmethod
     def parse(cls, text: str) -> Move:
+        """A move from its move notation; :class:`ValueError` names what is wrong with the text."""
         text = text.strip()
         action = Action.UNCOVER
         if text and text[-1] in "*-+":
@@ -219,8 +314,14 @@ class Position:
     number of mines when known.
 
     >>> p = Position.from_rows(["1?", "??"], mines=1)
-    >>> p[0, 0], p[0, 1] == COVERED, p.mines
+    >>> p[0, 0], p["A2"] == COVERED, p.mines
     (1, True, 1)
+    >>> print(p)
+      1 2
+    A 1 ?
+    B ? ?
+    >>> p
+    Position.from_rows(['1?', '??'], mines=1)
     """
 
     rows: int
@@ -239,13 +340,30 @@ class Position:
 
     @classmethod
     def from_rows(cls, rows: Iterable[str], mines: int | None = None) -> Position:
-        """Build from row strings in the text format (``?`` covered, ``*``/``F`` flag, digits)."""
+        """Build from row strings in the text format (``?`` covered, ``*``/``F`` flag, blank, ``.``
+        or ``0`` empty, ``1``-``8`` numbers); every row as long as the first.
+
+        A board file may drop a row's trailing blanks (:mod:`minesat.formats` pads them); rows
+        given in code are taken as they are, so a short row is refused, not padded.
+
+        >>> Position.from_rows(["1x"])
+        Traceback (most recent call last):
+        minesat.errors.InvalidValue: row 1, column 2: 'x' is not a position character (? * F . 0-8 or blank)
+        """
         lines = list(rows)
-        width = max((len(line) for line in lines), default=0)
+        if isinstance(rows, str):
+            raise TypeError("rows must be a list of row strings, not one string (split it into lines)")
+        width = _width(lines)
         cells: list[int] = []
-        for line in lines:
-            for ch in line.ljust(width):
-                cells.append(_POSITION_CHARS[ch])
+        for r, line in enumerate(lines):
+            for c, ch in enumerate(line):
+                state = _POSITION_CHARS.get(ch)
+                if state is None:
+                    raise InvalidValue(
+                        f"row {r + 1}, column {c + 1}: {ch!r} is not a position character "
+                        "(? * F . 0-8 or blank)"
+                    )
+                cells.append(state)
         return cls(len(lines), width, tuple(cells), mines)
 
     @classmethod
@@ -253,8 +371,26 @@ class Position:
         """A board with nothing uncovered yet."""
         return cls(rows, cols, (COVERED,) * (rows * cols), mines)
 
-    def __getitem__(self, cell: Cell) -> int:
-        return self.cells[cell[0] * self.cols + cell[1]]
+    def __getitem__(self, cell: Cell | str) -> int:
+        """The state of a cell, given as ``(row, col)`` or by name; :class:`IndexError` off the board."""
+        return self.cells[cell_index(cell, self.rows, self.cols)]
+
+    def __str__(self) -> str:
+        """The board drawn with row letters and column numbers, as ``minesat show`` draws it."""
+        return render_grid(self.rows, self.cols, lambda cell: _DISPLAY.get(self[cell], str(self[cell])))
+
+    def __repr__(self) -> str:
+        """The call that makes the position, or for a large one its size and what is uncovered."""
+        mines = "" if self.mines is None else f", mines={self.mines}"
+        if self.rows * self.cols <= SHORT_REPR_CELLS:
+            return f"Position.from_rows({self.to_rows()!r}{mines})"
+        covered = self.cells.count(COVERED)
+        return f"<Position {self.rows}x{self.cols}{mines}: {plural(covered, 'cell', ',')} covered>"
+
+    def __call__(self) -> Position:
+        """The position itself: ``game.position()``, from before :attr:`Game.position
+        <minesat.game.Game.position>` was a property, still reads it."""
+        return self
 
     def all_cells(self) -> Iterator[Cell]:
         for r in range(self.rows):
@@ -287,6 +423,15 @@ _POSITION_CHARS: dict[str, int] = {
 }
 _POSITION_TEXT: dict[int, str] = {COVERED: "?", FLAG: "*", 0: " ", **{n: str(n) for n in range(1, 9)}}
 
+def _width(lines: list[str]) -> int:
+    """The width of a board given as rows, all as long as the first (a short row is refused)."""
+    width = len(lines[0]) if lines else 0
+    for r, line in enumerate(lines):
+        if len(line) != width:
+            wide = plural(len(line), "cell")
+            raise InvalidValue(f"row {r + 1} is {wide} wide, row 1 {width}: rows must be equally long")
+    return width
+
 #: Characters allowed in a text-format position, for the readers' error messages.
 POSITION_CHARACTERS = "".join(_POSITION_CHARS)
 
@@ -305,13 +450,22 @@ class Layout:
     mines: frozenset[Cell] = field(default_factory=frozenset)
 
     def __post_init__(self) -> None:
+        if not isinstance(self.mines, frozenset):
+            object.__setattr__(self, "mines", frozenset(self.mines))
         for cell in self.mines:
             if not on_board(cell, self.rows, self.cols):
                 raise InvalidValue(f"mine {cell} is off the {self.rows}x{self.cols} board")
 
     @classmethod
     def from_rows(cls, rows: Iterable[str]) -> Layout:
-        """Build from text rows: ``*`` is a mine, anything else is not."""
+        """Build from text rows: ``*`` is a mine, anything else is not.
+
+        The board is as wide as the longest row: a shorter row holds no mine past its end, as a
+        layout file's rows may drop their trailing blanks (a position's rows may not: there a
+        missing cell would have to be guessed).
+        """
+        if isinstance(rows, str):
+            raise TypeError("rows must be a list of row strings, not one string (split it into lines)")
         lines = list(rows)
         width = max((len(line) for line in lines), default=0)
         mines = frozenset((r, c) for r, line in enumerate(lines) for c, ch in enumerate(line) if ch == "*")
@@ -320,6 +474,20 @@ class Layout:
     @property
     def mine_count(self) -> int:
         return len(self.mines)
+
+    def __str__(self) -> str:
+        """The layout drawn: ``*`` for mines, numbers elsewhere."""
+        counts = self.counts
+        return render_grid(
+            self.rows, self.cols,
+            lambda cell: "*" if cell in self.mines else _DISPLAY[counts[cell[0] * self.cols + cell[1]]],
+        )
+
+    def __repr__(self) -> str:
+        """The call that makes the layout, or for a large one its size and mine count."""
+        if self.rows * self.cols <= SHORT_REPR_CELLS:
+            return f"Layout.from_rows({self.to_rows()!r})"
+        return f"<Layout {self.rows}x{self.cols}: {plural(self.mine_count, 'mine')}>"
 
     def count(self, cell: Cell) -> int:
         """Number of mines among the neighbours of ``cell``."""

@@ -16,6 +16,7 @@ import os
 import signal
 import socket
 import struct
+import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -23,11 +24,85 @@ from typing import Any, TypeVar
 
 from minesat.errors import one_line
 
+__all__ = [
+    "PARENT_CHECK_EVERY",
+    "SCHEDULER_TIMEOUT",
+    "InProcess",
+    "MainGuardMissing",
+    "SchedulerError",
+    "check_main_guard",
+    "check_scheduler",
+    "dask_executor",
+    "default_workers",
+    "end_with_parent",
+    "probe_scheduler",
+    "process_pool",
+    "run_bounded",
+    "stop_workers",
+    "worker_pool",
+]
+
 Tag = TypeVar("Tag")
 
 
 class SchedulerError(RuntimeError):
     """The Dask extra is missing or the scheduler cannot be reached."""
+
+
+class MainGuardMissing(RuntimeError):
+    """Worker processes asked for from the top level of a script that lacks ``if __name__ == "__main__":``.
+
+    Each worker process starts by importing the script that started it (the
+    ``spawn`` start method, on every platform): a call at the script's top level
+    would run again in every worker, each starting workers of its own.
+    """
+
+
+def check_main_guard(workers: int) -> None:
+    """Refuse to start ``workers`` processes from the unguarded top level of the ``__main__`` script.
+
+    Checked in the parent, before any process starts, from the call's line in the
+    script (a notebook or ``python -c`` has no script file and is never refused),
+    and in a worker importing the script, which must not start workers of its own.
+    """
+    if getattr(multiprocessing.current_process(), "_inheriting", False):
+        raise MainGuardMissing(
+            "a worker process is importing the script that started it, and the script starts workers "
+            'again: put the call under `if __name__ == "__main__":`'
+        )
+    main = sys.modules.get("__main__")
+    path = getattr(main, "__file__", None)
+    frame = sys._getframe(1)
+    while frame is not None and not (frame.f_globals is getattr(main, "__dict__", None)
+                                     and frame.f_code.co_name == "<module>"):
+        frame = frame.f_back
+    if frame is None or not path or not os.path.isfile(path):
+        return
+    line = frame.f_lineno
+    if not _guarded(path, line):
+        raise MainGuardMissing(
+            f"{os.path.basename(path)}, line {line}: {workers} worker processes asked for at the top level "
+            "of the script; every worker imports the script again, so put the call under "
+            '`if __name__ == "__main__":` (or play in this process: workers=1)'
+        )
+
+
+def _guarded(path: str, line: int) -> bool:
+    """Whether ``line`` of the script at ``path`` is inside an ``if __name__ == "__main__":`` block
+    (true too when the script cannot be read or parsed: only a certain mistake is refused)."""
+    import ast
+
+    try:
+        with open(path, encoding="utf-8") as handle:
+            tree = ast.parse(handle.read())
+    except (OSError, SyntaxError, UnicodeDecodeError, ValueError):
+        return True
+    for node in tree.body:
+        if isinstance(node, ast.If) and node.lineno <= line <= (node.end_lineno or node.lineno):
+            test = ast.unparse(node.test).replace("'", '"')
+            if test in ('__name__ == "__main__"', '"__main__" == __name__'):
+                return True
+    return False
 
 
 
@@ -223,6 +298,8 @@ def worker_pool(
     else:
         slots = max(1, workers if workers is not None else default_workers())
         slots = min(slots, max(1, tasks))  # never start more processes than there is work
+        if slots > 1:
+            check_main_guard(slots)
         executor = InProcess() if slots == 1 else process_pool(slots)
     finished = False
     try:

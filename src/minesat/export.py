@@ -1,5 +1,5 @@
 """Stored games as tidy records, one per game (or per guess), for pandas, spreadsheets and scripts
-(SPEC sections 7 and 18).
+(docs/commands/export.md, docs/commands/report.md).
 
 JSON Lines by default, CSV or Parquet on request; all streamed, a batch of
 games in memory at a time, in game order. Every record carries its run's
@@ -38,6 +38,26 @@ from typing import Any, TextIO
 
 from minesat.store import GameStore, RunConfig, StoredGame
 
+__all__ = [
+    "FIELDS",
+    "GAME_FIELDS",
+    "GUESS_FIELDS",
+    "PARQUET_BATCH",
+    "RUN_FIELDS",
+    "GamesDigest",
+    "ParquetUnavailable",
+    "export_db",
+    "game_records",
+    "games_digest",
+    "guess_records",
+    "read_records",
+    "record",
+    "records",
+    "settings",
+    "write_parquet",
+    "write_records",
+]
+
 #: The game's own columns, in order. ``guesses`` is a count; ``fatal_*`` are empty for games not lost.
 GAME_FIELDS = (
     "game",  # index of the game in its run
@@ -55,7 +75,7 @@ GAME_FIELDS = (
     "first_guess_probability",  # mine probability of the game's first guess, if any
 )
 
-#: The run's settings, on every record (SPEC section 18).
+#: The run's settings, on every record (docs/commands/report.md).
 RUN_FIELDS = (
     "rows",
     "cols",
@@ -149,7 +169,11 @@ def guess_records(game: StoredGame, config: RunConfig | None = None) -> Iterator
         }
 
 
-def _rows(games: Iterable[StoredGame], config: RunConfig | None, guesses: bool) -> Iterator[dict[str, Any]]:
+def game_records(
+    games: Iterable[StoredGame], config: RunConfig | None = None, *, guesses: bool = False
+) -> Iterator[dict[str, Any]]:
+    """The records of ``games`` (with ``config``, their run's settings on each): :func:`record`
+    per game, or with ``guesses`` :func:`guess_records` per guess."""
     for game in games:
         if guesses:
             yield from guess_records(game, config)
@@ -177,11 +201,11 @@ def write_records(
         fields = GUESS_FIELDS if guesses else FIELDS
         writer = csv.DictWriter(out, fieldnames=fields, lineterminator="\n")
         writer.writeheader()
-        for row in _rows(games, config, guesses):
+        for row in game_records(games, config, guesses=guesses):
             writer.writerow({k: _csv_value(row.get(k)) for k in fields})
             count += 1
     else:
-        for row in _rows(games, config, guesses):
+        for row in game_records(games, config, guesses=guesses):
             out.write(json.dumps(row) + "\n")
             count += 1
     return count
@@ -233,7 +257,7 @@ def write_parquet(
     count = 0
     with pq.ParquetWriter(str(path), schema) as writer:
         batch: list[dict[str, Any]] = []
-        for row in _rows(games, config, guesses):
+        for row in game_records(games, config, guesses=guesses):
             batch.append(row)
             if len(batch) == PARQUET_BATCH:
                 writer.write_table(pa.Table.from_pylist(batch, schema=schema))
@@ -246,9 +270,9 @@ def write_parquet(
 
 
 class GamesDigest:
-    """SHA-256 of games as ``minesat export`` writes them, times left out (SPEC 18's
-    ``games_sha256``): each JSON line of :func:`write_records` without its ``seconds``
-    key, in the order added, UTF-8. Fed a game at a time, so a report hashes the games
+    """SHA-256 of games as ``minesat export`` writes them, times left out (the report's
+    ``games_sha256``, docs/commands/report.md): each JSON line of :func:`write_records` without its
+    ``seconds`` key, in the order added, UTF-8. Fed a game at a time, so a report hashes the games
     in the same pass that counts them.
 
     >>> GamesDigest(None).hexdigest() == hashlib.sha256(b"").hexdigest()
@@ -280,6 +304,18 @@ def games_digest(games: Iterable[StoredGame], config: RunConfig | None) -> str:
     for game in games:
         digest.add(game)
     return digest.hexdigest()
+
+
+def records(db: str | Path, *, guesses: bool = False) -> Iterator[dict[str, Any]]:
+    """Every game (or guess) of the store at ``db`` as the export's records, streamed in game
+    order with the run's settings on each: ``pandas.DataFrame(records("run.sqlite"))``.
+
+    The keys are the export's (docs/commands/export.md): a game's index is ``game``, its number
+    of guesses ``guesses``, the first-click rule ``rule``; :class:`~minesat.store.StoredGame`
+    holds the same as ``index``, ``len(guesses)`` and the run's ``config.rule``.
+    """
+    with GameStore(db) as store:
+        yield from game_records(store.games(), store.config, guesses=guesses)
 
 
 def export_db(path: str | Path, out: TextIO, *, as_csv: bool = False, guesses: bool = False) -> int:

@@ -3,26 +3,35 @@
 >>> game = Game(Layout.from_rows(["*  ", "   ", "   "]))
 >>> game.play(Move.parse("C3"))
 <MoveResult.SOLVED: 'solved'>
->>> game.position().to_rows()
+>>> game.position.to_rows()
 ['?1 ', '11 ', '   ']
+>>> game          # print(game) draws the board
+Game(3x3/1, won, 8 of 8 cells uncovered)
 
 A game may also start without a layout: it is drawn at the first uncover, so
 that the first-click rule can be honoured.
 
 >>> game = Game.new(9, 9, 10, seed=3)
->>> game.play(Move.parse("D4"))
+>>> game.play("D4")
 <MoveResult.VALID: 'valid'>
->>> game.position()[3, 3]
+>>> game.position[3, 3]
 0
+
+A move is a :class:`~minesat.board.Move`, its text (``"D4"``, ``"A5*"``) or a cell
+(``(3, 3)``, an uncover). A move the game refuses returns ``INVALID`` or ``REDUNDANT``
+and leaves the reason in :attr:`Game.refused`:
+
+>>> game.play("Z99"), game.refused
+(<MoveResult.INVALID: 'invalid'>, 'Z99 is off the 9x9 board')
 """
 
 from __future__ import annotations
 
 import copy
 import enum
-from collections.abc import Callable
 
 from minesat.board import (
+    _DISPLAY,
     COVERED,
     FLAG,
     MAX_SIDE,
@@ -31,14 +40,18 @@ from minesat.board import (
     Layout,
     Move,
     Position,
+    as_cell,
+    cell_index,
     cell_name,
     neighbour_table,
     neighbours,
     on_board,
-    row_name,
+    render_grid,
 )
 from minesat.errors import InvalidValue
 from minesat.generate import FirstClick, check_mine_count, generate_layout
+
+__all__ = ["LEGEND", "Game", "MoveResult", "Status", "as_move", "render_position"]
 
 
 class MoveResult(enum.Enum):
@@ -76,7 +89,7 @@ class Game:
             rows, cols, mines = layout.rows, layout.cols, layout.mine_count
         # A layout built in code may be any size (the rules do not care); a layout
         # still to be drawn is capped like every board from outside.
-        check_mine_count(rows, cols, mines, None, FirstClick.ANY, None if layout is not None else MAX_SIDE)
+        check_mine_count(rows, cols, mines, limit=None if layout is not None else MAX_SIDE)
         self.rows, self.cols, self.mines = rows, cols, mines
         self.rule = FirstClick(rule)
         self.seed = seed
@@ -84,6 +97,8 @@ class Game:
         self.state: list[int] = [COVERED] * (rows * cols)
         self.status = Status.PLAYING
         self.exploded: Cell | None = None
+        #: Why the last move played was refused (``INVALID`` or ``REDUNDANT``); None after one that counted.
+        self.refused: str | None = None
         self._to_uncover = rows * cols - mines
 
     @classmethod
@@ -115,8 +130,18 @@ class Game:
 
     # --- queries -------------------------------------------------------------
 
-    def __getitem__(self, cell: Cell) -> int:
-        return self.state[cell[0] * self.cols + cell[1]]
+    def __getitem__(self, cell: Cell | str) -> int:
+        return self.state[cell_index(cell, self.rows, self.cols)]
+
+    def __str__(self) -> str:
+        return self.render()
+
+    def __repr__(self) -> str:
+        to_uncover = self.rows * self.cols - self.mines
+        return (
+            f"Game({self.rows}x{self.cols}/{self.mines}, {self.status.value}, "
+            f"{self.uncovered} of {to_uncover} cells uncovered)"
+        )
 
     @property
     def over(self) -> bool:
@@ -128,22 +153,36 @@ class Game:
         state = self.state
         return len(state) - state.count(COVERED) - state.count(FLAG)
 
+    @property
     def position(self) -> Position:
-        """What the player sees now, with the total mine count."""
+        """What the player sees now, with the total mine count.
+
+        A property, as ``status`` and ``over`` are; ``game.position()``, from when it was a
+        method, still gives the position (a :class:`~minesat.board.Position` called gives itself).
+        """
         return Position(self.rows, self.cols, tuple(self.state), self.mines)
 
     # --- moves ---------------------------------------------------------------
 
-    def refusal(self, move: Move) -> str | None:
+    def refusal(self, move: Move | str | Cell) -> str | None:
         """Why ``move`` would change nothing (``INVALID`` or ``REDUNDANT``), or None if it would.
 
         >>> game = Game(Layout.from_rows(["*  ", "   "]))
-        >>> game.play("A3"), game.refusal(Move.parse("A1+"))
+        >>> game.play("A3"), game.refusal("A1+")
         (<MoveResult.VALID: 'valid'>, 'A1 is not an uncovered number: only numbers can be chorded')
         >>> game.refusal(Move.parse("A2+"))
         'A2 shows 1 and has 0 flagged neighbours: chording needs exactly 1'
+        >>> game.refusal("E5"), game.refusal("5E")  # doctest: +ELLIPSIS
+        ('E5 is off the 2x3 board', "not a move: not a cell: '5E' (expected ...)")
         """
-        cell, name = move.cell, cell_name(move.cell)
+        try:
+            move = as_move(move)
+        except InvalidValue as err:
+            return f"not a move: {err}"
+        cell = move.cell
+        if cell[0] < 0 or cell[1] < 0:
+            return f"{cell} is off the {self.rows}x{self.cols} board"
+        name = cell_name(cell)
         if self.over:
             return f"the game is over ({self.status.value})"
         if not on_board(cell, self.rows, self.cols):
@@ -178,24 +217,31 @@ class Game:
                     return f"{name} has no covered, unflagged neighbour left to uncover"
         return None
 
-    def play(self, move: Move | str) -> MoveResult:
-        """Apply a move in SPEC notation or as a :class:`Move`."""
-        if isinstance(move, str):
-            try:
-                move = Move.parse(move)
-            except InvalidValue:
-                return MoveResult.INVALID
-        if self.over or not on_board(move.cell, self.rows, self.cols):
-            return MoveResult.INVALID
-        match move.action:
-            case Action.UNCOVER:
-                return self.uncover(move.cell)
-            case Action.FLAG:
-                return self.flag(move.cell)
-            case Action.UNFLAG:
-                return self.unflag(move.cell)
-            case Action.CHORD:
-                return self.chord(move.cell)
+    def play(self, move: Move | str | Cell) -> MoveResult:
+        """Apply a move: a :class:`Move`, its move notation (``"D4"``, ``"A5*"``) or a cell to uncover.
+
+        A move that changes nothing returns ``INVALID`` or ``REDUNDANT`` and leaves why in
+        :attr:`refused`.
+        """
+        try:
+            move = as_move(move)
+        except InvalidValue:
+            result = MoveResult.INVALID
+        else:
+            if self.over or not on_board(move.cell, self.rows, self.cols):
+                result = MoveResult.INVALID
+            else:
+                match move.action:
+                    case Action.UNCOVER:
+                        result = self.uncover(move.cell)
+                    case Action.FLAG:
+                        result = self.flag(move.cell)
+                    case Action.UNFLAG:
+                        result = self.unflag(move.cell)
+                    case Action.CHORD:
+                        result = self.chord(move.cell)
+        self.refused = self.refusal(move) if result in _REFUSED else None
+        return result
 
     def uncover(self, cell: Cell) -> MoveResult:
         """Uncover a cell; a zero opens its whole region and that region's border."""
@@ -320,35 +366,26 @@ class Game:
         return render_grid(self.rows, self.cols, char)
 
 
-_DISPLAY = {COVERED: "?", FLAG: "*", 0: " "}
-
 #: What :func:`render_grid` boards show, for help texts.
 LEGEND = "? covered, * flag, blank empty, 1-8 numbers; after a loss: X the mine hit, M mines, x wrong flags"
 
+#: The results of a move that changed nothing.
+_REFUSED = (MoveResult.INVALID, MoveResult.REDUNDANT)
 
-def render_grid(rows: int, cols: int, char: Callable[[Cell], str], width: int | None = None) -> str:
-    """Draw a board with row letters down the side and column numbers across the top.
 
-    Every column is as wide as the widest column number (or ``width``, if wider),
-    so the grid stays aligned past 9 columns and past 26 rows.
+def as_move(move: Move | str | Cell) -> Move:
+    """A :class:`Move` from itself, its move notation, or a cell (an uncover).
 
-    >>> print(render_grid(2, 3, lambda cell: "?"))
-      1 2 3
-    A ? ? ?
-    B ? ? ?
+    >>> as_move("A5*"), as_move((0, 4))
+    (Move(cell=(0, 4), action=<Action.FLAG: '*'>), Move(cell=(0, 4), action=<Action.UNCOVER: ''>))
     """
-    width = max(len(str(cols)), width or 0)
-    label = len(row_name(rows - 1))
-    header = " " * (label + 1) + " ".join(str(c + 1).rjust(width) for c in range(cols))
-    lines = [header]
-    for r in range(rows):
-        cells = " ".join(char((r, c)).rjust(width) for c in range(cols))
-        lines.append(f"{row_name(r).ljust(label)} {cells}")
-    return "\n".join(lines)
+    if isinstance(move, Move):
+        return move
+    if isinstance(move, str):
+        return Move.parse(move)
+    return Move(as_cell(move, "move"))
 
 
 def render_position(position: Position) -> str:
-    """Draw a position the way :meth:`Game.render` draws a game in progress."""
-    return render_grid(
-        position.rows, position.cols, lambda cell: _DISPLAY.get(position[cell], str(position[cell]))
-    )
+    """Draw a position the way :meth:`Game.render` draws a game in progress (its ``str``)."""
+    return str(position)

@@ -30,7 +30,9 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-#: The two-sided 95 % normal quantile, to the digits SPEC 18 uses.
+__all__ = ["MAX_ITERATIONS", "TOLERANCE", "Z95", "LogisticFit", "Point", "fit_logistic", "separates"]
+
+#: The two-sided 95 % normal quantile, to six decimals (as :data:`minesat.stats.Z95`).
 Z95 = 1.959964
 
 #: Newton-Raphson stops when no coefficient moves more than this (on the scaled x).

@@ -1,4 +1,4 @@
-"""How hard a layout is to clear: 3BV, openings, islands and greedy ZiNi (SPEC section 10).
+"""How hard a layout is to clear: 3BV, openings, islands and greedy ZiNi (docs/commands/metrics.md).
 
 - **openings**: 8-connected regions of zero cells (one click opens each, with its border);
 - **islands**: 8-connected groups of numbered cells that touch no zero cell: the
@@ -27,6 +27,8 @@ import heapq
 from dataclasses import asdict, dataclass
 
 from minesat.board import Layout, Position, neighbour_table
+
+__all__ = ["Metrics", "greedy_zini", "islands", "metrics", "opening_regions"]
 
 
 @dataclass(frozen=True)

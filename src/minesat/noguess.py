@@ -38,11 +38,26 @@ from functools import partial
 
 from minesat.analysis import Analysis, Analyzer
 from minesat.board import COVERED, FLAG, Cell, Layout, Position, neighbour_table
-from minesat.errors import MinesatError
+from minesat.errors import InvalidValue, MinesatError
 from minesat.exact.budget import Budget, OverBudget, watching
 from minesat.game import Game, Status
-from minesat.generate import FirstClick, check_mine_count, game_seed, generate_layout, kept_clear
+from minesat.generate import BoardSpec, FirstClick, check_mine_count, generate_layout, kept_clear
 from minesat.words import plural
+
+__all__ = [
+    "MAX_TRIES",
+    "REJECTION_TRIES",
+    "REPAIR_STEPS",
+    "GeneratedBoard",
+    "Method",
+    "NoGuessBoard",
+    "NoGuessError",
+    "NoGuessTimeout",
+    "ProofResult",
+    "generate_boards",
+    "generate_no_guess",
+    "solve_by_proof",
+]
 
 #: Layouts drawn by rejection before a board falls back to repair. On expert
 #: (opening at 3,3) about one layout in six is no-guess, so 100 tries fail once
@@ -264,7 +279,7 @@ def generate_no_guess(
     ...     print(err)  # doctest: +ELLIPSIS
     no no-guess 9x9 layout ... found in 5 tries; allow more tries (max_tries=) or place fewer mines
     """
-    check_mine_count(rows, cols, mines, start, rule)
+    check_mine_count(rows, cols, mines, start=start, rule=rule)
     rule = FirstClick(rule)
     if mines >= rows * cols:  # only under the rule "any": the start cell is a mine in every layout
         raise NoGuessError(
@@ -357,7 +372,7 @@ def _repair(
     """
     rows, cols = layout.rows, layout.cols
     table = neighbour_table(rows, cols)
-    clear = {r * cols + c for r, c in kept_clear(start, rows, cols, rule)}
+    clear = {r * cols + c for r, c in kept_clear(rows, cols, start=start, rule=rule)}
     if rule is FirstClick.ANY:
         clear.add(start[0] * cols + start[1])  # the check starts there: it must hold no mine
     mines = {r * cols + c for r, c in layout.mines}
@@ -379,9 +394,9 @@ def _repair(
 
 @dataclass(frozen=True)
 class GeneratedBoard:
-    """Board ``game`` of a generated set, drawn from ``seed``; ``method`` and ``tries`` for no-guess."""
+    """Board ``index`` of a generated set, drawn from ``seed``; ``method`` and ``tries`` for no-guess."""
 
-    game: int
+    index: int  # "game" in the board set's line
     seed: int
     layout: Layout
     method: Method | None = None
@@ -389,20 +404,16 @@ class GeneratedBoard:
 
     def record(self) -> dict[str, object]:
         """The extra keys of its board-set line."""
-        extra: dict[str, object] = {"game": self.game, "seed": self.seed}
+        extra: dict[str, object] = {"game": self.index, "seed": self.seed}
         if self.method is not None:
             extra.update(method=self.method.value, tries=self.tries)
         return extra
 
 
 def generate_boards(
-    rows: int,
-    cols: int,
-    mines: int,
+    spec: BoardSpec,
     count: int,
     *,
-    start: Cell,
-    rule: FirstClick | str = FirstClick.OPENING,
     seed: int = 0,
     no_guess: bool = False,
     rejection_tries: int = REJECTION_TRIES,
@@ -410,36 +421,38 @@ def generate_boards(
     seconds: float | None = None,
     progress: Callable[[int, int], None] | None = None,
 ) -> Iterator[GeneratedBoard]:
-    """Boards ``0 .. count-1`` of a seeded set, one at a time (SPEC section 9).
+    """Boards ``0 .. count-1`` of a seeded set on the board ``spec``, one at a time
+    (a board set, docs/boardsets.md).
 
-    Board *i* is drawn from :func:`~minesat.generate.game_seed` of the options
-    and *i*, so without ``no_guess`` it is exactly the layout ``simulate`` plays
-    as game *i* with the same options, and with it, it depends on nothing else.
+    Board *i* is drawn from :meth:`BoardSpec.game_seed <minesat.generate.BoardSpec.game_seed>`
+    of the run's ``seed`` and *i*, so without ``no_guess`` it is exactly the layout ``simulate``
+    plays as game *i* with the same options, and with it, it depends on nothing else.
     With ``no_guess``, ``seconds`` bounds the wall time of the whole set
     (:class:`NoGuessTimeout` past it, a try at most later) and ``progress`` is
     told ``(board, layouts tried for it)`` after each layout checked.
 
-    >>> [b.layout == generate_layout(9, 9, 10, start=(3, 3), rule="opening", seed=b.seed)
-    ...  for b in generate_boards(9, 9, 10, 2, start=(3, 3))]
+    >>> spec = BoardSpec(9, 9, 10, start="D4")
+    >>> [b.layout == spec.layout(seed=b.seed) for b in generate_boards(spec, 2)]
     [True, True]
     """
-    check_mine_count(rows, cols, mines, start, rule)
-    rule = FirstClick(rule)
+    spec.check()
+    if spec.start is None:
+        raise InvalidValue("a board set needs a start: the first click keeps the rule's cells clear",
+                           parameter="start")
     analyzer = Analyzer() if no_guess else None
     deadline = None if seconds is None else time.monotonic() + seconds
-    for game in range(count):
-        board_seed = game_seed(rows, cols, mines, rule, start, seed, game)
+    for index in range(count):
+        board_seed = spec.game_seed(seed, index)
         if not no_guess:
-            layout = generate_layout(rows, cols, mines, start=start, rule=rule, seed=board_seed)
-            yield GeneratedBoard(game, board_seed, layout)
+            yield GeneratedBoard(index, board_seed, spec.layout(seed=board_seed))
             continue
-        told = None if progress is None else partial(progress, game)
+        told = None if progress is None else partial(progress, index)
         found = generate_no_guess(
-            rows, cols, mines, start=start, rule=rule, seed=board_seed,
+            spec.rows, spec.cols, spec.mines, start=spec.start, rule=spec.rule, seed=board_seed,
             rejection_tries=rejection_tries, max_tries=max_tries, analyzer=analyzer,
             seconds=seconds, deadline=deadline, progress=told,
         )
-        yield GeneratedBoard(game, board_seed, found.layout, found.method, found.tries)
+        yield GeneratedBoard(index, board_seed, found.layout, found.method, found.tries)
 
 
 def _perturb(

@@ -4,7 +4,8 @@ IPython shows an object through its ``_repr_svg_`` or ``_repr_html_`` method,
 as python-chess shows its boards. This module attaches those methods to the
 model's classes when it is imported (the model never imports what draws it);
 under IPython, ``import minesat`` imports it. :class:`~minesat.board.Position`
-and :class:`~minesat.board.Layout` draw themselves with :mod:`minesat.svg`;
+and :class:`~minesat.board.Layout` draw themselves with :mod:`minesat.svg`, and so does a
+:class:`~minesat.game.Game` (the position its player sees);
 an :class:`~minesat.analysis.Analysis` draws the position it was made from
 with the probabilities in it; a :class:`~minesat.review.GameReview` (and a
 replay's :class:`~minesat.replay.ReplayReview`) is a short HTML summary: the
@@ -33,6 +34,7 @@ from html import escape
 
 from minesat.analysis import Analysis
 from minesat.board import COVERED, FLAG, Layout, Position, cell_name
+from minesat.game import Game
 from minesat.replay import ReplayReview
 from minesat.review import GameReview, describe
 from minesat.stats import percent
@@ -40,7 +42,16 @@ from minesat.svg import layout_svg, position_svg
 from minesat.verdict import NOTABLE
 from minesat.words import plural
 
-__all__ = ["NOTABLE", "NOTEBOOK_CELL", "analysis_svg", "layout_picture", "position_picture", "review_html"]
+__all__ = [
+    "NOTABLE",
+    "NOTEBOOK_CELL",
+    "analysis_svg",
+    "game_picture",
+    "layout_picture",
+    "position_picture",
+    "replay_review_html",
+    "review_html",
+]
 
 #: Pixels per cell in a notebook: an expert board (30 columns) fits a notebook's width.
 NOTEBOOK_CELL = 24
@@ -119,6 +130,11 @@ def review_html(review: GameReview, title: str | None = None) -> str:
     return "\n".join(out)
 
 
+def game_picture(game: Game) -> str:
+    """A game in progress as its player sees it (``_repr_svg_`` of a :class:`~minesat.game.Game`)."""
+    return position_picture(game.position)
+
+
 def replay_review_html(review: ReplayReview) -> str:
     """The review of a replayed game, titled with its file, player and date."""
     return review_html(review.review, title=review.title())
@@ -128,5 +144,6 @@ def replay_review_html(review: ReplayReview) -> str:
 Position._repr_svg_ = position_picture  # type: ignore[attr-defined]
 Layout._repr_svg_ = layout_picture  # type: ignore[attr-defined]
 Analysis._repr_svg_ = analysis_svg  # type: ignore[attr-defined]
+Game._repr_svg_ = game_picture  # type: ignore[attr-defined]
 GameReview._repr_html_ = review_html  # type: ignore[attr-defined]
 ReplayReview._repr_html_ = replay_review_html  # type: ignore[attr-defined]

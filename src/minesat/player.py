@@ -40,6 +40,7 @@ from minesat.board import (
     Layout,
     Move,
     Position,
+    as_cell,
     cell_name,
     neighbours,
     on_board,
@@ -50,6 +51,28 @@ from minesat.generate import FirstClick, kept_clear
 from minesat.guess import TIE, mine_probability
 from minesat.guess.best import DEFAULT_PIECES, BestGuess, redundant_switches, strategy_named
 from minesat.verdict import Verdict
+
+__all__ = [
+    "DEFAULT_START",
+    "DEFAULT_STRATEGY",
+    "ORACLE_EXACT_LIMIT",
+    "STRATEGIES",
+    "AnalysisEngine",
+    "GameRecord",
+    "Guess",
+    "RiskyMove",
+    "SafestCell",
+    "SafestRowMajor",
+    "Step",
+    "Strategy",
+    "check_start",
+    "default_start",
+    "get_strategy",
+    "is_strategy",
+    "next_step",
+    "play_game",
+    "solve_oracle",
+]
 
 
 @dataclass(frozen=True)
@@ -82,6 +105,13 @@ class GameRecord:
     def fatal_guess(self) -> int | None:
         """1-based number of the guess that lost the game (the player only loses on a guess)."""
         return len(self.guesses) if not self.won and self.guesses else None
+
+    def __repr__(self) -> str:
+        """One line: the result, the moves and guesses counted (they are in ``moves``, ``guesses``)."""
+        return (
+            f"<GameRecord: {'won' if self.won else 'lost'} in {len(self.moves)} moves, "
+            f"{len(self.guesses)} guesses, {self.uncovered} cells uncovered, 3BV {self.bbbv}>"
+        )
 
 
 # --- why a move was made -------------------------------------------------------
@@ -262,7 +292,7 @@ def check_start(layout: Layout, start: Cell, rule: FirstClick | str) -> FirstCli
     rule = FirstClick(rule)
     if not on_board(start, layout.rows, layout.cols):
         raise InvalidValue(f"start {start} is off the {layout.rows}x{layout.cols} board")
-    for cell in sorted(kept_clear(start, layout.rows, layout.cols, rule)):
+    for cell in sorted(kept_clear(layout.rows, layout.cols, start=start, rule=rule)):
         if cell in layout.mines:
             raise InvalidValue(
                 f"the layout breaks the {rule.value} first-click rule at {cell_name(start)}: "
@@ -380,9 +410,9 @@ class Rounds:
 
 def play_game(
     layout: Layout,
-    start: Cell,
+    start: Cell | str,
     *,
-    strategy: Strategy | None = None,
+    strategy: Strategy | str | None = None,
     rule: FirstClick | str = FirstClick.OPENING,
     trace: list[Step] | None = None,
     analyzer: AnalysisEngine | None = None,
@@ -397,16 +427,20 @@ def play_game(
     when it keeps one (``best`` does), else a fresh one; another engine (a
     benchmark's rival) can be put in its place.
 
-    Raises :class:`ValueError` when ``start`` is off the board or the layout
-    breaks the rule there.
+    ``start`` is a cell or its name (``"D4"``), ``strategy`` a strategy or its name
+    (``"safest"``, see :data:`STRATEGIES`). Raises :class:`ValueError` when ``start`` is off
+    the board or the layout breaks the rule there.
 
     >>> lay = Layout.from_rows(["*  ", "   ", "   "])
-    >>> [(str(g.move), g.probability, g.uncovered) for g in play_game(lay, (0, 1), rule="any").guesses]
+    >>> record = play_game(lay, "A2", rule="any", strategy="safest")
+    >>> [(str(g.move), g.probability, g.uncovered) for g in record.guesses]
     [('A2', 0.1111111111111111, 0)]
     """
     began = time.perf_counter()
+    start = as_cell(start, "start")
     rule = check_start(layout, start, rule)
-    strategy = strategy if strategy is not None else get_strategy(DEFAULT_STRATEGY)
+    if strategy is None or isinstance(strategy, str):
+        strategy = get_strategy(DEFAULT_STRATEGY if strategy is None else strategy)
     if analyzer is None:
         # One per game: its caches make re-analysis incremental. A strategy that keeps its own
         # (best's look-ahead) shares it: the position after a guess was looked ahead at.

@@ -1,7 +1,7 @@
 """What made a set of games: the player's fingerprint and the machine, for reports a reader can trust.
 
 A version string does not say which code played: it stayed ``0.1.0`` through
-every change of ``best``. The *player fingerprint* does (SPEC section 18): the
+every change of ``best``. The *player fingerprint* does (docs/commands/report.md): the
 SHA-256 over the source of every minesat module the strategy imports (read from
 the installed files, line endings normalised, so a checkout and a wheel agree),
 the python-sat version and Python's major.minor. Whatever could change a move
@@ -35,6 +35,19 @@ from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
 from typing import Any
+
+__all__ = [
+    "Session",
+    "describe_provenance",
+    "machine",
+    "new_session",
+    "now",
+    "player_fingerprint",
+    "player_modules",
+    "pysat_version",
+    "run_provenance",
+    "short",
+]
 
 #: Where minesat's modules live: this file's package folder, as installed.
 _PACKAGE = Path(__file__).resolve().parent
@@ -124,7 +137,7 @@ def pysat_version() -> str:
 
 @functools.cache
 def player_fingerprint(strategy: str, package: Path = _PACKAGE) -> str:
-    """The SHA-256 (hex) of the code that decides the moves of ``strategy`` (SPEC section 18).
+    """The SHA-256 (hex) of the code that decides the moves of ``strategy`` (docs/commands/report.md).
 
     Hashed, in order: each module's name and normalised source (sorted by name),
     then ``python-sat <version>`` and ``python <major>.<minor>``, each part
@@ -197,7 +210,7 @@ def new_session(strategy: str, workers: int | str) -> Session:
 
 
 def run_provenance(sessions: Iterable[Session], **extra: Any) -> dict[str, Any]:
-    """The ``provenance`` object of a run (SPEC section 18) from the sessions that played it.
+    """The ``provenance`` object of a run (docs/commands/report.md) from the sessions that played it.
 
     A field on which the sessions agree is their value; one on which they differ is
     the list of the values, in the order the sessions ran. ``started`` is the first
@@ -228,7 +241,7 @@ def run_provenance(sessions: Iterable[Session], **extra: Any) -> dict[str, Any]:
 
 
 def describe_provenance(provenance: Mapping[str, Any]) -> list[tuple[str, str]]:
-    """The provenance as (name, value) rows for Markdown and HTML, in SPEC order."""
+    """The provenance as (name, value) rows for Markdown and HTML, in docs/commands/report.md's order."""
 
     def text(value: Any) -> str:
         if value is None:

@@ -85,7 +85,7 @@ def record_game(
 ) -> Replay:
     """The moves played on ``layout`` as a :class:`~minesat.formats.replay.Replay` of ``format``.
 
-    ``moves`` are :class:`~minesat.board.Move` values or SPEC strings (``C3``,
+    ``moves`` are :class:`~minesat.board.Move` values or move strings (``C3``,
     ``A1*``, ``A1-``, ``B2+``); the first must uncover. ``date`` is when the
     game started (now when not given); ``version`` defaults to minesat's.
     Raises :class:`ValueError` for a move the game refuses (the message names

@@ -62,6 +62,21 @@ from minesat.words import plural
 if TYPE_CHECKING:
     from minesat.player import Strategy
 
+__all__ = [
+    "BEST_MOVE_CELLS",
+    "GUESS_LAYOUTS",
+    "GUESS_STATES",
+    "RISKY",
+    "GameReview",
+    "PlayedMove",
+    "ReviewedMove",
+    "Reviewer",
+    "Verdict",
+    "describe",
+    "review_game",
+    "without_flags",
+]
+
 
 #: A guess's position is searched exactly (perfect play) when it has at most this many
 #: layouts, and given up past :data:`GUESS_STATES` states: endgames and small boards. On a
@@ -156,6 +171,16 @@ class GameReview:
     @property
     def won(self) -> bool:
         return self.status is Status.WON
+
+    def __repr__(self) -> str:
+        return f"<GameReview: {self.outline()}>"
+
+    def outline(self) -> str:
+        """``won in 120 moves, 3 guesses (1 needless)``: the review in a line."""
+        return (
+            f"{self.status.value} in {plural(len(self.moves), 'move')}, {plural(self.guesses, 'guess')} "
+            f"({self.needless_guesses} needless)"
+        )
 
     @property
     def risky(self) -> list[ReviewedMove]:

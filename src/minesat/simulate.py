@@ -14,6 +14,10 @@ A run over a *board set* (``RunConfig.boards``, the file's SHA-256) plays line
 *i* of the file as game *i*: :func:`board_run_config` checks the file once,
 streamed, and :func:`run` hands every batch its layouts, so no worker reads
 the file.
+
+:func:`simulate` is the library's short road (``minesat.simulate(...)``): a preset or a
+board, a number of games, and back a :class:`Simulation` whose records a
+``pandas.DataFrame`` takes.
 """
 
 from __future__ import annotations
@@ -21,21 +25,46 @@ from __future__ import annotations
 import contextlib
 import itertools
 import os
+import sys
+import tempfile
 import time
+import types
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from minesat.board import Cell, Layout
 from minesat.errors import InvalidValue
 from minesat.executors import run_bounded, worker_pool
 from minesat.formats.boardset import iter_boardset, scan_boardset
-from minesat.generate import FirstClick, check_mine_count, game_seed, generate_layout
-from minesat.player import GameRecord, check_start, get_strategy, play_game
+from minesat.generate import BoardSpec, FirstClick
+from minesat.player import DEFAULT_STRATEGY, GameRecord, check_start, default_start, get_strategy, play_game
 from minesat.provenance import Session, new_session, player_fingerprint, short
 from minesat.report.statistics import Tally
-from minesat.stats import wilson
+from minesat.stats import percent, wilson
 from minesat.store import GameStore, PlayerMismatchError, RunConfig, StoredGame
+
+__all__ = [
+    "MAX_BATCH",
+    "BatchFunction",
+    "PlayFunction",
+    "ProgressCallback",
+    "Simulation",
+    "board_run_config",
+    "check_batch",
+    "check_config",
+    "check_player",
+    "default_batch_size",
+    "in_flight",
+    "index_batches",
+    "play_boards",
+    "play_indices",
+    "played_by",
+    "run",
+    "simulate",
+    "summarize",
+]
 
 #: Plays one layout from a start cell under a rule with a named strategy.
 PlayFunction = Callable[[Layout, Cell, str, str], GameRecord]
@@ -88,13 +117,11 @@ def play_indices(
     Top-level so a process pool or a Dask worker can unpickle it by name.
     ``play`` exists for tests of the plumbing; runs use the real player.
     """
-    rows, cols, mines = config.rows, config.cols, config.mines
-    rule, start = config.rule, config.start
+    spec = config.spec
     games = []
     for index in indices:
-        seed = game_seed(rows, cols, mines, rule, start, config.seed, index)
-        layout = generate_layout(rows, cols, mines, start=start, rule=rule, seed=seed)
-        record = play(layout, start, rule, config.strategy)
+        seed = spec.game_seed(config.seed, index)
+        record = play(spec.layout(seed=seed), config.start, config.rule, config.strategy)
         games.append(StoredGame.from_record(index, seed, record))
     return games
 
@@ -191,7 +218,7 @@ def summarize(
     seconds: float,
     extra: dict[str, object] | None = None,
 ) -> dict[str, object]:
-    """The SPEC section 4 summary object, and more.
+    """The summary ``minesat simulate --json`` prints (docs/commands/simulate.md), and more.
 
     ``games``/``wins`` and the rates cover all games of the run (stored earlier
     or played now); ``played``, ``seconds`` and ``games_per_second`` cover this
@@ -282,7 +309,7 @@ def index_batches(indices: Iterator[int], size: int) -> Iterator[list[int]]:
 
 def check_config(config: RunConfig) -> None:
     """Raise :class:`ValueError` for a configuration no game can be played with."""
-    check_mine_count(config.rows, config.cols, config.mines, config.start, config.rule)
+    config.spec.check()
     get_strategy(config.strategy)
 
 
@@ -307,7 +334,7 @@ def run(
     config: RunConfig,
     games: int,
     *,
-    workers: int | None = None,
+    workers: int | None = 1,
     scheduler: str | None = None,
     store: GameStore | None = None,
     batch_size: int | None = None,
@@ -318,7 +345,10 @@ def run(
 ) -> dict[str, object]:
     """Play games ``0 .. games-1`` of the run ``config`` and return the summary.
 
-    - ``workers``: local processes (default: every core); 1 plays in this process.
+    - ``workers``: local processes; 1, the default, plays in this process, ``None`` on
+      every core (what ``minesat simulate`` does). Worker processes import the script
+      that starts them: from a script, call ``run`` under ``if __name__ == "__main__":``
+      (:class:`~minesat.executors.MainGuardMissing` says so otherwise).
     - ``scheduler``: a Dask scheduler address (``tcp://host:port``); ``workers``
       is then ignored and the cluster's threads set the pace.
     - ``store``: games already in it are skipped, new ones are added batch by
@@ -385,3 +415,89 @@ def run(
         "player": session.player,
     }
     return summarize(config, tally, played=state.played, seconds=seconds, extra=extra)
+
+
+# --- the short road -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Simulation:
+    """The games :func:`simulate` played: the run's ``config``, its ``summary`` (the keys of
+    ``simulate --json``) and the stored ``games``, in index order."""
+
+    config: RunConfig
+    summary: dict[str, object] = field(repr=False)
+    games: tuple[StoredGame, ...] = field(repr=False)
+
+    def records(self, *, guesses: bool = False) -> list[dict[str, Any]]:
+        """One record per game (or per guess), as ``minesat export`` writes them, for
+        ``pandas.DataFrame(simulation.records())`` (the keys: docs/commands/export.md)."""
+        from minesat.export import game_records
+
+        return list(game_records(self.games, self.config, guesses=guesses))
+
+    @property
+    def win_rate(self) -> float:
+        return float(self.summary["win_rate"])  # type: ignore[arg-type]
+
+    def __repr__(self) -> str:
+        lo, hi = self.summary["ci95"]  # type: ignore[misc]
+        return (
+            f"Simulation({self.config.spec}, {self.config.strategy}, seed {self.config.seed}: "
+            f"{len(self.games):,} games, {percent(self.win_rate)} won (95 % interval {percent(lo)} to "
+            f"{percent(hi)}))"
+        )
+
+
+def simulate(
+    board: str | BoardSpec | RunConfig = "expert",
+    games: int = 200,
+    *,
+    seed: int = 0,
+    strategy: str = DEFAULT_STRATEGY,
+    rule: FirstClick | str = FirstClick.OPENING,
+    start: Cell | str | None = None,
+    workers: int | None = 1,
+    db: str | os.PathLike[str] | None = None,
+    progress: ProgressCallback | None = None,
+) -> Simulation:
+    """Play games ``0 .. games-1`` on a board and return them: ``minesat.simulate("expert", 200)``.
+
+    ``board`` is a preset's name (``beginner``, ``intermediate``, ``expert``), a
+    :class:`~minesat.generate.BoardSpec` (its rule and start win over ``rule`` and ``start``),
+    or a whole :class:`~minesat.store.RunConfig` (which carries its seed and strategy too).
+    ``start`` defaults to D4, clipped to the board. The games are those ``minesat simulate``
+    plays with the same options; ``db`` keeps them in a store (a run there resumes),
+    otherwise they live in a temporary one for the call. ``workers``: as :func:`run`.
+
+    >>> sim = simulate("beginner", 3, seed=1)
+    >>> sim.config.spec, len(sim.records()), sorted(sim.records()[0])[:4]
+    (BoardSpec(9, 9, 10, rule='opening', start='D4'), 3, ['analyses', 'bbbv', 'boards', 'cols'])
+    """
+    if isinstance(board, RunConfig):
+        config = board
+    else:
+        spec = BoardSpec.preset(board, rule=rule, start=start) if isinstance(board, str) else board
+        if not isinstance(spec, BoardSpec):
+            raise TypeError(f"board must be a preset's name, a BoardSpec or a RunConfig, not {board!r}")
+        where = spec.start if spec.start is not None else default_start(spec.rows, spec.cols)
+        config = RunConfig(spec.rows, spec.cols, spec.mines, rule=spec.rule, start=where, seed=seed,
+                           strategy=strategy)
+    with contextlib.ExitStack() as stack:
+        if db is None:
+            db = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="minesat-"))) / "games.sqlite"
+        store = stack.enter_context(GameStore(db, config))
+        summary = run(config, games, workers=workers, store=store, progress=progress)
+        return Simulation(config, summary, tuple(store.games(games)))
+
+
+class _CallableModule(types.ModuleType):
+    """This module, callable: ``minesat.simulate(...)`` is :func:`simulate` whether or not
+    ``import minesat.simulate`` has made the name the module (importing a submodule sets the
+    package's attribute of that name to it)."""
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Simulation:
+        return simulate(*args, **kwargs)
+
+
+sys.modules[__name__].__class__ = _CallableModule

@@ -10,6 +10,21 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 
+__all__ = [
+    "EXACT_BINOMIAL_BITS",
+    "Z95",
+    "WinShare",
+    "approximate",
+    "approximate_binomial",
+    "binomial_bits",
+    "mcnemar_exact",
+    "newcombe_independent",
+    "newcombe_paired",
+    "normal_two_sided_p",
+    "percent",
+    "wilson",
+]
+
 
 class WinShare:
     """Mixed into a result that counts ``wins`` of ``layouts``: the share won, 0 of none.
@@ -88,7 +103,7 @@ def mcnemar_exact(only_a: int, only_b: int) -> float:
     return float(min(Fraction(1), Fraction(2 * tail, 2**n)))
 
 
-#: The two-sided 95 % normal quantile to the digits SPEC section 18 states (1.96 rounds it).
+#: The two-sided 95 % normal quantile, to six decimals (1.96 rounds it).
 Z95 = 1.959964
 
 

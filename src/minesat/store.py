@@ -28,15 +28,28 @@ import contextlib
 import json
 import sqlite3
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import MISSING, asdict, dataclass, fields
+from dataclasses import KW_ONLY, MISSING, asdict, dataclass, fields
 from pathlib import Path
 from types import TracebackType
 
-from minesat.board import Cell, Move
+from minesat.board import Cell, Move, as_cell
 from minesat.errors import InvalidValue, StoreError, one_line
+from minesat.generate import BoardSpec, FirstClick
 from minesat.player import DEFAULT_STRATEGY, GameRecord, Guess
 from minesat.provenance import Session
 from minesat.provenance import now as _now
+
+__all__ = [
+    "ANY_PLAYER",
+    "SCHEMA_VERSION",
+    "ConfigMismatchError",
+    "GameStore",
+    "PlayerMismatchError",
+    "RunConfig",
+    "StoreBusyError",
+    "StoreError",
+    "StoredGame",
+]
 
 #: Bumped when the tables change shape; a store with another version is refused.
 SCHEMA_VERSION = 1
@@ -110,7 +123,7 @@ class StoreBusyError(StoreError):
 
 
 class PlayerMismatchError(StoreError):
-    """Games of another player would be mixed with a store's (SPEC section 18)."""
+    """Games of another player would be mixed with a store's (docs/commands/report.md)."""
 
 
 #: What to do about a damaged store, said at the end of every such message.
@@ -120,11 +133,24 @@ _DAMAGED_ADVICE = "move it aside (or delete it) and simulate again, or give anot
 
 @dataclass(frozen=True)
 class RunConfig:
-    """Everything game *i* of a run depends on, apart from *i*."""
+    """Everything game *i* of a run depends on, apart from *i*: the board (:attr:`spec`),
+    the run's seed and the strategy. Everything past the board size is a keyword.
+
+    ``rule`` is a first-click rule's name (``"opening"``, ``"safe"``, ``"any"``; the summary
+    and ``simulate --json`` call it ``first_click``), ``start`` a cell or its name.
+
+    >>> config = RunConfig(16, 30, 99, rule="opening", start="D4", seed=0)
+    >>> config.start, config.spec
+    ((3, 3), BoardSpec(16, 30, 99, rule='opening', start='D4'))
+    >>> RunConfig(9, 9, 10, rule="openning", start="D4", seed=0)
+    Traceback (most recent call last):
+    minesat.errors.InvalidValue: rule: unknown first-click rule 'openning' (the rules: opening, safe, any)
+    """
 
     rows: int
     cols: int
     mines: int
+    _: KW_ONLY
     rule: str  # a generate.FirstClick value: "opening", "safe" or "any"
     start: Cell
     seed: int
@@ -135,8 +161,13 @@ class RunConfig:
 
     def __post_init__(self) -> None:
         # Normalise so that a config read back from SQLite (or JSON) compares equal.
-        object.__setattr__(self, "start", (int(self.start[0]), int(self.start[1])))
-        object.__setattr__(self, "rule", str(self.rule))
+        object.__setattr__(self, "start", as_cell(self.start, "start"))
+        object.__setattr__(self, "rule", FirstClick(self.rule).value)
+
+    @property
+    def spec(self) -> BoardSpec:
+        """The board the run's games are drawn on: size, mines, rule and start."""
+        return BoardSpec(self.rows, self.cols, self.mines, rule=self.rule, start=self.start)
 
     def to_dict(self) -> dict[str, object]:
         """JSON-ready: ``start`` becomes a ``[row, col]`` list."""

@@ -1,4 +1,4 @@
-"""A position and its analysis drawn as an SVG picture (SPEC section 12).
+"""A position and its analysis drawn as an SVG picture (docs/commands/analyze.md).
 
 Pure functions from values to text: no files, no command line. The picture
 shows row letters down the side and column numbers across the top, as every
@@ -28,6 +28,8 @@ from xml.sax.saxutils import escape
 
 from minesat.analysis import Analysis
 from minesat.board import COVERED, FLAG, Cell, Layout, Position, cell_name, row_name
+
+__all__ = ["NUMBER_COLOURS", "layout_svg", "position_svg", "shade"]
 
 #: Classic Minesweeper colours of the numbers 1-8.
 NUMBER_COLOURS = ("#0000ff", "#007b00", "#ff0000", "#00007b", "#7b0000", "#007b7b", "#000000", "#7b7b7b")

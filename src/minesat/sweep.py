@@ -1,4 +1,5 @@
-"""Solvability against density: curves over board sizes, first-click rules and strategies (SPEC 11, 18).
+"""Solvability against density: curves over board sizes, first-click rules and strategies
+(docs/commands/sweep.md).
 
 A sweep is a family of curves, one per (size, rule, strategy), each a list of
 points, one per mine count. Every point is an ordinary run
@@ -40,7 +41,7 @@ from minesat.board import PRESETS, Cell, check_size
 from minesat.errors import InvalidValue
 from minesat.executors import run_bounded, worker_pool
 from minesat.export import GamesDigest
-from minesat.generate import FirstClick, check_mine_count, kept_clear
+from minesat.generate import BoardSpec, FirstClick
 from minesat.logistic import LogisticFit, fit_logistic
 from minesat.player import default_start, get_strategy
 from minesat.provenance import Session, new_session, player_fingerprint, run_provenance
@@ -57,6 +58,13 @@ from minesat.simulate import (
 )
 from minesat.stats import wilson
 from minesat.store import ANY_PLAYER, GameStore, RunConfig
+
+__all__ = [
+    "MAX_POINTS", "MAX_SWEEP_POINTS", "Crossing", "Curve", "CurvePlan", "Sweep", "SweepPlan", "SweepPoint",
+    "SweepProgress", "density_text", "effective_density", "mean_interval", "mines_at", "mines_text",
+    "parse_densities", "parse_mines", "parse_sizes", "plan_sweep", "point_db", "preset_sizes", "run_sweep",
+    "split_list",
+]  # fmt: skip
 
 #: At most this many values in one ``--mines`` or ``--density`` list: a typo like
 #: 1:100000 should not start a week of work.
@@ -210,29 +218,17 @@ def mines_at(density: Fraction, cells: int) -> int:
 # --- the plan ------------------------------------------------------------------------
 
 
-def clear_cells(rows: int, cols: int, rule: str, start: Cell) -> int:
-    """Cells the first-click rule keeps free of mines at the start, clipped to the board.
-
-    >>> clear_cells(16, 30, "opening", (3, 3)), clear_cells(16, 30, "opening", (0, 3))
-    (9, 6)
-    >>> [clear_cells(9, 9, rule, (0, 0)) for rule in ("opening", "safe", "any")]
-    [4, 1, 0]
-    """
-    return len(kept_clear(start, rows, cols, rule))
-
-
-def effective_density(mines: int, rows: int, cols: int, rule: str, start: Cell) -> float:
+def effective_density(spec: BoardSpec) -> float:
     """Mines per cell the player does not know to be safe at the start: ``mines / (cells - clear)``.
 
     On a small board the opening rule's nine clear cells are a large share:
     10 mines on 9x9 are 12.3 % of the cells but 13.9 % of the 72 that may hold
     them. 0 when no cell may hold a mine (then there are none).
 
-    >>> round(effective_density(10, 9, 9, "opening", (3, 3)), 4)
+    >>> round(effective_density(BoardSpec(9, 9, 10, rule="opening", start="D4")), 4)
     0.1389
     """
-    free = rows * cols - clear_cells(rows, cols, rule, start)
-    return mines / free if free else 0.0
+    return spec.mines / spec.free if spec.free else 0.0
 
 
 @dataclass(frozen=True)
@@ -360,7 +356,7 @@ def plan_sweep(
                 curve = CurvePlan(base, tuple(counts))
                 for m in counts:
                     try:
-                        check_mine_count(rows, cols, m, first, rule)
+                        BoardSpec(rows, cols, m, rule=rule, start=first).check()
                     except InvalidValue as err:
                         point = f"the point {curve.label} at {m} mines"
                         raise InvalidValue(f"{point} cannot be played: {err}") from None
@@ -444,7 +440,7 @@ class SweepPoint:
     won_guesses_sq_total: int = 0
     fatal_guesses: int = 0  # guesses that hit a mine (each ended its game)
     db: str = ""
-    #: What made the point's games (SPEC section 18), as ``minesat report`` gives a run's;
+    #: What made the point's games (docs/commands/report.md), as ``minesat report`` gives a run's;
     #: its ``command`` is the ``minesat simulate`` that plays (or resumes) the point alone.
     provenance: dict[str, Any] | None = dataclasses.field(default=None, hash=False)
 
@@ -505,7 +501,7 @@ class SweepPoint:
         return cls(
             mines=c.mines,
             density=c.mines / (c.rows * c.cols),
-            effective_density=effective_density(c.mines, c.rows, c.cols, c.rule, c.start),
+            effective_density=effective_density(c.spec),
             games=tally.games,
             wins=tally.wins,
             no_guess_wins=tally.no_guess_wins,
@@ -519,7 +515,7 @@ class SweepPoint:
         )
 
     def to_dict(self) -> dict[str, Any]:
-        """The SPEC keys first (``mines``, ``density``, ``effective_density``, ``games``, ``wins``,
+        """The documented keys first (``mines``, ``density``, ``effective_density``, ``games``, ``wins``,
         ``win_rate``, ``ci95``, ``no_guess_wins``), then the other measures."""
         return {
             "mines": self.mines,
@@ -581,8 +577,7 @@ class Curve:
 
     @property
     def clear(self) -> int:
-        c = self.config
-        return clear_cells(c.rows, c.cols, c.rule, c.start)
+        return len(self.config.spec.kept_clear())
 
     @functools.cached_property
     def fit(self) -> LogisticFit | None:
@@ -604,7 +599,8 @@ class Curve:
 
     @property
     def crossing50(self) -> Crossing | None:
-        """The density where the fitted win rate is 50 %, with Fieller's 95 % interval (SPEC 18)."""
+        """The density where the fitted win rate is 50 %, with Fieller's 95 % interval
+        (docs/commands/sweep.md)."""
         fit = self.fit
         if self.crossing_note is not None or fit is None:
             return None
@@ -616,7 +612,8 @@ class Curve:
                         mines=x * self.cells)  # fmt: skip
 
     def to_dict(self) -> dict[str, Any]:
-        """The SPEC 18 keys, then the fit (so a reader can recompute the crossing) and why there is none."""
+        """The documented keys (docs/commands/sweep.md), then the fit (so a reader can recompute the
+        crossing) and why there is none."""
         c = self.config
         fit = self.fit
         crossing = self.crossing50
@@ -659,8 +656,8 @@ class Sweep:
         return self.plan.command(self.games, db)
 
     def to_dict(self) -> dict[str, Any]:
-        """The ``--json`` object: ``curves`` (SPEC 18); a single curve also keeps its ``points``
-        and options at the top, as a one-curve sweep always had them (SPEC 11)."""
+        """The ``--json`` object: ``curves`` (docs/commands/sweep.md); a single curve also keeps its
+        ``points`` and options at the top, as a one-curve sweep always had them."""
         out: dict[str, Any] = {}
         if len(self.curves) == 1:
             curve = self.curves[0].to_dict()
@@ -693,7 +690,7 @@ def run_sweep(
     games: int,
     directory: str | Path,
     *,
-    workers: int | None = None,
+    workers: int | None = 1,
     scheduler: str | None = None,
     progress: SweepProgress | None = None,
     batch_fn: BatchFunction = play_indices,
@@ -708,10 +705,10 @@ def run_sweep(
     (:class:`~minesat.store.PlayerMismatchError`, unless ``mix_players``: see
     :func:`minesat.simulate.check_player`); a complete point is only read, and
     reported with the player that played it. Then the games every point lacks are
-    played on one pool (``workers`` local processes, default every core, or the
-    Dask cluster at ``scheduler``), point after point in curve order, the next
-    point's games starting as soon as a worker is free. Each batch comes back
-    with the fingerprint of the player that played it (checked, as
+    played on one pool (``workers`` local processes, by default this one alone,
+    ``None`` every core, as ``minesat sweep`` plays, or the Dask cluster at ``scheduler``),
+    point after point in curve order, the next point's games starting as soon as a worker is
+    free. Each batch comes back with the fingerprint of the player that played it (checked, as
     :func:`minesat.simulate.run` checks it) and is stored as it ends, with the
     point's session, so a sweep stopped at any moment resumes where it stopped.
     ``batch_fn`` exists for tests of the plumbing.

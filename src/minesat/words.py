@@ -11,6 +11,8 @@ report's caption count alike.
 
 from __future__ import annotations
 
+__all__ = ["agree", "plural"]
+
 
 def plural(count: int, noun: str, spec: str = "") -> str:
     """``count`` and ``noun``, the noun plural unless the count is 1; ``spec`` formats the count (``","``).

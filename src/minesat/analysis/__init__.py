@@ -23,6 +23,8 @@ figures are out of reach.
 
 from __future__ import annotations
 
+import os
+
 from minesat.analysis.engine import Analyzer
 from minesat.analysis.explain import Explanation, explain
 from minesat.analysis.result import Analysis, InconsistentPositionError
@@ -31,6 +33,13 @@ from minesat.board import Position
 __all__ = ["Analysis", "Analyzer", "Explanation", "InconsistentPositionError", "analyze", "explain"]
 
 
-def analyze(position: Position, mines: int | None = None) -> Analysis:
-    """Classify every covered, unflagged cell; ``mines`` overrides ``position.mines``."""
-    return Analyzer().analyze(position, mines)
+def analyze(position: Position | str | os.PathLike[str], mines: int | None = None) -> Analysis:
+    """Classify every covered, unflagged cell of a position (or of the board file at a path);
+    ``mines`` overrides the position's total.
+
+    >>> analyze("puzzles/partial.dat")
+    Analysis(9x9, 10 mines: 8 safe, 7 mines, 0 uncertain, exact)
+    """
+    from minesat.formats import as_position
+
+    return Analyzer().analyze(as_position(position), mines)

@@ -39,6 +39,21 @@ from minesat.analysis.result import Analysis
 from minesat.board import COVERED, FLAG, Cell, Position
 from minesat.exact.budget import checkpoint
 
+__all__ = [
+    "AROUND",
+    "INDEX",
+    "Broken",
+    "Numbers",
+    "Open",
+    "analysis_of",
+    "linked",
+    "namer",
+    "open_numbers",
+    "read_numbers",
+    "settle",
+    "watching",
+]
+
 #: The eight neighbours of a cell as (row, column) offsets, in ascending flat order.
 AROUND = ((-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1))
 

@@ -47,6 +47,8 @@ from minesat.exact.budget import checkpoint
 if TYPE_CHECKING:
     from minesat.analysis.engine import Analyzer
 
+__all__ = ["BigRoad"]
+
 class BigRoad:
     """The big-board road of one :class:`~minesat.analysis.engine.Analyzer` (its part counts
     are the Analyzer's, cached). ``cells``: the fewest cells a board needs to take it (``None``:

@@ -31,6 +31,24 @@ from minesat.board import Cell
 from minesat.exact.budget import checkpoint
 from minesat.words import plural
 
+__all__ = [
+    "FIRST_CALL_CELLS",
+    "FIRST_TOTAL_CALL_CELLS",
+    "SAT_CELLS_PER_UNIT",
+    "SAT_SOLVER",
+    "TOTAL_CELLS_SCALE",
+    "CardinalitySolver",
+    "Certainties",
+    "WorkBudget",
+    "affords_total_call",
+    "check_component",
+    "classify_component",
+    "classify_with_total",
+    "conflict_source",
+    "local_rules",
+    "solver_call_cost",
+]
+
 #: The one place the SAT back end is chosen. Minicard states "at most k" natively;
 #: measured 3-30x faster than CNF encodings of the same cardinality constraints.
 SAT_SOLVER = "mc"

@@ -13,7 +13,7 @@ part against all the others and the interior, two ways:
   affordable (:data:`WORK_BUDGET`): numerators and a denominator whose
   quotient is the probability correctly rounded, and the exact layout count;
 - :func:`close_weights`, past that: every probability within 1e-10 of its
-  rational value (SPEC section 19), from numbers only as wide as the answer
+  rational value (docs/commands/analyze.md), from numbers only as wide as the answer
   needs. Each part's table is tilted so that its mine counts weigh as the
   interior weighs them, which makes the tables distributions summing
   to 1; their product over thousands of parts is concentrated on a window of
@@ -50,6 +50,31 @@ if TYPE_CHECKING:
     import numpy as np
 
     from minesat.analysis.constraints import Component
+
+__all__ = [
+    "CUT",
+    "LINEAR_WORK_FLOOR",
+    "LINEAR_WORK_PER_CELL",
+    "TOLERANCE",
+    "WORK_BUDGET",
+    "Cells",
+    "CloseWeights",
+    "HasCells",
+    "NoLayout",
+    "NotClose",
+    "Split",
+    "TooMuchWork",
+    "Weighed",
+    "binomial_row",
+    "certain_by_feasibility",
+    "close_weights",
+    "cut_tables",
+    "exact_weights",
+    "read_weights",
+    "times",
+    "total_adds_nothing",
+    "trimmed",
+]
 
 #: Most work the exact combination of parts may take, in units of one
 #: product of two 2000-bit integers (a product of longer integers counts as
@@ -411,7 +436,7 @@ def _meets(bits: int, low: int, high: int) -> bool:
 CUT = 2.0**-90
 
 #: The most the close road lets the error bound of a probability be; past it, it refuses
-#: (:class:`NotClose`). SPEC section 19 asks for 1e-9: this keeps a tenfold margin.
+#: (:class:`NotClose`). docs/commands/analyze.md promises 1e-9: this keeps a tenfold margin.
 TOLERANCE = 1e-10
 
 

@@ -37,6 +37,8 @@ from minesat.analysis.result import InconsistentPositionError
 from minesat.board import COVERED, FLAG, Cell, Position, neighbour_table
 from minesat.exact.budget import checkpoint
 
+__all__ = ["Component", "Constraint", "Frontier", "FrontierModel"]
+
 
 @dataclass(frozen=True)
 class Constraint:
@@ -124,7 +126,7 @@ class Frontier:
         Cells are linked when a number sees both; chaining each number's cells is
         enough for connectivity.
         """
-        import networkx as nx  # here, not above: a small position never gets this far (SPEC 19)
+        import networkx as nx  # here, not above: a small position never gets this far
 
         graph: nx.Graph = nx.Graph()
         graph.add_nodes_from(self.frontier)

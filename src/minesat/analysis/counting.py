@@ -37,6 +37,15 @@ from minesat.board import Cell
 from minesat.errors import OverBudget
 from minesat.exact.budget import checkpoint
 
+__all__ = [
+    "SEARCH_BOXES",
+    "SEARCH_NODES",
+    "STATE_BUDGET",
+    "ComponentCount",
+    "count_component",
+    "split_decided",
+]
+
 #: Default limit on the dynamic programme's states per component. Real expert
 #: positions stay in the hundreds; a component past this is estimated instead.
 STATE_BUDGET = 200_000

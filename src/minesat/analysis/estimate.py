@@ -4,7 +4,7 @@ Two places need them. A part that no count within the budget takes (a hostile
 position) leaves its cells without exact weights; and a position analysed
 under a time or memory budget that runs out has no exact weights at all.
 
-The method (SPEC section 19 asks for a mean absolute error of at most 0.05
+The method (docs/commands/analyze.md promises a mean absolute error of at most 0.05
 where the exact probabilities are known; ``benchmarks/estimates.py`` measures it):
 
 - a counted part's cells take the part's own exact probabilities, its mine
@@ -42,6 +42,19 @@ if TYPE_CHECKING:
     import numpy as np
 
     from minesat.analysis.arrays import Numbers, Open
+
+__all__ = [
+    "DAMPING",
+    "PAIR_CHUNK",
+    "ROUNDS",
+    "SETTLED",
+    "belief_propagation",
+    "estimate_parts",
+    "estimate_position",
+    "pair_rule",
+    "propagate",
+    "propagate_beliefs",
+]
 
 #: Rounds of belief propagation, and how much of the old message each round keeps.
 ROUNDS = 30
@@ -226,7 +239,7 @@ PAIR_CHUNK = 200_000
 def estimate_position(
     position: Position, total: int | None, why: str, clock: Clock | None = None
 ) -> Analysis:
-    """SPEC section 19 past a budget: every cell propagation proves, and estimates for the others.
+    """Past a budget (docs/commands/analyze.md): every cell propagation proves, estimates for the others.
 
     Built from the position alone, as arrays (:mod:`.arrays`: it must cost little where
     the exact road cost too much): what single numbers force (a number whose mines are all
@@ -235,7 +248,7 @@ def estimate_position(
     the undecided cells next to numbers, and the mines left over for the others. Each step
     checks the budget it runs under (:func:`~minesat.exact.budget.checkpoint`: ``clock``,
     else the one watching already) and, past it, answers with what it has. Propagation
-    runs whole under a ``clock`` (only its memory budget stops it; SPEC section 19 promises
+    runs whole under a ``clock`` (only its memory budget stops it; docs/commands/analyze.md promises
     what it proves, and it costs about a microsecond a cell); the beliefs stop where the
     clock says. The certainties found are certain whatever is cut.
     ``consistent`` is ``None`` unless propagation settled every number (then the position

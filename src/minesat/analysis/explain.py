@@ -27,6 +27,7 @@ C2 is safe because of A1, B1
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from typing import Any
 
@@ -34,8 +35,10 @@ from minesat.analysis.classify import CardinalitySolver
 from minesat.analysis.constraints import Constraint, Frontier
 from minesat.analysis.engine import Analyzer
 from minesat.analysis.result import Analysis
-from minesat.board import COVERED, FLAG, Cell, Position, cell_name, neighbour_table
+from minesat.board import COVERED, FLAG, Cell, Position, as_cell, cell_name, neighbour_table, on_board
 from minesat.errors import InvalidValue, OverBudget
+
+__all__ = ["Explanation", "explain", "explain_json"]
 
 
 @dataclass(frozen=True)
@@ -54,6 +57,10 @@ class Explanation:
         if self.uses_total:
             because.append("the total mine count")
         return f"{cell_name(self.cell)} is {what} because of " + ", ".join(because)
+
+    def __repr__(self) -> str:
+        """Its sentence (the fields are attributes: ``cell``, ``mined``, ``numbers``, ...)."""
+        return f"Explanation({str(self)!r}{'' if self.smallest else ', smallest=False'})"
 
     def to_json(self) -> dict[str, Any]:
         """The object ``minesat analyze --explain CELL --json`` prints for a certain cell (no ``file``)."""
@@ -83,8 +90,8 @@ def explain_json(position: Position, analysis: Analysis, cell: Cell) -> dict[str
 
 
 def explain(
-    position: Position,
-    cell: Cell,
+    position: Position | str | os.PathLike[str],
+    cell: Cell | str,
     mines: int | None = None,
     *,
     analysis: Analysis | None = None,
@@ -102,10 +109,18 @@ def explain(
     shares a cell with them, so none can be part of a proof from the numbers alone (only the
     total couples the components), and on a big board the problem stays small.
 
+    ``position`` may be the path of a board file, ``cell`` a name (``"C2"``) or ``(row, col)``.
+
     >>> p = Position.from_rows(["1?", "1?", "1?"])
-    >>> explain(p, (2, 1), max_nodes=0)
-    Explanation(cell=(2, 1), mined=False, numbers=((0, 0), (1, 0)), uses_total=False, smallest=False)
+    >>> explain(p, "C2", max_nodes=0)
+    Explanation('C2 is safe because of A1, B1', smallest=False)
     """
+    from minesat.formats import as_position
+
+    position = as_position(position)
+    cell = as_cell(cell)
+    if not on_board(cell, position.rows, position.cols):
+        raise IndexError(f"cell {cell_name(cell)} is off the {position.rows}x{position.cols} board")
     if position[cell] != COVERED:
         raise InvalidValue(f"{cell_name(cell)} is not a covered, unflagged cell: there is nothing to explain")
     if mined is None:

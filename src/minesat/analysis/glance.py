@@ -32,6 +32,8 @@ from minesat.board import COVERED, Cell, Position
 if TYPE_CHECKING:
     from minesat.analysis.engine import Analyzer
 
+__all__ = ["InteriorCounter", "LayoutCounter", "glance", "glance_revealed", "interior_counter", "layouts"]
+
 
 class LayoutCounter(Protocol):
     """Layouts of one position in which given cells are mines and others safe.

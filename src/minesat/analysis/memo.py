@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import TypeVar
 
+__all__ = ["CACHE_LIMIT", "remember"]
+
 T = TypeVar("T")
 
 #: Component results kept per Analyzer; a game never needs more than a few hundred.

@@ -33,6 +33,8 @@ from minesat.analysis.result import total_of
 from minesat.analysis.smallroad import NO_LAYOUT, Part, SmallPosition, bits
 from minesat.board import Cell, Position
 
+__all__ = ["PatternCounter", "pattern_counter"]
+
 
 class PatternCounter:
     """Layouts of one position with given cells mined and others safe (see the module docstring):

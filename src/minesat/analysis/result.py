@@ -14,6 +14,9 @@ from typing import Any
 
 from minesat.board import COVERED, FLAG, Action, Cell, Move, Position, cell_name, row_name
 from minesat.errors import InvalidValue, MinesatError
+from minesat.words import plural
+
+__all__ = ["Analysis", "Glance", "InconsistentPositionError", "build_analysis", "total_of"]
 
 
 class InconsistentPositionError(MinesatError, ValueError):
@@ -34,7 +37,7 @@ class InconsistentPositionError(MinesatError, ValueError):
 
 @dataclass(frozen=True)
 class Analysis:
-    """The classification of every covered, unflagged cell of a position (SPEC section 3).
+    """The classification of every covered, unflagged cell of a position (docs/commands/analyze.md).
 
     ``probability[r][c]`` is ``None`` for uncovered cells, ``1.0`` for flags, and the
     exact mine probability otherwise (``None`` for uncertain cells when the total
@@ -60,7 +63,8 @@ class Analysis:
     #: Why the probabilities are estimates (or the certainties perhaps incomplete), when ``exact`` is false.
     why: str | None = None
     #: Whether some layout fits the position: True once that is settled (always, when ``exact``);
-    #: ``None`` when a budget ran out first (SPEC section 19). A position no layout fits raises instead.
+    #: ``None`` when a budget ran out first (docs/commands/analyze.md). A position no layout fits
+    #: raises instead.
     consistent: bool | None = True
     #: The number of layouts consistent with the position and the total, when it
     #: is counted exactly (total known, every component counted); else ``None``.
@@ -69,6 +73,35 @@ class Analysis:
     layouts: int | None = None
     #: The position analysed, when the engine made this value (for pictures; not compared).
     position: Position | None = field(default=None, compare=False, repr=False)
+
+    def __repr__(self) -> str:
+        """A line: the board, its total, and how many cells are safe, mined and uncertain."""
+        total = "" if self.mines is None else f", {plural(self.mines, 'mine')}"
+        exact = "exact" if self.exact else "estimated"
+        return (
+            f"Analysis({self.rows}x{self.cols}{total}: {len(self.safe)} safe, "
+            f"{plural(len(self.mine), 'mine')}, {len(self.unknown)} uncertain, {exact})"
+        )
+
+    def records(self) -> list[dict[str, Any]]:
+        """One row per covered, unflagged cell, row-major, for a table (``pandas.DataFrame(...)``).
+
+        Each row has the cell's ``cell`` name, ``row`` and ``col`` (0-based), its ``state``
+        (``"safe"``, ``"mine"`` or ``"unknown"``) and its mine ``probability`` (``None`` for an
+        uncertain cell when the total is unknown).
+
+        >>> analysis = build_analysis(Position.from_rows(["1?", "??"], mines=1), 1, {(1, 1)}, set(),
+        ...                           {(0, 1): 0.5, (1, 0): 0.5, (1, 1): 0.0}, components=1, exact=True)
+        >>> analysis.records()[0]
+        {'cell': 'A2', 'row': 0, 'col': 1, 'state': 'unknown', 'probability': 0.5}
+        """
+        states = {**dict.fromkeys(self.unknown, "unknown"), **dict.fromkeys(self.safe, "safe"),
+                  **dict.fromkeys(self.mine, "mine")}
+        return [
+            {"cell": cell_name(cell), "row": cell[0], "col": cell[1], "state": states[cell],
+             "probability": self.probability[cell[0]][cell[1]]}
+            for cell in sorted(states)
+        ]
 
     def moves(self) -> list[Move]:
         """One uncover per safe cell, then one flag per certain mine, row-major."""
@@ -79,8 +112,9 @@ class Analysis:
         return {"rows": self.rows, "cols": self.cols, "mines": self.mines}
 
     def to_json(self) -> dict[str, Any]:
-        """The SPEC section 3 object, with SPEC section 19's ``exact``, ``consistent`` and (when not
-        exact) ``why``. (:func:`json_chunks` writes its text faster on big boards.)"""
+        """The object ``minesat analyze --json`` prints (docs/commands/analyze.md), with ``exact``,
+        ``consistent`` and (when not exact) ``why``. (:func:`json_chunks` writes its text faster on
+        big boards.)"""
         extra: dict[str, Any] = {} if self.exact else {"why": self.why}
         return {
             **self.to_json_head(),

@@ -32,6 +32,19 @@ from itertools import combinations
 from minesat.board import COVERED, FLAG, Position, neighbour_table
 from minesat.errors import OverBudget
 
+__all__ = [
+    "Geometry",
+    "MaskConstraint",
+    "Reading",
+    "cells",
+    "components",
+    "read",
+    "settle",
+    "shown",
+    "solutions",
+    "split",
+]
+
 #: A constraint as masks: ``(cells, mines, number)``, ``mines`` of the covered
 #: cells in the mask ``cells``, stated by the number at flat index ``number``.
 MaskConstraint = tuple[int, int, int]

@@ -39,6 +39,18 @@ from minesat.board import Cell, Position
 if TYPE_CHECKING:
     from minesat.analysis.engine import Analyzer
 
+__all__ = [
+    "ENUMERATED_CELLS",
+    "ENUMERATION_STEPS",
+    "SMALL_CELLS",
+    "Off",
+    "Part",
+    "PositionKey",
+    "SmallPosition",
+    "SmallRoad",
+    "bits",
+]
+
 #: Boards of up to this many cells take the small-board road (:mod:`.small`):
 #: read whole as bit masks on every call instead of updated move by move.
 #: Whole games of the ``safest`` player were faster on it by 2.1x on 9x9,

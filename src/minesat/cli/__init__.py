@@ -17,6 +17,8 @@ from typing import IO, Annotated, Any
 import typer
 from typer.core import TyperCommand, TyperGroup
 
+__all__ = ["COMMANDS", "Commands", "UsageLine", "app", "load_commands", "main", "usage_line"]
+
 # Click's exception classes, whichever Click typer uses (its own copy in recent versions).
 _UsageError = next(c for c in typer.BadParameter.__mro__ if c.__name__ == "UsageError")
 _ClickException = next(c for c in typer.BadParameter.__mro__ if c.__name__ == "ClickException")

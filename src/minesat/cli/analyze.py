@@ -1,4 +1,4 @@
-"""``minesat analyze``: classify every covered cell of one or more positions (SPEC section 3)."""
+"""``minesat analyze``: classify every covered cell of one or more positions (docs/commands/analyze.md)."""
 
 from __future__ import annotations
 
@@ -36,6 +36,8 @@ from minesat.errors import InvalidValue
 from minesat.exact.budget import DEFAULT_MAX_MEMORY, Budget, resident_bytes
 from minesat.formats.wanted import InputError, read_board
 from minesat.game import render_grid
+
+__all__ = ["BYTES_PER_CELL", "LEGEND", "analyze", "best_guess", "render_analysis", "too_small"]
 
 LEGEND = (
     "o certainly safe, X certainly a mine, 12% an uncertain cell's mine probability, "
@@ -291,7 +293,7 @@ def _explain(
 
 
 def _write_json(analysis: Analysis, path: str) -> None:
-    """The analysis as one JSON line (SPEC section 3), written a piece at a time: on a 1000x1000
+    """The analysis as one JSON line (docs/commands/analyze.md), written a piece at a time: on a 1000x1000
     board the line is some 20 MB, and building it whole would double the memory held."""
     out = sys.stdout
     for chunk in json_chunks(analysis, {"file": path}):
@@ -321,7 +323,7 @@ BYTES_PER_CELL = 400
 
 
 def too_small(budget: Budget, position: Position) -> str | None:
-    """Why ``budget`` cannot hold even the answer past a budget for ``position`` (SPEC section 19:
+    """Why ``budget`` cannot hold even the answer past a budget for ``position`` (docs/commands/analyze.md:
     such a budget is refused, exit 2); ``None`` when it can.
 
     >>> too_small(Budget(max_memory=10**6), Position.from_rows(["1?"]))  # doctest: +ELLIPSIS

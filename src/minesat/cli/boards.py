@@ -21,6 +21,8 @@ from minesat.formats import (
 from minesat.formats.wanted import InputError, read_board, with_path
 from minesat.game import LEGEND, render_grid, render_position
 
+__all__ = ["FileArg", "FormatOpt", "LayoutOpt", "convert", "describe", "load", "render_layout", "show"]
+
 _FORMAT_HELP = (
     f"Board format: {', '.join(FORMATS)}. Default: from the extension "
     f"({', '.join(f'{ext} {name}' for ext, name in EXTENSIONS.items())})."

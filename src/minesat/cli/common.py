@@ -34,7 +34,51 @@ from minesat.generate import FirstClick
 from minesat.stats import percent  # noqa: F401  (the commands import it from here)
 from minesat.words import agree, plural  # noqa: F401  (the commands import them from here)
 
-#: The first click when none is given (SPEC section 4), clipped to small boards.
+__all__ = [
+    "DEFAULT_START",
+    "EXIT_BAD_INPUT",
+    "EXIT_INCONSISTENT",
+    "EXIT_INTERRUPTED",
+    "EXIT_OUTPUT_FAILED",
+    "LIVE_LINE_EVERY",
+    "PROGRESS_LINE_EVERY",
+    "ColsOption",
+    "FirstClickOption",
+    "MinesOption",
+    "OutputError",
+    "PresetOption",
+    "ProgressLine",
+    "RowsOption",
+    "StartOption",
+    "WatchedStdout",
+    "board_size",
+    "check_folder",
+    "check_output",
+    "check_strategy",
+    "check_time_limit",
+    "check_total",
+    "check_viewer_size",
+    "check_workers",
+    "command_guard",
+    "error_line",
+    "fail",
+    "first_click_rule",
+    "given_options",
+    "given_start",
+    "interrupted",
+    "is_stdout",
+    "output_failed",
+    "path_error",
+    "refuse_stdout",
+    "refuse_unused",
+    "run_main",
+    "start_cell",
+    "strategy_help",
+    "write_output",
+    "write_stdout",
+]
+
+#: The first click when none is given (docs/commands/simulate.md), clipped to small boards.
 DEFAULT_START: Cell = (3, 3)
 
 #: The board options ``simulate`` and ``generate`` share (read them with :func:`board_size`).
@@ -55,7 +99,7 @@ StartOption = Annotated[
     typer.Option(help="First click as ROW,COL (0-based) or a cell name; default 3,3 clipped to the board."),
 ]
 
-#: Exit statuses, as SPEC promises them (docs/exit-status.md).
+#: Exit statuses, as docs/exit-status.md promises them.
 EXIT_INCONSISTENT = 1  # a position no layout satisfies
 EXIT_OUTPUT_FAILED = 1  # standard output, or an output file, could not be written
 EXIT_BAD_INPUT = 2  # unreadable file, bad option value

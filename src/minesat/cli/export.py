@@ -1,4 +1,4 @@
-"""``minesat export``: every stored game as one record, JSON Lines or CSV (SPEC section 7)."""
+"""``minesat export``: every stored game as one record, JSON Lines or CSV (docs/commands/export.md)."""
 
 from __future__ import annotations
 
@@ -13,6 +13,8 @@ import typer
 from minesat.cli import app
 from minesat.cli.common import EXIT_OUTPUT_FAILED, check_output, fail, is_stdout, path_error
 from minesat.errors import one_line
+
+__all__ = ["export"]
 
 
 @app.command()

@@ -1,4 +1,4 @@
-"""``minesat generate``: seeded board sets, optionally no-guess (SPEC section 9)."""
+"""``minesat generate``: seeded board sets, optionally no-guess (docs/commands/generate.md)."""
 
 from __future__ import annotations
 
@@ -38,7 +38,7 @@ from minesat.cli.common import (
 from minesat.errors import InvalidValue
 from minesat.formats import open_atomic
 from minesat.formats.boardset import format_board
-from minesat.generate import FirstClick, check_mine_count
+from minesat.generate import BoardSpec, FirstClick
 from minesat.noguess import (
     MAX_TRIES,
     REJECTION_TRIES,
@@ -47,6 +47,8 @@ from minesat.noguess import (
     NoGuessTimeout,
     generate_boards,
 )
+
+__all__ = ["generate"]
 
 
 @app.command()
@@ -114,14 +116,15 @@ def generate(
     tries_first = {"auto": REJECTION_TRIES, "rejection": max_tries, "repair": 0}
     if method not in tries_first:
         fail(f"--method must be one of {', '.join(tries_first)}, not {method!r}")
+    spec = BoardSpec(rows, cols, mines, rule=rule, start=cell)
     try:
-        check_mine_count(rows, cols, mines, cell, rule)
+        spec.check()
     except InvalidValue as exc:
         fail(exc)
 
     progress = _Progress(count)
     boards = generate_boards(
-        rows, cols, mines, count, start=cell, rule=rule, seed=seed, no_guess=no_guess,
+        spec, count, seed=seed, no_guess=no_guess,
         rejection_tries=tries_first[method], max_tries=max_tries, seconds=time_limit or None,
         progress=progress if no_guess else None,
     )

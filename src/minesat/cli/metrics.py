@@ -1,4 +1,4 @@
-"""``minesat metrics``: 3BV, openings, islands and greedy ZiNi per layout (SPEC section 10)."""
+"""``minesat metrics``: 3BV, openings, islands and greedy ZiNi per layout (docs/commands/metrics.md)."""
 
 from __future__ import annotations
 
@@ -16,6 +16,8 @@ from minesat.errors import InvalidValue
 from minesat.formats import read_layout
 from minesat.formats.boardset import iter_boardset
 from minesat.metrics import metrics as layout_metrics
+
+__all__ = ["BOARD_SET_EXTENSIONS", "metrics"]
 
 #: Extensions read as board sets (one layout per line); others are single layout files.
 BOARD_SET_EXTENSIONS = (".jsonl", ".ndjson")

@@ -1,4 +1,4 @@
-"""``minesat perfect``: the exact chance to win under perfect play (SPEC section 13)."""
+"""``minesat perfect``: the exact chance to win under perfect play (docs/perfect.md)."""
 
 from __future__ import annotations
 
@@ -52,6 +52,8 @@ from minesat.perfect import (
     perfect_play,
     strategy_wins,
 )
+
+__all__ = ["DEFAULT_TOP", "ProgressCallback", "describe", "describe_position", "perfect"]
 
 #: Called with (states or positions so far, layouts settled, layouts in all).
 ProgressCallback = Callable[[int, int, int], None]
@@ -176,13 +178,13 @@ def perfect(
         rule = first_click_rule(first_click)
         cell = _start(start, rows, cols)
         try:
-            check_mine_count(rows, cols, mines, cell, rule)
+            check_mine_count(rows, cols, mines, start=cell, rule=rule)
         except InvalidValue as err:
             fail(err)
         with _bar(show_bar) as bar:
             try:
                 result = perfect_play(
-                    rows, cols, mines, rule, cell, max_states=max_states, time_limit=limit,
+                    rows, cols, mines, rule=rule, start=cell, max_states=max_states, time_limit=limit,
                     progress=bar("perfect"), workers=workers, scheduler=scheduler, max_memory=memory,
                 )
             except InvalidValue as err:  # the mines fit around no start
@@ -191,7 +193,8 @@ def perfect(
                 fail(err)
             try:
                 counts = {
-                    name: strategy_wins(rows, cols, mines, rule, result.start, name, progress=bar(name),
+                    name: strategy_wins(rows, cols, mines, rule=rule, start=result.start, strategy=name,
+                                        progress=bar(name),
                                         time_limit=limit, max_memory=memory, began=began).wins
                     for name in names
                 }
@@ -262,7 +265,7 @@ def describe(result: PerfectResult, top: int = DEFAULT_TOP) -> str:
     ``top`` of them (0: all), the ``top`` best, best first (a huge board has thousands).
 
     >>> from minesat.perfect import perfect_play
-    >>> r = perfect_play(3, 3, 1, "safe", (1, 1))
+    >>> r = perfect_play(3, 3, 1, rule="safe", start=(1, 1))
     >>> shown = {**r.__dict__, "strategies": {"safest": 7}, "states": 4, "seconds": 0.01}
     >>> print(describe(PerfectResult(**shown)))
     3x3 board, 1 mine, first click safe at B2

@@ -28,6 +28,17 @@ from minesat.errors import InvalidValue
 from minesat.game import LEGEND, Game, MoveResult
 from minesat.generate import FirstClick, check_mine_count
 
+__all__ = [
+    "HELP",
+    "CommandError",
+    "Session",
+    "check_playable",
+    "input_lines",
+    "parse_cell_args",
+    "parse_command",
+    "play",
+]
+
 HELP = f"""\
 commands (a cell is a name like A5, or ROW COL numbered from 1 as on the board: 1 5 is A5):
   new R C M      start a new game: R rows, C columns, M mines
@@ -104,7 +115,7 @@ class Session:
 
     def new(self, rows: int, cols: int, mines: int) -> None:
         """Start a game; game k of the session uses seed + k, so a seeded session replays."""
-        check_playable(rows, cols, mines, self.rule)
+        check_playable(rows, cols, mines, rule=self.rule)
         seed = None if self.seed is None else self.seed + self.games
         self.games += 1
         self.game = Game.new(rows, cols, mines, seed=seed, rule=self.rule)
@@ -201,9 +212,9 @@ class Session:
         return True
 
 
-def check_playable(rows: int, cols: int, mines: int, rule: FirstClick) -> None:
+def check_playable(rows: int, cols: int, mines: int, *, rule: FirstClick) -> None:
     """Raise ValueError unless the mines fit wherever the first click lands (worst case: mid-board)."""
-    check_mine_count(rows, cols, mines, (rows // 2, cols // 2), rule)
+    check_mine_count(rows, cols, mines, start=(rows // 2, cols // 2), rule=rule)
 
 
 def input_lines() -> Iterator[str]:

@@ -34,6 +34,8 @@ from minesat.replay import ReplayReview, review_replay, viewer_page
 from minesat.review import describe
 from minesat.verdict import NOTABLE
 
+__all__ = ["replay"]
+
 
 @app.command()
 def replay(

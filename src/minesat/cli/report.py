@@ -12,6 +12,8 @@ from minesat.cli import app
 from minesat.cli.common import EXIT_OUTPUT_FAILED, check_output, error_line, fail, is_stdout, path_error
 from minesat.errors import one_line
 
+__all__ = ["report"]
+
 
 @app.command()
 def report(
@@ -89,7 +91,7 @@ def report(
             if isinstance(exc, StoreError):  # it names the file, and says what to do
                 fail(exc)
             fail(f"{path}: not a readable minesat game database ({one_line(str(exc))})")
-    # Two runs on the same boards are also compared game by game (SPEC section 8); a store of
+    # Two runs on the same boards are also compared game by game (docs/commands/report.md); a store of
     # several players is several runs, one per player.
     labelled = rep.unique_labels(summaries)
     runs = [(s.source, s.player if s.players_in_store > 1 else ANY_PLAYER, s.label) for s in labelled]

@@ -1,4 +1,4 @@
-"""``minesat serve``: the analyser, a game and the replay viewer in the browser (SPEC section 15)."""
+"""``minesat serve``: the analyser, a game and the replay viewer in the browser (docs/commands/serve.md)."""
 
 from __future__ import annotations
 
@@ -10,6 +10,8 @@ import typer
 
 from minesat.cli import app
 from minesat.cli.common import fail
+
+__all__ = ["NEEDS_EXTRA", "serve"]
 
 #: Said when the web extra is missing.
 NEEDS_EXTRA = "serve needs the web extra: pip install 'minesat[web]'"

@@ -1,4 +1,4 @@
-"""``minesat simulate``: play many seeded games, store them, summarise (SPEC section 4)."""
+"""``minesat simulate``: play many seeded games, store them, summarise (docs/commands/simulate.md)."""
 
 from __future__ import annotations
 
@@ -44,6 +44,8 @@ from minesat.generate import FirstClick
 from minesat.player import DEFAULT_STRATEGY
 from minesat.simulate import ProgressCallback, Tally, board_run_config, check_config, run
 from minesat.store import GameStore, RunConfig, StoreError
+
+__all__ = ["MAX_GAMES", "Stopped", "default_db", "describe", "simulate"]
 
 #: Most games a run may ask for: game indices are SQLite integers (and no run gets near this).
 MAX_GAMES = 10**15

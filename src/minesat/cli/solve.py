@@ -1,4 +1,4 @@
-"""``minesat solve``: play one layout with the automatic player, or ask the oracle (SPEC 5)."""
+"""``minesat solve``: one layout played by the automatic player, or the oracle (docs/commands/solve.md)."""
 
 from __future__ import annotations
 
@@ -44,6 +44,8 @@ from minesat.player import (
     solve_oracle,
 )
 from minesat.verdict import Verdict
+
+__all__ = ["solve", "survival"]
 
 
 @app.command()

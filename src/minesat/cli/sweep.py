@@ -1,4 +1,4 @@
-"""``minesat sweep``: solvability against density over sizes, rules and strategies (SPEC 11, 18)."""
+"""``minesat sweep``: solvability against density by size, rule and strategy (docs/commands/sweep.md)."""
 
 from __future__ import annotations
 
@@ -26,6 +26,8 @@ from minesat.cli.common import (
     refuse_stdout,
 )
 from minesat.errors import InvalidValue
+
+__all__ = ["sweep"]
 
 
 @app.command()

@@ -37,6 +37,20 @@ from minesat.errors import OverBudget
 from minesat.exact.budget import checkpoint
 from minesat.exact.geometry import MINE
 
+__all__ = [
+    "LOCAL_SIZE",
+    "PAIRS_FLOOR",
+    "PAIRS_PER_LAYOUT",
+    "Alike",
+    "NoTable",
+    "SparseAlike",
+    "TooAlike",
+    "alike_pairs",
+    "alike_table",
+    "pair_limit",
+    "tabulate",
+]
+
 #: A list of layouts at most this long keeps bit sets of look-alikes, and remembers its covers;
 #: a longer one keeps the pairs as arrays.
 LOCAL_SIZE = 4096

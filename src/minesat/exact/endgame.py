@@ -31,6 +31,17 @@ from minesat.board import Position
 from minesat.exact.budget import ListingRefused, PastBudget
 from minesat.exact.position import PositionSearch, RankedMove
 
+__all__ = [
+    "ENDGAME_LAYOUTS",
+    "ENDGAME_STATES",
+    "REMEMBERED",
+    "SMALL_BOARD_CELLS",
+    "SMALL_BOARD_LAYOUTS",
+    "SMALL_BOARD_STATES",
+    "endgame_limits",
+    "endgame_move",
+]
+
 #: The player searches exactly when at most this many layouts are consistent with the position.
 #: 2 000 rather than 500: on 40 000 paired expert boards 108 games won only so against 73
 #: (McNemar p = 0.011), at 1.14 times the time per game (docs/strategies.md).

@@ -24,6 +24,21 @@ import numpy as np
 from minesat.board import Cell, neighbour_table
 from minesat.exact.budget import ListingRefused, checkpoint
 
+__all__ = [
+    "COMBINATIONS_BLOCK",
+    "COVERED",
+    "FLAGGED",
+    "MINE",
+    "TABLE_CELLS",
+    "Board",
+    "TooManyLayouts",
+    "bit_set",
+    "combination_blocks",
+    "combinations_array",
+    "layout_numbers",
+    "layouts_matrix",
+]
+
 #: What a layout matrix holds for a mine (numbers are 0..8).
 MINE = 9
 

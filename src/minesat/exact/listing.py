@@ -24,6 +24,8 @@ from minesat.errors import InvalidValue
 from minesat.exact.budget import checkpoint
 from minesat.exact.geometry import COVERED, FLAGGED, layout_numbers
 
+__all__ = ["HELD_BITS", "component_solutions", "list_layouts", "position_bytes", "position_layouts"]
+
 
 def component_solutions(
     component: Component, bit: dict[Cell, int] | _Bits, cap: int

@@ -38,6 +38,8 @@ from minesat.exact.listing import position_bytes, position_layouts
 from minesat.exact.search import OutOfBudget, PerfectSearch, Universe, root_alike
 from minesat.stats import EXACT_BINOMIAL_BITS, WinShare, approximate, approximate_binomial, binomial_bits
 
+__all__ = ["PositionSearch", "RankedMove", "interior_bound", "rank_moves"]
+
 
 @dataclass(frozen=True)
 class RankedMove(WinShare):

@@ -62,6 +62,22 @@ from minesat.exact.alike import LOCAL_SIZE, Alike, NoTable, SparseAlike, tabulat
 from minesat.exact.budget import checkpoint
 from minesat.exact.geometry import COVERED, MINE, Board
 
+__all__ = [
+    "COMPACT_MIN",
+    "COMPACT_RATIO",
+    "LATE_ALIKE",
+    "PATIENCE",
+    "PROGRESS_EVERY",
+    "ROOT_ALIKE",
+    "Ask",
+    "OutOfBudget",
+    "PerfectSearch",
+    "Universe",
+    "drive",
+    "members",
+    "root_alike",
+]
+
 #: A root list of layouts at most this long works out which of them can be told apart
 #: (:attr:`Universe.alike`) when it is made, in a second or two.
 ROOT_ALIKE = 65_536

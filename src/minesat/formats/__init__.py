@@ -1,4 +1,4 @@
-"""Board files: text (``.txt``/``.dat``), ``.mine``, ``.mbf`` and ``.json`` (SPEC section 2).
+"""Board files: text (``.txt``/``.dat``), ``.mine``, ``.mbf`` and ``.json`` (docs/boards.md).
 
 Replay files of real games (``.avf``, ``.rmv``, ``.mvf``, ``.evf``) are read by
 :func:`read_replay`, and ``.evf`` and ``.rmv`` written by :func:`write_replay`
@@ -51,6 +51,7 @@ __all__ = [
     "Replay",
     "ReplayFormatError",
     "UnsupportedFormatError",
+    "as_position",
     "format_for",
     "format_layout",
     "format_position",
@@ -139,6 +140,22 @@ def read_position(path: str | os.PathLike[str], format: str | None = None) -> Po
     """Read the position in ``path``; ``Position.mines`` is the file's total when it gives one."""
     name = format_for(path, format)
     return _MODULES[name].read_position(_load(path, name), str(path))
+
+
+def as_position(position: Position | str | os.PathLike[str], parameter: str = "position") -> Position:
+    """A position given as itself or as the path of a board file (read by :func:`read_position`).
+
+    >>> as_position("puzzles/partial.dat").rows
+    9
+    >>> as_position(3)
+    Traceback (most recent call last):
+    TypeError: position must be a Position or the path of a board file, not 3
+    """
+    if isinstance(position, Position):
+        return position
+    if isinstance(position, str | os.PathLike):
+        return read_position(position)
+    raise TypeError(f"{parameter} must be a Position or the path of a board file, not {position!r}")
 
 
 def read_layout(path: str | os.PathLike[str], format: str | None = None) -> Layout:

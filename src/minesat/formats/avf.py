@@ -42,6 +42,8 @@ from minesat.formats.replay import (
 )
 from minesat.words import plural
 
+__all__ = ["read"]
+
 #: Level byte -> (rows, cols, mines); 6 is custom (sizes follow in the file).
 _LEVELS = {3: (8, 8, 10), 4: (16, 16, 40), 5: (16, 30, 99)}
 _CUSTOM = 6

@@ -1,4 +1,4 @@
-"""Board sets (SPEC section 6): JSON Lines, one layout per line.
+"""Board sets (docs/boardsets.md): JSON Lines, one layout per line.
 
 Each line is an object ``{"rows": R, "cols": C, "mines": [[r, c], ...]}`` with
 0-based cells; other keys (``"game"``, ``"seed"``, ...) are allowed and ignored

@@ -9,6 +9,18 @@ from minesat.board import COVERED, FLAG, MAX_SIDE, Cell, Position, neighbours
 from minesat.errors import InputError, InvalidValue, Namer
 from minesat.words import plural
 
+__all__ = [
+    "MAX_BYTES",
+    "BoardFormatError",
+    "Locator",
+    "UnsupportedFormatError",
+    "check_mine_total",
+    "check_position",
+    "split_lines",
+    "text_locator",
+    "too_large",
+]
+
 #: Largest file read, in bytes: a MAX_SIDE x MAX_SIDE board with line ends and quoting,
 #: plus room for headers. Anything larger is refused before it is read whole.
 MAX_BYTES = (MAX_SIDE + 2) ** 2 + 64 * 1024

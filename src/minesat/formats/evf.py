@@ -61,6 +61,8 @@ from minesat.formats.replay import (
     level_name,
 )
 
+__all__ = ["read", "write"]
+
 _MOUSE = {
     1: "mv",
     2: "lc",

@@ -26,6 +26,8 @@ from minesat.formats.common import BoardFormatError, too_large
 from minesat.formats.text import check_layout_total, position_from_rows
 from minesat.words import plural
 
+__all__ = ["MAX_DEPTH", "MAX_DIGITS", "read_layout", "read_position", "write_layout", "write_position"]
+
 _WS = re.compile(r"\s*")
 #: More digits than any board count needs; longer numbers are never converted, since
 #: Python refuses (or takes quadratic time) to turn thousands of digits into an int.

@@ -18,6 +18,16 @@ from minesat.board import Layout, Position
 from minesat.formats.common import BoardFormatError, UnsupportedFormatError
 from minesat.words import agree, plural
 
+__all__ = [
+    "MAX_HEIGHT",
+    "MAX_MINES",
+    "MAX_WIDTH",
+    "read_layout",
+    "read_position",
+    "write_layout",
+    "write_position",
+]
+
 #: The largest board and mine count the format can express.
 MAX_WIDTH = MAX_HEIGHT = 255
 MAX_MINES = 65535

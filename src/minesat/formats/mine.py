@@ -27,6 +27,8 @@ from minesat.formats.common import (
 )
 from minesat.words import plural
 
+__all__ = ["MAX_DIGITS", "MINES", "STATES", "read_layout", "read_position", "write_layout", "write_position"]
+
 #: Cell characters and the position states they stand for.
 STATES: dict[str, int] = {
     "H": COVERED,

@@ -49,6 +49,8 @@ from minesat.formats.replay import (
 )
 from minesat.words import plural
 
+__all__ = ["read"]
+
 _CELL = 16
 _LEVELS = {1: "beginner", 2: "intermediate", 3: "expert", 4: "custom"}
 _MODES = {1: "classic", 2: "density", 3: "upk", 4: "cheat"}

@@ -204,6 +204,12 @@ class Replay:
     def cols(self) -> int:
         return self.layout.cols
 
+    def __repr__(self) -> str:
+        """One line: ``Replay(avf, 16x30/99, 2,431 events, 49.25 s)`` (the fields are attributes)."""
+        time = "" if self.rtime is None else f", {self.rtime:.2f} s"
+        events = f"{len(self.events):,} event{'' if len(self.events) == 1 else 's'}"
+        return f"Replay({self.format}, {self.rows}x{self.cols}/{self.mines}, {events}{time})"
+
 
 # --- choosing the reader ---------------------------------------------------------
 

@@ -64,6 +64,8 @@ from minesat.formats.replay import (
     program_text,
 )
 
+__all__ = ["read", "write"]
+
 _MOUSE = {1: "mv", 2: "lc", 3: "lr", 4: "rc", 5: "rr", 6: "mc", 7: "mr"}
 _BOARD = {
     9: "pressed",

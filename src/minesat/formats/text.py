@@ -32,6 +32,20 @@ from minesat.formats.common import (
 )
 from minesat.words import plural
 
+__all__ = [
+    "MAX_DIGITS",
+    "STATES",
+    "Header",
+    "TextBoard",
+    "check_layout_total",
+    "position_from_rows",
+    "read_layout",
+    "read_position",
+    "split",
+    "write_layout",
+    "write_position",
+]
+
 #: Position characters and the cell states they stand for.
 STATES: dict[str, int] = {
     "?": COVERED,

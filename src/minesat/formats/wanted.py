@@ -26,6 +26,8 @@ from minesat.formats import (
     read_position,
 )
 
+__all__ = ["KIND", "board_from_content", "read_board", "with_path"]
+
 
 def with_path(path: str | Path, message: str) -> str:
     """``PATH: message``, unless the message already starts with the path (no ``a.txt: a.txt:``)."""

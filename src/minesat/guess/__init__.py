@@ -9,6 +9,8 @@ from __future__ import annotations
 from minesat.analysis import Analysis
 from minesat.board import Cell
 
+__all__ = ["TIE", "mine_probability"]
+
 #: Probabilities closer than this are the same probability: exact values that
 #: are mathematically equal can differ in the last bits after float division.
 TIE = 1e-9

@@ -64,6 +64,24 @@ from minesat.guess.fifty import unavoidable_guess
 from minesat.guess.longterm import LongTermRisk
 from minesat.guess.outcomes import each_glance
 
+__all__ = [
+    "CANDIDATE_SHARE",
+    "DEFAULT_PIECES",
+    "ENDGAME_MEMO",
+    "INFLUENCE_WEIGHT",
+    "INTERIOR_SAMPLES",
+    "MAX_CANDIDATES",
+    "PIECES",
+    "BestGuess",
+    "Candidate",
+    "best_within",
+    "blended_safety",
+    "hunting_cell",
+    "next_safety",
+    "redundant_switches",
+    "strategy_named",
+]
+
 #: Look ahead at cells whose chance to be safe is at least this share of the best.
 CANDIDATE_SHARE = 0.90
 

@@ -27,6 +27,8 @@ from collections.abc import Iterator
 from minesat.analysis import Analysis
 from minesat.board import Cell, Position, neighbour_table
 
+__all__ = ["unavoidable_guess", "unavoidable_guesses"]
+
 
 def unavoidable_guess(
     position: Position, analysis: Analysis, *, chains: bool = True

@@ -56,6 +56,20 @@ from minesat.analysis.patterns import pattern_counter
 from minesat.board import COVERED, FLAG, Cell, Position
 from minesat.guess.outcomes import each_glance
 
+__all__ = [
+    "FLOAT_BITS",
+    "INFLUENCE_THRESHOLD",
+    "MASK_CELLS",
+    "MAX_OPEN_WALLS",
+    "SCAN_BOX_WALLS",
+    "SCAN_PAIR_WALLS",
+    "LongTermRisk",
+    "Shapes",
+    "Trap",
+    "layout_unit",
+    "shapes",
+]
+
 #: Unknown walls a trap may still need when a candidate's influence is measured (JSMinesweeper's).
 MAX_OPEN_WALLS = 3
 

@@ -26,6 +26,18 @@ from minesat.analysis import Analysis, Analyzer, InconsistentPositionError
 from minesat.analysis.result import Glance
 from minesat.board import COVERED, FLAG, Cell, Position, neighbour_table
 
+__all__ = [
+    "Glanced",
+    "Outcome",
+    "dead_cells",
+    "each_glance",
+    "each_outcome",
+    "is_dead",
+    "outcomes",
+    "revealed",
+    "value_range",
+]
+
 
 @dataclass(frozen=True)
 class Outcome:

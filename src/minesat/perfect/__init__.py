@@ -7,10 +7,10 @@ distribution and nothing else; :func:`perfect_play` counts the layouts it wins
 (a deterministic optimal strategy wins or loses each layout), with no
 sampling: ``wins / layouts`` is the exact chance to win.
 
->>> result = perfect_play(3, 3, 1, "safe", start=(1, 1))
+>>> result = perfect_play(3, 3, 1, rule="safe", start=(1, 1))
 >>> result.wins, result.layouts, result.win_probability
 (7, 8, 0.875)
->>> strategy_wins(3, 3, 1, "safe", (1, 1), "safest").wins
+>>> strategy_wins(3, 3, 1, rule="safe", start=(1, 1), strategy="safest").wins
 7
 
 :func:`perfect_from_position` answers the same question from a position part

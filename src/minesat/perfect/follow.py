@@ -10,7 +10,7 @@ nothing is proven the strategy's guess; layouts with a mine there are lost.
 The count is exactly the number of layouts ``play_game`` wins
 (``tests/test_perfect.py`` plays every layout of small boards to check).
 
->>> strategy_wins(2, 2, 1, "safe", (0, 0), "safest").wins   # the 1 shown proves nothing: a guess
+>>> strategy_wins(2, 2, 1, rule="safe", start="A1", strategy="safest").wins  # the 1 proves nothing: a guess
 1
 """
 
@@ -24,7 +24,7 @@ from math import comb
 import numpy as np
 
 from minesat.analysis import Analysis, Analyzer
-from minesat.board import COVERED, FLAG, Cell, Position
+from minesat.board import COVERED, FLAG, Cell, Position, as_cell
 from minesat.exact.budget import (
     MAX_LAYOUTS,
     STOPS,
@@ -40,6 +40,8 @@ from minesat.exact.geometry import MINE, Board, bit_set, layouts_matrix
 from minesat.exact.search import drive
 from minesat.generate import FirstClick, check_mine_count, kept_clear
 from minesat.stats import WinShare, approximate
+
+__all__ = ["StrategyCount", "StrategyTree", "strategy_wins"]
 
 
 @dataclass(frozen=True)
@@ -181,10 +183,10 @@ def strategy_wins(
     rows: int,
     cols: int,
     mines: int,
-    rule: FirstClick | str,
-    start: Cell,
-    strategy: str,
     *,
+    rule: FirstClick | str,
+    start: Cell | str,
+    strategy: str,
     progress: Callable[[int, int, int], None] | None = None,
     time_limit: float | None = None,
     max_memory: int | None = None,
@@ -204,10 +206,11 @@ def strategy_wins(
 
     began = time.perf_counter() if began is None else began
     rule = FirstClick(rule)
+    start = as_cell(start, "start")
     get_strategy(strategy)  # fails early on a bad name
-    check_mine_count(rows, cols, mines, start, rule)
+    check_mine_count(rows, cols, mines, start=start, rule=rule)
     board = Board(rows, cols)
-    clear = kept_clear(start, rows, cols, rule)
+    clear = kept_clear(rows, cols, start=start, rule=rule)
     pool = [i for i in range(board.cells) if board.cell(i) not in clear]
     layouts = comb(len(pool), mines)
     if layouts > MAX_LAYOUTS:

@@ -18,6 +18,8 @@ from minesat.exact.position import PositionSearch, RankedMove
 from minesat.player import get_strategy
 from minesat.stats import WinShare
 
+__all__ = ["PlayerMove", "PositionResult", "perfect_from_position"]
+
 
 @dataclass(frozen=True)
 class PlayerMove:

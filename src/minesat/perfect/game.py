@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from math import comb
 from typing import Any
 
-from minesat.board import Cell, cell_name
+from minesat.board import Cell, as_cell, cell_name
 from minesat.exact.budget import (
     DEFAULT_MAX_MEMORY,
     DEFAULT_MAX_STATES,
@@ -39,6 +39,8 @@ from minesat.perfect.parallel import PartPastBudget, describe_part, parallel_sta
 from minesat.perfect.solver import PerfectPlay, StartValue, listed_rule
 from minesat.stats import EXACT_BINOMIAL_BITS, WinShare, approximate_binomial, binomial_bits
 
+__all__ = ["PARALLEL_FROM", "PerfectResult", "perfect_play"]
+
 #: Fewer layouts than this (over all the starts tried) are searched in this process
 #: even when workers are asked for: the search ends before they would start.
 PARALLEL_FROM = 20_000
@@ -53,7 +55,7 @@ def _refuse_unlisted(
     fewest cells clear, so it has the most layouts.
     """
     hardest = start if start is not None else (0, 0)
-    pool = rows * cols - len(kept_clear(hardest, rows, cols, listed_rule(rule)))
+    pool = rows * cols - len(kept_clear(rows, cols, start=hardest, rule=listed_rule(rule)))
     if 0 <= mines <= pool and binomial_bits(pool, mines) > EXACT_BINOMIAL_BITS:
         # Far past any listing, and too large to count within a time limit (math.comb of half a
         # million cells takes seconds, in one call no clock stops): said from logarithms, with
@@ -69,7 +71,7 @@ def _refuse_unlisted(
 
 @dataclass(frozen=True)
 class PerfectResult(WinShare):
-    """The exact value of a game under perfect play (SPEC section 13).
+    """The exact value of a game under perfect play (docs/perfect.md).
 
     ``start`` is the given first click, or the best one when none was given;
     ``starts`` then holds the value of one cell of every class of cells the
@@ -114,9 +116,9 @@ def perfect_play(
     rows: int,
     cols: int,
     mines: int,
-    rule: FirstClick | str = FirstClick.OPENING,
-    start: Cell | None = None,
     *,
+    rule: FirstClick | str = FirstClick.OPENING,
+    start: Cell | str | None = None,
     max_states: int | None = DEFAULT_MAX_STATES,
     time_limit: float | None = DEFAULT_TIME_LIMIT,
     progress: Progress | None = None,
@@ -146,18 +148,19 @@ def perfect_play(
     is the same; the time limit is then checked as each part comes back.
     """
     rule = FirstClick(rule)
+    start = None if start is None else as_cell(start, "start")
     began = time.perf_counter()
-    check_mine_count(rows, cols, mines, None, FirstClick.ANY)
+    check_mine_count(rows, cols, mines)
     # The mines must fit around the start; with every start tried, around the corner at least,
     # which keeps the fewest cells clear (if they do not fit there, they fit nowhere).
-    check_mine_count(rows, cols, mines, start if start is not None else (0, 0), rule)
+    check_mine_count(rows, cols, mines, start=start if start is not None else (0, 0), rule=rule)
     _refuse_unlisted(rows, cols, mines, rule, start, max_memory)
     board = Board(rows, cols)  # its tables are made only if the search enters it
     if start is not None:
         candidates = [start]
     else:
         candidates = [board.cell(i) for i in board.orbit_representatives()]
-        candidates = [c for c in candidates if mines_fit(rows, cols, mines, c, rule)]
+        candidates = [c for c in candidates if mines_fit(rows, cols, mines, start=c, rule=rule)]
     clock = Clock(time_limit, progress, max_memory)
     solver = PerfectPlay(rows, cols, mines, max_states=max_states, progress=clock, max_memory=max_memory)
     solver.plan([(cell, rule) for cell in candidates])
@@ -219,9 +222,9 @@ def _in_parallel(
 ) -> tuple[list[StartValue], int]:
     board = solver.board
     try:
-        return parallel_start_values(board.rows, board.cols, solver.mines, rule, candidates, workers=workers,
-                                     scheduler=scheduler, max_states=max_states, progress=progress,
-                                     max_memory=solver.max_memory)
+        return parallel_start_values(board.rows, board.cols, solver.mines, rule=rule, starts=candidates,
+                                     workers=workers, scheduler=scheduler, max_states=max_states,
+                                     progress=progress, max_memory=solver.max_memory)
     except ListingRefused as err:  # as in one process: too many, or a listing past the memory budget
         refused = err.reworded(f"{err}; try a smaller board or fewer mines")
         refused.layouts = solver.total

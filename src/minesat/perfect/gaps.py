@@ -10,7 +10,7 @@ shortfall from a position is the cost of the move made there plus the
 shortfalls from the positions it leads to), so the list of :class:`Gap` says
 where every lost layout went. Proven moves cost nothing (docs/perfect.md).
 
->>> report = strategy_gaps(4, 4, 5, "safe", (0, 1), "best-no-endgame")
+>>> report = strategy_gaps(4, 4, 5, rule="safe", start=(0, 1), strategy="best-no-endgame")
 >>> report.perfect, report.wins, report.layouts
 (1461, 1382, 3003)
 >>> sum(g.lost for g in report.gaps) == report.perfect - report.wins
@@ -27,7 +27,7 @@ from math import comb
 import numpy as np
 
 from minesat.analysis import Analysis
-from minesat.board import COVERED, Cell, Position
+from minesat.board import COVERED, Cell, Position, as_cell
 from minesat.errors import InvalidValue
 from minesat.exact import geometry
 from minesat.exact.budget import MAX_LAYOUTS, too_many_layouts
@@ -37,6 +37,8 @@ from minesat.generate import FirstClick, check_mine_count, kept_clear
 from minesat.guess import mine_probability
 from minesat.perfect.follow import StrategyTree
 from minesat.stats import approximate
+
+__all__ = ["Gap", "GapReport", "strategy_gaps"]
 
 
 @dataclass(frozen=True)
@@ -124,10 +126,10 @@ def strategy_gaps(
     rows: int,
     cols: int,
     mines: int,
-    rule: FirstClick | str,
-    start: Cell,
-    strategy: str = "best",
     *,
+    rule: FirstClick | str,
+    start: Cell | str,
+    strategy: str = "best",
     progress: Callable[[int, int, int], None] | None = None,
 ) -> GapReport:
     """Every guess of ``strategy`` from ``start`` that wins fewer layouts than perfect play would.
@@ -143,12 +145,13 @@ def strategy_gaps(
 
     began = time.perf_counter()
     rule = FirstClick(rule)
+    start = as_cell(start, "start")
     if rule is FirstClick.ANY:
         raise InvalidValue("gaps under 'any' are those under 'safe': a mine at the start loses for everyone")
     get_strategy(strategy)
-    check_mine_count(rows, cols, mines, start, rule)
+    check_mine_count(rows, cols, mines, start=start, rule=rule)
     board = Board(rows, cols)
-    clear = kept_clear(start, rows, cols, rule)
+    clear = kept_clear(rows, cols, start=start, rule=rule)
     pool = [i for i in range(board.cells) if board.cell(i) not in clear]
     if comb(len(pool), mines) > MAX_LAYOUTS:
         raise too_many_layouts(approximate(comb(len(pool), mines)), board.cells, comb(len(pool), mines))

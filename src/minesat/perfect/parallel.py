@@ -10,7 +10,7 @@ alone), so the parts it gets one after another share what it learnt. The
 answer is the same exact integer whatever the number of workers; only the
 states searched differ (a memo is not shared across processes).
 
->>> starts, states = parallel_start_values(3, 3, 1, "safe", [(0, 0), (1, 1)], workers=1)
+>>> starts, states = parallel_start_values(3, 3, 1, rule="safe", starts=[(0, 0), (1, 1)], workers=1)
 >>> [(cell_name(v.start), v.wins, v.layouts) for v in starts]
 [('A1', 8, 8), ('B2', 7, 8)]
 """
@@ -29,6 +29,8 @@ from minesat.exact.search import OutOfBudget
 from minesat.executors import InProcess, dask_executor, process_pool, stop_workers
 from minesat.generate import FirstClick
 from minesat.perfect.solver import PerfectPlay, StartValue
+
+__all__ = ["PartPastBudget", "Progress", "describe_part", "parallel_start_values", "part_value"]
 
 #: Called with (states so far, layouts settled, layouts in all).
 Progress = Callable[[int, int, int], None]
@@ -104,9 +106,9 @@ def parallel_start_values(
     rows: int,
     cols: int,
     mines: int,
+    *,
     rule: FirstClick | str,
     starts: Sequence[Cell],
-    *,
     workers: int,
     scheduler: str | None = None,
     max_states: int | None = None,

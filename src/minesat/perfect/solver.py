@@ -21,6 +21,8 @@ from minesat.exact.search import PerfectSearch, Universe, root_alike
 from minesat.generate import FirstClick, check_mine_count, kept_clear
 from minesat.stats import WinShare
 
+__all__ = ["PerfectPlay", "StartValue", "listed_rule", "root_layouts"]
+
 
 @dataclass(frozen=True)
 class StartValue(WinShare):
@@ -38,13 +40,13 @@ def listed_rule(rule: FirstClick) -> FirstClick:
 
 def _pool(board: Board, start: Cell, rule: FirstClick) -> list[int]:
     """The cells that may hold a mine in a game that goes on after the first click."""
-    clear = kept_clear(start, board.rows, board.cols, listed_rule(rule))
+    clear = kept_clear(board.rows, board.cols, start=start, rule=listed_rule(rule))
     return [i for i in range(board.cells) if board.cell(i) not in clear]
 
 
 def _pool_size(board: Board, start: Cell, rule: FirstClick) -> int:
     """``len(_pool(...))``, counted without going over the board."""
-    return board.cells - len(kept_clear(start, board.rows, board.cols, listed_rule(rule)))
+    return board.cells - len(kept_clear(board.rows, board.cols, start=start, rule=listed_rule(rule)))
 
 
 def _allowed(board: Board, mines: int, start: Cell, rule: FirstClick) -> int:
@@ -83,7 +85,7 @@ class PerfectPlay:
         progress: Progress | None = None,
         max_memory: int | None = None,
     ) -> None:
-        check_mine_count(rows, cols, mines, None, FirstClick.ANY)
+        check_mine_count(rows, cols, mines)
         self.board = Board(rows, cols)
         self.mines = mines
         self.progress = progress
@@ -129,7 +131,8 @@ class PerfectPlay:
         listed = comb(pool, self.mines)
         if listed <= 1:  # one layout; or none, under ``any`` with a mine on every cell
             if not listed:
-                check_mine_count(board.rows, board.cols, self.mines, start, rule)  # raises unless ``any``
+                # raises unless ``any``
+                check_mine_count(board.rows, board.cols, self.mines, start=start, rule=rule)
             if not self._planned:
                 self.total += listed
             self.settled += listed
@@ -173,7 +176,7 @@ class PerfectPlay:
         key = (start, rule)
         if self._root_key != key:
             board = self.board
-            check_mine_count(board.rows, board.cols, self.mines, start, rule)
+            check_mine_count(board.rows, board.cols, self.mines, start=start, rule=rule)
             listed = comb(_pool_size(board, start, rule), self.mines)
             if (refusal := listing_refusal(board.cells, listed, self.max_memory)) is not None:
                 raise refusal

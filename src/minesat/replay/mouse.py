@@ -127,6 +127,11 @@ class ReplayGame:
     def won(self) -> bool:
         return self.status is Status.WON
 
+    def __repr__(self) -> str:
+        seconds = "" if self.seconds is None else f" in {self.seconds:.2f} s"
+        moves = f"{len(self.moves)} move{'' if len(self.moves) == 1 else 's'}"
+        return f"<ReplayGame: {self.status.value}{seconds}, {moves}, 3BV {self.metrics.bbbv}>"
+
 
 @dataclass(frozen=True)
 class ReplayStep:

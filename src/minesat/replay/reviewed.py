@@ -39,6 +39,9 @@ class ReplayReview:
     game: ReplayGame
     review: GameReview
 
+    def __repr__(self) -> str:
+        return f"<ReplayReview of {self.replay!r}: {self.review.outline()}>"
+
     def title(self) -> str:
         """``arbiter-expert-49s.avf: 16x30, 99 mines, Name`` for a viewer page."""
         player = self.replay.metadata.get("player")

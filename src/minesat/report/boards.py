@@ -9,7 +9,7 @@ boards by line: the file is the user's.)
 >>> from minesat.report.paired import Paired
 >>> p = Paired("a", "b", 4, 1, 1, 1, 1, only_a_games=(2,), only_b_games=(0,), seeds={2: 7, 0: 9})
 >>> config = dict(rows=9, cols=9, mines=10, rule="opening", start=[3, 3], seed=0, strategy="best")
->>> [(b.game, b.won_by, b.seed) for b in paired_boards(p, config)]
+>>> [(b.index, b.won_by, b.seed) for b in paired_boards(p, config)]
 [(2, 'a', 7), (0, 'b', 9)]
 """
 
@@ -23,12 +23,14 @@ from typing import Any
 
 from minesat.report.paired import Paired
 
+__all__ = ["PairedBoard", "paired_boards", "write_boards"]
+
 
 @dataclass(frozen=True)
 class PairedBoard:
     """A board one run of a pair won and the other lost."""
 
-    game: int  # its index in both runs
+    index: int  # its index in both runs ("game" in the JSON)
     won_by: str  # the label of the run that won it
     seed: int | None  # its layout seed (None: a board set's line)
     layout: str | None = None  # the layout file written beside the report, if any
@@ -36,7 +38,7 @@ class PairedBoard:
 
     def to_dict(self) -> dict[str, Any]:
         return {
-            "game": self.game,
+            "game": self.index,
             "won_by": self.won_by,
             "seed": None if self.seed is None else str(self.seed),
             "layout": self.layout,
@@ -70,7 +72,7 @@ def write_boards(
             continue
         layout = generate_layout(config["rows"], config["cols"], config["mines"], start=start,
                                  rule=config["rule"], seed=board.seed)  # fmt: skip
-        path = out.with_name(f"{out.stem}-board-{board.game}.txt")
+        path = out.with_name(f"{out.stem}-board-{board.index}.txt")
         path.parent.mkdir(parents=True, exist_ok=True)
         write_layout(layout, path)
         replay = tuple(

@@ -1,5 +1,5 @@
 """One report, whole: its runs, how they compare, the published figures beside them, and what a
-reader must not miss (SPEC section 18). Every renderer draws a :class:`Report`.
+reader must not miss (docs/commands/report.md). Every renderer draws a :class:`Report`.
 
 >>> from minesat.report.statistics import summarize
 >>> r = make_report([summarize([], label="a"), summarize([], label="a")])
@@ -18,6 +18,8 @@ from minesat.report.boards import PairedBoard, paired_boards
 from minesat.report.paired import Compared, Paired
 from minesat.report.references import Reference, ReferenceMatch, match_references
 from minesat.report.statistics import Summary
+
+__all__ = ["Report", "as_report", "compare_unpaired", "make_report", "report_warnings", "unique_labels"]
 
 
 @dataclass(frozen=True)
@@ -64,7 +66,7 @@ def _board_text(s: Summary) -> str:
 
 
 def report_warnings(runs: Sequence[Summary], paired: Sequence[Paired]) -> list[str]:
-    """What a reader comparing the runs would otherwise miss (SPEC section 18), one sentence each:
+    """What a reader comparing the runs would otherwise miss (docs/commands/report.md), one sentence each:
     runs of unequal game counts, or of other boards or rules, side by side; an incomplete run;
     a store whose games were played by several players."""
     out = []

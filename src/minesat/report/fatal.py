@@ -32,6 +32,18 @@ from minesat.player import GameRecord, get_strategy, play_game
 from minesat.store import GameStore, RunConfig, StoredGame
 from minesat.svg import position_svg
 
+__all__ = [
+    "FATAL_BOARDS",
+    "FatalBoard",
+    "ReplayedGame",
+    "fatal_board",
+    "fatal_boards",
+    "fatal_svg",
+    "game_page",
+    "lost_games",
+    "replay_stored_game",
+]
+
 #: Lost games a report shows by default: enough to see a pattern, few enough to replay at once.
 FATAL_BOARDS = 4
 
@@ -40,7 +52,7 @@ FATAL_BOARDS = 4
 class ReplayedGame:
     """A game of a seeded run, replayed: its layout and how the player played it."""
 
-    game: int  # index of the game in its run
+    index: int  # index of the game in its run
     config: RunConfig
     layout: Layout
     record: GameRecord
@@ -50,7 +62,7 @@ class ReplayedGame:
 class FatalBoard:
     """A lost game at its fatal guess: the position, its analysis, and the guess."""
 
-    game: int  # index of the game in its run
+    index: int  # index of the game in its run
     move: Move  # the fatal guess
     probability: float  # its mine probability as the player saw it
     position: Position
@@ -99,7 +111,7 @@ def fatal_board(lost: ReplayedGame) -> FatalBoard:
         replay.play(move)
     position = replay.position()
     fatal = lost.record.guesses[-1]
-    return FatalBoard(lost.game, fatal.move, fatal.probability, position, Analyzer().analyze(position))
+    return FatalBoard(lost.index, fatal.move, fatal.probability, position, Analyzer().analyze(position))
 
 
 def fatal_boards(path: str | Path, limit: int = FATAL_BOARDS) -> Iterator[FatalBoard]:
@@ -113,7 +125,7 @@ def fatal_svg(board: FatalBoard, cell_size: int = 18) -> str:
         board.position,
         board.analysis,
         cell_size=cell_size,
-        title=f"game {board.game}: {board.move} at {board.probability:.1%}",
+        title=f"game {board.index}: {board.move} at {board.probability:.1%}",
         legend=False,
         mark=board.move.cell,
     )
@@ -128,10 +140,10 @@ def game_page(replayed: ReplayedGame, label: str, link_tip: bool = True) -> str:
     frames = game_frames(replayed.layout, replayed.record.moves, rule=config.rule)
     summary = [
         ("Run", label),
-        ("Game", str(replayed.game)),
+        ("Game", str(replayed.index)),
         *record_summary(replayed.record, replayed.layout, config.start, config.rule, config.strategy),
         ("Seed", str(config.seed)),
     ]
     outcome = "Won" if replayed.record.won else "Lost"
-    return render_viewer(f"{outcome} game {replayed.game} of {label}", summary, frames, replayed.layout,
+    return render_viewer(f"{outcome} game {replayed.index} of {label}", summary, frames, replayed.layout,
                          link_tip=link_tip)

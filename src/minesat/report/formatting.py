@@ -10,6 +10,20 @@ from minesat.report.paired import Paired
 from minesat.report.statistics import Summary, preset_name
 from minesat.words import agree, plural
 
+__all__ = [
+    "ci_text",
+    "config_rows",
+    "describe_config",
+    "headline",
+    "interval_points",
+    "p_text",
+    "paired_rows",
+    "paired_text",
+    "pct",
+    "points",
+    "secs",
+]
+
 
 def pct(x: float | None, digits: int = 1) -> str:
     """``0.5 -> '50.0 %'``; ``None -> '–'``."""

@@ -1,4 +1,4 @@
-"""Two runs compared: game by game on the same boards (SPEC section 8), or side by side (section 18).
+"""Two runs compared: game by game on the same boards (docs/commands/report.md), or side by side.
 
 When two stores hold the same boards (their run configurations are equal once
 the strategy is set aside), game *i* of one and game *i* of the other were
@@ -33,6 +33,18 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from minesat.stats import mcnemar_exact, newcombe_independent, newcombe_paired
+
+__all__ = [
+    "ALPHA",
+    "FIRST_BOARDS",
+    "Compared",
+    "Outcome",
+    "Paired",
+    "pair_dbs",
+    "pair_games",
+    "pair_runs",
+    "same_boards",
+]
 
 #: The level below which a difference is called significant (two-sided).
 ALPHA = 0.05
@@ -138,7 +150,7 @@ class Paired:
 
 @dataclass(frozen=True)
 class Compared:
-    """Two runs that cannot be paired, compared as independent samples (SPEC section 18)."""
+    """Two runs that cannot be paired, compared as independent samples (docs/commands/report.md)."""
 
     a: str
     b: str

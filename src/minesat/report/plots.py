@@ -22,6 +22,25 @@ from minesat.stats import wilson
 if TYPE_CHECKING:
     from minesat.report.references import ReferenceMatch
 
+__all__ = [
+    "DENSE",
+    "LOSS_PLOTS",
+    "PLOTS",
+    "PLOT_STYLE",
+    "figure_svg",
+    "inline_svg",
+    "plot_anatomy",
+    "plot_bbbv",
+    "plot_fatal",
+    "plot_fatal_cells",
+    "plot_guesses",
+    "plot_rates",
+    "plot_risk",
+    "plot_time",
+    "plot_win_rates",
+    "render_plots",
+]
+
 #: Look of every plot: light, no chart junk, system sans-serif fonts, text kept as text.
 PLOT_STYLE = {
     "svg.fonttype": "none",

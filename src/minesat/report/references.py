@@ -1,4 +1,4 @@
-"""Published win rates beside the runs (SPEC section 18, ``--reference FILE.csv``).
+"""Published win rates beside the runs (docs/commands/report.md, ``--reference FILE.csv``).
 
 A reference file is CSV with a header row: ``source, rows, cols, mines, rule,
 start, rate`` and either ``games`` or ``low, high`` (a 95 % interval). Other
@@ -31,6 +31,18 @@ from typing import Any, TextIO
 from minesat.board import parse_cell
 from minesat.errors import InputError, InvalidValue
 from minesat.stats import normal_two_sided_p
+
+__all__ = [
+    "REQUIRED",
+    "RULES",
+    "WIDTH_IN_SE",
+    "Reference",
+    "ReferenceError",
+    "ReferenceMatch",
+    "match_references",
+    "parse_references",
+    "read_references",
+]
 
 #: The columns every reference file has.
 REQUIRED = ("source", "rows", "cols", "mines", "rule", "start", "rate")

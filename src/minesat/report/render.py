@@ -143,8 +143,8 @@ def compared_text(c: Compared) -> str:
 def board_rows(boards: Sequence[PairedBoard]) -> list[list[str]]:
     """One row per board only one run of a pair won: game, winner, seed, replay commands."""
     return [
-        [str(b.game), b.won_by, "–" if b.seed is None else str(b.seed),
-         "\n".join(b.replay) if b.replay else ("line " + str(b.game + 1) + " of the board set"
+        [str(b.index), b.won_by, "–" if b.seed is None else str(b.seed),
+         "\n".join(b.replay) if b.replay else ("line " + str(b.index + 1) + " of the board set"
                                                if b.seed is None else "write the report with --out")]
         for b in boards
     ]  # fmt: skip
@@ -230,7 +230,7 @@ def render_markdown(
 
 def render_json(summaries: Report | Sequence[Summary], paired: Sequence[Paired] = ()) -> str:
     """``{"report": "minesat", "version": 1, "runs", "paired", "compared", "references",
-    "warnings", "notes"}`` (SPEC sections 8 and 18).
+    "warnings", "notes"}`` (docs/commands/report.md).
 
     ``runs`` has one entry per run, each with its ``provenance`` and ``losses_detail``;
     ``paired`` one per two runs on the same boards (empty when none are), with the first
@@ -367,7 +367,7 @@ def _fatal_pictures(summary: Summary, viewers: Mapping[int, str]) -> list[dict[s
     if not summary.source or not Path(summary.source).is_file() or summary.players_in_store > 1:
         return []
     return [
-        {"svg": Markup(fatal_svg(board)), "game": board.game, "viewer": viewers.get(board.game)}
+        {"svg": Markup(fatal_svg(board)), "game": board.index, "viewer": viewers.get(board.index)}
         for board in fatal_boards(summary.source)
     ]
 
@@ -388,9 +388,9 @@ def write_viewer_pages(summary: Summary, out: str | Path, limit: int | None = No
     out.parent.mkdir(parents=True, exist_ok=True)
     pages = {}
     for lost in lost_games(summary.source, FATAL_BOARDS if limit is None else limit):
-        path = out.with_name(f"{out.stem}-game-{lost.game}.html")
+        path = out.with_name(f"{out.stem}-game-{lost.index}.html")
         write_text_atomically(path, game_page(lost, summary.label))
-        pages[lost.game] = path
+        pages[lost.index] = path
     return pages
 
 

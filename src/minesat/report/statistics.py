@@ -40,6 +40,31 @@ from minesat.player import Guess
 from minesat.stats import wilson
 from minesat.words import plural
 
+__all__ = [
+    "DEATH_BINS",
+    "RISK_BINS",
+    "TIME_BINS",
+    "TIME_LO_EXP",
+    "TIME_PER_DECADE",
+    "Bucket",
+    "ConfigLike",
+    "GameLike",
+    "GuessStep",
+    "LossesDetail",
+    "RiskBin",
+    "Summary",
+    "Tally",
+    "bin_buckets",
+    "config_dict",
+    "nice_width",
+    "preset_name",
+    "ratio",
+    "simulate_command",
+    "summarize",
+    "summarize_db",
+    "summarize_store",
+]
+
 # --- what a game must look like ----------------------------------------------
 
 
@@ -132,7 +157,7 @@ DEATH_BINS = 10
 
 @dataclass(frozen=True)
 class LossesDetail:
-    """Where and when the lost games of a run were lost (SPEC section 18, ``losses_detail``).
+    """Where and when the lost games of a run were lost (docs/commands/report.md, ``losses_detail``).
 
     The mean share uncovered at death hides a bimodal thing (games lost at the
     first guess, and games lost in the last 50/50); these counts show it.
@@ -205,9 +230,9 @@ class Summary:
     #: The fingerprint of the player whose games these are (None: unknown, or not from a store).
     player: str | None = None
     #: How many players the store holds games of: more than one and it is split by player,
-    #: each player's games a run of its own (SPEC section 18).
+    #: each player's games a run of its own (docs/commands/report.md).
     players_in_store: int = 1
-    #: What made the games (SPEC section 18): set by :func:`summarize_db`.
+    #: What made the games (docs/commands/report.md): set by :func:`summarize_db`.
     provenance: dict[str, Any] | None = None
 
     # Derived figures are properties so they cannot disagree with the counts.
@@ -598,7 +623,7 @@ def summarize_db(path: str | Path, label: str | None = None) -> Summary:
 def summarize_store(path: str | Path, label: str | None = None) -> list[Summary]:
     """The runs of the store at ``path``: one :class:`Summary`, or, when the store holds games of
     several players (``simulate --mix-players``), one per player, labelled with the player, so
-    that no win rate mixes two players' games (SPEC section 18)."""
+    that no win rate mixes two players' games (docs/commands/report.md)."""
     from minesat.provenance import short
     from minesat.store import ANY_PLAYER, GameStore
 
@@ -630,7 +655,7 @@ def _summarize_part(store: Any, which: Any, player: str | None, label: str | Non
 def store_provenance(
     store: Any, which: Any, player: str | None, *, command: str | None, games_sha256: str
 ) -> dict[str, Any]:
-    """The ``provenance`` (SPEC section 18) of the games of ``which`` (a fingerprint, None, or
+    """The ``provenance`` (docs/commands/report.md) of the games of ``which`` (a fingerprint, None, or
     ``ANY_PLAYER``) in ``store``, whose one player is ``player`` (None: unknown, or several).
 
     From the sessions that stored them; a store made before minesat recorded sessions gives

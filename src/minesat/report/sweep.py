@@ -28,6 +28,28 @@ from minesat.words import agree, plural
 if TYPE_CHECKING:
     from minesat.sweep import Curve, Sweep, SweepPoint
 
+__all__ = [
+    "CURVE_COLORS",
+    "CURVE_LINES",
+    "CURVE_MARKERS",
+    "FIGURES_EXPLAINED",
+    "X_AXES",
+    "CurveStyle",
+    "crossing_table",
+    "curve_style",
+    "plot_sweep",
+    "render_sweep_html",
+    "render_sweep_json",
+    "render_sweep_markdown",
+    "render_sweep_plots",
+    "sweep_cards",
+    "sweep_subtitle",
+    "sweep_table",
+    "sweep_title",
+    "to_axis",
+    "write_sweep_report",
+]
+
 #: What the x axis can show, and how it is labelled.
 X_AXES = {
     "density": "mine density (mines per cell)",

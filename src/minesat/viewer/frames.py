@@ -32,6 +32,21 @@ from minesat.stats import percent
 from minesat.verdict import Verdict
 from minesat.words import plural
 
+__all__ = [
+    "KINDS",
+    "MouseTrack",
+    "Verdict",
+    "ViewerFrame",
+    "ViewerMove",
+    "check_frames",
+    "display_verdict",
+    "final_frame",
+    "game_frames",
+    "player_frames",
+    "record_summary",
+    "review_frames",
+]
+
 #: Move kinds by the action of a :class:`~minesat.board.Move`, in the words the viewer shows.
 KINDS: dict[Action, str] = {
     Action.UNCOVER: "uncover",

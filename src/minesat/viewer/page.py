@@ -30,6 +30,8 @@ from markupsafe import Markup
 from minesat.board import COVERED, Cell, Layout
 from minesat.viewer.frames import MouseTrack, ViewerFrame, check_frames
 
+__all__ = ["ALPHABET", "DECIMALS", "encode_frames", "render_viewer", "script_json"]
+
 #: Characters that name an entry of a frame's probability table in the analysis string
 #: (no digits: they write run lengths; no quote, backslash, <, > or &: the string sits in
 #: JSON inside a script element). The script holds the same alphabet.

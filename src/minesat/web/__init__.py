@@ -8,3 +8,5 @@ answer, :mod:`.jobs` runs the heavy ones in worker processes it can stop,
 """
 
 from __future__ import annotations
+
+__all__: list[str] = []

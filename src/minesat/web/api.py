@@ -42,6 +42,36 @@ from minesat.store import GameStore
 from minesat.verdict import Verdict
 from minesat.words import plural
 
+__all__ = [
+    "BEST_GUESS_CELLS",
+    "BOARD_FORMATS",
+    "JUDGED_ROWS",
+    "LISTED_GAMES",
+    "MARKS_SECONDS",
+    "Answer",
+    "RequestError",
+    "analyze_request",
+    "answer",
+    "auto_guess_request",
+    "best_move",
+    "best_request",
+    "explain_request",
+    "game_review_request",
+    "grouped",
+    "hint_request",
+    "marks_json",
+    "no_guess_request",
+    "perfect_request",
+    "position_request",
+    "read_position",
+    "replay_events_request",
+    "replay_request",
+    "review_summary",
+    "store_request",
+    "too_many_layouts",
+    "unflagged_guess",
+]
+
 #: Board formats a request may name (``format``), as ``analyze --format`` takes them.
 BOARD_FORMATS = ("text", "mine", "json")
 

@@ -57,6 +57,28 @@ from minesat.web.games import (
 from minesat.web.jobs import JobFailed, JobTimeout, PoolBusy, WorkerPool
 from minesat.words import plural
 
+__all__ = [
+    "ANALYZE_SHARE",
+    "ASSETS",
+    "ASSET_NAME",
+    "AUTO_GUESS_SHARE",
+    "AUTO_SECONDS",
+    "BODY_LIMIT",
+    "HINT_MARKS_SECONDS",
+    "MAX_AUTO_MOVES",
+    "MAX_BODY",
+    "MAX_REPLAY_JOBS",
+    "NO_GUESS_SHARE",
+    "REPLAY_SECONDS",
+    "REPLAY_WAIT",
+    "TYPES",
+    "UPLOAD_LIMIT",
+    "WORK_SECONDS",
+    "HTTPError",
+    "ReplayJob",
+    "create_app",
+]
+
 #: Largest request body read (bytes); a larger one is answered 413 unread.
 MAX_BODY = 1 << 20
 

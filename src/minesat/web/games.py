@@ -51,7 +51,6 @@ from minesat.analysis.explain import explain
 from minesat.board import (
     COVERED,
     FLAG,
-    MAX_SIDE,
     Action,
     Cell,
     Layout,
@@ -69,6 +68,28 @@ from minesat.review import ReviewedMove, Reviewer, describe, without_flags
 from minesat.stats import percent
 from minesat.verdict import RISKY, Verdict
 from minesat.words import plural
+
+__all__ = [
+    "AUTO_PLAYER",
+    "AUTO_STRATEGY",
+    "CHANCES_CELLS",
+    "MAX_GAMES",
+    "MAX_PLAY_SIDE",
+    "MAX_SEED_DIGITS",
+    "PREFLAG",
+    "PROOF_NODES",
+    "AutoStep",
+    "GameChanged",
+    "GameError",
+    "GameSession",
+    "GameSessions",
+    "check_startable",
+    "last_json",
+    "log_entry",
+    "preflag_json",
+    "read_seed",
+    "step_json",
+]
 
 #: Largest side of a board played in the browser (a bigger grid is no game on a screen).
 MAX_PLAY_SIDE = 100
@@ -125,18 +146,18 @@ def read_seed(value: object) -> int | None:
     raise GameError(f"seed must be a whole number >= 0 (digits), not {value!r}")
 
 
-def check_startable(rows: int, cols: int, mines: int, rule: FirstClick) -> None:
+def check_startable(rows: int, cols: int, mines: int, *, rule: FirstClick) -> None:
     """Refuse a game no first click can start: the mines must fit outside what the rule keeps
     clear around some cell (a corner keeps the fewest).
 
-    >>> check_startable(9, 9, 77, FirstClick.OPENING)
-    >>> check_startable(9, 9, 80, FirstClick.OPENING)
+    >>> check_startable(9, 9, 77, rule=FirstClick.OPENING)
+    >>> check_startable(9, 9, 80, rule=FirstClick.OPENING)
     Traceback (most recent call last):
     ...
     minesat.web.games.GameError: 80 mines do not fit on a 9x9 board under the opening rule: at most 77 ...
     """
-    check_mine_count(rows, cols, mines, None, FirstClick.ANY, MAX_SIDE)
-    free = rows * cols - len(kept_clear((0, 0), rows, cols, rule))
+    check_mine_count(rows, cols, mines)
+    free = rows * cols - len(kept_clear(rows, cols, start=(0, 0), rule=rule))
     if mines > free:
         where = " (the first click in a corner)" if rule is FirstClick.OPENING else ""
         board = f"a {rows}x{cols} board under the {rule.value} rule"
@@ -188,7 +209,7 @@ class GameSession:
             raise GameError(f"a game in the browser is at most {MAX_PLAY_SIDE}x{MAX_PLAY_SIDE}")
         # A given layout is played as it is: nothing protects its first click.
         self.rule = FirstClick.ANY if layout is not None else FirstClick(rule)
-        check_startable(rows, cols, mines, self.rule)
+        check_startable(rows, cols, mines, rule=self.rule)
         self.id = secrets.token_urlsafe(16)
         self.rows, self.cols, self.mines = rows, cols, mines
         #: A seed the server drew is the game's secret until it ends (with it, anyone rebuilds the board).

@@ -43,6 +43,8 @@ import anyio.to_thread
 
 from minesat.errors import OverBudget
 
+__all__ = ["PRELOAD", "REPORT_EVERY", "JobFailed", "JobTimeout", "PoolBusy", "WorkerPool", "report"]
+
 #: What the forkserver imports once for every worker it starts.
 PRELOAD = ["minesat.web.api"]
 
