@@ -40,7 +40,7 @@ def assert_sound(position: Position, analysis: object) -> None:
             assert p is not None and 0.0 <= p <= 1.0
 
 
-@examples(150)
+@examples(60)
 @given(played_games())
 def test_past_the_time_limit_the_answer_is_sound(game: Played) -> None:
     for position in game.positions:
@@ -146,7 +146,7 @@ def forced_by_pairs(position: Position, safe: set, mine: set) -> tuple[set, set]
     return forced_safe, forced_mine
 
 
-@examples(150)
+@examples(60)
 @given(played_games(max_side=9, max_steps=4))
 def test_past_a_budget_every_cell_single_numbers_and_pairs_force_is_proved(game: Played) -> None:
     """SPEC 19: past a budget, at least what single numbers and pairs of numbers force. A time limit

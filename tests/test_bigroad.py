@@ -221,7 +221,7 @@ def test_long_chains_link_in_few_passes() -> None:
 # --- the JSON it is written as -------------------------------------------------------
 
 
-@examples(150)
+@examples(60)
 @given(played_games(max_side=10), st.booleans(), st.booleans())
 def test_json_chunks_write_what_json_dumps_writes(played: Played, big: bool, cut: bool) -> None:
     position = played.positions[-1]
