@@ -350,6 +350,17 @@ def error_line(err: BaseException) -> str:
     return one_line(str(err))
 
 
+def unreadable_store(path: Path | str, err: BaseException) -> NoReturn:
+    """Fail on a game database that could not be read (opened, or its rows streamed): a store's
+    own error as it says it (it names the file and says what to do), anything else (SQLite, a
+    damaged row) as ``PATH: not a readable minesat game database (...)``."""
+    from minesat.store import StoreError  # here: the store is not imported to start a command
+
+    if isinstance(err, StoreError):
+        fail(err)
+    fail(f"{path}: not a readable minesat game database ({one_line(str(err))})")
+
+
 def path_error(path: Path | str, err: OSError, doing: str | None = None) -> str:
     """An error with a file, its path first: ``/sys/foo: cannot write the page (Permission denied)``.
 

@@ -6,13 +6,12 @@ import sqlite3
 import sys
 from contextlib import closing, nullcontext
 from pathlib import Path
-from typing import Annotated, NoReturn
+from typing import Annotated
 
 import typer
 
 from minesat.cli import app
-from minesat.cli.common import EXIT_OUTPUT_FAILED, check_output, fail, is_stdout, path_error
-from minesat.errors import one_line
+from minesat.cli.common import EXIT_OUTPUT_FAILED, check_output, fail, is_stdout, path_error, unreadable_store
 
 __all__ = ["export"]
 
@@ -54,11 +53,6 @@ def export(
     from minesat.export import ParquetUnavailable, write_parquet, write_records
     from minesat.store import GameStore, StoreError
 
-    def unreadable(exc: Exception) -> NoReturn:
-        if isinstance(exc, StoreError):  # it names the file, and says what to do
-            fail(exc)
-        fail(f"{db}: not a readable minesat game database ({one_line(str(exc))})")
-
     if is_stdout(out):
         out = None
     parquet = out is not None and out.suffix.lower() == ".parquet"
@@ -76,7 +70,7 @@ def export(
     except FileNotFoundError:
         fail(f"{db}: no such game database")
     except (StoreError, sqlite3.Error, OSError, ValueError, KeyError) as exc:
-        unreadable(exc)
+        unreadable_store(db, exc)
     with store:
         if parquet:
             assert out is not None
@@ -89,7 +83,7 @@ def export(
             except OSError as exc:
                 fail(f"{out}: cannot write ({exc.strerror or exc})")
             except (sqlite3.Error, ValueError, KeyError) as exc:
-                unreadable(exc)
+                unreadable_store(db, exc)
             return
         try:
             # newline="": the csv module writes its own line ends.
@@ -105,4 +99,4 @@ def export(
         except OSError as exc:  # writing FILE (standard output's errors are met for every command alike)
             fail(path_error(out or "-", exc, "cannot write"), EXIT_OUTPUT_FAILED)
         except (sqlite3.Error, ValueError, KeyError) as exc:  # a damaged row, met while streaming
-            unreadable(exc)
+            unreadable_store(db, exc)

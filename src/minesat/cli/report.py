@@ -9,8 +9,15 @@ from typing import Annotated
 import typer
 
 from minesat.cli import app
-from minesat.cli.common import EXIT_OUTPUT_FAILED, check_output, error_line, fail, is_stdout, path_error
-from minesat.errors import one_line
+from minesat.cli.common import (
+    EXIT_OUTPUT_FAILED,
+    check_output,
+    error_line,
+    fail,
+    is_stdout,
+    path_error,
+    unreadable_store,
+)
 
 __all__ = ["report"]
 
@@ -88,9 +95,7 @@ def report(
             fail(f"{path}: no such game database")
         except (StoreError, sqlite3.Error, OSError, ValueError, KeyError) as exc:
             # A damaged file can fail while its rows are read, not only when opened.
-            if isinstance(exc, StoreError):  # it names the file, and says what to do
-                fail(exc)
-            fail(f"{path}: not a readable minesat game database ({one_line(str(exc))})")
+            unreadable_store(path, exc)
     # Two runs on the same boards are also compared game by game (docs/commands/report.md); a store of
     # several players is several runs, one per player.
     labelled = rep.unique_labels(summaries)
