@@ -51,7 +51,7 @@ def expert_positions(
         game.uncover(START)
         analyzer = Analyzer()
         while not game.over:
-            position = game.position()
+            position = game.position
             yield position
             analysis = analyzer.analyze(position)
             for cell in analysis.mine:

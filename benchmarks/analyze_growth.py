@@ -51,7 +51,7 @@ def reached(rows: int, cols: int, seed: int, density: float = DENSITY, share: fl
         if game[cell] == COVERED:
             game.uncover(cell)
             uncovered = rows * cols - mines - game._to_uncover
-    return game.position()
+    return game.position
 
 
 #: Run in a fresh interpreter: one command, its wall time and its own peak memory.

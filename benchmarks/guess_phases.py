@@ -80,7 +80,7 @@ def replay(
     analyzer = Analyzer()
     pending = list(guesses)
     while not game.over:
-        position = game.position()
+        position = game.position
         analysis = analyzer.analyze(position)
         if analysis.safe:
             for cell in analysis.safe:

@@ -62,7 +62,7 @@ def step(game: Game, rng: random.Random, guess: bool = True) -> bool:
     if not guess:
         return False
     assert game.layout is not None
-    covered = [cell for cell in game.position().cells_in(COVERED) if cell not in game.layout.mines]
+    covered = [cell for cell in game.position.cells_in(COVERED) if cell not in game.layout.mines]
     game.uncover(rng.choice(covered))  # a lucky guess
     return True
 
@@ -108,7 +108,7 @@ def needs_total(position: Position) -> bool:
 
 def save(name: str, game: Game) -> None:
     assert game.layout is not None
-    write_position(game.position(), HERE / f"{name}.txt")
+    write_position(game.position, HERE / f"{name}.txt")
     write_layout(game.layout, HERE / f"{name}.layout.txt")
     print(f"{name}: {game.rows}x{game.cols}, {game.mines} mines, {game.uncovered} uncovered")
 
@@ -136,7 +136,7 @@ def endgame(seed: int) -> Game:
         while not game.over:
             if step(game, rng, guess=False):
                 continue
-            if len(game.position().cells_in(COVERED)) <= 14 and needs_total(game.position()):
+            if len(game.position.cells_in(COVERED)) <= 14 and needs_total(game.position):
                 save("endgame-count", game)
                 return game
             step(game, rng)
@@ -147,10 +147,10 @@ def main() -> None:
     beginner, intermediate, expert = (9, 9, 10), (16, 16, 40), (16, 30, 99)
     staged("beginner-mid", beginner, 0.5, seed=1)
     mid = staged("intermediate-mid", intermediate, 0.5, seed=1)
-    write_position(mid.position(), HERE / "intermediate-mid.json")
+    write_position(mid.position, HERE / "intermediate-mid.json")
     staged("expert-early", expert, 0.15, seed=1)
     expert_mid = staged("expert-mid", expert, 0.5, seed=2)
-    write_position(expert_mid.position(), HERE / "expert-mid.mine")
+    write_position(expert_mid.position, HERE / "expert-mid.mine")
     late = staged("expert-late", expert, 0.85, seed=3)
     assert late.layout is not None
     write_layout(late.layout, HERE / "expert-late.mbf")

@@ -92,11 +92,11 @@ def _played(layout: Layout, start: Cell, rnd: random.Random, flag_chance: float)
     """A game played with flood fill: the start, then a few random safe cells, some right flags."""
     game = Game(layout)
     for step in range(rnd.randint(1, 6)):
-        safe = [c for c in game.position().cells_in(COVERED) if c not in layout.mines]
+        safe = [c for c in game.position.cells_in(COVERED) if c not in layout.mines]
         if not safe:
             break
         game.uncover(start if step == 0 and start in safe else rnd.choice(safe))
-    position = game.position()
+    position = game.position
     cells = list(position.cells)
     for r, c in sorted(layout.mines):
         if cells[r * layout.cols + c] == COVERED and rnd.random() < flag_chance:

@@ -186,9 +186,9 @@ def consistent_position(shape: Shape, seed: int) -> tuple[Layout, Position]:
         if game.over:
             break
     for cell in rng.sample(sorted(layout.mines), min(len(layout.mines), rng.choice((0, 0, 1, 3)))):
-        if game.position()[cell] < 0:
+        if game.position[cell] < 0:
             game.flag(cell)
-    position = game.position()
+    position = game.position
     if rng.random() < 0.5:
         position = position.with_mines(None)
     return layout, position

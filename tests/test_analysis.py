@@ -171,16 +171,16 @@ def played_games(draw: st.DrawFn, max_side: int = 8, max_steps: int = 6) -> Play
     flag_chance = draw(st.sampled_from([0.0, 0.3, 0.7]))
 
     game = Game(layout)
-    positions = [game.position()]  # nothing revealed yet
+    positions = [game.position]  # nothing revealed yet
     for step in range(steps + 1):
-        safe = [c for c in game.position().cells_in(COVERED) if c not in layout.mines]
+        safe = [c for c in game.position.cells_in(COVERED) if c not in layout.mines]
         if not safe:
             break
         game.uncover(start if step == 0 and start in safe else rnd.choice(safe))
         hidden = sorted(c for c in layout.mines if game[c] == COVERED)
         while hidden and rnd.random() < flag_chance:
             game.flag(hidden.pop(rnd.randrange(len(hidden))))
-        positions.append(game.position())
+        positions.append(game.position)
     return Played(layout, tuple(positions))
 
 
@@ -549,7 +549,7 @@ def test_fully_solved() -> None:
     game.uncover((2, 2))
     assert game.over
     for total in (1, None):
-        assert analyze(game.position(), total).mine == ((0, 0),)
+        assert analyze(game.position, total).mine == ((0, 0),)
 
 
 @pytest.mark.parametrize(

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from minesat import board
-from minesat.board import COVERED, FLAG, Layout, Move
+from minesat.board import COVERED, FLAG, Layout, Move, Position
 from minesat.formats import read_layout, read_position
 from minesat.game import Game, MoveResult, Status, render_position
 
@@ -20,13 +20,13 @@ def exam() -> Game:
 
 def test_exam_walk_through() -> None:
     game = exam()
-    assert game.position().cells == (COVERED,) * 81
+    assert game.position.cells == (COVERED,) * 81
     assert game.play("B6") is MoveResult.VALID
     assert game[1, 5] == 3
     assert game.uncovered == 1  # a number opens nothing else
 
     assert game.play("E5") is MoveResult.VALID
-    rows = game.position().to_rows()
+    rows = game.position.to_rows()
     assert rows[0] == "   1?????"
     assert rows[7] == "???111222"
     assert rows[8] == "?" * 9
@@ -54,14 +54,14 @@ def test_flood_opens_the_zero_region_and_its_border_only() -> None:
     layout = Layout.from_rows(["    *", "    *", "*****", "     "])
     game = Game(layout)
     assert game.play("A1") is MoveResult.VALID
-    assert game.position().to_rows() == ["   2?", "2335?", "?????", "?????"]
+    assert game.position.to_rows() == ["   2?", "2335?", "?????", "?????"]
 
 
 def test_flood_from_a_corner_solves_a_one_mine_board() -> None:
     game = Game(Layout(5, 7, frozenset({(4, 6)})))
     assert game.play("A1") is MoveResult.SOLVED
     assert game.status is Status.WON
-    assert game.position().cells_in(COVERED) == [(4, 6)]
+    assert game.position.cells_in(COVERED) == [(4, 6)]
     assert game[3, 5] == 1 and game[4, 5] == 1 and game[3, 6] == 1
 
 
@@ -111,7 +111,7 @@ def test_chord_uncovers_the_unflagged_neighbours_of_a_satisfied_number() -> None
     game.play("C3*")
     assert game.play("B2+") is MoveResult.SOLVED
     assert game[0, 0] == FLAG and game[2, 2] == FLAG  # flags stay
-    assert game.position().to_rows() == ["*1 ", "121", " 1*"]
+    assert game.position.to_rows() == ["*1 ", "121", " 1*"]
 
 
 def test_chord_with_a_wrong_flag_blows_up() -> None:
@@ -169,12 +169,12 @@ def test_no_move_counts_after_the_game_ends(ending: str | list[str]) -> None:
     for move in [ending] if isinstance(ending, str) else ending:
         game.play(move)
     assert game.over
-    before = game.position()
+    before = game.position
     for move in ("A1", "A1*", "A1-", "B2+", "C3", "C3*"):
         assert game.play(move) is MoveResult.INVALID
     assert game.uncover((0, 0)) is MoveResult.INVALID
     assert game.flag((0, 0)) is MoveResult.INVALID
-    assert game.position() == before
+    assert game.position == before
 
 
 def test_huge_empty_board_opens_in_one_move_without_recursion() -> None:
@@ -219,7 +219,7 @@ def test_render_after_a_loss_shows_the_mines() -> None:
 def test_render_position_matches_the_game() -> None:
     game = exam()
     game.play("E5")
-    assert render_position(game.position()) == game.render()
+    assert render_position(game.position) == game.render()
 
 
 def test_moves_accept_move_objects() -> None:
@@ -232,10 +232,17 @@ def test_copy_is_independent_of_the_original() -> None:
     game = Game(layout)
     game.play("B2")
     twin = game.copy()
-    assert twin.position() == game.position() and twin.layout is game.layout
+    assert twin.position == game.position and twin.layout is game.layout
     twin.play("A1*")
     twin.play("C3")
     assert game[0, 0] == COVERED and not game.over
     assert twin[0, 0] == FLAG and twin.status is Status.LOST
     game.play("A4")
     assert game[0, 3] == 0 and twin[0, 3] == COVERED
+
+
+def test_position_is_a_property_and_the_old_call_still_reads_it() -> None:
+    # Game.position was a method; scripts written then call it, and a Position called gives itself.
+    game = Game(Layout.from_rows(["*.", ".."]))
+    assert isinstance(game.position, Position)
+    assert game.position() == game.position and game.position().to_rows() == ["??", "??"]

@@ -371,7 +371,7 @@ def test_pruning_keeps_every_choice_of_expert_games(index: int) -> None:
     game = Game(layout)
     game.uncover((3, 3))
     while not game.over:
-        position = game.position()
+        position = game.position
         analysis = strategy.analyzer.analyze(position)
         if analysis.safe:
             game.uncover(analysis.safe[0])
@@ -410,7 +410,7 @@ def test_games_with_best_never_uncover_a_proven_mine(index: int) -> None:
     analyzer = Analyzer()
     for move in record.moves:
         if move.action is not Action.FLAG:
-            position = game.position()
+            position = game.position
             cell = move.cell
             if position[cell] == COVERED and any(position[c] >= 0 for c in position.all_cells()):
                 assert cell not in analyzer.analyze(position).mine, f"{move} was a proven mine"

@@ -132,7 +132,7 @@ def test_the_3bv_solved_as_a_game_goes_is_the_count_on_its_position() -> None:
             move = Move(cell, Action.FLAG if flag else Action.UNCOVER)
             if game.play(move) in (MoveResult.VALID, MoveResult.SOLVED) and move.action is Action.UNCOVER:
                 count.update(game.state, cell)
-            assert count.solved == bbbv_solved(layout, game.position())
+            assert count.solved == bbbv_solved(layout, game.position)
             checked += 1
             if all(state != -1 for state in game.state):
                 break  # every covered cell flagged

@@ -268,7 +268,7 @@ def test_rounds_without_a_strategy_stop_where_a_guess_is_needed() -> None:
         assert step.verdict in (Verdict.SAFE, Verdict.MINE)
         game.play(step.move)
     assert not game.over  # this game needs a guess before its end
-    position = game.position()
+    position = game.position
     assert round_steps(position, analyzer) == []
     analysis = analyzer.analyze(position)
     assert not (analysis.safe or analysis.mine)
@@ -317,7 +317,7 @@ def test_oracle_on_mines_dat_from_a1_needs_exactly_one_risky_move() -> None:
 def settle(game: Game, analyzer: Analyzer) -> None:
     """Independent of the player: make proven moves until none is left."""
     while not game.over:
-        analysis = analyzer.analyze(game.position())
+        analysis = analyzer.analyze(game.position)
         if not analysis.safe and not analysis.mine:
             return
         for cell in analysis.safe:
@@ -339,7 +339,7 @@ def test_oracle_greedy_choice_is_exact_on_small_boards(index: int) -> None:
     settle(game, analyzer)
     for r in risky:
         # Every candidate, compared by brute force: the oracle took the best one.
-        analysis = analyzer.analyze(game.position())
+        analysis = analyzer.analyze(game.position)
         gains: dict[Cell, int] = {}
         for i, state in enumerate(game.state):
             cell = divmod(i, layout.cols)

@@ -173,7 +173,7 @@ def test_steps_show_the_position_before_each_move() -> None:
     assert steps[0].position.cells == (COVERED,) * (11 * 8)
     game = Game(replay.layout)
     for step in steps:
-        assert step.position == game.position()
+        assert step.position == game.position
         assert game.play(step.move.move) is step.result
     assert steps[-1].result is MoveResult.SOLVED
     assert [s.result for s in steps[:-1]] == [MoveResult.VALID] * (len(steps) - 1)

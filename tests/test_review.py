@@ -86,7 +86,7 @@ def check_chords(count: int) -> None:
             continue
         chord = rnd.choice(chords)
         opened = [n for n in neighbours(chord.cell, 5, 5) if game[n] == COVERED]
-        before = game.position()
+        before = game.position
         moves = _moves_to(game)
         review = review_game(layout, [*moves, chord])
         judged = review.moves[-1]
@@ -104,8 +104,8 @@ def check_chords(count: int) -> None:
 
 def _moves_to(game: Game) -> list[Move]:
     """Moves that rebuild ``game``'s position from a fresh game: its uncovered cells, then its flags."""
-    moves = [Move(cell) for cell in game.position().all_cells() if game[cell] >= 0]
-    return moves + [Move(cell, Action.FLAG) for cell in game.position().cells_in(FLAG)]
+    moves = [Move(cell) for cell in game.position.all_cells() if game[cell] >= 0]
+    return moves + [Move(cell, Action.FLAG) for cell in game.position.cells_in(FLAG)]
 
 
 def test_hand_cases() -> None:

@@ -103,9 +103,9 @@ def test_each_frame_is_the_position_before_its_move_and_the_last_is_the_end() ->
     assert [f.move.to_move() for f in frames[:-1]] == moves and frames[-1].move is None
     game = Game(layout)
     for frame, move in zip(frames, moves, strict=False):
-        assert frame.position == game.position()  # analysed before the move is made
+        assert frame.position == game.position  # analysed before the move is made
         game.play(move)
-    assert frames[-1].position == game.position()
+    assert frames[-1].position == game.position
     assert frames[-1].verdict == "won"
     assert frames[0].verdict == "guess"
     assert frames[0].text == "guess at 12.3%, among the safest; the move best would make"

@@ -135,7 +135,7 @@ def solve_by_proof(
         if game.over:
             break
         _check_deadline(deadline)
-        analysis = _analyze(analyzer, game.position(), deadline)
+        analysis = _analyze(analyzer, game.position, deadline)
         rounds += 1
         if not (analysis.safe or analysis.mine):
             break

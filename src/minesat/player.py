@@ -396,7 +396,7 @@ class Rounds:
         game = self.game
         while not game.over:
             self.analyses += 1
-            steps = round_steps(game.position(), self.engine, self.strategy)
+            steps = round_steps(game.position, self.engine, self.strategy)
             if not steps:
                 return
             for step in steps:
@@ -562,7 +562,7 @@ def solve_oracle(
         risky.append(RiskyMove(Move(start), p, game.uncovered))
 
     while not game.over:
-        analysis = analyzer.analyze(game.position())
+        analysis = analyzer.analyze(game.position)
         before = game.uncovered
         best: tuple[int, Cell, Game] | None = None
         for cell in _oracle_candidates(game, layout, limit):

@@ -312,7 +312,7 @@ class Reviewer:
         if game.over:
             where = f"move {len(self.moves) + 1} ({move})"
             raise InvalidValue(f"{where} comes after the end of the game ({game.status.value})")
-        position = game.position()
+        position = game.position
         refusal = game.refusal(move)
         judged = self._judge(position, move) if refusal is None else self._judge.no_effect(position, refusal)
         reviewed = ReviewedMove(
@@ -328,7 +328,7 @@ class Reviewer:
         """The moves judged so far, and where the game stands."""
         game = self.game
         assert game.layout is not None
-        return GameReview(game.layout, tuple(self.moves), game.status, game.position(), game.exploded)
+        return GameReview(game.layout, tuple(self.moves), game.status, game.position, game.exploded)
 
 
 _NO_CHANCES: tuple[float | None, float | None, Cell | None, str | None] = (None, None, None, None)

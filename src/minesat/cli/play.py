@@ -164,7 +164,7 @@ class Session:
         from minesat.board import COVERED, Position
         from minesat.cli.analyze import best_guess, render_analysis
 
-        position = game.position()
+        position = game.position
         try:
             analysis = analyze(position)
         except InconsistentPositionError as err:

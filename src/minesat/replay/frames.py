@@ -45,12 +45,12 @@ def unjudged_frames(replay: Replay, game: ReplayGame) -> tuple[list[ViewerFrame]
     played = Game(replay.layout)
     frames = []
     for k, move in enumerate(game.moves):
-        frames.append(ViewerFrame(played.position(), move=ViewerMove.of(move.move), time=move.time,
+        frames.append(ViewerFrame(played.position, move=ViewerMove.of(move.move), time=move.time,
                                   text="analysis on its way", figures=running(k)))
         played.play(move.move)
     ended = ENDED[played.status]
     frames.append(ViewerFrame(
-        played.position(), verdict=ended, text=ended,
+        played.position, verdict=ended, text=ended,
         mines=frozenset(replay.layout.mines) if played.over else frozenset(), exploded=played.exploded,
         figures=running(len(frames)),
     ))

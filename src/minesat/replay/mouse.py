@@ -169,7 +169,7 @@ def replay_steps(replay: Replay, moves: list[ReplayMove] | None = None) -> Itera
     """
     game = Game(replay.layout)
     for move in replay_moves(replay) if moves is None else moves:
-        before = game.position()
+        before = game.position
         yield ReplayStep(before, move, game.play(move.move))
 
 
@@ -374,7 +374,7 @@ class _Player:
             seconds = self.moves[-1].time if game.over else round((last_time or self.start) - self.start, 3)
         metrics = self._figures(seconds)
         return ReplayGame(
-            tuple(self.moves), game.status, seconds, game.position(), metrics, tuple(self.figures),
+            tuple(self.moves), game.status, seconds, game.position, metrics, tuple(self.figures),
             self.start, end,
         )
 

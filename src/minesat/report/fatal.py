@@ -109,7 +109,7 @@ def fatal_board(lost: ReplayedGame) -> FatalBoard:
     replay = Game(lost.layout)
     for move in lost.record.moves[:-1]:
         replay.play(move)
-    position = replay.position()
+    position = replay.position
     fatal = lost.record.guesses[-1]
     return FatalBoard(lost.index, fatal.move, fatal.probability, position, Analyzer().analyze(position))
 

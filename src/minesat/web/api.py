@@ -602,7 +602,7 @@ def replay_events_request(data: bytes, name: str) -> dict[str, Any]:
     except (InputError, InvalidValue) as err:
         raise RequestError(400, str(err)) from None
     frames, game = unjudged_frames(replay, played)
-    unjudged = GameReview(replay.layout, (), game.status, game.position(), game.exploded)
+    unjudged = GameReview(replay.layout, (), game.status, game.position, game.exploded)
     result = ReplayReview(replay, played, unjudged)
     summary = [pair for pair in result.summary() if pair[0] not in JUDGED_ROWS]
     summary.append(("Guesses", "each move is being analysed"))

@@ -337,7 +337,7 @@ class GameSession:
         with self.lock:  # not half-way through a move
             if self.reviewer is None or (moves is not None and len(self.reviewer.moves) != moves):
                 return None
-            return self.reviewer.game.position()
+            return self.reviewer.game.position
 
     # --- the automatic player ------------------------------------------------------------
 
@@ -366,15 +366,15 @@ class GameSession:
             if self._planned_at != len(reviewer.moves):
                 self._rounds = None  # someone else moved: new rounds from what is on the board now
             if self._rounds is None:
-                if unproven := self._unproven_flags(game.position()):
+                if unproven := self._unproven_flags(game.position):
                     return AutoStep(Move(unproven, Action.UNFLAG), Verdict.UNFLAG)
                 self._rounds = iter(Rounds(game, self._analyzer))
                 self._planned_at = len(reviewer.moves)
             step = next(self._rounds, None)
             if step is None:
                 self._rounds = None
-                return game.position()
-            return self._because(game.position(), AutoStep.of(step))
+                return game.position
+            return self._because(game.position, AutoStep.of(step))
 
     def auto_play(
         self, step: AutoStep, layout: Layout | None = None, made: dict[str, Any] | None = None
@@ -394,7 +394,7 @@ class GameSession:
         game has moved on meanwhile (:class:`GameChanged`: ask :meth:`auto_step` again). The check
         and the move are under one hold of the lock, so no other move comes between them."""
         with self.lock:
-            if self.reviewer is None or self.reviewer.game.position() != position:
+            if self.reviewer is None or self.reviewer.game.position != position:
                 raise GameChanged("the game changed while the guess was chosen")
             return self.play(step.move, step=step)
 
@@ -481,7 +481,7 @@ class GameSession:
         state["mine_cells"] = sorted(cell_name(c) for c in layout.mines)
         state["exploded"] = None if reviewer.game.exploded is None else cell_name(reviewer.game.exploded)
         state["bbbv"] = layout.bbbv()
-        state["bbbv_done"] = bbbv_solved(layout, reviewer.game.position())
+        state["bbbv_done"] = bbbv_solved(layout, reviewer.game.position)
         state["seconds"] = self.seconds
         return state
 
@@ -506,7 +506,7 @@ class GameSession:
         reviewer = self.reviewer
         assert reviewer is not None and reviewer.game.over and reviewer.game.layout is not None
         total = reviewer.game.layout.bbbv()
-        solved = bbbv_solved(reviewer.game.layout, reviewer.game.position())
+        solved = bbbv_solved(reviewer.game.layout, reviewer.game.position)
         seconds = self.seconds
         won = reviewer.game.status is Status.WON
         assert seconds is not None
