@@ -78,7 +78,10 @@ def test_past_the_memory_budget_the_answer_says_so() -> None:
     position = Position.from_rows(["1??", "???", "?1?"], mines=2)
     cut = analyze_within(Analyzer(small_boards=False), position, budget=Budget(max_memory=1))
     assert not cut.exact and "memory" in (cut.why or "")
+    assert isinstance(cut.stop, OutOfMemory) and cut.stop.limit == 1  # the stop itself, as a type
     assert_sound(position, cut)
+    whole = analyze_within(Analyzer(small_boards=False), position, budget=Budget())
+    assert whole.exact and whole.stop is None and whole.why is None
 
 
 def test_one_base_for_every_budget_stop() -> None:

@@ -47,6 +47,7 @@ from minesat.simulate import run
 from minesat.store import GameStore, RunConfig
 from minesat.verdict import Verdict
 from minesat.web import app as web_app
+from minesat.web.api import analyze_request
 from minesat.web.app import MAX_BODY, create_app
 from minesat.web.games import GameSession
 from test_replay_formats import rmv2, rmv_mouse
@@ -214,6 +215,13 @@ def test_marks_are_asked_for_and_leave_the_analysis_as_the_cli_prints_it(client:
                                "safest": [[0, 1], [1, 0], [1, 1]], "safest_probability": 1 / 3,
                                "complete": True}
     assert post(client, "/api/analyze", {"board": board, "marks": "yes"})[0] == 400
+
+
+def test_no_marks_are_looked_for_once_the_analysis_is_past_its_time() -> None:
+    board = "# mines: 1\n1??\n???\n"
+    cut = analyze_request({"board": board, "marks": True}, seconds=0.0)
+    assert cut["exact"] is False and cut["why"].startswith("past") and "marks" not in cut
+    assert "marks" in analyze_request({"board": board, "marks": True}, seconds=None)
 
 
 @pytest.mark.parametrize(("rows", "mines", "fifty"), [

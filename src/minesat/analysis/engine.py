@@ -36,6 +36,7 @@ from __future__ import annotations
 import gc
 import time
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING, NoReturn
 
 from minesat.analysis import glance as glances
@@ -627,6 +628,8 @@ def analyze_within(
     >>> a = analyze_within(Analyzer(), position, budget=Budget(time_limit=0.0))
     >>> a.exact, a.why, a.safe, a.consistent
     (False, 'past --time-limit 0 s', (), None)
+    >>> a.stop.what, a.stop.limit
+    ('time', 0.0)
     """
     budget = budget or Budget()
     now = time.perf_counter()
@@ -645,7 +648,8 @@ def analyze_within(
                 raise OutOfTime(now - began, limit)
         with watching(Budget(time_limit=first, max_memory=budget.max_memory).clock(began=began)):
             return analyzer.analyze(position, mines)
-    except (OverBudget, MemoryError) as stop:
+    except (OverBudget, MemoryError) as err:
+        stop: BaseException = err  # kept past the except block, for the answer's ``stop``
         why = fill(which_budget(stop, None, limit)[0], option_name)  # as SPEC's JSON says it
     analyzer.forget()
     gc.collect()
@@ -656,7 +660,7 @@ def analyze_within(
     if limit is not None:
         beliefs = max(0.0, allowed_seconds(limit) - ANSWER_SECONDS_PER_CELL * cells * slowdown - 0.1)
     clock = Budget(time_limit=beliefs, max_memory=budget.max_memory).clock(began=began)
-    return estimate_position(position, total_of(position, mines), why, clock)
+    return replace(estimate_position(position, total_of(position, mines), why, clock), stop=stop)
 
 
 #: Said when the solver's share of the work budget ran out.

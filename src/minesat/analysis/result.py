@@ -73,6 +73,10 @@ class Analysis:
     layouts: int | None = None
     #: The position analysed, when the engine made this value (for pictures; not compared).
     position: Position | None = field(default=None, compare=False, repr=False)
+    #: The budget stop that cut the exact analysis short (an :class:`~minesat.errors.OverBudget`
+    #: with what was spent and the limit, or the system's :class:`MemoryError`), when one did;
+    #: ``why`` says it in words. Not compared: the same answer may come with or without one.
+    stop: BaseException | None = field(default=None, compare=False, repr=False)
 
     def __repr__(self) -> str:
         """A line: the board, its total, and how many cells are safe, mined and uncertain."""

@@ -26,7 +26,7 @@ from minesat.analysis.combine import LINEAR_WORK_PER_CELL
 from minesat.analysis.engine import analyze_within
 from minesat.analysis.explain import explain_json
 from minesat.board import FLAG, Action, Cell, Layout, Move, Position, cell_name, parse_cell
-from minesat.errors import InputError, InvalidValue, ListingRefused, StoreError
+from minesat.errors import InputError, InvalidValue, ListingRefused, OverBudget, StoreError
 from minesat.exact.budget import Budget
 from minesat.formats import parse_replay
 from minesat.formats.replay import replay_format_for
@@ -195,7 +195,7 @@ def analyze_request(body: object, seconds: float | None = None) -> dict[str, Any
     except InvalidValue as err:
         raise RequestError(400, str(err)) from None
     cost = time.monotonic() - began
-    if not analysis.exact and analysis.why and analysis.why.startswith("past"):
+    if isinstance(analysis.stop, OverBudget):
         marks = False  # out of time already: no marks to look for
     answer = analysis.to_json()
     if marks:
