@@ -384,3 +384,11 @@ def test_oracle_with_a_small_limit_still_finishes_the_board() -> None:
 def test_oracle_refuses_a_mine_at_the_start() -> None:
     with pytest.raises(ValueError, match="mine at A1"):
         solve_oracle(Layout.from_rows(["*  ", "   "]), (0, 0), "any")
+
+
+def test_a_game_record_reads_as_a_sentence_with_its_counts_in_the_singular_where_one() -> None:
+    from minesat import play
+
+    one = "<GameRecord: won in 34 moves, 1 guess, 71 cells uncovered, 3BV 21>"
+    assert repr(play("beginner", seed=3)) == one
+    assert repr(play("beginner", seed=0)).startswith("<GameRecord: won in 24 moves, 0 guesses, ")

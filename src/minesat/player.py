@@ -51,6 +51,7 @@ from minesat.generate import FirstClick, kept_clear
 from minesat.guess import TIE, mine_probability
 from minesat.guess.best import DEFAULT_PIECES, BestGuess, redundant_switches, strategy_named
 from minesat.verdict import Verdict
+from minesat.words import plural
 
 __all__ = [
     "DEFAULT_START",
@@ -109,8 +110,9 @@ class GameRecord:
     def __repr__(self) -> str:
         """One line: the result, the moves and guesses counted (they are in ``moves``, ``guesses``)."""
         return (
-            f"<GameRecord: {'won' if self.won else 'lost'} in {len(self.moves)} moves, "
-            f"{len(self.guesses)} guesses, {self.uncovered} cells uncovered, 3BV {self.bbbv}>"
+            f"<GameRecord: {'won' if self.won else 'lost'} in {plural(len(self.moves), 'move')}, "
+            f"{plural(len(self.guesses), 'guess')}, {plural(self.uncovered, 'cell')} uncovered, "
+            f"3BV {self.bbbv}>"
         )
 
 
