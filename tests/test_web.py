@@ -898,6 +898,25 @@ def test_the_moves_of_a_game_in_play_name_the_automatic_player_not_a_strategy() 
     assert all("the automatic player" in text and "best would" not in text for text in said), said
 
 
+def test_a_fork_plays_on_apart_from_the_game_it_copies_keeping_its_secret(client: TestClient) -> None:
+    game = new_game(client, preset="beginner")  # a seed the server draws: the game's secret
+    gid = game["id"]
+    played = client.post(f"/api/game/{gid}/move", json={"move": "E5"}).json()
+    response = client.post(f"/api/game/{gid}/fork")
+    assert response.status_code == 200
+    fork = response.json()
+    assert fork["id"] != gid and public(fork) == public(client.get(f"/api/game/{gid}").json())
+    assert fork["seed"] is None and "mine_cells" not in fork and len(fork["log"]) == played["moves"] == 1
+    # Played to the end apart: the copy's moves leave the original where it was; one board.
+    ended = client.post(f"/api/game/{fork['id']}/auto", json={"moves": 1000}).json()
+    assert ended["status"] in ("won", "lost") and ended["moves"] > 1
+    assert client.get(f"/api/game/{gid}").json()["moves"] == 1
+    original = client.post(f"/api/game/{gid}/auto", json={"moves": 1000}).json()
+    assert original["mine_cells"] == ended["mine_cells"] and original["seed"] == ended["seed"] is not None
+    assert client.post(f"/api/game/{gid}/fork").status_code == 409  # over: nothing to play on
+    assert client.post("/api/game/nosuchgame/fork").status_code == 404
+
+
 # --- the automatic player --------------------------------------------------------------------
 
 

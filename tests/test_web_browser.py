@@ -1048,6 +1048,19 @@ def test_a_share_link_reopens_the_game_in_progress_with_its_log_and_clock(pages:
     clock = int(fresh.get_by_test_id("clock").inner_text())
     assert clock >= 1
     fresh.wait_for_function(f"Number(document.querySelector('[data-testid=clock]').textContent) > {clock}")
+    # The link's game is played on in a copy: a move there leaves the sharer's game as it was,
+    # and a reload goes on in the copy (no copy of the copy).
+    gid = page.evaluate("document.getElementById('p-board').dataset.game")
+    copy = fresh.evaluate("document.getElementById('p-board').dataset.game")
+    assert copy != gid and "copy of the link's game" in fresh.inner_text("#p-last")
+    covered = fresh.evaluate("document.getElementById('p-board').board.states.indexOf(-1)")
+    play(fresh, cell_name(divmod(covered, 9)), "right")
+    fresh.wait_for_function("document.getElementById('p-board').dataset.moves === '2'")
+    theirs = page.evaluate(f"fetch('/api/game/{gid}').then((r) => r.json())")
+    assert theirs["moves"] == 1 and len(theirs["log"]) == 1
+    fresh.reload()
+    fresh.wait_for_function("document.getElementById('p-board').dataset.moves === '2'")
+    assert fresh.evaluate("document.getElementById('p-board').dataset.game") == copy
 
 
 def test_back_after_a_quick_change_of_tab_shows_the_game_as_it_is(page: Any) -> None:

@@ -324,6 +324,25 @@ class Reviewer:
             game.play(move)
         return reviewed
 
+    def copy(self) -> Reviewer:
+        """An independent copy: the moves judged so far, then each its own game and judge (with
+        an analyzer of its own), so that moves on one leave the other alone.
+
+        >>> from minesat.board import Layout
+        >>> reviewer = Reviewer(Layout.from_rows(["*  ", "   ", "  *"]))
+        >>> _ = reviewer.play(Move.parse("B2"))
+        >>> twin = reviewer.copy()
+        >>> twin.play(Move.parse("A3")).verdict.value, len(twin.moves), len(reviewer.moves)
+        ('guess', 2, 1)
+        """
+        judge = self._judge
+        assert self.game.layout is not None
+        twin = Reviewer(self.game.layout, rule=judge.rule, keep_analyses=judge.keep, chances=judge.chances,
+                        flags_by_numbers=judge.flags_by_numbers)
+        twin.game = twin._judge.game = self.game.copy()
+        twin.moves = list(self.moves)  # each ReviewedMove is immutable: shared, not copied
+        return twin
+
     def review(self) -> GameReview:
         """The moves judged so far, and where the game stands."""
         game = self.game

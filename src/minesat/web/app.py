@@ -494,6 +494,16 @@ def create_app(
             return _error(409, "nothing to analyse before the first click: every cell is alike")
         return await in_worker("work", api.hint_request, position, marks)
 
+    async def fork(request: Request) -> Response:
+        """``POST /api/game/ID/fork``: a copy of a game in progress under a new id, to play on apart
+        (the page plays someone's shared game in one); the state, with its log, as ``GET`` gives it."""
+        game = session(request)
+        if game.over:
+            return _error(409, f"the game is over ({game.state()['status']}): nothing to play on")
+        twin = game.fork()
+        games.add(twin)
+        return JSONResponse(twin.state(log=True))
+
     async def review(request: Request) -> Response:
         game = session(request)
         if not game.over:
@@ -538,6 +548,7 @@ def create_app(
         Route("/api/game/{game}/move", move, methods=["POST"]),
         Route("/api/game/{game}/auto", auto, methods=["POST"]),
         Route("/api/game/{game}/hint", hint, methods=["POST"]),
+        Route("/api/game/{game}/fork", fork, methods=["POST"]),
         Route("/api/game/{game}/review", review, methods=["POST"]),
     ]
     return Starlette(routes=routes, lifespan=lifespan, exception_handlers={HTTPError: http_error})

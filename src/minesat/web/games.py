@@ -327,6 +327,39 @@ class GameSession:
             self.reviewer.play(Move(cell, Action.FLAG))
         self.preflags.clear()
 
+    def fork(self) -> GameSession:
+        """A copy of this game, under an id of its own, to play on apart: the same board (still
+        secret), moves, log, clock and no-guess making; moves in one leave the other alone. A
+        page opening someone's link to a game in progress plays in a fork, not in their game.
+
+        >>> game = GameSession(4, 4, 1, rule="opening", seed=7)
+        >>> _ = game.play("A1")
+        >>> twin = game.fork()
+        >>> twin.id != game.id, twin.state(log=True)["log"] == game.state(log=True)["log"]
+        (True, True)
+        >>> _ = twin.play("D4*")
+        >>> len(twin.log), len(game.log)
+        (2, 1)
+        """
+        with self.lock:  # not half-way through a move
+            if self.given:
+                assert self.reviewer is not None
+                twin = GameSession(self.rows, self.cols, self.mines, layout=self.reviewer.game.layout)
+            else:
+                twin = GameSession(self.rows, self.cols, self.mines, rule=self.rule, seed=self.seed,
+                                   no_guess=self.no_guess)
+            # The same secret: a seed the server drew stays the server's (and is sent at the end).
+            twin.seed_drawn, twin.rule = self.seed_drawn, self.rule
+            twin.reviewer = None if self.reviewer is None else self.reviewer.copy()
+            twin.log = list(self.log)  # its entries are never changed once logged
+            twin.start, twin.began, twin.ended = self.start, self.began, self.ended
+            twin.timed_moves = self.timed_moves
+            twin.preflags = set(self.preflags)
+            twin.made = None if self.made is None else dict(self.made)
+            # What the automatic player knows of the flags holds for the same position.
+            twin._proven_flags = set(self._proven_flags)
+            return twin
+
     @property
     def over(self) -> bool:
         return self.reviewer is not None and self.reviewer.game.over

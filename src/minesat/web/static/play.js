@@ -2,7 +2,8 @@
 // whose seed, when the server drew it, too), the automatic player, hints that come with each move,
 // and the game in the URL: a reload or a link reopens it by its id, its moves and clock going on.
 import { Board, cellName, compile, COVERED, FLAG, keyBoards, moveIndex, tileSelect } from "./board.js";
-import { markOwn, ownGame, PRESETS, record, showEnd, showReview, showStats, statsKey } from "./playend.js";
+import { copiedHere, markCopied, markOwn, ownGame, PRESETS, record, showEnd, showReview, showStats,
+         statsKey } from "./playend.js";
 import { currentTab, setTabState } from "./tabs.js";
 import { $, api, base64, download, extension, mbf, pack, plural, positionText, readFile, setText, sleep,
          unpack, wholeNumber } from "./util.js";
@@ -112,8 +113,9 @@ function startGame(state) {
   updatePlayUrl();
 }
 // A game reopened by its id (a reload, a link): its moves logged as they were said, its clock going on.
-// own: the player's own game (counted in the statistics when it ends, unless it has already ended).
-function reopen(state, options, own) {
+// own: the player's own game (counted in the statistics when it ends, unless it has already ended);
+// copy: a copy of the link's game, made to play on in.
+function reopen(state, options, own, copy) {
   G.options = options;
   startGame(state);
   for (const entry of state.log) { G.moves.push(entry.move); logMove(entry.text, entry.auto, entry.verdict); }
@@ -121,8 +123,10 @@ function reopen(state, options, own) {
   G.counted = own && state.status === "playing";
   if (state.status === "playing" && state.elapsed !== null && state.elapsed !== undefined) startClock(state.elapsed);
   if (state.log.length) {
-    setText($("p-last"), "The game " + (own ? "you were playing" : "of the link") + ", " +
-      plural(state.log.length, "move") + " in" + (state.status === "playing" ? ": your turn." : "."), "muted");
+    const whose = copy ? "A copy of the link's game (theirs stays as it was)" :
+      "The game " + (own ? "you were playing" : "of the link");
+    setText($("p-last"), whose + ", " + plural(state.log.length, "move") + " in" +
+      (state.status === "playing" ? ": your turn." : "."), "muted");
   }
   if (state.status !== "playing") finish();
   else refreshHint();
@@ -450,7 +454,16 @@ export async function restorePlay(params) {
   if (id && G.game && G.game.id === id) { showGame(); return; } // Back to the game on screen: as it is now
   if (id) {
     const result = await api("/api/game/" + encodeURIComponent(id), undefined, undefined, "GET");
-    if (result.status === 200) { reopen(result.data, body, ownGame(id)); return; }
+    if (result.status === 200) {
+      const own = ownGame(id);
+      if (!own && !copiedHere(id) && result.data.status === "playing") {
+        // Someone's game in progress: played on in a copy, their game left as it is.
+        const copy = await api("/api/game/" + encodeURIComponent(id) + "/fork", {});
+        if (copy.status === 200) { markCopied(copy.data.id); reopen(copy.data, body, false, true); return; }
+      }
+      reopen(result.data, body, own);
+      return;
+    }
   }
   if (!body.layout && !body.seed) {
     setText($("p-new-status"), "The game of the link is no longer on the server: New game deals a new board " +

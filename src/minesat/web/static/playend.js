@@ -93,16 +93,18 @@ $("p-stats-reset").addEventListener("click", () => { localStorage.removeItem(STA
 showStats();
 
 // The games this browser started (their ids), so that a reload of one counts it as the player's
-// own, and a game opened from someone's link does not.
+// own, and a game opened from someone's link does not; and the copies of someone's game in
+// progress it plays on (a link's game is played in a copy, theirs left alone), so that a reload
+// of one goes on in it rather than copying it again. The last 50 of each.
 const OWN_KEY = "minesat-own-games";
-export function ownGame(id) {
-  let own;
-  try { own = JSON.parse(localStorage.getItem(OWN_KEY)) || []; } catch (err) { own = []; }
-  return own.includes(id);
+const COPIES_KEY = "minesat-copied-games";
+function listed(key) {
+  try { return JSON.parse(localStorage.getItem(key)) || []; } catch (err) { return []; }
 }
-export function markOwn(id) {
-  let own;
-  try { own = JSON.parse(localStorage.getItem(OWN_KEY)) || []; } catch (err) { own = []; }
-  own.push(id);
-  localStorage.setItem(OWN_KEY, JSON.stringify(own.slice(-50)));
+function enlist(key, id) {
+  localStorage.setItem(key, JSON.stringify([...listed(key), id].slice(-50)));
 }
+export const ownGame = (id) => listed(OWN_KEY).includes(id);
+export const markOwn = (id) => enlist(OWN_KEY, id);
+export const copiedHere = (id) => listed(COPIES_KEY).includes(id);
+export const markCopied = (id) => enlist(COPIES_KEY, id);
