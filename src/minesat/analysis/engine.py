@@ -650,7 +650,7 @@ def analyze_within(
             return analyzer.analyze(position, mines)
     except (OverBudget, MemoryError) as err:
         stop: BaseException = err  # kept past the except block, for the answer's ``stop``
-        why = fill(which_budget(stop, None, limit)[0], option_name)  # as SPEC's JSON says it
+        why = fill(which_budget(stop, budget)[0], option_name)  # as SPEC's JSON says it
     analyzer.forget()
     gc.collect()
     give_back()
