@@ -180,8 +180,8 @@ def _analysis(position: Position, mines: int | None, analyzer: Analyzer | None =
 def analyze_request(body: object, seconds: float | None = None) -> dict[str, Any]:
     """``POST /api/analyze``: the object ``minesat analyze --json`` prints for the board, without ``file``;
     with ``"marks": true``, also ``marks`` (:func:`marks_json`). Within ``seconds`` (the server's share
-    of its time limit) as ``minesat analyze --time-limit`` (SPEC section 19): past it, what propagation
-    proves and estimates, ``"exact": false``, still 200."""
+    of its time limit) as ``minesat analyze --time-limit`` (docs/commands/analyze.md, Past a budget):
+    past it, what propagation proves and estimates, ``"exact": false``, still 200."""
     position, mines = read_position(body)
     assert isinstance(body, dict)
     marks = _flag(body, "marks")
