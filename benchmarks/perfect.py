@@ -44,7 +44,7 @@ from minesat.board import Cell, cell_name, parse_cell
 from minesat.exact.geometry import TooManyLayouts
 from minesat.exact.search import OutOfBudget
 from minesat.generate import FirstClick, mines_fit
-from minesat.perfect import PastBudget, PerfectPlay, StartValue, strategy_wins
+from minesat.perfect import NO_LIMIT, PastBudget, PerfectPlay, StartValue, strategy_wins
 
 RULES = [FirstClick.OPENING, FirstClick.SAFE, FirstClick.ANY]
 STRATEGIES = ["best", "safest"]
@@ -84,7 +84,7 @@ SPEED = [
 #: One run of perfect play in a child process: its progress and its end, a JSON line each.
 _CHILD = """
 import json, sys, time
-from minesat.perfect import perfect_play
+from minesat.perfect import DEFAULT_MAX_MEMORY, Budget, perfect_play
 rows, cols, mines, rule, start = json.loads(sys.argv[1])
 began = time.process_time()
 limit = float(sys.argv[2])
@@ -93,7 +93,8 @@ def progress(states, settled, total):
                       "cpu": time.process_time() - began}), flush=True)
     if time.process_time() - began > limit:
         sys.exit(0)
-r = perfect_play(rows, cols, mines, rule, tuple(start), max_states=None, time_limit=None, progress=progress)
+r = perfect_play(rows, cols, mines, rule=rule, start=tuple(start),
+                 budget=Budget(max_memory=DEFAULT_MAX_MEMORY), progress=progress)
 print(json.dumps({"done": True, "wins": r.wins, "layouts": r.layouts, "states": r.states,
                   "cpu": time.process_time() - began, "seconds": r.seconds}), flush=True)
 """
@@ -297,7 +298,7 @@ def table(out: Path, budget: int, only: str | None, from_cells: int, merge: list
             if (rows, cols, mines, rule.value) in have:
                 continue
             if solver is None:
-                solver = PerfectPlay(rows, cols, mines, max_states=None)
+                solver = PerfectPlay(rows, cols, mines, budget=NO_LIMIT)
             record = table_row(rows, cols, mines, start, rule, solver, budget)
             add_strategies(record, done)
             done.append(record)
@@ -424,7 +425,7 @@ def verify() -> None:
             cols = cells // rows
             for mines in range(cells + 1):
                 brute = BruteForce(rows, cols, mines)
-                solver = PerfectPlay(rows, cols, mines, max_states=None)
+                solver = PerfectPlay(rows, cols, mines, budget=NO_LIMIT)
                 boards += 1
                 for start, rule in product(product(range(rows), range(cols)), RULES):
                     if not mines_fit(rows, cols, mines, start=start, rule=rule):

@@ -14,13 +14,14 @@ from __future__ import annotations
 
 import argparse
 import time
+from dataclasses import replace
 from pathlib import Path
 
 from minesat.analysis import Analyzer
 from minesat.board import Position
 from minesat.formats import read_position
 from minesat.generate import generate_layout
-from minesat.perfect import PastBudget, PositionSearch
+from minesat.perfect import SEARCH_BUDGET, PastBudget, PositionSearch
 from minesat.player import get_strategy, play_game
 from minesat.review import review_game, without_flags
 
@@ -48,7 +49,7 @@ def guess_positions(games: int, seed: int) -> list[tuple[str, Position]]:
 
 
 def timed(position: Position, rank: bool) -> tuple[int, float] | None:
-    search = PositionSearch(position, time_limit=60.0)
+    search = PositionSearch(position, budget=replace(SEARCH_BUDGET, time_limit=60.0))
     began = time.perf_counter()
     try:
         search.ranking() if rank else search.wins()

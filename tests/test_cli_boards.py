@@ -133,6 +133,26 @@ def test_position_to_mbf_is_refused_without_output(tmp_path: Path) -> None:
     assert list(tmp_path.iterdir()) == []
 
 
+def test_a_bad_file_is_named_once(tmp_path: Path) -> None:
+    """An error that names its file (its path a field) is said as it is; one that does not (the
+    format cannot hold the board) gets the file's path first: never none, never twice."""
+    bad = tmp_path / "bad.txt"
+    bad.write_text("1?\n1x\n")
+    said = f"minesat: {bad}:2:2: unknown character 'x' (a position uses ? * F . 0-8)"
+    assert one_line_error(run("show", bad)) == said
+    assert one_line_error(run("convert", bad, tmp_path / "out.txt")) == said
+    odd = tmp_path / "board.xyz"
+    odd.write_text("??\n")
+    assert one_line_error(run("show", odd)).startswith(f"minesat: {odd}: cannot tell the board format")
+    out = tmp_path / "out.mine"
+    totalless = tmp_path / "nototal.txt"
+    totalless.write_text("1?\n??\n")
+    assert one_line_error(run("convert", totalless, out)) == (
+        f"minesat: {out}: a .mine file needs the total number of mines, and this position does not give it "
+        "(add a '# mines: N' header)"
+    )
+
+
 def test_missing_file_unknown_extension_and_format(tmp_path: Path) -> None:
     assert "No such file" in one_line_error(run("show", tmp_path / "nope.txt"))
     odd = tmp_path / "board.xyz"

@@ -120,6 +120,23 @@ def test_bad_files_are_one_line_and_the_batch_goes_on(tmp_path: Path) -> None:
     assert "Traceback" not in result.stderr
 
 
+def test_a_bad_replay_file_is_named_once(tmp_path: Path) -> None:
+    """Errors that name their file (a replay's content, a name with no replay format: the path a
+    field) are said as they are; a missing file (an OS error) gets its path first."""
+    bad = tmp_path / "bad.avf"
+    bad.write_bytes(b"")
+    missing = tmp_path / "missing.rmv"
+    other = tmp_path / "game.txt"
+    other.write_text("?")
+    result = run_cli("replay", bad, missing, other)
+    assert result.stderr.splitlines() == [
+        f"minesat: {bad}:byte 0: empty file: not an AVF replay",
+        f"minesat: {missing}: No such file or directory",
+        f"minesat: {other}: cannot tell the replay format from the extension '.txt' "
+        "(use .avf, .rmv, .mvf, .evf)",
+    ]
+
+
 def test_a_directory_standard_input_and_ctrl_c_get_one_plain_line(tmp_path: Path) -> None:
     result = run_cli("replay", tmp_path)
     assert result.returncode == 2

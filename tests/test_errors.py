@@ -23,7 +23,7 @@ from minesat.errors import (
     StoreError,
     option_name,
 )
-from minesat.exact.budget import MAX_LAYOUTS, OutOfMemory, OutOfTime, PastBudget, listing_refusal
+from minesat.exact.budget import MAX_LAYOUTS, Budget, OutOfMemory, OutOfTime, PastBudget, listing_refusal
 from minesat.formats import BoardFormatError, ReplayFormatError, UnsupportedFormatError, parse_position
 from minesat.formats.wanted import board_from_content
 from minesat.perfect import perfect_from_position, perfect_play
@@ -132,7 +132,7 @@ def test_the_web_says_the_refusal_from_its_fields() -> None:
 
 def test_each_face_names_the_budget_its_own_way() -> None:
     with pytest.raises(PastBudget) as caught:
-        perfect_play(1, 40, 2, rule="opening", start=(0, 0), max_states=20)
+        perfect_play(1, 40, 2, rule="opening", start=(0, 0), budget=Budget(max_states=20))
     stop = caught.value
     assert stop.what == "states" and stop.states > 20
     assert "max_states=20" in str(stop) and "--max-states" not in str(stop)  # the library's words

@@ -16,6 +16,7 @@ then asks the same question of both:
 from __future__ import annotations
 
 import itertools
+from dataclasses import replace
 from fractions import Fraction
 from functools import cache
 
@@ -26,6 +27,7 @@ from hypothesis import strategies as st
 from bruteforce import whole_layouts
 from minesat.analysis import Analyzer, InconsistentPositionError, analyze
 from minesat.board import COVERED, FLAG, Action, Cell, Position, neighbours
+from minesat.exact.budget import NO_LIMIT, SEARCH_BUDGET, Budget
 from minesat.exact.endgame import endgame_move
 from minesat.game import Game, Status
 from minesat.generate import FirstClick, game_seed, generate_layout
@@ -118,7 +120,7 @@ def test_endgame_move_wins_what_a_naive_game_tree_wins(position: Position) -> No
         return
     if analysis.safe or not analysis.unknown:
         return  # the player never searches while something is proven
-    move = endgame_move(position, analysis, limit=10**6, max_states=None)
+    move = endgame_move(position, analysis, limit=10**6, budget=NO_LIMIT)
     assert move is not None
     layouts = layouts_of(position)
     assert move.cell in analysis.unknown and move.layouts == len(layouts)
@@ -139,7 +141,7 @@ def test_endgame_move_gives_up_past_its_limits() -> None:
     analysis = analyze(position)
     assert analysis.layouts is not None and analysis.layouts > 10
     assert endgame_move(position, analysis, limit=10) is None  # too many layouts to list
-    assert endgame_move(position, analysis, max_states=1) is None  # past the state budget
+    assert endgame_move(position, analysis, budget=Budget(max_states=1)) is None  # past the state budget
     assert endgame_move(position, analysis) is not None
 
 
@@ -155,16 +157,18 @@ def test_endgame_answers_are_remembered_only_for_the_same_position_and_limits(
         (Position.from_rows(["?????", "?2?1?", "?????"], mines=m), limit, states)
         for m in (3, 2, 3) for limit, states in ((10**6, None), (10**6, 1), (10, None), (10**6, None))
     ]
-    fresh = [endgame._search(p, analyze(p), limit, states) if analyze(p).layouts <= limit else None
+    fresh = [endgame._search(p, analyze(p), limit, Budget(max_states=states))
+             if analyze(p).layouts <= limit else None
              for p, limit, states in asked]
     assert len({(f.wins, f.layouts) for f in fresh if f is not None}) == 2  # the two mine counts differ
-    remembered = [endgame_move(p, analyze(p), limit=limit, max_states=states) for p, limit, states in asked]
+    remembered = [endgame_move(p, analyze(p), limit=limit, budget=Budget(max_states=states))
+                  for p, limit, states in asked]
     assert remembered == fresh
     assert len(endgame._answers) == 4  # each mine count within and past the state budget; 10 lists none
     monkeypatch.setattr(endgame, "REMEMBERED", 3)
     for width in range(2, 8):  # only the latest REMEMBERED are kept
         p = Position.from_rows(["?" * width], mines=1)
-        endgame_move(p, analyze(p), limit=100, max_states=None)
+        endgame_move(p, analyze(p), limit=100, budget=NO_LIMIT)
     assert [key[0].cols for key in endgame._answers] == [5, 6, 7]
 
 
@@ -443,8 +447,8 @@ def test_endgame_move_keeps_what_minesat_perfect_counts(position: Position) -> N
         return
     if not analysis.unknown:
         return
-    move = endgame_move(position, analysis, limit=10**6, max_states=None)
-    exact = perfect_from_position(position, strategies=[], max_states=None)
+    move = endgame_move(position, analysis, limit=10**6, budget=NO_LIMIT)
+    exact = perfect_from_position(position, strategies=[], budget=replace(SEARCH_BUDGET, max_states=None))
     assert move is not None and (move.wins, move.layouts) == (exact.wins, exact.layouts)
     assert move.cell in exact.moves
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import random
 import re
+from dataclasses import replace
 from itertools import product
 
 import pytest
@@ -23,6 +24,9 @@ from minesat.exact.geometry import Board, layouts_matrix
 from minesat.exact.search import PerfectSearch, Universe, _Moves
 from minesat.generate import FirstClick, check_mine_count, generate_layout
 from minesat.perfect import (
+    NO_LIMIT,
+    SEARCH_BUDGET,
+    Budget,
     PastBudget,
     PerfectPlay,
     PositionSearch,
@@ -66,7 +70,7 @@ def test_every_start_and_rule_matches_the_brute_force(rows_cols: tuple[int, int]
     rows, cols = rows_cols
     for mines in mine_counts(rows * cols):
         brute = BruteForce(rows, cols, mines)
-        solver = PerfectPlay(rows, cols, mines, max_states=None)
+        solver = PerfectPlay(rows, cols, mines, budget=NO_LIMIT)
         for start, rule in product(product(range(rows), range(cols)), RULES):
             if not fits(rows, cols, mines, start, rule):
                 continue
@@ -244,9 +248,34 @@ def test_flags_count_as_mines() -> None:
 
 def test_past_the_budget_says_how_far_it_got() -> None:
     with pytest.raises(PastBudget, match=r"past max_states=10: stopped at start 1 of 3") as caught:
-        perfect_play(4, 4, 4, rule="safe", max_states=10)
+        perfect_play(4, 4, 4, rule="safe", budget=replace(SEARCH_BUDGET, max_states=10))
     assert caught.value.states == 11
     assert 0 <= caught.value.settled < caught.value.layouts
+
+
+def test_the_budgets_given_apart_still_work_with_a_deprecation_warning() -> None:
+    """Scripts written before the searches took one Budget: ``max_states=`` and the rest set its
+    fields (the other two keep their defaults), say so once, and stop where the budget would."""
+    position = Position.from_rows(["1???", "????"], mines=3)
+    calls = [
+        (lambda **old: perfect_play(4, 4, 4, rule="safe", **old), "perfect_play"),
+        (lambda **old: perfect_from_position(position, strategies=[], **old), "perfect_from_position"),
+        (lambda **old: rank_moves(position, **old), "rank_moves"),
+        (lambda **old: PositionSearch(position, **old).wins(), "PositionSearch"),
+    ]
+    for call, name in calls:
+        warned = rf"^{name}\(max_states=\.\.\.\) is deprecated: pass budget="
+        with pytest.warns(DeprecationWarning, match=warned), pytest.raises(PastBudget, match=r"^past") as old:
+            call(max_states=1)
+        with pytest.raises(PastBudget) as new:
+            call(budget=replace(SEARCH_BUDGET, max_states=1))
+        assert str(old.value) == str(new.value)
+        with pytest.raises(TypeError, match=rf"{name}\(\) got an unexpected keyword argument 'states'"):
+            call(states=1)
+    with pytest.warns(DeprecationWarning, match=r"strategy_wins\(time_limit=\.\.\., max_memory=\.\.\.\)"):
+        old_count = strategy_wins(3, 3, 1, rule="safe", start=(1, 1), strategy="safest", time_limit=60.0,
+                                  max_memory=10**10)
+    assert old_count.wins == strategy_wins(3, 3, 1, rule="safe", start=(1, 1), strategy="safest").wins
 
 
 def test_progress_is_reported() -> None:
@@ -265,22 +294,24 @@ def test_past_the_time_limit_says_how_far_it_got() -> None:
     # The clock is watched from the start, listing included: a limit of 0 stops before the first state.
     said = r"past time_limit=0 s: stopped at start B2 with 0.0% of its layouts settled after 0 states"
     with pytest.raises(PastBudget, match=said):
-        perfect_play(4, 4, 4, rule="safe", start=(1, 1), time_limit=0.0)
-    assert perfect_play(4, 4, 4, rule="safe", start=(1, 1), time_limit=None).wins == 914
+        perfect_play(4, 4, 4, rule="safe", start=(1, 1), budget=replace(SEARCH_BUDGET, time_limit=0.0))
+    untimed = replace(SEARCH_BUDGET, time_limit=None)
+    assert perfect_play(4, 4, 4, rule="safe", start=(1, 1), budget=untimed).wins == 914
 
 
 def test_a_position_past_its_budget_says_how_far_it_got() -> None:
     position = Position.covered(4, 4, mines=4)
     said = r"past time_limit=0 s after 0 states, while listing the layouts, before the search began"
     with pytest.raises(PastBudget, match=said):
-        PositionSearch(position, time_limit=0.0)
-    search = PositionSearch(position, time_limit=60.0)
+        PositionSearch(position, budget=replace(SEARCH_BUDGET, time_limit=0.0))
+    search = PositionSearch(position, budget=replace(SEARCH_BUDGET, time_limit=60.0))
     search.clock.deadline = search.clock.began  # the limit passes once the layouts are listed
     with pytest.raises(PastBudget, match=r"past time_limit=60 s after 1 states, before the chance to win"):
         search.wins()
-    search = PositionSearch(position, max_states=10_000_000, time_limit=None)
+    search = PositionSearch(position, budget=Budget(10_000_000, None, SEARCH_BUDGET.max_memory))
     wins = search.wins()
-    search.max_states = search.search.max_states = search.states + 5
+    search.search.max_states = search.states + 5
+    search.budget = replace(search.budget, max_states=search.search.max_states)
     said = rf"past max_states=\d+ after \d+ states, the chance to win is .* \({wins} of 1820 layouts\); "
     said += r"\d+ of 16 moves ranked; raise max_states="
     with pytest.raises(PastBudget, match=said):

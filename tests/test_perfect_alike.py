@@ -104,7 +104,7 @@ def test_a_search_without_tables_has_the_brute_force_values(
 ) -> None:
     """With the pair limit at nothing every list is a :class:`NoTable`: bounded by sizes alone (and
     the exact answer for two layouts), the search still finds every start's true value."""
-    from minesat.perfect import PerfectPlay
+    from minesat.perfect import NO_LIMIT, PerfectPlay
     from perfect_bruteforce import BruteForce
 
     monkeypatch.setattr(alike, "PAIRS_PER_LAYOUT", 0)
@@ -118,7 +118,7 @@ def test_a_search_without_tables_has_the_brute_force_values(
 
     monkeypatch.setattr("minesat.exact.search.tabulate", spy)
     brute = BruteForce(rows, cols, mines)
-    solver = PerfectPlay(rows, cols, mines, max_states=None)
+    solver = PerfectPlay(rows, cols, mines, budget=NO_LIMIT)
     for r in range(rows):
         for c in range(cols):
             value = solver.start_value((r, c), "any")

@@ -7,7 +7,7 @@ from itertools import product
 import pytest
 
 from minesat.board import COVERED, FLAG, Cell
-from minesat.perfect import PerfectPlay, strategy_wins
+from minesat.perfect import NO_LIMIT, PerfectPlay, strategy_wins
 from minesat.perfect.gaps import Gap, strategy_gaps
 from perfect_bruteforce import BruteForce
 
@@ -64,7 +64,7 @@ def test_the_gaps_add_up_to_the_whole_shortfall(
 ) -> None:
     report = strategy_gaps(rows, cols, mines, rule=rule, start=start, strategy=strategy)
     assert report.wins == strategy_wins(rows, cols, mines, rule=rule, start=start, strategy=strategy).wins
-    assert report.perfect == PerfectPlay(rows, cols, mines, max_states=None).start_value(start, rule).wins
+    assert report.perfect == PerfectPlay(rows, cols, mines, budget=NO_LIMIT).start_value(start, rule).wins
     assert report.wins < report.perfect
     assert sum(g.lost for g in report.gaps) == report.perfect - report.wins
     assert all(g.lost > 0 and g.move not in g.optimal for g in report.gaps)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import re
+from dataclasses import replace
 from math import comb
 from pathlib import Path
 
@@ -24,7 +25,7 @@ from fakeclock import FakeClock
 from measured import run_minesat
 from minesat.board import Position
 from minesat.exact.alike import alike_pairs
-from minesat.exact.budget import Clock, OutOfMemory, OutOfTime, checkpoint, watching
+from minesat.exact.budget import SEARCH_BUDGET, Budget, Clock, OutOfMemory, OutOfTime, checkpoint, watching
 from minesat.exact.geometry import MINE, Board, layouts_matrix
 from minesat.exact.listing import list_layouts
 from minesat.exact.position import interior_bound
@@ -152,10 +153,10 @@ def test_the_time_limit_is_kept_in_the_search(clock: FakeClock) -> None:
     board = {"rows": 1, "cols": 40, "mines": 2, "rule": "opening", "start": (0, 0)}  # 104 states
     clock.step = 0.0  # a first run counts the readings up to the 20th state
     with pytest.raises(PastBudget, match=r"past max_states=20"):
-        perfect_play(**board, max_states=20)  # type: ignore[arg-type]
+        perfect_play(**board, budget=replace(SEARCH_BUDGET, max_states=20))  # type: ignore[arg-type]
     readings, clock.readings, clock.step = clock.readings, 0, 0.01
     with pytest.raises(PastBudget, match=r"past time_limit=\d+(\.\d+)? s: stopped at start A1") as stopped:
-        perfect_play(**board, time_limit=readings * 0.01)  # type: ignore[arg-type]
+        perfect_play(**board, budget=replace(SEARCH_BUDGET, time_limit=readings * 0.01))  # type: ignore[arg-type]
     assert 19 <= stopped.value.states <= 23
 
 
@@ -166,7 +167,7 @@ def test_the_time_limit_is_kept_while_the_layouts_are_listed(clock: FakeClock) -
     assert isinstance(position, Position)
     said = r"past time_limit=0.5 s after 0 states, while listing the layouts"
     with pytest.raises(PastBudget, match=said):
-        PositionSearch(position, time_limit=0.5)
+        PositionSearch(position, budget=replace(SEARCH_BUDGET, time_limit=0.5))
     assert clock.readings <= 0.5 / 0.02 + 2
 
 
@@ -185,10 +186,12 @@ def test_a_board_far_past_any_listing_is_refused_without_counting_its_layouts(
 
     monkeypatch.setattr(game, "comb", small_only)
     said = re.escape("start A1 has 6.0e141748 layouts: more than the 4000000 the search lists")
+    two_seconds = replace(SEARCH_BUDGET, time_limit=2.0)
     with pytest.raises(PastBudget, match=said):
-        perfect_play(961, 490, 235_445, rule="safe", start=(0, 0), time_limit=2.0)
+        perfect_play(961, 490, 235_445, rule="safe", start=(0, 0), budget=two_seconds)
     with pytest.raises(PastBudget, match=re.escape("start A1 has 4.0e9 layouts: more than")):
-        perfect_play(300, 300, 2, rule="safe", start=(0, 0), time_limit=2.0)  # small enough to count exactly
+        # small enough to count exactly
+        perfect_play(300, 300, 2, rule="safe", start=(0, 0), budget=two_seconds)
 
 
 def test_the_time_limit_and_memory_budget_hold_for_the_strategy_counts(
@@ -199,10 +202,12 @@ def test_the_time_limit_and_memory_budget_hold_for_the_strategy_counts(
     said = (r"^past time_limit=1 s while counting safest's wins: .* settled after (\d+) positions; "
             r"raise time_limit= or leave out strategy=$")
     with pytest.raises(PastBudget, match=said) as stopped:
-        strategy_wins(1, 40, 2, rule="opening", start=(0, 0), strategy="safest", time_limit=1.0)
+        strategy_wins(1, 40, 2, rule="opening", start=(0, 0), strategy="safest",
+                      budget=Budget(time_limit=1.0))
     assert 0 < int(re.search(said, str(stopped.value))[1]) <= 50  # type: ignore[index]
     with pytest.raises(PastBudget, match=r"^past the memory budget of 0.001 MB while counting safest"):
-        strategy_wins(1, 40, 2, rule="opening", start=(0, 0), strategy="safest", max_memory=1000)
+        strategy_wins(1, 40, 2, rule="opening", start=(0, 0), strategy="safest",
+                      budget=Budget(max_memory=1000))
     # The command: its clock stands still through the search and runs once the count begins, which
     # the limit then stops; the search's states are the run's.
     from typer.testing import CliRunner
@@ -236,7 +241,7 @@ def test_a_huge_position_is_refused_before_its_layouts_are_counted(monkeypatch: 
     position = Position(1000, 1000, (-1,) * 1_000_000, 300_000)
     said = "at least 8.6e265291 layouts, if any fits the position: more than the 4000000 the search lists"
     with pytest.raises(ValueError, match=re.escape(said)):
-        PositionSearch(position, time_limit=1.0)
+        PositionSearch(position, budget=replace(SEARCH_BUDGET, time_limit=1.0))
 
 
 @settings(max_examples=200, deadline=None, derandomize=True)
@@ -267,7 +272,7 @@ def test_the_time_limit_is_kept_while_a_dense_listing_is_numbered(clock: FakeClo
     took 5 s in one loop the clock never read (the sweep's 7.5 s for a 2 s limit)."""
     position = Position(60, 60, (-1,) * 3600, 3599)
     with pytest.raises(PastBudget, match=r"^past time_limit=1.5 s after "):
-        PositionSearch(position, time_limit=1.5).wins()
+        PositionSearch(position, budget=replace(SEARCH_BUDGET, time_limit=1.5)).wins()
     assert clock.readings <= 1.5 / 0.02 + 2
 
 
@@ -345,7 +350,8 @@ def test_the_parts_for_workers_are_listed_within_the_memory_budget_given(
     from minesat.perfect.parallel import parallel_start_values
 
     monkeypatch.setattr(budget, "MAX_LISTING", 100)  # 3x3 with a mine needs more, far less than 1 GB
-    values, _ = parallel_start_values(3, 3, 1, rule="safe", starts=[(0, 0)], workers=1, max_memory=10**9)
+    values, _ = parallel_start_values(3, 3, 1, rule="safe", starts=[(0, 0)], workers=1,
+                                      budget=Budget(max_memory=10**9))
     assert (values[0].wins, values[0].layouts) == (8, 8)
 
 
@@ -354,9 +360,9 @@ def test_a_worker_past_its_memory_budget_names_its_part() -> None:
     from minesat.perfect.parallel import PartPastBudget, part_value
 
     with pytest.raises(PartPastBudget) as caught:
-        part_value(4, 4, 2, "safe", (0, 0), 1, None, max_memory=1)  # a process holds more than a byte
+        part_value(4, 4, 2, "safe", (0, 0), 1, Budget(max_memory=1))  # a process holds more than a byte
     assert (caught.value.start, caught.value.value, caught.value.memory) == ((0, 0), 1, 1)
-    assert part_value(4, 4, 2, "safe", (0, 0), 1, None)[0] > 0  # the worker's memo starts afresh
+    assert part_value(4, 4, 2, "safe", (0, 0), 1)[0] > 0  # the worker's memo starts afresh
 
 
 def test_no_memory_budget_below_zero() -> None:

@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 import minesat.perfect.game as perfect_game
 from minesat.executors import SchedulerError
-from minesat.perfect import PastBudget, perfect_play
+from minesat.perfect import SEARCH_BUDGET, PastBudget, perfect_play
+
+#: The default budget without its states: the runs here are short, and compared.
+NO_STATES = replace(SEARCH_BUDGET, max_states=None)
 
 
 @pytest.mark.parametrize(
@@ -27,9 +32,9 @@ def test_two_workers_give_what_one_gives(
     start: tuple[int, int] | None,
 ) -> None:
     monkeypatch.setattr(perfect_game, "PARALLEL_FROM", 0)  # small boards too go to the workers
-    alone = perfect_play(rows, cols, mines, rule=rule, start=start, max_states=None)
+    alone = perfect_play(rows, cols, mines, rule=rule, start=start, budget=NO_STATES)
     seen: list[tuple[int, int, int]] = []
-    shared = perfect_play(rows, cols, mines, rule=rule, start=start, max_states=None, workers=2,
+    shared = perfect_play(rows, cols, mines, rule=rule, start=start, budget=NO_STATES, workers=2,
                           progress=lambda *a: seen.append(a))
     assert (shared.start, shared.wins, shared.layouts) == (alone.start, alone.wins, alone.layouts)
     assert shared.starts == alone.starts
@@ -40,18 +45,19 @@ def test_two_workers_give_what_one_gives(
 def test_past_the_budget_names_the_part(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(perfect_game, "PARALLEL_FROM", 0)
     with pytest.raises(PastBudget, match=r"past max_states=5 on the layouts where A1 shows \d"):
-        perfect_play(4, 5, 5, rule="safe", start=(0, 0), max_states=5, workers=2)
+        perfect_play(4, 5, 5, rule="safe", start=(0, 0), budget=replace(SEARCH_BUDGET, max_states=5),
+                     workers=2)
 
 
 def test_a_dask_cluster_gives_what_one_process_gives() -> None:
     # The test extra installs dask: a missing install must fail here, not skip.
     import dask.distributed as distributed
 
-    alone = perfect_play(4, 4, 4, rule="safe", start=None, max_states=None)
+    alone = perfect_play(4, 4, 4, rule="safe", start=None, budget=NO_STATES)
     with distributed.LocalCluster(
         n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
     ) as cluster:
-        shared = perfect_play(4, 4, 4, rule="safe", start=None, max_states=None,
+        shared = perfect_play(4, 4, 4, rule="safe", start=None, budget=NO_STATES,
                               scheduler=cluster.scheduler_address)
     assert (shared.start, shared.wins, shared.layouts, shared.starts) == (
         alone.start, alone.wins, alone.layouts, alone.starts
@@ -60,4 +66,4 @@ def test_a_dask_cluster_gives_what_one_process_gives() -> None:
 
 def test_an_unreachable_scheduler_is_one_clear_error() -> None:
     with pytest.raises(SchedulerError, match=r"cannot reach the Dask scheduler at tcp://127\.0\.0\.1:1"):
-        perfect_play(3, 3, 1, rule="safe", start=None, max_states=None, scheduler="tcp://127.0.0.1:1")
+        perfect_play(3, 3, 1, rule="safe", start=None, budget=NO_STATES, scheduler="tcp://127.0.0.1:1")

@@ -526,7 +526,7 @@ def solve_oracle(
     *,
     limit: int = ORACLE_EXACT_LIMIT,
 ) -> list[RiskyMove]:
-    """The risky moves a player who knows the layout must take (SPEC section 5, ``--oracle``).
+    """The risky moves a player who knows the layout must take (docs/commands/solve.md, ``--oracle``).
 
     The player makes every proven move whenever one exists. When none does,
     it compares every *risky move*: uncovering a covered cell that holds no

@@ -52,6 +52,7 @@ from minesat.analysis import Analysis, Analyzer
 from minesat.board import COVERED, FLAG, Action, Cell, Layout, Move, Position, cell_name, neighbours
 from minesat.errors import InvalidValue
 from minesat.exact import PastBudget, PositionSearch
+from minesat.exact.budget import Budget
 from minesat.game import Game, Status
 from minesat.generate import FirstClick
 from minesat.guess import TIE
@@ -471,8 +472,8 @@ class _Judge:
         if analysis.layouts is not None and analysis.layouts <= GUESS_LAYOUTS:
             try:
                 search = PositionSearch(
-                    blank, max_states=GUESS_STATES, time_limit=None, analysis=analysis,
-                    max_layouts=GUESS_LAYOUTS, max_memory=None,
+                    blank, budget=Budget(max_states=GUESS_STATES), analysis=analysis,
+                    max_layouts=GUESS_LAYOUTS,
                 )
                 wins, kept, best = search.wins(), search.move_wins(cell), search.best_move()
                 return kept / search.layouts, wins / search.layouts, best, PERFECT

@@ -7,7 +7,9 @@ open) -> :mod:`.combine` (the parts weighed with the interior under the total:
 exact integers, or the close road within 1e-10) -> :mod:`.engine` (the pipeline,
 its caches, and the analysis within a time and memory budget) -> :mod:`.explain`
 (proofs). Small boards take a shorter road through :mod:`.smallroad` (the
-position read whole as bit masks by :mod:`.small`), to the same answers;
+position read whole as bit masks by :mod:`.small`), big ones through
+:mod:`.bigroad` (as arrays, :mod:`.arrays`), to the same answers; the roads know
+the engine only as the protocols of :mod:`.roads`.
 :mod:`.glance` and :mod:`.patterns` answer a look-ahead's cheaper questions, and
 :mod:`.estimate` gives what propagation proves and estimates where exact
 figures are out of reach.

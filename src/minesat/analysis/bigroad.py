@@ -33,7 +33,6 @@ from __future__ import annotations
 import gc
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -41,20 +40,19 @@ from minesat.analysis.arrays import Broken, analysis_of, linked, namer, open_num
 from minesat.analysis.combine import NoLayout, Split, Weighed
 from minesat.analysis.constraints import Component, Constraint
 from minesat.analysis.result import Analysis, InconsistentPositionError
+from minesat.analysis.roads import PartWeigher
 from minesat.board import COVERED, Position
 from minesat.exact.budget import checkpoint
 
-if TYPE_CHECKING:
-    from minesat.analysis.engine import Analyzer
-
 __all__ = ["BigRoad"]
+
 
 class BigRoad:
     """The big-board road of one :class:`~minesat.analysis.engine.Analyzer` (its part counts
     are the Analyzer's, cached). ``cells``: the fewest cells a board needs to take it (``None``:
     no board does)."""
 
-    def __init__(self, analyzer: Analyzer, cells: int | None) -> None:
+    def __init__(self, analyzer: PartWeigher, cells: int | None) -> None:
         self._analyzer = analyzer
         self.cells = cells
 

@@ -345,9 +345,9 @@ class Analyzer:
 
     def _without_total(self, position: Position, components: Sequence[Component]) -> Analysis:
         """Each component on its own (local rules, then SAT). Without the total only certainties
-        are promised (SPEC section 3); every other covered cell reads None. The solver calls
-        share the work budget: a hostile position stops at it, flagged inexact, its certainties
-        correct but perhaps incomplete."""
+        are promised (docs/commands/analyze.md, ``probability``); every other covered cell reads
+        None. The solver calls share the work budget: a hostile position stops at it, flagged
+        inexact, its certainties correct but perhaps incomplete."""
         budget = WorkBudget(self.work_budget)
         safe: set[Cell] = set()
         mine: set[Cell] = set()
@@ -379,7 +379,8 @@ class Analyzer:
     def without_total(self, split: Split) -> Weighed:
         """What the parts of ``split`` prove on their own, the total unknown: each part's certain
         cells from its count, or SAT within the work budget for a part no count takes (then
-        perhaps incomplete: ``exact`` false). Every other cell reads None (SPEC section 3)."""
+        perhaps incomplete: ``exact`` false). Every other cell reads None (docs/commands/analyze.md,
+        ``probability``)."""
         budget = WorkBudget(self.work_budget)
         safe: set[Cell] = set()
         mine: set[Cell] = set()
@@ -571,7 +572,7 @@ EXACT_SHARE = 0.6
 
 #: Seconds, per cell of the board, that propagation takes past a budget on the dearest
 #: positions measured (0.8-1.0 s on 1000x1000 meshes and half-uncovered boards), doubled:
-#: it runs whole (SPEC section 19 promises what it proves), so the exact analysis stops
+#: it runs whole (docs/commands/analyze.md promises what it proves), so the exact analysis stops
 #: early enough to leave it this.
 PROPAGATION_SECONDS_PER_CELL = 2e-6
 
@@ -585,8 +586,8 @@ READ_SECONDS_PER_CELL = 1.2e-6
 
 def seconds_needed(cells: int) -> float:
     """The fewest seconds an answer past a budget needs on a board of ``cells`` cells: reading
-    it, propagation, the answer written (a time limit that allows less is refused, SPEC
-    section 19: a 1000x1000 board needs more than ``--time-limit 2``).
+    it, propagation, the answer written (a time limit that allows less is refused,
+    docs/commands/analyze.md: a 1000x1000 board needs more than ``--time-limit 2``).
 
     >>> round(seconds_needed(1_000_000), 1), round(seconds_needed(480), 4)
     (5.2, 0.0025)
@@ -595,7 +596,7 @@ def seconds_needed(cells: int) -> float:
 
 
 def allowed_seconds(limit: float) -> float:
-    """The seconds SPEC section 19 lets a ``--time-limit`` of ``limit`` take: 10 % + 1 s more.
+    """The seconds a ``--time-limit`` of ``limit`` may take (docs/commands/analyze.md): 10 % + 1 s more.
 
     >>> allowed_seconds(1.0)
     2.1
@@ -610,7 +611,8 @@ def analyze_within(
     budget: Budget | None = None,
     began: float | None = None,
 ) -> Analysis:
-    """:meth:`Analyzer.analyze` within a time and memory ``budget`` (SPEC section 19).
+    """:meth:`Analyzer.analyze` within a time and memory ``budget`` (docs/commands/analyze.md,
+    Past a budget).
 
     The exact analysis runs under :data:`EXACT_SHARE` of the time limit (less on a big
     board: propagation and the answer must still fit) and the memory budget, watched at
@@ -650,11 +652,11 @@ def analyze_within(
             return analyzer.analyze(position, mines)
     except (OverBudget, MemoryError) as err:
         stop: BaseException = err  # kept past the except block, for the answer's ``stop``
-        why = fill(which_budget(stop, None, limit)[0], option_name)  # as SPEC's JSON says it
+        why = fill(which_budget(stop, budget)[0], option_name)  # as analyze --json says it
     analyzer.forget()
     gc.collect()
     give_back()
-    # The beliefs may use the time SPEC section 19 allows (10 % + 1 s past the limit), less
+    # The beliefs may use the time a limit allows (10 % + 1 s past it: docs/commands/analyze.md), less
     # what writing the answer takes.
     beliefs = None
     if limit is not None:

@@ -21,18 +21,54 @@ Glance(layouts=6, safe=0, lowest=(0.3333333333333333, 0.3333333333333333))
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Protocol
+from typing import Protocol
 
-from minesat.analysis.combine import TooMuchWork, binomial_row, cut_tables, times
-from minesat.analysis.result import Glance, InconsistentPositionError, total_of
-from minesat.analysis.smallroad import NO_LAYOUT, OFF_ROAD, SmallPosition
+from minesat.analysis.combine import Split, TooMuchWork, binomial_row, cut_tables, times
+from minesat.analysis.constraints import Component, FrontierModel
+from minesat.analysis.result import Analysis, Glance, InconsistentPositionError, total_of
+from minesat.analysis.smallroad import NO_LAYOUT, OFF_ROAD, SmallPosition, SmallRoad
 from minesat.board import COVERED, Cell, Position
 
-if TYPE_CHECKING:
-    from minesat.analysis.engine import Analyzer
+__all__ = [
+    "GlanceSource",
+    "InteriorCounter",
+    "LayoutCounter",
+    "glance",
+    "glance_revealed",
+    "interior_counter",
+    "layouts",
+]
 
-__all__ = ["InteriorCounter", "LayoutCounter", "glance", "glance_revealed", "interior_counter", "layouts"]
+
+class GlanceSource(Protocol):
+    """What the look-ahead's questions read of an :class:`~minesat.analysis.engine.Analyzer`
+    (which satisfies it and offers each question as a method): its small road, its frontier
+    model and counted parts, its work budget, and a whole analysis where no shorter way answers."""
+
+    @property
+    def small_road(self) -> SmallRoad:
+        """The small road, with its caches."""
+        ...
+
+    @property
+    def model(self) -> FrontierModel:
+        """The constraints of the last position seen, updated to the next."""
+        ...
+
+    @property
+    def work_budget(self) -> int:
+        """The work one call may spend weighing parts exactly."""
+        ...
+
+    def parts_of(self, components: Sequence[Component], *, check: bool = False) -> Split | None:
+        """Every component's rules and parts, each part counted; ``None`` when a part has no layout."""
+        ...
+
+    def analyze(self, position: Position, mines: int | None = None) -> Analysis:
+        """The whole analysis of ``position``."""
+        ...
 
 
 class LayoutCounter(Protocol):
@@ -83,7 +119,7 @@ class InteriorCounter:
         return self.layouts(mined.bit_count(), safe.bit_count())
 
 
-def glance(analyzer: Analyzer, position: Position, few: int = 2) -> Glance | None:
+def glance(analyzer: GlanceSource, position: Position, few: int = 2) -> Glance | None:
     """What a look-ahead reads of a position, without the rest of the analysis's answer.
 
     The same layout count as ``analyze(position).layouts``, the number of cells it proves
@@ -117,7 +153,7 @@ def glance(analyzer: Analyzer, position: Position, few: int = 2) -> Glance | Non
 
 
 def glance_revealed(
-    analyzer: Analyzer, position: Position, cell: Cell, value: int, few: int = 2
+    analyzer: GlanceSource, position: Position, cell: Cell, value: int, few: int = 2
 ) -> Glance | None:
     """:func:`glance` at ``position`` with ``cell`` uncovered showing ``value`` (nothing else opens).
 
@@ -155,7 +191,7 @@ def glance_revealed(
     return road.glance(parts, interior, base.remaining - mine.bit_count(), safe.bit_count(), few)
 
 
-def layouts(analyzer: Analyzer, position: Position, mines: int | None = None) -> int | None:
+def layouts(analyzer: GlanceSource, position: Position, mines: int | None = None) -> int | None:
     """The number of layouts consistent with ``position`` and the total: ``analyze(...).layouts``.
 
     Nothing but the count: no probability, no certainty, no grid, which
@@ -173,7 +209,7 @@ def layouts(analyzer: Analyzer, position: Position, mines: int | None = None) ->
 
 
 def interior_counter(
-    analyzer: Analyzer, position: Position, mines: int | None = None
+    analyzer: GlanceSource, position: Position, mines: int | None = None
 ) -> InteriorCounter | int | None:
     """What :func:`layouts` counts, kept open for questions about interior cells.
 

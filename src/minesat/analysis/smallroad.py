@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from minesat.analysis import small
 from minesat.analysis.combine import TooMuchWork, exact_weights, read_weights, total_adds_nothing
@@ -34,10 +33,8 @@ from minesat.analysis.constraints import Component, Constraint
 from minesat.analysis.counting import ComponentCount, count_component
 from minesat.analysis.memo import remember
 from minesat.analysis.result import Analysis, Glance, build_analysis
+from minesat.analysis.roads import RoadSettings
 from minesat.board import Cell, Position
-
-if TYPE_CHECKING:
-    from minesat.analysis.engine import Analyzer
 
 __all__ = [
     "ENUMERATED_CELLS",
@@ -94,7 +91,7 @@ class SmallRoad:
     local rules run) at every call: the answers it keeps key on what they depend on.
     """
 
-    def __init__(self, analyzer: Analyzer) -> None:
+    def __init__(self, analyzer: RoadSettings) -> None:
         self._analyzer = analyzer
         self._parts: dict[object, Part | None] = {}
         self._no_layout: dict[object, bool] = {}  # keys of parts (in _parts as None) without a layout

@@ -9,7 +9,7 @@ import typer
 
 from minesat.board import FLAG, Layout, Position
 from minesat.cli import app
-from minesat.cli.common import EXIT_BAD_INPUT, check_output, error_line, fail, is_stdout, plural, write_output
+from minesat.cli.common import EXIT_BAD_INPUT, check_output, fail, file_error, is_stdout, plural, write_output
 from minesat.errors import InvalidValue
 from minesat.formats import (
     EXTENSIONS,
@@ -18,7 +18,7 @@ from minesat.formats import (
     format_layout,
     format_position,
 )
-from minesat.formats.wanted import InputError, read_board, with_path
+from minesat.formats.wanted import InputError, read_board
 from minesat.game import LEGEND, render_grid, render_position
 
 __all__ = ["FileArg", "FormatOpt", "LayoutOpt", "convert", "describe", "load", "render_layout", "show"]
@@ -41,7 +41,7 @@ def load(path: Path, format: str | None, as_layout: bool) -> Position | Layout:
         want = "layout" if as_layout or mbf else "position"
         return read_board(path, format, want, "show", check_kind=False)
     except (InputError, ValueError) as err:
-        fail(with_path(path, str(err)), EXIT_BAD_INPUT)
+        fail(file_error(path, err), EXIT_BAD_INPUT)
 
 
 def describe(board: Position | Layout) -> str:
@@ -117,5 +117,5 @@ def convert(
         content = format_layout(board, out_format) if isinstance(board, Layout) else format_position(
             board, out_format)
     except InvalidValue as err:
-        fail(with_path(target, error_line(err)), EXIT_BAD_INPUT)
+        fail(file_error(target, err), EXIT_BAD_INPUT)
     write_output(target, content, "the board")

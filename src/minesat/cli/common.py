@@ -29,7 +29,7 @@ from typing import Annotated, Any, NoReturn
 import typer
 
 from minesat.board import PRESETS, Cell, parse_cell
-from minesat.errors import InvalidValue, MinesatError, one_line, option_name
+from minesat.errors import InputError, InvalidValue, MinesatError, one_line, option_name
 from minesat.generate import FirstClick
 from minesat.stats import percent  # noqa: F401  (the commands import it from here)
 from minesat.words import agree, plural  # noqa: F401  (the commands import them from here)
@@ -62,6 +62,7 @@ __all__ = [
     "command_guard",
     "error_line",
     "fail",
+    "file_error",
     "first_click_rule",
     "given_options",
     "given_start",
@@ -348,6 +349,26 @@ def error_line(err: BaseException) -> str:
     if isinstance(err, OSError) and err.strerror:
         return path_error(err.filename, err) if err.filename else err.strerror
     return one_line(str(err))
+
+
+def file_error(path: Path | str, err: BaseException) -> str:
+    """One line for what went wrong with the file at ``path`` (``-``: ``<stdin>``): the error as
+    :func:`error_line` says it, after ``PATH: `` unless the error names the file itself, as its
+    fields say (an :class:`~minesat.errors.InputError`, or a format refused for a file's name,
+    with its ``path``). An OS error is its ``strerror`` after the path as given.
+
+    >>> from minesat.errors import InputError
+    >>> file_error("a.txt", InputError("unknown character 'x'", path="a.txt", line=2, column=2))
+    "a.txt:2:2: unknown character 'x'"
+    >>> file_error("-", InvalidValue("a .mine file needs the total number of mines"))
+    '<stdin>: a .mine file needs the total number of mines'
+    >>> file_error("a.avf", FileNotFoundError(2, "No such file or directory", "/home/me/a.avf"))
+    'a.avf: No such file or directory'
+    """
+    if isinstance(err, (InputError, InvalidValue)) and getattr(err, "path", None) is not None:
+        return error_line(err)
+    said = err.strerror if isinstance(err, OSError) and err.strerror else error_line(err)
+    return f"{'<stdin>' if str(path) == '-' else path}: {said}"
 
 
 def unreadable_store(path: Path | str, err: BaseException) -> NoReturn:

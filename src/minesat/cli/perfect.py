@@ -158,8 +158,7 @@ def perfect(
         fail(f"--top must be >= 0, not {top}")
     if max_memory < 0:
         fail(f"--max-memory must be >= 0 megabytes, not {max_memory}")
-    limit = time_limit or None
-    memory = max_memory * 10**6 or None
+    budget = Budget(max_states, time_limit or None, max_memory * 10**6 or None)
     show_bar = sys.stderr.isatty()
     began = time.perf_counter()
     try:
@@ -170,7 +169,6 @@ def perfect(
                 given_options(ctx, "first_click", "workers", "scheduler"),
                 "with a POSITION_FILE (the search starts from what it shows, in one process)",
             )
-            budget = Budget(max_states, limit, memory)
             _from_position(position_file, format, mines, names or ["best"], budget, as_json, show_bar, top)
             return
         check_workers(ctx, scheduler)
@@ -184,8 +182,8 @@ def perfect(
         with _bar(show_bar) as bar:
             try:
                 result = perfect_play(
-                    rows, cols, mines, rule=rule, start=cell, max_states=max_states, time_limit=limit,
-                    progress=bar("perfect"), workers=workers, scheduler=scheduler, max_memory=memory,
+                    rows, cols, mines, rule=rule, start=cell, budget=budget, progress=bar("perfect"),
+                    workers=workers, scheduler=scheduler,
                 )
             except InvalidValue as err:  # the mines fit around no start
                 fail(err)
@@ -194,8 +192,7 @@ def perfect(
             try:
                 counts = {
                     name: strategy_wins(rows, cols, mines, rule=rule, start=result.start, strategy=name,
-                                        progress=bar(name),
-                                        time_limit=limit, max_memory=memory, began=began).wins
+                                        progress=bar(name), budget=budget, began=began).wins
                     for name in names
                 }
             except PastBudget as err:  # the search is done: its states are the run's
@@ -237,10 +234,7 @@ def _from_position(
         fail(f"{path}: perfect play needs the total number of mines: add a '# mines: N' header or --mines")
     try:
         with _bar(show_bar) as bar:
-            result = perfect_from_position(
-                position, strategies=names, max_states=budget.max_states, time_limit=budget.time_limit,
-                progress=bar("perfect"), max_memory=budget.max_memory,
-            )
+            result = perfect_from_position(position, strategies=names, budget=budget, progress=bar("perfect"))
     except InconsistentPositionError as err:
         _past_budget(f"{path}: inconsistent position: {error_line(err)}", 0, as_json)
     except (ListingRefused, InvalidValue) as err:  # too many layouts to list

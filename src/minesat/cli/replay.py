@@ -18,8 +18,8 @@ from minesat.cli.common import (
     ProgressLine,
     check_output,
     check_viewer_size,
-    error_line,
     fail,
+    file_error,
     is_stdout,
     path_error,
     percent,
@@ -29,7 +29,6 @@ from minesat.cli.common import (
 )
 from minesat.errors import InvalidValue
 from minesat.formats.replay import MAX_REPLAY_BYTES, REPLAY_FORMATS, Replay, parse_replay, read_replay
-from minesat.formats.wanted import with_path
 from minesat.replay import ReplayReview, review_replay, viewer_page
 from minesat.review import describe
 from minesat.verdict import NOTABLE
@@ -96,7 +95,7 @@ def _replay(files: list[Path], *, as_json: bool, html: Path | None, moves: bool,
                 result = review_replay(source, fmt, keep_analyses=html is not None, progress=progress)
         except (ValueError, OSError) as err:
             status = EXIT_BAD_INPUT
-            line = with_path(path, getattr(err, "strerror", None) or error_line(err))
+            line = file_error(path, err)
             typer.echo(f"minesat: {line}", err=True)
             if as_json:
                 typer.echo(json.dumps({"file": str(path), "error": line}))

@@ -22,6 +22,8 @@ from minesat.exact.budget import (
     DEFAULT_MAX_MEMORY,
     DEFAULT_MAX_STATES,
     DEFAULT_TIME_LIMIT,
+    SEARCH_BUDGET,
+    Budget,
     PastBudget,
     listing_refusal,
 )
@@ -44,6 +46,8 @@ __all__ = [
     "DEFAULT_MAX_MEMORY",
     "DEFAULT_MAX_STATES",
     "DEFAULT_TIME_LIMIT",
+    "SEARCH_BUDGET",
+    "Budget",
     "PastBudget",
     "PositionSearch",
     "RankedMove",

@@ -1,10 +1,10 @@
 """The budgets of an exact search: states, time and memory, and what is said past them.
 
 Every search of :mod:`minesat.exact` (the player's endgame, ``minesat perfect``
-from a position or a whole board) is bounded by ``max_states`` (states
-searched), ``time_limit`` (seconds) and ``max_memory`` (bytes the process
-holds); past any of them it stops with :class:`PastBudget`, saying how far it
-got. A board or position whose listing would not fit is refused before
+from a position or a whole board) is bounded by one :class:`Budget`: its
+``max_states`` (states searched), ``time_limit`` (seconds) and ``max_memory``
+(bytes the process holds); past any of them it stops with :class:`PastBudget`,
+saying how far it got. A board or position whose listing would not fit is refused before
 anything is listed (:func:`listing_refusal`).
 
 Time and memory are watched by a :class:`Clock`. While one is *watching*
@@ -27,18 +27,20 @@ from __future__ import annotations
 import os
 import sys
 import time
+import warnings
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
+from typing import Any
 
 from minesat.errors import ListingRefused, OverBudget, PastBudget
 from minesat.stats import approximate
 
 __all__ = [
-    "Budget", "Clock", "ListingRefused", "OutOfMemory", "OutOfTime", "OverBudget", "PastBudget",
-    "checkpoint", "listing_refusal", "watching", "which_budget",
+    "NO_LIMIT", "SEARCH_BUDGET", "Budget", "Clock", "ListingRefused", "OutOfMemory", "OutOfTime",
+    "OverBudget", "PastBudget", "budget_with", "checkpoint", "listing_refusal", "watching", "which_budget",
 ]
 
 #: States searched before giving up, by default. How long that takes depends on the
@@ -136,6 +138,47 @@ class Budget:
     @property
     def megabytes(self) -> float | None:
         return None if self.max_memory is None else self.max_memory / 10**6
+
+
+#: The budget of a search a person asks for (:func:`~minesat.perfect.perfect_play`,
+#: :func:`~minesat.perfect.perfect_from_position`, :func:`~minesat.exact.position.rank_moves`,
+#: ``minesat perfect``): :data:`DEFAULT_MAX_STATES` states, :data:`DEFAULT_TIME_LIMIT` seconds
+#: and :data:`DEFAULT_MAX_MEMORY` bytes.
+SEARCH_BUDGET = Budget(DEFAULT_MAX_STATES, DEFAULT_TIME_LIMIT, DEFAULT_MAX_MEMORY)
+
+#: No budget at all: the work runs to its end (a search still lists no more than
+#: :data:`MAX_LAYOUTS` layouts in :data:`MAX_LISTING` bytes).
+NO_LIMIT = Budget()
+
+#: The keywords the searches took before they took one :class:`Budget`.
+OLD_KEYWORDS = ("max_states", "time_limit", "max_memory")
+
+
+def budget_with(budget: Budget, old: dict[str, Any], caller: str) -> Budget:
+    """``budget``, with the budgets a caller still gives as keywords of their own (deprecated:
+    ``max_states=``, ``time_limit=``, ``max_memory=``) in place of its fields, and a
+    :class:`DeprecationWarning` saying so; any other keyword is a :class:`TypeError`, as Python's own.
+
+    >>> import warnings
+    >>> with warnings.catch_warnings(record=True):
+    ...     budget_with(SEARCH_BUDGET, {"max_states": 20}, "perfect_play")
+    Budget(max_states=20, time_limit=180.0, max_memory=1000000000)
+    >>> budget_with(SEARCH_BUDGET, {"states": 20}, "perfect_play")
+    Traceback (most recent call last):
+    TypeError: perfect_play() got an unexpected keyword argument 'states'
+    """
+    for name in old:
+        if name not in OLD_KEYWORDS:
+            raise TypeError(f"{caller}() got an unexpected keyword argument {name!r}")
+    if not old:
+        return budget
+    given = ", ".join(f"{name}=..." for name in old)
+    warnings.warn(
+        f"{caller}({given}) is deprecated: pass budget=Budget({given}) (minesat.exact.budget.Budget)",
+        DeprecationWarning,
+        stacklevel=3,
+    )
+    return replace(budget, **old)
 
 
 class Clock:
@@ -369,23 +412,24 @@ def memory_budget(max_memory: int) -> str:
 STOPS = (OutOfTime, OutOfMemory, MemoryError)
 
 
-def which_budget(err: BaseException, max_states: int | None, time_limit: float | None) -> tuple[str, str]:
-    """Which budget ran out, and what to do: raise the parameter that sets it. Both name it as
-    a template (``{time_limit}``: :class:`~minesat.errors.MinesatError` says it in each face's words).
+def which_budget(err: BaseException, budget: Budget) -> tuple[str, str]:
+    """Which of ``budget``'s budgets ran out, and what to do: raise the field that sets it. Both
+    name it as a template (``{time_limit}``: :class:`~minesat.errors.MinesatError` says it in each
+    face's words: ``time_limit=`` in the library, a field of the :class:`Budget` it takes).
 
     A :class:`MemoryError` is the system's own limit (a cap on the process below its budget).
 
-    >>> which_budget(OutOfMemory(0, 0, 10**9), None, None)
+    >>> which_budget(OutOfMemory(0, 0, 10**9), NO_LIMIT)
     ('past the memory budget of 1000 MB', 'raise {max_memory}')
-    >>> which_budget(OutOfTime(), None, 2.0)
+    >>> which_budget(OutOfTime(), Budget(time_limit=2.0))
     ('past {time_limit:2 s}', 'raise {time_limit}')
-    >>> which_budget(MemoryError(), None, None)
+    >>> which_budget(MemoryError(), NO_LIMIT)
     ('out of memory (the system gave no more, below the budget)', 'give it more memory')
     """
     if isinstance(err, OutOfTime):
-        return f"past {{time_limit:{time_limit:g} s}}", "raise {time_limit}"
+        return f"past {{time_limit:{budget.time_limit:g} s}}", "raise {time_limit}"
     if isinstance(err, OutOfMemory):
         return f"past {memory_budget(int(err.limit or 0))}", "raise {max_memory}"
     if isinstance(err, MemoryError):
         return "out of memory (the system gave no more, below the budget)", "give it more memory"
-    return f"past {{max_states:{max_states}}}", "raise {max_states}"
+    return f"past {{max_states:{budget.max_states}}}", "raise {max_states}"

@@ -28,10 +28,11 @@ from collections import OrderedDict
 
 from minesat.analysis import Analysis
 from minesat.board import Position
-from minesat.exact.budget import ListingRefused, PastBudget
+from minesat.exact.budget import Budget, ListingRefused, PastBudget
 from minesat.exact.position import PositionSearch, RankedMove
 
 __all__ = [
+    "ENDGAME_BUDGET",
     "ENDGAME_LAYOUTS",
     "ENDGAME_STATES",
     "REMEMBERED",
@@ -49,6 +50,11 @@ ENDGAME_LAYOUTS = 2_000
 
 #: Most states one endgame search visits before it gives up.
 ENDGAME_STATES = 100_000
+
+#: The budget of one endgame search: :data:`ENDGAME_STATES` states, and no time or memory
+#: watched: the player's move must not depend on how busy or full the machine is (the
+#: listing is still held to :data:`~minesat.exact.budget.MAX_LISTING`).
+ENDGAME_BUDGET = Budget(max_states=ENDGAME_STATES)
 
 #: On a board of at most this many cells (6x6 and smaller) a whole game is within exact
 #: reach: exact play takes over at :data:`SMALL_BOARD_LAYOUTS` layouts, within
@@ -70,8 +76,9 @@ SMALL_BOARD_STATES = 200_000
 REMEMBERED = 512
 
 #: Answers of past searches, keyed on everything an answer depends on: the position
-#: (board size, every cell, mine count) and the two limits it was searched within.
-_answers: OrderedDict[tuple[Position, int, int | None], RankedMove | None] = OrderedDict()
+#: (board size, every cell, mine count), the layouts it may have and its budget of states.
+#: A search with a time or memory budget is not remembered: its answer depends on the machine.
+_answers: OrderedDict[tuple[Position, int, Budget], RankedMove | None] = OrderedDict()
 
 
 def endgame_limits(rows: int, cols: int) -> tuple[int, int]:
@@ -90,28 +97,30 @@ def endgame_move(
     analysis: Analysis,
     *,
     limit: int = ENDGAME_LAYOUTS,
-    max_states: int | None = ENDGAME_STATES,
+    budget: Budget = ENDGAME_BUDGET,
     memo: dict[bytes, int] | None = None,
 ) -> RankedMove | None:
     """The move that wins the most layouts of ``position``, playing perfectly after it.
 
     ``None`` when the total is unknown, more than ``limit`` layouts fit, no
-    covered cell is left to uncover, or the search needs more than ``max_states``
-    states. Among moves that win equally many, the safest is played (then the
-    first in row-major order): each keeps the same exact chance, and a safer one
-    ends fewer games at once. ``memo``, the memo of earlier searches over the same
-    board and mine count (a game's), shares their values: the position after a
-    guess was searched when the guess was chosen. The answer is the same; only
-    the states searched are fewer.
+    covered cell is left to uncover, or the search runs past its ``budget``
+    (:data:`ENDGAME_BUDGET`: its states alone). Among moves that win equally
+    many, the safest is played (then the first in row-major order): each keeps
+    the same exact chance, and a safer one ends fewer games at once. ``memo``,
+    the memo of earlier searches over the same board and mine count (a game's),
+    shares their values: the position after a guess was searched when the guess
+    was chosen. The answer is the same; only the states searched are fewer.
     """
     if analysis.layouts is None or analysis.layouts > limit or position.mines is None or not analysis.unknown:
         return None
-    key = (position, limit, max_states)
+    key = (position, limit, budget)
     try:
         return _answers[key]
     except KeyError:
         pass  # not searched yet (or no longer remembered)
-    move = _search(position, analysis, limit, max_states, memo)
+    move = _search(position, analysis, limit, budget, memo)
+    if budget.time_limit is not None or budget.max_memory is not None:
+        return move
     _answers[key] = move
     while len(_answers) > REMEMBERED:
         _answers.popitem(last=False)  # the oldest
@@ -122,14 +131,11 @@ def _search(
     position: Position,
     analysis: Analysis,
     limit: int,
-    max_states: int | None,
+    budget: Budget,
     memo: dict[bytes, int] | None = None,
 ) -> RankedMove | None:
     try:
-        # No time or memory watched: the player's move must not depend on how busy or full the
-        # machine is (the listing is still held to MAX_LISTING).
-        search = PositionSearch(position, max_states=max_states, time_limit=None, analysis=analysis,
-                                max_layouts=limit, memo=memo, max_memory=None)
+        search = PositionSearch(position, budget=budget, analysis=analysis, max_layouts=limit, memo=memo)
         probability = analysis.probability
         cell = search.best_move(prefer=lambda c: (probability[c[0]][c[1]] or 0.0, c))
         if cell is None:

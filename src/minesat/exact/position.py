@@ -19,15 +19,14 @@ from minesat.analysis import Analysis, Analyzer
 from minesat.board import COVERED, FLAG, Cell, Position, cell_name
 from minesat.errors import InvalidValue
 from minesat.exact.budget import (
-    DEFAULT_MAX_MEMORY,
-    DEFAULT_MAX_STATES,
-    DEFAULT_TIME_LIMIT,
     POSITION_LAYOUTS,
+    SEARCH_BUDGET,
     STOPS,
-    Clock,
+    Budget,
     ListingRefused,
     PastBudget,
     Progress,
+    budget_with,
     checkpoint,
     listing_refusal,
     watching,
@@ -111,10 +110,13 @@ class PositionSearch:
     :class:`ValueError` when the total is unknown or negative, and
     :class:`~minesat.exact.budget.ListingRefused` (a :class:`ValueError`) when the
     layouts are too many to list (counted before anything is listed). The search, and
-    its making, raise :class:`PastBudget` past ``max_states`` states,
+    its making, raise :class:`PastBudget` past the ``budget``'s ``max_states`` states,
     ``time_limit`` seconds (counted from the making of the search) or
     ``max_memory`` bytes held by the process (``None``: not watched, and the
-    listing held to :data:`~minesat.exact.budget.MAX_LISTING`), saying how far they got.
+    listing held to :data:`~minesat.exact.budget.MAX_LISTING`), saying how far they got;
+    by default :data:`~minesat.exact.budget.SEARCH_BUDGET` (2 000 000 states, 180 s, 1 000 MB).
+    (``max_states=``, ``time_limit=`` and ``max_memory=`` given apart still set the
+    budget's fields, with a :class:`DeprecationWarning`.)
     ``memo`` is the position memo of an earlier search over the same board and
     mine count (:class:`~minesat.exact.search.PerfectSearch`), to share its values.
 
@@ -129,36 +131,35 @@ class PositionSearch:
         self,
         position: Position,
         *,
-        max_states: int | None = DEFAULT_MAX_STATES,
-        time_limit: float | None = DEFAULT_TIME_LIMIT,
+        budget: Budget = SEARCH_BUDGET,
         progress: Progress | None = None,
         analysis: Analysis | None = None,
         max_layouts: int = POSITION_LAYOUTS,
-        max_memory: int | None = DEFAULT_MAX_MEMORY,
         memo: dict[bytes, int] | None = None,
+        **deprecated: float | None,
     ) -> None:
+        budget = budget_with(budget, deprecated, "PositionSearch")
         if position.mines is None:
             raise InvalidValue("perfect play needs the total number of mines (a '# mines: N' header)")
-        self.clock = Clock(time_limit, progress, max_memory)
+        self.clock = budget.clock(progress)
         self.position = position
-        self.max_states, self.time_limit = max_states, time_limit
+        self.budget = budget
         self._wins: int | None = None
         self._ranked = 0  # moves ranked so far, for the progress and the budget's message
         self._candidates: list[int] | None = None
         self.search: PerfectSearch | None = None
         with self._budget():
-            self._make(position, analysis, max_layouts, max_memory, memo)
+            self._make(position, analysis, max_layouts, memo)
 
     def _make(
         self,
         position: Position,
         analysis: Analysis | None,
         max_layouts: int,
-        max_memory: int | None,
         memo: dict[bytes, int] | None,
     ) -> None:
         """List the layouts and set up the search (watched by the clock, as the search is)."""
-        max_states = self.max_states
+        max_states = self.budget.max_states
         if analysis is None and (hopeless := _far_past_any_listing(position, max_layouts)) is not None:
             raise hopeless
         # The position's analysis (given, when the caller has it): it raises, naming a cell, when
@@ -167,7 +168,7 @@ class PositionSearch:
         counted = self.analysis.layouts
         # Unknown (a component past the analysis's budget), the count is left to the listing's limit.
         cells = position.rows * position.cols
-        refusal = listing_refusal(cells, counted if counted is not None else 0, max_memory)
+        refusal = listing_refusal(cells, counted if counted is not None else 0, self.budget.max_memory)
         if refusal is None and counted is not None and counted > max_layouts:
             said = approximate(counted)
             refusal = ListingRefused(f"{said} layouts: more than the {max_layouts} asked for",
@@ -264,7 +265,7 @@ class PositionSearch:
             with watching(self.clock):
                 yield
         except (OutOfBudget, *STOPS) as err:
-            past, advice = which_budget(err, self.max_states, self.time_limit)
+            past, advice = which_budget(err, self.budget)
             if self.search is None:
                 got = "while listing the layouts, before the search began"
             elif self._wins is None:
@@ -287,15 +288,15 @@ class PositionSearch:
 def rank_moves(
     position: Position,
     *,
-    max_states: int | None = DEFAULT_MAX_STATES,
-    time_limit: float | None = DEFAULT_TIME_LIMIT,
+    budget: Budget = SEARCH_BUDGET,
     progress: Progress | None = None,
-    max_memory: int | None = DEFAULT_MAX_MEMORY,
+    **deprecated: float | None,
 ) -> tuple[RankedMove, ...]:
     """Every move from ``position`` with its exact chance to win (then playing perfectly), best first.
 
     The moves are the covered, unflagged cells that are not a mine in every
-    layout; equal values come in row-major order. Raises as
+    layout; equal values come in row-major order. The search keeps to ``budget``
+    (by default :data:`~minesat.exact.budget.SEARCH_BUDGET`) and raises as
     :class:`PositionSearch` does.
 
     >>> ranking = rank_moves(Position.from_rows(["1???", "????"], mines=3))
@@ -304,7 +305,5 @@ def rank_moves(
     >>> ranking[0].to_json()
     {'cell': 'A2', 'wins': 5, 'win_probability': 0.2777777777777778}
     """
-    search = PositionSearch(
-        position, max_states=max_states, time_limit=time_limit, progress=progress, max_memory=max_memory
-    )
-    return search.ranking()
+    budget = budget_with(budget, deprecated, "rank_moves")
+    return PositionSearch(position, budget=budget, progress=progress).ranking()

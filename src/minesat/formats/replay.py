@@ -229,8 +229,8 @@ def replay_format_for(path: str | os.PathLike[str], format: str | None = None) -
     suffix = Path(path).suffix.lower()
     if suffix not in REPLAY_EXTENSIONS:
         raise UnsupportedFormatError(
-            f"{path}: cannot tell the replay format from the extension {suffix or '(none)'!r} "
-            f"(use {', '.join(REPLAY_EXTENSIONS)})"
+            f"cannot tell the replay format from the extension {suffix or '(none)'!r} "
+            f"(use {', '.join(REPLAY_EXTENSIONS)})", path=str(path),
         )
     return REPLAY_EXTENSIONS[suffix]
 
@@ -288,12 +288,12 @@ def written_format_for(path: str | os.PathLike[str], format: str | None = None) 
     except UnsupportedFormatError:
         suffix = Path(path).suffix.lower() if format is None else format
         raise UnsupportedFormatError(
-            f"{path}: cannot tell the replay format to write from the extension {suffix or '(none)'!r} "
-            f"(use .evf or .rmv)"
+            f"cannot tell the replay format to write from the extension {suffix or '(none)'!r} "
+            f"(use .evf or .rmv)", path=str(path),
         ) from None
     if name not in WRITTEN_FORMATS:
         raise UnsupportedFormatError(
-            f"{path}: minesat reads .{name} replays but does not write them (use .evf or .rmv)"
+            f"minesat reads .{name} replays but does not write them (use .evf or .rmv)", path=str(path)
         )
     return name
 

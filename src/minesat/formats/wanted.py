@@ -26,13 +26,7 @@ from minesat.formats import (
     read_position,
 )
 
-__all__ = ["KIND", "board_from_content", "read_board", "with_path"]
-
-
-def with_path(path: str | Path, message: str) -> str:
-    """``PATH: message``, unless the message already starts with the path (no ``a.txt: a.txt:``)."""
-    name = "<stdin>" if str(path) == "-" else str(path)
-    return message if message.startswith((name, str(path))) else f"{name}: {message}"
+__all__ = ["KIND", "board_from_content", "read_board"]
 
 
 #: What each kind of board is, for messages that say which one a command wants.

@@ -58,6 +58,7 @@ from dataclasses import dataclass
 
 from minesat.analysis import Analysis, Analyzer, small
 from minesat.board import Cell, Position, neighbour_table
+from minesat.exact.budget import Budget
 from minesat.exact.endgame import ENDGAME_LAYOUTS, ENDGAME_STATES, endgame_limits, endgame_move
 from minesat.guess import TIE, mine_probability
 from minesat.guess.fifty import unavoidable_guess
@@ -227,7 +228,7 @@ class BestGuess:
     def choose(self, position: Position, analysis: Analysis) -> Cell:
         layouts, states = self.endgame_limits or endgame_limits(position.rows, position.cols)
         if self.endgame and analysis.layouts is not None and analysis.layouts <= layouts:
-            move = endgame_move(position, analysis, limit=layouts, max_states=states,
+            move = endgame_move(position, analysis, limit=layouts, budget=Budget(max_states=states),
                                 memo=self._endgame_memo(position))
             if move is not None:
                 return move.cell

@@ -20,11 +20,17 @@ a named strategy of the automatic player wins (every layout played, none
 sampled). How the search works and why its shortcuts keep the answer exact:
 docs/perfect.md.
 
-Three budgets bound a search: ``max_states`` (states searched),
-``time_limit`` (seconds) and ``max_memory`` (bytes the process holds); past
-any of them it stops with :class:`PastBudget`, saying how far it got. A board
-or position with too many layouts to list is refused before anything is
-listed (:func:`listing_refusal`).
+One :class:`~minesat.exact.budget.Budget` bounds a search, given as ``budget=``: its
+``max_states`` (states searched), ``time_limit`` (seconds) and ``max_memory`` (bytes
+the process holds), :data:`SEARCH_BUDGET` unless given; past any of them it stops with
+:class:`PastBudget`, saying how far it got. A board or position with too many layouts
+to list is refused before anything is listed (:func:`listing_refusal`).
+
+>>> try:
+...     perfect_play(4, 4, 4, rule="safe", start=(1, 1), budget=Budget(max_states=10))
+... except PastBudget as stop:
+...     print(stop.states, "states:", str(stop).split(":")[0])
+11 states: past max_states=10
 """
 
 from __future__ import annotations
@@ -35,7 +41,10 @@ from minesat.exact.budget import (
     DEFAULT_TIME_LIMIT,
     MAX_LAYOUTS,
     MAX_LISTING,
+    NO_LIMIT,
     POSITION_LAYOUTS,
+    SEARCH_BUDGET,
+    Budget,
     Clock,
     OutOfMemory,
     OutOfTime,
@@ -56,8 +65,11 @@ __all__ = [
     "DEFAULT_TIME_LIMIT",
     "MAX_LAYOUTS",
     "MAX_LISTING",
+    "NO_LIMIT",
     "PARALLEL_FROM",
     "POSITION_LAYOUTS",
+    "SEARCH_BUDGET",
+    "Budget",
     "Clock",
     "OutOfMemory",
     "OutOfTime",

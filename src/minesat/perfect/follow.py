@@ -27,9 +27,11 @@ from minesat.analysis import Analysis, Analyzer
 from minesat.board import COVERED, FLAG, Cell, Position, as_cell
 from minesat.exact.budget import (
     MAX_LAYOUTS,
+    NO_LIMIT,
     STOPS,
-    Clock,
+    Budget,
     PastBudget,
+    budget_with,
     checkpoint,
     listing_bytes,
     too_many_layouts,
@@ -188,9 +190,9 @@ def strategy_wins(
     start: Cell | str,
     strategy: str,
     progress: Callable[[int, int, int], None] | None = None,
-    time_limit: float | None = None,
-    max_memory: int | None = None,
+    budget: Budget = NO_LIMIT,
     began: float | None = None,
+    **deprecated: float | None,
 ) -> StrategyCount:
     """How many of the layouts ``rule`` allows the named strategy wins from ``start``, exactly.
 
@@ -198,12 +200,16 @@ def strategy_wins(
     those the rule allows; under ``any`` a mine at the start loses at once.
     Raises :class:`ValueError` for an unknown strategy or mines that do not fit,
     :class:`~minesat.errors.ListingRefused` for a board too large to list,
-    and :class:`~minesat.exact.budget.PastBudget` past ``time_limit`` seconds
-    (counted from ``began``, a ``time.perf_counter()``, by default the call) or
-    ``max_memory`` bytes held.
+    and :class:`~minesat.exact.budget.PastBudget` past the ``budget``'s ``time_limit``
+    seconds (counted from ``began``, a ``time.perf_counter()``, by default the call) or
+    ``max_memory`` bytes held; by default it runs to its end. Its ``max_states`` does not
+    bound the count, which follows one strategy through the layouts, not every move.
+    (``time_limit=`` and ``max_memory=`` given apart still set the budget's fields,
+    with a :class:`DeprecationWarning`.)
     """
     from minesat.player import get_strategy
 
+    budget = budget_with(budget, deprecated, "strategy_wins")
     began = time.perf_counter() if began is None else began
     rule = FirstClick(rule)
     start = as_cell(start, "start")
@@ -215,9 +221,7 @@ def strategy_wins(
     layouts = comb(len(pool), mines)
     if layouts > MAX_LAYOUTS:
         raise too_many_layouts(approximate(layouts), board.cells, layouts)
-    clock = Clock(time_limit, None, max_memory)
-    if time_limit is not None:
-        clock.deadline = began + time_limit  # the limit of the whole run, not of this count alone
+    clock = budget.clock(began=began)  # the limit of the whole run, not of this count alone
     tree: StrategyTree | None = None
     try:
         with watching(clock):
@@ -226,7 +230,7 @@ def strategy_wins(
             tree = StrategyTree(board, mines, matrix, strategy, progress)
             wins = tree.click([COVERED] * board.cells, (1 << len(matrix)) - 1, board.index(start))
     except STOPS as err:
-        past, advice = which_budget(err, None, time_limit)
+        past, advice = which_budget(err, budget)
         settled = tree.settled if tree is not None else 0
         raise PastBudget(
             f"{past} while counting {strategy}'s wins: {settled / layouts:.1%} of the layouts settled "

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from minesat.board import Cell, Position, cell_name
-from minesat.exact.budget import DEFAULT_MAX_MEMORY, DEFAULT_MAX_STATES, DEFAULT_TIME_LIMIT, Progress
+from minesat.exact.budget import SEARCH_BUDGET, Budget, Progress, budget_with
 from minesat.exact.position import PositionSearch, RankedMove
 from minesat.player import get_strategy
 from minesat.stats import WinShare
@@ -73,10 +73,9 @@ def perfect_from_position(
     position: Position,
     *,
     strategies: Sequence[str] = ("best",),
-    max_states: int | None = DEFAULT_MAX_STATES,
-    time_limit: float | None = DEFAULT_TIME_LIMIT,
+    budget: Budget = SEARCH_BUDGET,
     progress: Progress | None = None,
-    max_memory: int | None = DEFAULT_MAX_MEMORY,
+    **deprecated: float | None,
 ) -> PositionResult:
     """The exact chance to win from ``position`` (with its total) under perfect play, and every move's.
 
@@ -84,19 +83,21 @@ def perfect_from_position(
     as mines, as in the analysis. Raises as :class:`PositionSearch` does:
     :class:`~minesat.analysis.InconsistentPositionError` when no layout fits,
     :class:`ValueError` when the total is unknown or negative or the layouts
-    are too many to list, and :class:`PastBudget` past ``max_states``,
-    ``time_limit`` or ``max_memory`` (bytes the process holds).
+    are too many to list, and :class:`PastBudget` past the ``budget``'s ``max_states``,
+    ``time_limit`` or ``max_memory`` (bytes the process holds): by default
+    :data:`~minesat.exact.budget.SEARCH_BUDGET` (2 000 000 states, 180 s, 1 000 MB).
+    (``max_states=``, ``time_limit=`` and ``max_memory=`` given apart still set its
+    fields, with a :class:`DeprecationWarning`.)
 
     >>> p = Position.from_rows(["1?", "??"], mines=1)
     >>> r = perfect_from_position(p, strategies=["safest"])
     >>> r.wins, r.layouts, [cell_name(c) for c in r.moves], r.players
     (1, 3, ['A2', 'B1', 'B2'], (PlayerMove(strategy='safest', move=(0, 1), wins=1),))
     """
+    budget = budget_with(budget, deprecated, "perfect_from_position")
     began = time.perf_counter()
     chosen = [(name, get_strategy(name)) for name in strategies]
-    search = PositionSearch(
-        position, max_states=max_states, time_limit=time_limit, progress=progress, max_memory=max_memory
-    )
+    search = PositionSearch(position, budget=budget, progress=progress)
     ranking = search.ranking()
     wins = search.wins()
     moves = tuple(sorted(m.cell for m in ranking if m.wins == wins))

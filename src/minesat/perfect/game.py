@@ -16,16 +16,15 @@ from typing import Any
 
 from minesat.board import Cell, as_cell, cell_name
 from minesat.exact.budget import (
-    DEFAULT_MAX_MEMORY,
-    DEFAULT_MAX_STATES,
-    DEFAULT_TIME_LIMIT,
+    SEARCH_BUDGET,
     STOPS,
-    Clock,
+    Budget,
     ListingRefused,
     OutOfMemory,
     OutOfTime,
     PastBudget,
     Progress,
+    budget_with,
     listing_refusal,
     memory_budget,
     too_many_layouts,
@@ -119,12 +118,11 @@ def perfect_play(
     *,
     rule: FirstClick | str = FirstClick.OPENING,
     start: Cell | str | None = None,
-    max_states: int | None = DEFAULT_MAX_STATES,
-    time_limit: float | None = DEFAULT_TIME_LIMIT,
+    budget: Budget = SEARCH_BUDGET,
     progress: Progress | None = None,
     workers: int = 1,
     scheduler: str | None = None,
-    max_memory: int | None = DEFAULT_MAX_MEMORY,
+    **deprecated: float | None,
 ) -> PerfectResult:
     """The exact value of the game under perfect play, from ``start`` or from the best first click.
 
@@ -132,13 +130,16 @@ def perfect_play(
     each other is tried (one cell of each) and the best chance wins; ties go
     to the first in row-major order. Raises :class:`ValueError` for a board
     the mines do not fit (around every start: ``(at most N)`` says how many
-    would), and :class:`PastBudget` when more than ``max_states`` states,
+    would), and :class:`PastBudget` when more than the ``budget``'s ``max_states`` states,
     ``time_limit`` seconds or ``max_memory`` bytes held by the process would
     be needed (its message says how far it got; the time and the memory are
     watched from the start, listing and tables included), or at once, before
     anything is listed, when a start has more layouts than the search can list
     (:func:`listing_refusal`). A start with one layout (no mine, say) is won
-    without listing it, on any board.
+    without listing it, on any board. The budget is by default
+    :data:`~minesat.exact.budget.SEARCH_BUDGET` (2 000 000 states, 180 s, 1 000 MB;
+    ``Budget()`` for none); ``max_states=``, ``time_limit=`` and ``max_memory=`` given
+    apart still set its fields, with a :class:`DeprecationWarning`.
 
     With ``workers`` above 1, or a Dask ``scheduler`` address, the numbers the
     first clicks can show are searched in parallel
@@ -147,6 +148,7 @@ def perfect_play(
     in this process, where they finish before workers would start. The answer
     is the same; the time limit is then checked as each part comes back.
     """
+    budget = budget_with(budget, deprecated, "perfect_play")
     rule = FirstClick(rule)
     start = None if start is None else as_cell(start, "start")
     began = time.perf_counter()
@@ -154,21 +156,20 @@ def perfect_play(
     # The mines must fit around the start; with every start tried, around the corner at least,
     # which keeps the fewest cells clear (if they do not fit there, they fit nowhere).
     check_mine_count(rows, cols, mines, start=start if start is not None else (0, 0), rule=rule)
-    _refuse_unlisted(rows, cols, mines, rule, start, max_memory)
+    _refuse_unlisted(rows, cols, mines, rule, start, budget.max_memory)
     board = Board(rows, cols)  # its tables are made only if the search enters it
     if start is not None:
         candidates = [start]
     else:
         candidates = [board.cell(i) for i in board.orbit_representatives()]
         candidates = [c for c in candidates if mines_fit(rows, cols, mines, start=c, rule=rule)]
-    clock = Clock(time_limit, progress, max_memory)
-    solver = PerfectPlay(rows, cols, mines, max_states=max_states, progress=clock, max_memory=max_memory)
+    solver = PerfectPlay(rows, cols, mines, budget=budget, progress=progress)
     solver.plan([(cell, rule) for cell in candidates])
-    with watching(clock):
+    with watching(solver.clock):
         if scheduler is not None or (workers > 1 and solver.total >= PARALLEL_FROM):
-            values, states = _in_parallel(solver, rule, candidates, max_states, clock, workers, scheduler)
+            values, states = _in_parallel(solver, rule, candidates, workers, scheduler)
         else:
-            values, states = _in_process(solver, rule, candidates, max_states, time_limit)
+            values, states = _in_process(solver, rule, candidates)
     best = _best_start(values)
     return PerfectResult(
         rows,
@@ -188,8 +189,6 @@ def _in_process(
     solver: PerfectPlay,
     rule: FirstClick,
     candidates: list[Cell],
-    max_states: int | None,
-    time_limit: float | None,
 ) -> tuple[list[StartValue], int]:
     """Each start's value, one after another in this process (they share the solver's memo)."""
     values = []
@@ -201,7 +200,7 @@ def _in_process(
             refused.states, refused.settled, refused.layouts = solver.states, solver.settled, solver.total
             raise refused from None
         except (OutOfBudget, *STOPS) as err:
-            past = which_budget(err, max_states, time_limit)
+            past = which_budget(err, solver.budget)
             raise PastBudget(
                 _budget_message(solver, past, done, len(candidates), cell),
                 solver.states,
@@ -215,16 +214,15 @@ def _in_parallel(
     solver: PerfectPlay,
     rule: FirstClick,
     candidates: list[Cell],
-    max_states: int | None,
-    progress: Clock,
     workers: int,
     scheduler: str | None,
 ) -> tuple[list[StartValue], int]:
-    board = solver.board
+    board, progress, max_states = solver.board, solver.clock, solver.budget.max_states
     try:
+        # The run's clock takes the parts' progress: the time limit counts from the start of the run.
         return parallel_start_values(board.rows, board.cols, solver.mines, rule=rule, starts=candidates,
-                                     workers=workers, scheduler=scheduler, max_states=max_states,
-                                     progress=progress, max_memory=solver.max_memory)
+                                     workers=workers, scheduler=scheduler, budget=solver.budget,
+                                     progress=progress)
     except ListingRefused as err:  # as in one process: too many, or a listing past the memory budget
         refused = err.reworded(f"{err}; try a smaller board or fewer mines")
         refused.layouts = solver.total

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 from minesat.board import Cell, cell_name
 from minesat.errors import OverBudget
-from minesat.exact.budget import Clock, OutOfMemory, watching
+from minesat.exact.budget import NO_LIMIT, Budget, OutOfMemory, watching
 from minesat.exact.geometry import TooManyLayouts
 from minesat.exact.search import OutOfBudget
 from minesat.executors import InProcess, dask_executor, process_pool, stop_workers
@@ -71,24 +71,25 @@ def part_value(
     rule: str,
     start: Cell,
     value: int,
-    max_states: int | None,
-    max_memory: int | None = None,
+    budget: Budget = NO_LIMIT,
 ) -> tuple[int, int]:
     """In a worker: the wins of the layouts where ``start`` shows ``value``, and the states it took.
 
-    ``max_memory`` bounds what the worker process holds. A top-level function, so a
+    ``budget.max_states`` bounds the part's search, ``budget.max_memory`` what the worker
+    process holds; its time limit is the parent's to watch. A top-level function, so a
     process pool or a Dask worker can unpickle it by name.
     """
+    max_states, max_memory = budget.max_states, budget.max_memory
     key = (rows, cols, mines, max_memory)  # the budget decides which listings are refused
     solver = _SOLVERS.get(key)
     if solver is None:
         _SOLVERS.clear()
-        solver = _SOLVERS[key] = PerfectPlay(rows, cols, mines, max_states=None, max_memory=max_memory)
+        solver = _SOLVERS[key] = PerfectPlay(rows, cols, mines, budget=Budget(max_memory=max_memory))
     assert isinstance(solver, PerfectPlay)
     before = solver.states
     solver.search.max_states = None if max_states is None else before + max_states
     try:
-        with watching(Clock(None, None, max_memory)):
+        with watching(solver.clock):
             wins = solver.shown_value(start, rule, value)
     except OutOfBudget:
         raise PartPastBudget(start, value, solver.states - before) from None
@@ -111,21 +112,23 @@ def parallel_start_values(
     starts: Sequence[Cell],
     workers: int,
     scheduler: str | None = None,
-    max_states: int | None = None,
+    budget: Budget = NO_LIMIT,
     progress: Progress | None = None,
-    max_memory: int | None = None,
 ) -> tuple[list[StartValue], int]:
     """:meth:`PerfectPlay.start_value <minesat.perfect.PerfectPlay.start_value>` of each start, in parallel.
 
     Returns the values, in the order of ``starts``, and the states the workers searched.
 
     ``workers`` local processes (1: this process), or the Dask cluster at
-    ``scheduler``. ``max_states`` bounds each part's search, ``max_memory``
-    what each worker holds; past either, :class:`PartPastBudget` says which part. Raises
+    ``scheduler``. ``budget.max_states`` bounds each part's search, ``budget.max_memory``
+    what each worker holds; past either, :class:`PartPastBudget` says which part.
+    ``budget.time_limit`` is checked as each part comes back
+    (:class:`~minesat.exact.budget.OutOfTime`). By default no budget at all. Raises
     :class:`~minesat.executors.SchedulerError` when the cluster cannot be used.
     """
     rule = FirstClick(rule)
-    planner = PerfectPlay(rows, cols, mines, max_states=None, max_memory=max_memory)
+    clock = budget.clock(progress)
+    planner = PerfectPlay(rows, cols, mines, budget=Budget(max_memory=budget.max_memory))
     parts: list[_Part] = []
     allowed: dict[Cell, int] = {}
     for start in starts:
@@ -144,7 +147,7 @@ def parallel_start_values(
     try:
         futures = {
             executor.submit(
-                part_value, rows, cols, mines, rule.value, p.start, p.value, max_states, max_memory
+                part_value, rows, cols, mines, rule.value, p.start, p.value, budget
             ): p
             for p in parts
         }
@@ -154,8 +157,7 @@ def parallel_start_values(
             wins[part.start] += won
             states += used
             settled += part.layouts
-            if progress is not None:
-                progress(states, settled, total)
+            clock(states, settled, total)
     except BaseException as err:
         stop_workers(executor)
         if isinstance(err, PartPastBudget):  # say how far the whole run got

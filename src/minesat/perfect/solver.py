@@ -15,13 +15,17 @@ from math import comb
 import numpy as np
 
 from minesat.board import Cell
-from minesat.exact.budget import DEFAULT_MAX_STATES, Progress, listing_refusal
+from minesat.exact.budget import DEFAULT_MAX_STATES, Budget, Progress, listing_refusal
 from minesat.exact.geometry import COVERED, Board, bit_set, layouts_matrix
 from minesat.exact.search import PerfectSearch, Universe, root_alike
 from minesat.generate import FirstClick, check_mine_count, kept_clear
 from minesat.stats import WinShare
 
-__all__ = ["PerfectPlay", "StartValue", "listed_rule", "root_layouts"]
+__all__ = ["SOLVER_BUDGET", "PerfectPlay", "StartValue", "listed_rule", "root_layouts"]
+
+#: A solver's budget unless given one: :data:`~minesat.exact.budget.DEFAULT_MAX_STATES` states,
+#: with no time limit and a listing held to :data:`~minesat.exact.budget.MAX_LISTING` bytes.
+SOLVER_BUDGET = Budget(max_states=DEFAULT_MAX_STATES)
 
 
 @dataclass(frozen=True)
@@ -70,6 +74,13 @@ def root_layouts(board: Board, mines: int, start: Cell, rule: FirstClick) -> tup
 class PerfectPlay:
     """Perfect play on one board and mine count; its memo serves every start and rule.
 
+    The search stops past ``budget.max_states`` states (:class:`~minesat.exact.search.OutOfBudget`)
+    and a start whose listing would pass ``budget.max_memory`` bytes is refused before it is
+    listed. Its :attr:`clock` (begun as the solver is made) passes each progress report on to
+    ``progress`` and raises :class:`~minesat.exact.budget.OutOfTime` past ``budget.time_limit``;
+    within ``watching(solver.clock)`` (:func:`~minesat.exact.budget.watching`, as
+    :func:`~minesat.perfect.perfect_play` does) the time and memory are watched at every step.
+
     >>> solver = PerfectPlay(3, 3, 1)
     >>> [(v.wins, v.layouts) for v in (solver.start_value((0, 0), r) for r in ("opening", "safe", "any"))]
     [(5, 5), (8, 8), (8, 9)]
@@ -81,18 +92,17 @@ class PerfectPlay:
         cols: int,
         mines: int,
         *,
-        max_states: int | None = DEFAULT_MAX_STATES,
+        budget: Budget = SOLVER_BUDGET,
         progress: Progress | None = None,
-        max_memory: int | None = None,
     ) -> None:
+        self.clock = budget.clock(progress)
         check_mine_count(rows, cols, mines)
         self.board = Board(rows, cols)
         self.mines = mines
-        self.progress = progress
-        #: The memory budget a start's listing is held to before it is made (``None``:
+        #: Its ``max_memory`` holds a start's listing before it is made (``None``:
         #: :data:`~minesat.exact.budget.MAX_LISTING`); what the search holds as it goes is
-        #: watched by the clock of the caller, if any (:func:`~minesat.exact.budget.watching`).
-        self.max_memory = max_memory
+        #: watched within :func:`~minesat.exact.budget.watching`.
+        self.budget = budget
         #: Layouts whose value is known, and of how many (each start's count is added when
         #: it begins, unless the caller announced them all first with :meth:`plan`).
         self.settled = 0
@@ -102,7 +112,7 @@ class PerfectPlay:
         # search's view of them (a start's first-click numbers come one after another).
         self._root_key: tuple[Cell, FirstClick] | None = None
         self._root: tuple[np.ndarray, int, Universe | None]
-        self.search = PerfectSearch(self.board, max_states=max_states, progress=self._report)
+        self.search = PerfectSearch(self.board, max_states=budget.max_states, progress=self._report)
 
     def plan(self, starts: list[tuple[Cell, FirstClick]]) -> None:
         """Announce the starts to come, so that progress counts all their layouts from the first."""
@@ -114,8 +124,7 @@ class PerfectPlay:
         return self.search.states
 
     def _report(self, states: int) -> None:
-        if self.progress is not None:
-            self.progress(states, self.settled, self.total)
+        self.clock(states, self.settled, self.total)
 
     def start_value(self, start: Cell, rule: FirstClick | str) -> StartValue:
         """Perfect play from ``start`` under ``rule``: layouts won and layouts allowed.
@@ -178,7 +187,7 @@ class PerfectPlay:
             board = self.board
             check_mine_count(board.rows, board.cols, self.mines, start=start, rule=rule)
             listed = comb(_pool_size(board, start, rule), self.mines)
-            if (refusal := listing_refusal(board.cells, listed, self.max_memory)) is not None:
+            if (refusal := listing_refusal(board.cells, listed, self.budget.max_memory)) is not None:
                 raise refusal
             matrix, allowed = root_layouts(board, self.mines, start, rule)
             if not self._planned:

@@ -96,7 +96,8 @@ class ViewerMove:
 
     @classmethod
     def of(cls, move: Move | str) -> ViewerMove:
-        """From a :class:`~minesat.board.Move` or its SPEC notation (``A5``, ``A5*``, ``A5-``, ``A5+``)."""
+        """From a :class:`~minesat.board.Move` or its notation (``A5``, ``A5*``, ``A5-``, ``A5+``:
+        docs/cells-and-moves.md)."""
         move = Move.parse(move) if isinstance(move, str) else move
         return cls(move.cell, KINDS[move.action])
 

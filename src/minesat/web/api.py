@@ -27,7 +27,7 @@ from minesat.analysis.engine import analyze_within
 from minesat.analysis.explain import explain_json
 from minesat.board import FLAG, Action, Cell, Layout, Move, Position, cell_name, parse_cell
 from minesat.errors import InputError, InvalidValue, ListingRefused, OverBudget, StoreError
-from minesat.exact.budget import Budget
+from minesat.exact.budget import SEARCH_BUDGET, Budget
 from minesat.formats import parse_replay
 from minesat.formats.replay import replay_format_for
 from minesat.formats.wanted import board_from_content
@@ -180,8 +180,8 @@ def _analysis(position: Position, mines: int | None, analyzer: Analyzer | None =
 def analyze_request(body: object, seconds: float | None = None) -> dict[str, Any]:
     """``POST /api/analyze``: the object ``minesat analyze --json`` prints for the board, without ``file``;
     with ``"marks": true``, also ``marks`` (:func:`marks_json`). Within ``seconds`` (the server's share
-    of its time limit) as ``minesat analyze --time-limit`` (SPEC section 19): past it, what propagation
-    proves and estimates, ``"exact": false``, still 200."""
+    of its time limit) as ``minesat analyze --time-limit`` (docs/commands/analyze.md, Past a budget):
+    past it, what propagation proves and estimates, ``"exact": false``, still 200."""
     position, mines = read_position(body)
     assert isinstance(body, dict)
     marks = _flag(body, "marks")
@@ -351,8 +351,8 @@ def perfect_request(body: object, max_states: int = DEFAULT_MAX_STATES) -> dict[
     """
     position, mines = read_position(body, "perfect")
     assert isinstance(body, dict)
-    budget = _count(body, "max_states", least=1)
-    budget = max_states if budget is None else min(budget, max_states)
+    asked = _count(body, "max_states", least=1)
+    states = max_states if asked is None else min(asked, max_states)
     if mines is not None:
         position = position.with_mines(mines)
     if position.mines is None:
@@ -360,7 +360,7 @@ def perfect_request(body: object, max_states: int = DEFAULT_MAX_STATES) -> dict[
             400, 'perfect play needs the total number of mines: a "# mines: N" header or "mines"'
         )
     try:
-        result = perfect_from_position(position, max_states=budget)
+        result = perfect_from_position(position, budget=replace(SEARCH_BUDGET, max_states=states))
     except InconsistentPositionError as err:
         raise RequestError(422, f"inconsistent position: {err}", cell=cell_name(err.cell)) from None
     except ListingRefused as err:  # too many layouts to list
@@ -368,7 +368,7 @@ def perfect_request(body: object, max_states: int = DEFAULT_MAX_STATES) -> dict[
     except PastBudget as err:
         more = " or a larger max_states" if body.get("max_states") is not None else ""
         raise RequestError(
-            422, f"perfect play needs more than the {grouped(budget)} states it may search here (it stopped "
+            422, f"perfect play needs more than the {grouped(states)} states it may search here (it stopped "
             f"after {grouped(err.states)}, before the chance to win was known): try a position with fewer "
             f"covered cells{more}"
         ) from None

@@ -1,9 +1,8 @@
-"""The web app's routes: the page, its two assets and the JSON API (SPEC section 15).
+"""The web app's routes: the page, its two assets and the JSON API (docs/commands/serve.md).
 
 Routes only: each reads its request, hands the work to :mod:`.api` (in a
 worker process, :mod:`.jobs`, for anything that may take long) or to a
-game of :mod:`.games`, and turns the answer into a response. The API is
-described in docs/commands/serve.md.
+game of :mod:`.games`, and turns the answer into a response.
 
 >>> from starlette.testclient import TestClient
 >>> with TestClient(create_app()) as client:
@@ -82,7 +81,8 @@ __all__ = [
 #: Largest request body read (bytes); a larger one is answered 413 unread.
 MAX_BODY = 1 << 20
 
-#: Every request is answered within this many seconds (SPEC: within 30 s), waiting included.
+#: Every request is answered within this many seconds, waiting included (docs/commands/serve.md
+#: promises 30 s).
 WORK_SECONDS = 25.0
 
 #: The page's files, served from the package (nothing is fetched from elsewhere): every file of
@@ -227,7 +227,8 @@ def create_app(
         return Response(data, media_type=TYPES[os.path.splitext(name)[1]])
 
     async def analyze(request: Request) -> Response:
-        # The analysis answers within its share of the limit, with estimates past it (SPEC 19).
+        # The analysis answers within its share of the limit, with estimates past it
+        # (docs/commands/serve.md, POST /api/analyze).
         body = await _json(request)
         return await in_worker("work", api.analyze_request, body, work_seconds * ANALYZE_SHARE)
 
@@ -385,9 +386,9 @@ def create_app(
     async def with_hint(game: GameSession, state: dict[str, Any], asked: tuple[bool, bool]) -> dict[str, Any]:
         """``state`` with the hint on the position it shows (``hint``), when ``asked`` for one
         (``(hint, marks)``) and the game is in progress: the move's answer brings the next hint
-        (SPEC section 19). Its marks' search for dead cells is held to :data:`HINT_MARKS_SECONDS`
-        (``complete`` false past it: ``/hint`` has them all). A hint that cannot be given says why
-        (``{"error": ...}``); the move was played all the same."""
+        (docs/commands/serve.md, "A move's hint"). Its marks' search for dead cells is held to
+        :data:`HINT_MARKS_SECONDS` (``complete`` false past it: ``/hint`` has them all). A hint that
+        cannot be given says why (``{"error": ...}``); the move was played all the same."""
         hint, marks = asked
         if not hint or state["status"] != "playing":
             return state
@@ -631,7 +632,8 @@ def _hint_asked(body: dict[str, Any]) -> tuple[bool, bool]:
 
 
 def _moves(body: dict[str, Any]) -> list[str]:
-    """The moves to play at once in a new game (``"moves"``, a list of SPEC moves; none by default)."""
+    """The moves to play at once in a new game (``"moves"``, a list of moves as docs/cells-and-moves.md
+    writes them; none by default)."""
     moves = body.get("moves", [])
     if not isinstance(moves, list) or not all(isinstance(m, str) for m in moves):
         raise GameError('"moves" must be a list of moves such as ["D4", "A1*", "C3+"]')

@@ -10,7 +10,7 @@ Flags placed before the first uncover are kept and played just after the
 board is drawn.
 
 Until the game is over, nothing it says depends on the hidden layout beyond
-what the player sees (SPEC section 19): a flag is judged on the numbers alone
+what the player sees (docs/commands/serve.md, Play): a flag is judged on the numbers alone
 (a proven mine; *wrong* only on a proven-safe cell; else unproven, with its
 probability), the layout is sent only at the end, and so is a seed the server
 drew (a seed the player gave is theirs). The game keeps its log (each move and
@@ -241,7 +241,7 @@ class GameSession:
     # --- moves ---------------------------------------------------------------------------
 
     def parse(self, text: Move | str) -> Move:
-        """A move (or one in SPEC notation) on this board, or :class:`GameError`."""
+        """A move (or its notation, docs/cells-and-moves.md) on this board, or :class:`GameError`."""
         try:
             move = Move.parse(text) if isinstance(text, str) else text
         except InvalidValue as err:
@@ -276,7 +276,7 @@ class GameSession:
         made: dict[str, Any] | None = None,
         step: AutoStep | None = None,
     ) -> ReviewedMove | None:
-        """Judge and play one move (or one in SPEC notation: ``A5``, ``A5*``, ``A5-``, ``A5+``), and log it
+        """Judge and play one move (or its notation: ``A5``, ``A5*``, ``A5-``, ``A5+``), and log it
         (``step``: the automatic player's move, logged with its reason).
 
         Before the first uncover a flag is only noted (``None`` is answered); the first

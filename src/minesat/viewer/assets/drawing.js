@@ -3,7 +3,7 @@
 // imports it as a module from /assets/drawing.js; the game viewer's page holds it inline before
 // viewer.js, in a classic script, with each line's leading `export ` taken off (viewer/page.py).
 
-// A row's letters: A..Z, then AA, AB, ... as spreadsheet columns (SPEC section 1).
+// A row's letters: A..Z, then AA, AB, ... as spreadsheet columns (docs/cells-and-moves.md).
 export function rowName(r) {
   let s = "";
   for (r += 1; r > 0; r = Math.floor((r - 1) / 26)) s = String.fromCharCode(65 + ((r - 1) % 26)) + s;
