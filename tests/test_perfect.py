@@ -249,7 +249,7 @@ def test_flags_count_as_mines() -> None:
 def test_past_the_budget_says_how_far_it_got() -> None:
     with pytest.raises(PastBudget, match=r"past max_states=10: stopped at start 1 of 3") as caught:
         perfect_play(4, 4, 4, rule="safe", budget=replace(SEARCH_BUDGET, max_states=10))
-    assert caught.value.states == 11
+    assert caught.value.states == 11 and caught.value.what == "states" and caught.value.spent == 11
     assert 0 <= caught.value.settled < caught.value.layouts
 
 

@@ -158,6 +158,9 @@ def test_the_time_limit_is_kept_in_the_search(clock: FakeClock) -> None:
     with pytest.raises(PastBudget, match=r"past time_limit=\d+(\.\d+)? s: stopped at start A1") as stopped:
         perfect_play(**board, budget=replace(SEARCH_BUDGET, time_limit=readings * 0.01))  # type: ignore[arg-type]
     assert 19 <= stopped.value.states <= 23
+    # Which budget ran out is a fact of the stop, not only of its words.
+    stop = stopped.value
+    assert (stop.what, stop.parameter, stop.limit) == ("time", "time_limit", readings * 0.01)
 
 
 def test_the_time_limit_is_kept_while_the_layouts_are_listed(clock: FakeClock) -> None:
@@ -166,9 +169,10 @@ def test_the_time_limit_is_kept_while_the_layouts_are_listed(clock: FakeClock) -
     position = read_board(ROOT / "puzzles" / "expert-late.txt", None, "position", "perfect")
     assert isinstance(position, Position)
     said = r"past time_limit=0.5 s after 0 states, while listing the layouts"
-    with pytest.raises(PastBudget, match=said):
+    with pytest.raises(PastBudget, match=said) as stopped:
         PositionSearch(position, budget=replace(SEARCH_BUDGET, time_limit=0.5))
     assert clock.readings <= 0.5 / 0.02 + 2
+    assert stopped.value.what == "time" and stopped.value.limit == 0.5 and stopped.value.states == 0
 
 
 def test_a_board_far_past_any_listing_is_refused_without_counting_its_layouts(
@@ -205,9 +209,12 @@ def test_the_time_limit_and_memory_budget_hold_for_the_strategy_counts(
         strategy_wins(1, 40, 2, rule="opening", start=(0, 0), strategy="safest",
                       budget=Budget(time_limit=1.0))
     assert 0 < int(re.search(said, str(stopped.value))[1]) <= 50  # type: ignore[index]
-    with pytest.raises(PastBudget, match=r"^past the memory budget of 0.001 MB while counting safest"):
+    assert stopped.value.what == "time" and stopped.value.limit == 1.0
+    held_said = r"^past the memory budget of 0.001 MB while counting safest"
+    with pytest.raises(PastBudget, match=held_said) as held:
         strategy_wins(1, 40, 2, rule="opening", start=(0, 0), strategy="safest",
                       budget=Budget(max_memory=1000))
+    assert (held.value.what, held.value.parameter, held.value.limit) == ("memory", "max_memory", 1000)
     # The command: its clock stands still through the search and runs once the count begins, which
     # the limit then stops; the search's states are the run's.
     from typer.testing import CliRunner

@@ -258,9 +258,18 @@ class PastBudget(OverBudget):
     perfect game): the message says which and how far it got; ``states`` searched, ``settled``
     of ``layouts`` layouts settled.
 
+    ``cause``, the stop met (an :class:`OverBudget` of time, memory or states, or the system's
+    :class:`MemoryError`), says which budget ran out: ``what``, ``parameter``, ``spent`` and
+    ``limit`` are its own. Without one the states ran out: ``spent`` the states searched.
+
     >>> stop = PastBudget("past {max_states:10} after 11 states", 11, 2, 6)
-    >>> stop.render(option_name), stop.spent, stop.settled
-    ('past --max-states 10 after 11 states', 11, 2)
+    >>> stop.render(option_name), stop.what, stop.spent, stop.settled
+    ('past --max-states 10 after 11 states', 'states', 11, 2)
+    >>> late = OverBudget("3.1 s", spent=3.1, limit=3.0)
+    >>> late.what, late.parameter = "time", "time_limit"
+    >>> stop = PastBudget("past {time_limit:3 s} after 40 states", 40, 2, 6, cause=late)
+    >>> stop.what, stop.parameter, stop.spent, stop.limit, stop.states
+    ('time', 'time_limit', 3.1, 3.0, 40)
     """
 
     what = "states"
@@ -268,11 +277,16 @@ class PastBudget(OverBudget):
     templated = True  # its messages name the budget that ran out: ``{time_limit:2 s}``
 
     def __init__(self, message: str, states: int, settled: int, layouts: int, *,
-                 advice: str | None = None) -> None:
+                 advice: str | None = None, cause: BaseException | None = None) -> None:
         super().__init__(message, states, advice=advice)
         self.states = states
         self.settled = settled
         self.layouts = layouts
+        if isinstance(cause, OverBudget):
+            self.what, self.parameter = cause.what, cause.parameter
+            self.spent, self.limit = cause.spent, cause.limit
+        elif isinstance(cause, MemoryError):  # the system's own limit, below any budget given
+            self.what, self.parameter, self.spent = "memory", "max_memory", None
 
 
 class ListingRefused(PastBudget, ValueError):

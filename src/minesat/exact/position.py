@@ -282,6 +282,7 @@ class PositionSearch:
                 self.states,
                 layouts if self._wins is not None else 0,
                 layouts,
+                cause=err,
             ) from None
 
 

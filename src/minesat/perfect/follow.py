@@ -235,6 +235,6 @@ def strategy_wins(
         raise PastBudget(
             f"{past} while counting {strategy}'s wins: {settled / layouts:.1%} of the layouts settled "
             f"after {tree.positions if tree is not None else 0} positions",
-            0, settled, layouts, advice=f"{advice} or leave out {{strategy}}",
+            0, settled, layouts, advice=f"{advice} or leave out {{strategy}}", cause=err,
         ) from None
     return StrategyCount(strategy, wins, layouts, tree.positions, time.perf_counter() - began)

@@ -206,6 +206,7 @@ def _in_process(
                 solver.states,
                 solver.settled,
                 solver.total,
+                cause=err,
             ) from None
     return values, solver.states
 
@@ -231,15 +232,15 @@ def _in_parallel(
         raise PastBudget(
             f"past {memory_budget(err.limit)} while listing the layouts of all {len(candidates)} starts for "
             "the workers; raise {max_memory} or try a smaller board",
-            0, 0, solver.total,
+            0, 0, solver.total, cause=err,
         ) from None
-    except OutOfTime:
+    except OutOfTime as err:
         share = progress.settled / solver.total if solver.total else 0.0
         raise PastBudget(
             f"past {{time_limit:{progress.time_limit:g} s}} (checked as each part comes back, after "
             f"{progress.seconds:.0f} s): {share:.1%} of the layouts of all {len(candidates)} starts settled "
             f"after {progress.states} states; raise {{time_limit}} or try a smaller board",
-            progress.states, progress.settled, solver.total,
+            progress.states, progress.settled, solver.total, cause=err,
         ) from None
     except PartPastBudget as err:
         share = err.settled / solver.total if solver.total else 0.0
@@ -252,7 +253,7 @@ def _in_parallel(
             f"{past} on {describe_part(err.start, err.value)} (with several workers the budget is for "
             f"each {each}): {share:.1%} of the layouts of all {len(candidates)} starts settled after "
             f"{err.run_states} states; raise {option} or try a smaller board",
-            err.run_states, err.settled, solver.total,
+            err.run_states, err.settled, solver.total, cause=err,
         ) from None
 
 

@@ -53,8 +53,11 @@ class PartPastBudget(OverBudget):
     budget, bytes) is given (picklable, unlike a bare search error)."""
 
     def __init__(self, start: Cell, value: int, states: int, memory: int | None = None) -> None:
-        super().__init__(f"the part of {start} showing {value} passed its budget", states, memory)
+        # Of states: the states it searched; of memory: the budget it would pass (bytes held unread).
+        super().__init__(f"the part of {start} showing {value} passed its budget",
+                         states if memory is None else None, memory)
         self.what = "states" if memory is None else "memory"
+        self.parameter = "max_states" if memory is None else "max_memory"
         self.start = start
         self.value = value
         self.states = states
