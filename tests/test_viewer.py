@@ -217,6 +217,10 @@ def test_the_page_is_self_contained_and_holds_a_frame_per_move() -> None:
         else:
             assert cells == expected_cells(frame)
     assert data["layout"] == sorted(r * 9 + c for r, c in layout.mines)
+    # The keys' sentence and the address tip read apart (a line break: a space on the page).
+    assert "first and last.\nOpen <code>?step=N</code>" in page
+    tipless = render_viewer("mines.dat", {"moves": len(moves)}, frames, layout, link_tip=False)
+    assert "first and last.</p>" in tipless and "step=N" not in tipless
 
 
 def test_many_distinct_probabilities_take_two_characters_a_cell() -> None:
