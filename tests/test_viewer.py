@@ -220,7 +220,7 @@ def test_the_page_is_self_contained_and_holds_a_frame_per_move() -> None:
     # The keys' sentence and the address tip read apart (a line break: a space on the page).
     assert "first and last.\nOpen <code>?step=N</code>" in page
     tipless = render_viewer("mines.dat", {"moves": len(moves)}, frames, layout, link_tip=False)
-    assert "first and last.</p>" in tipless and "step=N" not in tipless
+    assert "first and last.</p>" in tipless and "to start at step N" not in tipless
 
 
 def test_many_distinct_probabilities_take_two_characters_a_cell() -> None:
