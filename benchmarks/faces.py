@@ -74,7 +74,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from faces_corpus import REPLAY_SUFFIXES, Case, Request, cases, requests, snapshot, write_inputs
+from faces_corpus import REPLAY_SUFFIXES, REPLAYS, Case, Request, cases, requests, snapshot, write_inputs
 
 # --- running one tree -----------------------------------------------------------------
 
@@ -523,6 +523,8 @@ def main() -> None:
     for tree in trees.values():
         if not (tree / "src" / "minesat").is_dir():
             parser.error(f"no src/minesat in {tree}")
+    if not REPLAYS.is_dir():
+        parser.error(f"the sample replays are not in {REPLAYS} (set MINESAT_SAMPLE_REPLAYS)")
     chosen = [] if args.no_cli else list(selected(corpus, args.only))
     chosen_requests = [] if args.no_web else list(selected(asked, args.only))
     if args.save:

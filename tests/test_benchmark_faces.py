@@ -67,10 +67,10 @@ def test_text_keeps_its_words_and_numbers_but_times_paths_and_fingerprints() -> 
     assert norm.stream("game,seconds,won\n0,0.5,true\n") != norm.stream("game,seconds,won\n1,0.5,true\n")
 
 
-def test_a_tree_against_itself_on_a_few_cases_differs_nowhere(tmp_path: Path) -> None:
+def test_a_tree_against_itself_differs_nowhere() -> None:
+    """Two cases run twice each by this checkout, in real processes (the benchmark's way)."""
     compare = faces.Comparison({"old": ROOT, "new": ROOT}, {"old": PLAYER, "new": PLAYER}, 10, None)
-    chosen = [case for case in faces.cases() if case.name in ("version", "analyze tiny.txt --json",
-                                                                "analyze bad char")]
-    assert len(chosen) == 3
+    chosen = [case for case in faces.cases() if case.name in ("analyze tiny.txt --json", "analyze bad char")]
+    assert len(chosen) == 2
     for case in chosen:
         assert compare.case(case) == [], case.name
