@@ -87,7 +87,7 @@ def generate(
         typer.Option(
             "--time-limit",
             help="With --no-guess: give up past SECONDS for the whole set (0: no limit), saying how far "
-            "it got; nothing is written.",
+            "it got; nothing is written to --out (standard output has had the boards made so far).",
         ),
     ] = 0.0,
     out: Annotated[
