@@ -8,8 +8,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from hypothesis import given
 
-from test_engine import count_long_chain
+from test_analysis import Played, examples, played_games
+from test_engine import check_sat_road, count_long_chain
 from test_fuzz_cli import fuzz_the_commands
 from test_game import open_empty_board
 from test_player import play_dense
@@ -30,6 +32,13 @@ def test_huge_empty_board_opens_in_one_move_without_recursion() -> None:
 def test_a_long_chain_is_counted_without_deep_recursion() -> None:
     """A chain of 3000 boxes, one part (tests/test_engine.py counts 1500)."""
     count_long_chain(3000)
+
+
+@examples(300)
+@given(played_games())
+def test_sat_with_the_global_count_matches_exact_counting(game: Played) -> None:
+    """300 games through the SAT road with the global count (tests/test_engine.py plays 150)."""
+    check_sat_road(game)
 
 
 def test_the_commands_never_crash(tmp_path: Path) -> None:
