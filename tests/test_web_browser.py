@@ -852,13 +852,18 @@ def big_position(n: int, seed: int) -> str:
     return format_position(Position(n, n, cells, len(mines)))
 
 
-def test_a_pasted_300x300_position_shows_its_analysis_summarised_and_answers_the_pointer(page: Any) -> None:
-    text = big_position(300, 1)
+def test_a_pasted_150x150_position_shows_its_analysis_summarised_and_answers_the_pointer(page: Any) -> None:
+    """22,500 cells: the big road's, as 300x300 is (benchmarks/heavy pastes that)."""
+    check_a_pasted_big_position(page, 150, [(5, 100), (125, 140), (149, 149)])
+
+
+def check_a_pasted_big_position(page: Any, n: int, cells: list[tuple[int, int]]) -> None:
+    text = big_position(n, 1)
     truth = analyze(parse_position(text))
     page.get_by_test_id("board-text").fill(text)
     page.get_by_test_id("load").click()
     # Done when: the analysis within 15 s of Load.
-    page.wait_for_function(f"{BOARD}.dataset.rows === '300' && {ANALYSED}", timeout=15_000)
+    page.wait_for_function(f"{BOARD}.dataset.rows === '{n}' && {ANALYSED}", timeout=15_000)
     summary = page.get_by_test_id("analysis-summary").inner_text()
     counts = f"{len(truth.safe)} proven safe, {len(truth.mine)} proven mines, {len(truth.unknown)} uncertain"
     assert summary.startswith(counts), summary
@@ -868,7 +873,7 @@ def test_a_pasted_300x300_position_shows_its_analysis_summarised_and_answers_the
     page.click("#a-safe button")
     assert len(page.inner_text("#a-safe").split()) == len(truth.safe) + 1
     # Pointing at cells far apart: each answered, with the probability the library gives.
-    for r, c in [(5, 200), (250, 290), (299, 299)]:
+    for r, c in cells:
         said = point(page, "a-board", cell_name((r, c)))
         assert f"mine probability {truth.probability[r][c] * 100:.2f}%" in said, said
     # The marks follow the analysis on a board this big.
@@ -932,27 +937,37 @@ def test_dead_cells_and_cells_no_play_tells_apart_are_marked(page: Any, url: str
     assert f"no play can tell it from {second}" in point(page, "a-board", first)
 
 
-def test_the_36x60_sample_opens_in_review_its_moves_at_once_its_analysis_after(page: Any) -> None:
+def test_an_expert_sample_opens_in_review_and_steps_through_its_moves_judged(page: Any) -> None:
+    """An expert game, reviewed within the wait: the page opens it judged (benchmarks/heavy opens
+    the 36x60 sample, whose review comes after its moves)."""
+    check_a_sample_opens_in_review(page, "arbiter-expert-49s.avf", 145, "safe")
+
+
+def check_a_sample_opens_in_review(page: Any, name: str, steps: int, sixth: str) -> None:
+    """The sample's moves in the viewer at once; if its review is still running, the page says so,
+    the viewer steps meanwhile, and the verdicts come to the step looked at (step 6: ``sixth``)."""
     from replay_samples import NO_SAMPLES, SAMPLES
 
-    sample = SAMPLES / "metasweeper-36x60.evf"
+    sample = SAMPLES / name
     if not sample.exists():
         pytest.skip(NO_SAMPLES)
     page.get_by_test_id("tab-review").click()
     page.set_input_files("#r-file", str(sample))
     page.wait_for_selector("#r-review:not([hidden])")
     viewer = page.frame_locator("#r-viewer")
-    assert viewer.locator("#counter").inner_text().endswith("of 1299")
-    if page.evaluate("document.getElementById('r-review').dataset.analysed") == "no":
+    assert viewer.locator("#counter").inner_text().endswith(f"of {steps}")
+    waiting = page.evaluate("document.getElementById('r-review').dataset.analysed") == "no"
+    if waiting:
         assert "being analysed" in page.inner_text("#r-progress")
-        for _ in range(5):
-            viewer.locator("#next").click()
+    for _ in range(5):
+        viewer.locator("#next").click()
+    if waiting:
         analysed = "document.getElementById('r-review').dataset.analysed === 'yes'"
         page.wait_for_function(analysed, timeout=240_000)
-        page.wait_for_function("(d => d && d.getElementById('verdict') && d.getElementById('counter')"
-                               ".textContent.startsWith('step 6 '))"
-                               "(document.getElementById('r-viewer').contentDocument)")  # the step looked at
-    assert viewer.locator("#verdict").inner_text() == "safe"  # move 6, C57, judged now
+    page.wait_for_function("(d => d && d.getElementById('verdict') && d.getElementById('counter')"
+                           ".textContent.startsWith('step 6 '))"
+                           "(document.getElementById('r-viewer').contentDocument)")  # the step looked at
+    assert viewer.locator("#verdict").inner_text() == sixth  # move 6, judged now
 
 
 def test_the_safest_guesses_are_marked_when_no_cell_is_proven_safe(page: Any, url: str) -> None:
