@@ -19,8 +19,10 @@ from test_bigroad import BOTH_ROADS, check_both_roads, check_played_positions_on
 from test_engine import check_sat_road, count_long_chain
 from test_fuzz_cli import fuzz_the_commands
 from test_game import open_empty_board
+from test_perfect_limits import ask_the_server_perfect_play_on_a_covered_40x40_board
 from test_player import play_dense
 from test_review import check_chords, check_kept_chances
+from test_simulate import kill_a_run_and_finish_it
 from test_small import (
     check_a_glance_at_a_revealed_cell,
     check_pattern_counts,
@@ -105,3 +107,13 @@ def test_played_positions_on_the_big_road_agree_with_bruteforce(played: Played) 
 def test_the_big_road_answers_as_the_general_road(played: Played, rnd: random.Random, rate: float) -> None:
     """300 games (tests/test_bigroad.py plays 150)."""
     check_both_roads(played, rnd, rate)
+
+
+def test_sigkill_loses_only_games_in_flight(tmp_path: Path) -> None:
+    """2400 games, killed within 0.5 s of the first batch stored (tests/test_simulate.py: 1200, 0.25 s)."""
+    kill_a_run_and_finish_it(tmp_path, 2400, 0.5)
+
+
+def test_the_server_answers_perfect_play_on_a_covered_40x40_board() -> None:
+    """The search run 6 s before it is cut (tests/test_perfect_limits.py cuts it at 2 s)."""
+    ask_the_server_perfect_play_on_a_covered_40x40_board(6.0)
