@@ -91,9 +91,14 @@ def check_big_road(position: Position) -> None:
             assert analysis.layouts == expected.layouts, show(subject)
 
 
-@examples(400)
+@examples(200)
 @given(played_games())
 def test_played_positions_on_the_big_road_agree_with_bruteforce(played: Played) -> None:
+    """200 games (benchmarks/heavy plays 400)."""
+    check_played_positions_on_the_big_road(played)
+
+
+def check_played_positions_on_the_big_road(played: Played) -> None:
     for position in played.positions:
         if small_enough(position):
             check_big_road(position)
@@ -120,13 +125,19 @@ def test_wrong_flags_on_the_big_road_agree_with_bruteforce(
 # --- against the general road ---------------------------------------------------------
 
 
-@examples(300)
-@given(
-    played_games(max_side=14, max_steps=10),
-    st.randoms(use_true_random=False),
-    st.sampled_from([0.0, 0.05, 0.2]),
-)
+#: The games the big road and the general road are compared on.
+BOTH_ROADS = (played_games(max_side=14, max_steps=10), st.randoms(use_true_random=False),
+              st.sampled_from([0.0, 0.05, 0.2]))
+
+
+@examples(150)
+@given(*BOTH_ROADS)
 def test_the_big_road_answers_as_the_general_road(played: Played, rnd: random.Random, rate: float) -> None:
+    """150 games (benchmarks/heavy plays 300)."""
+    check_both_roads(played, rnd, rate)
+
+
+def check_both_roads(played: Played, rnd: random.Random, rate: float) -> None:
     """The same Analysis (safe, mine, unknown, every probability to the bit, components,
     layouts), or the same error naming the same cell, on boards of any shape."""
     for position in played.positions[-3:]:

@@ -68,9 +68,14 @@ def assert_roads_agree(positions: list[Position]) -> None:
                 assert proof(small_road, subject) == ("proven", (expected[1].safe, expected[1].mine))
 
 
-@examples(300)
+@examples(150)
 @given(played_games(max_steps=10), st.randoms(use_true_random=False))
 def test_played_positions_take_either_road_alike(game: Played, rnd: random.Random) -> None:
+    """150 games (benchmarks/heavy plays 300)."""
+    check_played_positions_take_either_road(game, rnd)
+
+
+def check_played_positions_take_either_road(game: Played, rnd: random.Random) -> None:
     assert_roads_agree([look for position in game.positions for look in nearby(position, rnd)])
 
 
@@ -247,11 +252,12 @@ def flagged_count(position: Position, mined: list, safe: list) -> int:
 
 
 @pytest.mark.parametrize("steps", [smallroad.ENUMERATION_STEPS, 0])  # 0: every part counted, none listed
-@examples(100)
+@examples(50)
 @given(game=played_games(max_steps=10), rnd=st.randoms(use_true_random=False))
 def test_pattern_counts_are_the_counts_of_flagged_positions(
     steps: int, game: Played, rnd: random.Random
 ) -> None:
+    """50 games each way (benchmarks/heavy plays 100)."""
     with mock.patch.object(smallroad, "ENUMERATION_STEPS", steps):
         check_pattern_counts(game, rnd)
 
@@ -291,11 +297,16 @@ def test_pattern_counts_are_counts_of_whole_layouts(
         assert counter.layouts(mined, safe) == expected
 
 
-@examples(100)
+@examples(50)
 @given(played_games(max_steps=10), st.randoms(use_true_random=False))
 def test_a_glance_at_a_revealed_cell_is_a_glance_at_the_revealed_position(
     game: Played, rnd: random.Random
 ) -> None:
+    """50 games (benchmarks/heavy plays 100)."""
+    check_a_glance_at_a_revealed_cell(game, rnd)
+
+
+def check_a_glance_at_a_revealed_cell(game: Played, rnd: random.Random) -> None:
     # Every number some covered cells could show (and some they could not), on positions a game
     # shows and positions one cell away; one Analyzer keeps its reading between questions.
     shared = Analyzer()

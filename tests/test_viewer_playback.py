@@ -5,6 +5,7 @@ cell, the mines' dots clear of the percentages, an expert board within 800 pixel
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 import shutil
@@ -49,7 +50,9 @@ def expert_layout() -> Layout:
     return generate_layout(16, 30, 99, start=(8, 15), rule="opening", seed=25)
 
 
+@functools.cache
 def expert_game() -> tuple[Replay, list[str]]:
+    """Played once per process: a Replay is frozen, and no test changes the list of moves."""
     return synthetic_replay(expert_layout(), (8, 15))
 
 
@@ -165,6 +168,7 @@ def probe(page: str, tmp_path: Path, query: str, width: int = 1400) -> dict:
     return json.loads(found.group(1).replace("&amp;", "&").replace("&lt;", "<").replace("&gt;", ">"))
 
 
+@functools.cache
 def replay_page() -> tuple[str, int]:
     replay, moves = expert_game()
     result = review_replay(replay, keep_analyses=True)

@@ -959,10 +959,17 @@ def test_autoplay_makes_the_players_moves_one_by_one_with_their_reasons(
 def test_autoplay_in_batches_plays_the_same_game(
     client: TestClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """An intermediate game, 7 moves a batch (benchmarks/heavy: an expert game, 37 a batch)."""
+    check_autoplay_in_batches(client, monkeypatch, "intermediate", 7)
+
+
+def check_autoplay_in_batches(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch, preset: str, size: int
+) -> None:
     # A batch also stops past AUTO_SECONDS of real time, which a busy machine reaches: not here.
     monkeypatch.setattr(web_app, "AUTO_SECONDS", float("inf"))
-    one = new_game(client, preset="expert", seed=21)["id"]
-    batch = new_game(client, preset="expert", seed=21)["id"]
+    one = new_game(client, preset=preset, seed=21)["id"]
+    batch = new_game(client, preset=preset, seed=21)["id"]
     singles = []
     while True:
         state = client.post(f"/api/game/{one}/auto").json()
@@ -971,12 +978,12 @@ def test_autoplay_in_batches_plays_the_same_game(
             break
     batched = []
     while True:
-        state = client.post(f"/api/game/{batch}/auto", json={"moves": 37}).json()
-        assert len(state["auto"]) == 37 or state["stopped"]
+        state = client.post(f"/api/game/{batch}/auto", json={"moves": size}).json()
+        assert len(state["auto"]) == size or state["stopped"]
         batched += [s["move"] for s in state["auto"]]
         if state["stopped"]:
             break
-    assert batched == singles
+    assert batched == singles and len(singles) > 2 * size  # several batches
 
 
 def test_the_player_takes_over_and_hands_back_at_any_move(client: TestClient) -> None:
@@ -1077,7 +1084,7 @@ def test_a_replay_review_past_its_time_says_which_command_does_it() -> None:
     data = sample_36x60()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        with TestClient(create_app(replay_seconds=3.0, replay_wait=0.0)) as client:
+        with TestClient(create_app(replay_seconds=1.0, replay_wait=0.0)) as client:
             first = client.post("/api/replay?name=metasweeper-36x60.evf", content=data).json()
             assert first["done"] is False
             while (state := client.get(f"/api/replay/{first['job']}")).status_code == 200:
@@ -1085,9 +1092,9 @@ def test_a_replay_review_past_its_time_says_which_command_does_it() -> None:
                 time.sleep(0.5)
             assert state.status_code == 503
             error = state.json()["error"]
-            # "(N of its M moves judged)" follows when judging began within the 3 s: on a busy
+            # "(N of its M moves judged)" follows when judging began within the 1 s: on a busy
             # machine it may not have.
-            assert error.startswith("the review of this game did not finish within 3 s here")
+            assert error.startswith("the review of this game did not finish within 1 s here")
             command = "minesat replay metasweeper-36x60.evf --html metasweeper-36x60.evf.html"
             assert error.endswith(f"run `{command}` on your own machine")
 

@@ -4,7 +4,8 @@ Driven through the stable hooks of SPEC section 17 (``data-testid``) where there
 otherwise through what a player sees: the line under the board that describes the cell pointed
 at, the panels' text. The board is a canvas: a cell is reached by its centre, which the board
 answers (``element.board.center("C3")``, scrolling it into view). One server and one browser
-serve the whole module; each test opens its own page (and checks it raised no error). They skip,
+serve the whole module, and one tab, lent to each test in turn as a fresh page (and checked
+for errors); a second page of a test opens in a fresh browser context. They skip,
 saying why, where Playwright or Chromium is absent; ``MINESAT_CHROMIUM`` names the browser when
 it is not on the PATH.
 """
@@ -81,32 +82,92 @@ def browser() -> Iterator[Any]:
         browser.close()
 
 
-class Pages:
-    """Opens pages (in fresh browser contexts when asked) and collects their errors."""
+class Tab:
+    """The module's tab, lent to one test at a time: a page opens in a fresh browser context for
+    about 1.3 s of CPU (a new renderer process and its first paint), a lent tab in 0.5 s.
 
-    def __init__(self, browser: Any, url: str) -> None:
-        self.browser, self.url = browser, url
+    Each loan starts as a fresh context would: the last test's local storage cleared (the only
+    storage the page keeps), its document unloaded (``about:blank``), the viewport as asked, and
+    the page loaded anew. What a test hooks on the tab (listeners, routes) is taken off when it
+    gives the tab back; everything else reaches the page itself.
+    """
+
+    def __init__(self, page: Any) -> None:
+        self._page = page
+        self._hooks: list[tuple[str, Any]] = []
+        self._routes: list[tuple[Any, Any]] = []
+
+    def lend(self, address: str, width: int, height: int) -> Tab:
+        page = self._page
+        if page.url.startswith(("http://", "https://")):
+            page.evaluate("localStorage.clear()")
+        page.goto("about:blank")
+        page.set_viewport_size({"width": width, "height": height})
+        page.goto(address)
+        return self
+
+    def on(self, event: str, handler: Any) -> None:
+        self._page.on(event, handler)
+        self._hooks.append((event, handler))
+
+    def route(self, url: Any, handler: Any, **options: Any) -> None:
+        self._page.route(url, handler, **options)
+        self._routes.append((url, handler))
+
+    def give_back(self) -> None:
+        for event, handler in self._hooks:
+            self._page.remove_listener(event, handler)
+        for url, handler in self._routes:
+            self._page.unroute(url, handler)
+        self._hooks.clear()
+        self._routes.clear()
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._page, name)
+
+
+@pytest.fixture(scope="module")
+def tab(browser: Any) -> Iterator[Tab]:
+    context = browser.new_context(viewport={"width": 1400, "height": 900})
+    yield Tab(context.new_page())
+    context.close()
+
+
+class Pages:
+    """Opens pages and collects their errors: the first of a test in the module's tab (unless it
+    asks for a browser context of its own: touch, a phone), the others each in a fresh context."""
+
+    def __init__(self, browser: Any, url: str, tab: Tab) -> None:
+        self.browser, self.url, self.tab = browser, url, tab
         self.errors: list[str] = []
         self.contexts: list[Any] = []
+        self.lent = False
 
     def open(self, where: str = "", width: int = 1400, height: int = 900, **context: Any) -> Any:
-        ctx = self.browser.new_context(viewport={"width": width, "height": height}, **context)
-        self.contexts.append(ctx)
-        page = ctx.new_page()
-        page.on("pageerror", lambda err: self.errors.append(str(err)))
-        page.goto(self.url + where)
+        if not self.lent and not context:
+            self.lent = True
+            self.tab.on("pageerror", lambda err: self.errors.append(str(err)))
+            page = self.tab.lend(self.url + where, width, height)
+        else:
+            ctx = self.browser.new_context(viewport={"width": width, "height": height}, **context)
+            self.contexts.append(ctx)
+            page = ctx.new_page()
+            page.on("pageerror", lambda err: self.errors.append(str(err)))
+            page.goto(self.url + where)
         if not where or where.startswith("#analyse"):
             page.wait_for_function(f"{BOARD}.dataset.analysed !== undefined && {ANALYSED}")
         return page
 
     def close(self) -> None:
+        if self.lent:
+            self.tab.give_back()
         for ctx in self.contexts:
             ctx.close()
 
 
 @pytest.fixture
-def pages(browser: Any, url: str) -> Iterator[Pages]:
-    opened = Pages(browser, url)
+def pages(browser: Any, url: str, tab: Tab) -> Iterator[Pages]:
+    opened = Pages(browser, url, tab)
     yield opened
     opened.close()
     assert not opened.errors, opened.errors
@@ -791,13 +852,18 @@ def big_position(n: int, seed: int) -> str:
     return format_position(Position(n, n, cells, len(mines)))
 
 
-def test_a_pasted_300x300_position_shows_its_analysis_summarised_and_answers_the_pointer(page: Any) -> None:
-    text = big_position(300, 1)
+def test_a_pasted_150x150_position_shows_its_analysis_summarised_and_answers_the_pointer(page: Any) -> None:
+    """22,500 cells: the big road's, as 300x300 is (benchmarks/heavy pastes that)."""
+    check_a_pasted_big_position(page, 150, [(5, 100), (125, 140), (149, 149)])
+
+
+def check_a_pasted_big_position(page: Any, n: int, cells: list[tuple[int, int]]) -> None:
+    text = big_position(n, 1)
     truth = analyze(parse_position(text))
     page.get_by_test_id("board-text").fill(text)
     page.get_by_test_id("load").click()
     # Done when: the analysis within 15 s of Load.
-    page.wait_for_function(f"{BOARD}.dataset.rows === '300' && {ANALYSED}", timeout=15_000)
+    page.wait_for_function(f"{BOARD}.dataset.rows === '{n}' && {ANALYSED}", timeout=15_000)
     summary = page.get_by_test_id("analysis-summary").inner_text()
     counts = f"{len(truth.safe)} proven safe, {len(truth.mine)} proven mines, {len(truth.unknown)} uncertain"
     assert summary.startswith(counts), summary
@@ -807,7 +873,7 @@ def test_a_pasted_300x300_position_shows_its_analysis_summarised_and_answers_the
     page.click("#a-safe button")
     assert len(page.inner_text("#a-safe").split()) == len(truth.safe) + 1
     # Pointing at cells far apart: each answered, with the probability the library gives.
-    for r, c in [(5, 200), (250, 290), (299, 299)]:
+    for r, c in cells:
         said = point(page, "a-board", cell_name((r, c)))
         assert f"mine probability {truth.probability[r][c] * 100:.2f}%" in said, said
     # The marks follow the analysis on a board this big.
@@ -871,27 +937,37 @@ def test_dead_cells_and_cells_no_play_tells_apart_are_marked(page: Any, url: str
     assert f"no play can tell it from {second}" in point(page, "a-board", first)
 
 
-def test_the_36x60_sample_opens_in_review_its_moves_at_once_its_analysis_after(page: Any) -> None:
+def test_an_expert_sample_opens_in_review_and_steps_through_its_moves_judged(page: Any) -> None:
+    """An expert game, reviewed within the wait: the page opens it judged (benchmarks/heavy opens
+    the 36x60 sample, whose review comes after its moves)."""
+    check_a_sample_opens_in_review(page, "arbiter-expert-49s.avf", 145, "safe")
+
+
+def check_a_sample_opens_in_review(page: Any, name: str, steps: int, sixth: str) -> None:
+    """The sample's moves in the viewer at once; if its review is still running, the page says so,
+    the viewer steps meanwhile, and the verdicts come to the step looked at (step 6: ``sixth``)."""
     from replay_samples import NO_SAMPLES, SAMPLES
 
-    sample = SAMPLES / "metasweeper-36x60.evf"
+    sample = SAMPLES / name
     if not sample.exists():
         pytest.skip(NO_SAMPLES)
     page.get_by_test_id("tab-review").click()
     page.set_input_files("#r-file", str(sample))
     page.wait_for_selector("#r-review:not([hidden])")
     viewer = page.frame_locator("#r-viewer")
-    assert viewer.locator("#counter").inner_text().endswith("of 1299")
-    if page.evaluate("document.getElementById('r-review').dataset.analysed") == "no":
+    assert viewer.locator("#counter").inner_text().endswith(f"of {steps}")
+    waiting = page.evaluate("document.getElementById('r-review').dataset.analysed") == "no"
+    if waiting:
         assert "being analysed" in page.inner_text("#r-progress")
-        for _ in range(5):
-            viewer.locator("#next").click()
+    for _ in range(5):
+        viewer.locator("#next").click()
+    if waiting:
         analysed = "document.getElementById('r-review').dataset.analysed === 'yes'"
         page.wait_for_function(analysed, timeout=240_000)
-        page.wait_for_function("(d => d && d.getElementById('verdict') && d.getElementById('counter')"
-                               ".textContent.startsWith('step 6 '))"
-                               "(document.getElementById('r-viewer').contentDocument)")  # the step looked at
-    assert viewer.locator("#verdict").inner_text() == "safe"  # move 6, C57, judged now
+    page.wait_for_function("(d => d && d.getElementById('verdict') && d.getElementById('counter')"
+                           ".textContent.startsWith('step 6 '))"
+                           "(document.getElementById('r-viewer').contentDocument)")  # the step looked at
+    assert viewer.locator("#verdict").inner_text() == sixth  # move 6, judged now
 
 
 def test_the_safest_guesses_are_marked_when_no_cell_is_proven_safe(page: Any, url: str) -> None:
