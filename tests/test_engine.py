@@ -35,9 +35,14 @@ def certainties(analyzer: Analyzer, position: Position, mines: int | None) -> tu
     return a.safe, a.mine, a.unknown
 
 
-@examples(300)
+@examples(150)
 @given(played_games())
 def test_local_rules_are_only_a_shortcut(game: Played) -> None:
+    """150 games (benchmarks/heavy plays 300)."""
+    check_local_rules(game)
+
+
+def check_local_rules(game: Played) -> None:
     for position in game.positions:
         for mines in (None, position.mines):
             assert certainties(Analyzer(), position, mines) == certainties(
@@ -112,9 +117,14 @@ def outcome(analyzer: Analyzer, position: Position) -> tuple:
         return ("inconsistent", err.cell)
 
 
-@examples(150)
+@examples(75)
 @given(played_games())
 def test_incremental_model_answers_like_a_fresh_build(game: Played) -> None:
+    """75 games (benchmarks/heavy plays 150)."""
+    check_incremental_model(game)
+
+
+def check_incremental_model(game: Played) -> None:
     # One Analyzer follows the game, and between moves looks ahead the way a
     # strategy does: a covered cell uncovered with each number it could show
     # (consistent or not), then back. Its incremental model and caches must give
@@ -155,9 +165,14 @@ def test_search_and_dynamic_programme_count_alike(game: Played) -> None:
             assert count_component(comp, search_nodes=0) == count_component(comp, search_nodes=10**9)
 
 
-@examples(300)
+@examples(150)
 @given(played_games())
 def test_certainties_by_feasibility_match_exact_counting(game: Played) -> None:
+    """150 games (benchmarks/heavy plays 300)."""
+    check_certainties_by_feasibility(game)
+
+
+def check_certainties_by_feasibility(game: Played) -> None:
     # work_budget=0 leaves every position too big to combine in exact integers: the
     # certainties then come from which mine counts are feasible, and must be the very
     # same; the close road weighs the probabilities, within 1e-9 of the exact ones (and

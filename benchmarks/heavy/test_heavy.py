@@ -15,8 +15,16 @@ from hypothesis import strategies as st
 
 from minesat.analysis import smallroad
 from test_analysis import Played, examples, played_games
+from test_analysis_budgets import check_propagation
 from test_bigroad import BOTH_ROADS, check_both_roads, check_played_positions_on_the_big_road
-from test_engine import check_sat_road, count_long_chain
+from test_cli_perfect import check_the_best_starts_shown
+from test_engine import (
+    check_certainties_by_feasibility,
+    check_incremental_model,
+    check_local_rules,
+    check_sat_road,
+    count_long_chain,
+)
 from test_fuzz_cli import fuzz_the_commands
 from test_game import open_empty_board
 from test_perfect_limits import ask_the_server_perfect_play_on_a_covered_40x40_board
@@ -25,6 +33,7 @@ from test_review import check_chords, check_kept_chances
 from test_simulate import kill_a_run_and_finish_it
 from test_small import (
     check_a_glance_at_a_revealed_cell,
+    check_a_glance_reads_the_analysis,
     check_pattern_counts,
     check_played_positions_take_either_road,
 )
@@ -117,3 +126,44 @@ def test_sigkill_loses_only_games_in_flight(tmp_path: Path) -> None:
 def test_the_server_answers_perfect_play_on_a_covered_40x40_board() -> None:
     """The search run 6 s before it is cut (tests/test_perfect_limits.py cuts it at 2 s)."""
     ask_the_server_perfect_play_on_a_covered_40x40_board(6.0)
+
+
+@examples(300)
+@given(played_games())
+def test_local_rules_are_only_a_shortcut(game: Played) -> None:
+    """300 games (tests/test_engine.py plays 150)."""
+    check_local_rules(game)
+
+
+@examples(150)
+@given(played_games())
+def test_incremental_model_answers_like_a_fresh_build(game: Played) -> None:
+    """150 games (tests/test_engine.py plays 75)."""
+    check_incremental_model(game)
+
+
+@examples(300)
+@given(played_games())
+def test_certainties_by_feasibility_match_exact_counting(game: Played) -> None:
+    """300 games (tests/test_engine.py plays 150)."""
+    check_certainties_by_feasibility(game)
+
+
+@examples(200)
+@given(played_games(max_steps=10), st.randoms(use_true_random=False))
+def test_a_glance_reads_what_the_analysis_gives(game: Played, rnd: random.Random) -> None:
+    """200 games (tests/test_small.py plays 100)."""
+    check_a_glance_reads_the_analysis(game, rnd)
+
+
+@examples(150)
+@given(played_games())
+def test_propagation_proves_only_what_holds_and_what_numbers_force(game: Played) -> None:
+    """150 games (tests/test_analysis_budgets.py plays 75)."""
+    check_propagation(game)
+
+
+def test_the_text_shows_the_best_starts_when_thousands_are_tried() -> None:
+    """1000x1000 with no mine: 125 250 classes of starts, a 1.7 MB line were they all named
+    (tests/test_cli_perfect.py: 100x100, 1 275)."""
+    check_the_best_starts_shown(1000, 125250)
