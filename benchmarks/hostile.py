@@ -126,6 +126,18 @@ def half_uncovered(n: int, seed: int = 0, density: float = DENSITY) -> Position:
     return _position(n, n, mines, lambda r, c: (r, c) in hidden)
 
 
+def chains(count: int, length: int) -> Position:
+    """``count`` chains of 1s: each a covered row of ``length`` cells between two rows of revealed 1s
+    (a row of 0s below keeps the chains apart), so ``4 * count`` rows of ``length`` columns.
+
+    A chain's mines stand every third cell, starting in its first or second cell: two layouts
+    each, with the same mine count, so its cells at 2 mod 3 are safe and the others even odds;
+    its constraint graph is a path, and its exact count linear in its length (issue 50).
+    """
+    mines = {(4 * k + 1, c) for k in range(count) for c in range(0, length, 3)}
+    return _position(4 * count, length, mines, lambda r, c: r % 4 == 1)
+
+
 def positions(big: bool) -> dict[str, Callable[[], Position]]:
     made: dict[str, Callable[[], Position]] = {
         "solved-100": lambda: solved(100),
