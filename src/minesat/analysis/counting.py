@@ -73,11 +73,11 @@ STATE_BUDGET = 200_000
 #: the programme's states.
 SEARCH_NODES = 2000
 
-#: Most boxes :func:`_search` takes on. Every layout it finds costs a node per box, so a long
-#: chain of boxes (a covered row under a row of numbers, thousands of cells) would spend its
-#: nodes before its first few layouts: such a component goes straight to the dynamic
-#: programme, which counts a chain in a few states per box.
-SEARCH_BOXES = 400
+#: Most boxes :func:`_search` takes on: every layout it finds costs a node per box, so a
+#: component of more boxes than :data:`SEARCH_NODES` cannot finish even one, and goes
+#: straight to the dynamic programme. (The search walks its boxes in flat lists, not by
+#: recursion: a chain of 998 cells and two layouts is enumerated in 1 997 nodes.)
+SEARCH_BOXES = SEARCH_NODES
 
 
 @dataclass(frozen=True)
@@ -152,13 +152,12 @@ def count_component(
     (:func:`_read`). Every loop that can run long checks the budgets watching
     (:func:`~minesat.exact.budget.checkpoint`).
     """
-    box_cells, box_cons = _boxes(component)
+    box_cells, box_cons, counts = _boxes(component)
     degree = len(component.cells) + 1
     if len(box_cells) == 1 and budget > 1:
         # Two states of the programme: a budget below that still refuses it.
         return _one_box(component)
-    n_constraints = len(component.constraints)
-    counts = [c.count for c in component.constraints]
+    n_constraints = len(counts)
     limit = min(search_nodes, budget)
     if limit > 0 and len(box_cells) <= SEARCH_BOXES:
         # Any order is exact. The search goes breadth-first (cheap to find, and local).
@@ -204,21 +203,31 @@ def _one_box(component: Component) -> ComponentCount:
     return ComponentCount(tuple(ways), dict.fromkeys(component.cells, shared))
 
 
-def _boxes(component: Component) -> tuple[list[tuple[Cell, ...]], list[frozenset[int]]]:
-    """Group cells by the set of constraints (by index) that see them."""
+def _boxes(component: Component) -> tuple[list[tuple[Cell, ...]], list[frozenset[int]], list[int]]:
+    """Group cells by the set of constraints (by index) that see them; and the count of each
+    constraint, once each: two numbers that see the same cells and ask the same (above and
+    below a covered row, say) are one constraint here, which halves the numbers a chain keeps
+    open."""
     seen_by: dict[Cell, list[int]] = defaultdict(list)
+    index: dict[tuple[tuple[Cell, ...], int], int] = {}
+    counts: list[int] = []
     for i, c in enumerate(component.constraints):
         if not i & 4095:
             checkpoint()  # a hostile part has hundreds of thousands of numbers
+        key = (c.cells, c.count)
+        if key in index:
+            continue
+        index[key] = len(counts)
         for cell in c.cells:
-            seen_by[cell].append(i)
+            seen_by[cell].append(len(counts))
+        counts.append(c.count)
     groups: dict[tuple[int, ...], list[Cell]] = defaultdict(list)
     for k, cell in enumerate(component.cells):
         if not k & 4095:
             checkpoint()
         groups[tuple(seen_by[cell])].append(cell)
     keys = list(groups)
-    return [tuple(groups[k]) for k in keys], [frozenset(k) for k in keys]
+    return [tuple(groups[k]) for k in keys], [frozenset(k) for k in keys], counts
 
 
 def _order(box_cons: list[frozenset[int]], n_constraints: int, budget: int) -> list[int] | None:
@@ -419,9 +428,13 @@ def _read_search(
     low = next((k for k, w in enumerate(ways) if w), 0)
     high = max((k for k, w in enumerate(ways) if w), default=-1) + 1
     mine_ways: dict[Cell, Sequence[int]] = {}
+    shared: dict[tuple[int, ...], Sequence[int]] = {}  # boxes with the same weights share a table
     for group, row in zip(cells, weights, strict=True):
         size = len(group)
-        per_cell = by_mines(low, [row.get(k, 0) // size for k in range(low, high)], degree)
+        inside = tuple([row.get(k, 0) // size for k in range(low, high)])
+        per_cell = shared.get(inside)
+        if per_cell is None:
+            per_cell = shared[inside] = by_mines(low, inside, degree)
         for cell in group:
             mine_ways[cell] = per_cell
     return ComponentCount(tuple(ways), mine_ways)
@@ -691,6 +704,9 @@ def _read(
     total = [0] * degree
     total[low:high] = inside
     mine_ways: dict[Cell, Sequence[int]] = {}
+    # Boxes with the same weights share one table (a chain's cells have two between them):
+    # it is read once, held once, and what reads it by identity sums it once.
+    shared: dict[tuple[int, int], Sequence[int]] = {}
     for i, group in enumerate(cells):
         if not i & 4095:
             checkpoint()
@@ -698,10 +714,14 @@ def _read(
         if poly:  # the offsets of the layers joined may lie below the weight's fewest mines
             zeros = ((poly & -poly).bit_length() - 1) // bits
             start, poly = start + zeros, poly >> (zeros * bits)
-        found = _coefficients(poly, bits)
-        row = [0] * (high - low)
-        row[start - low : start - low + len(found)] = found
-        per_cell = by_mines(low, row, degree)
+        else:
+            start = low
+        per_cell = shared.get((start, poly))
+        if per_cell is None:
+            found = _coefficients(poly, bits)
+            row = [0] * (high - low)
+            row[start - low : start - low + len(found)] = found
+            per_cell = shared[start, poly] = by_mines(low, row, degree)
         for cell in group:
             mine_ways[cell] = per_cell
     return ComponentCount(tuple(total), mine_ways)
