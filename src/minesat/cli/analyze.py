@@ -14,7 +14,7 @@ import typer
 
 from minesat.analysis import Analysis, Analyzer, InconsistentPositionError, explain
 from minesat.analysis.combine import LINEAR_WORK_PER_CELL
-from minesat.analysis.engine import allowed_seconds, analyze_within, seconds_needed
+from minesat.analysis.engine import analyze_within, seconds_needed
 from minesat.analysis.explain import explain_json
 from minesat.analysis.result import json_chunks
 from minesat.board import COVERED, FLAG, Cell, Position, cell_name, parse_cell
@@ -328,13 +328,21 @@ def too_small(budget: Budget, position: Position) -> str | None:
 
     >>> too_small(Budget(max_memory=10**6), Position.from_rows(["1?"]))  # doctest: +ELLIPSIS
     'a 1x2 board needs more than the --max-memory of 1 MB (some ... MB)'
+    One rule for every size: the limit itself must hold what reading the board, propagating
+    and writing the answer take (:func:`~minesat.analysis.engine.seconds_needed`); the 10 % +
+    1 s allowed past it is for a busy machine, not part of the plan.
+
     >>> too_small(Budget(time_limit=1.0), Position(1000, 1000, (-1,) * 10**6))
-    'a 1000x1000 board needs a --time-limit of at least 3.9 s (to read it, propagate and write the answer)'
+    'a 1000x1000 board needs a --time-limit of at least 5.2 s (to read it, propagate and write the answer)'
+    >>> too_small(Budget(time_limit=0.001), Position(160, 160, (-1,) * 25600))
+    'a 160x160 board needs a --time-limit of at least 0.14 s (to read it, propagate and write the answer)'
+    >>> too_small(Budget(time_limit=0.001), Position(16, 30, (-1,) * 480)) is None
+    True
     """
     cells = position.rows * position.cols
     board = f"a {position.rows}x{position.cols} board"
-    if budget.time_limit is not None and allowed_seconds(budget.time_limit) < seconds_needed(cells):
-        least = math.ceil((seconds_needed(cells) - 1.0) / 1.1 * 10) / 10
+    if budget.time_limit is not None and budget.time_limit < (needed := seconds_needed(cells)):
+        least = _rounded_up(needed)
         why = "to read it, propagate and write the answer"
         return f"{board} needs a --time-limit of at least {least:g} s ({why})"
     if budget.max_memory is None:
@@ -344,3 +352,13 @@ def too_small(budget: Budget, position: Position) -> str | None:
         return None
     return (f"{board} needs more than the --max-memory of "
             f"{budget.max_memory / 10**6:g} MB (some {needed / 10**6:.0f} MB)")
+
+
+def _rounded_up(seconds: float) -> float:
+    """``seconds`` rounded up to two significant digits (what a refusal names as the least limit).
+
+    >>> _rounded_up(5.2), _rounded_up(0.1331), _rounded_up(0.0025)
+    (5.2, 0.14, 0.0025)
+    """
+    scale = 10.0 ** (1 - math.floor(math.log10(seconds)))
+    return math.ceil(round(seconds * scale, 6)) / scale
