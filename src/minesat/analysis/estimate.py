@@ -94,7 +94,9 @@ def estimate_parts(
         top = max(log(ways[k]) + k * log(odds) for k in support)
         weight = {k: exp(log(ways[k]) + k * log(odds) - top) for k in support}
         norm = sum(weight.values())
-        for cell in part.cells:
+        for at, cell in enumerate(part.cells):
+            if not at & 4095:
+                checkpoint()
             mined = count.mine_ways[cell]
             out[cell] = sum(weight[k] * mined[k] / ways[k] for k in support) / norm
     out.update(belief_propagation(uncounted, density, safe, mine))
@@ -119,7 +121,9 @@ def belief_propagation(
     if not constraints:
         return {}
     index: dict[Cell, int] = {}
-    for c in constraints:
+    for f, c in enumerate(constraints):
+        if not f & 4095:
+            checkpoint()
         for cell in c.cells:
             index.setdefault(cell, len(index))
     members = np.full((len(constraints), 8), -1, dtype=np.int64)
