@@ -116,6 +116,14 @@ def test_the_command_answers_past_a_budget_and_refuses_one_too_small(tmp_path: P
     assert short.exit_code == 2 and "needs a --time-limit of at least" in short.stderr
     answered = runner.invoke(app, ["analyze", "--json", "--time-limit", "0.01", str(path)])
     assert answered.exit_code == 0 and json.loads(answered.stdout)["rows"] == 3
+    # One rule for every size (issue 50): the limit itself must hold the board's least, so a
+    # 160x160 board is refused a limit of a millisecond, as the 450x450 one is 10 ms.
+    middle = tmp_path / "middle.txt"
+    middle.write_text("# mines: 100\n" + ("?" * 160 + "\n") * 160)
+    short = runner.invoke(app, ["analyze", "--json", "--time-limit", "0.001", str(middle)])
+    assert short.exit_code == 2 and json.loads(short.stdout)["error"] in short.stderr
+    assert short.stderr == f"minesat: {middle}: a 160x160 board needs a --time-limit of at least 0.14 s " \
+        "(to read it, propagate and write the answer)\n"
 
 
 # --- what propagation proves, whatever the budget ------------------------------------------
