@@ -1,6 +1,8 @@
 """Hostile positions: time and peak memory of ``minesat analyze --json`` on each.
 
     python benchmarks/hostile.py [--only NAME] [--keep DIR] [--big] [--time-limit S] [--max-memory MB]
+    python benchmarks/hostile.py --limits [--only NAME] [--cpu-clock]
+    python benchmarks/hostile.py --chains [--repeat 3]
 
 Each position is valid (it comes from a real layout) and states the total
 mine count, which is what makes exact counting couple everything:
@@ -29,6 +31,19 @@ within 60 s and 1.5 GB; and (issue 40, SPEC 19) every budget kept: ``--time-limi
 and ``--max-memory MB`` are passed on to ``minesat analyze``, and the limits SPEC 19
 allows (1.1 S + 1 s from the file read; 1.1 MB + 50 MB) are printed beside the figures
 (the seconds here also count the interpreter's start-up).
+
+``--limits`` (issue 50) runs the hostile positions at the 1000x1000 cap (:func:`limit_positions`:
+250 chains of 1s on 1000x998, 10 000 rings, a checkerboard, and random boards with 20, 35
+and 50 % of their cells shown) each twice, with no limit and with ``--time-limit 10
+--max-memory 600``, and prints wall and CPU seconds, peak memory, the exit status, whether
+the answer is exact and how many cells it proves, and whether the limited run kept the
+limits (12 s from the command's start to its end, 650 MB). ``--cpu-clock`` runs the command
+with its clock reading the process's CPU time instead of the wall clock: on a machine shared
+with other work the budgets then see the time an idle machine would take.
+
+``--chains`` (issue 50) measures the count's growth on long thin parts: 16 chains of 248,
+498 and 998 cells, each file analysed ``--repeat`` times, the least user CPU kept, the
+start-up (a 2x2 position) taken off, and each size's ratio to 248's.
 """
 
 from __future__ import annotations
@@ -41,6 +56,7 @@ import sys
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from minesat.board import COVERED, Cell, Layout, Position
 from minesat.formats import write_position
@@ -126,6 +142,29 @@ def half_uncovered(n: int, seed: int = 0, density: float = DENSITY) -> Position:
     return _position(n, n, mines, lambda r, c: (r, c) in hidden)
 
 
+def revealed(n: int, shown: float, seed: int = 0, density: float = DENSITY) -> Position:
+    """Mines at random (``density`` of the cells) and each safe cell shown with probability
+    ``shown``: the dense random boards of issue 50 (20 to 50 % shown)."""
+    rng = random.Random(seed)
+    cells = [(r, c) for r in range(n) for c in range(n)]
+    mines = set(rng.sample(cells, round(density * n * n)))
+    hidden = {cell for cell in cells if cell not in mines and rng.random() >= shown}
+    return _position(n, n, mines, lambda r, c: (r, c) in hidden)
+
+
+def rings(n: int, size: int = 10, seed: int = 0) -> Position:
+    """An ``n`` x ``n`` board tiled with ``size`` x ``size`` blocks, each holding a square ring of
+    covered cells (one cell in from its edge) with a third of them mined, numbers inside and
+    outside: ``(n // size) ** 2`` components, each a cycle of numbers."""
+    rng = random.Random(seed)
+    inside, edge = range(1, size - 1), (1, size - 2)
+    ring = {(r, c) for r in inside for c in inside if r in edge or c in edge}
+    blocks = range(0, n - size + 1, size)
+    covered = {(br + r, bc + c) for br in blocks for bc in blocks for r, c in ring}
+    mines = {cell for cell in sorted(covered) if rng.random() < 1 / 3}
+    return _position(n, n, mines, lambda r, c: (r, c) in covered)
+
+
 def chains(count: int, length: int) -> Position:
     """``count`` chains of 1s: each a covered row of ``length`` cells between two rows of revealed 1s
     (a row of 0s below keeps the chains apart), so ``4 * count`` rows of ``length`` columns.
@@ -136,6 +175,18 @@ def chains(count: int, length: int) -> Position:
     """
     mines = {(4 * k + 1, c) for k in range(count) for c in range(0, length, 3)}
     return _position(4 * count, length, mines, lambda r, c: r % 4 == 1)
+
+
+def limit_positions() -> dict[str, Callable[[], Position]]:
+    """The hostile positions of issue 50, at the 1000x1000 cap."""
+    return {
+        "chains-250": lambda: chains(250, 998),
+        "rings-1000": lambda: rings(1000),
+        "checkerboard-1000": lambda: checkerboard(1000),
+        "revealed-20": lambda: revealed(1000, 0.2),
+        "revealed-35": lambda: revealed(1000, 0.35),
+        "revealed-50": lambda: revealed(1000, 0.5),
+    }
 
 
 def positions(big: bool) -> dict[str, Callable[[], Position]]:
@@ -168,24 +219,34 @@ def positions(big: bool) -> dict[str, Callable[[], Position]]:
 
 
 #: Run in a fresh interpreter: it starts ``minesat analyze`` and reports on it as
-#: JSON, so that the peak memory measured (RUSAGE_CHILDREN) is that one process's.
+#: JSON, so that the peak memory and the CPU time measured (RUSAGE_CHILDREN) are that one
+#: process's. ``--cpu-clock``: the command's clock reads its CPU time (see the module).
 _MEASURE = """
 import json, resource, subprocess, sys, time
+clock = sys.argv[3] == "cpu"
+cli = ("import time; time.perf_counter = time.monotonic = time.process_time; " if clock else "")
+cli += "from minesat.cli import main; main()"
 start = time.perf_counter()
 try:
-    cli = "from minesat.cli import main; main()"
-    done = subprocess.run([sys.executable, "-c", cli, "analyze", "--json", *sys.argv[3:], sys.argv[1]],
+    done = subprocess.run([sys.executable, "-c", cli, "analyze", "--json", *sys.argv[4:], sys.argv[1]],
                           capture_output=True, text=True, timeout=float(sys.argv[2]))
 except subprocess.TimeoutExpired:
     print(json.dumps({"outcome": "timed out"}))
     sys.exit()
+wall = time.perf_counter() - start
+used = resource.getrusage(resource.RUSAGE_CHILDREN)
 line = done.stdout.strip().splitlines()[-1] if done.stdout.strip() else ""
 answer = json.loads(line) if line else {}
 proved = len(answer.get("safe", [])) + len(answer.get("mine", []))
 why = f" ({answer['why']})" if answer.get("why") else ""
 print(json.dumps({
-    "seconds": time.perf_counter() - start,
-    "peak_mb": resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024,
+    "seconds": wall,
+    "cpu": used.ru_utime + used.ru_stime,
+    "user": used.ru_utime,
+    "peak_mb": used.ru_maxrss / 1024,
+    "exit": done.returncode,
+    "exact": answer.get("exact"),
+    "proved": proved,
     "outcome": f"exit {done.returncode}, JSON line {len(line) / 1e6:.1f} MB, "
                f"exact {answer.get('exact')}, {proved} proved{why}",
     "error": done.stderr.strip().splitlines()[-1] if done.stderr.strip() else "",
@@ -193,13 +254,67 @@ print(json.dumps({
 """
 
 
-def measure(path: Path, timeout: float, options: list[str] | None = None) -> dict[str, object]:
-    """Wall seconds, peak MB and the outcome of one ``minesat analyze --json`` process."""
+def measure(
+    path: Path, timeout: float, options: list[str] | None = None, cpu_clock: bool = False
+) -> dict[str, Any]:
+    """Wall and CPU seconds, peak MB and the outcome of one ``minesat analyze --json`` process."""
+    clock = "cpu" if cpu_clock else "wall"
     done = subprocess.run(
-        [sys.executable, "-c", _MEASURE, str(path), str(timeout), *(options or [])],
+        [sys.executable, "-c", _MEASURE, str(path), str(timeout), clock, *(options or [])],
         capture_output=True, text=True,
     )
-    return json.loads(done.stdout)
+    found: dict[str, Any] = json.loads(done.stdout)
+    return found
+
+
+#: What ``--limits`` passes, and what the limited run must keep (issue 50: the answer within
+#: 12 s of the command's start, 650 MB).
+LIMITS = ["--time-limit", "10", "--max-memory", "600"]
+KEPT_SECONDS, KEPT_MB = 12.0, 650.0
+
+
+def run_limits(names: list[str], where: Path, timeout: float, cpu_clock: bool) -> None:
+    """The ``--limits`` table: each position with no limit, then with :data:`LIMITS`."""
+    made = limit_positions()
+    clock = "its CPU time (--cpu-clock)" if cpu_clock else "the wall clock"
+    print(f"minesat analyze --json, a fresh process each, the command's budgets read {clock}; "
+          f"limited: {' '.join(LIMITS)} (kept: <= {KEPT_SECONDS:g} s, <= {KEPT_MB:g} MB)")
+    print(f"{'position':<18} {'covered':>8} {'run':<8} {'wall s':>7} {'CPU s':>6} {'peak MB':>8} "
+          f"{'exit':>4} {'exact':>5} {'proved':>7}  kept")
+    for name in names:
+        position = made[name]()
+        path = where / f"{name}.txt"
+        write_position(position, path)
+        covered = sum(1 for s in position.cells if s == COVERED)
+        for run, options in (("none", []), ("limited", LIMITS)):
+            got = measure(path, timeout, options, cpu_clock)
+            if "seconds" not in got:
+                print(f"{name:<18} {covered:8d} {run:<8} {got['outcome']}", flush=True)
+                continue
+            kept = ""
+            if options:
+                fits = got["seconds"] <= KEPT_SECONDS and got["peak_mb"] <= KEPT_MB
+                kept = "yes" if fits else "NO"
+            print(f"{name:<18} {covered:8d} {run:<8} {got['seconds']:7.1f} {got['cpu']:6.1f} "
+                  f"{got['peak_mb']:8.0f} {got['exit']:4d} {got['exact']!s:>5} {got['proved']:7d}  {kept}",
+                  flush=True)
+
+
+def run_chains(where: Path, repeat: int) -> None:
+    """The ``--chains`` table: 16 chains of 248, 498 and 998 cells, user CPU less start-up."""
+    tiny = where / "tiny.txt"
+    tiny.write_text("# mines: 1\n1?\n??\n")
+    files = {"start-up": tiny}
+    for length in (248, 498, 998):
+        files[f"16x{length}"] = where / f"chains-16-{length}.txt"
+        write_position(chains(16, length), files[f"16x{length}"])
+    least = {name: min(measure(path, 600.0)["user"] for _ in range(repeat)) for name, path in files.items()}
+    base = least.pop("start-up")
+    first = least["16x248"] - base
+    print(f"user CPU of minesat analyze --json, the least of {repeat} runs, "
+          f"start-up ({base:.2f} s) taken off")
+    for name, user in least.items():
+        print(f"{name:<8} {user - base:6.2f} s  {(user - base) / first:5.2f}x 16x248")
 
 
 def main() -> None:
@@ -210,20 +325,34 @@ def main() -> None:
     parser.add_argument("--timeout", type=float, default=120.0)
     parser.add_argument("--time-limit", type=float, help="passed on to minesat analyze")
     parser.add_argument("--max-memory", type=int, help="passed on to minesat analyze (MB)")
+    parser.add_argument("--limits", action="store_true",
+                        help="issue 50's table: no limit, then 10 s and 600 MB")
+    parser.add_argument("--cpu-clock", action="store_true",
+                        help="with --limits: the command's clock reads CPU time")
+    parser.add_argument("--chains", action="store_true",
+                        help="issue 50's growth on 16 chains of 248-998 cells")
+    parser.add_argument("--repeat", type=int, default=3, help="with --chains: runs of each file")
     args = parser.parse_args()
-    options: list[str] = []
-    if args.time_limit is not None:
-        options += ["--time-limit", str(args.time_limit)]
-        allowed = 1.1 * args.time_limit + 1
-        print(f"--time-limit {args.time_limit:g}: SPEC 19 allows {allowed:.1f} s from the file read")
-    if args.max_memory is not None:
-        options += ["--max-memory", str(args.max_memory)]
-        print(f"--max-memory {args.max_memory}: SPEC 19 allows {1.1 * args.max_memory + 50:.0f} MB")
-    made = positions(args.big)
-    names = [args.only] if args.only else list(made)
     with tempfile.TemporaryDirectory() as tmp:
         where = args.keep or Path(tmp)
         where.mkdir(parents=True, exist_ok=True)
+        if args.chains:
+            run_chains(where, args.repeat)
+            return
+        if args.limits:
+            names = [args.only] if args.only else list(limit_positions())
+            run_limits(names, where, args.timeout, args.cpu_clock)
+            return
+        options: list[str] = []
+        if args.time_limit is not None:
+            options += ["--time-limit", str(args.time_limit)]
+            allowed = 1.1 * args.time_limit + 1
+            print(f"--time-limit {args.time_limit:g}: SPEC 19 allows {allowed:.1f} s from the file read")
+        if args.max_memory is not None:
+            options += ["--max-memory", str(args.max_memory)]
+            print(f"--max-memory {args.max_memory}: SPEC 19 allows {1.1 * args.max_memory + 50:.0f} MB")
+        made = positions(args.big)
+        names = [args.only] if args.only else list(made)
         print(f"{'position':<18} {'size':>9} {'covered':>8} {'seconds':>8} {'peak MB':>8}  outcome")
         for name in names:
             position = made[name]()
