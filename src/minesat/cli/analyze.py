@@ -222,8 +222,10 @@ def analyze(
     # road (within 1e-9) where they would cost more than the board's size allows.
     analyzer = Analyzer(exact_work_per_cell=LINEAR_WORK_PER_CELL)
     status = 0
-    for path in files:
-        began = time.perf_counter()  # the time limit counts from the file read to the answer written
+    for k, path in enumerate(files):
+        # The time limit counts from the command's start to the first answer (start-up included),
+        # then from each further file's read to its answer.
+        began = command_began() if k == 0 else time.perf_counter()
         try:
             position = read_board(path, format, "position", "analyze")
             assert isinstance(position, Position)
@@ -362,3 +364,23 @@ def _rounded_up(seconds: float) -> float:
     """
     scale = 10.0 ** (1 - math.floor(math.log10(seconds)))
     return math.ceil(round(seconds * scale, 6)) / scale
+
+
+def command_began() -> float:
+    """When the command started, on ``time.perf_counter``'s scale: the process's start when the
+    process is this command (``minesat analyze ...``; Linux reads it from ``/proc``), else now
+    (the command called within a longer-lived process, as the tests call it). The interpreter's
+    start-up and the imports before the command runs count against its time limit as the rest
+    of its work does.
+    """
+    now = time.perf_counter()
+    if sys.argv[1:2] != ["analyze"]:
+        return now
+    try:
+        with open("/proc/self/stat", "rb") as stat, open("/proc/uptime", "rb") as uptime:
+            # The fields after the command's name (which may hold spaces): the 20th is the start.
+            started = int(stat.read().rsplit(b")", 1)[1].split()[19]) / os.sysconf("SC_CLK_TCK")
+            elapsed = float(uptime.read().split()[0]) - started
+    except (OSError, ValueError, IndexError):
+        return now
+    return now - min(max(elapsed, 0.0), 60.0)  # a clock that says more than a minute is not believed
