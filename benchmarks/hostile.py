@@ -250,6 +250,7 @@ print(json.dumps({
     "peak_mb": used.ru_maxrss / 1024,
     "exit": done.returncode,
     "exact": answer.get("exact"),
+    "why": answer.get("why", ""),
     "proved": proved,
     "outcome": f"exit {done.returncode}, JSON line {len(line) / 1e6:.1f} MB, "
                f"exact {answer.get('exact')}, {proved} proved{why}",
@@ -299,6 +300,7 @@ def run_limits(names: list[str], where: Path, timeout: float, cpu_clock: bool) -
             if options:  # under --cpu-clock the command's time is its CPU time, and is judged so
                 took = got["cpu"] if cpu_clock else got["seconds"]
                 kept = "yes" if took <= KEPT_SECONDS and got["peak_mb"] <= KEPT_MB else "NO"
+            kept += f" ({got['why']})" if got.get("why") else ""
             print(f"{name:<18} {covered:8d} {run:<8} {got['seconds']:7.1f} {got['cpu']:6.1f} "
                   f"{got['peak_mb']:8.0f} {got['exit']:4d} {got['exact']!s:>5} {got['proved']:7d}  {kept}",
                   flush=True)
