@@ -214,6 +214,8 @@ def test_a_hostile_board_keeps_its_time_on_a_fake_clock(
     assert clock.now - began <= engine.allowed_seconds(2.0)
     assert not cut.exact and cut.why == "past --time-limit 2 s"
     assert cut.consistent in (None, True)
+    # The stop is kept without its frames, which held the exact analysis's memory (issue 50).
+    assert cut.stop is not None and cut.stop.__traceback__ is None
     whole = estimate_position(position, position.mines, "x")
     assert (cut.safe, cut.mine) == (whole.safe, whole.mine)  # propagation was not cut
     exact = Analyzer().analyze(position)

@@ -653,6 +653,9 @@ def analyze_within(
     except (OverBudget, MemoryError) as err:
         stop: BaseException = err  # kept past the except block, for the answer's ``stop``
         why = fill(which_budget(stop, budget)[0], option_name)  # as analyze --json says it
+        # Without its traceback: the frames it holds hold the exact analysis's arrays and parts
+        # (hundreds of megabytes on a hostile board), which the estimates would be made beside.
+        _forget_frames(stop)
     analyzer.forget()
     gc.collect()
     give_back()
@@ -663,6 +666,16 @@ def analyze_within(
         beliefs = max(0.0, allowed_seconds(limit) - ANSWER_SECONDS_PER_CELL * cells * slowdown - 0.1)
     clock = Budget(time_limit=beliefs, max_memory=budget.max_memory).clock(began=began)
     return replace(estimate_position(position, total_of(position, mines), why, clock), stop=stop)
+
+
+def _forget_frames(err: BaseException) -> None:
+    """Drop the tracebacks of ``err`` and of the exceptions it was raised from or during."""
+    seen: set[int] = set()
+    at: BaseException | None = err
+    while at is not None and id(at) not in seen:
+        seen.add(id(at))
+        at.__traceback__ = None
+        at = at.__cause__ or at.__context__
 
 
 #: Said when the solver's share of the work budget ran out.
