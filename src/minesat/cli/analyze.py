@@ -225,13 +225,14 @@ def analyze(
     for k, path in enumerate(files):
         # The time limit counts from the command's start to the first answer (start-up included),
         # then from each further file's read to its answer.
-        began = command_began() if k == 0 else time.perf_counter()
+        read = time.perf_counter()
+        began = command_began() if k == 0 else read
         try:
             position = read_board(path, format, "position", "analyze")
             assert isinstance(position, Position)
             if (refusal := too_small(budget, position)) is not None:
                 raise InputError(refusal, path=str(path))
-            analysis = analyze_within(analyzer, position, mines, budget, began)
+            analysis = analyze_within(analyzer, position, mines, budget, began, read)
             if target is not None:
                 _explain(path, position, analysis, target, explain_cell or "", as_json)
                 continue
