@@ -50,7 +50,13 @@ from minesat.web import app as web_app
 from minesat.web.api import analyze_request
 from minesat.web.app import MAX_BODY, create_app
 from minesat.web.games import GameSession
+from minesat.web.guard import UPLOADS
 from test_replay_formats import rmv2, rmv_mouse
+
+#: What a request sends, said in its Content-Type (the server refuses a request that changes
+#: something without it): a file's bytes, or JSON.
+OCTETS = {"Content-Type": "application/octet-stream"}
+JSON_TYPE = {"Content-Type": "application/json"}
 
 #: A position whose perfect play takes minutes (6x6, 6 mines, one number): the cut-off's test.
 LONG_PERFECT = "1?????\n" + "??????\n" * 5
@@ -62,7 +68,7 @@ pytestmark = pytest.mark.filterwarnings("ignore:.*httpx")
 def client() -> Iterator[TestClient]:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        with TestClient(create_app(work_seconds=20.0)) as test_client:
+        with TestClient(create_app(work_seconds=20.0, allowed_hosts=["testserver"])) as test_client:
             yield test_client
 
 
@@ -155,7 +161,7 @@ def test_bad_json_is_400_and_a_body_over_1_mb_is_413(client: TestClient) -> None
     assert response.status_code == 400 and "not JSON" in response.json()["error"]
     huge = json.dumps({"board": "?" * MAX_BODY}).encode()
     for path in ("/api/analyze", "/api/perfect", "/api/replay", "/api/store", "/api/game"):
-        response = client.post(path, content=huge)
+        response = client.post(path, content=huge, headers=OCTETS if path in UPLOADS else JSON_TYPE)
         assert response.status_code == 413, path
         assert "1 MB" in response.json()["error"]
 
@@ -298,7 +304,7 @@ def test_the_search_for_dead_cells_keeps_its_deadline(monkeypatch: pytest.Monkey
 def test_a_games_hint_may_carry_the_marks(client: TestClient) -> None:
     gid = new_game(client, preset="expert", seed=5)["id"]
     client.post(f"/api/game/{gid}/auto", json={"moves": 40})
-    plain = client.post(f"/api/game/{gid}/hint").json()
+    plain = client.post(f"/api/game/{gid}/hint", json={}).json()
     marked = client.post(f"/api/game/{gid}/hint", json={"marks": True}).json()
     assert "marks" not in plain["analysis"]
     assert {k: v for k, v in marked["analysis"].items() if k != "marks"} == plain["analysis"]
@@ -338,7 +344,7 @@ def test_best_refuses_a_guess_on_a_huge_board_at_once_and_answers_a_proven_move(
 @pytest.mark.parametrize(("rows", "cols", "mines"), [(40, 40, 300), (100, 100, 2000)])
 def test_a_big_game_takes_moves_and_gives_hints(client: TestClient, rows: int, cols: int, mines: int) -> None:
     gid = new_game(client, rows=rows, cols=cols, mines=mines, seed=6)["id"]
-    response = client.post(f"/api/game/{gid}/hint")
+    response = client.post(f"/api/game/{gid}/hint", json={})
     assert response.status_code == 409  # nothing to analyse before the first click
     state = client.post(f"/api/game/{gid}/move", json={"move": "T20"}).json()
     assert state["status"] == "playing" and state["last"]["verdict"] == "first"
@@ -428,20 +434,21 @@ def test_the_messages_the_page_shows_are_written_for_the_page(client: TestClient
     assert body["error"] == ("perfect play lists at most 4 000 000 layouts, and this position has at least "
                              "7.4e20701: try it with fewer cells covered")
     # A file that is no database: what to drop instead, not which path to give.
-    body = client.post("/api/store?name=junk.sqlite", content=b"not a database" * 100).json()
+    body = client.post("/api/store?name=junk.sqlite", content=b"not a database" * 100, headers=OCTETS).json()
     assert body["error"] == ("junk.sqlite: not usable as a game database (file is not a database): drop a "
                              "database that minesat simulate --db wrote")
     # The viewer inside the page has no address to put ?step=N in.
     gid = new_game(client, preset="beginner", seed=3)["id"]
     client.post(f"/api/game/{gid}/auto", json={"moves": 1000})
-    page = client.post(f"/api/game/{gid}/review").json()["page"]
+    page = client.post(f"/api/game/{gid}/review", json={}).json()["page"]
     assert "game-data" in page and "to start at step N" not in page
 
 
 def test_a_long_perfect_search_is_cut_at_the_time_limit_while_analyses_go_on() -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        app = create_app(work_seconds=3.0, workers=2, perfect_workers=1, max_states=10**9)
+        app = create_app(work_seconds=3.0, workers=2, perfect_workers=1, max_states=10**9,
+                         allowed_hosts=["testserver"])
         with TestClient(app) as client:
             answers: dict[str, tuple[int, dict]] = {}
 
@@ -477,15 +484,15 @@ def test_a_game_keeps_its_mines_until_it_ends_then_reviews_it(client: TestClient
     game = new_game(client, preset="beginner", seed=5, first_click="opening")
     assert game["status"] == "playing" and game["rows"] == 9 and "mine_cells" not in game
     gid = game["id"]
-    assert client.post(f"/api/game/{gid}/hint").status_code == 409  # nothing to analyse yet
+    assert client.post(f"/api/game/{gid}/hint", json={}).status_code == 409  # nothing to analyse yet
     state = client.post(f"/api/game/{gid}/move", json={"move": "E5"}).json()
     assert state["last"]["verdict"] == "first" and "mine_cells" not in state
-    assert client.post(f"/api/game/{gid}/review").status_code == 409
+    assert client.post(f"/api/game/{gid}/review", json={}).status_code == 409
     # Play on with the hints until the game ends: each hint's move is the player's.
     for _ in range(200):
         if state["status"] != "playing":
             break
-        hint = client.post(f"/api/game/{gid}/hint").json()
+        hint = client.post(f"/api/game/{gid}/hint", json={}).json()
         assert set(hint) == {"analysis", "best"}
         move = hint["best"]["move"].rstrip("*")
         if hint["best"]["reason"] == "proven mine":
@@ -495,7 +502,7 @@ def test_a_game_keeps_its_mines_until_it_ends_then_reviews_it(client: TestClient
     assert state["status"] in ("won", "lost")
     assert len(state["mine_cells"]) == 10
     assert client.get(f"/api/game/{gid}").json()["status"] == state["status"]
-    review = client.post(f"/api/game/{gid}/review").json()
+    review = client.post(f"/api/game/{gid}/review", json={}).json()
     assert dict(review["summary"])["Result"].startswith(state["status"])
     assert "game-data" in review["page"] and review["moves"][0]["verdict"] == "first"
     assert client.post(f"/api/game/{gid}/move", json={"move": "A1"}).status_code == 409
@@ -546,12 +553,25 @@ def test_moves_the_rules_refuse_and_unknown_games(client: TestClient) -> None:
     assert client.post("/api/game/nope/move", json={"move": "A1"}).status_code == 404
 
 
-def test_games_are_bounded_in_number() -> None:
+def test_each_client_holds_a_bounded_number_of_games_and_memory_fewer_with_none_lost() -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        with TestClient(create_app(max_games=3)) as client:
-            ids = [new_game(client, preset="beginner")["id"] for _ in range(5)]
-            assert [client.get(f"/api/game/{i}").status_code for i in ids] == [404, 404, 200, 200, 200]
+        app = create_app(client_games=3, live_games=2, allowed_hosts=["testserver"])
+        with TestClient(app) as client, TestClient(app) as other:
+            moved = new_game(client, preset="beginner")["id"]
+            client.post(f"/api/game/{moved}/move", json={"move": "A1*"})
+            ids = [new_game(client, preset="beginner")["id"] for _ in range(4)]
+            # At its bound a client's own games never moved in go first; the one it moved in stays.
+            statuses = [client.get(f"/api/game/{i}").status_code for i in [moved, *ids]]
+            assert statuses == [200, 404, 404, 200, 200]
+            for gid in ids[2:]:
+                client.post(f"/api/game/{gid}/move", json={"move": "A1*"})
+            refused = client.post("/api/game", json={"preset": "beginner"})
+            assert refused.status_code == 429 and "\n" not in refused.json()["error"], refused.text
+            # Another client's games drop none of them; memory holds two, the store all.
+            theirs = [new_game(other, preset="beginner")["id"] for _ in range(5)]
+            assert all(len(client.get(f"/api/game/{i}").json()["log"]) == 1 for i in [moved, *ids[2:]])
+            assert [other.get(f"/api/game/{i}").status_code for i in theirs] == [404, 404, 200, 200, 200]
 
 
 def test_every_static_file_is_served_by_name_and_nothing_else(client: TestClient) -> None:
@@ -610,7 +630,7 @@ def test_a_drawn_seed_comes_with_the_end_of_its_game_as_a_string_and_replays_it(
     gid = drawn["id"]
     states = [client.post(f"/api/game/{gid}/move", json={"move": "H8"}).json()]
     states.append(client.get(f"/api/game/{gid}").json())
-    states.append(client.post(f"/api/game/{gid}/hint").json())
+    states.append(client.post(f"/api/game/{gid}/hint", json={}).json())
     states.append(client.post(f"/api/game/{gid}/auto", json={"moves": 3}).json())
     assert all(str(state.get("seed")) == "None" for state in states), states
     ended = client.post(f"/api/game/{gid}/auto", json={"moves": 1000}).json()
@@ -667,7 +687,7 @@ def test_a_no_guess_board_that_cannot_be_made_is_refused_with_its_reason(client:
 def test_a_no_guess_board_past_the_time_limit_is_503_and_shows_its_progress_meanwhile() -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        with TestClient(create_app(work_seconds=4.0)) as client:
+        with TestClient(create_app(work_seconds=4.0, allowed_hosts=["testserver"])) as client:
             gid = new_game(client, rows=100, cols=100, mines=3500, no_guess=True, seed=1)["id"]
             answer: dict[str, object] = {}
 
@@ -723,7 +743,7 @@ def test_flags_before_the_first_click_are_kept_and_the_end_says_how_it_went(clie
 
 def test_a_new_game_may_come_with_its_moves(client: TestClient) -> None:
     gid = new_game(client, preset="beginner", seed=9)["id"]
-    moves = [client.post(f"/api/game/{gid}/auto").json()["last"]["move"] for _ in range(6)]
+    moves = [client.post(f"/api/game/{gid}/auto", json={}).json()["last"]["move"] for _ in range(6)]
     played = client.get(f"/api/game/{gid}").json()
     again = new_game(client, preset="beginner", seed="9", moves=moves)
     assert again["cells"] == played["cells"] and again["moves"] == 6 and again["last"]["move"] == moves[-1]
@@ -744,7 +764,7 @@ TWINS = (
 
 def public(answer: dict) -> dict:
     """An answer without what may differ between two games of one public position: ids and times."""
-    return {k: v for k, v in answer.items() if k not in ("id", "elapsed", "seconds")}
+    return {k: v for k, v in answer.items() if k not in ("id", "elapsed", "seconds", "copy_of")}
 
 
 def play_twin(client: TestClient, monkeypatch: pytest.MonkeyPatch, layout: Layout) -> list[dict]:
@@ -813,7 +833,7 @@ def test_a_move_asked_with_its_hint_answers_the_hint_of_the_position_it_leads_to
     first = client.post(f"/api/game/{gid}/move", json={"move": "H15"}).json()
     assert "hint" not in first  # not asked for
     answer = client.post(f"/api/game/{gid}/move", json={"move": "A1*", "hint": True}).json()
-    alone = client.post(f"/api/game/{gid}/hint").json()
+    alone = client.post(f"/api/game/{gid}/hint", json={}).json()
     assert answer["hint"] == alone and answer["moves"] == 2
     marked = client.post(f"/api/game/{gid}/move", json={"move": "A1-", "hint": True, "marks": True}).json()
     marks = marked["hint"]["analysis"]["marks"]
@@ -865,16 +885,16 @@ def test_a_first_click_loss_has_no_speed_and_says_its_3bv_solved_of_the_total(cl
     gid = new_game(client, preset="beginner", first_click="any", seed=6)["id"]
     lost = client.post(f"/api/game/{gid}/move", json={"move": "A1"}).json()
     assert lost["status"] == "lost" and lost["seconds"] == 0 and lost["bbbv_done"] == 0
-    summary = dict(client.post(f"/api/game/{gid}/review").json()["summary"])
+    summary = dict(client.post(f"/api/game/{gid}/review", json={}).json()["summary"])
     assert summary["3BV"] == f"0/{lost['bbbv']}" and "3BV/s" not in summary
     assert summary["Time"] == "0 s: the game ended at its first uncover"
     won = new_game(client, rows=9, cols=9, mines=1, seed=3)["id"]
     client.post(f"/api/game/{won}/move", json={"move": "E5"})
-    summary = dict(client.post(f"/api/game/{won}/review").json()["summary"])
+    summary = dict(client.post(f"/api/game/{won}/review", json={}).json()["summary"])
     assert summary["3BV"] == "1" and "3BV/s" not in summary  # won at its first uncover: no time either
     played = new_game(client, preset="beginner", seed=8)["id"]
     ended = client.post(f"/api/game/{played}/auto", json={"moves": 1000}).json()
-    summary = dict(client.post(f"/api/game/{played}/review").json()["summary"])
+    summary = dict(client.post(f"/api/game/{played}/review", json={}).json()["summary"])
     total = ended["bbbv"] if ended["status"] == "won" else f"{ended['bbbv_done']}/{ended['bbbv']}"
     assert summary["3BV"] == str(total) and summary["Time"] == f"{ended['seconds']:.2f} s"
     assert ended["seconds"] == 0 or float(summary["3BV/s"]) == pytest.approx(
@@ -902,7 +922,7 @@ def test_a_fork_plays_on_apart_from_the_game_it_copies_keeping_its_secret(client
     game = new_game(client, preset="beginner")  # a seed the server draws: the game's secret
     gid = game["id"]
     played = client.post(f"/api/game/{gid}/move", json={"move": "E5"}).json()
-    response = client.post(f"/api/game/{gid}/fork")
+    response = client.post(f"/api/game/{gid}/fork", json={})
     assert response.status_code == 200
     fork = response.json()
     assert fork["id"] != gid and public(fork) == public(client.get(f"/api/game/{gid}").json())
@@ -913,8 +933,8 @@ def test_a_fork_plays_on_apart_from_the_game_it_copies_keeping_its_secret(client
     assert client.get(f"/api/game/{gid}").json()["moves"] == 1
     original = client.post(f"/api/game/{gid}/auto", json={"moves": 1000}).json()
     assert original["mine_cells"] == ended["mine_cells"] and original["seed"] == ended["seed"] is not None
-    assert client.post(f"/api/game/{gid}/fork").status_code == 409  # over: nothing to play on
-    assert client.post("/api/game/nosuchgame/fork").status_code == 404
+    assert client.post(f"/api/game/{gid}/fork", json={}).status_code == 409  # over: nothing to play on
+    assert client.post("/api/game/nosuchgame/fork", json={}).status_code == 404
 
 
 # --- the automatic player --------------------------------------------------------------------
@@ -951,9 +971,9 @@ def test_autoplay_makes_the_players_moves_one_by_one_with_their_reasons(
             assert step["because"] or step["uses_total"], step
             assert step["text"].startswith(f"{step['move']}: {step['reason']} because of ")
             assert step["verdict"] == ("safe" if step["reason"] == "proven safe" else "mine")
-    review = client.post(f"/api/game/{gid}/review").json()
+    review = client.post(f"/api/game/{gid}/review", json={}).json()
     assert dict(review["summary"])["Result"].startswith(state["status"])
-    assert client.post(f"/api/game/{gid}/auto").status_code == 409
+    assert client.post(f"/api/game/{gid}/auto", json={}).status_code == 409
 
 
 def test_autoplay_in_batches_plays_the_same_game(
@@ -972,7 +992,7 @@ def check_autoplay_in_batches(
     batch = new_game(client, preset=preset, seed=21)["id"]
     singles = []
     while True:
-        state = client.post(f"/api/game/{one}/auto").json()
+        state = client.post(f"/api/game/{one}/auto", json={}).json()
         singles += [s["move"] for s in state["auto"]]
         if state["stopped"]:
             break
@@ -991,12 +1011,12 @@ def test_the_player_takes_over_and_hands_back_at_any_move(client: TestClient) ->
     client.post(f"/api/game/{gid}/auto", json={"moves": 3})
     # A wrong flag of the player's own: the automatic player takes it off before anything else.
     state = client.get(f"/api/game/{gid}").json()
-    hint = client.post(f"/api/game/{gid}/hint").json()["analysis"]
+    hint = client.post(f"/api/game/{gid}/hint", json={}).json()["analysis"]
     safe = [f"{chr(65 + r)}{c + 1}" for r, c in hint["safe"]]
     unknown = [f"{chr(65 + r)}{c + 1}" for r, c in hint["unknown"]]
     target = (safe or unknown)[0]
     client.post(f"/api/game/{gid}/move", json={"move": f"{target}*"})
-    step = client.post(f"/api/game/{gid}/auto").json()["auto"][0]
+    step = client.post(f"/api/game/{gid}/auto", json={}).json()["auto"][0]
     assert step["move"] == f"{target}-" and step["reason"] == "unflag"
     assert "do not prove a mine" in step["text"]
     # The player's own moves go on at any time, and the automatic player goes on from there.
@@ -1027,7 +1047,7 @@ def test_autoplay_errors(client: TestClient, body: object, says: str) -> None:
     gid = new_game(client, preset="beginner")["id"]
     response = client.post(f"/api/game/{gid}/auto", json=body)
     assert response.status_code == 400 and says in response.json()["error"], response.json()
-    assert client.post("/api/game/nope/auto").status_code == 404
+    assert client.post("/api/game/nope/auto", json={}).status_code == 404
 
 
 # --- replays and stored games ----------------------------------------------------------------
@@ -1038,7 +1058,7 @@ def test_a_replay_is_reviewed_as_replay_does(client: TestClient, tmp_path: Path)
     path = tmp_path / "tiny.rmv"
     path.write_bytes(data)
     line = json.loads(CliRunner().invoke(cli, ["replay", "--json", str(path)]).stdout)
-    response = client.post("/api/replay?name=tiny.rmv", content=data)
+    response = client.post("/api/replay?name=tiny.rmv", content=data, headers=OCTETS)
     assert response.status_code == 200
     body = response.json()
     assert body["review"] == {k: v for k, v in line.items() if k != "file"}
@@ -1057,7 +1077,7 @@ def sample_36x60() -> bytes:
 
 def test_the_36x60_sample_shows_its_moves_at_once_and_its_review_follows(client: TestClient) -> None:
     data = sample_36x60()
-    response = client.post("/api/replay?name=metasweeper-36x60.evf", content=data)
+    response = client.post("/api/replay?name=metasweeper-36x60.evf", content=data, headers=OCTETS)
     assert response.status_code == 200
     first = response.json()
     assert first["done"] is False and first["moves"] == 1298  # the moves first, the review after
@@ -1084,8 +1104,9 @@ def test_a_replay_review_past_its_time_says_which_command_does_it() -> None:
     data = sample_36x60()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        with TestClient(create_app(replay_seconds=1.0, replay_wait=0.0)) as client:
-            first = client.post("/api/replay?name=metasweeper-36x60.evf", content=data).json()
+        app = create_app(replay_seconds=1.0, replay_wait=0.0, allowed_hosts=["testserver"])
+        with TestClient(app) as client:
+            first = client.post("/api/replay?name=metasweeper-36x60.evf", content=data, headers=OCTETS).json()
             assert first["done"] is False
             while (state := client.get(f"/api/replay/{first['job']}")).status_code == 200:
                 assert state.json()["done"] is False
@@ -1102,7 +1123,7 @@ def test_a_replay_review_past_its_time_says_which_command_does_it() -> None:
 def test_a_file_over_1_mb_is_refused_saying_so(client: TestClient) -> None:
     huge = b"x" * (MAX_BODY + 1)
     for path in ("/api/replay?name=big.evf", "/api/store?name=big.sqlite"):
-        response = client.post(path, content=huge)
+        response = client.post(path, content=huge, headers=OCTETS)
         assert response.status_code == 413
         error = response.json()["error"]
         assert error.startswith("the file is over 1 MB (1048576 bytes), the most the page takes")
@@ -1110,9 +1131,9 @@ def test_a_file_over_1_mb_is_refused_saying_so(client: TestClient) -> None:
 
 
 def test_a_replay_that_cannot_be_read_is_400(client: TestClient) -> None:
-    response = client.post("/api/replay?name=bad.rmv", content=b"*rmv\x00\x07")
+    response = client.post("/api/replay?name=bad.rmv", content=b"*rmv\x00\x07", headers=OCTETS)
     assert response.status_code == 400 and "bad.rmv:byte 4" in response.json()["error"]
-    response = client.post("/api/replay?name=game.xyz", content=b"data")
+    response = client.post("/api/replay?name=game.xyz", content=b"data", headers=OCTETS)
     assert response.status_code == 400 and "extension" in response.json()["error"]
 
 
@@ -1122,29 +1143,33 @@ def test_a_simulation_database_lists_its_games_and_shows_one(client: TestClient,
     with GameStore(path, config) as store:
         run(config, 40, workers=1, store=store)
     data = path.read_bytes()
-    listed = client.post("/api/store?name=run.sqlite", content=data).json()
+    listed = client.post("/api/store?name=run.sqlite", content=data, headers=OCTETS).json()
     assert listed["stored"] == 40 and len(listed["games"]) == 40 and listed["replayable"]
     lost = next(g for g in listed["games"] if not g["won"])
-    shown = client.post(f"/api/store?name=run.sqlite&game={lost['game']}", content=data).json()
+    shown = client.post(f"/api/store?name=run.sqlite&game={lost['game']}", content=data,
+                        headers=OCTETS).json()
     assert shown["won"] is False and "game-data" in shown["page"]
-    assert client.post("/api/store?name=run.sqlite&game=99", content=data).status_code == 404
-    assert client.post("/api/store?name=run.sqlite&game=x", content=data).status_code == 400
-    junk = client.post("/api/store?name=junk.sqlite", content=b"not a database" * 100)
+    assert client.post("/api/store?name=run.sqlite&game=99", content=data, headers=OCTETS).status_code == 404
+    assert client.post("/api/store?name=run.sqlite&game=x", content=data, headers=OCTETS).status_code == 400
+    junk = client.post("/api/store?name=junk.sqlite", content=b"not a database" * 100, headers=OCTETS)
     assert junk.status_code == 400 and "junk.sqlite" in junk.json()["error"]
     other = tmp_path / "other.sqlite"
     with sqlite3.connect(other) as db:
         db.execute("CREATE TABLE t (x)")
-    assert client.post("/api/store?name=other.sqlite", content=other.read_bytes()).status_code == 400
+    refused = client.post("/api/store?name=other.sqlite", content=other.read_bytes(), headers=OCTETS)
+    assert refused.status_code == 400
 
 
 # --- minesat serve ---------------------------------------------------------------------------
 
 
 def start_server(*args: str) -> tuple[subprocess.Popen[str], str]:
-    """``minesat serve --port 0``, and the URL it prints on stderr once it accepts connections."""
+    """``minesat serve --port 0``, and the URL it prints on stderr once it accepts connections. Its
+    games are kept in memory unless ``args`` give a ``--db`` (never the user's own store)."""
     env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parent.parent / "src")}
+    store = [] if "--db" in args else ["--db", ":memory:"]
     process = subprocess.Popen(
-        [sys.executable, "-c", "from minesat.cli import main; main()", "serve", "--port", "0", *args],
+        [sys.executable, "-c", "from minesat.cli import main; main()", "serve", "--port", "0", *store, *args],
         stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True, env=env,
     )
     assert process.stderr is not None

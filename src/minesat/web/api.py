@@ -16,9 +16,11 @@ Plain functions of plain data, so that a worker process can run them (see
 
 from __future__ import annotations
 
+import functools
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import replace
+from importlib import resources
 from typing import Any
 
 from minesat.analysis import Analysis, Analyzer, InconsistentPositionError
@@ -56,6 +58,7 @@ __all__ = [
     "best_move",
     "best_request",
     "explain_request",
+    "framed",
     "game_review_request",
     "grouped",
     "hint_request",
@@ -70,6 +73,7 @@ __all__ = [
     "store_request",
     "too_many_layouts",
     "unflagged_guess",
+    "viewer_sample",
 ]
 
 #: Board formats a request may name (``format``), as ``analyze --format`` takes them.
@@ -539,7 +543,7 @@ def game_review_request(
     result, *rest = review_summary(review)
     summary = [*about, result, *figures, *rest]
     page = render_viewer(title, summary, review_frames(review), layout, link_tip=False)
-    return {"summary": summary, "moves": [_reviewed(m) for m in review.moves], "page": page}
+    return {"summary": summary, "moves": [_reviewed(m) for m in review.moves], "page": framed(page)}
 
 
 def review_summary(review: GameReview) -> list[tuple[str, str]]:
@@ -581,7 +585,7 @@ def replay_request(data: bytes, name: str) -> dict[str, Any]:
     judged = len(result.review.moves)
     report({"stage": "page", "judged": judged, "moves": judged})
     return {"title": result.title(), "summary": result.summary(), "review": result.to_json(),
-            "page": viewer_page(result, link_tip=False)}
+            "page": framed(viewer_page(result, link_tip=False))}
 
 
 #: The summary rows that need every move judged: left out of the answer given at once.
@@ -608,7 +612,7 @@ def replay_events_request(data: bytes, name: str) -> dict[str, Any]:
     summary.append(("Guesses", "each move is being analysed"))
     page = render_viewer(result.title(), summary, frames, replay.layout, mouse_track(replay, played),
                          link_tip=False)
-    return {"title": result.title(), "summary": summary, "moves": len(played.moves), "page": page}
+    return {"title": result.title(), "summary": summary, "moves": len(played.moves), "page": framed(page)}
 
 
 def store_request(data: bytes, name: str, game: int | None) -> dict[str, Any]:
@@ -638,4 +642,32 @@ def store_request(data: bytes, name: str, game: int | None) -> dict[str, Any]:
         raise RequestError(400, f"{name}: {err}") from None
     label = config.label()
     page = game_page(replayed, label, link_tip=False)
-    return {"title": f"game {game} of {label}", "won": replayed.record.won, "page": page}
+    return {"title": f"game {game} of {label}", "won": replayed.record.won, "page": framed(page)}
+
+
+# --- the viewer inside the page ------------------------------------------------------------------
+
+
+@functools.cache
+def _bridge() -> str:
+    return resources.files("minesat.web").joinpath("static", "bridge.js").read_text(encoding="utf-8")
+
+
+def framed(page: str) -> str:
+    """A viewer page as the app's page shows it, in a sandboxed frame: with the script that tells
+    the page its height and step, and takes the step to show (``static/bridge.js``).
+
+    >>> framed("<body><p>hi</p></body>").count("<script>")
+    1
+    """
+    head, tail = page.rsplit("</body>", 1)
+    return f"{head}<script>{_bridge()}</script>\n</body>{tail}"
+
+
+def viewer_sample() -> str:
+    """A small viewer page, as every page the API answers is made: the app allows the inline
+    script and style they all share by their hashes (:func:`minesat.web.app.create_app`)."""
+    from minesat.viewer import game_frames, render_viewer
+
+    layout = Layout.from_rows(["* "])
+    return render_viewer("sample", {}, game_frames(layout, [Move.parse("A2")]), layout, link_tip=False)
