@@ -1199,3 +1199,55 @@ def test_on_a_phone_an_expert_board_has_tiles_a_finger_can_tap_and_a_tap_tints_n
     canvas = "document.querySelector('#p-board canvas')"
     tint = page.evaluate(f"getComputedStyle({canvas}).webkitTapHighlightColor")
     assert tint in ("rgba(0, 0, 0, 0)", "transparent"), tint
+
+
+# --- The page under its own Content-Security-Policy (issue 49) ------------------------------------
+
+
+def test_under_its_own_policy_the_page_plays_and_its_sandboxed_viewer_sizes_steps_and_plays(
+    browser: Any, url: str, tmp_path: Path
+) -> None:
+    """No bypass here: the page as the server sends it, its policy enforced (nothing inline runs
+    but the viewer's script and style, allowed by their hashes) and the viewer in a sandboxed frame
+    it reaches only by messages. Waits go through Playwright's locators, which the policy allows."""
+    context = browser.new_context(viewport={"width": 1400, "height": 900})
+    said: list[str] = []
+    try:
+        page = context.new_page()
+        page.on("console", lambda message: said.append(message.text))
+        page.on("pageerror", lambda err: said.append(str(err)))
+        page.goto(url + "#play")
+        page.select_option("#p-preset", "custom")
+        for field, value in (("#p-rows", "4"), ("#p-cols", "4"), ("#p-mines", "1"), ("#p-seed", "3")):
+            page.fill(field, value)
+        page.get_by_test_id("new-game").click()
+        expect(page.get_by_test_id("game-status")).to_have_text("ready")
+        click(page, "p-board", "B2")
+        expect(page.get_by_test_id("game-status")).to_have_text(re.compile("playing|won"))
+        page.get_by_test_id("autoplay").click()
+        expect(page.locator("#p-review")).to_be_visible(timeout=30_000)
+        assert page.get_attribute("#p-viewer", "sandbox") == "allow-scripts"
+        assert page.evaluate("document.getElementById('p-viewer').contentDocument") is None
+        viewer = page.frame_locator("#p-viewer")
+        expect(viewer.locator("h1")).to_contain_text("Your game")
+        for _ in range(100):  # the frame grows to its content, told by message
+            inside = viewer.locator("html").evaluate("e => e.scrollHeight")
+            if page.eval_on_selector("#p-viewer", "f => f.clientHeight") >= inside > 300:
+                break
+            page.wait_for_timeout(100)
+        else:
+            pytest.fail(f"the viewer's frame never grew to its content ({inside} px)")
+        viewer.locator("#first").click()
+        viewer.locator("#next").click()
+        expect(viewer.locator("#counter")).to_have_text(re.compile(r"^step 2 of"))
+        viewer.locator("#play").click()
+        expect(viewer.locator("#counter")).to_have_text(re.compile(r"^step 3 of"))
+        # Review: a replay in the other sandboxed frame.
+        path = tmp_path / "tiny.rmv"
+        path.write_bytes(rmv2(rmv_mouse(3, 0, 20, 5) + rmv_mouse(5, 10, 20, 5)))
+        page.get_by_test_id("tab-review").click()
+        page.set_input_files("#r-file", str(path))
+        expect(page.frame_locator("#r-viewer").locator("h1")).to_contain_text("tiny.rmv")
+    finally:
+        context.close()
+    assert not [text for text in said if "Content Security Policy" in text or "Error" in text], said
