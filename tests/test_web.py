@@ -1160,6 +1160,27 @@ def test_a_simulation_database_lists_its_games_and_shows_one(client: TestClient,
     assert refused.status_code == 400
 
 
+def test_an_uploaded_database_is_read_only_and_its_reading_bounded_in_time(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import minesat.store
+    from fakeclock import FakeClock
+    from minesat.web import api
+
+    config = RunConfig(rows=9, cols=9, mines=10, rule="opening", start=(3, 3), seed=0, strategy="safest")
+    path = tmp_path / "run.sqlite"
+    with GameStore(path, config) as store:
+        run(config, 40, workers=1, store=store)
+    data = path.read_bytes()
+    refused = pytest.raises(sqlite3.OperationalError, match="readonly")
+    with GameStore.from_bytes(data, "run.sqlite") as copy, refused:
+        copy._db.execute("DELETE FROM game")
+    # Each reading of the clock a second later: the listing stops at its 1 s, whatever the machine.
+    FakeClock(step=1.0).install(monkeypatch, minesat.store, api)
+    status, answer = api.answer(api.store_request, data, "run.sqlite", None, 1.0)
+    assert status == 422 and answer["error"].startswith("run.sqlite: reading it took more than 1 s"), answer
+
+
 # --- minesat serve ---------------------------------------------------------------------------
 
 

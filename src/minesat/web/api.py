@@ -50,6 +50,7 @@ __all__ = [
     "JUDGED_ROWS",
     "LISTED_GAMES",
     "MARKS_SECONDS",
+    "STORE_SECONDS",
     "Answer",
     "RequestError",
     "analyze_request",
@@ -615,12 +616,34 @@ def replay_events_request(data: bytes, name: str) -> dict[str, Any]:
     return {"title": result.title(), "summary": summary, "moves": len(played.moves), "page": framed(page)}
 
 
-def store_request(data: bytes, name: str, game: int | None) -> dict[str, Any]:
-    """``POST /api/store``: a simulation database's games (``game`` absent), or one game's viewer page."""
+#: Seconds the queries of an uploaded database may take in all (its worker's limit is longer).
+STORE_SECONDS = 10.0
+
+
+def store_request(data: bytes, name: str, game: int | None, seconds: float = STORE_SECONDS) -> dict[str, Any]:
+    """``POST /api/store``: a simulation database's games (``game`` absent), or one game's viewer page.
+
+    The file is read from a private copy in memory, read-only, its queries cut after ``seconds``.
+    """
+    import sqlite3
+
+    began = time.monotonic()
+    try:
+        return _stored(data, name, game, seconds)
+    except (sqlite3.OperationalError, RequestError) as err:
+        if time.monotonic() - began > seconds:  # interrupted, wherever it was
+            raise RequestError(422, f"{name}: reading it took more than {seconds:.0f} s: look at it with "
+                               "minesat report on your own machine") from None
+        if isinstance(err, RequestError):
+            raise
+        raise RequestError(400, f"{name}: not usable as a game database ({err})") from None
+
+
+def _stored(data: bytes, name: str, game: int | None, seconds: float) -> dict[str, Any]:
     from minesat.report.fatal import game_page, replay_stored_game
 
     try:
-        with GameStore.from_bytes(data, name) as store:
+        with GameStore.from_bytes(data, name, seconds) as store:
             config = store.config
             if game is None:
                 listed = []
