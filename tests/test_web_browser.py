@@ -366,6 +366,11 @@ def test_a_game_played_to_its_end_by_hints_is_reviewed(page: Any) -> None:
     viewer = page.frame_locator("#p-viewer")
     assert "Your game" in viewer.locator("h1").inner_text()
     assert "result" in viewer.locator(".summary").inner_text().lower()
+    # Played with hints: counted apart from the games played alone, and a win says so.
+    stats = page.inner_text("#p-stats tbody")
+    assert re.search(r"^6x6/7, hints\s+1\s", stats, re.M), stats
+    if page.get_by_test_id("game-status").inner_text() == "won":
+        assert page.inner_text("#p-end-head") == "Won (with hints)!"
 
 
 # --- Review ---------------------------------------------------------------------------------------
@@ -1199,6 +1204,29 @@ def test_on_a_phone_an_expert_board_has_tiles_a_finger_can_tap_and_a_tap_tints_n
     canvas = "document.querySelector('#p-board canvas')"
     tint = page.evaluate(f"getComputedStyle({canvas}).webkitTapHighlightColor")
     assert tint in ("rgba(0, 0, 0, 0)", "transparent"), tint
+
+
+def test_on_a_phone_the_expert_board_scrolls_in_its_box_and_the_games_state_stays_in_view(
+    pages: Pages,
+) -> None:
+    page = pages.open("#play", width=390, height=844, has_touch=True, is_mobile=True)
+    new_preset_game(page, "expert")
+    board = "document.getElementById('p-board')"
+    assert page.evaluate(f"{board}.scrollWidth > {board}.clientWidth")  # it scrolls inside its box
+    box = "(e => { const b = e.getBoundingClientRect(); return [b.top, b.bottom]; })"
+    top, bottom = page.evaluate(f"{box}({board})")
+    assert top >= 0 and bottom <= 844, (top, bottom)  # the whole board's box in view, with them:
+    # at the top of the page, and scrolled until the board's last rows alone are left in view.
+    for scrolled in (0, bottom - 60):
+        page.evaluate(f"scrollTo(0, {scrolled})")
+        for hook in ("[data-testid=game-status]", "#p-left", "[data-testid=new-game]"):
+            top, bottom = page.evaluate(f"{box}(document.querySelector({hook!r}))")
+            assert top >= 0 and bottom <= 844, (scrolled, hook, top, bottom)
+    page.evaluate("scrollTo(0, 100000)")  # the page's end: New game still in reach
+    top, bottom = page.evaluate(f"{box}(document.querySelector('[data-testid=new-game]'))")
+    assert top >= 0 and bottom <= 844, (top, bottom)
+    page.get_by_test_id("new-game").tap()  # the floating button deals a new game
+    page.wait_for_function(f"{board}.dataset.moves === '0'")
 
 
 # --- The page under its own Content-Security-Policy (issue 49) ------------------------------------
