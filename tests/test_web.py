@@ -574,6 +574,64 @@ def test_each_client_holds_a_bounded_number_of_games_and_memory_fewer_with_none_
             assert [other.get(f"/api/game/{i}").status_code for i in theirs] == [404, 404, 200, 200, 200]
 
 
+def test_the_store_is_bounded_dropping_games_never_moved_then_finished_never_one_in_progress() -> None:
+    from minesat.web.keeper import GameKeeper, TooMany
+
+    keeper = GameKeeper(None, stored=4)
+
+    def made(owner: str, moves: tuple[str, ...] = ()) -> GameSession:
+        game = GameSession(9, 9, 10, seed=len(keeper) + 1)
+        game.owner = owner
+        keeper.add(game)
+        for text in moves:
+            game.play(text)
+        keeper.save(game)
+        return game
+
+    playing = made("victim", ("A1*", "E5"))
+    finished = made("victim", ("E5",))
+    while not finished.over:
+        cells = finished.state()["cells"]
+        finished.play(cell_name(divmod(cells.index(-1), 9)))
+    keeper.save(finished)
+    ready = made("victim")
+    made("stranger", ("A1*",))
+    fresh = made("stranger")  # the bound: the victim's game never moved in goes first
+    assert ready.id not in keeper and playing.id in keeper and finished.id in keeper
+    made("stranger", ("A1*",))  # then the stranger's own game never moved in
+    assert fresh.id not in keeper and finished.id in keeper
+    made("stranger", ("A1*",))  # then the finished game
+    assert finished.id not in keeper and playing.id in keeper
+    with pytest.raises(TooMany, match="games in progress"):  # only games in progress left: refused
+        made("stranger")
+    assert playing.id in keeper and len(keeper) == 4
+
+
+def test_retention_drops_finished_games_after_30_days_and_unmoved_ones_after_a_day() -> None:
+    from minesat.web.keeper import FINISHED_DAYS, IDLE_DAYS, UNMOVED_DAYS, GameKeeper
+
+    now = [1.0e9]
+    keeper = GameKeeper(None, clock=lambda: now[0])
+    games = {}
+    for name, moves in (("ready", ()), ("playing", ("A1*",)), ("won", ("E5",))):
+        game = GameSession(9, 9, 1, seed=3, rule="opening")
+        game.owner = "someone"
+        keeper.add(game)
+        for text in moves:
+            game.play(text)
+        game.made_at = game.moved_at = now[0]
+        keeper.save(game)
+        games[name] = game.id
+    assert keeper.get(games["won"]).over
+    day = 86_400.0
+    now[0] += UNMOVED_DAYS * day + 1
+    assert keeper.purge() == 1 and games["ready"] not in keeper
+    now[0] += FINISHED_DAYS * day
+    assert keeper.purge() == 1 and games["won"] not in keeper and games["playing"] in keeper
+    now[0] += IDLE_DAYS * day
+    assert keeper.purge() == 1 and len(keeper) == 0
+
+
 def test_every_static_file_is_served_by_name_and_nothing_else(client: TestClient) -> None:
     from importlib import resources
 
