@@ -191,6 +191,8 @@ def test_a_part_past_the_state_budget_stops() -> None:
     with pytest.raises(PartTooLarge) as err:
         sample_layout(position, 6, seed=0, budget=Budget(max_states=10))
     assert isinstance(err.value, OverBudget) and err.value.what == "states" and err.value.limit == 10
+    with pytest.raises(PartTooLarge):
+        sample_layout(position, 6, seed=0, budget=Budget(max_states=0))
 
 
 def test_time_limit_stops(monkeypatch: pytest.MonkeyPatch) -> None:

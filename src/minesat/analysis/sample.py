@@ -96,8 +96,9 @@ def sample_layout(
     if total is None:
         raise InvalidValue("a draw needs the total number of mines", parameter="mines", value=mines)
     kept = _kept_clear(position, safe)
+    states = STATE_BUDGET if budget.max_states is None else budget.max_states
     with watching(budget.clock()):
-        return _Draw(position, total, kept, random.Random(seed), budget.max_states or STATE_BUDGET).layout()
+        return _Draw(position, total, kept, random.Random(seed), states).layout()
 
 
 def _kept_clear(position: Position, safe: Iterable[Cell]) -> set[Cell]:
