@@ -9,10 +9,11 @@ so nothing of the original's hidden layout passes to the copy.
 The draw is exact (integers only, from ``random.Random(seed)``) and never
 lists the layouts. It follows the counts the analysis makes, top down:
 
-1. The numbers become constraints (:class:`~minesat.analysis.constraints.Frontier`;
-   flags are not information, so they are read as covered cells), the local rules
-   decide what single numbers decide, and what they leave open falls apart into
-   independent *parts*, each counted by mine count
+1. The numbers become constraints, split into components
+   (:class:`~minesat.analysis.constraints.FrontierModel`; flags are not information,
+   so they are read as covered cells, and the cells kept clear leave every number);
+   the local rules decide what single numbers decide, and what they leave open
+   falls apart into independent *parts*, each counted by mine count
    (:meth:`~minesat.analysis.engine.Analyzer.parts_of`).
 2. The parts' mine counts are drawn together: a choice ``k_1 .. k_n`` weighs
    ``prod ways_i[k_i] * C(interior, left - sum k_i)``, the layouts that have it.
