@@ -20,6 +20,7 @@ import threading
 import time
 import urllib.request
 import warnings
+from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -37,7 +38,7 @@ with warnings.catch_warnings():  # Starlette 1.x suggests httpx2 over httpx: eit
 from typer.testing import CliRunner
 
 from minesat.analysis import analyze
-from minesat.board import Layout, Move, Position, cell_name, neighbours, parse_cell
+from minesat.board import Layout, Move, Position, cell_name, neighbours, parse_cell, without_flags
 from minesat.cli import app as cli
 from minesat.formats import format_layout, format_position
 from minesat.noguess import solve_by_proof
@@ -49,7 +50,7 @@ from minesat.verdict import Verdict
 from minesat.web import app as web_app
 from minesat.web.api import analyze_request
 from minesat.web.app import MAX_BODY, create_app
-from minesat.web.games import GameSession
+from minesat.web.games import AutoStep, GameSession
 from minesat.web.guard import UPLOADS
 from test_replay_formats import rmv2, rmv_mouse
 
@@ -978,7 +979,7 @@ def test_a_first_click_loss_has_no_speed_and_says_its_3bv_solved_of_the_total(cl
 
 def test_the_moves_of_a_game_in_play_name_the_automatic_player_not_a_strategy() -> None:
     from minesat.generate import generate_layout
-    from minesat.web.games import AutoStep, last_json, log_entry, step_json
+    from minesat.web.games import last_json, log_entry, step_json
 
     # A first click on a given layout is a guess; too many layouts for perfect play: it is compared
     # with the move the automatic player would make.
@@ -993,7 +994,7 @@ def test_the_moves_of_a_game_in_play_name_the_automatic_player_not_a_strategy() 
     assert all("the automatic player" in text and "best would" not in text for text in said), said
 
 
-def test_a_fork_plays_on_apart_from_the_game_it_copies_keeping_its_secret(client: TestClient) -> None:
+def test_a_fork_is_the_same_position_its_hidden_cells_drawn_afresh_played_apart(client: TestClient) -> None:
     game = new_game(client, preset="beginner")  # a seed the server draws: the game's secret
     gid = game["id"]
     played = client.post(f"/api/game/{gid}/move", json={"move": "E5"}).json()
@@ -1001,15 +1002,87 @@ def test_a_fork_plays_on_apart_from_the_game_it_copies_keeping_its_secret(client
     assert response.status_code == 200
     fork = response.json()
     assert fork["id"] != gid and public(fork) == public(client.get(f"/api/game/{gid}").json())
+    assert fork["copy_of"] == {"id": gid, "moves": 1} and fork["own"] is True
     assert fork["seed"] is None and "mine_cells" not in fork and len(fork["log"]) == played["moves"] == 1
-    # Played to the end apart: the copy's moves leave the original where it was; one board.
+    # Played to the end apart: the copy's moves leave the original where it was.
     ended = client.post(f"/api/game/{fork['id']}/auto", json={"moves": 1000}).json()
     assert ended["status"] in ("won", "lost") and ended["moves"] > 1
     assert client.get(f"/api/game/{gid}").json()["moves"] == 1
+    # Its mines were its own draw, from its own seed: they show every number the original showed.
+    mines = {parse_cell(name) for name in ended["mine_cells"]}
+    copy = Layout(9, 9, frozenset(mines))
+    for index, state in enumerate(played["cells"]):
+        cell = divmod(index, 9)
+        assert state < 0 or (cell not in mines and copy.count(cell) == state), cell_name(cell)
     original = client.post(f"/api/game/{gid}/auto", json={"moves": 1000}).json()
-    assert original["mine_cells"] == ended["mine_cells"] and original["seed"] == ended["seed"] is not None
+    assert original["seed"] != ended["seed"] is not None
     assert client.post(f"/api/game/{gid}/fork", json={}).status_code == 409  # over: nothing to play on
     assert client.post("/api/game/nosuchgame/fork", json={}).status_code == 404
+
+
+def test_a_fork_before_the_first_click_draws_its_own_board_a_no_guess_one_for_a_no_guess_game(
+    client: TestClient,
+) -> None:
+    game = new_game(client, preset="expert", no_guess=True)
+    before = client.post(f"/api/game/{game['id']}/fork", json={}).json()
+    assert before["no_guess"] is True and before["seed"] is None and before["copy_of"]["moves"] == 0
+    first = [client.post(f"/api/game/{g}/move", json={"move": "H15"}).json()
+             for g in (game["id"], before["id"])]
+    assert all(state["made"] and state["status"] == "playing" for state in first)
+    assert first[0]["cells"] != first[1]["cells"]  # two draws (one in 2^63 the same)
+    # After it, a copy is drawn from what the game shows: no longer promised to need no guess.
+    after = client.post(f"/api/game/{game['id']}/fork", json={}).json()
+    assert after["no_guess"] is False and after["cells"] == first[0]["cells"] and "made" not in after
+
+
+def test_forks_draw_every_layout_the_position_allows_alike_ignoring_its_flags() -> None:
+    """2 000 copies of one small game in progress, drawn as the fork route draws them: each of the
+    8 layouts its numbers, its total and its first-click rule allow about as often (a chi-square
+    test that does not reject, p > 0.01); a flag, right or wrong, changes nothing."""
+    from minesat.generate import kept_clear
+    from minesat.web.api import fork_request
+    from test_sample import chi2_sf
+
+    game = GameSession(5, 6, 4, rule="opening", seed=14)
+    game.play("C3")
+    game.play("A6*")  # a flag is the player's guess, not information
+    position = game.position_at()
+    assert position is not None
+    clear = sorted(kept_clear(5, 6, start=(2, 2), rule="opening"))
+    allowed = {frozenset(m) for m in whole_layouts(without_flags(position), 4) if not set(m) & set(clear)}
+    assert len(allowed) == 8
+    drawn = Counter(frozenset(map(tuple, fork_request(position, 4, seed, clear)["mines"]))
+                    for seed in range(2000))
+    assert set(drawn) == allowed
+    expected = 2000 / len(allowed)
+    statistic = sum((n - expected) ** 2 / expected for n in drawn.values())
+    assert chi2_sf(statistic, len(allowed) - 1) > 0.01, drawn
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_a_fork_of_an_expert_game_never_holds_its_layout(seed: int) -> None:
+    """100 copies of an expert game in progress (what the fork route draws and keeps): none holds the
+    game's own layout, each shows its numbers."""
+    from minesat.generate import kept_clear
+    from minesat.web.api import fork_request
+
+    game = GameSession(16, 30, 99, rule="opening", seed=seed)
+    game.play("H15")
+    while game.reviewer is not None and not game.over and len(game.log) < 40:
+        step = game.auto_step()
+        if not isinstance(step, AutoStep) or step.verdict is Verdict.GUESS:
+            break
+        game.auto_play(step)
+    position = game.position_at()
+    assert position is not None and game.reviewer is not None
+    own = game.reviewer.game.layout
+    clear = sorted(kept_clear(16, 30, start=(7, 14), rule="opening"))
+    same = 0
+    for draw in range(100):
+        layout = Layout(16, 30, frozenset(map(tuple, fork_request(position, 99, draw, clear)["mines"])))
+        twin = game.fork(layout, draw)  # refuses a layout that does not show the game's numbers
+        same += twin.reviewer is not None and twin.reviewer.game.layout == own
+    assert same == 0
 
 
 # --- the automatic player --------------------------------------------------------------------

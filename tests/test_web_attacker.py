@@ -79,6 +79,38 @@ def one_line(answer: httpx.Response) -> str:
     return error
 
 
+# --- a fork ------------------------------------------------------------------------------------------
+
+
+def test_losing_in_a_fork_wins_the_original_for_no_one(server: Server) -> None:
+    """The attack of issue 49: copy a game in progress, lose the copy to see its mines, then win the
+    original by uncovering every other cell. The copy's mines are its own draw: 0 of 3 expert games
+    won that way (each copy's layout shows the original's numbers, and differs from its layout)."""
+    won = attacked = 0
+    with server.client() as player:
+        for seed in range(3):
+            gid = new_game(player, preset="expert", seed=str(seed))["id"]
+            move(player, gid, "H15")
+            state = player.post(f"/api/game/{gid}/auto", json={"moves": 60, "guesses": False}).json()
+            if state["status"] != "playing":
+                continue
+            copy = player.post(f"/api/game/{gid}/fork", json={}).json()
+            attacked += 1
+            ended = player.post(f"/api/game/{copy['id']}/auto", json={"moves": 1000}).json()
+            assert ended["status"] in ("won", "lost") and ended["seed"] is not None
+            theirs = set(ended["mine_cells"])
+            cells = player.get(f"/api/game/{gid}").json()["cells"]
+            for index, shown in enumerate(cells):
+                name = f"{chr(ord('A') + index // 30)}{index % 30 + 1}"
+                if shown == -1 and name not in theirs:
+                    answer = move(player, gid, name).json()
+                    if answer["status"] != "playing":
+                        won += answer["status"] == "won"
+                        assert set(answer["mine_cells"]) != theirs
+                        break
+    assert attacked == 3 and won == 0
+
+
 # --- another player ----------------------------------------------------------------------------------
 
 

@@ -1142,7 +1142,9 @@ def test_a_share_link_reopens_the_game_in_progress_with_its_log_and_clock(pages:
     # and a reload goes on in the copy (no copy of the copy).
     gid = page.evaluate("document.getElementById('p-board').dataset.game")
     copy = fresh.evaluate("document.getElementById('p-board').dataset.game")
-    assert copy != gid and "copy of the link's game" in fresh.inner_text("#p-last")
+    said = fresh.inner_text("#p-last")
+    assert copy != gid and "copy of the link's game" in said and "what is hidden drawn afresh" in said, said
+    assert "no guess" not in said
     covered = fresh.evaluate("document.getElementById('p-board').board.states.indexOf(-1)")
     play(fresh, cell_name(divmod(covered, 9)), "right")
     fresh.wait_for_function("document.getElementById('p-board').dataset.moves === '2'")
@@ -1151,6 +1153,24 @@ def test_a_share_link_reopens_the_game_in_progress_with_its_log_and_clock(pages:
     fresh.reload()
     fresh.wait_for_function("document.getElementById('p-board').dataset.moves === '2'")
     assert fresh.evaluate("document.getElementById('p-board').dataset.game") == copy
+    # A copy's own link reopens it by its id alone: no seed, no moves to make it again from.
+    again = share(fresh)
+    assert f"g={copy}" in again and not re.search(r"[?&](s|ds|mv)=", again), again
+
+
+def test_a_copy_of_a_no_guess_game_says_it_is_no_longer_promised_to_need_no_guess(pages: Pages) -> None:
+    page = pages.open("#play")
+    page.get_by_test_id("tab-play").click()
+    page.select_option("#p-preset", "beginner")
+    page.check("#p-noguess")
+    page.get_by_test_id("new-game").click()
+    page.wait_for_function("document.getElementById('p-board').dataset.status === 'playing'")
+    play(page, "E5")
+    link = share(page)
+    fresh = pages.open(link.removeprefix(pages.url))
+    fresh.wait_for_function("document.getElementById('p-board').dataset.moves === '1'")
+    said = fresh.inner_text("#p-last")
+    assert "copy of the link's game" in said and "no longer promised to need no guess" in said, said
 
 
 def test_back_after_a_quick_change_of_tab_shows_the_game_as_it_is(page: Any) -> None:

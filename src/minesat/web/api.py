@@ -59,6 +59,7 @@ __all__ = [
     "best_move",
     "best_request",
     "explain_request",
+    "fork_request",
     "framed",
     "game_review_request",
     "grouped",
@@ -447,6 +448,32 @@ def no_guess_request(
     seconds = round(time.monotonic() - began, 3)
     made = {"method": board.method.value, "tries": board.tries, "seconds": seconds}
     return {"mines": sorted(board.layout.mines), "made": made}
+
+
+def fork_request(
+    position: Position, mines: int, seed: int, safe: Sequence[Cell], seconds: float | None = None
+) -> dict[str, Any]:
+    """The hidden layout of a copy of a game in progress (``POST /api/game/ID/fork``): drawn
+    uniformly from every layout of ``mines`` mines that shows ``position``'s numbers and leaves
+    the ``safe`` cells (what the first-click rule kept clear) unmined, the player's flags read as
+    nothing, from ``seed`` (:func:`~minesat.analysis.sample.sample_layout`): ``{"mines": [[r, c],
+    ...]}``. Nothing of the game's own layout goes in: the copy tells nothing of it. 503 past
+    ``seconds``, or when a part of the position is too large to count.
+
+    >>> position = Position.from_rows(["1?", "??"])
+    >>> fork_request(position, 1, 3, [])["mines"] in ([[0, 1]], [[1, 0]], [[1, 1]])
+    True
+    """
+    from minesat.analysis.sample import sample_layout
+
+    try:
+        layout = sample_layout(position, mines, seed=seed, safe=safe, budget=Budget(time_limit=seconds))
+    except InconsistentPositionError as err:  # a game the server keeps is always consistent
+        raise RequestError(500, f"internal error: the game's position has no layout ({err})") from None
+    except OverBudget as err:
+        raise RequestError(503, f"the copy's hidden cells could not be drawn here ({err}): play on in the "
+                           "game itself, or copy it later in the game") from None
+    return {"mines": [list(cell) for cell in sorted(layout.mines)]}
 
 
 def auto_guess_request(position: Position, strategy: str, limited: bool = False) -> dict[str, Any]:

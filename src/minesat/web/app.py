@@ -40,7 +40,7 @@ from starlette.routing import Route
 
 from minesat.board import PRESETS, Cell, Layout, Move
 from minesat.formats.wanted import InputError, board_from_content
-from minesat.generate import FirstClick
+from minesat.generate import FirstClick, kept_clear
 from minesat.perfect import DEFAULT_MAX_STATES
 from minesat.player import is_strategy
 from minesat.verdict import Verdict
@@ -67,6 +67,8 @@ __all__ = [
     "AUTO_GUESS_SHARE",
     "AUTO_SECONDS",
     "BODY_LIMIT",
+    "FORK_SHARE",
+    "FORK_TRIES",
     "HINT_MARKS_SECONDS",
     "MAX_AUTO_MOVES",
     "MAX_BODY",
@@ -142,6 +144,11 @@ MAX_REPLAY_JOBS = 16
 
 #: The share of the time limit /api/analyze gives the analysis (the rest: the marks, the answer).
 ANALYZE_SHARE = 0.5
+
+#: The share of the time limit a copy's hidden cells may take to be drawn (its message comes back
+#: before the worker is stopped), and how often a copy is drawn again when the game moved meanwhile.
+FORK_SHARE = 0.8
+FORK_TRIES = 3
 
 
 class HTTPError(Exception):
@@ -561,14 +568,35 @@ def create_app(
         client's, to play on apart (the page plays someone's shared game in one); the state, with
         its log, as ``GET`` gives it."""
         game = session(request)
-        if game.over:
-            return _error(409, f"the game is over ({game.state()['status']}): nothing to play on")
-        with game.lock:
-            layout = None if game.reviewer is None else game.reviewer.game.layout
-            twin = game.fork(layout, game.seed)
+        for _ in range(FORK_TRIES):
+            if game.over:
+                return _error(409, f"the game is over ({game.state()['status']}): nothing to play on")
+            position, played = game.position_at(), len(game.log)
+            if position is None:  # before the first uncover: the copy draws its own board
+                twin = game.fork()
+                break
+            # The copy's own secret, drawn from what the game shows, in a worker (it counts layouts).
+            seed = secrets.randbelow(2**63)
+            clear = [] if game.start is None else sorted(kept_clear(game.rows, game.cols, start=game.start,
+                                                                    rule=game.judged))
+            drawn = await job(work_seconds, api.fork_request, position, game.mines, seed, clear,
+                              work_seconds * FORK_SHARE)
+            layout = Layout(game.rows, game.cols, frozenset((r, c) for r, c in drawn["mines"]))
+            copied = await anyio.to_thread.run_sync(fork_unmoved, game, played, layout, seed)
+            if copied is not None:
+                twin = copied
+                break
+        else:
+            return _error(409, "the game kept moving while it was copied: ask again")
         twin.owner = owner_of(request.state.client)
         keep(twin)
         return answer_state(request, twin, twin.state(log=True))
+
+    def fork_unmoved(game: GameSession, played: int, layout: Layout, seed: int) -> GameSession | None:
+        """The copy, when the game is still at ``played`` moves (the layout was drawn for that
+        position); ``None`` when it has moved on since."""
+        with game.lock:
+            return game.fork(layout, seed) if len(game.log) == played else None
 
     async def review(request: Request) -> Response:
         game = session(request)
