@@ -63,7 +63,10 @@ def serve(
         fail("--host must name an address (127.0.0.1, or 0.0.0.0 for every interface), not ''")
     hosts = [host, *(allowed_host or [])]
     if db is None:
-        path: Path | None = default_store()
+        try:
+            path: Path | None = default_store()
+        except ImportError:
+            fail(NEEDS_EXTRA)
         assert path is not None
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
