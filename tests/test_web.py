@@ -608,6 +608,41 @@ def test_the_store_is_bounded_dropping_games_never_moved_then_finished_never_one
     assert playing.id in keeper and len(keeper) == 4
 
 
+def test_a_long_game_is_written_a_move_at_a_time_and_read_back_whole(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each save writes the lines of the log and the judged moves the store does not hold yet, never
+    the game again (a 100x100 game written whole took 240 ms a move at its end); read back, the
+    game is the same."""
+    from minesat.generate import generate_layout
+    from minesat.web.keeper import GameKeeper
+
+    keeper = GameKeeper(None)
+    game = GameSession(16, 30, 99, rule="opening", seed=4)
+    game.owner = "someone"
+    keeper.add(game)
+    asked: list[tuple[int, int]] = []
+    record = GameSession.record
+
+    def recorded(self: GameSession, since: tuple[int, int] = (0, 0)) -> dict:
+        asked.append(since)
+        return record(self, since)
+
+    monkeypatch.setattr(GameSession, "record", recorded)
+    layout = generate_layout(16, 30, 99, start=(7, 14), rule="opening", seed=4)
+    for move in play_game(layout, (7, 14), rule="opening").moves[:60]:
+        if game.over:
+            break
+        game.play(move)
+        keeper.save(game)
+    played = len(game.log)
+    assert asked == [(n, n) for n in range(played)]  # each save after the lines already held
+    lines = keeper.db.execute("SELECT kind, COUNT(*) FROM lines WHERE game = ? GROUP BY kind", (game.id,))
+    assert dict(lines.fetchall()) == {"log": played, "move": played}
+    keeper.forget_live()
+    again = keeper.get(game.id)
+    assert again.log == game.log and again.state()["cells"] == game.state()["cells"]
+    assert again.state()["guesses"] == game.state()["guesses"]
+
+
 def test_retention_drops_finished_games_after_30_days_and_unmoved_ones_after_a_day() -> None:
     from minesat.web.keeper import FINISHED_DAYS, IDLE_DAYS, UNMOVED_DAYS, GameKeeper
 

@@ -31,8 +31,9 @@ moves' judgements as they were said, so a restart loses nothing.
 ('first', 'playing', False)
 >>> game.state()["seed"], [entry["text"] for entry in game.log]
 ('7', ['A1: first click'])
->>> GameSession.restore(game.record()).state() == game.state()
-True
+>>> again = GameSession.restore(game.record())
+>>> again.log == game.log, again.state()["cells"] == game.state()["cells"]
+(True, True)
 """
 
 from __future__ import annotations
@@ -388,22 +389,28 @@ class GameSession:
 
     # --- kept and made again -----------------------------------------------------------------
 
-    def record(self) -> dict[str, Any]:
+    def record(self, since: tuple[int, int] = (0, 0)) -> dict[str, Any]:
         """The whole game as plain data (JSON): what :meth:`restore` makes it again from. It holds
         the secrets (the layout, a drawn seed): it goes to the server's store, never to a page.
-        Clock readings are kept as wall-clock times, so a restarted server's clock goes on."""
+        Clock readings are kept as wall-clock times, so a restarted server's clock goes on.
+
+        ``since``: how many of its log's lines and of its judged moves a store holds already;
+        ``log`` and ``moves`` then hold only those after them (both only grow), so that a long
+        game is not written whole at each move.
+        """
         with self.lock:
             reviewer = self.reviewer
             offset = time.time() - time.monotonic()
             layout = None if reviewer is None else reviewer.game.layout
+            moves = [] if reviewer is None else reviewer.moves[since[1]:]
             return {
                 "version": RECORD_VERSION, "id": self.id, "owner": self.owner,
                 "rows": self.rows, "cols": self.cols, "mines": self.mines, "rule": self.rule.value,
                 "judged": self.judged.value, "seed": None if self.seed is None else str(self.seed),
                 "seed_drawn": self.seed_drawn, "given": self.given, "no_guess": self.no_guess,
                 "layout": None if layout is None else sorted(cell_name(c) for c in layout.mines),
-                "moves": [] if reviewer is None else [_moved(m) for m in reviewer.moves],
-                "preflags": sorted(cell_name(c) for c in self.preflags), "log": self.log,
+                "moves": [_moved(m) for m in moves], "log": self.log[since[0]:],
+                "preflags": sorted(cell_name(c) for c in self.preflags),
                 "start": None if self.start is None else cell_name(self.start),
                 "began": None if self.began is None else self.began + offset,
                 "ended": None if self.ended is None else self.ended + offset,
@@ -742,7 +749,7 @@ def _replay(reviewer: Reviewer, moved: dict[str, Any]) -> None:
     if fields.get("best_move") is not None:
         fields["best_move"] = parse_cell(fields["best_move"])
     reviewer.moves.append(ReviewedMove(**fields))
-    if game.refusal(move) is None:
+    if fields["verdict"] is not Verdict.NO_EFFECT:  # a move the rules refused changed nothing
         game.play(move)
 
 

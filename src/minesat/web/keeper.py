@@ -28,7 +28,7 @@ the store).
 >>> _ = game.play("E5"); keeper.save(game)
 >>> keeper.forget_live()  # as after a restart: only the store is left
 >>> again = keeper.get(game.id)
->>> again is not game, again.state() == game.state(), again.owner
+>>> again is not game, again.state()["cells"] == game.state()["cells"], again.owner
 (True, True, 'someone')
 """
 
@@ -99,9 +99,18 @@ CREATE TABLE IF NOT EXISTS games (
     moves INTEGER NOT NULL,  -- moves played (flags before the first uncover included)
     status TEXT NOT NULL,    -- playing, won, lost
     ended REAL,              -- when it ended
-    data TEXT NOT NULL       -- GameSession.record(), as JSON: its secrets too
+    data TEXT NOT NULL       -- GameSession.record() but its log and moves, as JSON: its secrets too
 );
 CREATE INDEX IF NOT EXISTS games_owner ON games (owner, status, moves);
+-- A game's log and judged moves, a line each as they come (they only grow): a move of a long game
+-- writes its own lines, not the game again.
+CREATE TABLE IF NOT EXISTS lines (
+    game TEXT NOT NULL,
+    kind TEXT NOT NULL,      -- log, move
+    n INTEGER NOT NULL,
+    data TEXT NOT NULL,
+    PRIMARY KEY (game, kind, n)
+) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 """
 
@@ -141,6 +150,8 @@ class GameKeeper:
         self.clock = clock
         self.new_games = Bucket(new_rate, new_burst, clock)
         self.live: OrderedDict[str, tuple[GameSession, float]] = OrderedDict()
+        #: The lines of its log and its judged moves the store holds, by game (:meth:`save`).
+        self.written: dict[str, tuple[int, int]] = {}
         self._lock = threading.RLock()
         self._purged = 0.0
         self.db = _open(self.path)
@@ -177,7 +188,12 @@ class GameKeeper:
             row = self.db.execute("SELECT data FROM games WHERE id = ?", (game_id,)).fetchone()
             if row is None:
                 raise KeyError(game_id)
-            game = GameSession.restore(json.loads(row[0]))
+            record = json.loads(row[0])
+            for kind, key in (("log", "log"), ("move", "moves")):
+                record[key] = [json.loads(line) for (line,) in self.db.execute(
+                    "SELECT data FROM lines WHERE game = ? AND kind = ? ORDER BY n", (game_id, kind))]
+            game = GameSession.restore(record)
+            self.written[game_id] = (len(record["log"]), len(record["moves"]))
             self._remember(game)
             return game
 
@@ -246,14 +262,35 @@ class GameKeeper:
     def _delete(self, ids: list[str]) -> None:
         for game_id in ids:
             self.live.pop(game_id, None)
+            self.written.pop(game_id, None)
         self.db.executemany("DELETE FROM games WHERE id = ?", [(i,) for i in ids])
+        self.db.executemany("DELETE FROM lines WHERE game = ?", [(i,) for i in ids])
 
     def _write(self, game: GameSession, insert: bool) -> None:
-        record = game.record()
-        state = game.state()
-        ended = None if state["status"] == "playing" else (game.moved_at if game.over else None)
-        values = (game.owner, record["made_at"], record["moved_at"], len(game.log), state["status"], ended,
+        """The game's header, and the lines of its log and moves the store does not hold yet."""
+        done = (0, 0) if insert else self.written.get(game.id, (0, 0))
+        record = game.record(done)
+        log, moves = record.pop("log"), record.pop("moves")
+        status = game.reviewer.game.status.value if game.reviewer is not None else "playing"
+        ended = None if status == "playing" else game.moved_at
+        values = (game.owner, record["made_at"], record["moved_at"], done[0] + len(log), status, ended,
                   json.dumps(record, separators=(",", ":")), game.id)
+        lines = [(game.id, "log", done[0] + k, json.dumps(line, separators=(",", ":")))
+                 for k, line in enumerate(log)]
+        lines += [(game.id, "move", done[1] + k, json.dumps(line, separators=(",", ":")))
+                  for k, line in enumerate(moves)]
+        self.db.execute("BEGIN")
+        try:
+            self.db.executemany("INSERT OR REPLACE INTO lines (game, kind, n, data) VALUES (?, ?, ?, ?)",
+                                lines)
+            self._header(values, insert)
+            self.db.execute("COMMIT")
+        except BaseException:
+            self.db.execute("ROLLBACK")
+            raise
+        self.written[game.id] = (done[0] + len(log), done[1] + len(moves))
+
+    def _header(self, values: tuple[Any, ...], insert: bool) -> None:
         if insert:
             self.db.execute("INSERT INTO games (owner, made, moved, moves, status, ended, data, id) "
                             "VALUES (?, ?, ?, ?, ?, ?, ?, ?)", values)
