@@ -668,6 +668,31 @@ def test_retention_drops_finished_games_after_30_days_and_unmoved_ones_after_a_d
     assert keeper.purge() == 1 and len(keeper) == 0
 
 
+def test_each_client_has_its_own_allowance_of_requests_a_second_then_429_in_one_line() -> None:
+    from starlette.applications import Starlette
+    from starlette.responses import JSONResponse
+    from starlette.routing import Route
+
+    from minesat.web.guard import Guard
+
+    async def ping(request: object) -> JSONResponse:
+        return JSONResponse({})
+
+    now = [0.0]
+    app = Guard(Starlette(routes=[Route("/api/ping", ping, methods=["POST"])]), hosts=["testserver"],
+                rate=2.0, burst=3, clock=lambda: now[0])
+    one, other = TestClient(app), TestClient(app)
+    assert one.post("/api/ping", json={}).status_code == 200  # the first answer gives it its token
+    statuses = [one.post("/api/ping", json={}).status_code for _ in range(4)]
+    assert statuses == [200, 200, 429, 429]
+    refused = one.post("/api/ping", json={})
+    said = refused.json()["error"]
+    assert said.startswith("too many requests from this client") and "\n" not in said
+    assert other.post("/api/ping", json={}).status_code == 200  # another client: its own allowance
+    now[0] += 1.0  # two more a second later
+    assert [one.post("/api/ping", json={}).status_code for _ in range(3)] == [200, 200, 429]
+
+
 def test_every_static_file_is_served_by_name_and_nothing_else(client: TestClient) -> None:
     from importlib import resources
 
