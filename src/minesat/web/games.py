@@ -408,7 +408,8 @@ class GameSession:
                 "rows": self.rows, "cols": self.cols, "mines": self.mines, "rule": self.rule.value,
                 "judged": self.judged.value, "seed": None if self.seed is None else str(self.seed),
                 "seed_drawn": self.seed_drawn, "given": self.given, "no_guess": self.no_guess,
-                "layout": None if layout is None else sorted(cell_name(c) for c in layout.mines),
+                # Row-major indices: a save writes the header at every move (names cost 0.6 ms).
+                "layout": None if layout is None else sorted(r * self.cols + c for r, c in layout.mines),
                 "moves": [_moved(m) for m in moves], "log": self.log[since[0]:],
                 "preflags": sorted(cell_name(c) for c in self.preflags),
                 "start": None if self.start is None else cell_name(self.start),
@@ -429,7 +430,7 @@ class GameSession:
         seed = None if record["seed"] is None else int(record["seed"])
         layout = None
         if record["layout"] is not None:
-            mines = frozenset(parse_cell(name) for name in record["layout"])
+            mines = frozenset(divmod(index, record["cols"]) for index in record["layout"])
             layout = Layout(record["rows"], record["cols"], mines)
         game = cls(record["rows"], record["cols"], record["mines"], rule=record["rule"], seed=seed,
                    layout=layout if record["given"] else None, no_guess=record["no_guess"])
