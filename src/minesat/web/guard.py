@@ -64,10 +64,11 @@ __all__ = [
 #: The names a server answers to whatever its ``--host``: this machine's.
 LOCAL_HOSTS = ("localhost", "127.0.0.1", "::1")
 
-#: Requests a second each client may make, and how many at once after a pause (a page sends a
-#: few together when it opens; autoplay at full speed sends one after another).
-CLIENT_RATE = 100.0
-CLIENT_BURST = 300
+#: Requests a second each client may make, and how many at once after a pause: more than a page
+#: sends (autoplay at full speed on a small board, with hints, asks up to about 150 a second, one
+#: after another), so that only a flood meets it.
+CLIENT_RATE = 200.0
+CLIENT_BURST = 400
 
 #: The routes that take a file's bytes (``application/octet-stream``), not JSON.
 UPLOADS = ("/api/replay", "/api/store")
