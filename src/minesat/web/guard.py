@@ -64,9 +64,9 @@ __all__ = [
 #: The names a server answers to whatever its ``--host``: this machine's.
 LOCAL_HOSTS = ("localhost", "127.0.0.1", "::1")
 
-#: Requests a second each client may make, and how many at once after a pause: more than a page
-#: sends (autoplay at full speed on a small board, with hints, asks up to about 150 a second, one
-#: after another), so that only a flood meets it.
+#: Requests a second each client may make, and how many at once after a pause: ten times what a
+#: page sends (autoplay with hints on asked at most 16 in a second, at its 'fast' speed), so that
+#: only a flood, or a script, meets it.
 CLIENT_RATE = 200.0
 CLIENT_BURST = 400
 
