@@ -24,8 +24,8 @@ general road, which names the problem.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from array import array
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import combinations
@@ -35,8 +35,8 @@ from minesat.errors import OverBudget
 
 __all__ = [
     "Geometry",
-    "Read",
     "MaskConstraint",
+    "Read",
     "Reading",
     "cells",
     "components",
