@@ -174,7 +174,8 @@ def read_since(position: Position, last: Read | None) -> Read | None:
     kept: list[MaskConstraint] = []
     again = numbers  # the numbers read (again)
     if last is not None and len(last[0]) == len(raw) and last[1].geometry is geometry:
-        changed = int((int.from_bytes(raw) ^ int.from_bytes(last[0])).to_bytes(len(raw)).translate(_CHANGED), 2)
+        differ = int.from_bytes(raw) ^ int.from_bytes(last[0])  # a nonzero byte for each changed cell
+        changed = int(differ.to_bytes(len(raw)).translate(_CHANGED), 2)
         touched = geometry.near(changed)  # a number here may have changed, or gone
         again &= touched
         kept = [c for c in last[1].constraints if not touched >> c[2] & 1]
