@@ -209,6 +209,10 @@ def _parse_board(line: str, where: str) -> Layout:
     return Layout(rows, cols, frozenset(cells))
 
 
+#: Games each side plays back to back (:func:`run`).
+BATCH = 25
+
+
 # --- the two players -----------------------------------------------------------------------
 
 
@@ -243,10 +247,18 @@ class JSMinesweeper:
 
     def play(self, board: Board, start: Cell, rule: str) -> dict[str, Any]:
         """One game. Under the rule ``any`` the first click counts as a guess, as minesat counts it."""
+        return self.play_all([board], start, rule)[0]
+
+    def play_all(self, boards: list[Board], start: Cell, rule: str) -> list[dict[str, Any]]:
+        """Games played back to back: every request is sent at once, so that the driver plays the
+        next game as soon as it has answered the last (as a loop of games does), not after minesat
+        has played its own; each game still timed alone."""
         assert self.process.stdin is not None
-        self.process.stdin.write(json.dumps(board.request(start)) + "\n")
+        self.process.stdin.write("".join(json.dumps(board.request(start)) + "\n" for board in boards))
         self.process.stdin.flush()
-        reply = self._read()
+        return [self._result(board, self._read(), start, rule) for board in boards]
+
+    def _result(self, board: Board, reply: dict[str, Any], start: Cell, rule: str) -> dict[str, Any]:
         guessed = [[r, c, None if p is None else round(p, 9)] for r, c, p in reply["guesses"]]
         if rule == FirstClick.ANY.value:
             cells = board.layout.rows * board.layout.cols
@@ -435,6 +447,23 @@ def run(args: argparse.Namespace, boards: list[Board] | Iterator[Board], total: 
     played = replayed = 0
     progress = sys.stderr.isatty()
     out: TextIO | None = args.out.open("a", encoding="utf-8") if args.out else None
+    # Games are played in batches: minesat plays the batch's boards one after the other, then
+    # each JSMinesweeper driver plays them back to back, so that each side plays warm, as its
+    # own loop of games does (one side's game right after the other's ran slower: its caches
+    # and predictors held the other's work).
+    batch: list[tuple[Board, dict[str, Any]]] = []
+
+    def flush() -> None:
+        for key, side in peers.items():
+            replies = side.play_all([b for b, _ in batch], start, args.first_click)
+            for (_, record), reply in zip(batch, replies, strict=True):
+                record[key] = reply
+        for _, record in batch:
+            if out is not None:
+                out.write(json.dumps(record) + "\n")
+                out.flush()
+        batch.clear()
+
     try:
         for board in boards:
             record = done.get(board.index)
@@ -458,15 +487,14 @@ def run(args: argparse.Namespace, boards: list[Board] | Iterator[Board], total: 
                     hint = " (--first-click any plays boards as they are)" if args.boards else ""
                     raise BenchmarkError(f"game {board.index}: {error}{hint}") from None
                 record = {"game": board.index, "layout": board.digest, **settings, MINESAT: ours}
-                for key, side in peers.items():
-                    record[key] = side.play(board, start, args.first_click)
-                if out is not None:
-                    out.write(json.dumps(record) + "\n")
-                    out.flush()
+                batch.append((board, record))
                 played += 1
             results.append(record)
+            if len(batch) >= args.batch:
+                flush()
             if progress:
                 print(f"\r{len(results)}/{total} games", end="", file=sys.stderr, flush=True)
+        flush()
     finally:
         if progress:
             print(file=sys.stderr)
@@ -615,6 +643,8 @@ def main(argv: list[str] | None = None) -> int:
         help="the clock JSMinesweeper's solver sees (see the module docstring)",
     )
     parser.add_argument("--node", default=os.environ.get("NODE", "node"), help="the Node.js executable")
+    parser.add_argument("--batch", type=int, default=BATCH,
+                        help=f"games each side plays back to back before the other's (default {BATCH})")
     parser.add_argument(
         "--check-speed",
         action="store_true",
