@@ -221,6 +221,8 @@ class LongTermRisk:
         self._counter = None if counter is None or isinstance(counter, int) else counter
         self._interior = (self._counter.interior_mask or 0) if self._counter is not None else 0
         self._interior_shares: dict[int, float] = {}  # by how many interior cells are mined
+        self._inside = frozenset(_indices(self._interior))
+        self._interior_verdicts: dict[tuple[int, int], bool] = {}  # by cells and walls
         #: Tally per cell from the likely traps of the scan, as one of their cells or as an enabler.
         self.trapped: dict[int, float] = {}
         self.enabling: dict[int, float] = {}
@@ -338,6 +340,17 @@ class LongTermRisk:
         bound is left uncounted: counting it would change nothing. The bounds keep a margin
         of :data:`BOUND_MARGIN` for the floats' rounding, so a trap near one is counted.
         """
+        inside = self._inside
+        if all(i in inside for i in trap.cells) and all(i in inside for i in trap.walls):
+            # Interior cells alone: alike, so the verdict is the same for every such shape.
+            key = (len(trap.cells), len(trap.walls))
+            if key not in self._interior_verdicts:
+                self._interior_verdicts[key] = self._may_count_by_bounds(trap)
+            return self._interior_verdicts[key]
+        return self._may_count_by_bounds(trap)
+
+    def _may_count_by_bounds(self, trap: Trap) -> bool:
+        """:meth:`_may_count`, judged."""
         most = [self._most((*trap.walls, *mines)) for mines, _ in trap.ways]
         if min(self._most(trap.walls), sum(most)) / 2 * (1 + BOUND_MARGIN) > INFLUENCE_THRESHOLD:
             return True  # it may be likely
