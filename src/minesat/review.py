@@ -49,7 +49,18 @@ from itertools import combinations
 from typing import TYPE_CHECKING
 
 from minesat.analysis import Analysis, Analyzer
-from minesat.board import COVERED, FLAG, Action, Cell, Layout, Move, Position, cell_name, neighbours
+from minesat.board import (
+    COVERED,
+    FLAG,
+    Action,
+    Cell,
+    Layout,
+    Move,
+    Position,
+    cell_name,
+    neighbours,
+    without_flags,
+)
 from minesat.errors import InvalidValue
 from minesat.exact import PastBudget, PositionSearch
 from minesat.exact.budget import Budget
@@ -365,19 +376,6 @@ class _Judgement:
     unproven: int = 0
     #: (win_probability, best_win_probability, best_move, best_move_by), as in ReviewedMove.
     chances: tuple[float | None, float | None, Cell | None, str | None] = _NO_CHANCES
-
-
-def without_flags(position: Position) -> Position:
-    """The position with its flags read as covered cells: what its numbers and total say alone.
-
-    >>> without_flags(Position.from_rows(["1*"], mines=1)).to_rows()
-    ['1?']
-    """
-    if FLAG not in position.cells:
-        return position
-    # A list first: a generator into tuple() costs twice as much, and this runs at every move.
-    cells = tuple([COVERED if state == FLAG else state for state in position.cells])
-    return Position(position.rows, position.cols, cells, position.mines)
 
 
 class _Judge:
