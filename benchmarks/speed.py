@@ -41,11 +41,12 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from minesat.board import Layout
+from minesat.board import PRESETS, Layout
 from minesat.generate import game_seed, generate_layout
 from minesat.player import get_strategy, play_game
 
 HERE = Path(__file__).resolve().parent
+#: The boards: expert, opening at 3,3 unless ``--preset``, ``--first-click`` and ``--start`` say else.
 ROWS, COLS, MINES, START, RULE = 16, 30, 99, (3, 3), "opening"
 
 #: One side's games: (won, guesses, CPU seconds) for each board.
@@ -221,7 +222,13 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--node", default=os.environ.get("NODE", "node"))
     parser.add_argument("--ms-toollib", action="store_true", help="also ms-toollib's safest player")
     parser.add_argument("--phases", type=int, default=300, help="boards of the timed-phases pass (0: none)")
+    parser.add_argument("--preset", default="expert", choices=list(PRESETS))
+    parser.add_argument("--first-click", default="opening", choices=["opening", "safe"])
+    parser.add_argument("--start", default="3,3", help="ROW,COL of the first click")
     args = parser.parse_args(argv)
+    global ROWS, COLS, MINES, START, RULE
+    ROWS, COLS, MINES = PRESETS[args.preset]
+    START, RULE = tuple(int(x) for x in args.start.split(",")), args.first_click
 
     layouts = boards(args.seed, args.games)
     sides: dict[str, Callable[[], Games]] = {
@@ -232,7 +239,8 @@ def main(argv: list[str] | None = None) -> None:
         sides["JSMinesweeper"] = lambda: play_jsminesweeper(layouts, args.jsms, args.node)
     if args.ms_toollib:
         sides["ms-toollib safest"] = lambda: play_ms_toollib(layouts)
-    print(f"expert {ROWS}x{COLS}/{MINES}, opening at 3,3, seed {args.seed}, games 0..{args.games - 1}; "
+    print(f"{args.preset} {ROWS}x{COLS}/{MINES}, {RULE} at {args.start}, seed {args.seed}, "
+          f"games 0..{args.games - 1}; "
           f"each side its own loop, one core, CPU time; {args.rounds} rounds, order reversed each round")
     play_game(layouts[0][1], START, strategy=get_strategy("best"), rule=RULE)  # imports warmed
     results: dict[str, list[dict[str, float]]] = {name: [] for name in sides}
