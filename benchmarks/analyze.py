@@ -153,7 +153,7 @@ def files(count: int, games: int, seed: int, rounds: int = 3) -> None:
         for _ in range(rounds):
             whole, _ = child_cpu(minesat + paths)
             one, _ = child_cpu(minesat + paths[:1])
-            took, printed = child_cpu([sys.executable, "-c", theirs], feed)
+            _, printed = child_cpu([sys.executable, "-c", theirs], feed)
             ms = float(printed) if printed.strip() else float("nan")
             print(f"  minesat analyze --json, all files {whole:6.3f} (one file, the start-up: {one:6.3f}; "
                   f"the rest {whole - one:6.3f}); ms-toollib's probabilities {ms:6.3f}; "
