@@ -157,7 +157,8 @@ def files(count: int, games: int, seed: int, rounds: int = 3) -> None:
             ms = float(printed) if printed.strip() else float("nan")
             print(f"  minesat analyze --json, all files {whole:6.3f} (one file, the start-up: {one:6.3f}; "
                   f"the rest {whole - one:6.3f}); ms-toollib's probabilities {ms:6.3f}; "
-                  f"minesat / ms-toollib: {whole / ms:.2f}x whole, {(whole - one) / ms:.2f}x past the start-up "
+                  f"minesat / ms-toollib: {whole / ms:.2f}x whole, "
+                  f"{(whole - one) / ms:.2f}x past the start-up "
                   f"(load {os.getloadavg()[0]:.1f})")
 
 
@@ -167,7 +168,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--sizes", action="store_true", help="time per position on growing boards")
     parser.add_argument("--files", type=int, metavar="N",
-                        help="minesat analyze --json over N position files in one process, against ms-toollib")
+                        help="analyze --json over N position files in one process, against ms-toollib")
     args = parser.parse_args()
     if args.sizes:
         sizes(args.games, args.seed)
