@@ -90,40 +90,6 @@ def test_component_counts_sum_to_the_layouts(game: Played) -> None:
                 assert mined == k * ways  # each k-mine layout mines exactly k cells
 
 
-@examples(200)
-@given(played_games(max_side=12, max_steps=10))
-def test_components_are_the_cells_linked_through_numbers(game: Played) -> None:
-    """The components are the frontier's connected sets (cells linked when a number sees both),
-    found here by a plain search: the same cells, the same order, each number once in its own."""
-    for position in game.positions:
-        try:
-            frontier = Frontier.of(position)
-        except InconsistentPositionError:
-            continue
-        linked: dict = {cell: set() for cell in frontier.frontier}
-        for c in frontier.constraints:
-            for cell in c.cells:
-                linked[cell].update(c.cells)
-        expected, seen = [], set()
-        for cell in frontier.frontier:  # row-major: the components by their first cell
-            if cell in seen:
-                continue
-            group, todo = {cell}, [cell]
-            while todo:
-                for other in linked[todo.pop()] - group:
-                    group.add(other)
-                    todo.append(other)
-            seen |= group
-            expected.append(tuple(sorted(group)))
-        components = frontier.components()
-        assert [comp.cells for comp in components] == expected
-        for comp in components:
-            cells = set(comp.cells)
-            order = {cell: k for k, cell in enumerate(comp.cells)}
-            mine = [c for c in frontier.constraints if c.cells[0] in cells]
-            assert list(comp.constraints) == sorted(mine, key=lambda c: order[c.cells[0]])
-
-
 def test_budget_exhaustion_is_reported_not_silent() -> None:
     position = Position.from_rows(["1?", "??"], mines=1)
     analysis = Analyzer(state_budget=0).analyze(position)

@@ -121,33 +121,22 @@ class Frontier:
         return cls(rows, cols, tuple(constraints), frontier, interior, flags)
 
     def components(self) -> list[Component]:
-        """Split the frontier into independent components (connected through shared numbers).
+        """Split the frontier into independent components (networkx connected components).
 
-        Cells are linked when a number sees both: each number's cells are joined to its first
-        (a union-find, its paths halved; no graph library, whose import alone took longer
-        than an expert game).
+        Cells are linked when a number sees both; chaining each number's cells is
+        enough for connectivity.
         """
-        parent: dict[Cell, Cell] = {cell: cell for cell in self.frontier}
+        import networkx as nx  # here, not above: a small position never gets this far
 
-        def root(cell: Cell) -> Cell:
-            while parent[cell] != cell:
-                parent[cell] = cell = parent[parent[cell]]
-            return cell
-
+        graph: nx.Graph = nx.Graph()
+        graph.add_nodes_from(self.frontier)
         for c in self.constraints:
-            first = root(c.cells[0])
-            for cell in c.cells[1:]:
-                other = root(cell)
-                if other != first:
-                    parent[other] = first
-        groups: dict[Cell, list[Cell]] = defaultdict(list)
-        for cell in self.frontier:
-            groups[root(cell)].append(cell)
+            nx.add_path(graph, c.cells)
         by_cell: dict[Cell, list[Constraint]] = defaultdict(list)
         for c in self.constraints:
             by_cell[c.cells[0]].append(c)
         parts = []
-        for cells in groups.values():
+        for cells in nx.connected_components(graph):
             ordered = tuple(sorted(cells))
             constraints = tuple(c for cell in ordered for c in by_cell.get(cell, ()))
             parts.append(Component(ordered, constraints))
