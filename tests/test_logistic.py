@@ -31,8 +31,9 @@ def test_fiellers_bounds_are_where_the_wald_test_of_the_crossing_reaches_z():
     assert fit is not None
     low, high = fit.fieller()
     assert low is not None and high is not None and low < fit.crossing() < high
+    (v0, c), (_, v1) = fit.covariance()  # the dispersion-scaled covariance
     for x in (low, high):
-        se = math.sqrt(fit.var_intercept + 2 * x * fit.cov + x * x * fit.var_slope)
+        se = math.sqrt(v0 + 2 * x * c + x * x * v1)
         assert abs(fit.intercept + fit.slope * x) / se == pytest.approx(Z95, rel=1e-9)
     # Another rate: the 90 % crossing and its interval.
     low, high = fit.fieller(0.9)
@@ -97,3 +98,101 @@ def test_the_fit_agrees_with_scipy_on_random_curves():
         assert fit.intercept == pytest.approx(best.x[0], abs=1e-3 * max(1, abs(best.x[0])))
         assert fit.slope == pytest.approx(best.x[1], abs=1e-3 * max(1, abs(best.x[1])))
         assert fit.log_likelihood >= -best.fun - 1e-9
+
+
+def test_the_textbook_goodness_of_fit():
+    # Dobson and Barnett, section 7.3: for the logistic model of the beetles, Pearson's
+    # X² = 10.03 and the deviance D = 11.23, on 8 - 2 = 6 degrees of freedom.
+    fit = fit_logistic(BEETLES)
+    assert fit is not None
+    assert fit.df == 6
+    assert fit.deviance == pytest.approx(11.23, abs=0.005)
+    assert fit.pearson == pytest.approx(10.03, abs=0.005)
+    assert fit.dispersion == pytest.approx(10.03 / 6, abs=0.001)
+    assert fit.p_value == pytest.approx(_chi2_sf(11.23, 6), abs=2e-4)  # about 0.082: not a poor fit
+    assert not fit.poor_fit
+    # Overdispersed: the covariance and so Fieller's interval are widened by the dispersion.
+    assert fit.scale == fit.dispersion
+    assert fit.covariance()[1][1] == pytest.approx(fit.dispersion * fit.var_slope)
+
+
+def _chi2_sf(x: float, df: int) -> float:
+    """P(X >= x) for chi-square on an integer ``df``, by the closed forms of the textbooks
+    (Abramowitz and Stegun 26.4.4 and 26.4.5), not by minesat's continued fractions."""
+    h = x / 2
+    if df % 2 == 0:
+        return math.exp(-h) * sum(h**j / math.factorial(j) for j in range(df // 2))
+    return math.erfc(math.sqrt(h)) + math.exp(-h) * sum(
+        h ** (j - 0.5) / math.gamma(j + 0.5) for j in range(1, (df - 1) // 2 + 1)
+    )
+
+
+def _irls(points):
+    """The binomial GLM with the logit link by iteratively reweighted least squares, in numpy:
+    coefficients, binomial covariance, deviance, Pearson's X², residual df (McCullagh and Nelder 2.5)."""
+    np = pytest.importorskip("numpy")
+    x = np.array([p[0] for p in points], dtype=float)
+    k = np.array([p[1] for p in points], dtype=float)
+    n = np.array([p[2] for p in points], dtype=float)
+    design = np.column_stack([np.ones_like(x), x])
+    y = k / n
+    mu = (k + 0.5) / (n + 1)
+    eta = np.log(mu / (1 - mu))
+    for _ in range(100):
+        w = n * mu * (1 - mu)
+        z = eta + (y - mu) / (mu * (1 - mu))
+        beta = np.linalg.solve(design.T @ (w[:, None] * design), design.T @ (w * z))
+        new = design @ beta
+        done = np.max(np.abs(new - eta)) < 1e-13
+        eta = new
+        mu = 1 / (1 + np.exp(-eta))
+        if done:
+            break
+    w = n * mu * (1 - mu)
+    cov = np.linalg.inv(design.T @ (w[:, None] * design))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        terms = np.where(k > 0, k * np.log(k / (n * mu)), 0.0) + np.where(
+            n - k > 0, (n - k) * np.log((n - k) / (n - n * mu)), 0.0
+        )
+    deviance = 2 * terms.sum()
+    pearson = float(((k - n * mu) ** 2 / w).sum())
+    return beta, cov, float(deviance), pearson, len(points) - 2
+
+
+def test_the_fit_agrees_with_an_independent_glm():
+    """deviance, df, p_value and dispersion as a numpy IRLS gives them, within 1e-3, and the
+    covariance the binomial one times max(1, dispersion), on binomial and overdispersed curves."""
+    rng = random.Random(53)
+    checked = overdispersed = 0
+    while checked < 40:
+        b0, b1 = rng.uniform(2, 6), -rng.uniform(10, 40)
+        points = []
+        spread = rng.choice([0.0, 0.0, 0.15, 0.3])  # beta-binomial jitter of each point's rate
+        for i in range(rng.randint(3, 9)):
+            x = 0.05 + 0.03 * i
+            n = rng.randint(20, 200)
+            p = 1 / (1 + math.exp(-(b0 + b1 * x)))
+            if spread:
+                p = min(max(p + rng.gauss(0, spread * p * (1 - p) * 4), 0.001), 0.999)
+            points.append((x, sum(rng.random() < p for _ in range(n)), n))
+        fit = fit_logistic(points)
+        if fit is None:
+            continue
+        beta, cov, deviance, pearson, df = _irls(points)
+        assert fit.intercept == pytest.approx(beta[0], rel=1e-6, abs=1e-6)
+        assert fit.slope == pytest.approx(beta[1], rel=1e-6, abs=1e-6)
+        assert fit.df == df
+        assert fit.deviance == pytest.approx(deviance, abs=1e-3)
+        if df:
+            assert fit.dispersion == pytest.approx(pearson / df, abs=1e-3)
+            assert fit.p_value == pytest.approx(_chi2_sf(deviance, df), abs=1e-3)
+        else:
+            assert fit.dispersion is None and fit.p_value is None
+        scale = max(1.0, pearson / df) if df else 1.0
+        overdispersed += scale > 1.5
+        got = fit.covariance()
+        for i in range(2):
+            for j in range(2):
+                assert got[i][j] == pytest.approx(cov[i][j] * scale, rel=1e-6)
+        checked += 1
+    assert overdispersed >= 5  # the scaling was exercised, not only the binomial case
