@@ -335,7 +335,9 @@ def _beta_fraction(a: float, b: float, x: float) -> float:
     h = d
     for m in range(1, 10_001):
         m2 = 2 * m
-        for an in (m * (b - m) * x / ((qam + m2) * (a + m2)), -(a + m) * (qab + m) * x / ((a + m2) * (qap + m2))):
+        even = m * (b - m) * x / ((qam + m2) * (a + m2))
+        odd = -(a + m) * (qab + m) * x / ((a + m2) * (qap + m2))
+        for an in (even, odd):
             d = 1 + an * d
             d = _TINY if abs(d) < _TINY else d
             c = 1 + an / c
@@ -358,7 +360,8 @@ def regularized_beta(a: float, b: float, x: float) -> float:
         raise ValueError(f"need 0 <= x <= 1, not {x}")
     if x in (0, 1):
         return float(x)
-    front = math.exp(math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b) + a * math.log(x) + b * math.log1p(-x))
+    log_beta = math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b)
+    front = math.exp(log_beta + a * math.log(x) + b * math.log1p(-x))
     if x < (a + 1) / (a + b + 2):
         return front * _beta_fraction(a, b, x) / a
     return 1 - front * _beta_fraction(b, a, 1 - x) / b
