@@ -7,6 +7,7 @@ import random
 
 import pytest
 
+from glm import chi2_sf, irls
 from minesat.logistic import Z95, fit_logistic, separates
 
 #: Bliss's beetle mortality (1935) as Dobson and Barnett give it (An Introduction to Generalized
@@ -109,54 +110,11 @@ def test_the_textbook_goodness_of_fit():
     assert fit.deviance == pytest.approx(11.23, abs=0.005)
     assert fit.pearson == pytest.approx(10.03, abs=0.005)
     assert fit.dispersion == pytest.approx(10.03 / 6, abs=0.001)
-    assert fit.p_value == pytest.approx(_chi2_sf(11.23, 6), abs=2e-4)  # about 0.082: not a poor fit
+    assert fit.p_value == pytest.approx(chi2_sf(11.23, 6), abs=2e-4)  # about 0.082: not a poor fit
     assert not fit.poor_fit
     # Overdispersed: the covariance and so Fieller's interval are widened by the dispersion.
     assert fit.scale == fit.dispersion
     assert fit.covariance()[1][1] == pytest.approx(fit.dispersion * fit.var_slope)
-
-
-def _chi2_sf(x: float, df: int) -> float:
-    """P(X >= x) for chi-square on an integer ``df``, by the closed forms of the textbooks
-    (Abramowitz and Stegun 26.4.4 and 26.4.5), not by minesat's continued fractions."""
-    h = x / 2
-    if df % 2 == 0:
-        return math.exp(-h) * sum(h**j / math.factorial(j) for j in range(df // 2))
-    return math.erfc(math.sqrt(h)) + math.exp(-h) * sum(
-        h ** (j - 0.5) / math.gamma(j + 0.5) for j in range(1, (df - 1) // 2 + 1)
-    )
-
-
-def _irls(points):
-    """The binomial GLM with the logit link by iteratively reweighted least squares, in numpy:
-    coefficients, binomial covariance, deviance, Pearson's X², residual df (McCullagh and Nelder 2.5)."""
-    np = pytest.importorskip("numpy")
-    x = np.array([p[0] for p in points], dtype=float)
-    k = np.array([p[1] for p in points], dtype=float)
-    n = np.array([p[2] for p in points], dtype=float)
-    design = np.column_stack([np.ones_like(x), x])
-    y = k / n
-    mu = (k + 0.5) / (n + 1)
-    eta = np.log(mu / (1 - mu))
-    for _ in range(100):
-        w = n * mu * (1 - mu)
-        z = eta + (y - mu) / (mu * (1 - mu))
-        beta = np.linalg.solve(design.T @ (w[:, None] * design), design.T @ (w * z))
-        new = design @ beta
-        done = np.max(np.abs(new - eta)) < 1e-13
-        eta = new
-        mu = 1 / (1 + np.exp(-eta))
-        if done:
-            break
-    w = n * mu * (1 - mu)
-    cov = np.linalg.inv(design.T @ (w[:, None] * design))
-    with np.errstate(divide="ignore", invalid="ignore"):
-        terms = np.where(k > 0, k * np.log(k / (n * mu)), 0.0) + np.where(
-            n - k > 0, (n - k) * np.log((n - k) / (n - n * mu)), 0.0
-        )
-    deviance = 2 * terms.sum()
-    pearson = float(((k - n * mu) ** 2 / w).sum())
-    return beta, cov, float(deviance), pearson, len(points) - 2
 
 
 def test_the_fit_agrees_with_an_independent_glm():
@@ -178,14 +136,14 @@ def test_the_fit_agrees_with_an_independent_glm():
         fit = fit_logistic(points)
         if fit is None:
             continue
-        beta, cov, deviance, pearson, df = _irls(points)
+        beta, cov, deviance, pearson, df = irls(points)
         assert fit.intercept == pytest.approx(beta[0], rel=1e-6, abs=1e-6)
         assert fit.slope == pytest.approx(beta[1], rel=1e-6, abs=1e-6)
         assert fit.df == df
         assert fit.deviance == pytest.approx(deviance, abs=1e-3)
         if df:
             assert fit.dispersion == pytest.approx(pearson / df, abs=1e-3)
-            assert fit.p_value == pytest.approx(_chi2_sf(deviance, df), abs=1e-3)
+            assert fit.p_value == pytest.approx(chi2_sf(deviance, df), abs=1e-3)
         else:
             assert fit.dispersion is None and fit.p_value is None
         scale = max(1.0, pearson / df) if df else 1.0

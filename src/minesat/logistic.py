@@ -28,8 +28,9 @@ chi-square p-value, and the dispersion (Pearson's X² over its degrees of freedo
 that vary more than a binomial allows (a dispersion above 1) widen the covariance, and so the
 crossing's interval, by the dispersion: the quasi-binomial fit.
 
+>>> fit = fit_logistic([(0.1, 9, 10), (0.2, 4, 10), (0.3, 2, 10)])
 >>> round(fit.deviance, 4), fit.df, round(fit.p_value, 4), round(fit.dispersion, 4)
-(0.2314, 1, 0.6305, 0.2311)
+(0.8014, 1, 0.3707, 0.7922)
 """
 
 from __future__ import annotations

@@ -26,7 +26,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import functools
-import math
+import itertools
 import shlex
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
@@ -53,7 +53,7 @@ from minesat.simulate import (
     play_indices,
     played_by,
 )
-from minesat.stats import wilson
+from minesat.stats import mean_interval, wilson
 from minesat.store import ANY_PLAYER, GameStore, RunConfig
 from minesat.sweeplists import (
     MAX_POINTS,
@@ -71,9 +71,9 @@ MAX_SWEEP_POINTS = 10_000
 
 __all__ = [
     "MAX_POINTS", "MAX_SWEEP_POINTS", "Crossing", "Curve", "CurvePlan", "Sweep", "SweepPlan", "SweepPoint",
-    "SweepProgress", "density_text", "effective_density", "mean_interval", "mines_at", "mines_text",
-    "parse_densities", "parse_mines", "parse_sizes", "plan_sweep", "point_db", "preset_sizes", "run_sweep",
-    "split_list",
+    "SweepProgress", "density_text", "effective_density", "interpolated_crossing", "mean_interval",
+    "mines_at", "mines_text", "parse_densities", "parse_mines", "parse_sizes", "plan_sweep", "point_db",
+    "preset_sizes", "run_sweep", "split_list",
 ]  # fmt: skip
 
 
@@ -242,26 +242,6 @@ def plan_sweep(
 # --- the results ---------------------------------------------------------------------
 
 
-def mean_interval(total: int, squares: int, n: int) -> tuple[float, float]:
-    """The normal 95 % interval of a mean of ``n`` counts from their sum and sum of squares.
-
-    A mean of many games, not a proportion: Wilson does not apply. With fewer
-    than two values there is no spread to measure, and the interval is the mean.
-
-    >>> lo, hi = mean_interval(6, 14, 4)  # 0, 1, 2, 3: mean 1.5, sample variance 5/3
-    >>> round(lo, 4), round(hi, 4)
-    (0.2348, 2.7652)
-    """
-    if n < 1:
-        return 0.0, 0.0
-    mean = total / n
-    if n < 2:
-        return mean, mean
-    var = max(0.0, (squares - n * mean * mean) / (n - 1))
-    half = 1.96 * math.sqrt(var / n)
-    return max(0.0, mean - half), mean + half
-
-
 @dataclass(frozen=True)
 class SweepPoint:
     """One mine count of a curve: its games and measures, each with its 95 % interval."""
@@ -305,7 +285,8 @@ class SweepPoint:
         return self.guesses_total / self.games if self.games else 0.0
 
     @property
-    def guesses_ci95(self) -> tuple[float, float]:
+    def guesses_ci95(self) -> tuple[float, float] | None:
+        """Student's t 95 % interval of :attr:`guesses_mean`; ``None`` under 2 games."""
         return mean_interval(self.guesses_total, self.guesses_sq_total, self.games)
 
     @property
@@ -315,8 +296,8 @@ class SweepPoint:
 
     @property
     def guesses_per_win_ci95(self) -> tuple[float, float] | None:
-        if not self.wins:
-            return None
+        """Student's t 95 % interval of :attr:`guesses_per_win`, over the won games; ``None``
+        under 2 won games (one value has no spread to measure)."""
         return mean_interval(self.won_guesses_total, self.won_guesses_sq_total, self.wins)
 
     @property
@@ -373,7 +354,7 @@ class SweepPoint:
             "hazard": self.hazard,
             "hazard_ci95": _list(self.hazard_ci95),
             "guesses_mean": self.guesses_mean,
-            "guesses_ci95": list(self.guesses_ci95),
+            "guesses_ci95": _list(self.guesses_ci95),
             "db": self.db,
             "provenance": self.provenance,
         }
@@ -386,16 +367,36 @@ def _list(pair: tuple[float, float] | None) -> list[float] | None:
 @dataclass(frozen=True)
 class Crossing:
     """Where a curve's fitted win rate is 50 %: the density, its 95 % interval, and the same in
-    other units."""
+    other units; whether the fit is poor, and the crossing the points themselves give."""
 
     density: float
     low: float | None  # None: the interval is unbounded on that side
     high: float | None
     effective_density: float
     mines: float  # density x cells: a mine count between the grid's, not rounded
+    #: The goodness-of-fit p-value is below 0.05: the points are no logistic curve, and
+    #: the crossing is the model's; read :attr:`interpolated` beside it.
+    poor_fit: bool = False
+    #: The density where the line joining the two points around 50 % crosses it (the first such
+    #: pair in density order), None when no two neighbouring points bracket 50 %.
+    interpolated: float | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return dataclasses.asdict(self)
+
+
+def interpolated_crossing(points: Sequence[tuple[float, float]], rate: float = 0.5) -> float | None:
+    """Where the line joining two neighbouring ``(x, win rate)`` points crosses ``rate``: the
+    first pair, in x order, with one rate at or above it and the other below; None if none.
+
+    >>> interpolated_crossing([(0.1, 0.9), (0.2, 0.6), (0.3, 0.2)])
+    0.225
+    """
+    pts = sorted(points)
+    for (x0, y0), (x1, y1) in itertools.pairwise(pts):
+        if y0 != y1 and (y0 - rate) * (y1 - rate) <= 0:
+            return x0 + (rate - y0) * (x1 - x0) / (y1 - y0)
+    return None
 
 
 @dataclass(frozen=True)
@@ -445,9 +446,10 @@ class Curve:
         x = fit.crossing()
         low, high = fit.fieller()
         free = self.cells - self.clear
+        line = interpolated_crossing([(p.density, p.win_rate) for p in self.points if p.games])
         return Crossing(density=x, low=low, high=high,
                         effective_density=x * self.cells / free if free else 0.0,
-                        mines=x * self.cells)  # fmt: skip
+                        mines=x * self.cells, poor_fit=fit.poor_fit, interpolated=line)  # fmt: skip
 
     def to_dict(self) -> dict[str, Any]:
         """The documented keys (docs/commands/sweep.md), then the fit (so a reader can recompute the
@@ -467,7 +469,9 @@ class Curve:
             "crossing50_note": self.crossing_note,
             "fit": None if fit is None else {
                 "intercept": fit.intercept, "slope": fit.slope,
-                "covariance": [[fit.var_intercept, fit.cov], [fit.cov, fit.var_slope]],
+                "covariance": [list(row) for row in fit.covariance()],
+                "deviance": fit.deviance, "df": fit.df, "p_value": fit.p_value,
+                "dispersion": fit.dispersion, "covariance_scale": fit.scale,
             },
             "seed": c.seed,
             "clear_cells": self.clear,
