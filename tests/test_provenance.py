@@ -20,7 +20,7 @@ from typer.testing import CliRunner
 import minesat
 from minesat.cli import app
 from minesat.provenance import new_session, player_fingerprint, player_modules, short
-from minesat.report import render_html, render_markdown, summarize_db, summarize_store
+from minesat.report import make_report, render_html, render_markdown, summarize_db, summarize_store
 from minesat.simulate import play_indices, run
 from minesat.store import GameStore, PlayerMismatchError, RunConfig
 
@@ -124,7 +124,8 @@ def test_games_sha256_is_the_export_without_times(tmp_path: Path) -> None:
     assert CliRunner().invoke(app, [*args, "--db", str(db)]).exit_code == 0
     exported = CliRunner().invoke(app, ["export", str(db)]).stdout
     lines = [json.loads(line) for line in exported.splitlines()]
-    text = "".join(json.dumps({k: v for k, v in r.items() if k != "seconds"}) + "\n" for r in lines)
+    text = "".join(json.dumps({k: v for k, v in r.items() if k not in ("seconds", "player")}) + "\n"
+                   for r in lines)  # fmt: skip
     expected = hashlib.sha256(text.encode()).hexdigest()
     doc = json.loads(CliRunner().invoke(app, ["report", str(db), "--json"]).stdout)
     provenance = doc["runs"][0]["provenance"]
@@ -134,6 +135,26 @@ def test_games_sha256_is_the_export_without_times(tmp_path: Path) -> None:
     s = summarize_db(db)
     for page in (render_html([s], plots=[]), render_markdown([s])):
         assert expected in page and provenance["player"] in page and provenance["started"] in page
+
+
+def test_the_games_hash_names_the_games_not_the_code_that_played_them(tmp_path: Path) -> None:
+    """A store whose session rows name another player (the same games played by another version
+    of minesat) gives the same games_sha256; the player is kept beside it, and differs."""
+    db = tmp_path / "run.sqlite"
+    with GameStore(db, BEGINNER) as store:
+        run(BEGINNER, 10, workers=1, store=store)
+    before = summarize_db(db).provenance
+    copy = tmp_path / "copy.sqlite"
+    copy.write_bytes(db.read_bytes())
+    with closing(sqlite3.connect(copy)) as con, con:
+        con.execute("UPDATE session SET player = ?", ("e" * 64,))
+    after = summarize_db(copy).provenance
+    assert after["player"] == "e" * 64 != before["player"]
+    assert after["games_sha256"] == before["games_sha256"]
+    # The report of the two says they hold the same games, played by other code.
+    report = make_report([summarize_db(db), summarize_db(copy)])
+    (note,) = [n for n in report.notes if "same 10 games" in n]
+    assert f"players {before['player'][:12]} and {'e' * 12}" in note and "other code, the same games" in note
 
 
 def dump(path: Path) -> list[str]:

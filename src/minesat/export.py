@@ -270,10 +270,14 @@ def write_parquet(
 
 
 class GamesDigest:
-    """SHA-256 of games as ``minesat export`` writes them, times left out (the report's
+    """SHA-256 of games as ``minesat export`` writes them, times and the player left out (the report's
     ``games_sha256``, docs/commands/report.md): each JSON line of :func:`write_records` without its
-    ``seconds`` key, in the order added, UTF-8. Fed a game at a time, so a report hashes the games
-    in the same pass that counts them.
+    ``seconds`` and ``player`` keys, in the order added, UTF-8. Fed a game at a time, so a report
+    hashes the games in the same pass that counts them.
+
+    The hash names the games (seeds, moves, outcomes, settings), not the code that played them: two
+    versions of minesat that played the same games show the same hash, and the player's fingerprint
+    is kept beside it to say whether the code differed.
 
     >>> GamesDigest(None).hexdigest() == hashlib.sha256(b"").hexdigest()
     True
@@ -286,6 +290,7 @@ class GamesDigest:
     def add(self, game: StoredGame) -> None:
         row = record(game, self.config)
         del row["seconds"]
+        row.pop("player", None)
         self._sha.update((json.dumps(row) + "\n").encode())
 
     def through(self, games: Iterable[StoredGame]) -> Iterator[StoredGame]:

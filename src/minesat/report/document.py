@@ -19,7 +19,10 @@ from minesat.report.paired import Compared, Paired
 from minesat.report.references import Reference, ReferenceMatch, match_references
 from minesat.report.statistics import Summary
 
-__all__ = ["Report", "as_report", "compare_unpaired", "make_report", "report_warnings", "unique_labels"]
+__all__ = [
+    "Report", "as_report", "compare_unpaired", "make_report", "player_notes", "report_warnings",
+    "unique_labels",
+]  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -92,6 +95,32 @@ def report_warnings(runs: Sequence[Summary], paired: Sequence[Paired]) -> list[s
     return out
 
 
+def player_notes(runs: Sequence[Summary]) -> list[str]:
+    """Runs of the same options (boards, rules, seed and strategy) played by different players,
+    one sentence each: whether their games are the same (equal ``games_sha256``, which leaves
+    the player out) or not, so a replication with other code says what it replicated."""
+    from minesat.provenance import short
+
+    out = []
+    for i, a in enumerate(runs):
+        for b in runs[i + 1:]:
+            if a.config is None or a.config != b.config or not a.games or a.games != b.games:
+                continue
+            pa, pb = a.provenance or {}, b.provenance or {}
+            if pa.get("player") == pb.get("player") or "games_sha256" not in pa or "games_sha256" not in pb:
+                continue
+            players = f"players {short(pa.get('player'))} and {short(pb.get('player'))}"
+            both = f"{a.label} and {b.label}"
+            if pa["games_sha256"] == pb["games_sha256"]:
+                digest = str(pa["games_sha256"])[:12]
+                out.append(f"{both} hold the same {a.games:,} games (SHA-256 {digest}…), played by "
+                           f"{players}: other code, the same games.")
+            else:
+                out.append(f"{both} are the same run's {a.games:,} games played by {players}, and the "
+                           "games differ (their SHA-256 differ): the change of code changed moves.")
+    return out  # fmt: skip
+
+
 def compare_unpaired(runs: Sequence[Summary], paired: Sequence[Paired]) -> list[Compared]:
     """Every two runs (with games) that are not paired, compared as independent samples."""
     linked = {frozenset((p.a, p.b)) for p in paired}
@@ -125,7 +154,7 @@ def make_report(
         compared=tuple(compare_unpaired(runs, paired)),
         references=tuple(matches),
         warnings=tuple(report_warnings(runs, paired)),
-        notes=(*notes, *unmatched),
+        notes=(*notes, *unmatched, *player_notes(runs)),
         boards=tuple(boards),
     )
 

@@ -456,7 +456,7 @@ PROVENANCE_TEXT = (
     "What made the games: the sweep's points together, then each point, as minesat report gives a run's "
     "(a point's JSON adds the minesat simulate command that plays it alone). The player is the "
     "fingerprint of the code that decides moves; the games' hash is the SHA-256 of minesat export of "
-    "the point's games, times left out."
+    "the point's games, times and the player left out."
 )
 
 
