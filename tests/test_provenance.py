@@ -193,11 +193,36 @@ def test_resuming_with_another_player_is_refused_and_writes_nothing(tmp_path: Pa
     assert runs["run (player 000000000000)"]["games"] == 6 and runs[f"run (player {short(fp)})"]["games"] == 4
     assert runs[f"run (player {short(fp)})"]["provenance"]["player"] == fp
     assert any("one of 2 players" in w for w in doc["warnings"])
+    # The new player's 4 games (indices 6..9) are no run from game 0, and resuming the store would
+    # be refused or play nothing: the advice is a store of its own, never "resume it".
+    assert not any("resume it" in w for w in doc["warnings"])
+    (part,) = [w for w in doc["warnings"] if w.startswith(f"run (player {short(fp)}) holds")]
+    assert "not a run from game 0" in part and "another --db" in part
     assert doc["paired"] == []  # the two players played other game indices: nothing to pair
     # Each player's games are exactly what that player stored.
     with GameStore(db) as store:
         assert [g.index for g in store.games(player="0" * 64)] == list(range(6))
         assert [g.index for g in store.games(player=fp)] == [6, 7, 8, 9]
+
+
+def test_the_summary_of_a_mixed_store_is_per_player_never_pooled(tmp_path: Path) -> None:
+    db = tmp_path / "run.sqlite"
+    assert CliRunner().invoke(app, [*ARGS, "--games", "6", "--db", str(db)]).exit_code == 0
+    other_player(db)
+    result = CliRunner().invoke(app, [*ARGS, "--games", "10", "--db", str(db), "--mix-players", "--json"])
+    summary = json.loads(result.stdout.splitlines()[-1])
+    fp = player_fingerprint("safest")
+    with GameStore(db) as store:
+        mine = [g for g in store.games() if g.player == fp]
+        theirs = [g for g in store.games() if g.player == "0" * 64]
+    # The win rate is this minesat's player's 4 games, not one rate over the 10 of two players.
+    assert (summary["games"], summary["wins"]) == (4, sum(g.won for g in mine))
+    rows = {p["player"]: p for p in summary["players"]}
+    assert rows["0" * 64]["games"] == 6 and rows["0" * 64]["wins"] == sum(g.won for g in theirs)
+    assert rows[fp]["this"] and not rows["0" * 64]["this"] and rows[fp]["games"] == 4
+    text = CliRunner().invoke(app, [*ARGS, "--games", "10", "--db", str(db), "--mix-players"]).stdout
+    assert "2 players, counted apart" in text and "player 000000000000: 6 games" in text
+    assert f"player {short(fp)} (this minesat): 4 games" in text
 
 
 def test_a_store_made_before_players_were_recorded_stays_readable(tmp_path: Path) -> None:

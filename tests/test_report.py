@@ -468,3 +468,22 @@ def test_fatal_boards_replay_each_lost_game_to_the_guess_that_lost_it(tmp_path) 
         assert board.move == game.guesses[-1].move and board.probability == game.guesses[-1].probability
         assert cell in board.analysis.unknown  # the player never guesses a proven cell
         assert "<svg" in fatal_svg(board) and str(board.move) in fatal_svg(board)
+
+
+def test_seeds_are_strings_of_digits_in_every_json_minesat_prints(tmp_path: Path) -> None:
+    """JSON readers (JavaScript, jq, spreadsheets, pandas' default) round integers past 2^53:
+    every seed minesat writes in JSON is a string of digits."""
+    big = 2**60 + 1
+    db = tmp_path / "run.sqlite"
+    args = ["simulate", "--preset", "beginner", "--games", "3", "--seed", str(big), "--workers", "1",
+            "--strategy", "safest", "--db", str(db), "--json"]  # fmt: skip
+    summary = json.loads(CliRunner().invoke(app, args).stdout.strip().splitlines()[-1])
+    assert summary["seed"] == str(big) and summary["config"]["seed"] == str(big)
+    doc = json.loads(CliRunner().invoke(app, ["report", str(db), "--json"]).stdout)
+    assert doc["runs"][0]["config"]["seed"] == str(big)
+    sweep = ["sweep", "--size", "4x4", "--mines", "2,3", "--games", "2", "--seed", str(big), "--workers", "1",
+             "--strategy", "safest", "--db", str(tmp_path / "sw"), "--json"]  # fmt: skip
+    doc = json.loads(CliRunner().invoke(app, sweep).stdout.strip().splitlines()[-1])
+    assert doc["seed"] == str(big) and doc["curves"][0]["seed"] == str(big)
+    lines = CliRunner().invoke(app, ["generate", "--preset", "beginner", "--count", "2"]).stdout.splitlines()
+    assert all(isinstance(json.loads(line)["seed"], str) for line in lines)

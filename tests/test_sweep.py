@@ -510,18 +510,26 @@ def test_a_sweep_resumed_by_another_player_is_refused_and_writes_nothing(tmp_pat
     # Nothing played nor written: not the other points, not the new size's stores.
     assert {path: (dump(path), path.stat().st_mtime_ns) for path in stores} == before
     assert sorted(directory.iterdir()) == files
-    # Knowingly mixed: played, and the point says whose games it holds.
+    # Knowingly mixed: played, and the point is one player's games, never both pooled.
     result = CliRunner().invoke(app, [*args[:-2], "--games", "5", "--db", str(directory), "--json",
                                       "--mix-players"])  # fmt: skip
     assert result.exit_code == 0, result.output
     doc = json.loads(result.stdout.strip().splitlines()[-1])
     players = [p["provenance"]["player"] for p in doc["points"]]
     fp = player_fingerprint("safest")
-    assert players == [fp, ["0" * 64, fp], fp]
+    assert players == [fp, fp, fp]
     with GameStore(stores[1]) as store:
         assert store.players() == {"0" * 64: 3, fp: 2}
+        mine = [g.won for g in store.games(player=fp)]
+        theirs = [g.won for g in store.games(player="0" * 64)]
+    mixed = doc["points"][1]
+    assert (mixed["games"], mixed["wins"]) == (2, sum(mine))  # this minesat's 2 games, not all 5
+    rows = {row["player"]: row for row in mixed["players"]}
+    assert (rows["0" * 64]["games"], rows["0" * 64]["wins"]) == (3, sum(theirs)) and rows[fp]["shown"]
+    assert doc["points"][0]["players"] == []  # a store of one player lists none
     md = CliRunner().invoke(app, [*args[:-2], "--games", "5", "--db", str(directory), "--mix-players"])
-    assert "4x4 opening safest at 3 mines mixes the games of 2 players" in md.stdout
+    assert "4x4 opening safest at 3 mines: its store holds the games of 2 players" in md.stdout
+    assert "never pooled" in md.stdout and "player 000000000000: 3 games" in md.stdout
 
 
 def test_a_batch_from_another_player_stops_the_sweep(tmp_path, monkeypatch):

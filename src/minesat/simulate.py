@@ -61,6 +61,7 @@ __all__ = [
     "play_boards",
     "play_indices",
     "played_by",
+    "player_tallies",
     "run",
     "simulate",
     "summarize",
@@ -220,9 +221,12 @@ def summarize(
 ) -> dict[str, object]:
     """The summary ``minesat simulate --json`` prints (docs/commands/simulate.md), and more.
 
+    JSON-ready: the seed is a string of digits, as every seed minesat writes in JSON.
+
     ``games``/``wins`` and the rates cover all games of the run (stored earlier
     or played now); ``played``, ``seconds`` and ``games_per_second`` cover this
-    invocation only: wall time, all workers together.
+    invocation only: wall time, all workers together. Of a store that holds several
+    players' games, ``tally`` is this minesat's player's (:func:`run`'s ``players`` lists each).
     """
     n = tally.games
     losses = n - tally.wins
@@ -248,9 +252,10 @@ def summarize(
         "mines": config.mines,
         "first_click": config.rule,
         "start": list(config.start),
-        "seed": config.seed,
+        # Digits, as everywhere in minesat's JSON: JSON readers round integers past 2^53.
+        "seed": str(config.seed),
         "strategy": config.strategy,
-        "config": config.to_dict(),
+        "config": {**config.to_dict(), "seed": str(config.seed)},
     }
     if extra:
         summary.update(extra)
@@ -285,6 +290,24 @@ def check_player(store: GameStore, player: str, *, mix_players: bool = False) ->
         advice="use another {store}, or {mix_players} to add them beside (the report keeps each player's "
         "games apart)",
     )
+
+
+def player_tallies(store: GameStore, stop: int | None = None) -> list[tuple[str | None, Tally]]:
+    """Each player's games of ``store`` (those below ``stop``) counted apart, in the order the
+    players first stored games: a store that holds several players' games (``mix_players``) is
+    several runs, and no win rate mixes them."""
+    return [(player, Tally().update(store.games(stop, player=player))) for player in store.players()]
+
+
+def player_rows(tallies: Sequence[tuple[str | None, Tally]], this: str) -> list[dict[str, object]]:
+    """The ``players`` of a summary: per player of the store, its fingerprint, games, wins, win
+    rate and Wilson interval, and whether it is this minesat's."""
+    rows: list[dict[str, object]] = []
+    for player, tally in tallies:
+        lo, hi = wilson(tally.wins, tally.games)
+        rows.append({"player": player, "this": player == this, "games": tally.games, "wins": tally.wins,
+                     "win_rate": tally.win_rate, "ci95": [lo, hi]})  # fmt: skip
+    return rows
 
 
 def check_batch(player: str, session: Session) -> None:
@@ -406,13 +429,19 @@ def run(
                 state.add(games_done)
     seconds = time.perf_counter() - began
 
-    tally = Tally().update(store.games(games)) if store is not None else state.tally
+    tallies = player_tallies(store, games) if store is not None else [(session.player, state.tally)]
+    if len(tallies) > 1:
+        # A mixed store: the figures are this minesat's player's games, each other player's apart.
+        tally = dict(tallies).get(session.player) or Tally()
+    else:
+        tally = tallies[0][1] if tallies else state.tally
     extra: dict[str, object] = {
         "workers": None if scheduler is not None else slots,
         "scheduler": scheduler,
         "batch_size": batch_size,
         "db": str(store.path) if store is not None else None,
         "player": session.player,
+        "players": player_rows(tallies, session.player),
     }
     return summarize(config, tally, played=state.played, seconds=seconds, extra=extra)
 

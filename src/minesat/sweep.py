@@ -52,6 +52,8 @@ from minesat.simulate import (
     index_batches,
     play_indices,
     played_by,
+    player_rows,
+    player_tallies,
 )
 from minesat.stats import mean_interval, wilson
 from minesat.store import ANY_PLAYER, GameStore, RunConfig
@@ -261,6 +263,9 @@ class SweepPoint:
     #: What made the point's games (docs/commands/report.md), as ``minesat report`` gives a run's;
     #: its ``command`` is the ``minesat simulate`` that plays (or resumes) the point alone.
     provenance: dict[str, Any] | None = dataclasses.field(default=None, hash=False)
+    #: A store of several players' games (``mix_players``): each player's games and wins, apart;
+    #: the point's figures are those of one of them (:func:`run_sweep`). Empty otherwise.
+    players: tuple[dict[str, Any], ...] = dataclasses.field(default=(), hash=False)
 
     @property
     def win_rate(self) -> float:
@@ -313,7 +318,8 @@ class SweepPoint:
 
     @classmethod
     def from_tally(
-        cls, config: RunConfig, tally: Tally, db: str = "", provenance: dict[str, Any] | None = None
+        cls, config: RunConfig, tally: Tally, db: str = "", provenance: dict[str, Any] | None = None,
+        players: Sequence[dict[str, Any]] = (),
     ) -> SweepPoint:
         c = config
         won = tally.wins_by_guesses
@@ -331,6 +337,7 @@ class SweepPoint:
             fatal_guesses=sum(tally.fatal_at.values()),
             db=db,
             provenance=provenance,
+            players=tuple(players),
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -357,6 +364,7 @@ class SweepPoint:
             "guesses_ci95": _list(self.guesses_ci95),
             "db": self.db,
             "provenance": self.provenance,
+            "players": list(self.players),
         }
 
 
@@ -473,7 +481,7 @@ class Curve:
                 "deviance": fit.deviance, "df": fit.df, "p_value": fit.p_value,
                 "dispersion": fit.dispersion, "covariance_scale": fit.scale,
             },
-            "seed": c.seed,
+            "seed": str(c.seed),
             "clear_cells": self.clear,
         }  # fmt: skip
 
@@ -506,7 +514,8 @@ class Sweep:
             out.update(rows=curve["rows"], cols=curve["cols"], first_click=curve["rule"],
                        start=curve["start"], strategy=curve["strategy"])  # fmt: skip
             out.update(points=curve["points"], crossing50=curve["crossing50"])
-        out.update(seed=self.plan.seed, games=self.games, curves=[c.to_dict() for c in self.curves])
+        # Seeds as digits, as everywhere in minesat's JSON: JSON readers round integers past 2^53.
+        out.update(seed=str(self.plan.seed), games=self.games, curves=[c.to_dict() for c in self.curves])
         out["provenance"] = self.provenance
         return out
 
@@ -587,14 +596,27 @@ def run_sweep(
 
 
 def _point(store: GameStore, games: int) -> SweepPoint:
-    """The point of the run in ``store``: its first ``games`` games, and what made them."""
-    players = list(store.players())
-    sole = players[0] if len(players) == 1 else None  # several: the sessions name each
-    digest = GamesDigest(store.config)
-    tally = Tally().update(digest.through(store.games(games)))
+    """The point of the run in ``store``: its first ``games`` games, and what made them.
+
+    A store of several players' games (``mix_players``) is never pooled: the point is one
+    player's games (this minesat's when it has any there, else the player with the most), and
+    every player's games and wins are listed beside it (:attr:`SweepPoint.players`)."""
+    counts = store.players()
     command = simulate_command(store.config.to_dict(), games, str(store.path))
-    provenance = store_provenance(store, ANY_PLAYER, sole, command=command, games_sha256=digest.hexdigest())
-    return SweepPoint.from_tally(store.config, tally, str(store.path), provenance)
+    digest = GamesDigest(store.config)
+    if len(counts) <= 1:
+        sole = next(iter(counts), None)
+        tally = Tally().update(digest.through(store.games(games)))
+        provenance = store_provenance(store, ANY_PLAYER, sole, command=command,
+                                      games_sha256=digest.hexdigest())  # fmt: skip
+        return SweepPoint.from_tally(store.config, tally, str(store.path), provenance)
+    this = player_fingerprint(store.config.strategy)
+    tallies = dict(player_tallies(store, games))
+    chosen = this if this in counts else max(counts, key=lambda p: tallies[p].games)
+    tally = Tally().update(digest.through(store.games(games, player=chosen)))
+    provenance = store_provenance(store, chosen, chosen, command=command, games_sha256=digest.hexdigest())
+    rows = [{**row, "shown": row["player"] == chosen} for row in player_rows(list(tallies.items()), this)]
+    return SweepPoint.from_tally(store.config, tally, str(store.path), provenance, rows)
 
 
 def _play(

@@ -86,12 +86,17 @@ def report_warnings(runs: Sequence[Summary], paired: Sequence[Paired]) -> list[s
         out.append(f"The runs are of other board options or rules ({boards}): their win rates measure "
                    "different games, so a difference between them says nothing about the players.")
     for s in runs:
-        if s.games and not s.complete:
+        if s.players_in_store > 1:
+            # A player's part of a mixed store: resuming the store would add nothing to it (every
+            # index below the highest is stored, by one player or another), so the advice is a new store.
+            part = (f"; it is not a run from game 0 ({s.games:,} games among indices 0..{s.index_max:,}): "
+                    "its whole run needs a store of its own, the command under Reproduce with another --db"
+                    if s.games and not s.complete else "")  # fmt: skip
+            out.append(f"{s.label} holds the games of one of {s.players_in_store} players of its store "
+                       f"({s.source}): each player's games are a run of their own here{part}.")  # fmt: skip
+        elif s.games and not s.complete:
             out.append(f"{s.label} is an incomplete run: {s.games:,} games stored out of indices "
                        f"0..{s.index_max:,}; resume it with the command under Reproduce.")  # fmt: skip
-        if s.players_in_store > 1:
-            out.append(f"{s.label} holds the games of one of {s.players_in_store} players of its store "
-                       f"({s.source}): each player's games are a run of their own here.")  # fmt: skip
     return out
 
 

@@ -283,6 +283,8 @@ class Summary:
         """A JSON-ready dict: the fields plus the derived figures."""
         out = asdict(self)
         out["ci95"] = list(self.ci95)
+        if out["config"] is not None and "seed" in out["config"]:
+            out["config"]["seed"] = str(out["config"]["seed"])  # digits: JSON readers round past 2^53
         for key in (
             "losses", "win_rate", "no_guess_share", "guesses_mean", "moves_mean",
             "seconds_mean", "complete", "progress_lost_mean", "command",

@@ -402,15 +402,21 @@ def provenance_table(sweep: Sweep) -> tuple[list[str], list[list[str]]]:
 
 
 def provenance_notes(sweep: Sweep) -> list[str]:
-    """Points whose games are not all one known player's: their win rates are not one player's."""
+    """Points whose store holds several players' games (each player's figures apart, the point's
+    one player's), or an unknown player's."""
     notes = []
     for curve in sweep.curves:
         for p in curve.points:
             player = (p.provenance or {}).get("player")
-            if p.games and isinstance(player, list):
-                notes.append(f"{curve.label} at {p.mines} mines mixes the games of {len(player)} players "
-                             f"({_players(player)}; resumed with --mix-players): its figures are "
-                             "theirs together.")
+            if p.players:
+                others = "; ".join(
+                    f"player {short(row['player'])}: {row['games']:,} games, {row['wins']:,} won"
+                    for row in p.players if not row.get("shown")
+                )  # fmt: skip
+                notes.append(f"{curve.label} at {p.mines} mines: its store holds the games of "
+                             f"{len(p.players)} players (resumed with --mix-players), never pooled: the "
+                             f"point is player {short(player)}'s {p.games:,} games; the others apart "
+                             f"({others}).")
             elif p.games and player is None:
                 notes.append(f"{curve.label} at {p.mines} mines holds games of an unknown player "
                              "(stored before minesat recorded players).")
