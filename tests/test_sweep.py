@@ -671,3 +671,15 @@ def test_the_cards_give_the_crossing_on_the_plots_axis_and_the_plot_draws_the_fi
     xs, ys = fitted[0].get_xdata(), fitted[0].get_ydata()
     assert ys[0] == pytest.approx(curve.fit.probability(40 / 256))
     assert xs[0] == pytest.approx(40 / 247)  # effective density: mines over the cells not kept clear
+
+
+def test_sweep_out_is_quiet_but_for_one_line_naming_the_file(tmp_path):
+    args = ["sweep", "--size", "4x4", "--mines", "2,3", "--games", "2", "--workers", "1", "--strategy", "safest",
+            "--db", str(tmp_path / "sw")]  # fmt: skip
+    for name in ("s.html", "s.md", "s.json"):
+        result = CliRunner().invoke(app, [*args, "--out", str(tmp_path / name)])
+        assert result.exit_code == 0, result.output
+        lines = (result.stdout + result.stderr).splitlines()
+        assert len(lines) <= 3 and lines[0].startswith(f"wrote {tmp_path / name}"), lines
+        assert "| Curve |" not in result.stdout  # the report is in the file, not on standard output
+        assert ("s-curves.svg" in lines[0]) == (name == "s.md")  # the Markdown's plot, named beside it
