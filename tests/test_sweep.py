@@ -482,7 +482,8 @@ def test_every_point_says_what_made_it_and_its_export_names_the_player(tmp_path)
     # The Markdown and HTML reports show the same: the sweep's block, then a row per point.
     again = CliRunner().invoke(app, [*args, "--out", str(tmp_path / "r.html")])
     assert again.exit_code == 0, again.output
-    for page in (again.stdout, (tmp_path / "r.html").read_text()):
+    markdown = CliRunner().invoke(app, args).stdout
+    for page in (markdown, (tmp_path / "r.html").read_text()):
         assert "Provenance" in page and fp in page and doc["provenance"]["command"] in page
         for p in points:
             assert p["provenance"]["games_sha256"] in page
