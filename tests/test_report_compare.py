@@ -192,7 +192,7 @@ def test_warnings_say_what_a_reader_would_miss(tmp_path) -> None:
     warnings = doc["warnings"]
     assert any("unequal numbers of games" in w and "long 30" in w and "short 10" in w
                and "paired on the 10 boards" in w for w in warnings)  # fmt: skip
-    assert any("other board options or rules" in w and "classic: 9x9/10, safe at 0,0" in w for w in warnings)
+    assert any("other board options or rules" in w and "classic: 9x9/10, safe at A1 (0,0)" in w for w in warnings)
     assert any(w.startswith("classic is an incomplete run") for w in warnings)
     # long and short are paired; classic is compared with each as an independent sample.
     assert [(c["a"], c["b"]) for c in doc["compared"]] == [("long", "classic"), ("short", "classic")]

@@ -684,3 +684,15 @@ def test_sweep_out_is_quiet_but_for_one_line_naming_the_file(tmp_path):
         assert len(lines) <= 3 and lines[0].startswith(f"wrote {tmp_path / name}"), lines
         assert "| Curve |" not in result.stdout  # the report is in the file, not on standard output
         assert ("s-curves.svg" in lines[0]) == (name == "s.md")  # the Markdown's plot, named beside it
+
+
+def test_a_sweep_report_says_its_rules(tmp_path):
+    sweep = run_sweep(plan_of(mines=[2, 4], rules=["opening", "safe"]), 3, tmp_path, workers=1)
+    rules = sweep.to_dict()["rules"]
+    assert set(rules["first_click"]) == {"opening", "safe"}
+    assert [(c["run"], c["start"], c["start_index"], c["mines"]) for c in rules["curves"]] == [
+        ("5x5 opening safest", "D4", [3, 3], [2, 4]), ("5x5 safe safest", "D4", [3, 3], [2, 4])]
+    md = render_sweep_markdown(sweep)
+    assert "## Rules" in md and "first click safe at D4 (row 3, column 3, counted from 0)" in md
+    assert "First click opening: the first cell clicked and all its neighbours" in md
+    assert "<h2>Rules</h2>" in render_sweep_html(sweep)

@@ -505,6 +505,17 @@ class Sweep:
         """The ``minesat sweep`` command that plays this sweep again (or resumes it)."""
         return self.plan.command(self.games, db)
 
+    @property
+    def rules(self) -> dict[str, Any]:
+        """The rules the curves were played by, as a report's ``rules`` (docs/commands/report.md),
+        each curve with its mine counts."""
+        from minesat.report.rules import rules_object
+
+        return rules_object(
+            ((c.label, {**c.config.to_dict(), "mines": [p.mines for p in c.points]}) for c in self.curves),
+            key="curves",
+        )
+
     def to_dict(self) -> dict[str, Any]:
         """The ``--json`` object: ``curves`` (docs/commands/sweep.md); a single curve also keeps its
         ``points`` and options at the top, as a one-curve sweep always had them."""
@@ -515,7 +526,8 @@ class Sweep:
                        start=curve["start"], strategy=curve["strategy"])  # fmt: skip
             out.update(points=curve["points"], crossing50=curve["crossing50"])
         # Seeds as digits, as everywhere in minesat's JSON: JSON readers round integers past 2^53.
-        out.update(seed=str(self.plan.seed), games=self.games, curves=[c.to_dict() for c in self.curves])
+        out.update(seed=str(self.plan.seed), games=self.games, rules=self.rules,
+                   curves=[c.to_dict() for c in self.curves])  # fmt: skip
         out["provenance"] = self.provenance
         return out
 

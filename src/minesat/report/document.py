@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+from minesat.board import cell_name
 from minesat.report.boards import PairedBoard, paired_boards
 from minesat.report.paired import Compared, Paired
 from minesat.report.references import Reference, ReferenceMatch, match_references
@@ -42,6 +43,13 @@ class Report:
         """The run of that label."""
         return next((s for s in self.runs if s.label == label), None)
 
+    @property
+    def rules(self) -> dict[str, Any]:
+        """The rules the runs were played by (:func:`~minesat.report.rules.rules_object`)."""
+        from minesat.report.rules import rules_object
+
+        return rules_object((s.label, s.config) for s in self.runs)
+
 
 def unique_labels(summaries: Sequence[Summary]) -> list[Summary]:
     """Give runs that share a label distinct ones (their source path), for legends and tables."""
@@ -65,7 +73,8 @@ def _board_text(s: Summary) -> str:
     c = s.config
     if c is None:
         return "board unknown"
-    return f"{c['rows']}x{c['cols']}/{c['mines']}, {c['rule']} at {c['start'][0]},{c['start'][1]}"
+    where = cell_name((int(c["start"][0]), int(c["start"][1])))
+    return f"{c['rows']}x{c['cols']}/{c['mines']}, {c['rule']} at {where} ({c['start'][0]},{c['start'][1]})"
 
 
 def report_warnings(runs: Sequence[Summary], paired: Sequence[Paired]) -> list[str]:

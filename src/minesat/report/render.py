@@ -39,6 +39,7 @@ from minesat.report.formatting import (
 )
 from minesat.report.paired import Compared, Paired
 from minesat.report.plots import LOSS_PLOTS, inline_svg, render_plots
+from minesat.report.rules import rules_lines
 from minesat.report.statistics import DEATH_BINS, Summary
 from minesat.words import plural
 
@@ -180,6 +181,8 @@ def render_markdown(
     title = "minesat solvability report"
     out = [f"# {title}" + (f": {runs[0].label}" if len(runs) == 1 else "")]
     out += [f"\n> **Warning:** {w}" for w in report.warnings]
+    if report.rules["runs"]:
+        out += ["", "## Rules", ""] + [f"- {line}" for line in rules_lines(report.rules)]
     if len(runs) > 1:
         out += ["", "## Comparison", ""]
         header, rows = comparison_rows(runs)
@@ -229,7 +232,7 @@ def render_markdown(
 
 
 def render_json(summaries: Report | Sequence[Summary], paired: Sequence[Paired] = ()) -> str:
-    """``{"report": "minesat", "version": 1, "runs", "paired", "compared", "references",
+    """``{"report": "minesat", "version": 1, "rules", "runs", "paired", "compared", "references",
     "warnings", "notes"}`` (docs/commands/report.md).
 
     ``runs`` has one entry per run, each with its ``provenance`` and ``losses_detail``;
@@ -243,6 +246,7 @@ def render_json(summaries: Report | Sequence[Summary], paired: Sequence[Paired] 
     doc = {
         "report": "minesat",
         "version": 1,
+        "rules": report.rules,
         "runs": [s.to_dict() for s in report.runs],
         "paired": pairs,
         "compared": [c.to_dict() for c in report.compared],
@@ -337,6 +341,7 @@ def render_html(
         many=many,
         warnings=report.warnings,
         notes=report.notes,
+        rules=rules_lines(report.rules) if report.rules["runs"] else [],
         comparison={"header": header, "rows": rows},
         compared=[compared_text(c) for c in report.compared],
         runs=[_run_context(s) for s in runs],

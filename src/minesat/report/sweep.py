@@ -19,10 +19,12 @@ from typing import TYPE_CHECKING, Any
 
 from markupsafe import Markup
 
+from minesat.board import cell_name
 from minesat.provenance import describe_provenance, short
 from minesat.report.formatting import ci_text, pct
 from minesat.report.plots import DENSE, PLOT_STYLE, _figure, _percent_axis, figure_svg, inline_svg, plot_rates
 from minesat.report.render import _md_table, _write, templates
+from minesat.report.rules import rules_lines
 from minesat.words import agree, plural
 
 if TYPE_CHECKING:
@@ -329,7 +331,10 @@ def sweep_title(sweep: Sweep) -> str:
 
 def sweep_subtitle(sweep: Sweep) -> str:
     plan = sweep.plan
-    start = f"{plan.start[0]},{plan.start[1]}" if plan.start is not None else "3,3 (clipped to small boards)"
+    if plan.start is not None:
+        start = f"{cell_name(plan.start)} ({plan.start[0]},{plan.start[1]} counted from 0)"
+    else:
+        start = "D4 (3,3 counted from 0, clipped to small boards)"
     rules = " and ".join(plan.rules)
     strategies = ", ".join(plan.strategies)
     return (
@@ -469,6 +474,7 @@ PROVENANCE_TEXT = (
 def render_sweep_markdown(sweep: Sweep, plots: Sequence[tuple[str, str]] = (), db: str | None = None) -> str:
     """The sweep as Markdown; ``plots`` are ``(alt text, relative link)`` pairs."""
     out = [f"# {sweep_title(sweep)}", "", sweep_subtitle(sweep)]
+    out += ["", "## Rules", ""] + [f"- {line}" for line in rules_lines(sweep.rules)]
     out += [f"\n![{alt}]({link})" for alt, link in plots]
     out += ["", "## Where half the games are won", "", _md_table(*crossing_table(sweep), align="lrrrrlrr")]
     out += [f"\n> **Poor fit:** {n}" for n in crossing_notes(sweep)]
@@ -492,6 +498,7 @@ def render_sweep_html(sweep: Sweep, db: str | None = None, x_axis: str = "densit
     return templates().get_template("sweep.html.j2").render(
         title=sweep_title(sweep),
         subtitle=sweep_subtitle(sweep),
+        rules=rules_lines(sweep.rules),
         cards=sweep_cards(sweep, x_axis),
         crossing_notes=crossing_notes(sweep),
         plots=[(alt, Markup(inline_svg(svg))) for _, alt, svg in plots],
