@@ -675,8 +675,8 @@ def test_the_cards_give_the_crossing_on_the_plots_axis_and_the_plot_draws_the_fi
 
 
 def test_sweep_out_is_quiet_but_for_one_line_naming_the_file(tmp_path):
-    args = ["sweep", "--size", "4x4", "--mines", "2,3", "--games", "2", "--workers", "1", "--strategy", "safest",
-            "--db", str(tmp_path / "sw")]  # fmt: skip
+    args = ["sweep", "--size", "4x4", "--mines", "2,3", "--games", "2", "--workers", "1",
+            "--strategy", "safest", "--db", str(tmp_path / "sw")]  # fmt: skip
     for name in ("s.html", "s.md", "s.json"):
         result = CliRunner().invoke(app, [*args, "--out", str(tmp_path / name)])
         assert result.exit_code == 0, result.output

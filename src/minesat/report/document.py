@@ -16,12 +16,13 @@ from typing import Any
 
 from minesat.board import cell_name
 from minesat.report.boards import PairedBoard, paired_boards
-from minesat.report.paired import Compared, Paired
+from minesat.report.paired import ALPHA, Compared, Paired
 from minesat.report.references import Reference, ReferenceMatch, match_references
 from minesat.report.statistics import Summary
 
 __all__ = [
-    "Report", "as_report", "compare_unpaired", "make_report", "player_notes", "report_warnings",
+    "Report", "as_report", "compare_unpaired", "make_report", "multiplicity_note", "player_notes",
+    "report_warnings",
     "unique_labels",
 ]  # fmt: skip
 
@@ -135,6 +136,45 @@ def player_notes(runs: Sequence[Summary]) -> list[str]:
     return out  # fmt: skip
 
 
+def multiplicity_note(paired: Sequence[Paired], references: Sequence[ReferenceMatch]) -> str | None:
+    """With several tests in one report, how many would pass 0.05 by chance alone, and which
+    remain significant after Holm's correction (Holm 1979: the k-th smallest of m p-values is
+    held against 0.05 / (m - k + 1), stopping at the first that fails); None for one test or none.
+
+    >>> from minesat.report.paired import Paired
+    >>> tests = [Paired("a", "b", 300, 120, 40, 10, 130), Paired("a", "c", 300, 120, 32, 17, 131),
+    ...          Paired("b", "c", 300, 120, 32, 17, 131)]       # p = 2.4e-5, 0.044 and 0.044
+    >>> print(multiplicity_note(tests, []))  # doctest: +NORMALIZE_WHITESPACE
+    This report makes 3 tests (3 paired comparisons), each at the 5 % level: were no difference real,
+    0.15 of them would still come out significant on average. Holm's correction for 3 tests keeps
+    1 of the 3 significant at 5 % overall: a vs b.
+    """
+    tests = [(f"{p.a} vs {p.b}", p.p_value) for p in paired]
+    tests += [(f"{m.run} vs {m.reference.source}", m.p_value) for m in references if m.p_value is not None]
+    if len(tests) < 2:
+        return None
+    m = len(tests)
+    kept: list[str] = []
+    for k, (name, p) in enumerate(sorted(tests, key=lambda t: t[1])):
+        if p >= ALPHA / (m - k):
+            break
+        kept.append(name)
+    significant = sum(p < ALPHA for _, p in tests)
+    kinds = [f"{len(paired)} paired comparison{'s' if len(paired) != 1 else ''}"] if paired else []
+    with_refs = m - len(paired)
+    if with_refs:
+        kinds.append(f"{with_refs} comparison{'s' if with_refs != 1 else ''} with published figures")
+    said = (f"This report makes {m} tests ({' and '.join(kinds)}), each at the 5 % level: were no difference "
+            f"real, {m * ALPHA:.2f} of them would still come out significant on average. ")
+    if not significant:
+        return said + "None is significant at 5 %, corrected or not."
+    if not kept:
+        return said + (f"Holm's correction for {m} tests keeps none of the {significant} significant at 5 % "
+                       "overall: read them as suggestions, not findings.")
+    return said + (f"Holm's correction for {m} tests keeps {len(kept)} of the {significant} significant at "
+                   f"5 % overall: {', '.join(kept)}.")  # fmt: skip
+
+
 def compare_unpaired(runs: Sequence[Summary], paired: Sequence[Paired]) -> list[Compared]:
     """Every two runs (with games) that are not paired, compared as independent samples."""
     linked = {frozenset((p.a, p.b)) for p in paired}
@@ -168,7 +208,8 @@ def make_report(
         compared=tuple(compare_unpaired(runs, paired)),
         references=tuple(matches),
         warnings=tuple(report_warnings(runs, paired)),
-        notes=(*notes, *unmatched, *player_notes(runs)),
+        notes=(*notes, *unmatched, *player_notes(runs),
+               *filter(None, [multiplicity_note(paired, matches)])),
         boards=tuple(boards),
     )
 

@@ -31,6 +31,7 @@ from minesat.report.formatting import (
     describe_config,
     headline,
     interval_points,
+    p_text,
     paired_rows,
     paired_text,
     pct,
@@ -154,14 +155,21 @@ def board_rows(boards: Sequence[PairedBoard]) -> list[list[str]]:
 def reference_rows(report: Report) -> tuple[list[str], list[list[str]]]:
     """The published figures beside the runs they meet."""
     # A reference meets a run of its own board and rules: the run's label says which.
-    header = ["Run", "Its rate", "Published by", "Published rate", "95 % CI, or games", "z", "p"]
+    header = ["Run", "Its rate", "Published by", "Published rate", "95 % CI, or games", "Test", "z", "p"]
     rows = []
     for m in report.references:
         ref = m.reference
         spread = f"{ref.games:,} games" if ref.games else ci_text((ref.low or 0.0, ref.high or 0.0), 3)
-        z = "–" if m.z is None else f"{m.z:+.2f}"
-        p = "–" if m.p is None else f"{m.p:.3g}"
-        rows.append([m.run, pct(m.run_rate, 2), ref.source, pct(ref.rate, 2), spread, z, p])
+        if m.paired is not None:
+            test, z = f"paired on {m.paired.games:,} shared boards (McNemar)", "–"
+            p = p_text(m.paired.p_value)
+        else:
+            test = "z (independent samples)"
+            if m.dependent:
+                test = "z, but the boards are shared: not independent"
+            z = "–" if m.z is None else f"{m.z:+.2f}"
+            p = "–" if m.p is None else f"{m.p:.3g}"
+        rows.append([m.run, pct(m.run_rate, 2), ref.source, pct(ref.rate, 2), spread, test, z, p])
     return header, rows
 
 
@@ -200,7 +208,7 @@ def render_markdown(
             out.append(_md_table(["Game", "Won by", "Seed", "Replay"], rows, "rlrl"))
     if report.references:
         header, rows = reference_rows(report)
-        out += ["", "## Published figures", "", _md_table(header, rows, "lrlrrrr"), ""]
+        out += ["", "## Published figures", "", _md_table(header, rows, "lrlrrlrr"), ""]
         out += [f"- {m.sentence()}" for m in report.references]
     out += [f"\n> Note: {n}" for n in report.notes]
     if plots:
