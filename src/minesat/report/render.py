@@ -327,11 +327,14 @@ def render_html(
     plots: Sequence[tuple[str, str, str]] | None = None,
     paired: Sequence[Paired] = (),
     viewers: Mapping[int, str] | None = None,
+    games: Mapping[int, str] | None = None,
 ) -> str:
-    """One self-contained HTML page: inline CSS, plots as inline SVG, no scripts, no links out.
+    """One self-contained HTML page: inline CSS, plots as inline SVG, no links out.
 
-    ``viewers`` maps a lost game's index to the (relative) address of its viewer
-    page (:func:`write_viewer_pages`); each lost game shown links to its page.
+    ``games`` maps a lost game's index to its viewer page itself (:func:`viewer_pages`): each
+    lost game shown carries its page inline, opened in place (an ``iframe`` of its own, whose
+    script steps through the game), so the report travels as one file. ``viewers`` maps an
+    index to the (relative) address of a page written beside the report instead.
     """
     report = as_report(summaries, paired)
     runs = report.runs
@@ -340,7 +343,7 @@ def render_html(
     many = len(runs) > 1
     title = "Solvability report: " + (" vs ".join(s.label for s in runs) if many else runs[0].label)
     header, rows = comparison_rows(runs)
-    fatal = [] if many else _fatal_pictures(runs[0], viewers or {})
+    fatal = [] if many else _fatal_pictures(runs[0], viewers or {}, games or {})
     ref_header, ref_rows = reference_rows(report)
     svg = {name: (alt, Markup(inline_svg(text))) for name, alt, text in plots}
     return templates().get_template("report.html.j2").render(
@@ -367,9 +370,11 @@ def render_html(
     )
 
 
-def _fatal_pictures(summary: Summary, viewers: Mapping[int, str]) -> list[dict[str, object]]:
+def _fatal_pictures(
+    summary: Summary, viewers: Mapping[int, str], games: Mapping[int, str] | None = None
+) -> list[dict[str, object]]:
     """The first lost games of a one-run report, each at its fatal guess, as inline SVG
-    with the address of its viewer page when there is one.
+    with its viewer page (inline) or the address of one, when there is one.
 
     Only for a seeded run whose store is at hand and holds one player's games: the
     games are replayed from their seeds (a board-set run, or a summary without a
@@ -379,10 +384,25 @@ def _fatal_pictures(summary: Summary, viewers: Mapping[int, str]) -> list[dict[s
 
     if not summary.source or not Path(summary.source).is_file() or summary.players_in_store > 1:
         return []
+    games = games or {}
     return [
-        {"svg": Markup(fatal_svg(board)), "game": board.index, "viewer": viewers.get(board.index)}
+        {"svg": Markup(fatal_svg(board)), "game": board.index, "viewer": viewers.get(board.index),
+         "page": games.get(board.index)}
         for board in fatal_boards(summary.source)
-    ]
+    ]  # fmt: skip
+
+
+def viewer_pages(summary: Summary, limit: int | None = None) -> dict[int, str]:
+    """The viewer page (:mod:`minesat.viewer`) of each lost game the report shows, by game index,
+    as HTML text to carry inside the report. Nothing for a run whose store is not at hand, that
+    plays a board set, or whose store holds several players' games (the games are replayed by
+    this player)."""
+    from minesat.report.fatal import FATAL_BOARDS, game_page, lost_games
+
+    if not summary.source or not Path(summary.source).is_file() or summary.players_in_store > 1:
+        return {}
+    return {lost.index: game_page(lost, summary.label)
+            for lost in lost_games(summary.source, FATAL_BOARDS if limit is None else limit)}  # fmt: skip
 
 
 def write_viewer_pages(summary: Summary, out: str | Path, limit: int | None = None) -> dict[int, Path]:
@@ -472,21 +492,21 @@ def write_report(
 ) -> list[Path]:
     """Write the report to ``out`` in the format its extension names; return every file written.
 
-    An HTML report of one run also gets a viewer page for each lost game it
-    shows (:func:`write_viewer_pages`), written first and linked from it. The
-    boards a paired comparison names are written beside it as layout files, each
-    with the ``minesat solve`` commands that replay it.
+    An HTML report of one run carries a viewer page for each lost game it shows
+    (:func:`viewer_pages`) inside it, so the one file, moved or mailed alone, still
+    steps through its games. The boards a paired comparison names are written beside it
+    as layout files, each with the ``minesat solve`` commands that replay it.
     """
     report = as_report(summaries, paired)
     report, boards = _with_board_files(report, out)
-    pages: dict[int, Path] = {}
+    pages: dict[int, str] = {}
     if FORMATS.get(Path(out).suffix.lower()) == "html" and len(report.runs) == 1:
-        pages = write_viewer_pages(report.runs[0], out)
+        pages = viewer_pages(report.runs[0])
     written = _write(
         out,
         lambda: render_json(report),
-        lambda: render_html(report, viewers={g: p.name for g, p in pages.items()}),
+        lambda: render_html(report, games=pages),
         lambda links: render_markdown(report, links),
         lambda: render_plots(report.runs, report.references),
     )
-    return written + list(pages.values()) + boards
+    return written + boards

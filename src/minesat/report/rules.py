@@ -93,9 +93,9 @@ def rules_lines(rules: Mapping[str, Any]) -> list[str]:
     lines = []
     shared = {(r["rows"], r["cols"], str(r["mines"]), r["first_click"], r["start"]) for r in runs}
     for r in runs[:1] if len(shared) == 1 else runs:
-        who = "" if len(shared) == 1 else f"{r['run']}: "
+        who = "A" if len(shared) == 1 else f"{r['run']}: a"
         mines = r["mines"] if isinstance(r["mines"], int) else ", ".join(map(str, r["mines"]))
-        lines.append(f"{who}a {r['rows']} x {r['cols']} board with {mines} mines; first click "
+        lines.append(f"{who} {r['rows']} x {r['cols']} board with {mines} mines; first click "
                      f"{r['first_click']} at {start_text(r)}.")  # fmt: skip
     for rule, words in rules["first_click"].items():
         lines.append(f"First click {rule}: {words}.")
