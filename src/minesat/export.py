@@ -311,16 +311,22 @@ def games_digest(games: Iterable[StoredGame], config: RunConfig | None) -> str:
     return digest.hexdigest()
 
 
-def records(db: str | Path, *, guesses: bool = False) -> Iterator[dict[str, Any]]:
+def records(db: str | Path | Iterable[str | Path], *, guesses: bool = False) -> Iterator[dict[str, Any]]:
     """Every game (or guess) of the store at ``db`` as the export's records, streamed in game
     order with the run's settings on each: ``pandas.DataFrame(records("run.sqlite"))``.
+
+    ``db`` may be several stores (a list of paths, a sweep's ``[p.db for p in sweep.points]``,
+    ``Path("reports/sweep").glob("*.sqlite")``): their records follow one another, each store's
+    in game order, each record with its own run's settings, so one table holds them all.
 
     The keys are the export's (docs/commands/export.md): a game's index is ``game``, its number
     of guesses ``guesses``, the first-click rule ``rule``; :class:`~minesat.store.StoredGame`
     holds the same as ``index``, ``len(guesses)`` and the run's ``config.rule``.
     """
-    with GameStore(db) as store:
-        yield from game_records(store.games(), store.config, guesses=guesses)
+    paths = [db] if isinstance(db, str | Path) else list(db)
+    for path in paths:
+        with GameStore(path) as store:
+            yield from game_records(store.games(), store.config, guesses=guesses)
 
 
 def export_db(path: str | Path, out: TextIO, *, as_csv: bool = False, guesses: bool = False) -> int:

@@ -47,13 +47,16 @@ from minesat.store import GameStore, PlayerMismatchError, RunConfig, StoredGame
 
 __all__ = [
     "MAX_BATCH",
+    "MAX_GAMES",
     "BatchFunction",
+    "Games",
     "PlayFunction",
     "ProgressCallback",
     "Simulation",
     "board_run_config",
     "check_batch",
     "check_config",
+    "check_counts",
     "check_player",
     "default_batch_size",
     "in_flight",
@@ -83,6 +86,10 @@ ProgressCallback = Callable[[int, int, "Tally"], None]
 #: small batches keep the progress bar smooth, make Ctrl-C quick and lose
 #: little to a crash.
 MAX_BATCH = 20
+
+#: Most games a run may ask for: game indices are SQLite integers (and no run gets near this).
+#: The library and the command line refuse the same: ``games`` outside 0..MAX_GAMES.
+MAX_GAMES = 10**15
 
 
 def default_batch_size(to_play: int, slots: int) -> int:
@@ -287,7 +294,7 @@ def check_player(store: GameStore, player: str, *, mix_players: bool = False) ->
     raise PlayerMismatchError(
         f"{store.path} holds {held}, and this minesat's player is {short(player)}: resuming would mix "
         "two players' games in one win rate", path=str(store.path),
-        advice="use another {store}, or {mix_players} to add them beside (the report keeps each player's "
+        advice="use another {db}, or {mix_players} to add them beside (the report keeps each player's "
         "games apart)",
     )
 
@@ -328,6 +335,28 @@ def index_batches(indices: Iterator[int], size: int) -> Iterator[list[int]]:
     """
     while batch := list(itertools.islice(indices, size)):
         yield batch
+
+
+def check_counts(
+    games: int, *, workers: int | None = 1, batch_size: int | None = None, seed: int = 0
+) -> None:
+    """Refuse, as the command line does, a number of games outside 0..:data:`MAX_GAMES`, fewer than
+    one worker or game per batch, or a negative seed: :class:`~minesat.errors.InvalidValue` naming
+    the parameter.
+
+    >>> check_counts(10, seed=-1)
+    Traceback (most recent call last):
+    minesat.errors.InvalidValue: seed: must be a whole number >= 0, not -1
+    """
+    if not 0 <= games <= MAX_GAMES:
+        raise InvalidValue(f"must be between 0 and {MAX_GAMES}, not {games}", parameter="games", value=games)
+    if workers is not None and workers < 1:
+        raise InvalidValue(f"must be >= 1 (or None for every core), not {workers}", parameter="workers",
+                           value=workers)  # fmt: skip
+    if batch_size is not None and batch_size < 1:
+        raise InvalidValue(f"must be >= 1, not {batch_size}", parameter="batch_size", value=batch_size)
+    if seed < 0:
+        raise InvalidValue(f"must be a whole number >= 0, not {seed}", parameter="seed", value=seed)
 
 
 def check_config(config: RunConfig) -> None:
@@ -394,8 +423,7 @@ def run(
     the batches stored before it kept. The store records each game's session
     (:mod:`minesat.provenance`).
     """
-    if games < 0:
-        raise InvalidValue(f"the number of games must be >= 0, not {games}")
+    check_counts(games, workers=workers, batch_size=batch_size, seed=config.seed)
     if (boards is None) != (config.boards is None):
         raise InvalidValue("a board-set run needs its file (boards=...), and only a board-set run takes one")
     if batch_fn is None:
@@ -449,6 +477,23 @@ def run(
 # --- the short road -------------------------------------------------------------------------
 
 
+class Games(tuple[StoredGame, ...]):
+    """The games of a run, in index order: a tuple whose ``repr`` is a line, not every game.
+
+    >>> Games(())
+    Games(0 games)
+    """
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        if not self:
+            return "Games(0 games)"
+        won = sum(g.won for g in self)
+        return (f"Games({len(self):,} game{'s' if len(self) != 1 else ''}, indices {self[0].index}.."
+                f"{self[-1].index}: {won:,} won, {len(self) - won:,} lost)")  # fmt: skip
+
+
 @dataclass(frozen=True)
 class Simulation:
     """The games :func:`simulate` played: the run's ``config``, its ``summary`` (the keys of
@@ -456,7 +501,7 @@ class Simulation:
 
     config: RunConfig
     summary: dict[str, object] = field(repr=False)
-    games: tuple[StoredGame, ...] = field(repr=False)
+    games: Games = field(repr=False)
 
     def records(self, *, guesses: bool = False) -> list[dict[str, Any]]:
         """One record per game (or per guess), as ``minesat export`` writes them, for
@@ -489,6 +534,7 @@ def simulate(
     workers: int | None = 1,
     db: str | os.PathLike[str] | None = None,
     progress: ProgressCallback | None = None,
+    mix_players: bool = False,
 ) -> Simulation:
     """Play games ``0 .. games-1`` on a board and return them: ``minesat.simulate("expert", 200)``.
 
@@ -498,15 +544,26 @@ def simulate(
     ``start`` defaults to D4, clipped to the board. The games are those ``minesat simulate``
     plays with the same options; ``db`` keeps them in a store (a run there resumes),
     otherwise they live in a temporary one for the call. ``workers``: as :func:`run`.
+    ``mix_players`` resumes a ``db`` that holds another player's games (refused otherwise:
+    :class:`~minesat.store.PlayerMismatchError`). The bounds are the command line's: ``games``
+    from 0 to :data:`MAX_GAMES`, ``seed`` >= 0, ``workers`` >= 1 or None; every error names
+    this function's parameters (``board=``, ``db=``, ``mix_players=``).
 
     >>> sim = simulate("beginner", 3, seed=1)
     >>> sim.config.spec, len(sim.records()), sorted(sim.records()[0])[:4]
     (BoardSpec(9, 9, 10, rule='opening', start='D4'), 3, ['analyses', 'bbbv', 'boards', 'cols'])
     """
+    check_counts(games, workers=workers, seed=board.seed if isinstance(board, RunConfig) else seed)
     if isinstance(board, RunConfig):
         config = board
     else:
-        spec = BoardSpec.preset(board, rule=rule, start=start) if isinstance(board, str) else board
+        try:
+            spec = BoardSpec.preset(board, rule=rule, start=start) if isinstance(board, str) else board
+        except InvalidValue as err:
+            if err.parameter != "name":
+                raise
+            # The preset is this function's board= (BoardSpec.preset calls it name=).
+            raise InvalidValue(err.message, parameter="board", value=err.value, choices=err.choices) from None
         if not isinstance(spec, BoardSpec):
             raise TypeError(f"board must be a preset's name, a BoardSpec or a RunConfig, not {board!r}")
         where = spec.start if spec.start is not None else default_start(spec.rows, spec.cols)
@@ -516,8 +573,8 @@ def simulate(
         if db is None:
             db = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="minesat-"))) / "games.sqlite"
         store = stack.enter_context(GameStore(db, config))
-        summary = run(config, games, workers=workers, store=store, progress=progress)
-        return Simulation(config, summary, tuple(store.games(games)))
+        summary = run(config, games, workers=workers, store=store, progress=progress, mix_players=mix_players)
+        return Simulation(config, summary, Games(store.games(games)))
 
 
 class _CallableModule(types.ModuleType):

@@ -28,13 +28,16 @@ import dataclasses
 import functools
 import itertools
 import shlex
+import sys
+import tempfile
+import types
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from minesat.board import Cell, check_size
+from minesat.board import Cell, as_cell, check_size
 from minesat.errors import InvalidValue
 from minesat.executors import run_bounded, worker_pool
 from minesat.export import GamesDigest
@@ -46,6 +49,7 @@ from minesat.report.statistics import Tally, simulate_command, store_provenance
 from minesat.simulate import (
     BatchFunction,
     check_batch,
+    check_counts,
     check_player,
     default_batch_size,
     in_flight,
@@ -75,7 +79,7 @@ __all__ = [
     "MAX_POINTS", "MAX_SWEEP_POINTS", "Crossing", "Curve", "CurvePlan", "Sweep", "SweepPlan", "SweepPoint",
     "SweepProgress", "density_text", "effective_density", "interpolated_crossing", "mean_interval",
     "mines_at", "mines_text", "parse_densities", "parse_mines", "parse_sizes", "plan_sweep", "point_db",
-    "preset_sizes", "run_sweep", "split_list",
+    "preset_sizes", "run_sweep", "split_list", "sweep",
 ]  # fmt: skip
 
 
@@ -191,19 +195,24 @@ def plan_sweep(
     ...
     minesat.errors.InvalidValue: the point 9x9 opening safest at 80 mines cannot be played: ...
     """
+    # Messages name parameters as {mines}: mines= in the library, --mines on the command line.
     if not sizes:
-        raise InvalidValue("give a board size: --size RxC, --preset NAME or --rows/--cols")
+        raise InvalidValue("give a board size: {sizes:RxC}", template=True)
     if (mines is None) == (densities is None):
-        raise InvalidValue("give the mines as counts (--mines) or as densities (--density), one of them")
+        raise InvalidValue("give the mines as counts ({mines}) or as densities ({densities}), one of them",
+                           template=True)  # fmt: skip
     values = mines if mines is not None else densities
     if not values:
-        raise InvalidValue("--mines: no mine counts" if mines is not None else "--density: no densities")
+        raise InvalidValue("no mine counts" if mines is not None else "no densities",
+                           parameter="mines" if mines is not None else "densities")  # fmt: skip
     if not rules or not strategies:
-        raise InvalidValue("give at least one first-click rule and one strategy")
+        raise InvalidValue("give at least one first-click rule ({rules}) and one strategy ({strategies})",
+                           template=True)  # fmt: skip
     for rule in rules:
         if rule not in {r.value for r in FirstClick}:
-            known = ", ".join(r.value for r in FirstClick)
-            raise InvalidValue(f"--first-click must be among {known}, not {rule!r}")
+            known = tuple(r.value for r in FirstClick)
+            raise InvalidValue(f"must be among {', '.join(known)}, not {rule!r}", parameter="rules",
+                               value=rule, choices=known)  # fmt: skip
     for name in strategies:
         get_strategy(name)
     if len(sizes) * len(rules) * len(strategies) * len(values) > MAX_SWEEP_POINTS:
@@ -212,7 +221,8 @@ def plan_sweep(
     for rows, cols in sorted(dict.fromkeys(sizes), key=lambda s: (s[0] * s[1], s[0])):
         check_size(rows, cols)
         if start is not None and not (0 <= start[0] < rows and 0 <= start[1] < cols):
-            raise InvalidValue(f"--start {start[0]},{start[1]} is off the {rows}x{cols} board")
+            raise InvalidValue(f"{start[0]},{start[1]} is off the {rows}x{cols} board", parameter="start",
+                               value=start)  # fmt: skip
         first = start if start is not None else default_start(rows, cols)
         if mines is not None:
             counts = sorted(set(mines))
@@ -244,7 +254,7 @@ def plan_sweep(
 # --- the results ---------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class SweepPoint:
     """One mine count of a curve: its games and measures, each with its 95 % interval."""
 
@@ -266,6 +276,10 @@ class SweepPoint:
     #: A store of several players' games (``mix_players``): each player's games and wins, apart;
     #: the point's figures are those of one of them (:func:`run_sweep`). Empty otherwise.
     players: tuple[dict[str, Any], ...] = dataclasses.field(default=(), hash=False)
+
+    def __repr__(self) -> str:
+        return (f"SweepPoint({self.mines} mines, density {100 * self.density:.1f} %: {self.wins:,} of "
+                f"{self.games:,} won)")  # fmt: skip
 
     @property
     def win_rate(self) -> float:
@@ -407,12 +421,17 @@ def interpolated_crossing(points: Sequence[tuple[float, float]], rate: float = 0
     return None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class Curve:
     """One curve of a finished sweep: its options and its points, in mine order."""
 
     config: RunConfig  # its ``mines`` is the first point's
     points: tuple[SweepPoint, ...]
+
+    def __repr__(self) -> str:
+        c = self.crossing50
+        crossing = f"50 % at density {100 * c.density:.2f} %" if c is not None else "no 50 % crossing"
+        return f"Curve({self.label}: {len(self.points)} points, {crossing})"
 
     @property
     def label(self) -> str:
@@ -486,7 +505,7 @@ class Curve:
         }  # fmt: skip
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class Sweep:
     """A finished sweep: its plan, the games asked per point, and every curve."""
 
@@ -495,6 +514,11 @@ class Sweep:
     curves: tuple[Curve, ...]
     #: What made the sweep's games, all points together; each point has its own.
     provenance: dict[str, Any] | None = dataclasses.field(default=None, hash=False)
+
+    def __repr__(self) -> str:
+        return (f"Sweep({len(self.curves)} curve{'s' if len(self.curves) != 1 else ''}, "
+                f"{len(self.points)} points, {self.games:,} games per point: "
+                f"{'; '.join(c.label for c in self.curves)})")  # fmt: skip
 
     @property
     def points(self) -> tuple[SweepPoint, ...]:
@@ -687,3 +711,88 @@ def _play(
     finally:
         for _, stack, _ in open_stores.values():
             stack.close()
+
+
+# --- the short road -------------------------------------------------------------------------
+
+
+def _sizes(boards: str | tuple[int, int] | Sequence[str | tuple[int, int]]) -> list[tuple[int, int]]:
+    """Board sizes from presets' names, ``RxC`` texts or ``(rows, cols)`` pairs."""
+    items = [boards] if isinstance(boards, str) or (isinstance(boards, tuple) and len(boards) == 2
+                                                   and all(isinstance(v, int) for v in boards)) else boards
+    sizes: list[tuple[int, int]] = []
+    for item in items:  # type: ignore[union-attr]
+        if isinstance(item, str):
+            found = parse_sizes([item]) if "x" in item.lower() else preset_sizes(item)
+        else:
+            found = [(int(item[0]), int(item[1]))]
+        sizes += [s for s in found if s not in sizes]
+    return sizes
+
+
+def _names(value: str | Sequence[str]) -> list[str]:
+    return split_list(value, "rules") if isinstance(value, str) else list(value)
+
+
+def sweep(
+    boards: str | tuple[int, int] | Sequence[str | tuple[int, int]] = "expert",
+    games: int = 100,
+    *,
+    densities: str | Sequence[float | str | Fraction] | None = None,
+    mines: str | Sequence[int] | None = None,
+    rules: str | Sequence[str] = "opening",
+    strategies: str | Sequence[str] | None = None,
+    start: Cell | str | None = None,
+    seed: int = 0,
+    workers: int | None = 1,
+    db: str | Path | None = None,
+    progress: SweepProgress | None = None,
+    mix_players: bool = False,
+) -> Sweep:
+    """Play a sweep and return it: ``minesat.sweep("expert", 100, densities="0.12:0.24:0.04")``.
+
+    ``boards`` is a preset's name (its size), ``"RxC"``, ``(rows, cols)``, or a list of them;
+    the mines are ``densities`` (a list, or a text as ``--density`` takes it: each d means
+    round(d x cells) mines) or ``mines`` (counts, or a text as ``--mines`` takes it), one of
+    them; ``rules`` and ``strategies`` a name or a list (the default strategy when None). The
+    games are those ``minesat sweep`` plays with the same options, one store per point in ``db``
+    (a directory; a sweep there resumes), otherwise in a temporary one for the call. The bounds
+    and errors are the command line's, in this function's words (``densities=``, ``rules=``).
+
+    >>> result = sweep("beginner", 4, densities=[0.1, 0.2], strategies="safest")
+    >>> result
+    Sweep(1 curve, 2 points, 4 games per point: 9x9 opening safest)
+    >>> [(p.mines, p.games) for p in result.points], result.to_dict()["seed"]
+    ([(8, 4), (16, 4)], '0')
+    """
+    from minesat.player import DEFAULT_STRATEGY
+
+    check_counts(games, workers=workers, seed=seed)
+    if isinstance(densities, str):
+        fractions: list[Fraction] | None = parse_densities(densities)
+    elif densities is not None:
+        fractions = [Fraction(str(d)) if not isinstance(d, Fraction) else d for d in densities]
+        for d in fractions:
+            if not 0 <= d <= 1:
+                raise InvalidValue(f"each must lie in [0, 1], not {float(d)}", parameter="densities", value=d)
+    else:
+        fractions = None
+    counts = parse_mines(mines) if isinstance(mines, str) else (list(mines) if mines is not None else None)
+    where = None if start is None else as_cell(start, "start")
+    plan = plan_sweep(_sizes(boards), _names(rules), _names(strategies or DEFAULT_STRATEGY),
+                      mines=counts, densities=fractions, start=where, seed=seed)  # fmt: skip
+    with contextlib.ExitStack() as stack:
+        if db is None:
+            db = stack.enter_context(tempfile.TemporaryDirectory(prefix="minesat-sweep-"))
+        return run_sweep(plan, games, db, workers=workers, progress=progress, mix_players=mix_players)
+
+
+class _CallableModule(types.ModuleType):
+    """This module, callable: ``minesat.sweep(...)`` is :func:`sweep` whether or not
+    ``import minesat.sweep`` has made the name the module (as ``minesat.simulate``)."""
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Sweep:
+        return sweep(*args, **kwargs)
+
+
+sys.modules[__name__].__class__ = _CallableModule

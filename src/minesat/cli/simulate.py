@@ -42,13 +42,10 @@ from minesat.formats import BoardFormatError
 from minesat.formats.boardset import iter_boardset
 from minesat.generate import FirstClick
 from minesat.player import DEFAULT_STRATEGY
-from minesat.simulate import ProgressCallback, Tally, board_run_config, check_config, run
+from minesat.simulate import MAX_GAMES, ProgressCallback, Tally, board_run_config, check_config, run
 from minesat.store import GameStore, RunConfig, StoreError
 
 __all__ = ["MAX_GAMES", "Stopped", "default_db", "describe", "simulate"]
-
-#: Most games a run may ask for: game indices are SQLite integers (and no run gets near this).
-MAX_GAMES = 10**15
 
 
 @app.command()

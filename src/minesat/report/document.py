@@ -27,9 +27,9 @@ __all__ = [
 ]  # fmt: skip
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class Report:
-    """Everything one report says."""
+    """Everything one report says; its ``repr`` is one line."""
 
     runs: tuple[Summary, ...]
     paired: tuple[Paired, ...] = ()
@@ -39,6 +39,14 @@ class Report:
     notes: tuple[str, ...] = ()
     #: For each paired entry, the first boards only one of the two runs won.
     boards: tuple[tuple[PairedBoard, ...], ...] = ()
+
+    def __repr__(self) -> str:
+        parts = [f"{len(self.runs)} run{'s' if len(self.runs) != 1 else ''}"]
+        for name, items in (("paired", self.paired), ("compared", self.compared),
+                            ("references", self.references), ("warnings", self.warnings)):  # fmt: skip
+            if items:
+                parts.append(f"{len(items)} {name}")
+        return f"Report({', '.join(s.label for s in self.runs)}: {', '.join(parts)})"
 
     def run(self, label: str) -> Summary | None:
         """The run of that label."""
