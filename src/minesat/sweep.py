@@ -640,18 +640,16 @@ def _point(store: GameStore, games: int) -> SweepPoint:
     counts = store.players()
     command = simulate_command(store.config.to_dict(), games, str(store.path))
     digest = GamesDigest(store.config)
-    if len(counts) <= 1:
-        sole = next(iter(counts), None)
-        tally = Tally().update(digest.through(store.games(games)))
-        provenance = store_provenance(store, ANY_PLAYER, sole, command=command,
-                                      games_sha256=digest.hexdigest())  # fmt: skip
-        return SweepPoint.from_tally(store.config, tally, str(store.path), provenance)
-    this = player_fingerprint(store.config.strategy)
-    tallies = dict(player_tallies(store, games))
-    chosen = this if this in counts else max(counts, key=lambda p: tallies[p].games)
-    tally = Tally().update(digest.through(store.games(games, player=chosen)))
-    provenance = store_provenance(store, chosen, chosen, command=command, games_sha256=digest.hexdigest())
-    rows = [{**row, "shown": row["player"] == chosen} for row in player_rows(list(tallies.items()), this)]
+    which: Any = ANY_PLAYER
+    sole = next(iter(counts), None) if len(counts) == 1 else None
+    rows: list[dict[str, Any]] = []
+    if len(counts) > 1:
+        this = player_fingerprint(store.config.strategy)
+        tallies = dict(player_tallies(store, games))
+        which = sole = this if this in counts else max(counts, key=lambda p: tallies[p].games)
+        rows = [{**row, "shown": row["player"] == which} for row in player_rows(list(tallies.items()), this)]
+    tally = Tally().update(digest.through(store.games(games, player=which)))
+    provenance = store_provenance(store, which, sole, command=command, games_sha256=digest.hexdigest())
     return SweepPoint.from_tally(store.config, tally, str(store.path), provenance, rows)
 
 
@@ -718,14 +716,18 @@ def _play(
 
 def _sizes(boards: str | tuple[int, int] | Sequence[str | tuple[int, int]]) -> list[tuple[int, int]]:
     """Board sizes from presets' names, ``RxC`` texts or ``(rows, cols)`` pairs."""
-    items = [boards] if isinstance(boards, str) or (isinstance(boards, tuple) and len(boards) == 2
-                                                   and all(isinstance(v, int) for v in boards)) else boards
+    items: list[Any]
+    if isinstance(boards, str) or (isinstance(boards, tuple) and all(isinstance(v, int) for v in boards)):
+        items = [boards]
+    else:
+        items = list(boards)
     sizes: list[tuple[int, int]] = []
-    for item in items:  # type: ignore[union-attr]
+    for item in items:
         if isinstance(item, str):
             found = parse_sizes([item]) if "x" in item.lower() else preset_sizes(item)
         else:
-            found = [(int(item[0]), int(item[1]))]
+            rows, cols = item
+            found = [(int(rows), int(cols))]
         sizes += [s for s in found if s not in sizes]
     return sizes
 
