@@ -162,8 +162,8 @@ def plot_sweep(sweep: Sweep, x_axis: str = "density") -> Any:
                   "open marker: its 50 % crossing)", fontsize=10)  # fmt: skip
     win.set_ylabel("win rate")
     win.set_ylim(0, 1.02)
-    cross.set_title("Where the fitted win rate is 50 %, with its 95 % interval (Fieller; × where the fit is "
-                    "poor: the crossing between the points)", fontsize=10)  # fmt: skip
+    cross.set_title("The fitted 50 % crossing, 95 % interval (Fieller); ×: a poor fit's crossing between "
+                    "the points", fontsize=10)  # fmt: skip
     cross.set_yticks(range(n), [c.label for c in sweep.curves], fontsize=8)
     cross.set_ylim(n - 0.5, -0.5)
     cross.grid(False)
@@ -173,7 +173,12 @@ def plot_sweep(sweep: Sweep, x_axis: str = "density") -> Any:
     per_win.set_title(f"Guesses a won game needed (mean, Student's t 95 % band; hollow: fewer than {DENSE} "
                       "won games)", fontsize=10)  # fmt: skip
     per_win.set_ylabel("guesses\nper won game")
-    per_win.set_ylim(0, None)
+    # A mean over two or three won games has a t interval tens of guesses wide: honest, but drawn to
+    # its end it would flatten every curve; the axis keeps to the means and the bands of dense points.
+    every = [p for c in sweep.curves for p in c.points if p.wins]
+    tops = [p.guesses_per_win or 0.0 for p in every]
+    tops += [(p.guesses_per_win_ci95 or (0.0, 0.0))[1] for p in every if p.wins >= DENSE]
+    per_win.set_ylim(0, 1.15 * max(tops) if tops and max(tops) > 0 else None)
     hazard.set_title(f"Share of guesses that hit a mine (95 % band; hollow: fewer than {DENSE} guesses)",
                      fontsize=10)  # fmt: skip
     hazard.set_ylabel("chance a\nguess loses")
