@@ -180,18 +180,18 @@ class Paired:
 class Compared:
     """Two runs that cannot be paired, compared as independent samples (docs/commands/report.md)."""
 
-    def __repr__(self) -> str:
-        low, high = self.ci95
-        return (f"Compared({self.a} vs {self.b}, independent samples: difference "
-                f"{100 * self.difference:+.2f} points, 95 % CI {100 * low:+.2f} to "
-                f"{100 * high:+.2f})")  # fmt: skip
-
     a: str
     b: str
     a_wins: int
     a_games: int
     b_wins: int
     b_games: int
+
+    def __repr__(self) -> str:
+        low, high = self.ci95
+        return (f"Compared({self.a} vs {self.b}, independent samples: difference "
+                f"{100 * self.difference:+.2f} points, 95 % CI {100 * low:+.2f} to "
+                f"{100 * high:+.2f})")  # fmt: skip
 
     @property
     def difference(self) -> float:
