@@ -8,6 +8,12 @@ figures are those of a cold, one-off analysis.
 
     python benchmarks/analyze.py [--games 40] [--seed 0]
     python benchmarks/analyze.py --sizes [--games 10]
+    python benchmarks/analyze.py --files 300
+
+``--files N`` writes N of those positions to files and times ``minesat analyze --json`` over all of
+them in one process (its CPU time, and that of one file alone, the start-up), against ms-toollib
+computing the same probabilities (``cal_probability_onboard``, timed inside its process), in turn
+three times.
 
 ``--sizes`` instead times the cold analysis of positions from games on
 16x30 (99 mines), 64x120 (1536) and 100x100 (2000), all about one mine in
@@ -20,8 +26,10 @@ It prints figures; it asserts nothing.
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import statistics
+import sys
 import time
 from collections.abc import Callable, Iterator
 
@@ -100,14 +108,73 @@ def sizes(games: int, seed: int) -> None:
         )
 
 
+def child_cpu(command: list[str], stdin: str | None = None) -> tuple[float, str]:
+    """The CPU seconds (user and system) a child process used, and what it printed."""
+    import resource
+    import subprocess
+
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    done = subprocess.run(command, input=stdin, capture_output=True, text=True,
+                          env={k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"})
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime), done.stdout
+
+
+def files(count: int, games: int, seed: int, rounds: int = 3) -> None:
+    """``minesat analyze --json`` over ``count`` position files in one process, against ms-toollib
+    computing the same positions' probabilities (``cal_probability_onboard``, its compute alone,
+    in a child process), ``rounds`` times in turn; and ``analyze`` of one file (the start-up)."""
+    import json
+    import tempfile
+    from itertools import islice
+
+    from minesat.formats import format_position
+
+    positions = list(islice(expert_positions(games, seed), count))
+    with tempfile.TemporaryDirectory(prefix="minesat-files-") as tmp:
+        paths = []
+        for k, p in enumerate(positions):
+            path = os.path.join(tmp, f"p{k:04d}.txt")
+            with open(path, "w", encoding="utf-8") as out:
+                out.write(format_position(p))
+            paths.append(path)
+        minesat = [sys.executable, "-m", "minesat", "analyze", "--json"]
+        theirs = (
+            "import json, sys, time, ms_toollib\n"
+            "boards = json.load(sys.stdin)\n"
+            "began = time.process_time()\n"
+            "for board, mines in boards:\n"
+            "    ms_toollib.cal_probability_onboard(board, mines)\n"
+            "print(time.process_time() - began)\n"
+        )
+        feed = json.dumps([(ms_toollib_board(p), p.mines) for p in positions])
+        child_cpu(minesat + paths)  # the bytecode written, the files cached
+        print(f"{len(positions)} expert position files (from {games} games, seed {seed}); CPU seconds")
+        for _ in range(rounds):
+            whole, _ = child_cpu(minesat + paths)
+            one, _ = child_cpu(minesat + paths[:1])
+            _, printed = child_cpu([sys.executable, "-c", theirs], feed)
+            ms = float(printed) if printed.strip() else float("nan")
+            print(f"  minesat analyze --json, all files {whole:6.3f} (one file, the start-up: {one:6.3f}; "
+                  f"the rest {whole - one:6.3f}); ms-toollib's probabilities {ms:6.3f}; "
+                  f"minesat / ms-toollib: {whole / ms:.2f}x whole, "
+                  f"{(whole - one) / ms:.2f}x past the start-up "
+                  f"(load {os.getloadavg()[0]:.1f})")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=40)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--sizes", action="store_true", help="time per position on growing boards")
+    parser.add_argument("--files", type=int, metavar="N",
+                        help="analyze --json over N position files in one process, against ms-toollib")
     args = parser.parse_args()
     if args.sizes:
         sizes(args.games, args.seed)
+        return
+    if args.files:
+        files(args.files, args.games, args.seed)
         return
 
     positions = list(expert_positions(args.games, args.seed))

@@ -15,7 +15,8 @@
 // both play the same games) and, with --clock frozen, the clock stopped as the driver stops it.
 //
 // Prints one JSON line: {"won": [true, false, ...], "cpu_seconds": S, "wall_seconds": S}, the
-// CPU and wall time of the whole loop (as bulkRun times its run), the scripts' loading outside it.
+// CPU and wall time of the whole loop (as bulkRun times its run), the scripts' loading outside it,
+// and "cpu_each", "wall_each": each game's (the process's CPU, all its threads, during the game).
 
 import fs from "node:fs";
 import path from "node:path";
@@ -82,6 +83,8 @@ const bulkPlay = vm.runInThisContext(
 
         const results = [];
         for (const spec of boards) {
+            const cpu0 = process.cpuUsage();
+            const wall0 = process.hrtime.bigint();
             Math.random = seededRandom(spec.seed);
             const array = [spec.cols, spec.rows, spec.mines.length];
             for (const [r, c] of spec.mines) array.push(c, r);
@@ -111,7 +114,9 @@ const bulkPlay = vm.runInThisContext(
                     if (action.prob != 1) break;
                 }
             }
-            results.push(revealedTiles.header.status == WON);
+            const cpu = process.cpuUsage(cpu0);
+            results.push([revealedTiles.header.status == WON, (cpu.user + cpu.system) / 1e6,
+                          Number(process.hrtime.bigint() - wall0) / 1e9]);
         }
         return results;
     })`,
@@ -120,7 +125,10 @@ const bulkPlay = vm.runInThisContext(
 
 const cpu0 = process.cpuUsage();
 const wall0 = process.hrtime.bigint();
-const won = await bulkPlay(boards, seededRandom);
+const games = await bulkPlay(boards, seededRandom);
 const cpu = process.cpuUsage(cpu0);
 const wall = Number(process.hrtime.bigint() - wall0) / 1e9;
-process.stdout.write(JSON.stringify({ won, cpu_seconds: (cpu.user + cpu.system) / 1e6, wall_seconds: wall }) + "\n");
+process.stdout.write(JSON.stringify({
+    won: games.map((g) => g[0]), cpu_seconds: (cpu.user + cpu.system) / 1e6, wall_seconds: wall,
+    cpu_each: games.map((g) => g[1]), wall_each: games.map((g) => g[2]),
+}) + "\n");

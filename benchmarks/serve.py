@@ -1,9 +1,12 @@
 """``minesat serve`` under load, and what a player waits for: big boards, games, autoplay, replays, no-guess.
 
     python benchmarks/serve.py [--requests 50] [--concurrency 50] [--hostile NAME ...] [--only PART ...]
+                               [--db PATH | :memory: | none] [--src DIR] [--clients 50] [--seconds 30]
 
-Starts ``minesat serve --port 0`` on 127.0.0.1 (a fresh process, as a user
-would) and measures, over HTTP:
+Starts ``minesat serve --port 0 --db ...`` on 127.0.0.1 (a fresh process, as a
+user would; its games in memory unless ``--db`` names a file; ``none`` gives no
+``--db``, for a tree from before the store, named by ``--src``) and measures,
+over HTTP, as a client that keeps the server's cookie:
 
 1. **load**: ``--requests`` analyses of the puzzles' positions (beginner to
    expert), ``--concurrency`` of them in flight at once: wall time, requests
@@ -30,7 +33,14 @@ would) and measures, over HTTP:
    with ``"hint": true`` (the page's way; the hint's dead-cell search held to its
    30 ms), against the move and then ``/hint`` (the page's way before), on twin
    games of one board, the automatic player's moves: expert games and a 100x100
-   game with 2 000 mines (its first 150 moves).
+   game with 2 000 mines (its first 150 moves);
+10. **clients**: ``--clients`` players at once for ``--seconds`` (each its own cookie):
+   each makes an expert game and plays it by the hints it is answered (every move
+   asked with ``"hint": true, "marks": true``, as the page does), reads the game's
+   state every fifth move, and starts a new game when one ends: the requests and
+   the errors (any answer but 200, and hints answered with an error), the p50 and
+   p99 of a move with its hint, the server's memory (its process and its workers)
+   before and after.
 
 Each part prints its figures; nothing is asserted. All of it takes a few
 minutes on two cores (``--only`` picks parts).
@@ -39,6 +49,7 @@ minutes on two cores (``--only`` picks parts).
 from __future__ import annotations
 
 import argparse
+import http.cookiejar
 import json
 import os
 import random
@@ -68,14 +79,17 @@ PUZZLES = [
 ]
 LONG_PERFECT = "1?????\n" + "??????\n" * 5
 HOSTILE = ["solved-100", "checkerboard-half", "snake", "islands", "mesh-300"]
-PARTS = ["load", "cut-off", "hostile", "big", "game", "autoplay", "replay", "no-guess", "hint"]
+PARTS = ["load", "cut-off", "hostile", "big", "game", "autoplay", "replay", "no-guess", "hint", "clients"]
 SAMPLE_36X60 = Path("/work/shared/replays/metasweeper-36x60.evf")
 
 
-def start() -> tuple[subprocess.Popen[str], str]:
-    env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
+def start(db: str = ":memory:", src: Path = ROOT / "src") -> tuple[subprocess.Popen[str], str]:
+    """``minesat serve`` on a free port of 127.0.0.1, its games in ``db`` (``none``: no ``--db``,
+    for a tree from before the store), the package from ``src``; and its URL."""
+    env = {**os.environ, "PYTHONPATH": str(src)}
+    store = [] if db == "none" else ["--db", db]
     process = subprocess.Popen(
-        [sys.executable, "-c", "from minesat.cli import main; main()", "serve", "--port", "0"],
+        [sys.executable, "-c", "from minesat.cli import main; main()", "serve", "--port", "0", *store],
         stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True, env=env,
     )
     assert process.stderr is not None
@@ -115,19 +129,32 @@ def get(url: str, timeout: float = 60.0) -> Answer:
     return status, seconds, _json(status, payload, url)
 
 
+def client() -> urllib.request.OpenerDirector:
+    """A client of its own: it keeps the cookie the server sets (its token), as a browser does."""
+    return urllib.request.build_opener(urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar()))
+
+
+#: The client the parts but ``clients`` play as.
+CLIENT = client()
+
+
 def fetch(
-    url: str, body: dict[str, object] | bytes | None = None, timeout: float = 60.0, method: str = "POST"
+    url: str,
+    body: dict[str, object] | bytes | None = None,
+    timeout: float = 60.0,
+    method: str = "POST",
+    opener: urllib.request.OpenerDirector | None = None,
 ) -> tuple[int, float, bytes]:
-    """Status, seconds and the raw answer of one request."""
+    """Status, seconds and the raw answer of one request (as ``opener``, else :data:`CLIENT`)."""
     if method == "GET":
         request = urllib.request.Request(url)
     else:
         data = body if isinstance(body, bytes) else json.dumps(body or {}).encode()
-        headers = {"Content-Type": "application/json"}
-        request = urllib.request.Request(url, data=data, method="POST", headers=headers)
+        kind = "application/octet-stream" if isinstance(body, bytes) else "application/json"
+        request = urllib.request.Request(url, data=data, method="POST", headers={"Content-Type": kind})
     began = time.perf_counter()
     try:
-        with urllib.request.urlopen(request, timeout=timeout) as response:
+        with (opener or CLIENT).open(request, timeout=timeout) as response:
             status, payload = response.status, response.read()
     except urllib.error.HTTPError as err:
         status, payload = err.code, err.read()
@@ -321,6 +348,103 @@ def hostile(base: str, names: list[str]) -> None:
         print(f"hostile {name:<18} {len(text) / 1e3:7.0f} kB: {status} in {seconds:5.1f} s, {what}")
 
 
+def clients(base: str, process: subprocess.Popen[str], count: int, seconds: float) -> None:
+    """``count`` players at once for ``seconds``: expert games played by their hints (docstring, 10)."""
+    moves: list[float] = []
+    counts = {"requests": 0, "games": 0, "reads": 0}
+    errors: list[str] = []
+    lock = threading.Lock()
+    stop = time.perf_counter() + seconds
+
+    def player() -> None:
+        opener = client()
+
+        def ask(path: str, body: dict[str, object] | None = None, method: str = "POST") -> Answer | None:
+            try:
+                status, took, payload = fetch(base + path, body, 60.0, method, opener)
+            except OSError as err:
+                with lock:
+                    errors.append(f"{path}: {err}")
+                return None
+            with lock:
+                counts["requests"] += 1
+                if status != 200:
+                    errors.append(f"{path}: {status} {payload[:120]!r}")
+            return (status, took, json.loads(payload)) if status == 200 else None
+
+        while time.perf_counter() < stop:
+            made = ask("api/game", {"preset": "expert"})
+            if made is None:
+                time.sleep(0.2)
+                continue
+            gid, move, count = made[2]["id"], "H15", 0
+            with lock:
+                counts["games"] += 1
+            while move and time.perf_counter() < stop:
+                answer = ask(f"api/game/{gid}/move", {"move": move, "hint": True, "marks": True})
+                if answer is None:
+                    break
+                state = answer[2]
+                with lock:
+                    moves.append(answer[1])
+                if state["status"] != "playing":
+                    break
+                hint = state.get("hint") or {}
+                if "error" in hint:
+                    with lock:
+                        errors.append(f"hint: {hint['error']}")
+                move = (hint.get("best") or {}).get("move")
+                count += 1
+                if count % 5 == 0 and ask(f"api/game/{gid}", method="GET") is not None:
+                    with lock:
+                        counts["reads"] += 1
+
+    before = memory(process.pid)
+    threads = [threading.Thread(target=player) for _ in range(count)]
+    began = time.perf_counter()
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    wall = time.perf_counter() - began
+    after = memory(process.pid)
+    ordered = sorted(moves)
+    pick = lambda q: ordered[min(len(ordered) - 1, int(q * len(ordered)))] * 1000  # noqa: E731
+    print(f"clients: {count} at once for {wall:.0f} s: {counts['requests']} requests ({counts['games']} "
+          f"games, {len(moves)} moves with their hints, {counts['reads']} reads), {len(errors)} errors"
+          + (f" (first: {errors[0]})" if errors else ""))
+    print(f"         a move with its hint: p50 {pick(0.5):.0f} ms, p99 {pick(0.99):.0f} ms, "
+          f"max {pick(1.0):.0f} ms")
+    print(f"         server memory (its process + its workers): before {before[0]:.0f} + {before[1]:.0f} MB, "
+          f"after {after[0]:.0f} + {after[1]:.0f} MB")
+
+
+def memory(pid: int) -> tuple[float, float]:
+    """Resident memory (MB) of the process ``pid``, and of all its descendants (Linux: /proc)."""
+
+    def rss(process: int) -> float:
+        try:
+            for line in Path(f"/proc/{process}/status").read_text().splitlines():
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1]) / 1024
+        except OSError:
+            pass
+        return 0.0
+
+    def children(process: int) -> list[int]:
+        found = []
+        for task in Path(f"/proc/{process}/task").glob("*/children"):
+            found += [int(c) for c in task.read_text().split()]
+        return found
+
+    seen, todo = [], children(pid)
+    while todo:
+        child = todo.pop()
+        seen.append(child)
+        todo += children(child)
+    return rss(pid), sum(rss(child) for child in seen)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--requests", type=int, default=50)
@@ -329,8 +453,12 @@ def main() -> None:
     parser.add_argument("--only", nargs="*", choices=PARTS, default=PARTS, help="the parts to run")
     parser.add_argument("--games", type=int, default=5, help="games per part that plays games")
     parser.add_argument("--replay", type=Path, default=SAMPLE_36X60, help="the replay to open")
+    parser.add_argument("--db", default=":memory:", help="the server's store: a path, :memory:, or none")
+    parser.add_argument("--src", type=Path, default=ROOT / "src", help="the package's tree")
+    parser.add_argument("--clients", type=int, default=50, help="players at once (clients)")
+    parser.add_argument("--seconds", type=float, default=30.0, help="how long they play (clients)")
     args = parser.parse_args()
-    process, base = start()
+    process, base = start(args.db, args.src)
     parts: dict[str, Callable[[], None]] = {
         "load": lambda: load(base, args.requests, args.concurrency),
         "cut-off": lambda: cut_off(base),
@@ -341,6 +469,7 @@ def main() -> None:
         "replay": lambda: replay(base, args.replay),
         "no-guess": lambda: no_guess(base, 4 * args.games),
         "hint": lambda: hint(base, args.games),
+        "clients": lambda: clients(base, process, args.clients, args.seconds),
     }
     try:
         post(base + "api/analyze", {"board": "1?\n"})  # the first worker starts

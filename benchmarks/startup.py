@@ -14,6 +14,7 @@ figures (tests/test_cli_startup.py checks what is imported, not how long it take
 from __future__ import annotations
 
 import argparse
+import os
 import resource
 import shutil
 import statistics
@@ -33,11 +34,17 @@ def minesat_command() -> list[str]:
     return [found] if found else [sys.executable, "-m", "minesat"]
 
 
+#: The commands' environment: this one without ``PYTHONDONTWRITEBYTECODE``. With it set (as some
+#: sandboxes set it) minesat's modules, not yet compiled, are compiled again by every run, where the
+#: libraries' come compiled from their install: an installed minesat has its bytecode too.
+ENVIRONMENT = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+
+
 def timed(command: list[str]) -> tuple[float, float]:
     """The wall seconds of ``command`` and the CPU seconds (user and system) its process used."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     began = time.perf_counter()
-    subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
+    subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True, env=ENVIRONMENT)
     wall = time.perf_counter() - began
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
@@ -69,6 +76,8 @@ def main() -> None:
                 wall[name].append(seconds)
                 cpu[name].append(used)
     print(f"{args.rounds} rounds, {' '.join(minesat)}; seconds")
+    if "PYTHONDONTWRITEBYTECODE" in os.environ:
+        print("  (PYTHONDONTWRITEBYTECODE is set here: the commands run without it, their bytecode kept)")
     print(f"  {'command':<30} {'wall median':>12} {'fastest':>8} {'cpu median':>11}")
     for name in commands:
         print(f"  {name:<30} {statistics.median(wall[name]):12.3f} {min(wall[name]):8.3f} "

@@ -297,7 +297,7 @@ def _client() -> Any:
 
         from minesat.web.app import create_app
 
-        _CLIENT = TestClient(create_app(workers=1, perfect_workers=1))
+        _CLIENT = TestClient(create_app(workers=1, perfect_workers=1, allowed_hosts=["testserver"]))
         _CLIENT.__enter__()
     return _CLIENT
 
@@ -335,7 +335,8 @@ def web_face(shape: Shape, seed: int, work: Path) -> list[Outcome]:
         if moved.status_code != 200:
             raise Undocumented(f"web move on {shape}: {moved.status_code} {moved.text}")
         if moved.json()["status"] == "playing":
-            outcomes.append(_answered("web hint", shape, client.post(f"/api/game/{state['id']}/hint")))
+            hint = client.post(f"/api/game/{state['id']}/hint", json={})
+            outcomes.append(_answered("web hint", shape, hint))
     return outcomes
 
 

@@ -157,13 +157,13 @@ def test_the_server_answers_past_a_float() -> None:
         warnings.simplefilter("ignore")
         from starlette.testclient import TestClient
 
-        with TestClient(create_app(work_seconds=60.0)) as client:
+        with TestClient(create_app(work_seconds=60.0, allowed_hosts=["testserver"])) as client:
             covered = "\n".join("?" * 40 for _ in range(40)) + "\n"
             response = client.post("/api/best", json={"board": covered, "mines": 300})
             assert response.status_code == 200, response.text
             assert response.json()["reason"] == "guess"
             game = client.post("/api/game", json={"layout": format_layout(trap_layout(40, 40, 330))}).json()
             client.post(f"/api/game/{game['id']}/move", json={"move": "B2"})  # a 3: nothing proven
-            response = client.post(f"/api/game/{game['id']}/hint")
+            response = client.post(f"/api/game/{game['id']}/hint", json={})
             assert response.status_code == 200, response.text
             assert response.json()["best"]["reason"] == "guess"

@@ -19,6 +19,7 @@ import itertools
 from dataclasses import replace
 from fractions import Fraction
 from functools import cache
+from unittest import mock
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -568,6 +569,46 @@ def test_the_scan_on_sets_finds_what_the_scan_on_bit_sets_finds(position: Positi
         longterm.shapes.cache_clear()
     assert (on_sets.pseudos, on_sets.trapped, on_sets.enabling) == (
         on_bits.pseudos, on_bits.trapped, on_bits.enabling)
+
+
+def scan_of(risk: LongTermRisk) -> tuple:
+    return risk.pseudos, risk.trapped, risk.enabling
+
+
+def test_the_scan_skips_only_traps_that_change_nothing() -> None:
+    """The scan counts only traps whose probabilities leave room to matter (``_may_count``): it
+    finds what counting every trap finds, on the positions of played games of several sizes,
+    one Analyzer serving every board, and on the positions one cell away from them."""
+    import random
+
+    from minesat.guess import longterm
+
+    shared = Analyzer()
+    rnd = random.Random(5)
+    skipped = found = 0
+    for rows, cols, mines, games in [(9, 9, 10, 10), (16, 16, 40, 5), (16, 30, 99, 5), (8, 30, 40, 3)]:
+        for index in range(games):
+            seed = game_seed(rows, cols, mines, rule="opening", start=(3, 3), seed=1, index=index)
+            game = Game(generate_layout(rows, cols, mines, start=(3, 3), rule="opening", seed=seed))
+            game.uncover((3, 3))
+            while not game.over:
+                position = game.position
+                analysis = shared.analyze(position)
+                if analysis.layouts:
+                    filtered = LongTermRisk(shared, position, analysis)
+                    with mock.patch.object(longterm.LongTermRisk, "_may_count", lambda self, trap: True):
+                        every = LongTermRisk(Analyzer(), position, analysis)
+                    assert scan_of(filtered) == scan_of(every), position.to_rows()
+                    skipped += filtered._interior_shares != {}
+                    found += bool(filtered.trapped or filtered.pseudos)
+                # A round of the player: every proven move, else a random guess.
+                for cell in analysis.safe:
+                    game.uncover(cell)
+                for cell in analysis.mine:
+                    game.flag(cell)
+                if not (analysis.safe or analysis.mine):  # a lucky guess: the game goes on
+                    game.uncover(rnd.choice([c for c in analysis.unknown if c not in game.layout.mines]))
+    assert found and skipped  # some scans found traps; the interior's exact shares were used
 
 
 def test_a_board_past_the_mask_size_holds_no_board_long_bit_sets() -> None:

@@ -446,7 +446,7 @@ def ask_the_server_perfect_play_on_a_covered_40x40_board(seconds: float) -> None
     from minesat.web.app import create_app
 
     board = "# mines: 1\n" + ("?" * 40 + "\n") * 40
-    app = create_app(work_seconds=seconds, workers=1, perfect_workers=1)
+    app = create_app(work_seconds=seconds, workers=1, perfect_workers=1, allowed_hosts=["testserver"])
     with TestClient(app) as client:
         answer = client.post("/api/perfect", json={"board": board})
     assert answer.status_code in (200, 422), answer.text

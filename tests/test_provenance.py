@@ -20,7 +20,7 @@ from typer.testing import CliRunner
 import minesat
 from minesat.cli import app
 from minesat.provenance import new_session, player_fingerprint, player_modules, short
-from minesat.report import render_html, render_markdown, summarize_db, summarize_store
+from minesat.report import make_report, render_html, render_markdown, summarize_db, summarize_store
 from minesat.simulate import play_indices, run
 from minesat.store import GameStore, PlayerMismatchError, RunConfig
 
@@ -124,7 +124,8 @@ def test_games_sha256_is_the_export_without_times(tmp_path: Path) -> None:
     assert CliRunner().invoke(app, [*args, "--db", str(db)]).exit_code == 0
     exported = CliRunner().invoke(app, ["export", str(db)]).stdout
     lines = [json.loads(line) for line in exported.splitlines()]
-    text = "".join(json.dumps({k: v for k, v in r.items() if k != "seconds"}) + "\n" for r in lines)
+    text = "".join(json.dumps({k: v for k, v in r.items() if k not in ("seconds", "player")}) + "\n"
+                   for r in lines)  # fmt: skip
     expected = hashlib.sha256(text.encode()).hexdigest()
     doc = json.loads(CliRunner().invoke(app, ["report", str(db), "--json"]).stdout)
     provenance = doc["runs"][0]["provenance"]
@@ -134,6 +135,26 @@ def test_games_sha256_is_the_export_without_times(tmp_path: Path) -> None:
     s = summarize_db(db)
     for page in (render_html([s], plots=[]), render_markdown([s])):
         assert expected in page and provenance["player"] in page and provenance["started"] in page
+
+
+def test_the_games_hash_names_the_games_not_the_code_that_played_them(tmp_path: Path) -> None:
+    """A store whose session rows name another player (the same games played by another version
+    of minesat) gives the same games_sha256; the player is kept beside it, and differs."""
+    db = tmp_path / "run.sqlite"
+    with GameStore(db, BEGINNER) as store:
+        run(BEGINNER, 10, workers=1, store=store)
+    before = summarize_db(db).provenance
+    copy = tmp_path / "copy.sqlite"
+    copy.write_bytes(db.read_bytes())
+    with closing(sqlite3.connect(copy)) as con, con:
+        con.execute("UPDATE session SET player = ?", ("e" * 64,))
+    after = summarize_db(copy).provenance
+    assert after["player"] == "e" * 64 != before["player"]
+    assert after["games_sha256"] == before["games_sha256"]
+    # The report of the two says they hold the same games, played by other code.
+    report = make_report([summarize_db(db), summarize_db(copy)])
+    (note,) = [n for n in report.notes if "same 10 games" in n]
+    assert f"players {before['player'][:12]} and {'e' * 12}" in note and "other code, the same games" in note
 
 
 def dump(path: Path) -> list[str]:
@@ -172,11 +193,36 @@ def test_resuming_with_another_player_is_refused_and_writes_nothing(tmp_path: Pa
     assert runs["run (player 000000000000)"]["games"] == 6 and runs[f"run (player {short(fp)})"]["games"] == 4
     assert runs[f"run (player {short(fp)})"]["provenance"]["player"] == fp
     assert any("one of 2 players" in w for w in doc["warnings"])
+    # The new player's 4 games (indices 6..9) are no run from game 0, and resuming the store would
+    # be refused or play nothing: the advice is a store of its own, never "resume it".
+    assert not any("resume it" in w for w in doc["warnings"])
+    (part,) = [w for w in doc["warnings"] if w.startswith(f"run (player {short(fp)}) holds")]
+    assert "not a run from game 0" in part and "another --db" in part
     assert doc["paired"] == []  # the two players played other game indices: nothing to pair
     # Each player's games are exactly what that player stored.
     with GameStore(db) as store:
         assert [g.index for g in store.games(player="0" * 64)] == list(range(6))
         assert [g.index for g in store.games(player=fp)] == [6, 7, 8, 9]
+
+
+def test_the_summary_of_a_mixed_store_is_per_player_never_pooled(tmp_path: Path) -> None:
+    db = tmp_path / "run.sqlite"
+    assert CliRunner().invoke(app, [*ARGS, "--games", "6", "--db", str(db)]).exit_code == 0
+    other_player(db)
+    result = CliRunner().invoke(app, [*ARGS, "--games", "10", "--db", str(db), "--mix-players", "--json"])
+    summary = json.loads(result.stdout.splitlines()[-1])
+    fp = player_fingerprint("safest")
+    with GameStore(db) as store:
+        mine = [g for g in store.games() if g.player == fp]
+        theirs = [g for g in store.games() if g.player == "0" * 64]
+    # The win rate is this minesat's player's 4 games, not one rate over the 10 of two players.
+    assert (summary["games"], summary["wins"]) == (4, sum(g.won for g in mine))
+    rows = {p["player"]: p for p in summary["players"]}
+    assert rows["0" * 64]["games"] == 6 and rows["0" * 64]["wins"] == sum(g.won for g in theirs)
+    assert rows[fp]["this"] and not rows["0" * 64]["this"] and rows[fp]["games"] == 4
+    text = CliRunner().invoke(app, [*ARGS, "--games", "10", "--db", str(db), "--mix-players"]).stdout
+    assert "2 players, counted apart" in text and "player 000000000000: 6 games" in text
+    assert f"player {short(fp)} (this minesat): 4 games" in text
 
 
 def test_a_store_made_before_players_were_recorded_stays_readable(tmp_path: Path) -> None:

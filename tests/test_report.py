@@ -468,3 +468,49 @@ def test_fatal_boards_replay_each_lost_game_to_the_guess_that_lost_it(tmp_path) 
         assert board.move == game.guesses[-1].move and board.probability == game.guesses[-1].probability
         assert cell in board.analysis.unknown  # the player never guesses a proven cell
         assert "<svg" in fatal_svg(board) and str(board.move) in fatal_svg(board)
+
+
+def test_seeds_are_strings_of_digits_in_every_json_minesat_prints(tmp_path: Path) -> None:
+    """JSON readers (JavaScript, jq, spreadsheets, pandas' default) round integers past 2^53:
+    every seed minesat writes in JSON is a string of digits."""
+    big = 2**60 + 1
+    db = tmp_path / "run.sqlite"
+    args = ["simulate", "--preset", "beginner", "--games", "3", "--seed", str(big), "--workers", "1",
+            "--strategy", "safest", "--db", str(db), "--json"]  # fmt: skip
+    summary = json.loads(CliRunner().invoke(app, args).stdout.strip().splitlines()[-1])
+    assert summary["seed"] == str(big) and summary["config"]["seed"] == str(big)
+    doc = json.loads(CliRunner().invoke(app, ["report", str(db), "--json"]).stdout)
+    assert doc["runs"][0]["config"]["seed"] == str(big)
+    sweep = ["sweep", "--size", "4x4", "--mines", "2,3", "--games", "2", "--seed", str(big), "--workers", "1",
+             "--strategy", "safest", "--db", str(tmp_path / "sw"), "--json"]  # fmt: skip
+    doc = json.loads(CliRunner().invoke(app, sweep).stdout.strip().splitlines()[-1])
+    assert doc["seed"] == str(big) and doc["curves"][0]["seed"] == str(big)
+    lines = CliRunner().invoke(app, ["generate", "--preset", "beginner", "--count", "2"]).stdout.splitlines()
+    assert all(isinstance(json.loads(line)["seed"], str) for line in lines)
+
+
+def test_every_report_says_its_rules_in_words_and_names_its_start_cell(tmp_path: Path) -> None:
+    """A reader of the Markdown, HTML or JSON learns what the first-click rule promises and where
+    the first click was, by name and by 0-based index, without minesat's docs."""
+    s = summarize([game(0, True), game(1, False, (0.3,))], BEGINNER, label="beginner")
+    md = render_markdown([s])
+    assert "## Rules" in md
+    assert "D4 (row 3, column 3, counted from 0)" in md
+    assert "First click opening: the first cell clicked and all its neighbours" in md
+    assert "uniformly at random among the other cells" in md and "9 x 9 board with 10 mines" in md
+    assert "opening at D4 (3,3 counted from 0)" in md  # under Reproduce too
+    page = render_html([s], plots=[])
+    assert "<h2>Rules</h2>" in page and "D4 (row 3, column 3, counted from 0)" in page
+    doc = json.loads(render_json([s]))
+    rules = doc["rules"]
+    assert rules["first_click"] == {"opening": rules["runs"][0]["first_click_rule"]}
+    (run,) = rules["runs"]
+    assert (run["run"], run["start"], run["start_index"], run["rows"], run["cols"], run["mines"]) == (
+        "beginner", "D4", [3, 3], 9, 9, 10)
+    assert "counted from 1" in rules["coordinates"]
+    # Runs of other rules: each said, each rule defined.
+    safe = summarize([game(0, True)], RunConfig(rows=9, cols=9, mines=10, rule="safe", start=(0, 0), seed=7),
+                     label="classic")  # fmt: skip
+    md = render_markdown([s, safe])
+    assert "classic: a 9 x 9 board with 10 mines; first click safe at A1 (row 0, column 0" in md
+    assert "First click safe: the first cell clicked holds no mine" in md

@@ -192,7 +192,8 @@ def test_warnings_say_what_a_reader_would_miss(tmp_path) -> None:
     warnings = doc["warnings"]
     assert any("unequal numbers of games" in w and "long 30" in w and "short 10" in w
                and "paired on the 10 boards" in w for w in warnings)  # fmt: skip
-    assert any("other board options or rules" in w and "classic: 9x9/10, safe at 0,0" in w for w in warnings)
+    assert any("other board options or rules" in w and "classic: 9x9/10, safe at A1 (0,0)" in w
+               for w in warnings)  # fmt: skip
     assert any(w.startswith("classic is an incomplete run") for w in warnings)
     # long and short are paired; classic is compared with each as an independent sample.
     assert [(c["a"], c["b"]) for c in doc["compared"]] == [("long", "classic"), ("short", "classic")]
@@ -356,3 +357,45 @@ def test_board_set_runs_name_their_boards_by_line(tmp_path) -> None:
     pair = Paired("a", "b", 6, 2, 1, 1, 2, only_a_games=(1,), only_b_games=(4,), seeds={1: 0, 4: 0})
     boards = paired_boards(pair, run["config"])
     assert [(b.index, b.seed, b.layout, b.replay) for b in boards] == [(g, None, None, ()) for g in (1, 4)]
+
+
+def test_a_reference_played_on_the_runs_boards_is_compared_paired_or_flagged(tmp_path) -> None:
+    """A reference row that names the boards of a run (seed 7, games 0..29) is compared with it
+    board by board from its per-board outcomes (McNemar, Newcombe paired); without the outcomes
+    the independent z test is flagged as dependent. With several tests, a note on their number."""
+    import gzip
+
+    won = [i % 4 > 0 for i in range(40)]
+    db = make_db(tmp_path / "run.sqlite", BEGINNER, [game(i, w) for i, w in enumerate(won)])
+    theirs = [i % 3 > 0 for i in range(30)]  # the reference's outcome on boards 0..29
+    with gzip.open(tmp_path / "theirs.jsonl.gz", "wt") as out:
+        for i, w in enumerate(theirs):
+            out.write(json.dumps({"game": i, "layout": "9x9", "jsm": {"won": w, "guesses": 1}}) + "\n")
+    rate = sum(theirs) / 30
+    refs = tmp_path / "refs.csv"
+    refs.write_text(
+        "source,rows,cols,mines,rule,start,rate,games,boards,outcomes\n"
+        f'Paired,9,9,10,opening,"3,3",{rate},30,seed 7 games 0..29,theirs.jsonl.gz#jsm\n'
+        f'Unpaired,9,9,10,opening,"3,3",{rate},30,seed 7 games 0..29,\n'
+        f'Other seed,9,9,10,opening,"3,3",{rate},30,seed 8,\n'
+    )
+    result = CliRunner().invoke(app, ["report", str(db), "--reference", str(refs), "--json"])
+    assert result.exit_code == 0, result.output
+    doc = json.loads(result.stdout)
+    paired, dependent, independent = doc["references"]
+    pairs = list(zip(won[:30], theirs, strict=True))
+    counts = [sum(p == (a, b) for p in pairs) for a, b in ((True, True), (True, False), (False, True),
+                                                          (False, False))]  # fmt: skip
+    p = paired["paired"]
+    assert [p["both"], p["only_a"], p["only_b"], p["neither"]] == counts and p["games"] == 30
+    assert p["p_value"] == pytest.approx(mcnemar(counts[1], counts[2]))
+    assert p["difference_ci95"] == pytest.approx(list(newcombe_paired(*counts)), abs=1e-9)
+    assert paired["dependent"] is False and paired["boards"] == "seed 7 games 0..29"
+    assert dependent["paired"] is None and dependent["dependent"] is True
+    assert independent["paired"] is None and independent["dependent"] is False  # other boards
+    md = CliRunner().invoke(app, ["report", str(db), "--reference", str(refs)]).stdout
+    assert "run against Paired on the same boards (seed 7 games 0..29), paired board by board" in md
+    assert "paired on 30 shared boards (McNemar)" in md
+    assert "Unpaired was measured on this run's boards (seed 7 games 0..29), so the two rates are not " \
+           "independent" in md
+    assert "This report makes 3 tests (3 comparisons with published figures)" in " ".join(doc["notes"])

@@ -267,6 +267,9 @@ def test_cli_json_summary(tmp_path: Path) -> None:
     assert summary.keys() >= SPEC_KEYS
     assert summary["games"] == 25
     assert summary["start"] == [3, 3] and summary["first_click"] == "opening"
+    # Seeds are digits, as in every JSON minesat prints: JSON readers round integers past 2^53.
+    assert summary["seed"] == str(BEGINNER.seed) and summary["config"]["seed"] == str(BEGINNER.seed)
+    assert f'"seed": "{BEGINNER.seed}"' in result.stdout
     lo, hi = summary["ci95"]
     assert 0 <= lo <= summary["win_rate"] <= hi <= 1
     games = reference(BEGINNER, 25)

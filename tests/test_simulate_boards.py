@@ -186,4 +186,4 @@ def test_cli_seed_plays_no_part_in_a_board_set(tmp_path: Path) -> None:
     again = invoke([*common, "--seed", "9"])
     assert again.exit_code == 0, again.output
     summary = json.loads(again.stdout.strip().splitlines()[-1])
-    assert (summary["games"], summary["played"], summary["seed"]) == (4, 2, 0)
+    assert (summary["games"], summary["played"], summary["seed"]) == (4, 2, "0")

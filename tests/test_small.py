@@ -187,6 +187,26 @@ def test_broken_numbers_go_back_to_the_general_road(rows: list[str]) -> None:
 def test_unknown_states_are_not_read() -> None:
     assert small.read(Position(1, 2, (9, COVERED), 1)) is None
     assert small.read(Position(1, 2, (-3, COVERED), 1)) is None
+    assert small.read(Position(1, 2, (300, COVERED), 1)) is None
+    assert small.read(Position(1, 2, (1.0, COVERED), 1)) is None  # type: ignore[arg-type]
+
+
+@examples(150)
+@given(st.lists(played_games(max_steps=10), min_size=1, max_size=3), st.randoms(use_true_random=False))
+def test_a_reading_from_the_last_is_a_reading_afresh(games: list[Played], rnd: random.Random) -> None:
+    """read_since, chained over the positions of games of several sizes (and broken ones one cell
+    away, some unreadable), reads what read reads afresh; as does a road reused across them."""
+    last: small.Read | None = None
+    shared = Analyzer()
+    for game in games:
+        for position in game.positions:
+            for look in nearby(position, rnd)[:3]:
+                fresh = small.read(look)
+                found = small.read_since(look, last)
+                assert (None if found is None else found[1]) == fresh, look.to_rows()
+                last = found or last
+                if look.mines is not None:
+                    assert outcome(shared, look) == outcome(Analyzer(), look), look.to_rows()
 
 
 def test_near_marks_each_cell_and_its_neighbours() -> None:

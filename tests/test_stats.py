@@ -9,10 +9,13 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from minesat.stats import (
+    chi2_sf,
     mcnemar_exact,
+    mean_interval,
     newcombe_independent,
     newcombe_paired,
     normal_two_sided_p,
+    t_quantile,
     wilson,
 )
 
@@ -165,3 +168,30 @@ def test_normal_two_sided_p() -> None:
     assert normal_two_sided_p(1.959964) == pytest.approx(0.05, abs=1e-6)
     assert normal_two_sided_p(-2.575829) == pytest.approx(0.01, abs=1e-6)
     assert normal_two_sided_p(0.0) == 1.0
+
+
+@pytest.mark.parametrize(
+    ("df", "t"),
+    # The two-sided 5 % points of Student's t, as every table gives them (Fisher and Yates).
+    [(1, 12.7062), (2, 4.3027), (3, 3.1824), (4, 2.7764), (9, 2.2622), (29, 2.0452), (120, 1.9799)],
+)
+def test_t_quantiles_are_the_tables(df: int, t: float) -> None:
+    assert t_quantile(0.975, df) == pytest.approx(t, abs=1e-4)
+
+
+@pytest.mark.parametrize(
+    ("df", "x", "p"),
+    # The 5 % and 1 % points of chi-square (the tables of Pearson and Hartley).
+    [(1, 3.8415, 0.05), (2, 5.9915, 0.05), (5, 11.0705, 0.05), (10, 18.3070, 0.05), (1, 6.6349, 0.01),
+     (6, 16.8119, 0.01)],
+)
+def test_chi_square_tail_at_the_tables_points(df: int, x: float, p: float) -> None:
+    assert chi2_sf(x, df) == pytest.approx(p, abs=2e-5)
+
+
+def test_mean_interval_is_students_and_none_under_two_values() -> None:
+    assert mean_interval(6, 36, 1) is None and mean_interval(0, 0, 0) is None
+    # 6 and 6: no spread, the interval is the mean; 2 and 4: mean 3, s = sqrt(2), t(1) = 12.706.
+    assert mean_interval(12, 72, 2) == (6.0, 6.0)
+    lo, hi = mean_interval(6, 20, 2)
+    assert hi == pytest.approx(3 + 12.7062 * math.sqrt(2) / math.sqrt(2), abs=1e-3) and lo == 0.0

@@ -17,6 +17,7 @@ from typer.testing import CliRunner
 
 import minesat
 import minesat.sweep as sweep_module
+from glm import chi2_sf, irls
 from minesat.cli import app
 from minesat.generate import BoardSpec
 from minesat.provenance import player_fingerprint, short
@@ -295,6 +296,9 @@ def test_four_curves_each_crossing_matches_an_independent_fit_of_its_games(tmp_p
                     ys.append(int(game.won))
         assert len(ys) == 5 * FOUR_GAMES
         b0, b1, cov = newton_logistic(xs, ys)
+        # The quasi-binomial scale: Pearson's X² over points - 2, where it exceeds 1.
+        _, _, _, pearson, df = irls([(p.density, p.wins, p.games) for p in curve.points])
+        cov = [[v * max(1.0, pearson / df) for v in row] for row in cov]
         crossing = curve.crossing50
         assert crossing is not None, curve.label
         assert crossing.density == pytest.approx(-b0 / b1, abs=1e-3)
@@ -310,8 +314,60 @@ def test_four_curves_each_crossing_matches_an_independent_fit_of_its_games(tmp_p
     assert "points" not in doc and len(doc["curves"]) == 4
     for c in doc["curves"]:
         assert {"label", "rows", "cols", "rule", "start", "strategy", "points", "crossing50"} <= set(c)
-        assert set(c["crossing50"]) == {"density", "low", "high", "effective_density", "mines"}
+        assert {"density", "low", "high", "effective_density", "mines"} <= set(c["crossing50"])
         assert all("effective_density" in p for p in c["points"])
+
+
+def test_every_curves_fit_says_how_well_it_fits_as_an_independent_glm_does(tmp_path):
+    """deviance, df, p_value and dispersion of each curve's ``fit`` equal a numpy IRLS's within
+    1e-3, and its covariance is the binomial one times max(1, dispersion)."""
+    kw = dict(FOUR)
+    plan = plan_sweep(kw.pop("sizes"), kw.pop("rules"), kw.pop("strategies"), **kw)
+    sweep = run_sweep(plan, FOUR_GAMES, tmp_path, workers=1)
+    for curve in sweep.to_dict()["curves"]:
+        points = [(p["density"], p["wins"], p["games"]) for p in curve["points"]]
+        _, cov, deviance, pearson, df = irls(points)
+        fit = curve["fit"]
+        assert fit["df"] == df == len(points) - 2
+        assert fit["deviance"] == pytest.approx(deviance, abs=1e-3)
+        assert fit["p_value"] == pytest.approx(chi2_sf(deviance, df), abs=1e-3)
+        assert fit["dispersion"] == pytest.approx(pearson / df, abs=1e-3)
+        scale = max(1.0, pearson / df)
+        for i in range(2):
+            for j in range(2):
+                assert fit["covariance"][i][j] == pytest.approx(cov[i][j] * scale, rel=1e-5)
+
+
+def test_a_curve_that_is_not_logistic_is_flagged_beside_its_interpolated_crossing():
+    """A curve whose points stray from every logistic curve (deviance far past its df) gets
+    its interval widened by the dispersion, a poor_fit flag, and the crossing the points give."""
+    from minesat.sweep import Curve, SweepPoint
+
+    def point(mines, wins, games=200):
+        return SweepPoint(mines=mines, density=mines / 256, effective_density=mines / 247, games=games,
+                          wins=wins, no_guess_wins=0, guesses_total=0, guesses_sq_total=0)
+
+    # Flat, then a cliff, then flat: no logistic curve bends so.
+    base = RunConfig(rows=16, cols=16, mines=40, rule="opening", start=(3, 3), seed=0)
+    curve = Curve(base, (point(40, 190), point(48, 180), point(56, 150), point(60, 40), point(68, 30),
+                         point(76, 20)))  # fmt: skip
+    fit = curve.fit
+    assert fit is not None and fit.p_value is not None and fit.p_value < 0.05 and fit.dispersion > 1
+    crossing = curve.crossing50
+    assert crossing is not None and crossing.poor_fit
+    # The line from (56, 75 %) to (60, 20 %) crosses 50 % at 56 + 4 x 25/55 mines.
+    assert crossing.interpolated == pytest.approx((56 + 4 * 25 / 55) / 256)
+    low, high = crossing.low, crossing.high
+    assert low is not None and high is not None
+    # Its bounds are where the Wald statistic reaches z with the binomial variance times the
+    # dispersion (quasi-binomial): wider than the binomial fit's own interval.
+    for x in (low, high):
+        var = fit.var_intercept + 2 * x * fit.cov + x * x * fit.var_slope
+        assert abs(fit.intercept + fit.slope * x) / math.sqrt(var * fit.dispersion) == pytest.approx(1.959964)
+    u_low, u_high = replace(fit, pearson=0.0).fieller()  # dispersion set aside
+    assert u_low is not None and u_high is not None and u_low > low and u_high < high
+    doc = curve.to_dict()
+    assert doc["crossing50"]["poor_fit"] is True and doc["fit"]["p_value"] < 0.05
 
 
 def test_no_crossing_when_the_points_do_not_bracket_half_or_the_games_separate(tmp_path):
@@ -334,11 +390,12 @@ def test_no_crossing_when_the_points_do_not_bracket_half_or_the_games_separate(t
 # --- the measures ------------------------------------------------------------------------
 
 
-def test_guesses_interval_is_the_normal_interval_of_the_mean():
-    # Guesses 0, 1, 2, 3 in four games: mean 1.5, sample variance 5/3.
-    half = 1.96 * (5 / 3 / 4) ** 0.5
-    assert mean_interval(6, 14, 4) == pytest.approx((max(0, 1.5 - half), 1.5 + half))
-    assert mean_interval(3, 9, 1) == (3.0, 3.0)
+def test_guesses_interval_is_students_interval_of_the_mean():
+    # Guesses 0, 1, 2, 3 in four games: mean 1.5, sample variance 5/3, t(0.975, 3) = 3.1824.
+    half = 3.1824 * (5 / 3 / 4) ** 0.5
+    assert mean_interval(6, 14, 4) == pytest.approx((max(0, 1.5 - half), 1.5 + half), abs=1e-4)
+    # One value has no spread: no interval at all, not one of width 0 (6.00 (6.00-6.00) read as certainty).
+    assert mean_interval(3, 9, 1) is None
 
 
 def test_guesses_per_won_game_and_the_hazard_come_from_the_games(tmp_path):
@@ -425,7 +482,8 @@ def test_every_point_says_what_made_it_and_its_export_names_the_player(tmp_path)
     # The Markdown and HTML reports show the same: the sweep's block, then a row per point.
     again = CliRunner().invoke(app, [*args, "--out", str(tmp_path / "r.html")])
     assert again.exit_code == 0, again.output
-    for page in (again.stdout, (tmp_path / "r.html").read_text()):
+    markdown = CliRunner().invoke(app, args).stdout
+    for page in (markdown, (tmp_path / "r.html").read_text()):
         assert "Provenance" in page and fp in page and doc["provenance"]["command"] in page
         for p in points:
             assert p["provenance"]["games_sha256"] in page
@@ -453,18 +511,26 @@ def test_a_sweep_resumed_by_another_player_is_refused_and_writes_nothing(tmp_pat
     # Nothing played nor written: not the other points, not the new size's stores.
     assert {path: (dump(path), path.stat().st_mtime_ns) for path in stores} == before
     assert sorted(directory.iterdir()) == files
-    # Knowingly mixed: played, and the point says whose games it holds.
+    # Knowingly mixed: played, and the point is one player's games, never both pooled.
     result = CliRunner().invoke(app, [*args[:-2], "--games", "5", "--db", str(directory), "--json",
                                       "--mix-players"])  # fmt: skip
     assert result.exit_code == 0, result.output
     doc = json.loads(result.stdout.strip().splitlines()[-1])
     players = [p["provenance"]["player"] for p in doc["points"]]
     fp = player_fingerprint("safest")
-    assert players == [fp, ["0" * 64, fp], fp]
+    assert players == [fp, fp, fp]
     with GameStore(stores[1]) as store:
         assert store.players() == {"0" * 64: 3, fp: 2}
+        mine = [g.won for g in store.games(player=fp)]
+        theirs = [g.won for g in store.games(player="0" * 64)]
+    mixed = doc["points"][1]
+    assert (mixed["games"], mixed["wins"]) == (2, sum(mine))  # this minesat's 2 games, not all 5
+    rows = {row["player"]: row for row in mixed["players"]}
+    assert (rows["0" * 64]["games"], rows["0" * 64]["wins"]) == (3, sum(theirs)) and rows[fp]["shown"]
+    assert doc["points"][0]["players"] == []  # a store of one player lists none
     md = CliRunner().invoke(app, [*args[:-2], "--games", "5", "--db", str(directory), "--mix-players"])
-    assert "4x4 opening safest at 3 mines mixes the games of 2 players" in md.stdout
+    assert "4x4 opening safest at 3 mines: its store holds the games of 2 players" in md.stdout
+    assert "never pooled" in md.stdout and "player 000000000000: 3 games" in md.stdout
 
 
 def test_a_batch_from_another_player_stops_the_sweep(tmp_path, monkeypatch):
@@ -544,3 +610,89 @@ def test_default_directory_names_what_sets_the_curves_apart():
     many = plan_of(sizes=[(9, 9), (5, 5)], strategies=["safest", "best"], rules=["opening", "safe"],
                    mines=[2])  # fmt: skip
     assert many.default_dir() == Path("reports/sweep-5x5+9x9-opening+safe-s0-safest+best")
+
+
+def _point(mines, wins, games=200, won_guesses=0, won_squares=0, cells=256):
+    from minesat.sweep import SweepPoint
+
+    return SweepPoint(mines=mines, density=mines / cells, effective_density=mines / (cells - 9), games=games,
+                      wins=wins, no_guess_wins=0, guesses_total=won_guesses, guesses_sq_total=won_squares,
+                      won_guesses_total=won_guesses, won_guesses_sq_total=won_squares)  # fmt: skip
+
+
+def _sweep_of(curve):
+    from minesat.sweep import Sweep
+
+    plan = plan_sweep([(curve.config.rows, curve.config.cols)], [curve.config.rule], [curve.config.strategy],
+                      mines=[p.mines for p in curve.points])  # fmt: skip
+    return Sweep(plan=plan, games=200, curves=(curve,))
+
+
+def test_a_mean_over_one_won_game_has_no_interval_and_hollow_points_count_won_games():
+    from matplotlib.figure import Figure
+
+    from minesat.report.sweep import _plot_means, curve_style, sweep_table
+    from minesat.sweep import Curve
+
+    base = RunConfig(rows=16, cols=16, mines=40, rule="opening", start=(3, 3), seed=0)
+    # 200 games at each point, but 1 and 2 won games at the last two: the means are over those.
+    curve = Curve(base, (_point(40, 150, won_guesses=300, won_squares=900), _point(80, 2, won_guesses=9,
+                         won_squares=45), _point(90, 1, won_guesses=6, won_squares=36)))  # fmt: skip
+    rows = sweep_table(_sweep_of(curve))[1]
+    per_win = [row[7] for row in rows]
+    assert per_win[2] == "6.00 (–, 1 won game)"  # not "6.00 (6.00–6.00)"
+    # 3 and 6 guesses: mean 4.5, s = 2.121, t(0.975, 1) = 12.706: the interval is honest about two values.
+    assert per_win[1] == f"4.50 (0.00–{4.5 + 12.7062 * 2.1213 / 2 ** 0.5:.2f})"
+    ax = Figure().add_subplot()
+    _plot_means(ax, [(p.density, p) for p in curve.points], curve_style(0))
+    hollow = [line for line in ax.lines if line.get_markerfacecolor() in ("white", (1.0, 1.0, 1.0, 1.0))]
+    assert len(hollow) == 2  # the points over 2 and 1 won games, though each is over 200 games
+
+
+def test_the_cards_give_the_crossing_on_the_plots_axis_and_the_plot_draws_the_fitted_curve(tmp_path):
+    from minesat.report.sweep import plot_sweep, sweep_cards, to_axis
+    from minesat.sweep import Curve
+
+    base = RunConfig(rows=16, cols=16, mines=40, rule="opening", start=(3, 3), seed=0)
+    curve = Curve(base, (_point(40, 180), _point(50, 130), _point(60, 70), _point(70, 20)))
+    sweep = _sweep_of(curve)
+    crossing = curve.crossing50
+    assert crossing is not None
+    for axis, expected in (("density", f"{100 * crossing.density:.1f} %"),
+                           ("effective-density", f"{100 * crossing.effective_density:.1f} %"),
+                           ("mines", f"{crossing.mines:.1f} mines")):  # fmt: skip
+        card = sweep_cards(sweep, axis)[1]
+        assert card[1] == expected, axis
+        assert card[1] == (f"{to_axis(curve, crossing.density, axis):.1f} mines" if axis == "mines"
+                           else f"{100 * to_axis(curve, crossing.density, axis):.1f} %")  # fmt: skip
+    fig = plot_sweep(sweep, "effective-density")
+    win = fig.axes[0]
+    fitted = [line for line in win.lines if len(line.get_xdata()) == 121]
+    assert len(fitted) == 1
+    xs, ys = fitted[0].get_xdata(), fitted[0].get_ydata()
+    assert ys[0] == pytest.approx(curve.fit.probability(40 / 256))
+    assert xs[0] == pytest.approx(40 / 247)  # effective density: mines over the cells not kept clear
+
+
+def test_sweep_out_is_quiet_but_for_one_line_naming_the_file(tmp_path):
+    args = ["sweep", "--size", "4x4", "--mines", "2,3", "--games", "2", "--workers", "1",
+            "--strategy", "safest", "--db", str(tmp_path / "sw")]  # fmt: skip
+    for name in ("s.html", "s.md", "s.json"):
+        result = CliRunner().invoke(app, [*args, "--out", str(tmp_path / name)])
+        assert result.exit_code == 0, result.output
+        lines = (result.stdout + result.stderr).splitlines()
+        assert len(lines) <= 3 and lines[0].startswith(f"wrote {tmp_path / name}"), lines
+        assert "| Curve |" not in result.stdout  # the report is in the file, not on standard output
+        assert ("s-curves.svg" in lines[0]) == (name == "s.md")  # the Markdown's plot, named beside it
+
+
+def test_a_sweep_report_says_its_rules(tmp_path):
+    sweep = run_sweep(plan_of(mines=[2, 4], rules=["opening", "safe"]), 3, tmp_path, workers=1)
+    rules = sweep.to_dict()["rules"]
+    assert set(rules["first_click"]) == {"opening", "safe"}
+    assert [(c["run"], c["start"], c["start_index"], c["mines"]) for c in rules["curves"]] == [
+        ("5x5 opening safest", "D4", [3, 3], [2, 4]), ("5x5 safe safest", "D4", [3, 3], [2, 4])]
+    md = render_sweep_markdown(sweep)
+    assert "## Rules" in md and "first click safe at D4 (row 3, column 3, counted from 0)" in md
+    assert "First click opening: the first cell clicked and all its neighbours" in md
+    assert "<h2>Rules</h2>" in render_sweep_html(sweep)

@@ -303,7 +303,10 @@ def test_solve_html_does_not_go_with_the_oracle(tmp_path: Path) -> None:
     assert not (tmp_path / "x.html").exists()
 
 
-def test_report_links_each_lost_game_shown_to_its_viewer_page(tmp_path: Path) -> None:
+def test_a_report_carries_its_game_pages_and_they_open_when_it_is_moved_alone(tmp_path: Path) -> None:
+    import html as html_module
+    import shutil
+
     db = tmp_path / "run.sqlite"
     args = ["--preset", "beginner", "--games", "40", "--seed", "0", "--strategy", "safest", "--workers", "1"]
     sim = runner.invoke(app, ["simulate", *args, "--db", str(db), "--json"])
@@ -311,13 +314,19 @@ def test_report_links_each_lost_game_shown_to_its_viewer_page(tmp_path: Path) ->
     out = tmp_path / "report" / "beginner.html"
     result = runner.invoke(app, ["report", str(db), "--out", str(out)])
     assert result.exit_code == 0, result.output
-    html = out.read_text(encoding="utf-8")
-    links = re.findall(r'<a href="([^"#]+)"', html)
-    assert links and len(links) <= 4
-    for link in links:
-        page = out.parent / link
-        assert page.is_file() and f"wrote {page}" in result.stdout
-        data = page_data(page.read_text(encoding="utf-8"))
+    # One file, nothing beside it: the game pages are inside the report.
+    assert sorted(p.name for p in out.parent.iterdir()) == ["beginner.html"]
+    assert result.stdout == f"wrote {out}\n"
+    moved = tmp_path / "elsewhere" / "mailed.html"
+    moved.parent.mkdir()
+    shutil.copy(out, moved)
+    out.unlink()
+    page = moved.read_text(encoding="utf-8")
+    assert not re.findall(r'<a href="(?!#|https?:)[^"]+"', page)  # no link to a file beside it
+    pages = re.findall(r'<iframe title="Game (\d+), move by move" srcdoc="([^"]*)"', page)
+    assert 1 <= len(pages) <= 4
+    for _, srcdoc in pages:
+        data = page_data(html_module.unescape(srcdoc))
         assert data["frames"][-1]["v"] == "lost"
         assert data["frames"][-2]["v"] == "loss"
     # Other formats stay as they were: no pages.

@@ -20,6 +20,7 @@ import threading
 import time
 import urllib.request
 import warnings
+from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -37,7 +38,7 @@ with warnings.catch_warnings():  # Starlette 1.x suggests httpx2 over httpx: eit
 from typer.testing import CliRunner
 
 from minesat.analysis import analyze
-from minesat.board import Layout, Move, Position, cell_name, neighbours, parse_cell
+from minesat.board import Layout, Move, Position, cell_name, neighbours, parse_cell, without_flags
 from minesat.cli import app as cli
 from minesat.formats import format_layout, format_position
 from minesat.noguess import solve_by_proof
@@ -49,8 +50,14 @@ from minesat.verdict import Verdict
 from minesat.web import app as web_app
 from minesat.web.api import analyze_request
 from minesat.web.app import MAX_BODY, create_app
-from minesat.web.games import GameSession
+from minesat.web.games import AutoStep, GameSession
+from minesat.web.guard import UPLOADS
 from test_replay_formats import rmv2, rmv_mouse
+
+#: What a request sends, said in its Content-Type (the server refuses a request that changes
+#: something without it): a file's bytes, or JSON.
+OCTETS = {"Content-Type": "application/octet-stream"}
+JSON_TYPE = {"Content-Type": "application/json"}
 
 #: A position whose perfect play takes minutes (6x6, 6 mines, one number): the cut-off's test.
 LONG_PERFECT = "1?????\n" + "??????\n" * 5
@@ -62,7 +69,10 @@ pytestmark = pytest.mark.filterwarnings("ignore:.*httpx")
 def client() -> Iterator[TestClient]:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        with TestClient(create_app(work_seconds=20.0)) as test_client:
+        # The module's tests play as one client, one request after another as fast as the app
+        # answers: faster than a page, so past a client's allowance (tested apart).
+        app = create_app(work_seconds=20.0, allowed_hosts=["testserver"], client_rate=1e6)
+        with TestClient(app) as test_client:
             yield test_client
 
 
@@ -155,7 +165,7 @@ def test_bad_json_is_400_and_a_body_over_1_mb_is_413(client: TestClient) -> None
     assert response.status_code == 400 and "not JSON" in response.json()["error"]
     huge = json.dumps({"board": "?" * MAX_BODY}).encode()
     for path in ("/api/analyze", "/api/perfect", "/api/replay", "/api/store", "/api/game"):
-        response = client.post(path, content=huge)
+        response = client.post(path, content=huge, headers=OCTETS if path in UPLOADS else JSON_TYPE)
         assert response.status_code == 413, path
         assert "1 MB" in response.json()["error"]
 
@@ -298,7 +308,7 @@ def test_the_search_for_dead_cells_keeps_its_deadline(monkeypatch: pytest.Monkey
 def test_a_games_hint_may_carry_the_marks(client: TestClient) -> None:
     gid = new_game(client, preset="expert", seed=5)["id"]
     client.post(f"/api/game/{gid}/auto", json={"moves": 40})
-    plain = client.post(f"/api/game/{gid}/hint").json()
+    plain = client.post(f"/api/game/{gid}/hint", json={}).json()
     marked = client.post(f"/api/game/{gid}/hint", json={"marks": True}).json()
     assert "marks" not in plain["analysis"]
     assert {k: v for k, v in marked["analysis"].items() if k != "marks"} == plain["analysis"]
@@ -338,7 +348,7 @@ def test_best_refuses_a_guess_on_a_huge_board_at_once_and_answers_a_proven_move(
 @pytest.mark.parametrize(("rows", "cols", "mines"), [(40, 40, 300), (100, 100, 2000)])
 def test_a_big_game_takes_moves_and_gives_hints(client: TestClient, rows: int, cols: int, mines: int) -> None:
     gid = new_game(client, rows=rows, cols=cols, mines=mines, seed=6)["id"]
-    response = client.post(f"/api/game/{gid}/hint")
+    response = client.post(f"/api/game/{gid}/hint", json={})
     assert response.status_code == 409  # nothing to analyse before the first click
     state = client.post(f"/api/game/{gid}/move", json={"move": "T20"}).json()
     assert state["status"] == "playing" and state["last"]["verdict"] == "first"
@@ -428,20 +438,21 @@ def test_the_messages_the_page_shows_are_written_for_the_page(client: TestClient
     assert body["error"] == ("perfect play lists at most 4 000 000 layouts, and this position has at least "
                              "7.4e20701: try it with fewer cells covered")
     # A file that is no database: what to drop instead, not which path to give.
-    body = client.post("/api/store?name=junk.sqlite", content=b"not a database" * 100).json()
+    body = client.post("/api/store?name=junk.sqlite", content=b"not a database" * 100, headers=OCTETS).json()
     assert body["error"] == ("junk.sqlite: not usable as a game database (file is not a database): drop a "
                              "database that minesat simulate --db wrote")
     # The viewer inside the page has no address to put ?step=N in.
     gid = new_game(client, preset="beginner", seed=3)["id"]
     client.post(f"/api/game/{gid}/auto", json={"moves": 1000})
-    page = client.post(f"/api/game/{gid}/review").json()["page"]
+    page = client.post(f"/api/game/{gid}/review", json={}).json()["page"]
     assert "game-data" in page and "to start at step N" not in page
 
 
 def test_a_long_perfect_search_is_cut_at_the_time_limit_while_analyses_go_on() -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        app = create_app(work_seconds=3.0, workers=2, perfect_workers=1, max_states=10**9)
+        app = create_app(work_seconds=3.0, workers=2, perfect_workers=1, max_states=10**9,
+                         allowed_hosts=["testserver"])
         with TestClient(app) as client:
             answers: dict[str, tuple[int, dict]] = {}
 
@@ -477,15 +488,15 @@ def test_a_game_keeps_its_mines_until_it_ends_then_reviews_it(client: TestClient
     game = new_game(client, preset="beginner", seed=5, first_click="opening")
     assert game["status"] == "playing" and game["rows"] == 9 and "mine_cells" not in game
     gid = game["id"]
-    assert client.post(f"/api/game/{gid}/hint").status_code == 409  # nothing to analyse yet
+    assert client.post(f"/api/game/{gid}/hint", json={}).status_code == 409  # nothing to analyse yet
     state = client.post(f"/api/game/{gid}/move", json={"move": "E5"}).json()
     assert state["last"]["verdict"] == "first" and "mine_cells" not in state
-    assert client.post(f"/api/game/{gid}/review").status_code == 409
+    assert client.post(f"/api/game/{gid}/review", json={}).status_code == 409
     # Play on with the hints until the game ends: each hint's move is the player's.
     for _ in range(200):
         if state["status"] != "playing":
             break
-        hint = client.post(f"/api/game/{gid}/hint").json()
+        hint = client.post(f"/api/game/{gid}/hint", json={}).json()
         assert set(hint) == {"analysis", "best"}
         move = hint["best"]["move"].rstrip("*")
         if hint["best"]["reason"] == "proven mine":
@@ -495,7 +506,7 @@ def test_a_game_keeps_its_mines_until_it_ends_then_reviews_it(client: TestClient
     assert state["status"] in ("won", "lost")
     assert len(state["mine_cells"]) == 10
     assert client.get(f"/api/game/{gid}").json()["status"] == state["status"]
-    review = client.post(f"/api/game/{gid}/review").json()
+    review = client.post(f"/api/game/{gid}/review", json={}).json()
     assert dict(review["summary"])["Result"].startswith(state["status"])
     assert "game-data" in review["page"] and review["moves"][0]["verdict"] == "first"
     assert client.post(f"/api/game/{gid}/move", json={"move": "A1"}).status_code == 409
@@ -546,12 +557,143 @@ def test_moves_the_rules_refuse_and_unknown_games(client: TestClient) -> None:
     assert client.post("/api/game/nope/move", json={"move": "A1"}).status_code == 404
 
 
-def test_games_are_bounded_in_number() -> None:
+def test_each_client_holds_a_bounded_number_of_games_and_memory_fewer_with_none_lost() -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        with TestClient(create_app(max_games=3)) as client:
-            ids = [new_game(client, preset="beginner")["id"] for _ in range(5)]
-            assert [client.get(f"/api/game/{i}").status_code for i in ids] == [404, 404, 200, 200, 200]
+        app = create_app(client_games=3, live_games=2, allowed_hosts=["testserver"])
+        with TestClient(app) as client, TestClient(app) as other:
+            moved = new_game(client, preset="beginner")["id"]
+            client.post(f"/api/game/{moved}/move", json={"move": "A1*"})
+            ids = [new_game(client, preset="beginner")["id"] for _ in range(4)]
+            # At its bound a client's own games never moved in go first; the one it moved in stays.
+            statuses = [client.get(f"/api/game/{i}").status_code for i in [moved, *ids]]
+            assert statuses == [200, 404, 404, 200, 200]
+            for gid in ids[2:]:
+                client.post(f"/api/game/{gid}/move", json={"move": "A1*"})
+            refused = client.post("/api/game", json={"preset": "beginner"})
+            assert refused.status_code == 429 and "\n" not in refused.json()["error"], refused.text
+            # Another client's games drop none of them; memory holds two, the store all.
+            theirs = [new_game(other, preset="beginner")["id"] for _ in range(5)]
+            assert all(len(client.get(f"/api/game/{i}").json()["log"]) == 1 for i in [moved, *ids[2:]])
+            assert [other.get(f"/api/game/{i}").status_code for i in theirs] == [404, 404, 200, 200, 200]
+
+
+def test_the_store_is_bounded_dropping_games_never_moved_then_finished_never_one_in_progress() -> None:
+    from minesat.web.keeper import GameKeeper, TooMany
+
+    keeper = GameKeeper(None, stored=4)
+
+    def made(owner: str, moves: tuple[str, ...] = ()) -> GameSession:
+        game = GameSession(9, 9, 10, seed=len(keeper) + 1)
+        game.owner = owner
+        keeper.add(game)
+        for text in moves:
+            game.play(text)
+        keeper.save(game)
+        return game
+
+    playing = made("victim", ("A1*", "E5"))
+    finished = made("victim", ("E5",))
+    while not finished.over:
+        cells = finished.state()["cells"]
+        finished.play(cell_name(divmod(cells.index(-1), 9)))
+    keeper.save(finished)
+    ready = made("victim")
+    made("stranger", ("A1*",))
+    fresh = made("stranger")  # the bound: the victim's game never moved in goes first
+    assert ready.id not in keeper and playing.id in keeper and finished.id in keeper
+    made("stranger", ("A1*",))  # then the stranger's own game never moved in
+    assert fresh.id not in keeper and finished.id in keeper
+    made("stranger", ("A1*",))  # then the finished game
+    assert finished.id not in keeper and playing.id in keeper
+    with pytest.raises(TooMany, match="games in progress"):  # only games in progress left: refused
+        made("stranger")
+    assert playing.id in keeper and len(keeper) == 4
+
+
+def test_a_long_game_is_written_a_move_at_a_time_and_read_back_whole(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each save writes the lines of the log and the judged moves the store does not hold yet, never
+    the game again (a 100x100 game written whole took 240 ms a move at its end); read back, the
+    game is the same."""
+    from minesat.generate import generate_layout
+    from minesat.web.keeper import GameKeeper
+
+    keeper = GameKeeper(None)
+    game = GameSession(16, 30, 99, rule="opening", seed=4)
+    game.owner = "someone"
+    keeper.add(game)
+    asked: list[tuple[int, int]] = []
+    record = GameSession.record
+
+    def recorded(self: GameSession, since: tuple[int, int] = (0, 0)) -> dict:
+        asked.append(since)
+        return record(self, since)
+
+    monkeypatch.setattr(GameSession, "record", recorded)
+    layout = generate_layout(16, 30, 99, start=(7, 14), rule="opening", seed=4)
+    for move in play_game(layout, (7, 14), rule="opening").moves[:60]:
+        if game.over:
+            break
+        game.play(move)
+        keeper.save(game)
+    played = len(game.log)
+    assert asked == [(n, n) for n in range(played)]  # each save after the lines already held
+    lines = keeper.db.execute("SELECT kind, COUNT(*) FROM lines WHERE game = ? GROUP BY kind", (game.id,))
+    assert dict(lines.fetchall()) == {"log": played, "move": played}
+    keeper.forget_live()
+    again = keeper.get(game.id)
+    assert again.log == game.log and again.state()["cells"] == game.state()["cells"]
+    assert again.state()["guesses"] == game.state()["guesses"]
+
+
+def test_retention_drops_finished_games_after_30_days_and_unmoved_ones_after_a_day() -> None:
+    from minesat.web.keeper import FINISHED_DAYS, IDLE_DAYS, UNMOVED_DAYS, GameKeeper
+
+    now = [1.0e9]
+    keeper = GameKeeper(None, clock=lambda: now[0])
+    games = {}
+    for name, moves in (("ready", ()), ("playing", ("A1*",)), ("won", ("E5",))):
+        game = GameSession(9, 9, 1, seed=3, rule="opening")
+        game.owner = "someone"
+        keeper.add(game)
+        for text in moves:
+            game.play(text)
+        game.made_at = game.moved_at = now[0]
+        keeper.save(game)
+        games[name] = game.id
+    assert keeper.get(games["won"]).over
+    day = 86_400.0
+    now[0] += UNMOVED_DAYS * day + 1
+    assert keeper.purge() == 1 and games["ready"] not in keeper
+    now[0] += FINISHED_DAYS * day
+    assert keeper.purge() == 1 and games["won"] not in keeper and games["playing"] in keeper
+    now[0] += IDLE_DAYS * day
+    assert keeper.purge() == 1 and len(keeper) == 0
+
+
+def test_each_client_has_its_own_allowance_of_requests_a_second_then_429_in_one_line() -> None:
+    from starlette.applications import Starlette
+    from starlette.responses import JSONResponse
+    from starlette.routing import Route
+
+    from minesat.web.guard import Guard
+
+    async def ping(request: object) -> JSONResponse:
+        return JSONResponse({})
+
+    now = [0.0]
+    app = Guard(Starlette(routes=[Route("/api/ping", ping, methods=["POST"])]), hosts=["testserver"],
+                rate=2.0, burst=3, clock=lambda: now[0])
+    one, other = TestClient(app), TestClient(app)
+    assert one.post("/api/ping", json={}).status_code == 200  # the first answer gives it its token
+    statuses = [one.post("/api/ping", json={}).status_code for _ in range(4)]
+    assert statuses == [200, 200, 429, 429]
+    refused = one.post("/api/ping", json={})
+    said = refused.json()["error"]
+    assert said.startswith("too many requests from this client") and "\n" not in said
+    assert other.post("/api/ping", json={}).status_code == 200  # another client: its own allowance
+    now[0] += 1.0  # two more a second later
+    assert [one.post("/api/ping", json={}).status_code for _ in range(3)] == [200, 200, 429]
 
 
 def test_every_static_file_is_served_by_name_and_nothing_else(client: TestClient) -> None:
@@ -610,7 +752,7 @@ def test_a_drawn_seed_comes_with_the_end_of_its_game_as_a_string_and_replays_it(
     gid = drawn["id"]
     states = [client.post(f"/api/game/{gid}/move", json={"move": "H8"}).json()]
     states.append(client.get(f"/api/game/{gid}").json())
-    states.append(client.post(f"/api/game/{gid}/hint").json())
+    states.append(client.post(f"/api/game/{gid}/hint", json={}).json())
     states.append(client.post(f"/api/game/{gid}/auto", json={"moves": 3}).json())
     assert all(str(state.get("seed")) == "None" for state in states), states
     ended = client.post(f"/api/game/{gid}/auto", json={"moves": 1000}).json()
@@ -667,7 +809,7 @@ def test_a_no_guess_board_that_cannot_be_made_is_refused_with_its_reason(client:
 def test_a_no_guess_board_past_the_time_limit_is_503_and_shows_its_progress_meanwhile() -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        with TestClient(create_app(work_seconds=4.0)) as client:
+        with TestClient(create_app(work_seconds=4.0, allowed_hosts=["testserver"])) as client:
             gid = new_game(client, rows=100, cols=100, mines=3500, no_guess=True, seed=1)["id"]
             answer: dict[str, object] = {}
 
@@ -723,7 +865,7 @@ def test_flags_before_the_first_click_are_kept_and_the_end_says_how_it_went(clie
 
 def test_a_new_game_may_come_with_its_moves(client: TestClient) -> None:
     gid = new_game(client, preset="beginner", seed=9)["id"]
-    moves = [client.post(f"/api/game/{gid}/auto").json()["last"]["move"] for _ in range(6)]
+    moves = [client.post(f"/api/game/{gid}/auto", json={}).json()["last"]["move"] for _ in range(6)]
     played = client.get(f"/api/game/{gid}").json()
     again = new_game(client, preset="beginner", seed="9", moves=moves)
     assert again["cells"] == played["cells"] and again["moves"] == 6 and again["last"]["move"] == moves[-1]
@@ -744,7 +886,7 @@ TWINS = (
 
 def public(answer: dict) -> dict:
     """An answer without what may differ between two games of one public position: ids and times."""
-    return {k: v for k, v in answer.items() if k not in ("id", "elapsed", "seconds")}
+    return {k: v for k, v in answer.items() if k not in ("id", "elapsed", "seconds", "copy_of")}
 
 
 def play_twin(client: TestClient, monkeypatch: pytest.MonkeyPatch, layout: Layout) -> list[dict]:
@@ -813,7 +955,7 @@ def test_a_move_asked_with_its_hint_answers_the_hint_of_the_position_it_leads_to
     first = client.post(f"/api/game/{gid}/move", json={"move": "H15"}).json()
     assert "hint" not in first  # not asked for
     answer = client.post(f"/api/game/{gid}/move", json={"move": "A1*", "hint": True}).json()
-    alone = client.post(f"/api/game/{gid}/hint").json()
+    alone = client.post(f"/api/game/{gid}/hint", json={}).json()
     assert answer["hint"] == alone and answer["moves"] == 2
     marked = client.post(f"/api/game/{gid}/move", json={"move": "A1-", "hint": True, "marks": True}).json()
     marks = marked["hint"]["analysis"]["marks"]
@@ -861,20 +1003,37 @@ def test_a_game_reopened_by_its_id_has_its_log_and_its_clock(client: TestClient)
     assert state["elapsed"] >= 0 and client.get(f"/api/game/{gid}").json()["elapsed"] >= state["elapsed"]
 
 
+def test_an_unavoidable_fifty_fifty_is_worded_as_a_forced_guess_in_play_and_in_the_review(
+    client: TestClient,
+) -> None:
+    # Two 50/50s walled in by mines along the top edge: A2 or B2? A4 or B4? Nothing can tell.
+    layout = format_layout(Layout.from_rows(["* * *", "  *  ", "     "]))
+    game = client.post("/api/game", json={"layout": layout, "moves": ["C1", "C3", "C4", "C5", "A2", "A4"]})
+    assert game.json()["status"] == "won", game.text
+    said = [guess["text"] for guess in game.json()["guesses"]]
+    review = client.post(f"/api/game/{game.json()['id']}/review", json={}).json()
+    judged = {m["move"]: m["text"] for m in review["moves"]}
+    forced = "forced guess at 50.0%: no play could tell its cells apart"
+    for texts in (said[2:], [judged["A2"], judged["A4"]]):
+        assert all(text.startswith(forced) for text in texts), texts
+    # C3, at 50 % too, was no forced guess: a safer cell and a better move were there.
+    assert said[1].startswith("guess at 50.0%, safest was 16.7%") and judged["C3"] == said[1]
+
+
 def test_a_first_click_loss_has_no_speed_and_says_its_3bv_solved_of_the_total(client: TestClient) -> None:
     gid = new_game(client, preset="beginner", first_click="any", seed=6)["id"]
     lost = client.post(f"/api/game/{gid}/move", json={"move": "A1"}).json()
     assert lost["status"] == "lost" and lost["seconds"] == 0 and lost["bbbv_done"] == 0
-    summary = dict(client.post(f"/api/game/{gid}/review").json()["summary"])
+    summary = dict(client.post(f"/api/game/{gid}/review", json={}).json()["summary"])
     assert summary["3BV"] == f"0/{lost['bbbv']}" and "3BV/s" not in summary
     assert summary["Time"] == "0 s: the game ended at its first uncover"
     won = new_game(client, rows=9, cols=9, mines=1, seed=3)["id"]
     client.post(f"/api/game/{won}/move", json={"move": "E5"})
-    summary = dict(client.post(f"/api/game/{won}/review").json()["summary"])
+    summary = dict(client.post(f"/api/game/{won}/review", json={}).json()["summary"])
     assert summary["3BV"] == "1" and "3BV/s" not in summary  # won at its first uncover: no time either
     played = new_game(client, preset="beginner", seed=8)["id"]
     ended = client.post(f"/api/game/{played}/auto", json={"moves": 1000}).json()
-    summary = dict(client.post(f"/api/game/{played}/review").json()["summary"])
+    summary = dict(client.post(f"/api/game/{played}/review", json={}).json()["summary"])
     total = ended["bbbv"] if ended["status"] == "won" else f"{ended['bbbv_done']}/{ended['bbbv']}"
     assert summary["3BV"] == str(total) and summary["Time"] == f"{ended['seconds']:.2f} s"
     assert ended["seconds"] == 0 or float(summary["3BV/s"]) == pytest.approx(
@@ -883,7 +1042,7 @@ def test_a_first_click_loss_has_no_speed_and_says_its_3bv_solved_of_the_total(cl
 
 def test_the_moves_of_a_game_in_play_name_the_automatic_player_not_a_strategy() -> None:
     from minesat.generate import generate_layout
-    from minesat.web.games import AutoStep, last_json, log_entry, step_json
+    from minesat.web.games import last_json, log_entry, step_json
 
     # A first click on a given layout is a guess; too many layouts for perfect play: it is compared
     # with the move the automatic player would make.
@@ -898,23 +1057,95 @@ def test_the_moves_of_a_game_in_play_name_the_automatic_player_not_a_strategy() 
     assert all("the automatic player" in text and "best would" not in text for text in said), said
 
 
-def test_a_fork_plays_on_apart_from_the_game_it_copies_keeping_its_secret(client: TestClient) -> None:
+def test_a_fork_is_the_same_position_its_hidden_cells_drawn_afresh_played_apart(client: TestClient) -> None:
     game = new_game(client, preset="beginner")  # a seed the server draws: the game's secret
     gid = game["id"]
     played = client.post(f"/api/game/{gid}/move", json={"move": "E5"}).json()
-    response = client.post(f"/api/game/{gid}/fork")
+    response = client.post(f"/api/game/{gid}/fork", json={})
     assert response.status_code == 200
     fork = response.json()
     assert fork["id"] != gid and public(fork) == public(client.get(f"/api/game/{gid}").json())
+    assert fork["copy_of"] == {"id": gid, "moves": 1} and fork["own"] is True
     assert fork["seed"] is None and "mine_cells" not in fork and len(fork["log"]) == played["moves"] == 1
-    # Played to the end apart: the copy's moves leave the original where it was; one board.
+    # Played to the end apart: the copy's moves leave the original where it was.
     ended = client.post(f"/api/game/{fork['id']}/auto", json={"moves": 1000}).json()
     assert ended["status"] in ("won", "lost") and ended["moves"] > 1
     assert client.get(f"/api/game/{gid}").json()["moves"] == 1
+    # Its mines were its own draw, from its own seed: they show every number the original showed.
+    mines = {parse_cell(name) for name in ended["mine_cells"]}
+    copy = Layout(9, 9, frozenset(mines))
+    for index, state in enumerate(played["cells"]):
+        cell = divmod(index, 9)
+        assert state < 0 or (cell not in mines and copy.count(cell) == state), cell_name(cell)
     original = client.post(f"/api/game/{gid}/auto", json={"moves": 1000}).json()
-    assert original["mine_cells"] == ended["mine_cells"] and original["seed"] == ended["seed"] is not None
-    assert client.post(f"/api/game/{gid}/fork").status_code == 409  # over: nothing to play on
-    assert client.post("/api/game/nosuchgame/fork").status_code == 404
+    assert original["seed"] != ended["seed"] is not None
+    assert client.post(f"/api/game/{gid}/fork", json={}).status_code == 409  # over: nothing to play on
+    assert client.post("/api/game/nosuchgame/fork", json={}).status_code == 404
+
+
+def test_a_fork_before_the_first_click_draws_its_own_board_a_no_guess_one_for_a_no_guess_game(
+    client: TestClient,
+) -> None:
+    game = new_game(client, preset="expert", no_guess=True)
+    before = client.post(f"/api/game/{game['id']}/fork", json={}).json()
+    assert before["no_guess"] is True and before["seed"] is None and before["copy_of"]["moves"] == 0
+    first = [client.post(f"/api/game/{g}/move", json={"move": "H15"}).json()
+             for g in (game["id"], before["id"])]
+    assert all(state["made"] and state["status"] == "playing" for state in first)
+    assert first[0]["cells"] != first[1]["cells"]  # two draws (one in 2^63 the same)
+    # After it, a copy is drawn from what the game shows: no longer promised to need no guess.
+    after = client.post(f"/api/game/{game['id']}/fork", json={}).json()
+    assert after["no_guess"] is False and after["cells"] == first[0]["cells"] and "made" not in after
+
+
+def test_forks_draw_every_layout_the_position_allows_alike_ignoring_its_flags() -> None:
+    """2 000 copies of one small game in progress, drawn as the fork route draws them: each of the
+    8 layouts its numbers, its total and its first-click rule allow about as often (a chi-square
+    test that does not reject, p > 0.01); a flag, right or wrong, changes nothing."""
+    from minesat.generate import kept_clear
+    from minesat.web.api import fork_request
+    from test_sample import chi2_sf
+
+    game = GameSession(5, 6, 4, rule="opening", seed=14)
+    game.play("C3")
+    game.play("A6*")  # a flag is the player's guess, not information
+    position = game.position_at()
+    assert position is not None
+    clear = sorted(kept_clear(5, 6, start=(2, 2), rule="opening"))
+    allowed = {frozenset(m) for m in whole_layouts(without_flags(position), 4) if not set(m) & set(clear)}
+    assert len(allowed) == 8
+    drawn = Counter(frozenset(map(tuple, fork_request(position, 4, seed, clear)["mines"]))
+                    for seed in range(2000))
+    assert set(drawn) == allowed
+    expected = 2000 / len(allowed)
+    statistic = sum((n - expected) ** 2 / expected for n in drawn.values())
+    assert chi2_sf(statistic, len(allowed) - 1) > 0.01, drawn
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_a_fork_of_an_expert_game_never_holds_its_layout(seed: int) -> None:
+    """100 copies of an expert game in progress (what the fork route draws and keeps): none holds the
+    game's own layout, each shows its numbers."""
+    from minesat.generate import kept_clear
+    from minesat.web.api import fork_request
+
+    game = GameSession(16, 30, 99, rule="opening", seed=seed)
+    game.play("H15")
+    while game.reviewer is not None and not game.over and len(game.log) < 40:
+        step = game.auto_step()
+        if not isinstance(step, AutoStep) or step.verdict is Verdict.GUESS:
+            break
+        game.auto_play(step)
+    position = game.position_at()
+    assert position is not None and game.reviewer is not None
+    own = game.reviewer.game.layout
+    clear = sorted(kept_clear(16, 30, start=(7, 14), rule="opening"))
+    same = 0
+    for draw in range(100):
+        layout = Layout(16, 30, frozenset(map(tuple, fork_request(position, 99, draw, clear)["mines"])))
+        twin = game.fork(layout, draw)  # refuses a layout that does not show the game's numbers
+        same += twin.reviewer is not None and twin.reviewer.game.layout == own
+    assert same == 0
 
 
 # --- the automatic player --------------------------------------------------------------------
@@ -944,16 +1175,18 @@ def test_autoplay_makes_the_players_moves_one_by_one_with_their_reasons(
     assert [(g["move"], g["probability"]) for g in guesses] == expected
     for step in steps[1:]:
         if step["reason"] == "guess":
-            assert step["text"].startswith(f"{step['move']}: guess at ")
+            # An unavoidable 50/50 is worded as the forced guess it is (expert seed 8 ends on one).
+            forced = re.match(rf"{step['move']}: (forced )?guess at ", step["text"])
+            assert forced is not None and (forced.group(1) is None or step["probability"] == 0.5), step
             assert step["verdict"] in ("guess", "loss")
         else:
             assert step["reason"] in ("proven safe", "proven mine")
             assert step["because"] or step["uses_total"], step
             assert step["text"].startswith(f"{step['move']}: {step['reason']} because of ")
             assert step["verdict"] == ("safe" if step["reason"] == "proven safe" else "mine")
-    review = client.post(f"/api/game/{gid}/review").json()
+    review = client.post(f"/api/game/{gid}/review", json={}).json()
     assert dict(review["summary"])["Result"].startswith(state["status"])
-    assert client.post(f"/api/game/{gid}/auto").status_code == 409
+    assert client.post(f"/api/game/{gid}/auto", json={}).status_code == 409
 
 
 def test_autoplay_in_batches_plays_the_same_game(
@@ -972,7 +1205,8 @@ def check_autoplay_in_batches(
     batch = new_game(client, preset=preset, seed=21)["id"]
     singles = []
     while True:
-        state = client.post(f"/api/game/{one}/auto").json()
+        state = client.post(f"/api/game/{one}/auto", json={}).json()
+        assert "auto" in state, state
         singles += [s["move"] for s in state["auto"]]
         if state["stopped"]:
             break
@@ -991,12 +1225,12 @@ def test_the_player_takes_over_and_hands_back_at_any_move(client: TestClient) ->
     client.post(f"/api/game/{gid}/auto", json={"moves": 3})
     # A wrong flag of the player's own: the automatic player takes it off before anything else.
     state = client.get(f"/api/game/{gid}").json()
-    hint = client.post(f"/api/game/{gid}/hint").json()["analysis"]
+    hint = client.post(f"/api/game/{gid}/hint", json={}).json()["analysis"]
     safe = [f"{chr(65 + r)}{c + 1}" for r, c in hint["safe"]]
     unknown = [f"{chr(65 + r)}{c + 1}" for r, c in hint["unknown"]]
     target = (safe or unknown)[0]
     client.post(f"/api/game/{gid}/move", json={"move": f"{target}*"})
-    step = client.post(f"/api/game/{gid}/auto").json()["auto"][0]
+    step = client.post(f"/api/game/{gid}/auto", json={}).json()["auto"][0]
     assert step["move"] == f"{target}-" and step["reason"] == "unflag"
     assert "do not prove a mine" in step["text"]
     # The player's own moves go on at any time, and the automatic player goes on from there.
@@ -1027,7 +1261,7 @@ def test_autoplay_errors(client: TestClient, body: object, says: str) -> None:
     gid = new_game(client, preset="beginner")["id"]
     response = client.post(f"/api/game/{gid}/auto", json=body)
     assert response.status_code == 400 and says in response.json()["error"], response.json()
-    assert client.post("/api/game/nope/auto").status_code == 404
+    assert client.post("/api/game/nope/auto", json={}).status_code == 404
 
 
 # --- replays and stored games ----------------------------------------------------------------
@@ -1038,7 +1272,7 @@ def test_a_replay_is_reviewed_as_replay_does(client: TestClient, tmp_path: Path)
     path = tmp_path / "tiny.rmv"
     path.write_bytes(data)
     line = json.loads(CliRunner().invoke(cli, ["replay", "--json", str(path)]).stdout)
-    response = client.post("/api/replay?name=tiny.rmv", content=data)
+    response = client.post("/api/replay?name=tiny.rmv", content=data, headers=OCTETS)
     assert response.status_code == 200
     body = response.json()
     assert body["review"] == {k: v for k, v in line.items() if k != "file"}
@@ -1057,7 +1291,7 @@ def sample_36x60() -> bytes:
 
 def test_the_36x60_sample_shows_its_moves_at_once_and_its_review_follows(client: TestClient) -> None:
     data = sample_36x60()
-    response = client.post("/api/replay?name=metasweeper-36x60.evf", content=data)
+    response = client.post("/api/replay?name=metasweeper-36x60.evf", content=data, headers=OCTETS)
     assert response.status_code == 200
     first = response.json()
     assert first["done"] is False and first["moves"] == 1298  # the moves first, the review after
@@ -1084,8 +1318,9 @@ def test_a_replay_review_past_its_time_says_which_command_does_it() -> None:
     data = sample_36x60()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        with TestClient(create_app(replay_seconds=1.0, replay_wait=0.0)) as client:
-            first = client.post("/api/replay?name=metasweeper-36x60.evf", content=data).json()
+        app = create_app(replay_seconds=1.0, replay_wait=0.0, allowed_hosts=["testserver"])
+        with TestClient(app) as client:
+            first = client.post("/api/replay?name=metasweeper-36x60.evf", content=data, headers=OCTETS).json()
             assert first["done"] is False
             while (state := client.get(f"/api/replay/{first['job']}")).status_code == 200:
                 assert state.json()["done"] is False
@@ -1102,7 +1337,7 @@ def test_a_replay_review_past_its_time_says_which_command_does_it() -> None:
 def test_a_file_over_1_mb_is_refused_saying_so(client: TestClient) -> None:
     huge = b"x" * (MAX_BODY + 1)
     for path in ("/api/replay?name=big.evf", "/api/store?name=big.sqlite"):
-        response = client.post(path, content=huge)
+        response = client.post(path, content=huge, headers=OCTETS)
         assert response.status_code == 413
         error = response.json()["error"]
         assert error.startswith("the file is over 1 MB (1048576 bytes), the most the page takes")
@@ -1110,9 +1345,9 @@ def test_a_file_over_1_mb_is_refused_saying_so(client: TestClient) -> None:
 
 
 def test_a_replay_that_cannot_be_read_is_400(client: TestClient) -> None:
-    response = client.post("/api/replay?name=bad.rmv", content=b"*rmv\x00\x07")
+    response = client.post("/api/replay?name=bad.rmv", content=b"*rmv\x00\x07", headers=OCTETS)
     assert response.status_code == 400 and "bad.rmv:byte 4" in response.json()["error"]
-    response = client.post("/api/replay?name=game.xyz", content=b"data")
+    response = client.post("/api/replay?name=game.xyz", content=b"data", headers=OCTETS)
     assert response.status_code == 400 and "extension" in response.json()["error"]
 
 
@@ -1122,29 +1357,54 @@ def test_a_simulation_database_lists_its_games_and_shows_one(client: TestClient,
     with GameStore(path, config) as store:
         run(config, 40, workers=1, store=store)
     data = path.read_bytes()
-    listed = client.post("/api/store?name=run.sqlite", content=data).json()
+    listed = client.post("/api/store?name=run.sqlite", content=data, headers=OCTETS).json()
     assert listed["stored"] == 40 and len(listed["games"]) == 40 and listed["replayable"]
     lost = next(g for g in listed["games"] if not g["won"])
-    shown = client.post(f"/api/store?name=run.sqlite&game={lost['game']}", content=data).json()
+    shown = client.post(f"/api/store?name=run.sqlite&game={lost['game']}", content=data,
+                        headers=OCTETS).json()
     assert shown["won"] is False and "game-data" in shown["page"]
-    assert client.post("/api/store?name=run.sqlite&game=99", content=data).status_code == 404
-    assert client.post("/api/store?name=run.sqlite&game=x", content=data).status_code == 400
-    junk = client.post("/api/store?name=junk.sqlite", content=b"not a database" * 100)
+    assert client.post("/api/store?name=run.sqlite&game=99", content=data, headers=OCTETS).status_code == 404
+    assert client.post("/api/store?name=run.sqlite&game=x", content=data, headers=OCTETS).status_code == 400
+    junk = client.post("/api/store?name=junk.sqlite", content=b"not a database" * 100, headers=OCTETS)
     assert junk.status_code == 400 and "junk.sqlite" in junk.json()["error"]
     other = tmp_path / "other.sqlite"
     with sqlite3.connect(other) as db:
         db.execute("CREATE TABLE t (x)")
-    assert client.post("/api/store?name=other.sqlite", content=other.read_bytes()).status_code == 400
+    refused = client.post("/api/store?name=other.sqlite", content=other.read_bytes(), headers=OCTETS)
+    assert refused.status_code == 400
+
+
+def test_an_uploaded_database_is_read_only_and_its_reading_bounded_in_time(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import minesat.store
+    from fakeclock import FakeClock
+    from minesat.web import api
+
+    config = RunConfig(rows=9, cols=9, mines=10, rule="opening", start=(3, 3), seed=0, strategy="safest")
+    path = tmp_path / "run.sqlite"
+    with GameStore(path, config) as store:
+        run(config, 40, workers=1, store=store)
+    data = path.read_bytes()
+    refused = pytest.raises(sqlite3.OperationalError, match="readonly")
+    with GameStore.from_bytes(data, "run.sqlite") as copy, refused:
+        copy._db.execute("DELETE FROM game")
+    # Each reading of the clock a second later: the listing stops at its 1 s, whatever the machine.
+    FakeClock(step=1.0).install(monkeypatch, minesat.store, api)
+    status, answer = api.answer(api.store_request, data, "run.sqlite", None, 1.0)
+    assert status == 422 and answer["error"].startswith("run.sqlite: reading it took more than 1 s"), answer
 
 
 # --- minesat serve ---------------------------------------------------------------------------
 
 
 def start_server(*args: str) -> tuple[subprocess.Popen[str], str]:
-    """``minesat serve --port 0``, and the URL it prints on stderr once it accepts connections."""
+    """``minesat serve --port 0``, and the URL it prints on stderr once it accepts connections. Its
+    games are kept in memory unless ``args`` give a ``--db`` (never the user's own store)."""
     env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parent.parent / "src")}
+    store = [] if "--db" in args else ["--db", ":memory:"]
     process = subprocess.Popen(
-        [sys.executable, "-c", "from minesat.cli import main; main()", "serve", "--port", "0", *args],
+        [sys.executable, "-c", "from minesat.cli import main; main()", "serve", "--port", "0", *store, *args],
         stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True, env=env,
     )
     assert process.stderr is not None

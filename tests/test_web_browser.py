@@ -5,7 +5,9 @@ otherwise through what a player sees: the line under the board that describes th
 at, the panels' text. The board is a canvas: a cell is reached by its centre, which the board
 answers (``element.board.center("C3")``, scrolling it into view). One server and one browser
 serve the whole module, and one tab, lent to each test in turn as a fresh page (and checked
-for errors); a second page of a test opens in a fresh browser context. They skip,
+for errors); a second page of a test opens in a fresh browser context. Their contexts let
+Playwright's own waiting (a script evaluated from a string) past the page's Content-Security-
+Policy; the test of that policy opens the page under it. They skip,
 saying why, where Playwright or Chromium is absent; ``MINESAT_CHROMIUM`` names the browser when
 it is not on the PATH.
 """
@@ -27,7 +29,7 @@ import pytest
 pytest.importorskip("starlette", reason="the web extra is not installed (pip install 'minesat[web]')")
 pytest.importorskip("playwright.sync_api", reason="Playwright is not installed: pip install playwright")
 
-from playwright.sync_api import sync_playwright
+from playwright.sync_api import expect, sync_playwright
 
 from bruteforce import solve
 from minesat.analysis import analyze
@@ -128,7 +130,7 @@ class Tab:
 
 @pytest.fixture(scope="module")
 def tab(browser: Any) -> Iterator[Tab]:
-    context = browser.new_context(viewport={"width": 1400, "height": 900})
+    context = browser.new_context(viewport={"width": 1400, "height": 900}, bypass_csp=True)
     yield Tab(context.new_page())
     context.close()
 
@@ -149,7 +151,8 @@ class Pages:
             self.tab.on("pageerror", lambda err: self.errors.append(str(err)))
             page = self.tab.lend(self.url + where, width, height)
         else:
-            ctx = self.browser.new_context(viewport={"width": width, "height": height}, **context)
+            ctx = self.browser.new_context(viewport={"width": width, "height": height},
+                                           **{"bypass_csp": True, **context})
             self.contexts.append(ctx)
             page = ctx.new_page()
             page.on("pageerror", lambda err: self.errors.append(str(err)))
@@ -363,6 +366,11 @@ def test_a_game_played_to_its_end_by_hints_is_reviewed(page: Any) -> None:
     viewer = page.frame_locator("#p-viewer")
     assert "Your game" in viewer.locator("h1").inner_text()
     assert "result" in viewer.locator(".summary").inner_text().lower()
+    # Played with hints: counted apart from the games played alone, and a win says so.
+    stats = page.inner_text("#p-stats tbody")
+    assert re.search(r"^6x6/7, hints\s+1\s", stats, re.M), stats
+    if page.get_by_test_id("game-status").inner_text() == "won":
+        assert page.inner_text("#p-end-head") == "Won (with hints)!"
 
 
 # --- Review ---------------------------------------------------------------------------------------
@@ -701,9 +709,17 @@ def test_the_review_of_a_game_fits_its_frame_and_the_end_panel_leads_to_it(
     play(page, "C4")
     page.wait_for_function(GAME_OVER)
     page.wait_for_selector("#p-review:not([hidden])")
-    page.wait_for_function("(f => f.contentDocument && f.contentDocument.querySelector('h1') && "
-                           "f.clientHeight >= f.contentDocument.documentElement.scrollHeight)"
-                           "(document.getElementById('p-viewer'))")
+    # The frame is sandboxed: the page cannot reach into it, and it is as tall as its content.
+    assert page.evaluate("document.getElementById('p-viewer').contentDocument") is None
+    viewer = page.frame_locator("#p-viewer")
+    viewer.locator("h1").wait_for()
+    for _ in range(100):
+        inside = viewer.locator("html").evaluate("e => e.scrollHeight")
+        if page.eval_on_selector("#p-viewer", "f => f.clientHeight") >= inside:
+            break
+        page.wait_for_timeout(100)
+    else:
+        pytest.fail(f"the review's frame is shorter than its content ({inside} px)")
     page.click("#p-end-review")
     page.wait_for_function("document.getElementById('p-review').getBoundingClientRect().top < innerHeight/2")
 
@@ -964,9 +980,7 @@ def check_a_sample_opens_in_review(page: Any, name: str, steps: int, sixth: str)
     if waiting:
         analysed = "document.getElementById('r-review').dataset.analysed === 'yes'"
         page.wait_for_function(analysed, timeout=240_000)
-    page.wait_for_function("(d => d && d.getElementById('verdict') && d.getElementById('counter')"
-                           ".textContent.startsWith('step 6 '))"
-                           "(document.getElementById('r-viewer').contentDocument)")  # the step looked at
+    expect(viewer.locator("#counter")).to_have_text(re.compile(r"^step 6 "))  # the step looked at
     assert viewer.locator("#verdict").inner_text() == sixth  # move 6, judged now
 
 
@@ -1128,7 +1142,9 @@ def test_a_share_link_reopens_the_game_in_progress_with_its_log_and_clock(pages:
     # and a reload goes on in the copy (no copy of the copy).
     gid = page.evaluate("document.getElementById('p-board').dataset.game")
     copy = fresh.evaluate("document.getElementById('p-board').dataset.game")
-    assert copy != gid and "copy of the link's game" in fresh.inner_text("#p-last")
+    said = fresh.inner_text("#p-last")
+    assert copy != gid and "copy of the link's game" in said and "what is hidden drawn afresh" in said, said
+    assert "no guess" not in said
     covered = fresh.evaluate("document.getElementById('p-board').board.states.indexOf(-1)")
     play(fresh, cell_name(divmod(covered, 9)), "right")
     fresh.wait_for_function("document.getElementById('p-board').dataset.moves === '2'")
@@ -1137,6 +1153,24 @@ def test_a_share_link_reopens_the_game_in_progress_with_its_log_and_clock(pages:
     fresh.reload()
     fresh.wait_for_function("document.getElementById('p-board').dataset.moves === '2'")
     assert fresh.evaluate("document.getElementById('p-board').dataset.game") == copy
+    # A copy's own link reopens it by its id alone: no seed, no moves to make it again from.
+    again = share(fresh)
+    assert f"g={copy}" in again and not re.search(r"[?&](s|ds|mv)=", again), again
+
+
+def test_a_copy_of_a_no_guess_game_says_it_is_no_longer_promised_to_need_no_guess(pages: Pages) -> None:
+    page = pages.open("#play")
+    page.get_by_test_id("tab-play").click()
+    page.select_option("#p-preset", "beginner")
+    page.check("#p-noguess")
+    page.get_by_test_id("new-game").click()
+    page.wait_for_function("document.getElementById('p-board').dataset.status === 'playing'")
+    play(page, "E5")
+    link = share(page)
+    fresh = pages.open(link.removeprefix(pages.url))
+    fresh.wait_for_function("document.getElementById('p-board').dataset.moves === '1'")
+    said = fresh.inner_text("#p-last")
+    assert "copy of the link's game" in said and "no longer promised to need no guess" in said, said
 
 
 def test_back_after_a_quick_change_of_tab_shows_the_game_as_it_is(page: Any) -> None:
@@ -1190,3 +1224,78 @@ def test_on_a_phone_an_expert_board_has_tiles_a_finger_can_tap_and_a_tap_tints_n
     canvas = "document.querySelector('#p-board canvas')"
     tint = page.evaluate(f"getComputedStyle({canvas}).webkitTapHighlightColor")
     assert tint in ("rgba(0, 0, 0, 0)", "transparent"), tint
+
+
+def test_on_a_phone_the_expert_board_scrolls_in_its_box_and_the_games_state_stays_in_view(
+    pages: Pages,
+) -> None:
+    page = pages.open("#play", width=390, height=844, has_touch=True, is_mobile=True)
+    new_preset_game(page, "expert")
+    board = "document.getElementById('p-board')"
+    assert page.evaluate(f"{board}.scrollWidth > {board}.clientWidth")  # it scrolls inside its box
+    box = "(e => { const b = e.getBoundingClientRect(); return [b.top, b.bottom]; })"
+    top, bottom = page.evaluate(f"{box}({board})")
+    assert top >= 0 and bottom <= 844, (top, bottom)  # the whole board's box in view, with them:
+    # at the top of the page, and scrolled until the board's last rows alone are left in view.
+    for scrolled in (0, bottom - 60):
+        page.evaluate(f"scrollTo(0, {scrolled})")
+        for hook in ("[data-testid=game-status]", "#p-left", "[data-testid=new-game]"):
+            top, bottom = page.evaluate(f"{box}(document.querySelector({hook!r}))")
+            assert top >= 0 and bottom <= 844, (scrolled, hook, top, bottom)
+    page.evaluate("scrollTo(0, 100000)")  # the page's end: New game still in reach
+    top, bottom = page.evaluate(f"{box}(document.querySelector('[data-testid=new-game]'))")
+    assert top >= 0 and bottom <= 844, (top, bottom)
+    page.get_by_test_id("new-game").tap()  # the floating button deals a new game
+    page.wait_for_function(f"{board}.dataset.moves === '0'")
+
+
+# --- The page under its own Content-Security-Policy (issue 49) ------------------------------------
+
+
+def test_under_its_own_policy_the_page_plays_and_its_sandboxed_viewer_sizes_steps_and_plays(
+    browser: Any, url: str, tmp_path: Path
+) -> None:
+    """No bypass here: the page as the server sends it, its policy enforced (nothing inline runs
+    but the viewer's script and style, allowed by their hashes) and the viewer in a sandboxed frame
+    it reaches only by messages. Waits go through Playwright's locators, which the policy allows."""
+    context = browser.new_context(viewport={"width": 1400, "height": 900})
+    said: list[str] = []
+    try:
+        page = context.new_page()
+        page.on("console", lambda message: said.append(message.text))
+        page.on("pageerror", lambda err: said.append(str(err)))
+        page.goto(url + "#play")
+        page.select_option("#p-preset", "custom")
+        for field, value in (("#p-rows", "4"), ("#p-cols", "4"), ("#p-mines", "1"), ("#p-seed", "3")):
+            page.fill(field, value)
+        page.get_by_test_id("new-game").click()
+        expect(page.get_by_test_id("game-status")).to_have_text("ready")
+        click(page, "p-board", "B2")
+        expect(page.get_by_test_id("game-status")).to_have_text(re.compile("playing|won"))
+        page.get_by_test_id("autoplay").click()
+        expect(page.locator("#p-review")).to_be_visible(timeout=30_000)
+        assert page.get_attribute("#p-viewer", "sandbox") == "allow-scripts"
+        assert page.evaluate("document.getElementById('p-viewer').contentDocument") is None
+        viewer = page.frame_locator("#p-viewer")
+        expect(viewer.locator("h1")).to_contain_text("Your game")
+        for _ in range(100):  # the frame grows to its content, told by message
+            inside = viewer.locator("html").evaluate("e => e.scrollHeight")
+            if page.eval_on_selector("#p-viewer", "f => f.clientHeight") >= inside > 300:
+                break
+            page.wait_for_timeout(100)
+        else:
+            pytest.fail(f"the viewer's frame never grew to its content ({inside} px)")
+        viewer.locator("#first").click()
+        viewer.locator("#next").click()
+        expect(viewer.locator("#counter")).to_have_text(re.compile(r"^step 2 of"))
+        viewer.locator("#play").click()
+        expect(viewer.locator("#counter")).to_have_text(re.compile(r"^step 3 of"))
+        # Review: a replay in the other sandboxed frame.
+        path = tmp_path / "tiny.rmv"
+        path.write_bytes(rmv2(rmv_mouse(3, 0, 20, 5) + rmv_mouse(5, 10, 20, 5)))
+        page.get_by_test_id("tab-review").click()
+        page.set_input_files("#r-file", str(path))
+        expect(page.frame_locator("#r-viewer").locator("h1")).to_contain_text("tiny.rmv")
+    finally:
+        context.close()
+    assert not [text for text in said if "Content Security Policy" in text or "Error" in text], said

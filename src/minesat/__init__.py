@@ -16,14 +16,19 @@ Explanation('A7 is safe because of A9, B8')
 >>> minesat.Position.from_rows(["1?"]).rows
 1
 
-``minesat.play(...)`` plays a game and ``minesat.simulate(...)`` many (docs/library.md).
+``minesat.play(...)`` plays a game, ``minesat.simulate(...)`` many and ``minesat.sweep(...)``
+many at every density (docs/library.md).
+
+The namespace holds the front door and nothing else: what it imports to work is kept under
+private names, so ``dir(minesat)`` and tab completion show only what is meant for use.
+
+>>> [name for name in dir(minesat) if not name.startswith("_")] == sorted([*minesat.__all__, "board"])
+True
 """
 
-from __future__ import annotations
-
-import importlib
-import sys
-from typing import TYPE_CHECKING, Any
+import importlib as _importlib
+import sys as _sys
+import typing as _typing
 
 __version__ = "0.1.0"
 
@@ -61,10 +66,11 @@ __all__ = [
     "read_layout",
     "read_position",
     "simulate",
+    "sweep",
 ]
 
-if TYPE_CHECKING:
-    # (``simulate`` is left out: it is the module minesat.simulate, made callable, and above this one.)
+if _typing.TYPE_CHECKING:
+    # (``simulate`` and ``sweep`` are left out: each is its module, made callable, and above this one.)
     from minesat import board  # noqa: F401
     from minesat.analysis import analyze, explain
     from minesat.board import (
@@ -85,23 +91,24 @@ if TYPE_CHECKING:
     from minesat.shortcuts import play
 
 
-def __getattr__(name: str) -> Any:
-    if name == "simulate":
+def __getattr__(name: str) -> "_typing.Any":
+    if name in ("simulate", "sweep"):
         # The module, callable: ``minesat.simulate(...)`` is minesat.simulate.simulate, and stays
         # so once ``import minesat.simulate`` has set this name to the module.
-        return importlib.import_module("minesat." + name)
+        return _importlib.import_module("minesat." + name)
     if name in _HOMES:
-        return getattr(importlib.import_module(_HOMES[name]), name)
+        return getattr(_importlib.import_module(_HOMES[name]), name)
     if name == "board":
-        return importlib.import_module("minesat.board")
+        return _importlib.import_module("minesat.board")
     raise AttributeError(f"module 'minesat' has no attribute {name!r}")
 
 
 def __dir__() -> list[str]:
-    return sorted({*globals(), *__all__, "board"})
+    # The public names and the module's dunders; the private helpers above stay out of sight.
+    return sorted({*(n for n in globals() if n.startswith("__")), *__all__, "board"})
 
 
 # In Jupyter (IPython already running) minesat's values draw themselves: minesat.notebook attaches
 # the display hooks to the model's classes, so that the model never imports what draws it.
-if "IPython" in sys.modules:
+if "IPython" in _sys.modules:
     import minesat.notebook  # noqa: F401

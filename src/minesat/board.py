@@ -49,6 +49,7 @@ __all__ = [
     "parse_row",
     "render_grid",
     "row_name",
+    "without_flags",
 ]
 
 Cell = tuple[int, int]
@@ -411,6 +412,19 @@ class Position:
 
     def with_mines(self, mines: int | None) -> Position:
         return Position(self.rows, self.cols, self.cells, mines)
+
+
+def without_flags(position: Position) -> Position:
+    """The position with its flags read as covered cells: what its numbers and total say alone.
+
+    >>> without_flags(Position.from_rows(["1*"], mines=1)).to_rows()
+    ['1?']
+    """
+    if FLAG not in position.cells:
+        return position
+    # A list first: a generator into tuple() costs twice as much, and this runs at every move.
+    cells = tuple([COVERED if state == FLAG else state for state in position.cells])
+    return Position(position.rows, position.cols, cells, position.mines)
 
 
 _POSITION_CHARS: dict[str, int] = {

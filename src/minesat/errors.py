@@ -28,6 +28,7 @@ before them, catching a ``ValueError``, still catches them.
 from __future__ import annotations
 
 import copy
+import errno
 from collections.abc import Callable
 from typing import Any
 
@@ -36,6 +37,7 @@ __all__ = [
     "InvalidValue",
     "ListingRefused",
     "MinesatError",
+    "MissingFile",
     "OverBudget",
     "PastBudget",
     "StoreError",
@@ -55,7 +57,8 @@ def parameter_name(name: str, value: str = "") -> str:
 
 
 #: Parameters whose command-line option is not the parameter's name with dashes.
-OPTIONS = {"rule": "--first-click", "store": "--db"}
+OPTIONS = {"rule": "--first-click", "store": "--db", "rules": "--first-click", "densities": "--density",
+           "strategies": "--strategy", "sizes": "--size"}  # fmt: skip
 
 
 def option_name(name: str, value: str = "") -> str:
@@ -190,6 +193,20 @@ class InputError(MinesatError, ValueError):
     def said(self, name: Namer) -> str:
         said = super().said(name)
         return f"{self.where}: {said}" if self.where else said
+
+
+class MissingFile(InputError, FileNotFoundError):
+    """A file that is not there: an :class:`InputError` saying so (``path``), on every face, and a
+    :class:`FileNotFoundError` too, so that code catching that (or ``OSError``) still does.
+
+    >>> err = MissingFile("boards/none.txt")
+    >>> str(err), err.path, isinstance(err, FileNotFoundError), err.errno == errno.ENOENT
+    ('boards/none.txt: No such file or directory', 'boards/none.txt', True, True)
+    """
+
+    def __init__(self, path: str, *, advice: str | None = None) -> None:
+        super().__init__("No such file or directory", path=str(path), advice=advice)
+        self.errno, self.strerror, self.filename = errno.ENOENT, "No such file or directory", str(path)
 
 
 class InvalidValue(MinesatError, ValueError):

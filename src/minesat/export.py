@@ -270,10 +270,14 @@ def write_parquet(
 
 
 class GamesDigest:
-    """SHA-256 of games as ``minesat export`` writes them, times left out (the report's
+    """SHA-256 of games as ``minesat export`` writes them, times and the player left out (the report's
     ``games_sha256``, docs/commands/report.md): each JSON line of :func:`write_records` without its
-    ``seconds`` key, in the order added, UTF-8. Fed a game at a time, so a report hashes the games
-    in the same pass that counts them.
+    ``seconds`` and ``player`` keys, in the order added, UTF-8. Fed a game at a time, so a report
+    hashes the games in the same pass that counts them.
+
+    The hash names the games (seeds, moves, outcomes, settings), not the code that played them: two
+    versions of minesat that played the same games show the same hash, and the player's fingerprint
+    is kept beside it to say whether the code differed.
 
     >>> GamesDigest(None).hexdigest() == hashlib.sha256(b"").hexdigest()
     True
@@ -286,6 +290,7 @@ class GamesDigest:
     def add(self, game: StoredGame) -> None:
         row = record(game, self.config)
         del row["seconds"]
+        row.pop("player", None)
         self._sha.update((json.dumps(row) + "\n").encode())
 
     def through(self, games: Iterable[StoredGame]) -> Iterator[StoredGame]:
@@ -306,16 +311,22 @@ def games_digest(games: Iterable[StoredGame], config: RunConfig | None) -> str:
     return digest.hexdigest()
 
 
-def records(db: str | Path, *, guesses: bool = False) -> Iterator[dict[str, Any]]:
+def records(db: str | Path | Iterable[str | Path], *, guesses: bool = False) -> Iterator[dict[str, Any]]:
     """Every game (or guess) of the store at ``db`` as the export's records, streamed in game
     order with the run's settings on each: ``pandas.DataFrame(records("run.sqlite"))``.
+
+    ``db`` may be several stores (a list of paths, a sweep's ``[p.db for p in sweep.points]``,
+    ``Path("reports/sweep").glob("*.sqlite")``): their records follow one another, each store's
+    in game order, each record with its own run's settings, so one table holds them all.
 
     The keys are the export's (docs/commands/export.md): a game's index is ``game``, its number
     of guesses ``guesses``, the first-click rule ``rule``; :class:`~minesat.store.StoredGame`
     holds the same as ``index``, ``len(guesses)`` and the run's ``config.rule``.
     """
-    with GameStore(db) as store:
-        yield from game_records(store.games(), store.config, guesses=guesses)
+    paths = [db] if isinstance(db, str | Path) else list(db)
+    for path in paths:
+        with GameStore(path) as store:
+            yield from game_records(store.games(), store.config, guesses=guesses)
 
 
 def export_db(path: str | Path, out: TextIO, *, as_csv: bool = False, guesses: bool = False) -> int:

@@ -22,6 +22,15 @@ games won, or all lost.
 
 >>> fit_logistic([(0.1, 10, 10), (0.2, 10, 10), (0.3, 0, 10)]) is None
 True
+
+Each fit says how well it fits: the deviance on ``points - 2`` degrees of freedom and its
+chi-square p-value, and the dispersion (Pearson's X² over its degrees of freedom). Games
+that vary more than a binomial allows (a dispersion above 1) widen the covariance, and so the
+crossing's interval, by the dispersion: the quasi-binomial fit.
+
+>>> fit = fit_logistic([(0.1, 9, 10), (0.2, 4, 10), (0.3, 2, 10)])
+>>> round(fit.deviance, 4), fit.df, round(fit.p_value, 4), round(fit.dispersion, 4)
+(0.8014, 1, 0.3707, 0.7922)
 """
 
 from __future__ import annotations
@@ -30,7 +39,11 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-__all__ = ["MAX_ITERATIONS", "TOLERANCE", "Z95", "LogisticFit", "Point", "fit_logistic", "separates"]
+from minesat.stats import chi2_sf
+
+__all__ = [
+    "MAX_ITERATIONS", "POOR_FIT", "TOLERANCE", "Z95", "LogisticFit", "Point", "fit_logistic", "separates",
+]  # fmt: skip
 
 #: The two-sided 95 % normal quantile, to six decimals (as :data:`minesat.stats.Z95`).
 Z95 = 1.959964
@@ -42,14 +55,23 @@ MAX_ITERATIONS = 100
 #: A point of a fit: (x, wins, games).
 Point = tuple[float, int, int]
 
+#: Below this goodness-of-fit p-value a curve is called a poor fit: its points stray from any
+#: logistic curve more than chance would have them, so its crossing is a model's, not the data's.
+POOR_FIT = 0.05
+
 
 @dataclass(frozen=True)
 class LogisticFit:
     """``logit P(win) = intercept + slope * x`` and the covariance of ``(intercept, slope)``.
 
-    The covariance is the inverse of the observed (= expected, for the logit
-    link) information at the maximum, which is what Wald tests and Fieller's
-    interval use.
+    ``var_intercept``, ``cov`` and ``var_slope`` are the binomial covariance: the inverse
+    of the observed (= expected, for the logit link) information at the maximum.
+    :meth:`covariance` scales it by :attr:`scale` (quasi-binomial), and Wald tests and
+    Fieller's interval use that.
+
+    How well the curve fits: ``deviance`` (twice the log-likelihood ratio of the
+    saturated model, one rate per point, to this one) on ``df`` = points - 2 degrees
+    of freedom, and ``pearson``, Pearson's X² = sum (k - n p)² / (n p (1 - p)).
     """
 
     intercept: float
@@ -59,6 +81,36 @@ class LogisticFit:
     var_slope: float
     log_likelihood: float
     iterations: int
+    deviance: float = 0.0
+    pearson: float = 0.0
+    df: int = 0
+
+    @property
+    def p_value(self) -> float | None:
+        """The chance of a deviance at least this large from points that do lie on a logistic
+        curve (chi-square on :attr:`df`); ``None`` with no degree of freedom left (two points)."""
+        return chi2_sf(self.deviance, self.df) if self.df > 0 else None
+
+    @property
+    def dispersion(self) -> float | None:
+        """Pearson's X² over :attr:`df`: about 1 when the games vary as binomial counts do,
+        above when they vary more; ``None`` with no degree of freedom left."""
+        return self.pearson / self.df if self.df > 0 else None
+
+    @property
+    def scale(self) -> float:
+        """What the binomial covariance is multiplied by: the dispersion where it exceeds 1."""
+        return max(1.0, self.dispersion or 1.0)
+
+    @property
+    def poor_fit(self) -> bool:
+        """True when the goodness-of-fit p-value is below :data:`POOR_FIT`."""
+        return self.p_value is not None and self.p_value < POOR_FIT
+
+    def covariance(self) -> tuple[tuple[float, float], tuple[float, float]]:
+        """The covariance of ``(intercept, slope)``: the binomial one times :attr:`scale`."""
+        k = self.scale
+        return ((k * self.var_intercept, k * self.cov), (k * self.cov, k * self.var_slope))
 
     def probability(self, x: float) -> float:
         """The fitted chance of a win at ``x``."""
@@ -74,12 +126,13 @@ class LogisticFit:
         With ``c = logit(rate)``, the crossing ``x`` solves ``b0 - c + b1 x = 0``;
         the interval is every ``x`` at which that hypothesis is not rejected by
         the Wald test: ``(b0 - c + b1 x)² <= z² Var(b0 + b1 x)``, a quadratic
-        ``A x² + B x + C <= 0``. When the slope is significant (``A > 0``)
+        ``A x² + B x + C <= 0``, with the variances of :meth:`covariance` (scaled by
+        the dispersion where it exceeds 1). When the slope is significant (``A > 0``)
         that is the segment between the roots; otherwise the set is unbounded
         (the whole line, or two rays) and both bounds are ``None``.
         """
         a0 = self.intercept - math.log(rate / (1 - rate))
-        z2 = z * z
+        z2 = z * z * self.scale
         a = self.slope**2 - z2 * self.var_slope
         b = 2 * (a0 * self.slope - z2 * self.cov)
         c = a0**2 - z2 * self.var_intercept
@@ -117,6 +170,23 @@ def _log_likelihood(points: Sequence[Point], a: float, b: float) -> float:
 def _softplus(t: float) -> float:
     """``log(1 + e^t)`` without overflow."""
     return t + math.log1p(math.exp(-t)) if t > 0 else math.log1p(math.exp(t))
+
+
+def _goodness(points: Sequence[Point], a: float, b: float) -> tuple[float, float]:
+    """The deviance and Pearson's X² of the fit ``logit p = a + b x`` to grouped points."""
+    deviance = pearson = 0.0
+    for x, k, n in points:
+        p = _sigmoid(a + b * x)
+        mean = n * p
+        # k log(k / mu) + (n - k) log((n - k) / (n - mu)), each term 0 where its count is 0.
+        if k:
+            deviance += k * math.log(k / mean)
+        if n - k:
+            deviance += (n - k) * math.log((n - k) / (n - mean))
+        variance = mean * (1 - p)
+        if variance > 0:
+            pearson += (k - mean) ** 2 / variance
+    return 2 * deviance, pearson
 
 
 def separates(points: Sequence[Point]) -> bool:
@@ -204,4 +274,6 @@ def fit_logistic(points: Sequence[Point]) -> LogisticFit | None:
     var_intercept = va - 2 * m * vab + m * m * vb
     cov = (vab - m * vb) / scale
     var_slope = vb / (scale * scale)
-    return LogisticFit(intercept, slope, var_intercept, cov, var_slope, ll, iterations)
+    deviance, pearson = _goodness(scaled, a, b)
+    return LogisticFit(intercept, slope, var_intercept, cov, var_slope, ll, iterations,
+                       deviance=max(0.0, deviance), pearson=pearson, df=len(pts) - 2)  # fmt: skip

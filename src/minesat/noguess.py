@@ -404,7 +404,8 @@ class GeneratedBoard:
 
     def record(self) -> dict[str, object]:
         """The extra keys of its board-set line."""
-        extra: dict[str, object] = {"game": self.index, "seed": self.seed}
+        # The seed as digits: game seeds run past 2^53, where JSON readers round a number.
+        extra: dict[str, object] = {"game": self.index, "seed": str(self.seed)}
         if self.method is not None:
             extra.update(method=self.method.value, tries=self.tries)
         return extra

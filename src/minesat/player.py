@@ -354,8 +354,7 @@ def round_steps(
             analysis = engine.analyze(position)  # type: ignore[union-attr]
             safe, mine = analysis.safe, analysis.mine
     if safe or mine:
-        return [*(Step(_move(cell, Action.UNCOVER), Verdict.SAFE) for cell in safe),
-                *(Step(_move(cell, Action.FLAG), Verdict.MINE) for cell in mine)]
+        return [*map(_safe_step, safe), *map(_mine_step, mine)]
     if strategy is None or analysis is None or not analysis.unknown:
         return []
     return [guess_step(position, analysis, strategy)]
@@ -401,8 +400,10 @@ class Rounds:
             steps = round_steps(game.position, self.engine, self.strategy)
             if not steps:
                 return
+            cols = game.cols
             for step in steps:
-                if step.verdict is Verdict.SAFE and game[step.move.cell] != COVERED:
+                row, col = step.move.cell
+                if step.verdict is Verdict.SAFE and game.state[row * cols + col] != COVERED:
                     continue  # opened by a zero since the round began
                 yield step
                 # Only an uncover can end the game (it wins, or a guess loses).
@@ -496,6 +497,18 @@ def next_step(position: Position, analysis: Analysis, strategy: Strategy | None 
 def _move(cell: Cell, action: Action) -> Move:
     """A move, remembered: a game makes the same few hundred again and again."""
     return Move(cell, action)
+
+
+@lru_cache(maxsize=1 << 16)
+def _safe_step(cell: Cell) -> Step:
+    """Uncovering a proven safe cell, remembered as :func:`_move` (a step is frozen)."""
+    return Step(_move(cell, Action.UNCOVER), Verdict.SAFE)
+
+
+@lru_cache(maxsize=1 << 16)
+def _mine_step(cell: Cell) -> Step:
+    """Flagging a proven mine, remembered."""
+    return Step(_move(cell, Action.FLAG), Verdict.MINE)
 
 
 # --- the oracle ---------------------------------------------------------------------

@@ -49,7 +49,18 @@ from itertools import combinations
 from typing import TYPE_CHECKING
 
 from minesat.analysis import Analysis, Analyzer
-from minesat.board import COVERED, FLAG, Action, Cell, Layout, Move, Position, cell_name, neighbours
+from minesat.board import (
+    COVERED,
+    FLAG,
+    Action,
+    Cell,
+    Layout,
+    Move,
+    Position,
+    cell_name,
+    neighbours,
+    without_flags,
+)
 from minesat.errors import InvalidValue
 from minesat.exact import PastBudget, PositionSearch
 from minesat.exact.budget import Budget
@@ -143,6 +154,10 @@ class ReviewedMove:
     best_win_probability: float | None = None
     best_move: Cell | None = None
     best_move_by: str | None = None
+    #: A guess no play could have avoided: its cell is one of an unavoidable 50/50, cells nothing
+    #: left on the board can tell apart (walled in, a chain of them;
+    #: :func:`~minesat.guess.fifty.unavoidable_guesses`).
+    forced: bool = False
 
     @property
     def needless(self) -> bool:
@@ -319,6 +334,7 @@ class Reviewer:
         reviewed = ReviewedMove(
             len(self.moves), move, played.time, judged.verdict, judged.probability, judged.safest,
             judged.safe_left, position, judged.analysis, judged.note, judged.unproven, *judged.chances,
+            judged.forced,
         )
         self.moves.append(reviewed)
         if refusal is None:
@@ -365,19 +381,7 @@ class _Judgement:
     unproven: int = 0
     #: (win_probability, best_win_probability, best_move, best_move_by), as in ReviewedMove.
     chances: tuple[float | None, float | None, Cell | None, str | None] = _NO_CHANCES
-
-
-def without_flags(position: Position) -> Position:
-    """The position with its flags read as covered cells: what its numbers and total say alone.
-
-    >>> without_flags(Position.from_rows(["1*"], mines=1)).to_rows()
-    ['1?']
-    """
-    if FLAG not in position.cells:
-        return position
-    # A list first: a generator into tuple() costs twice as much, and this runs at every move.
-    cells = tuple([COVERED if state == FLAG else state for state in position.cells])
-    return Position(position.rows, position.cols, cells, position.mines)
+    forced: bool = False
 
 
 class _Judge:
@@ -462,7 +466,9 @@ class _Judge:
         verdict = Verdict.LOSS if hits else Verdict.GUESS
         compare = self.chances and move.action is Action.UNCOVER
         chances = self._chances(blank, full, cell) if compare else _NO_CHANCES
-        return _Judgement(verdict, risk, safest, safe_left, analysis, unproven=len(unproven), chances=chances)
+        forced = move.action is Action.UNCOVER and _unavoidable(blank, full, cell)
+        return _Judgement(verdict, risk, safest, safe_left, analysis, unproven=len(unproven), chances=chances,
+                          forced=forced)
 
     def _chances(
         self, blank: Position, analysis: Analysis, cell: Cell
@@ -488,6 +494,19 @@ class _Judge:
             # player searches up to 70 000 layouts, half a minute for some early guesses.
             self._best = best_within()
         return None, None, self._best.choose(blank, analysis), STRATEGY
+
+
+def _unavoidable(blank: Position, analysis: Analysis, cell: Cell) -> bool:
+    """Whether ``cell`` is one of an unavoidable 50/50: a group of cells at one chance in two that
+    no play can tell apart (walled in, or a chain of them; the marks the page draws,
+    :func:`~minesat.guess.fifty.unavoidable_guesses`). Guessing it was forced, whenever it came."""
+    from minesat.guess.fifty import unavoidable_guesses
+
+    grid = analysis.probability
+    if grid[cell[0]][cell[1]] != 0.5:
+        return False
+    return any(cell in group and all(grid[r][c] == 0.5 for r, c in group)
+               for group in unavoidable_guesses(blank, analysis))
 
 
 def _risk(analyzer: Analyzer, blank: Position, analysis: Analysis, cells: list[Cell]) -> float | None:
@@ -564,6 +583,9 @@ def describe(move: ReviewedMove, player: str = "best") -> str:
         text = "uncovered a proven mine"
     elif p is None:
         text = "guess (mine probability unknown)"
+    elif move.forced:
+        # Not a mistake: one cell of the group had to be guessed some day, at this risk.
+        text = f"forced guess at {percent(p)}: no play could tell its cells apart"
     else:
         safest = move.safest if move.safest is not None else p
         than = "among the safest" if p <= safest + TIE else f"safest was {percent(safest)}"

@@ -47,13 +47,16 @@ from minesat.store import GameStore, PlayerMismatchError, RunConfig, StoredGame
 
 __all__ = [
     "MAX_BATCH",
+    "MAX_GAMES",
     "BatchFunction",
+    "Games",
     "PlayFunction",
     "ProgressCallback",
     "Simulation",
     "board_run_config",
     "check_batch",
     "check_config",
+    "check_counts",
     "check_player",
     "default_batch_size",
     "in_flight",
@@ -61,6 +64,7 @@ __all__ = [
     "play_boards",
     "play_indices",
     "played_by",
+    "player_tallies",
     "run",
     "simulate",
     "summarize",
@@ -82,6 +86,10 @@ ProgressCallback = Callable[[int, int, "Tally"], None]
 #: small batches keep the progress bar smooth, make Ctrl-C quick and lose
 #: little to a crash.
 MAX_BATCH = 20
+
+#: Most games a run may ask for: game indices are SQLite integers (and no run gets near this).
+#: The library and the command line refuse the same: ``games`` outside 0..MAX_GAMES.
+MAX_GAMES = 10**15
 
 
 def default_batch_size(to_play: int, slots: int) -> int:
@@ -220,9 +228,12 @@ def summarize(
 ) -> dict[str, object]:
     """The summary ``minesat simulate --json`` prints (docs/commands/simulate.md), and more.
 
+    JSON-ready: the seed is a string of digits, as every seed minesat writes in JSON.
+
     ``games``/``wins`` and the rates cover all games of the run (stored earlier
     or played now); ``played``, ``seconds`` and ``games_per_second`` cover this
-    invocation only: wall time, all workers together.
+    invocation only: wall time, all workers together. Of a store that holds several
+    players' games, ``tally`` is this minesat's player's (:func:`run`'s ``players`` lists each).
     """
     n = tally.games
     losses = n - tally.wins
@@ -248,9 +259,10 @@ def summarize(
         "mines": config.mines,
         "first_click": config.rule,
         "start": list(config.start),
-        "seed": config.seed,
+        # Digits, as everywhere in minesat's JSON: JSON readers round integers past 2^53.
+        "seed": str(config.seed),
         "strategy": config.strategy,
-        "config": config.to_dict(),
+        "config": {**config.to_dict(), "seed": str(config.seed)},
     }
     if extra:
         summary.update(extra)
@@ -282,9 +294,27 @@ def check_player(store: GameStore, player: str, *, mix_players: bool = False) ->
     raise PlayerMismatchError(
         f"{store.path} holds {held}, and this minesat's player is {short(player)}: resuming would mix "
         "two players' games in one win rate", path=str(store.path),
-        advice="use another {store}, or {mix_players} to add them beside (the report keeps each player's "
+        advice="use another {db}, or {mix_players} to add them beside (the report keeps each player's "
         "games apart)",
     )
+
+
+def player_tallies(store: GameStore, stop: int | None = None) -> list[tuple[str | None, Tally]]:
+    """Each player's games of ``store`` (those below ``stop``) counted apart, in the order the
+    players first stored games: a store that holds several players' games (``mix_players``) is
+    several runs, and no win rate mixes them."""
+    return [(player, Tally().update(store.games(stop, player=player))) for player in store.players()]
+
+
+def player_rows(tallies: Sequence[tuple[str | None, Tally]], this: str) -> list[dict[str, object]]:
+    """The ``players`` of a summary: per player of the store, its fingerprint, games, wins, win
+    rate and Wilson interval, and whether it is this minesat's."""
+    rows: list[dict[str, object]] = []
+    for player, tally in tallies:
+        lo, hi = wilson(tally.wins, tally.games)
+        rows.append({"player": player, "this": player == this, "games": tally.games, "wins": tally.wins,
+                     "win_rate": tally.win_rate, "ci95": [lo, hi]})  # fmt: skip
+    return rows
 
 
 def check_batch(player: str, session: Session) -> None:
@@ -305,6 +335,28 @@ def index_batches(indices: Iterator[int], size: int) -> Iterator[list[int]]:
     """
     while batch := list(itertools.islice(indices, size)):
         yield batch
+
+
+def check_counts(
+    games: int, *, workers: int | None = 1, batch_size: int | None = None, seed: int = 0
+) -> None:
+    """Refuse, as the command line does, a number of games outside 0..:data:`MAX_GAMES`, fewer than
+    one worker or game per batch, or a negative seed: :class:`~minesat.errors.InvalidValue` naming
+    the parameter.
+
+    >>> check_counts(10, seed=-1)
+    Traceback (most recent call last):
+    minesat.errors.InvalidValue: seed: must be a whole number >= 0, not -1
+    """
+    if not 0 <= games <= MAX_GAMES:
+        raise InvalidValue(f"must be between 0 and {MAX_GAMES}, not {games}", parameter="games", value=games)
+    if workers is not None and workers < 1:
+        raise InvalidValue(f"must be >= 1 (or None for every core), not {workers}", parameter="workers",
+                           value=workers)  # fmt: skip
+    if batch_size is not None and batch_size < 1:
+        raise InvalidValue(f"must be >= 1, not {batch_size}", parameter="batch_size", value=batch_size)
+    if seed < 0:
+        raise InvalidValue(f"must be a whole number >= 0, not {seed}", parameter="seed", value=seed)
 
 
 def check_config(config: RunConfig) -> None:
@@ -371,8 +423,7 @@ def run(
     the batches stored before it kept. The store records each game's session
     (:mod:`minesat.provenance`).
     """
-    if games < 0:
-        raise InvalidValue(f"the number of games must be >= 0, not {games}")
+    check_counts(games, workers=workers, batch_size=batch_size, seed=config.seed)
     if (boards is None) != (config.boards is None):
         raise InvalidValue("a board-set run needs its file (boards=...), and only a board-set run takes one")
     if batch_fn is None:
@@ -406,18 +457,41 @@ def run(
                 state.add(games_done)
     seconds = time.perf_counter() - began
 
-    tally = Tally().update(store.games(games)) if store is not None else state.tally
+    tallies = player_tallies(store, games) if store is not None else [(session.player, state.tally)]
+    if len(tallies) > 1:
+        # A mixed store: the figures are this minesat's player's games, each other player's apart.
+        tally = dict(tallies).get(session.player) or Tally()
+    else:
+        tally = tallies[0][1] if tallies else state.tally
     extra: dict[str, object] = {
         "workers": None if scheduler is not None else slots,
         "scheduler": scheduler,
         "batch_size": batch_size,
         "db": str(store.path) if store is not None else None,
         "player": session.player,
+        "players": player_rows(tallies, session.player),
     }
     return summarize(config, tally, played=state.played, seconds=seconds, extra=extra)
 
 
 # --- the short road -------------------------------------------------------------------------
+
+
+class Games(tuple[StoredGame, ...]):
+    """The games of a run, in index order: a tuple whose ``repr`` is a line, not every game.
+
+    >>> Games(())
+    Games(0 games)
+    """
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        if not self:
+            return "Games(0 games)"
+        won = sum(g.won for g in self)
+        return (f"Games({len(self):,} game{'s' if len(self) != 1 else ''}, indices {self[0].index}.."
+                f"{self[-1].index}: {won:,} won, {len(self) - won:,} lost)")  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -427,7 +501,7 @@ class Simulation:
 
     config: RunConfig
     summary: dict[str, object] = field(repr=False)
-    games: tuple[StoredGame, ...] = field(repr=False)
+    games: Games = field(repr=False)
 
     def records(self, *, guesses: bool = False) -> list[dict[str, Any]]:
         """One record per game (or per guess), as ``minesat export`` writes them, for
@@ -460,6 +534,7 @@ def simulate(
     workers: int | None = 1,
     db: str | os.PathLike[str] | None = None,
     progress: ProgressCallback | None = None,
+    mix_players: bool = False,
 ) -> Simulation:
     """Play games ``0 .. games-1`` on a board and return them: ``minesat.simulate("expert", 200)``.
 
@@ -469,15 +544,26 @@ def simulate(
     ``start`` defaults to D4, clipped to the board. The games are those ``minesat simulate``
     plays with the same options; ``db`` keeps them in a store (a run there resumes),
     otherwise they live in a temporary one for the call. ``workers``: as :func:`run`.
+    ``mix_players`` resumes a ``db`` that holds another player's games (refused otherwise:
+    :class:`~minesat.store.PlayerMismatchError`). The bounds are the command line's: ``games``
+    from 0 to :data:`MAX_GAMES`, ``seed`` >= 0, ``workers`` >= 1 or None; every error names
+    this function's parameters (``board=``, ``db=``, ``mix_players=``).
 
     >>> sim = simulate("beginner", 3, seed=1)
     >>> sim.config.spec, len(sim.records()), sorted(sim.records()[0])[:4]
     (BoardSpec(9, 9, 10, rule='opening', start='D4'), 3, ['analyses', 'bbbv', 'boards', 'cols'])
     """
+    check_counts(games, workers=workers, seed=board.seed if isinstance(board, RunConfig) else seed)
     if isinstance(board, RunConfig):
         config = board
     else:
-        spec = BoardSpec.preset(board, rule=rule, start=start) if isinstance(board, str) else board
+        try:
+            spec = BoardSpec.preset(board, rule=rule, start=start) if isinstance(board, str) else board
+        except InvalidValue as err:
+            if err.parameter != "name":
+                raise
+            # The preset is this function's board= (BoardSpec.preset calls it name=).
+            raise InvalidValue(err.message, parameter="board", value=err.value, choices=err.choices) from None
         if not isinstance(spec, BoardSpec):
             raise TypeError(f"board must be a preset's name, a BoardSpec or a RunConfig, not {board!r}")
         where = spec.start if spec.start is not None else default_start(spec.rows, spec.cols)
@@ -487,8 +573,8 @@ def simulate(
         if db is None:
             db = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="minesat-"))) / "games.sqlite"
         store = stack.enter_context(GameStore(db, config))
-        summary = run(config, games, workers=workers, store=store, progress=progress)
-        return Simulation(config, summary, tuple(store.games(games)))
+        summary = run(config, games, workers=workers, store=store, progress=progress, mix_players=mix_players)
+        return Simulation(config, summary, Games(store.games(games)))
 
 
 class _CallableModule(types.ModuleType):

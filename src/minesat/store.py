@@ -27,6 +27,7 @@ from __future__ import annotations
 import contextlib
 import json
 import sqlite3
+import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import KW_ONLY, MISSING, asdict, dataclass, fields
 from pathlib import Path
@@ -349,10 +350,11 @@ class GameStore:
             raise
 
     @classmethod
-    def from_bytes(cls, data: bytes, name: str = "<upload>") -> GameStore:
+    def from_bytes(cls, data: bytes, name: str = "<upload>", seconds: float | None = None) -> GameStore:
         """A store read from a database file's bytes, in memory (the file system is not touched).
 
-        For reading (an uploaded database): the copy is private, so writes are lost.
+        For reading (an uploaded database): the copy is private and read-only (a write is
+        refused). ``seconds``: past that many, any query is interrupted (``sqlite3.OperationalError``).
         ``name`` stands for the path in messages.
         """
         if not data:
@@ -367,6 +369,10 @@ class GameStore:
         def connect() -> sqlite3.Connection:
             db = sqlite3.connect(":memory:")
             db.deserialize(data)
+            db.execute("PRAGMA query_only = ON")
+            if seconds is not None:
+                deadline = time.monotonic() + seconds
+                db.set_progress_handler(lambda: time.monotonic() > deadline, 100)
             return db
 
         store._connect(connect, None)

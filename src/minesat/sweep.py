@@ -26,15 +26,18 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import functools
-import math
+import itertools
 import shlex
+import sys
+import tempfile
+import types
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from minesat.board import Cell, check_size
+from minesat.board import Cell, as_cell, check_size
 from minesat.errors import InvalidValue
 from minesat.executors import run_bounded, worker_pool
 from minesat.export import GamesDigest
@@ -46,14 +49,17 @@ from minesat.report.statistics import Tally, simulate_command, store_provenance
 from minesat.simulate import (
     BatchFunction,
     check_batch,
+    check_counts,
     check_player,
     default_batch_size,
     in_flight,
     index_batches,
     play_indices,
     played_by,
+    player_rows,
+    player_tallies,
 )
-from minesat.stats import wilson
+from minesat.stats import mean_interval, wilson
 from minesat.store import ANY_PLAYER, GameStore, RunConfig
 from minesat.sweeplists import (
     MAX_POINTS,
@@ -71,9 +77,9 @@ MAX_SWEEP_POINTS = 10_000
 
 __all__ = [
     "MAX_POINTS", "MAX_SWEEP_POINTS", "Crossing", "Curve", "CurvePlan", "Sweep", "SweepPlan", "SweepPoint",
-    "SweepProgress", "density_text", "effective_density", "mean_interval", "mines_at", "mines_text",
-    "parse_densities", "parse_mines", "parse_sizes", "plan_sweep", "point_db", "preset_sizes", "run_sweep",
-    "split_list",
+    "SweepProgress", "density_text", "effective_density", "interpolated_crossing", "mean_interval",
+    "mines_at", "mines_text", "parse_densities", "parse_mines", "parse_sizes", "plan_sweep", "point_db",
+    "preset_sizes", "run_sweep", "split_list", "sweep",
 ]  # fmt: skip
 
 
@@ -189,19 +195,24 @@ def plan_sweep(
     ...
     minesat.errors.InvalidValue: the point 9x9 opening safest at 80 mines cannot be played: ...
     """
+    # Messages name parameters as {mines}: mines= in the library, --mines on the command line.
     if not sizes:
-        raise InvalidValue("give a board size: --size RxC, --preset NAME or --rows/--cols")
+        raise InvalidValue("give a board size: {sizes:RxC}", template=True)
     if (mines is None) == (densities is None):
-        raise InvalidValue("give the mines as counts (--mines) or as densities (--density), one of them")
+        raise InvalidValue("give the mines as counts ({mines}) or as densities ({densities}), one of them",
+                           template=True)  # fmt: skip
     values = mines if mines is not None else densities
     if not values:
-        raise InvalidValue("--mines: no mine counts" if mines is not None else "--density: no densities")
+        raise InvalidValue("no mine counts" if mines is not None else "no densities",
+                           parameter="mines" if mines is not None else "densities")  # fmt: skip
     if not rules or not strategies:
-        raise InvalidValue("give at least one first-click rule and one strategy")
+        raise InvalidValue("give at least one first-click rule ({rules}) and one strategy ({strategies})",
+                           template=True)  # fmt: skip
     for rule in rules:
         if rule not in {r.value for r in FirstClick}:
-            known = ", ".join(r.value for r in FirstClick)
-            raise InvalidValue(f"--first-click must be among {known}, not {rule!r}")
+            known = tuple(r.value for r in FirstClick)
+            raise InvalidValue(f"must be among {', '.join(known)}, not {rule!r}", parameter="rules",
+                               value=rule, choices=known)  # fmt: skip
     for name in strategies:
         get_strategy(name)
     if len(sizes) * len(rules) * len(strategies) * len(values) > MAX_SWEEP_POINTS:
@@ -210,7 +221,8 @@ def plan_sweep(
     for rows, cols in sorted(dict.fromkeys(sizes), key=lambda s: (s[0] * s[1], s[0])):
         check_size(rows, cols)
         if start is not None and not (0 <= start[0] < rows and 0 <= start[1] < cols):
-            raise InvalidValue(f"--start {start[0]},{start[1]} is off the {rows}x{cols} board")
+            raise InvalidValue(f"{start[0]},{start[1]} is off the {rows}x{cols} board", parameter="start",
+                               value=start)  # fmt: skip
         first = start if start is not None else default_start(rows, cols)
         if mines is not None:
             counts = sorted(set(mines))
@@ -242,27 +254,7 @@ def plan_sweep(
 # --- the results ---------------------------------------------------------------------
 
 
-def mean_interval(total: int, squares: int, n: int) -> tuple[float, float]:
-    """The normal 95 % interval of a mean of ``n`` counts from their sum and sum of squares.
-
-    A mean of many games, not a proportion: Wilson does not apply. With fewer
-    than two values there is no spread to measure, and the interval is the mean.
-
-    >>> lo, hi = mean_interval(6, 14, 4)  # 0, 1, 2, 3: mean 1.5, sample variance 5/3
-    >>> round(lo, 4), round(hi, 4)
-    (0.2348, 2.7652)
-    """
-    if n < 1:
-        return 0.0, 0.0
-    mean = total / n
-    if n < 2:
-        return mean, mean
-    var = max(0.0, (squares - n * mean * mean) / (n - 1))
-    half = 1.96 * math.sqrt(var / n)
-    return max(0.0, mean - half), mean + half
-
-
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class SweepPoint:
     """One mine count of a curve: its games and measures, each with its 95 % interval."""
 
@@ -281,6 +273,13 @@ class SweepPoint:
     #: What made the point's games (docs/commands/report.md), as ``minesat report`` gives a run's;
     #: its ``command`` is the ``minesat simulate`` that plays (or resumes) the point alone.
     provenance: dict[str, Any] | None = dataclasses.field(default=None, hash=False)
+    #: A store of several players' games (``mix_players``): each player's games and wins, apart;
+    #: the point's figures are those of one of them (:func:`run_sweep`). Empty otherwise.
+    players: tuple[dict[str, Any], ...] = dataclasses.field(default=(), hash=False)
+
+    def __repr__(self) -> str:
+        return (f"SweepPoint({self.mines} mines, density {100 * self.density:.1f} %: {self.wins:,} of "
+                f"{self.games:,} won)")  # fmt: skip
 
     @property
     def win_rate(self) -> float:
@@ -305,7 +304,8 @@ class SweepPoint:
         return self.guesses_total / self.games if self.games else 0.0
 
     @property
-    def guesses_ci95(self) -> tuple[float, float]:
+    def guesses_ci95(self) -> tuple[float, float] | None:
+        """Student's t 95 % interval of :attr:`guesses_mean`; ``None`` under 2 games."""
         return mean_interval(self.guesses_total, self.guesses_sq_total, self.games)
 
     @property
@@ -315,8 +315,8 @@ class SweepPoint:
 
     @property
     def guesses_per_win_ci95(self) -> tuple[float, float] | None:
-        if not self.wins:
-            return None
+        """Student's t 95 % interval of :attr:`guesses_per_win`, over the won games; ``None``
+        under 2 won games (one value has no spread to measure)."""
         return mean_interval(self.won_guesses_total, self.won_guesses_sq_total, self.wins)
 
     @property
@@ -332,7 +332,8 @@ class SweepPoint:
 
     @classmethod
     def from_tally(
-        cls, config: RunConfig, tally: Tally, db: str = "", provenance: dict[str, Any] | None = None
+        cls, config: RunConfig, tally: Tally, db: str = "", provenance: dict[str, Any] | None = None,
+        players: Sequence[dict[str, Any]] = (),
     ) -> SweepPoint:
         c = config
         won = tally.wins_by_guesses
@@ -350,6 +351,7 @@ class SweepPoint:
             fatal_guesses=sum(tally.fatal_at.values()),
             db=db,
             provenance=provenance,
+            players=tuple(players),
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -373,9 +375,10 @@ class SweepPoint:
             "hazard": self.hazard,
             "hazard_ci95": _list(self.hazard_ci95),
             "guesses_mean": self.guesses_mean,
-            "guesses_ci95": list(self.guesses_ci95),
+            "guesses_ci95": _list(self.guesses_ci95),
             "db": self.db,
             "provenance": self.provenance,
+            "players": list(self.players),
         }
 
 
@@ -386,24 +389,49 @@ def _list(pair: tuple[float, float] | None) -> list[float] | None:
 @dataclass(frozen=True)
 class Crossing:
     """Where a curve's fitted win rate is 50 %: the density, its 95 % interval, and the same in
-    other units."""
+    other units; whether the fit is poor, and the crossing the points themselves give."""
 
     density: float
     low: float | None  # None: the interval is unbounded on that side
     high: float | None
     effective_density: float
     mines: float  # density x cells: a mine count between the grid's, not rounded
+    #: The goodness-of-fit p-value is below 0.05: the points are no logistic curve, and
+    #: the crossing is the model's; read :attr:`interpolated` beside it.
+    poor_fit: bool = False
+    #: The density where the line joining the two points around 50 % crosses it (the first such
+    #: pair in density order), None when no two neighbouring points bracket 50 %.
+    interpolated: float | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return dataclasses.asdict(self)
 
 
-@dataclass(frozen=True)
+def interpolated_crossing(points: Sequence[tuple[float, float]], rate: float = 0.5) -> float | None:
+    """Where the line joining two neighbouring ``(x, win rate)`` points crosses ``rate``: the
+    first pair, in x order, with one rate at or above it and the other below; None if none.
+
+    >>> interpolated_crossing([(0.1, 0.9), (0.2, 0.6), (0.3, 0.2)])
+    0.225
+    """
+    pts = sorted(points)
+    for (x0, y0), (x1, y1) in itertools.pairwise(pts):
+        if y0 != y1 and (y0 - rate) * (y1 - rate) <= 0:
+            return x0 + (rate - y0) * (x1 - x0) / (y1 - y0)
+    return None
+
+
+@dataclass(frozen=True, repr=False)
 class Curve:
     """One curve of a finished sweep: its options and its points, in mine order."""
 
     config: RunConfig  # its ``mines`` is the first point's
     points: tuple[SweepPoint, ...]
+
+    def __repr__(self) -> str:
+        c = self.crossing50
+        crossing = f"50 % at density {100 * c.density:.2f} %" if c is not None else "no 50 % crossing"
+        return f"Curve({self.label}: {len(self.points)} points, {crossing})"
 
     @property
     def label(self) -> str:
@@ -445,9 +473,10 @@ class Curve:
         x = fit.crossing()
         low, high = fit.fieller()
         free = self.cells - self.clear
+        line = interpolated_crossing([(p.density, p.win_rate) for p in self.points if p.games])
         return Crossing(density=x, low=low, high=high,
                         effective_density=x * self.cells / free if free else 0.0,
-                        mines=x * self.cells)  # fmt: skip
+                        mines=x * self.cells, poor_fit=fit.poor_fit, interpolated=line)  # fmt: skip
 
     def to_dict(self) -> dict[str, Any]:
         """The documented keys (docs/commands/sweep.md), then the fit (so a reader can recompute the
@@ -467,14 +496,16 @@ class Curve:
             "crossing50_note": self.crossing_note,
             "fit": None if fit is None else {
                 "intercept": fit.intercept, "slope": fit.slope,
-                "covariance": [[fit.var_intercept, fit.cov], [fit.cov, fit.var_slope]],
+                "covariance": [list(row) for row in fit.covariance()],
+                "deviance": fit.deviance, "df": fit.df, "p_value": fit.p_value,
+                "dispersion": fit.dispersion, "covariance_scale": fit.scale,
             },
-            "seed": c.seed,
+            "seed": str(c.seed),
             "clear_cells": self.clear,
         }  # fmt: skip
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class Sweep:
     """A finished sweep: its plan, the games asked per point, and every curve."""
 
@@ -483,6 +514,11 @@ class Sweep:
     curves: tuple[Curve, ...]
     #: What made the sweep's games, all points together; each point has its own.
     provenance: dict[str, Any] | None = dataclasses.field(default=None, hash=False)
+
+    def __repr__(self) -> str:
+        return (f"Sweep({len(self.curves)} curve{'s' if len(self.curves) != 1 else ''}, "
+                f"{len(self.points)} points, {self.games:,} games per point: "
+                f"{'; '.join(c.label for c in self.curves)})")  # fmt: skip
 
     @property
     def points(self) -> tuple[SweepPoint, ...]:
@@ -493,6 +529,17 @@ class Sweep:
         """The ``minesat sweep`` command that plays this sweep again (or resumes it)."""
         return self.plan.command(self.games, db)
 
+    @property
+    def rules(self) -> dict[str, Any]:
+        """The rules the curves were played by, as a report's ``rules`` (docs/commands/report.md),
+        each curve with its mine counts."""
+        from minesat.report.rules import rules_object
+
+        return rules_object(
+            ((c.label, {**c.config.to_dict(), "mines": [p.mines for p in c.points]}) for c in self.curves),
+            key="curves",
+        )
+
     def to_dict(self) -> dict[str, Any]:
         """The ``--json`` object: ``curves`` (docs/commands/sweep.md); a single curve also keeps its
         ``points`` and options at the top, as a one-curve sweep always had them."""
@@ -502,7 +549,9 @@ class Sweep:
             out.update(rows=curve["rows"], cols=curve["cols"], first_click=curve["rule"],
                        start=curve["start"], strategy=curve["strategy"])  # fmt: skip
             out.update(points=curve["points"], crossing50=curve["crossing50"])
-        out.update(seed=self.plan.seed, games=self.games, curves=[c.to_dict() for c in self.curves])
+        # Seeds as digits, as everywhere in minesat's JSON: JSON readers round integers past 2^53.
+        out.update(seed=str(self.plan.seed), games=self.games, rules=self.rules,
+                   curves=[c.to_dict() for c in self.curves])  # fmt: skip
         out["provenance"] = self.provenance
         return out
 
@@ -583,14 +632,25 @@ def run_sweep(
 
 
 def _point(store: GameStore, games: int) -> SweepPoint:
-    """The point of the run in ``store``: its first ``games`` games, and what made them."""
-    players = list(store.players())
-    sole = players[0] if len(players) == 1 else None  # several: the sessions name each
-    digest = GamesDigest(store.config)
-    tally = Tally().update(digest.through(store.games(games)))
+    """The point of the run in ``store``: its first ``games`` games, and what made them.
+
+    A store of several players' games (``mix_players``) is never pooled: the point is one
+    player's games (this minesat's when it has any there, else the player with the most), and
+    every player's games and wins are listed beside it (:attr:`SweepPoint.players`)."""
+    counts = store.players()
     command = simulate_command(store.config.to_dict(), games, str(store.path))
-    provenance = store_provenance(store, ANY_PLAYER, sole, command=command, games_sha256=digest.hexdigest())
-    return SweepPoint.from_tally(store.config, tally, str(store.path), provenance)
+    digest = GamesDigest(store.config)
+    which: Any = ANY_PLAYER
+    sole = next(iter(counts), None) if len(counts) == 1 else None
+    rows: list[dict[str, Any]] = []
+    if len(counts) > 1:
+        this = player_fingerprint(store.config.strategy)
+        tallies = dict(player_tallies(store, games))
+        which = sole = this if this in counts else max(counts, key=lambda p: tallies[p].games)
+        rows = [{**row, "shown": row["player"] == which} for row in player_rows(list(tallies.items()), this)]
+    tally = Tally().update(digest.through(store.games(games, player=which)))
+    provenance = store_provenance(store, which, sole, command=command, games_sha256=digest.hexdigest())
+    return SweepPoint.from_tally(store.config, tally, str(store.path), provenance, rows)
 
 
 def _play(
@@ -649,3 +709,92 @@ def _play(
     finally:
         for _, stack, _ in open_stores.values():
             stack.close()
+
+
+# --- the short road -------------------------------------------------------------------------
+
+
+def _sizes(boards: str | tuple[int, int] | Sequence[str | tuple[int, int]]) -> list[tuple[int, int]]:
+    """Board sizes from presets' names, ``RxC`` texts or ``(rows, cols)`` pairs."""
+    items: list[Any]
+    if isinstance(boards, str) or (isinstance(boards, tuple) and all(isinstance(v, int) for v in boards)):
+        items = [boards]
+    else:
+        items = list(boards)
+    sizes: list[tuple[int, int]] = []
+    for item in items:
+        if isinstance(item, str):
+            found = parse_sizes([item]) if "x" in item.lower() else preset_sizes(item)
+        else:
+            rows, cols = item
+            found = [(int(rows), int(cols))]
+        sizes += [s for s in found if s not in sizes]
+    return sizes
+
+
+def _names(value: str | Sequence[str]) -> list[str]:
+    return split_list(value, "rules") if isinstance(value, str) else list(value)
+
+
+def sweep(
+    boards: str | tuple[int, int] | Sequence[str | tuple[int, int]] = "expert",
+    games: int = 100,
+    *,
+    densities: str | Sequence[float | str | Fraction] | None = None,
+    mines: str | Sequence[int] | None = None,
+    rules: str | Sequence[str] = "opening",
+    strategies: str | Sequence[str] | None = None,
+    start: Cell | str | None = None,
+    seed: int = 0,
+    workers: int | None = 1,
+    db: str | Path | None = None,
+    progress: SweepProgress | None = None,
+    mix_players: bool = False,
+) -> Sweep:
+    """Play a sweep and return it: ``minesat.sweep("expert", 100, densities="0.12:0.24:0.04")``.
+
+    ``boards`` is a preset's name (its size), ``"RxC"``, ``(rows, cols)``, or a list of them;
+    the mines are ``densities`` (a list, or a text as ``--density`` takes it: each d means
+    round(d x cells) mines) or ``mines`` (counts, or a text as ``--mines`` takes it), one of
+    them; ``rules`` and ``strategies`` a name or a list (the default strategy when None). The
+    games are those ``minesat sweep`` plays with the same options, one store per point in ``db``
+    (a directory; a sweep there resumes), otherwise in a temporary one for the call. The bounds
+    and errors are the command line's, in this function's words (``densities=``, ``rules=``).
+
+    >>> result = sweep("beginner", 4, densities=[0.1, 0.2], strategies="safest")
+    >>> result
+    Sweep(1 curve, 2 points, 4 games per point: 9x9 opening safest)
+    >>> [(p.mines, p.games) for p in result.points], result.to_dict()["seed"]
+    ([(8, 4), (16, 4)], '0')
+    """
+    from minesat.player import DEFAULT_STRATEGY
+
+    check_counts(games, workers=workers, seed=seed)
+    if isinstance(densities, str):
+        fractions: list[Fraction] | None = parse_densities(densities)
+    elif densities is not None:
+        fractions = [Fraction(str(d)) if not isinstance(d, Fraction) else d for d in densities]
+        for d in fractions:
+            if not 0 <= d <= 1:
+                raise InvalidValue(f"each must lie in [0, 1], not {float(d)}", parameter="densities", value=d)
+    else:
+        fractions = None
+    counts = parse_mines(mines) if isinstance(mines, str) else (list(mines) if mines is not None else None)
+    where = None if start is None else as_cell(start, "start")
+    plan = plan_sweep(_sizes(boards), _names(rules), _names(strategies or DEFAULT_STRATEGY),
+                      mines=counts, densities=fractions, start=where, seed=seed)  # fmt: skip
+    with contextlib.ExitStack() as stack:
+        if db is None:
+            db = stack.enter_context(tempfile.TemporaryDirectory(prefix="minesat-sweep-"))
+        return run_sweep(plan, games, db, workers=workers, progress=progress, mix_players=mix_players)
+
+
+class _CallableModule(types.ModuleType):
+    """This module, callable: ``minesat.sweep(...)`` is :func:`sweep` whether or not
+    ``import minesat.sweep`` has made the name the module (as ``minesat.simulate``)."""
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Sweep:
+        return sweep(*args, **kwargs)
+
+
+sys.modules[__name__].__class__ = _CallableModule

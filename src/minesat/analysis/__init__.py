@@ -12,7 +12,8 @@ position read whole as bit masks by :mod:`.small`), big ones through
 the engine only as the protocols of :mod:`.roads`.
 :mod:`.glance` and :mod:`.patterns` answer a look-ahead's cheaper questions, and
 :mod:`.estimate` gives what propagation proves and estimates where exact
-figures are out of reach.
+figures are out of reach. :mod:`.sample` draws one layout uniformly from those
+a position allows, from the same counts.
 
 >>> from minesat.board import Position, cell_name
 >>> position = Position.from_rows(["1?", "??"])

@@ -68,6 +68,7 @@ __all__ = [
     "binomial_row",
     "certain_by_feasibility",
     "close_weights",
+    "completions",
     "cut_tables",
     "exact_weights",
     "read_weights",
@@ -238,6 +239,24 @@ def cut_tables(
     return tables, low, inside
 
 
+def completions(tables: Sequence[tuple[int, Sequence[int]]], inside: Sequence[int]) -> list[list[int]]:
+    """``after[i][u]``: the ways to fill parts ``i..`` and the interior once ``u`` mines more than
+    the fewest were placed before them (``tables`` and ``inside`` as :func:`cut_tables` makes them).
+
+    ``after[0][0]`` counts every layout. Each step back is one correlation of a part's ways with
+    the step after it, so the work is the parts times the spread of mine counts.
+
+    >>> completions([(0, (1, 2))], [1, 2])  # a part of 0 or 1 mines (2 ways), an interior of 2 cells
+    [[5], [1, 2]]
+    """
+    n = len(tables)
+    after: list[list[int]] = [[]] * (n + 1)
+    after[n] = list(inside)
+    for i in range(n - 1, -1, -1):
+        after[i] = _correlated(after[i + 1], tables[i][1])
+    return after
+
+
 def read_weights(
     weights: tuple[dict[Cell, int], int, int],
     interior: int,
@@ -297,15 +316,7 @@ def exact_weights(
     if cut is None:
         return None
     tables, low, inside = cut
-
-    # after[i][u]: components i.. and the interior, from u extra mines before them.
-    n = len(tables)
-    after: list[list[int]] = [[]] * (n + 1)
-    after[n] = inside
-    for i in range(n - 1, -1, -1):
-        t = tables[i][1]
-        nxt = after[i + 1]
-        after[i] = _correlated(nxt, t)
+    after = completions(tables, inside)
     layouts = after[0][0]
     if layouts == 0:
         return None

@@ -82,6 +82,11 @@ class LayoutCounter(Protocol):
 
     def masks(self, mined: int = 0, safe: int = 0) -> int | None: ...
 
+    @property
+    def interior_mask(self) -> int | None:
+        """The interior cells (interchangeable: next to no number) as a bit mask, when known."""
+        ...
+
 
 @dataclass
 class InteriorCounter:

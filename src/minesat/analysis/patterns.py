@@ -50,7 +50,9 @@ class PatternCounter:
         reading, remaining = found.reading, found.remaining
         self._rule_safe, self._rule_mine, self._parts = found.safe, found.mine, found.parts
         self._covered = reading.covered
-        self._interior_mask = reading.interior
+        #: The interior cells (covered, next to no number) as a bit mask: interchangeable, so a
+        #: pattern of them alone counts by how many are mined and how many safe.
+        self.interior_mask = self._interior_mask = reading.interior
         self._interior = reading.interior.bit_count()
         self._remaining = remaining - self._rule_mine.bit_count()  # mines for the parts and the interior
         self._ways = [_trimmed(part.ways) for part in self._parts]
@@ -62,6 +64,8 @@ class PatternCounter:
         self._products: dict[frozenset[int], tuple[int, list[int]]] = {}
         # The interior's placements by the mines the parts leave it, by (free cells, most mines, span).
         self._inside: dict[tuple[int, int, int], list[int]] = {}
+        # Patterns of interior cells alone, by how many are mined and how many safe.
+        self._interior_only: dict[tuple[int, int], int] = {}
 
     def layouts(self, mined: Iterable[Cell] = (), safe: Iterable[Cell] = ()) -> int | None:
         """Layouts in which every cell of ``mined`` is a mine and every cell of ``safe`` is safe.
@@ -84,6 +88,11 @@ class PatternCounter:
         safe &= ~self._rule_safe
         a = (mined & self._interior_mask).bit_count()
         b = (safe & self._interior_mask).bit_count()
+        if not (mined | safe) & ~self._interior_mask:
+            # Interior cells alone: the count depends on how many are mined and how many safe.
+            if (a, b) not in self._interior_only:
+                self._interior_only[a, b] = self._counted(a, b, *self._product(frozenset()))
+            return self._interior_only[a, b]
         touched: dict[int, tuple[int, int]] = {}
         part_of = self._part_of
         for bit in bits((mined | safe) & ~self._interior_mask):
@@ -100,7 +109,11 @@ class PatternCounter:
                 return 0
             low += shift
             product = times(product, ways)
-        # The interior: ``a`` of its cells mined, ``b`` safe, the rest free for the mines left.
+        return self._counted(a, b, low, product)
+
+    def _counted(self, a: int, b: int, low: int, product: list[int]) -> int:
+        """The layouts of the parts' ``product`` (``product[u]``: ``low + u`` mines) with the
+        interior's ``a`` given cells mined, ``b`` safe and the rest free for the mines left."""
         free = self._interior - a - b
         most = self._remaining - a - low
         key = (free, most, len(product))

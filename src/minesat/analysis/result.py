@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from minesat.board import COVERED, FLAG, Action, Cell, Move, Position, cell_name, row_name
@@ -151,8 +152,11 @@ def json_chunks(analysis: Analysis, head: dict[str, Any] | None = None) -> Itera
     body = json.dumps({**(head or {}), **data})
     yield body[:-1]  # up to the closing brace: the lists follow
     names = [row_name(r) for r in range(analysis.rows)]
+    # A cell's text, made once per cell of a board of this width (files of one size share them).
+    texts = _cell_texts(analysis.cols)
     for key, cells in (("safe", analysis.safe), ("mine", analysis.mine), ("unknown", analysis.unknown)):
-        yield f', "{key}": [' + ", ".join([f"[{r}, {c}]" for r, c in cells]) + "]"
+        get = texts.get
+        yield f', "{key}": [' + ", ".join([get(cell) or _cell_text(texts, *cell) for cell in cells]) + "]"
     yield ', "probability": ['
     # The text of each probability object seen so far (json.dumps writes a float as its repr):
     # the rows of a game's position share a few thousand objects; estimates are all distinct,
@@ -177,6 +181,26 @@ def json_chunks(analysis: Analysis, head: dict[str, Any] | None = None) -> Itera
     if not analysis.exact:
         tail["why"] = analysis.why
     yield ", " + json.dumps(tail)[1:]
+
+
+@lru_cache(maxsize=4)
+def _cell_texts(cols: int) -> dict[Cell, str]:
+    """``[r, c]`` of the cells of a board ``cols`` wide seen so far (:func:`_cell_text`)."""
+    return {}
+
+
+def _cell_text(texts: dict[Cell, str], r: int, c: int) -> str:
+    """The JSON of cell ``(r, c)``, ``[r, c]``, kept in ``texts`` (at most :data:`CACHED` of them).
+
+    >>> _cell_text({}, 3, 14)
+    '[3, 14]'
+    """
+    text = texts.get((r, c))
+    if text is None:
+        text = f"[{r}, {c}]"
+        if len(texts) < CACHED:
+            texts[r, c] = text
+    return text
 
 
 def _json_number(p: float | None) -> str:

@@ -24,6 +24,7 @@ general road, which names the problem.
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -35,10 +36,12 @@ from minesat.errors import OverBudget
 __all__ = [
     "Geometry",
     "MaskConstraint",
+    "Read",
     "Reading",
     "cells",
     "components",
     "read",
+    "read_since",
     "settle",
     "shown",
     "solutions",
@@ -49,22 +52,22 @@ __all__ = [
 #: cells in the mask ``cells``, stated by the number at flat index ``number``.
 MaskConstraint = tuple[int, int, int]
 
-#: A cell's byte is its state plus this: flag 0, covered 1, numbers 0..8 as 2..10.
-_OFFSET = -FLAG
-
-#: The bytes of every state a position may hold.
-_KNOWN = bytes(state + _OFFSET for state in (FLAG, COVERED, *range(9)))
+#: The bytes of every state a position may hold, as :func:`read_since` writes them (two's
+#: complement: the flag 254, covered 255, numbers 0..8 themselves).
+_KNOWN = bytes(state & 0xFF for state in (FLAG, COVERED, *range(9)))
 
 
 def _digits(state: int) -> bytes:
     """A translation table: ``state``'s byte to ``b"1"``, every other byte to ``b"0"``."""
-    return bytes(49 if b == state + _OFFSET else 48 for b in range(256))
+    return bytes(49 if b == state & 0xFF else 48 for b in range(256))
 
 
 _COVERED_DIGITS = _digits(COVERED)
 _FLAG_DIGITS = _digits(FLAG)
 _ZERO_DIGITS = _digits(0)
-_SHOWN_DIGITS = bytes(49 if _OFFSET <= b <= 8 + _OFFSET else 48 for b in range(256))
+_SHOWN_DIGITS = bytes(49 if b <= 8 else 48 for b in range(256))
+#: A byte of two positions' bytes XORed: ``b"1"`` where the cell changed.
+_CHANGED = bytes(48 if b == 0 else 49 for b in range(256))
 
 
 @dataclass(frozen=True)
@@ -127,11 +130,36 @@ def read(position: Position) -> Reading | None:
     >>> read(Position.from_rows(["1 "])) is None  # the 1 sees no mine
     True
     """
+    found = read_since(position, None)
+    return None if found is None else found[1]
+
+
+#: A position as :func:`read_since` keeps it for the next: its bytes (one a cell, the last cell
+#: first) and its reading.
+Read = tuple[bytes, Reading]
+
+
+def read_since(position: Position, last: Read | None) -> Read | None:
+    """:func:`read`, from the reading of ``last``, a position of the same size read before.
+
+    A game reads its position after every round of moves, and a round changes a few cells:
+    only the numbers on or beside a changed cell are read again (checked, and their
+    constraint made); every other number sees what it saw and keeps its constraint, which
+    was checked then. The reading is the one :func:`read` makes. Returns the position's
+    bytes with it, to read the next position from.
+
+    >>> before = read_since(Position.from_rows(["1?", "??"]), None)
+    >>> read_since(Position.from_rows(["1?", "?2"]), before)[1].constraints
+    [(6, 1, 0), (6, 2, 3)]
+    >>> read_since(Position.from_rows(["1?", "?4"]), before) is None   # the 4 cannot be met
+    True
+    """
     cells = position.cells
     try:
-        # One byte per cell, the last cell first: int() reads its most significant digit first.
-        raw = bytes(map(_OFFSET.__add__, reversed(cells)))
-    except (TypeError, ValueError):  # a state far out of range, or no integer
+        # One byte per cell (two's complement), the last cell first: int() reads its most
+        # significant digit first.
+        raw = array("b", cells).tobytes()[::-1]
+    except (TypeError, OverflowError):  # a state far out of range, or no integer
         return None
     if raw.translate(None, _KNOWN):  # some byte is no known state
         return None
@@ -143,9 +171,17 @@ def read(position: Position) -> Reading | None:
     # A number that sees neither a covered cell nor a flag must be a 0 ...
     if numbers & ~(near_covered | near_flags) & ~int(raw.translate(_ZERO_DIGITS), 2):
         return None
+    kept: list[MaskConstraint] = []
+    again = numbers  # the numbers read (again)
+    if last is not None and len(last[0]) == len(raw) and last[1].geometry is geometry:
+        differ = int.from_bytes(raw) ^ int.from_bytes(last[0])  # a nonzero byte for each changed cell
+        changed = int(differ.to_bytes(len(raw)).translate(_CHANGED), 2)
+        touched = geometry.near(changed)  # a number here may have changed, or gone
+        again &= touched
+        kept = [c for c in last[1].constraints if not touched >> c[2] & 1]
     around = geometry.around
     # ... and one that sees flags but no covered cell shows just as many.
-    todo = numbers & near_flags & ~near_covered
+    todo = again & near_flags & ~near_covered
     while todo:
         low = todo & -todo
         todo ^= low
@@ -153,8 +189,7 @@ def read(position: Position) -> Reading | None:
         if cells[i] != (around[i] & flags).bit_count():
             return None
     constraints: list[MaskConstraint] = []
-    frontier = 0
-    todo = numbers & near_covered
+    todo = again & near_covered
     while todo:
         low = todo & -todo
         todo ^= low
@@ -165,8 +200,13 @@ def read(position: Position) -> Reading | None:
         if need < 0 or need > sees.bit_count():
             return None
         constraints.append((sees, need, i))
-        frontier |= sees
-    return Reading(geometry, covered, flags, constraints, frontier)
+    if kept:
+        constraints = sorted(kept + constraints, key=_number)  # row-major, as read whole
+    return raw, Reading(geometry, covered, flags, constraints, covered & geometry.near(numbers))
+
+
+def _number(constraint: MaskConstraint) -> int:
+    return constraint[2]
 
 
 def shown(position: Position) -> int:
@@ -175,7 +215,7 @@ def shown(position: Position) -> int:
     >>> cells(shown(Position.from_rows(["1?", "*2"])), 2)
     [(0, 0), (1, 1)]
     """
-    raw = bytes(map(_OFFSET.__add__, reversed(position.cells)))
+    raw = array("b", position.cells).tobytes()[::-1]
     return int(raw.translate(_SHOWN_DIGITS), 2)
 
 

@@ -100,6 +100,8 @@ class SmallRoad:
         self._last: tuple[PositionKey, Analysis] | None = None
         # The last position read (or why not).
         self._small_last: tuple[PositionKey, SmallPosition | Off] | None = None
+        # The last position read as masks, whatever its size and total.
+        self._read_last: small.Read | None = None
 
     def position(self, position: Position, total: int) -> SmallPosition | None:
         """The position read as masks, its local rules applied and its open parts counted.
@@ -139,9 +141,12 @@ class SmallRoad:
             and self._analyzer.work_budget >= 2 * cells * (cells + 1)
         ):
             return OFF_ROAD
-        reading = small.read(position)
-        if reading is None:
+        found = small.read_since(position, self._read_last)
+        if found is None:
             return OFF_ROAD  # the general road names the number (or the state) that is wrong
+        # Kept to read the next position from (it differs in a few cells, if it is the game's next).
+        self._read_last = found
+        reading = found[1]
         remaining = total - reading.flags.bit_count()
         if not 0 <= remaining <= reading.covered.bit_count():
             return NO_LAYOUT

@@ -37,7 +37,7 @@ def load(path: Path, format: str | None, as_layout: bool) -> Position | Layout:
     """Read a board for a command, turning every problem into one line and exit status 2."""
     try:
         # A directory is said to be one (read_board does), before its name is read for a format.
-        mbf = str(path) != "-" and not path.is_dir() and format_for(path, format) == "mbf"
+        mbf = str(path) != "-" and path.is_file() and format_for(path, format) == "mbf"
         want = "layout" if as_layout or mbf else "position"
         return read_board(path, format, want, "show", check_kind=False)
     except (InputError, ValueError) as err:

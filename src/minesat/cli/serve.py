@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import gc
 import socket
+from pathlib import Path
 from types import FrameType
 from typing import Annotated
 
@@ -11,10 +13,18 @@ import typer
 from minesat.cli import app
 from minesat.cli.common import fail
 
-__all__ = ["NEEDS_EXTRA", "serve"]
+__all__ = ["NEEDS_EXTRA", "default_store", "serve"]
 
 #: Said when the web extra is missing.
 NEEDS_EXTRA = "serve needs the web extra: pip install 'minesat[web]'"
+
+
+def default_store() -> Path:
+    """Where the games are kept unless ``--db`` says: the user's data folder, as the platform has
+    it (``~/.local/share/minesat/serve.sqlite`` on Linux)."""
+    import platformdirs
+
+    return platformdirs.user_data_path("minesat", appauthor=False) / "serve.sqlite"
 
 
 @app.command()
@@ -23,20 +33,51 @@ def serve(
         str, typer.Option(help="Address to listen on; 0.0.0.0 opens it to the network (no login!).")
     ] = "127.0.0.1",
     port: Annotated[int, typer.Option(min=0, max=65535, help="Port (0: any free one).")] = 8000,
+    db: Annotated[
+        str | None,
+        typer.Option(metavar="PATH", help="The games' store (default: serve.sqlite in the user's data "
+                     "folder; :memory: keeps nothing)."),
+    ] = None,
+    allowed_host: Annotated[
+        list[str] | None,
+        typer.Option(metavar="NAME", help="Another name the server answers to (behind a proxy); repeatable."),
+    ] = None,
 ) -> None:
     """Serve the analyser page and its JSON API (docs/commands/serve.md).
 
     Analyse a position (paste, upload or build it by clicking), play a game
-    with hints and have it reviewed, or step through a replay. The URL is
-    printed on stderr once the server accepts connections; Ctrl-C or SIGTERM
-    stops it. Exit status: 0 stopped, 2 the extra missing or the address unusable.
+    with hints and have it reviewed, or step through a replay. The games are
+    kept in a store (--db) across restarts. The URL is printed on stderr once
+    the server accepts connections; Ctrl-C or SIGTERM stops it. Exit status: 0
+    stopped, 2 the extra missing, the address unusable or the store in use.
     """
     try:
         import uvicorn
 
         from minesat.web.app import create_app
+        from minesat.web.keeper import StoreInUse, StoreUnreadable
     except ImportError:
         fail(NEEDS_EXTRA)
+    if not host.strip():
+        # An empty address would listen on every interface: a choice made only by naming it.
+        fail("--host must name an address (127.0.0.1, or 0.0.0.0 for every interface), not ''")
+    hosts = [host, *(allowed_host or [])]
+    if db is None:
+        try:
+            path: Path | None = default_store()
+        except ImportError:
+            fail(NEEDS_EXTRA)
+        assert path is not None
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as err:
+            fail(f"cannot make {path.parent} for the games' store: {err.strerror or err} (give --db PATH)")
+    else:
+        path = None if db == ":memory:" else Path(db)
+    try:
+        web_app = create_app(db=path, allowed_hosts=hosts)
+    except (StoreInUse, StoreUnreadable) as err:
+        fail(str(err))
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     sock = socket.socket(family, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
@@ -63,5 +104,9 @@ def serve(
             if isinstance(captured, list):
                 captured.clear()
 
-    config = uvicorn.Config(create_app(), log_level="warning", lifespan="on", timeout_graceful_shutdown=5)
+    # The library's modules and the app are some 400 000 objects the cyclic collector would scan at
+    # every full collection (170 ms, in the middle of someone's move): frozen, it scans the games.
+    gc.collect()
+    gc.freeze()
+    config = uvicorn.Config(web_app, log_level="warning", lifespan="on", timeout_graceful_shutdown=5)
     Server(config).run(sockets=[sock])

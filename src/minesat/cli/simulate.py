@@ -42,13 +42,10 @@ from minesat.formats import BoardFormatError
 from minesat.formats.boardset import iter_boardset
 from minesat.generate import FirstClick
 from minesat.player import DEFAULT_STRATEGY
-from minesat.simulate import ProgressCallback, Tally, board_run_config, check_config, run
+from minesat.simulate import MAX_GAMES, ProgressCallback, Tally, board_run_config, check_config, run
 from minesat.store import GameStore, RunConfig, StoreError
 
 __all__ = ["MAX_GAMES", "Stopped", "default_db", "describe", "simulate"]
-
-#: Most games a run may ask for: game indices are SQLite integers (and no run gets near this).
-MAX_GAMES = 10**15
 
 
 @app.command()
@@ -346,6 +343,16 @@ def describe(summary: dict[str, object]) -> str:
         f"{s['rows']}x{s['cols']} board, {plural(s['mines'], 'mine')}, first click {s['first_click']} at "  # type: ignore[arg-type]
         f"{cell_name(tuple(s['start']))}, {source}, strategy {s['strategy']}",  # type: ignore[arg-type]
     ]
+    players = [p for p in s.get("players", []) if isinstance(p, dict)]  # type: ignore[attr-defined]
+    if len(players) > 1:  # a mixed store: each player's games apart, never one rate over both
+        lines.append(f"players    the store holds the games of {len(players)} players, counted apart; "
+                     "the lines below are this minesat's")  # fmt: skip
+        for p in players:
+            who = "unknown player" if p["player"] is None else f"player {str(p['player'])[:12]}"
+            lo_p, hi_p = p["ci95"]
+            lines.append(f"           {who}{' (this minesat)' if p['this'] else ''}: "
+                         f"{plural(p['games'], 'game')}, {p['win_rate']:.2%} won "
+                         f"(95% CI {lo_p:.2%} .. {hi_p:.2%})")  # fmt: skip
     if not s["games"]:
         lines.append("games      none played or stored")
     else:

@@ -202,11 +202,13 @@ def sweep(
             written = write_sweep_report(result, out, str(directory), x_axis)
         except OSError as exc:
             fail(path_error(out, exc, "cannot write the report"), EXIT_OUTPUT_FAILED)
-        for path in written:
-            typer.echo(f"wrote {path}", err=as_json)
+        # One line naming the report (and what was written beside it): the report is in the file.
+        beside = [path.name for path in written[1:]]
+        also = f" (and beside it {', '.join(beside)})" if beside else ""
+        typer.echo(f"wrote {written[0]}{also}", err=as_json)
     if as_json:
         typer.echo(json.dumps(result.to_dict()))
-    else:
+    elif out is None:
         typer.echo(render_sweep_markdown(result, db=str(directory)), nl=False)
 
 

@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import BinaryIO
 
 from minesat.board import MAX_SIDE, Layout, Position
+from minesat.errors import MissingFile
 from minesat.formats import jsonfmt, mbf, mine, text
 from minesat.formats.common import MAX_BYTES, BoardFormatError, UnsupportedFormatError
 from minesat.formats.replay import (
@@ -137,9 +138,27 @@ def _content(data: str | bytes, path: str, format: str) -> str | bytes:
 
 
 def read_position(path: str | os.PathLike[str], format: str | None = None) -> Position:
-    """Read the position in ``path``; ``Position.mines`` is the file's total when it gives one."""
-    name = format_for(path, format)
+    """Read the position in ``path``; ``Position.mines`` is the file's total when it gives one.
+
+    A path that names no file is :class:`~minesat.errors.MissingFile` (an ``InputError``), whatever
+    its extension says:
+
+    >>> read_position("no/such/board")
+    Traceback (most recent call last):
+    minesat.errors.MissingFile: no/such/board: No such file or directory
+    """
+    name = _format_of_file(path, format)
     return _MODULES[name].read_position(_load(path, name), str(path))
+
+
+def _format_of_file(path: str | os.PathLike[str], format: str | None) -> str:
+    """:func:`format_for`, but a file that is not there is said to be missing, not of a wrong format."""
+    try:
+        return format_for(path, format)
+    except UnsupportedFormatError:
+        if format is None and not os.path.lexists(path):
+            raise MissingFile(str(path)) from None
+        raise
 
 
 def as_position(position: Position | str | os.PathLike[str], parameter: str = "position") -> Position:
@@ -160,7 +179,7 @@ def as_position(position: Position | str | os.PathLike[str], parameter: str = "p
 
 def read_layout(path: str | os.PathLike[str], format: str | None = None) -> Layout:
     """Read the layout (mine positions) in ``path``."""
-    name = format_for(path, format)
+    name = _format_of_file(path, format)
     return _MODULES[name].read_layout(_load(path, name), str(path))
 
 
@@ -178,7 +197,11 @@ def write_layout(layout: Layout, path: str | os.PathLike[str], format: str | Non
 
 def _load(path: str | os.PathLike[str], format: str) -> str | bytes:
     """Read at most :data:`MAX_BYTES` (+1 to notice more): a hostile file is refused unread."""
-    with open(path, "rb") as f:
+    try:
+        f = open(path, "rb")  # noqa: SIM115 - closed below; a missing file is said in minesat's words
+    except FileNotFoundError:
+        raise MissingFile(str(path)) from None
+    with f:
         data = f.read(MAX_BYTES + 1)
     if len(data) > MAX_BYTES:
         line = data.count(b"\n", 0, MAX_BYTES) + 1

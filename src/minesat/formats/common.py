@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from functools import lru_cache
 
-from minesat.board import COVERED, FLAG, MAX_SIDE, Cell, Position, neighbours
+from minesat.board import COVERED, FLAG, MAX_SIDE, Cell, Position, neighbour_table, neighbours
 from minesat.errors import InputError, InvalidValue, Namer
 from minesat.words import plural
 
@@ -104,8 +105,15 @@ def check_position(path: str, position: Position, where: Locator) -> None:
     that is an inconsistent position (exit status 1), not a malformed file.
     """
     rows, cols = position.rows, position.cols
+    cells = position.cells
+    # The common case at once: no more flags than mines, no number above its neighbour count
+    # (and only known states); else the loop below finds the first cell that is wrong.
+    if (position.mines is None or cells.count(FLAG) <= position.mines) and all(
+        map(int.__le__, cells, _most_shown(rows, cols))
+    ) and _KNOWN_STATES.issuperset(cells):
+        return
     flags = 0
-    for i, state in enumerate(position.cells):
+    for i, state in enumerate(cells):
         r, c = divmod(i, cols)
         if state == FLAG:
             flags += 1
@@ -124,6 +132,17 @@ def check_position(path: str, position: Position, where: Locator) -> None:
                 )
         elif state not in (0, COVERED):  # pragma: no cover - readers only produce known states
             raise BoardFormatError(path, *where(r, c), f"bad cell state {state}")
+
+
+#: The states a reader produces.
+_KNOWN_STATES = frozenset((COVERED, FLAG, *range(9)))
+
+
+@lru_cache(maxsize=8)
+def _most_shown(rows: int, cols: int) -> tuple[int, ...]:
+    """The largest number each cell can show: its neighbour count (a flag or covered cell is
+    below it anyway)."""
+    return tuple(len(near) for near in neighbour_table(rows, cols))
 
 
 def text_locator(lines: list[int], offset: int = 1) -> Locator:

@@ -202,7 +202,11 @@ def position_from_rows(
 ) -> Position:
     """Check and convert full-width text rows; shared with the JSON format."""
     cells: list[int] = []
-    for r, row in enumerate(rows):
+    try:
+        cells = list(map(STATES.__getitem__, "".join(rows)))
+    except (KeyError, TypeError):  # a character no position uses: the loop below names it
+        cells = []
+    for r, row in enumerate(rows if not cells else ()):
         for c, ch in enumerate(row):
             state = STATES.get(ch)
             if state is None:

@@ -9,13 +9,14 @@ error keeps the file, and the line, column and cell where they apply, as fields
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Literal
 
 from minesat.board import COVERED, FLAG, Layout, Position
-from minesat.errors import InputError, MinesatError, one_line
+from minesat.errors import InputError, MinesatError, MissingFile, one_line
 from minesat.formats import (
     MAX_BYTES,
     UnsupportedFormatError,
@@ -60,6 +61,8 @@ def read_board(
     try:
         if path.is_dir():
             raise InputError("is a directory, not a board file", path=name)
+        if not os.path.lexists(path):  # said to be missing, not blamed on its extension
+            raise MissingFile(name)
         fmt = format_for(path, format)
         read_p = lambda: read_position(path, fmt)  # noqa: E731
         read_l = lambda: read_layout(path, fmt)  # noqa: E731

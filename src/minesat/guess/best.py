@@ -233,11 +233,15 @@ class BestGuess:
             if move is not None:
                 return move.cell
             self.searches_cut += 1
-        scan = (self.longterm or self.pseudo) and analysis.layouts
+        hunting = False  # whether the choice may go to a corner instead (only a free choice may)
+        group = unavoidable_guess(position, analysis, chains=self.chains) if self.fifty else None
+        # The long-term scan only when its answers are used: after an unavoidable guess only its
+        # influence scores are (none at weight 0).
+        wanted = group is None or (self.longterm and self.influence_weight)
+        scan = wanted and (self.longterm or self.pseudo) and analysis.layouts
         risk = LongTermRisk(self.analyzer, position, analysis) if scan else None
         longterm = risk if self.longterm else None  # the pseudo piece uses only its pseudo 50/50s
-        hunting = False  # whether the choice may go to a corner instead (only a free choice may)
-        if self.fifty and (group := unavoidable_guess(position, analysis, chains=self.chains)) is not None:
+        if group is not None:
             candidates = list(group)  # one of them must be guessed some day: now, the best of them
         elif risk is not None and risk.pseudos:
             candidates = list(risk.pseudos)  # each is safe or a later coin toss: now, the best of them

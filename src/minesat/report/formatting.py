@@ -6,6 +6,7 @@
 
 from __future__ import annotations
 
+from minesat.board import cell_name
 from minesat.report.paired import Paired
 from minesat.report.statistics import Summary, preset_name
 from minesat.words import agree, plural
@@ -52,7 +53,9 @@ def describe_config(s: Summary) -> list[tuple[str, str]]:
         preset = preset_name(c)
         board = f"{c['rows']} rows × {c['cols']} columns, {c['mines']} mines"
         rows.append(("Board", f"{board} ({preset})" if preset else board))
-        rows.append(("First click", f"{c['rule']} at {c['start'][0]},{c['start'][1]}"))
+        where = cell_name((int(c["start"][0]), int(c["start"][1])))
+        index = f"{c['start'][0]},{c['start'][1]}"
+        rows.append(("First click", f"{c['rule']} at {where} ({index} counted from 0)"))
         if c.get("boards"):
             rows.append(("Board set", f"the file of SHA-256 {c['boards']}"))
         else:

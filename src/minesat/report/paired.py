@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
+from minesat.errors import InvalidValue
 from minesat.stats import mcnemar_exact, newcombe_independent, newcombe_paired
 
 __all__ = [
@@ -59,9 +60,19 @@ class Outcome(Protocol):
     won: bool
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class Paired:
-    """Runs ``a`` and ``b`` on the same boards: counts over the games both played."""
+    """Runs ``a`` and ``b`` on the same boards: counts over the games both played.
+
+    The counts must agree: none negative, and ``both + only_a + only_b + neither == games``.
+
+    >>> Paired("best", "safest", games=300, both=129, only_a=31, only_b=36, neither=104)
+    Paired(best vs safest on 300 boards: only best won 31, only safest 36; difference -1.67 points, 95 % CI \
+-7.01 to +3.69; exact McNemar p = 0.625)
+    >>> Paired("a", "b", games=5, both=500, only_a=0, only_b=0, neither=0)
+    Traceback (most recent call last):
+    minesat.errors.InvalidValue: games: 5 games, but both + only_a + only_b + neither = 500
+    """
 
     a: str  # label of run A
     b: str  # label of run B
@@ -77,6 +88,23 @@ class Paired:
     only_b_games: tuple[int, ...] = ()
     #: Their layout seeds, by game index (empty for a board set, whose boards are its lines).
     seeds: dict[int, int] = field(default_factory=dict, compare=False)
+
+    def __post_init__(self) -> None:
+        counts = {"games": self.games, "both": self.both, "only_a": self.only_a, "only_b": self.only_b,
+                  "neither": self.neither}  # fmt: skip
+        for name, value in counts.items():
+            if not isinstance(value, int) or value < 0:
+                raise InvalidValue(f"must be a whole number >= 0, not {value!r}", parameter=name, value=value)
+        total = self.both + self.only_a + self.only_b + self.neither
+        if total != self.games:
+            raise InvalidValue(f"{self.games} games, but both + only_a + only_b + neither = {total}",
+                               parameter="games", value=self.games)  # fmt: skip
+
+    def __repr__(self) -> str:
+        low, high = self.difference_ci95
+        return (f"Paired({self.a} vs {self.b} on {self.games:,} boards: only {self.a} won {self.only_a:,}, "
+                f"only {self.b} {self.only_b:,}; difference {100 * self.difference:+.2f} points, 95 % CI "
+                f"{100 * low:+.2f} to {100 * high:+.2f}; exact McNemar p = {self.p_value:.3g})")  # fmt: skip
 
     @property
     def a_wins(self) -> int:
@@ -148,7 +176,7 @@ class Paired:
         return out
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class Compared:
     """Two runs that cannot be paired, compared as independent samples (docs/commands/report.md)."""
 
@@ -158,6 +186,12 @@ class Compared:
     a_games: int
     b_wins: int
     b_games: int
+
+    def __repr__(self) -> str:
+        low, high = self.ci95
+        return (f"Compared({self.a} vs {self.b}, independent samples: difference "
+                f"{100 * self.difference:+.2f} points, 95 % CI {100 * low:+.2f} to "
+                f"{100 * high:+.2f})")  # fmt: skip
 
     @property
     def difference(self) -> float:

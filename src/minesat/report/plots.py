@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from cycler import cycler
 
-from minesat.board import row_name
+from minesat.board import cell_name, row_name
 from minesat.report.formatting import secs
 from minesat.report.statistics import DEATH_BINS, RISK_BINS, Summary, bin_buckets
 from minesat.stats import wilson
@@ -317,7 +317,7 @@ def plot_win_rates(summaries: Sequence[Summary], references: Sequence[ReferenceM
     board = ""
     if len(boards) == 1:
         rows, cols, mines, rule, start = next(iter(boards))
-        board = f", {rows}x{cols}/{mines} {rule} at {start[0]},{start[1]}"
+        board = f", {rows}x{cols}/{mines} {rule} at {cell_name(start)} ({start[0]},{start[1]})"
     ax.set_title(f"Win rate with its 95 % interval{board}")
     if refs:
         ax.set_xlabel("dots: runs here (Wilson interval); hollow diamonds: published figures "

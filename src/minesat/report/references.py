@@ -8,6 +8,13 @@ and the start are the same; the two rates are then compared with a z score,
 ``(run rate - rate) / sqrt(se_run^2 + se_ref^2)``, se = sqrt(p (1 - p) / n)
 (the reference's from ``games``, else ``(high - low) / 3.92``).
 
+That z test holds for independent samples. A reference measured on the very boards of a
+run is not one: a row may name its boards (column ``boards``: ``seed S games A..B``, or a
+board set's SHA-256), and a run on those boards is then compared with it paired, board by
+board (exact McNemar, Newcombe's paired interval), from the reference's per-board outcomes
+(column ``outcomes``: a JSON Lines file, ``FILE#KEY`` where each line keeps its ``won``
+under ``KEY``); without them the comparison is flagged as dependent.
+
 >>> import io
 >>> text = 'source,rows,cols,mines,rule,start,rate,games\\nX,9,9,10,opening,"2,2",0.97,1000\\n'
 >>> (row,) = parse_references(io.StringIO(text), "refs.csv")
@@ -22,8 +29,11 @@ source, rows, cols, mines, rule, start, rate, and games or low, high)
 
 from __future__ import annotations
 
+import gzip
+import json
 import math
-from collections.abc import Iterable, Sequence
+import re
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
@@ -36,10 +46,12 @@ __all__ = [
     "REQUIRED",
     "RULES",
     "WIDTH_IN_SE",
+    "Boards",
     "Reference",
     "ReferenceError",
     "ReferenceMatch",
     "match_references",
+    "parse_boards",
     "parse_references",
     "read_references",
 ]
@@ -63,6 +75,56 @@ class ReferenceError(InputError):
 
 
 @dataclass(frozen=True)
+class Boards:
+    """The boards a reference was measured on: games ``first..last`` of run seed ``seed`` (the
+    layouts minesat draws for that seed, board, rule and start), or a board set by its SHA-256."""
+
+    seed: int | None = None
+    first: int = 0
+    last: int | None = None  # None: from ``first`` on, however many
+    sha256: str | None = None
+
+    def text(self) -> str:
+        if self.sha256 is not None:
+            return f"board set {self.sha256[:12]}"
+        games = f"games {self.first}..{self.last}" if self.last is not None else f"games {self.first}.."
+        return f"seed {self.seed} {games}"
+
+    def covers(self, config: dict[str, Any], last_game: int) -> bool:
+        """True when a run of ``config`` whose games reach index ``last_game`` played some of
+        these boards."""
+        if last_game < self.first:
+            return False
+        if self.sha256 is not None:
+            return config.get("boards") == self.sha256
+        return not config.get("boards") and int(config["seed"]) == self.seed
+
+
+_BOARDS = re.compile(r"^\s*seed\s+(\d+)(?:\s+games?\s+(\d+)\s*(?:\.\.|-)\s*(\d+)?)?\s*$", re.I)
+_SHA256 = re.compile(r"^[0-9a-f]{64}$")
+
+
+def parse_boards(text: str) -> Boards | None:
+    """A reference's ``boards`` column: ``seed S``, ``seed S games A..B`` (or ``A-B``, ``A..``),
+    or a board set's SHA-256 (64 hex digits); None when it is none of them.
+
+    >>> parse_boards("seed 0 games 0..19999"), parse_boards("seed 23").text()
+    (Boards(seed=0, first=0, last=19999, sha256=None), 'seed 23 games 0..')
+    """
+    text = text.strip()
+    if _SHA256.match(text.lower()):
+        return Boards(sha256=text.lower())
+    m = _BOARDS.match(text)
+    if m is None:
+        return None
+    first = int(m.group(2)) if m.group(2) else 0
+    last = int(m.group(3)) if m.group(3) else None
+    if last is not None and last < first:
+        return None
+    return Boards(seed=int(m.group(1)), first=first, last=last)
+
+
+@dataclass(frozen=True)
 class Reference:
     """One published win rate: who measured it, on what board and rules, how precisely."""
 
@@ -78,6 +140,24 @@ class Reference:
     high: float | None = None
     line: int = 0  # where it is in its file
     extra: dict[str, str] = field(default_factory=dict, compare=False)
+    #: The boards it was measured on, when the row names them (column ``boards``).
+    boards: Boards | None = None
+    #: Its outcome on each of those boards: a JSON Lines file and the key its ``won`` is under
+    #: (column ``outcomes``, ``FILE#KEY``; the path relative to the reference file).
+    outcomes: str | None = None
+
+    def outcome_lines(self) -> Iterator[tuple[int, bool]]:
+        """``(game, won)`` of every line of :attr:`outcomes`, in the file's order."""
+        if self.outcomes is None:
+            return
+        path, _, key = self.outcomes.partition("#")
+        opener = gzip.open if path.endswith(".gz") else open
+        with opener(path, "rt", encoding="utf-8") as handle:
+            for line in handle:
+                if line.strip():
+                    record = json.loads(line)
+                    won = record[key]["won"] if key else record["won"]
+                    yield int(record["game"]), bool(won)
 
     @property
     def se(self) -> float:
@@ -102,18 +182,35 @@ class Reference:
         return {
             "source": self.source, "rows": self.rows, "cols": self.cols, "mines": self.mines,
             "rule": self.rule, "start": f"{self.start[0]},{self.start[1]}", "rate": self.rate,
-            "games": self.games, "low": self.low, "high": self.high, **self.extra,
+            "games": self.games, "low": self.low, "high": self.high,
+            "boards": None if self.boards is None else self.boards.text(), "outcomes": self.outcomes,
+            **self.extra,
         }  # fmt: skip
 
 
 @dataclass(frozen=True)
 class ReferenceMatch:
-    """A reference beside a run of the report: the two rates compared."""
+    """A reference beside a run of the report: the two rates compared.
+
+    When the reference names the run's boards, the two are not independent samples: with the
+    reference's per-board outcomes they are compared board by board (:attr:`paired`), else
+    the z test is flagged (:attr:`dependent`)."""
 
     reference: Reference
     run: str  # the run's label
     run_rate: float
     run_games: int
+    #: The run and the reference on the boards both played, game by game (a ``Paired`` whose
+    #: ``a`` is the run, ``b`` the reference), when the reference's outcomes are at hand.
+    paired: Any = None
+    #: The reference was measured on the run's boards, but its outcomes per board are not at
+    #: hand: the z test treats dependent samples as independent.
+    dependent: bool = False
+
+    @property
+    def p_value(self) -> float | None:
+        """The p-value of the comparison the report makes: McNemar's when paired, else :attr:`p`."""
+        return self.paired.p_value if self.paired is not None else self.p
 
     @property
     def z(self) -> float | None:
@@ -132,16 +229,36 @@ class ReferenceMatch:
         """The comparison in words, claiming no more than its p-value allows."""
         ref = self.reference
         rates = f"{self.run} {100 * self.run_rate:.2f} % against {ref.source} {100 * ref.rate:.2f} %"
+        if self.paired is not None:
+            from minesat.report.formatting import paired_text
+
+            where = ref.boards.text() if ref.boards else ""
+            return (f"{self.run} against {ref.source} on the same boards ({where}), paired board by board: "
+                    f"{paired_text(self.paired)}")  # fmt: skip
         if self.z is None or self.p is None:
             return f"{rates}: no spread on either side to compare"
         stats = f"z = {self.z:+.2f}, p = {self.p:.3g}"
+        if self.dependent:
+            stats += "; not independent samples"
         if self.p < 0.05:
             side = "above" if self.z > 0 else "below"
-            return f"{rates} ({stats}): {self.run} is significantly {side} it"
-        return f"{rates} ({stats}): consistent with it (no significant difference)"
+            said = f"{rates} ({stats}): {self.run} is significantly {side} it"
+        else:
+            said = f"{rates} ({stats}): consistent with it (no significant difference)"
+        if self.dependent:
+            where = ref.boards.text() if ref.boards else ""
+            said += (f". {ref.source} was measured on this run's boards ({where}), so the two rates are "
+                     "not independent: the z test treats them as if they were, and with outcomes that go "
+                     "together on shared boards its p is too large. A paired test needs the reference's "
+                     "outcome on each board (column outcomes)")  # fmt: skip
+        return said
 
     def to_dict(self) -> dict[str, Any]:
-        return {**self.reference.to_dict(), "run": self.run, "z": self.z, "p": self.p}
+        """The reference's fields, ``run``, ``z`` and ``p`` (the independent test), ``dependent``, and
+        ``paired`` (the board-by-board comparison, or null)."""
+        return {**self.reference.to_dict(), "run": self.run, "z": self.z, "p": self.p,
+                "dependent": self.dependent,
+                "paired": None if self.paired is None else self.paired.to_dict()}  # fmt: skip
 
 
 def _split(line: str) -> list[tuple[str, int]]:
@@ -264,9 +381,22 @@ def _row(header: list[tuple[str, int]], fields: list[tuple[str, int]], path: str
         raise bad(name, "is empty: give the games or a 95 % interval (low and high)")
     if low is not None and high is not None and not low <= rate <= high:
         raise bad("rate", f"lies outside its interval {low}..{high}")
-    known = (*REQUIRED, "games", "low", "high")
+    boards = None
+    if values.get("boards", ("", 0))[0]:
+        boards = parse_boards(values["boards"][0])
+        if boards is None:
+            raise bad("boards", "is not 'seed S', 'seed S games A..B' or a board set's SHA-256")
+    outcomes = values.get("outcomes", ("", 0))[0] or None
+    if outcomes is not None:
+        if boards is None:
+            raise bad("outcomes", "needs the boards they were played on (column boards)")
+        file, sep, key = outcomes.partition("#")
+        where = Path(file) if Path(file).is_absolute() else Path(path).parent / file
+        outcomes = f"{where}{sep}{key}"
+    known = (*REQUIRED, "games", "low", "high", "boards", "outcomes")
     extra = {name: text for name, (text, _) in values.items() if name not in known}
-    return Reference(source, rows, cols, mines, rule, start, rate, games, low, high, number, extra)
+    return Reference(source, rows, cols, mines, rule, start, rate, games, low, high, number, extra, boards,
+                     outcomes)  # fmt: skip
 
 
 def read_references(path: str | Path) -> list[Reference]:
@@ -278,17 +408,53 @@ def read_references(path: str | Path) -> list[Reference]:
         raise ReferenceError(path, 1, 1, f"not a UTF-8 text file ({exc.reason})") from None
 
 
+def _run_outcomes(run: Any) -> Iterator[Any]:
+    """The games of a run (a Summary read from a store), in index order, one at a time."""
+    from minesat.store import ANY_PLAYER, GameStore
+
+    which = run.player if run.players_in_store > 1 else ANY_PLAYER
+    with GameStore(run.source) as store:
+        yield from store.games(player=which)
+
+
+def pair_reference(ref: Reference, run: Any) -> Any:
+    """The run and the reference, board by board, over the games both played (within the
+    reference's range); None when the run's store or the outcomes file is not at hand."""
+    from types import SimpleNamespace
+
+    from minesat.report.paired import pair_games
+
+    if not run.source or not Path(run.source).is_file() or ref.outcomes is None:
+        return None
+    boards = ref.boards
+    assert boards is not None
+    try:
+        theirs = sorted((game, won) for game, won in ref.outcome_lines()
+                        if boards.first <= game and (boards.last is None or game <= boards.last))  # fmt: skip
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        file = ref.outcomes.partition("#")[0]
+        raise ReferenceError(file, 1, 1, f"cannot read the outcomes: {exc}") from None
+    games = (SimpleNamespace(index=game, won=won) for game, won in theirs)
+    paired = pair_games(_run_outcomes(run), games, run.label, ref.source)
+    return paired if paired.games else None
+
+
 def match_references(
     references: Sequence[Reference], runs: Sequence[Any]
 ) -> tuple[list[ReferenceMatch], list[str]]:
     """Each reference beside every run (a :class:`~minesat.report.statistics.Summary`) it meets,
-    and a note for each reference that meets none."""
+    and a note for each reference that meets none. A reference that names the run's boards is
+    paired with it board by board where its outcomes are at hand, else flagged as dependent."""
     matches, unmatched = [], []
     for ref in references:
         met = [run for run in runs if run.games and ref.meets(run.config)]
         if not met:
             unmatched.append(ref.line)
-        matches += [ReferenceMatch(ref, run.label, run.win_rate, run.games) for run in met]
+        for run in met:
+            shared = ref.boards is not None and ref.boards.covers(run.config, run.index_max)
+            paired = pair_reference(ref, run) if shared else None
+            matches.append(ReferenceMatch(ref, run.label, run.win_rate, run.games, paired=paired,
+                                          dependent=shared and paired is None))  # fmt: skip
     notes = []
     if unmatched:
         rows, lines, verb = ("rows", "lines", "match") if len(unmatched) > 1 else ("row", "line", "matches")

@@ -31,6 +31,7 @@ from minesat.report.formatting import (
     describe_config,
     headline,
     interval_points,
+    p_text,
     paired_rows,
     paired_text,
     pct,
@@ -39,6 +40,7 @@ from minesat.report.formatting import (
 )
 from minesat.report.paired import Compared, Paired
 from minesat.report.plots import LOSS_PLOTS, inline_svg, render_plots
+from minesat.report.rules import rules_lines
 from minesat.report.statistics import DEATH_BINS, Summary
 from minesat.words import plural
 
@@ -153,14 +155,21 @@ def board_rows(boards: Sequence[PairedBoard]) -> list[list[str]]:
 def reference_rows(report: Report) -> tuple[list[str], list[list[str]]]:
     """The published figures beside the runs they meet."""
     # A reference meets a run of its own board and rules: the run's label says which.
-    header = ["Run", "Its rate", "Published by", "Published rate", "95 % CI, or games", "z", "p"]
+    header = ["Run", "Its rate", "Published by", "Published rate", "95 % CI, or games", "Test", "z", "p"]
     rows = []
     for m in report.references:
         ref = m.reference
         spread = f"{ref.games:,} games" if ref.games else ci_text((ref.low or 0.0, ref.high or 0.0), 3)
-        z = "–" if m.z is None else f"{m.z:+.2f}"
-        p = "–" if m.p is None else f"{m.p:.3g}"
-        rows.append([m.run, pct(m.run_rate, 2), ref.source, pct(ref.rate, 2), spread, z, p])
+        if m.paired is not None:
+            test, z = f"paired on {m.paired.games:,} shared boards (McNemar)", "–"
+            p = p_text(m.paired.p_value)
+        else:
+            test = "z (independent samples)"
+            if m.dependent:
+                test = "z, but the boards are shared: not independent"
+            z = "–" if m.z is None else f"{m.z:+.2f}"
+            p = "–" if m.p is None else f"{m.p:.3g}"
+        rows.append([m.run, pct(m.run_rate, 2), ref.source, pct(ref.rate, 2), spread, test, z, p])
     return header, rows
 
 
@@ -180,6 +189,8 @@ def render_markdown(
     title = "minesat solvability report"
     out = [f"# {title}" + (f": {runs[0].label}" if len(runs) == 1 else "")]
     out += [f"\n> **Warning:** {w}" for w in report.warnings]
+    if report.rules["runs"]:
+        out += ["", "## Rules", ""] + [f"- {line}" for line in rules_lines(report.rules)]
     if len(runs) > 1:
         out += ["", "## Comparison", ""]
         header, rows = comparison_rows(runs)
@@ -197,7 +208,7 @@ def render_markdown(
             out.append(_md_table(["Game", "Won by", "Seed", "Replay"], rows, "rlrl"))
     if report.references:
         header, rows = reference_rows(report)
-        out += ["", "## Published figures", "", _md_table(header, rows, "lrlrrrr"), ""]
+        out += ["", "## Published figures", "", _md_table(header, rows, "lrlrrlrr"), ""]
         out += [f"- {m.sentence()}" for m in report.references]
     out += [f"\n> Note: {n}" for n in report.notes]
     if plots:
@@ -229,7 +240,7 @@ def render_markdown(
 
 
 def render_json(summaries: Report | Sequence[Summary], paired: Sequence[Paired] = ()) -> str:
-    """``{"report": "minesat", "version": 1, "runs", "paired", "compared", "references",
+    """``{"report": "minesat", "version": 1, "rules", "runs", "paired", "compared", "references",
     "warnings", "notes"}`` (docs/commands/report.md).
 
     ``runs`` has one entry per run, each with its ``provenance`` and ``losses_detail``;
@@ -243,6 +254,7 @@ def render_json(summaries: Report | Sequence[Summary], paired: Sequence[Paired] 
     doc = {
         "report": "minesat",
         "version": 1,
+        "rules": report.rules,
         "runs": [s.to_dict() for s in report.runs],
         "paired": pairs,
         "compared": [c.to_dict() for c in report.compared],
@@ -315,11 +327,14 @@ def render_html(
     plots: Sequence[tuple[str, str, str]] | None = None,
     paired: Sequence[Paired] = (),
     viewers: Mapping[int, str] | None = None,
+    games: Mapping[int, str] | None = None,
 ) -> str:
-    """One self-contained HTML page: inline CSS, plots as inline SVG, no scripts, no links out.
+    """One self-contained HTML page: inline CSS, plots as inline SVG, no links out.
 
-    ``viewers`` maps a lost game's index to the (relative) address of its viewer
-    page (:func:`write_viewer_pages`); each lost game shown links to its page.
+    ``games`` maps a lost game's index to its viewer page itself (:func:`viewer_pages`): each
+    lost game shown carries its page inline, opened in place (an ``iframe`` of its own, whose
+    script steps through the game), so the report travels as one file. ``viewers`` maps an
+    index to the (relative) address of a page written beside the report instead.
     """
     report = as_report(summaries, paired)
     runs = report.runs
@@ -328,7 +343,7 @@ def render_html(
     many = len(runs) > 1
     title = "Solvability report: " + (" vs ".join(s.label for s in runs) if many else runs[0].label)
     header, rows = comparison_rows(runs)
-    fatal = [] if many else _fatal_pictures(runs[0], viewers or {})
+    fatal = [] if many else _fatal_pictures(runs[0], viewers or {}, games or {})
     ref_header, ref_rows = reference_rows(report)
     svg = {name: (alt, Markup(inline_svg(text))) for name, alt, text in plots}
     return templates().get_template("report.html.j2").render(
@@ -337,6 +352,7 @@ def render_html(
         many=many,
         warnings=report.warnings,
         notes=report.notes,
+        rules=rules_lines(report.rules) if report.rules["runs"] else [],
         comparison={"header": header, "rows": rows},
         compared=[compared_text(c) for c in report.compared],
         runs=[_run_context(s) for s in runs],
@@ -354,9 +370,11 @@ def render_html(
     )
 
 
-def _fatal_pictures(summary: Summary, viewers: Mapping[int, str]) -> list[dict[str, object]]:
+def _fatal_pictures(
+    summary: Summary, viewers: Mapping[int, str], games: Mapping[int, str] | None = None
+) -> list[dict[str, object]]:
     """The first lost games of a one-run report, each at its fatal guess, as inline SVG
-    with the address of its viewer page when there is one.
+    with its viewer page (inline) or the address of one, when there is one.
 
     Only for a seeded run whose store is at hand and holds one player's games: the
     games are replayed from their seeds (a board-set run, or a summary without a
@@ -366,10 +384,25 @@ def _fatal_pictures(summary: Summary, viewers: Mapping[int, str]) -> list[dict[s
 
     if not summary.source or not Path(summary.source).is_file() or summary.players_in_store > 1:
         return []
+    games = games or {}
     return [
-        {"svg": Markup(fatal_svg(board)), "game": board.index, "viewer": viewers.get(board.index)}
+        {"svg": Markup(fatal_svg(board)), "game": board.index, "viewer": viewers.get(board.index),
+         "page": games.get(board.index)}
         for board in fatal_boards(summary.source)
-    ]
+    ]  # fmt: skip
+
+
+def viewer_pages(summary: Summary, limit: int | None = None) -> dict[int, str]:
+    """The viewer page (:mod:`minesat.viewer`) of each lost game the report shows, by game index,
+    as HTML text to carry inside the report. Nothing for a run whose store is not at hand, that
+    plays a board set, or whose store holds several players' games (the games are replayed by
+    this player)."""
+    from minesat.report.fatal import FATAL_BOARDS, game_page, lost_games
+
+    if not summary.source or not Path(summary.source).is_file() or summary.players_in_store > 1:
+        return {}
+    return {lost.index: game_page(lost, summary.label)
+            for lost in lost_games(summary.source, FATAL_BOARDS if limit is None else limit)}  # fmt: skip
 
 
 def write_viewer_pages(summary: Summary, out: str | Path, limit: int | None = None) -> dict[int, Path]:
@@ -459,21 +492,21 @@ def write_report(
 ) -> list[Path]:
     """Write the report to ``out`` in the format its extension names; return every file written.
 
-    An HTML report of one run also gets a viewer page for each lost game it
-    shows (:func:`write_viewer_pages`), written first and linked from it. The
-    boards a paired comparison names are written beside it as layout files, each
-    with the ``minesat solve`` commands that replay it.
+    An HTML report of one run carries a viewer page for each lost game it shows
+    (:func:`viewer_pages`) inside it, so the one file, moved or mailed alone, still
+    steps through its games. The boards a paired comparison names are written beside it
+    as layout files, each with the ``minesat solve`` commands that replay it.
     """
     report = as_report(summaries, paired)
     report, boards = _with_board_files(report, out)
-    pages: dict[int, Path] = {}
+    pages: dict[int, str] = {}
     if FORMATS.get(Path(out).suffix.lower()) == "html" and len(report.runs) == 1:
-        pages = write_viewer_pages(report.runs[0], out)
+        pages = viewer_pages(report.runs[0])
     written = _write(
         out,
         lambda: render_json(report),
-        lambda: render_html(report, viewers={g: p.name for g, p in pages.items()}),
+        lambda: render_html(report, games=pages),
         lambda links: render_markdown(report, links),
         lambda: render_plots(report.runs, report.references),
     )
-    return written + list(pages.values()) + boards
+    return written + boards

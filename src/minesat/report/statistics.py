@@ -198,9 +198,10 @@ class LossesDetail:
         }
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class Summary:
-    """Everything a report says about one run, computed by :func:`summarize`."""
+    """Everything a report says about one run, computed by :func:`summarize`; its ``repr`` is
+    one line (the histograms are in its fields)."""
 
     label: str  # short name for tables and plot legends
     source: str  # where the games came from (a database path), or ""
@@ -234,6 +235,13 @@ class Summary:
     players_in_store: int = 1
     #: What made the games (docs/commands/report.md): set by :func:`summarize_db`.
     provenance: dict[str, Any] | None = None
+
+    def __repr__(self) -> str:
+        if not self.games:
+            return f"Summary({self.label}: 0 games)"
+        lo, hi = self.ci95
+        return (f"Summary({self.label}: {self.games:,} games, {100 * self.win_rate:.2f} % won "
+                f"(95 % CI {100 * lo:.2f}–{100 * hi:.2f} %))")  # fmt: skip
 
     # Derived figures are properties so they cannot disagree with the counts.
     @property
@@ -283,6 +291,8 @@ class Summary:
         """A JSON-ready dict: the fields plus the derived figures."""
         out = asdict(self)
         out["ci95"] = list(self.ci95)
+        if out["config"] is not None and "seed" in out["config"]:
+            out["config"]["seed"] = str(out["config"]["seed"])  # digits: JSON readers round past 2^53
         for key in (
             "losses", "win_rate", "no_guess_share", "guesses_mean", "moves_mean",
             "seconds_mean", "complete", "progress_lost_mean", "command",

@@ -16,9 +16,11 @@ Plain functions of plain data, so that a worker process can run them (see
 
 from __future__ import annotations
 
+import functools
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import replace
+from importlib import resources
 from typing import Any
 
 from minesat.analysis import Analysis, Analyzer, InconsistentPositionError
@@ -48,6 +50,7 @@ __all__ = [
     "JUDGED_ROWS",
     "LISTED_GAMES",
     "MARKS_SECONDS",
+    "STORE_SECONDS",
     "Answer",
     "RequestError",
     "analyze_request",
@@ -56,6 +59,8 @@ __all__ = [
     "best_move",
     "best_request",
     "explain_request",
+    "fork_request",
+    "framed",
     "game_review_request",
     "grouped",
     "hint_request",
@@ -70,6 +75,7 @@ __all__ = [
     "store_request",
     "too_many_layouts",
     "unflagged_guess",
+    "viewer_sample",
 ]
 
 #: Board formats a request may name (``format``), as ``analyze --format`` takes them.
@@ -444,6 +450,32 @@ def no_guess_request(
     return {"mines": sorted(board.layout.mines), "made": made}
 
 
+def fork_request(
+    position: Position, mines: int, seed: int, safe: Sequence[Cell], seconds: float | None = None
+) -> dict[str, Any]:
+    """The hidden layout of a copy of a game in progress (``POST /api/game/ID/fork``): drawn
+    uniformly from every layout of ``mines`` mines that shows ``position``'s numbers and leaves
+    the ``safe`` cells (what the first-click rule kept clear) unmined, the player's flags read as
+    nothing, from ``seed`` (:func:`~minesat.analysis.sample.sample_layout`): ``{"mines": [[r, c],
+    ...]}``. Nothing of the game's own layout goes in: the copy tells nothing of it. 503 past
+    ``seconds``, or when a part of the position is too large to count.
+
+    >>> position = Position.from_rows(["1?", "??"])
+    >>> fork_request(position, 1, 3, [])["mines"] in ([[0, 1]], [[1, 0]], [[1, 1]])
+    True
+    """
+    from minesat.analysis.sample import sample_layout
+
+    try:
+        layout = sample_layout(position, mines, seed=seed, safe=safe, budget=Budget(time_limit=seconds))
+    except InconsistentPositionError as err:  # a game the server keeps is always consistent
+        raise RequestError(500, f"internal error: the game's position has no layout ({err})") from None
+    except OverBudget as err:
+        raise RequestError(503, f"the copy's hidden cells could not be drawn here ({err}): play on in the "
+                           "game itself, or copy it later in the game") from None
+    return {"mines": [list(cell) for cell in sorted(layout.mines)]}
+
+
 def auto_guess_request(position: Position, strategy: str, limited: bool = False) -> dict[str, Any]:
     """The guess the automatic player makes on ``position`` (nothing proven there): ``{"cell": [r, c],
     "probability": p}``, chosen as :func:`~minesat.player.play_game` chooses it. ``limited``: with
@@ -539,7 +571,7 @@ def game_review_request(
     result, *rest = review_summary(review)
     summary = [*about, result, *figures, *rest]
     page = render_viewer(title, summary, review_frames(review), layout, link_tip=False)
-    return {"summary": summary, "moves": [_reviewed(m) for m in review.moves], "page": page}
+    return {"summary": summary, "moves": [_reviewed(m) for m in review.moves], "page": framed(page)}
 
 
 def review_summary(review: GameReview) -> list[tuple[str, str]]:
@@ -581,7 +613,7 @@ def replay_request(data: bytes, name: str) -> dict[str, Any]:
     judged = len(result.review.moves)
     report({"stage": "page", "judged": judged, "moves": judged})
     return {"title": result.title(), "summary": result.summary(), "review": result.to_json(),
-            "page": viewer_page(result, link_tip=False)}
+            "page": framed(viewer_page(result, link_tip=False))}
 
 
 #: The summary rows that need every move judged: left out of the answer given at once.
@@ -608,15 +640,37 @@ def replay_events_request(data: bytes, name: str) -> dict[str, Any]:
     summary.append(("Guesses", "each move is being analysed"))
     page = render_viewer(result.title(), summary, frames, replay.layout, mouse_track(replay, played),
                          link_tip=False)
-    return {"title": result.title(), "summary": summary, "moves": len(played.moves), "page": page}
+    return {"title": result.title(), "summary": summary, "moves": len(played.moves), "page": framed(page)}
 
 
-def store_request(data: bytes, name: str, game: int | None) -> dict[str, Any]:
-    """``POST /api/store``: a simulation database's games (``game`` absent), or one game's viewer page."""
+#: Seconds the queries of an uploaded database may take in all (its worker's limit is longer).
+STORE_SECONDS = 10.0
+
+
+def store_request(data: bytes, name: str, game: int | None, seconds: float = STORE_SECONDS) -> dict[str, Any]:
+    """``POST /api/store``: a simulation database's games (``game`` absent), or one game's viewer page.
+
+    The file is read from a private copy in memory, read-only, its queries cut after ``seconds``.
+    """
+    import sqlite3
+
+    began = time.monotonic()
+    try:
+        return _stored(data, name, game, seconds)
+    except (sqlite3.OperationalError, RequestError) as err:
+        if time.monotonic() - began > seconds:  # interrupted, wherever it was
+            raise RequestError(422, f"{name}: reading it took more than {seconds:.0f} s: look at it with "
+                               "minesat report on your own machine") from None
+        if isinstance(err, RequestError):
+            raise
+        raise RequestError(400, f"{name}: not usable as a game database ({err})") from None
+
+
+def _stored(data: bytes, name: str, game: int | None, seconds: float) -> dict[str, Any]:
     from minesat.report.fatal import game_page, replay_stored_game
 
     try:
-        with GameStore.from_bytes(data, name) as store:
+        with GameStore.from_bytes(data, name, seconds) as store:
             config = store.config
             if game is None:
                 listed = []
@@ -638,4 +692,32 @@ def store_request(data: bytes, name: str, game: int | None) -> dict[str, Any]:
         raise RequestError(400, f"{name}: {err}") from None
     label = config.label()
     page = game_page(replayed, label, link_tip=False)
-    return {"title": f"game {game} of {label}", "won": replayed.record.won, "page": page}
+    return {"title": f"game {game} of {label}", "won": replayed.record.won, "page": framed(page)}
+
+
+# --- the viewer inside the page ------------------------------------------------------------------
+
+
+@functools.cache
+def _bridge() -> str:
+    return resources.files("minesat.web").joinpath("static", "bridge.js").read_text(encoding="utf-8")
+
+
+def framed(page: str) -> str:
+    """A viewer page as the app's page shows it, in a sandboxed frame: with the script that tells
+    the page its height and step, and takes the step to show (``static/bridge.js``).
+
+    >>> framed("<body><p>hi</p></body>").count("<script>")
+    1
+    """
+    head, tail = page.rsplit("</body>", 1)
+    return f"{head}<script>{_bridge()}</script>\n</body>{tail}"
+
+
+def viewer_sample() -> str:
+    """A small viewer page, as every page the API answers is made: the app allows the inline
+    script and style they all share by their hashes (:func:`minesat.web.app.create_app`)."""
+    from minesat.viewer import game_frames, render_viewer
+
+    layout = Layout.from_rows(["* "])
+    return render_viewer("sample", {}, game_frames(layout, [Move.parse("A2")]), layout, link_tip=False)

@@ -2,10 +2,12 @@
 
 Routes only: each reads its request, hands the work to :mod:`.api` (in a
 worker process, :mod:`.jobs`, for anything that may take long) or to a
-game of :mod:`.games`, and turns the answer into a response.
+game of :mod:`.games` (kept by :mod:`.keeper`), and turns the answer into a
+response. Every request passes :mod:`.guard` first (its host, its origin, its
+client, its rate).
 
 >>> from starlette.testclient import TestClient
->>> with TestClient(create_app()) as client:
+>>> with TestClient(create_app(allowed_hosts=["testserver"])) as client:
 ...     client.post("/api/analyze", json={"board": "1?\\n", "mines": 1}).json()["mine"]
 [[0, 1]]
 """
@@ -22,38 +24,40 @@ import re
 import secrets
 import time
 from collections import OrderedDict
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Iterable
 from contextlib import asynccontextmanager
 from functools import cache, lru_cache
 from importlib import resources
+from pathlib import Path
 from typing import Any
 
 import anyio.to_thread
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from minesat.board import PRESETS, Cell, Layout, Move
 from minesat.formats.wanted import InputError, board_from_content
-from minesat.generate import FirstClick
+from minesat.generate import FirstClick, kept_clear
 from minesat.perfect import DEFAULT_MAX_STATES
 from minesat.player import is_strategy
 from minesat.verdict import Verdict
 from minesat.web import api
 from minesat.web.games import (
     AUTO_STRATEGY,
-    MAX_GAMES,
     AutoStep,
     GameChanged,
     GameError,
     GameSession,
-    GameSessions,
     preflag_json,
     read_seed,
     step_json,
 )
+from minesat.web.guard import CLIENT_RATE, Guard, content_policy, owner_of
 from minesat.web.jobs import JobFailed, JobTimeout, PoolBusy, WorkerPool
+from minesat.web.keeper import CLIENT_GAMES, LIVE_GAMES, GameKeeper, TooMany
 from minesat.words import plural
 
 __all__ = [
@@ -63,6 +67,8 @@ __all__ = [
     "AUTO_GUESS_SHARE",
     "AUTO_SECONDS",
     "BODY_LIMIT",
+    "FORK_SHARE",
+    "FORK_TRIES",
     "HINT_MARKS_SECONDS",
     "MAX_AUTO_MOVES",
     "MAX_BODY",
@@ -139,6 +145,11 @@ MAX_REPLAY_JOBS = 16
 #: The share of the time limit /api/analyze gives the analysis (the rest: the marks, the answer).
 ANALYZE_SHARE = 0.5
 
+#: The share of the time limit a copy's hidden cells may take to be drawn (its message comes back
+#: before the worker is stopped), and how often a copy is drawn again when the game moved meanwhile.
+FORK_SHARE = 0.8
+FORK_TRIES = 3
+
 
 class HTTPError(Exception):
     def __init__(self, status: int, message: str) -> None:
@@ -172,22 +183,33 @@ def create_app(
     workers: int | None = None,
     perfect_workers: int | None = None,
     max_states: int = DEFAULT_MAX_STATES,
-    max_games: int = MAX_GAMES,
     replay_seconds: float = REPLAY_SECONDS,
     replay_wait: float = REPLAY_WAIT,
+    db: str | Path | None = None,
+    allowed_hosts: Iterable[str] = (),
+    live_games: int = LIVE_GAMES,
+    client_games: int = CLIENT_GAMES,
+    client_rate: float = CLIENT_RATE,
 ) -> Starlette:
     """The app: ``workers`` processes for analyses and reviews (default: one per core, at least
     two), ``perfect_workers`` for perfect play (default half the cores, at least one), so a long
     search never holds up an analysis, and one for the full reviews of replays, which run in the
     background up to ``replay_seconds``. ``work_seconds`` bounds every request.
+
+    The games are kept in the SQLite store ``db`` (``None``: in memory only, gone with the app),
+    ``live_games`` of them in memory too; each client holds at most ``client_games`` and makes
+    at most ``client_rate`` requests a second (:mod:`.keeper`, :mod:`.guard`). The app answers
+    to the names of this machine and ``allowed_hosts`` (the server's ``--host`` and
+    ``--allowed-host``; the tests' ``testserver``). Raises :class:`~minesat.web.keeper.StoreInUse`
+    when another server holds ``db``.
     """
+    games = GameKeeper(db, live=live_games, client_games=client_games)
     cores = os.cpu_count() or 1
     pools = {
         "work": WorkerPool(workers or max(2, cores)),
         "perfect": WorkerPool(perfect_workers or max(1, cores // 2)),
         "background": WorkerPool(1),
     }
-    games = GameSessions(max_games)
     replays: OrderedDict[str, ReplayJob] = OrderedDict()
     busy = f"busy: every worker stayed busy for {work_seconds:.0f} s; try again"
 
@@ -311,7 +333,8 @@ def create_app(
             moves = _moves(body)
         except (GameError, ValueError) as err:
             return _error(400, str(err))
-        games.add(game)  # before its moves: a no-guess board's progress can be asked for meanwhile
+        game.owner = owner_of(request.state.client)
+        keep(game)  # before its moves: a no-guess board's progress can be asked for meanwhile
         last: Any = None
         for number, text in enumerate(moves, 1):
             try:
@@ -319,7 +342,19 @@ def create_app(
             except HTTPError as err:
                 games.discard(game.id)
                 return _error(err.status, f"move {number} ({text}): {err.message}")
-        return JSONResponse(game.state(last, log=True))
+        games.save(game)
+        return answer_state(request, game, game.state(last, log=True))
+
+    def keep(game: GameSession) -> None:
+        """A new game in the store, within its limits (429 past them)."""
+        try:
+            games.add(game)
+        except TooMany as err:
+            raise HTTPError(429, str(err)) from None
+
+    def answer_state(request: Request, game: GameSession, state: dict[str, Any]) -> Response:
+        """A game's state as answered: with ``own``, whether the client asking made it."""
+        return JSONResponse({**state, "own": is_own(request, game)})
 
     async def play(game: GameSession, text: Move | str, step: AutoStep | None = None) -> Any:
         """Play one move, or the automatic player's ``step`` (the no-guess board made in a worker at
@@ -370,18 +405,35 @@ def create_app(
         except KeyError:
             raise HTTPError(404, "no such game (it may have been dropped: start a new one)") from None
 
+    def is_own(request: Request, game: GameSession) -> bool:
+        client = request.state.client
+        return bool(client) and game.owner == owner_of(client)
+
+    def owned(request: Request) -> GameSession:
+        """The game of the request, when the client asking made it; else 403: anyone with its id
+        may watch it and play on in a copy, only its maker moves in it."""
+        game = session(request)
+        if not is_own(request, game):
+            raise HTTPError(403, "this game belongs to another player: play on in a copy of it "
+                                 f"(POST /api/game/{game.id}/fork; the page makes one by itself)")
+        return game
+
     async def game_state(request: Request) -> Response:
-        return JSONResponse(session(request).state(log=True))
+        game = session(request)
+        return answer_state(request, game, game.state(log=True))
 
     async def move(request: Request) -> Response:
-        game = session(request)
+        game = owned(request)
         body = await _json(request)
         text = body.get("move") if isinstance(body, dict) else None
         if not isinstance(text, str):
             return _error(400, '"move" is required: A5 uncovers, A5* flags, A5- unflags, A5+ chords')
         asked = _hint_asked(body)
-        state = game.state(await play(game, text))
-        return JSONResponse(await with_hint(game, state, asked))
+        try:
+            state = game.state(await play(game, text))
+        finally:
+            games.save(game)
+        return answer_state(request, game, await with_hint(game, state, asked))
 
     async def with_hint(game: GameSession, state: dict[str, Any], asked: tuple[bool, bool]) -> dict[str, Any]:
         """``state`` with the hint on the position it shows (``hint``), when ``asked`` for one
@@ -392,6 +444,9 @@ def create_app(
         hint, marks = asked
         if not hint or state["status"] != "playing":
             return state
+        if not game.hinted:
+            game.hinted = True  # a game played with hints is counted apart
+            games.save(game)
         position = game.position_at(state["moves"])
         if position is None:
             return state  # before the first uncover (nothing to analyse), or moved on meanwhile
@@ -400,7 +455,7 @@ def create_app(
 
     async def auto(request: Request) -> Response:
         """The automatic player makes its next moves (``moves``, 1 by default) in the game."""
-        game = session(request)
+        game = owned(request)
         body = await _json(request, empty={})
         if not isinstance(body, dict):
             return _error(400, "the body must be a JSON object")
@@ -416,6 +471,14 @@ def create_app(
         asked = _hint_asked(body)
         if game.over:
             return _error(409, f"the game is over ({game.state()['status']})")
+        try:
+            return answer_state(request, game, await autoplay(game, count, guesses, strategy, asked))
+        finally:
+            games.save(game)  # once a batch: its moves are the answer's
+
+    async def autoplay(
+        game: GameSession, count: int, guesses: bool, strategy: str, asked: tuple[bool, bool]
+    ) -> dict[str, Any]:
         steps: list[dict[str, Any]] = []
         last: Any = None
         stopped: str | None = None
@@ -443,13 +506,13 @@ def create_app(
             except GameChanged:
                 continue
             except GameError as err:
-                return _error(409, str(err))
+                raise HTTPError(409, str(err)) from None
             steps.append(step_json(chosen, last) | ({"note": note} if note else {}))
         state = game.state(last)
         if game.over:
             stopped = state["status"]
         state = await with_hint(game, state, asked)
-        return JSONResponse({**state, "auto": steps, "stopped": stopped, "next": pending})
+        return {**state, "auto": steps, "stopped": stopped, "next": pending}
 
     async def auto_guess(position: Any, strategy: str) -> tuple[Cell, float, str]:
         """The automatic player's guess on ``position``, chosen in a worker; past most of the time
@@ -485,6 +548,8 @@ def create_app(
         return payload
 
     async def hint(request: Request) -> Response:
+        """The position analysed: what its player sees, nothing hidden; anyone may ask (the hint
+        of a game in progress is what its page would show with hints on)."""
         game = session(request)
         body = await _json(request, empty={})
         marks = body.get("marks", False) if isinstance(body, dict) else None
@@ -493,17 +558,45 @@ def create_app(
         position = game.position_at()
         if position is None:
             return _error(409, "nothing to analyse before the first click: every cell is alike")
+        if is_own(request, game) and not game.hinted and not game.over:
+            game.hinted = True
+            games.save(game)
         return await in_worker("work", api.hint_request, position, marks)
 
     async def fork(request: Request) -> Response:
-        """``POST /api/game/ID/fork``: a copy of a game in progress under a new id, to play on apart
-        (the page plays someone's shared game in one); the state, with its log, as ``GET`` gives it."""
+        """``POST /api/game/ID/fork``: a copy of a game in progress under a new id, the asking
+        client's, to play on apart (the page plays someone's shared game in one); the state, with
+        its log, as ``GET`` gives it."""
         game = session(request)
-        if game.over:
-            return _error(409, f"the game is over ({game.state()['status']}): nothing to play on")
-        twin = game.fork()
-        games.add(twin)
-        return JSONResponse(twin.state(log=True))
+        for _ in range(FORK_TRIES):
+            if game.over:
+                return _error(409, f"the game is over ({game.state()['status']}): nothing to play on")
+            position, played = game.position_at(), len(game.log)
+            if position is None:  # before the first uncover: the copy draws its own board
+                twin = game.fork()
+                break
+            # The copy's own secret, drawn from what the game shows, in a worker (it counts layouts).
+            seed = secrets.randbelow(2**63)
+            clear = [] if game.start is None else sorted(kept_clear(game.rows, game.cols, start=game.start,
+                                                                    rule=game.judged))
+            drawn = await job(work_seconds, api.fork_request, position, game.mines, seed, clear,
+                              work_seconds * FORK_SHARE)
+            layout = Layout(game.rows, game.cols, frozenset((r, c) for r, c in drawn["mines"]))
+            copied = await anyio.to_thread.run_sync(fork_unmoved, game, played, layout, seed)
+            if copied is not None:
+                twin = copied
+                break
+        else:
+            return _error(409, "the game kept moving while it was copied: ask again")
+        twin.owner = owner_of(request.state.client)
+        keep(twin)
+        return answer_state(request, twin, twin.state(log=True))
+
+    def fork_unmoved(game: GameSession, played: int, layout: Layout, seed: int) -> GameSession | None:
+        """The copy, when the game is still at ``played`` moves (the layout was drawn for that
+        position); ``None`` when it has moved on since."""
+        with game.lock:
+            return game.fork(layout, seed) if len(game.log) == played else None
 
     async def review(request: Request) -> Response:
         game = session(request)
@@ -528,6 +621,7 @@ def create_app(
                     job.task.cancel()
             for pool in pools.values():
                 pool.close()
+            games.close()
 
     async def http_error(request: Request, exc: Exception) -> Response:
         assert isinstance(exc, HTTPError)
@@ -552,7 +646,9 @@ def create_app(
         Route("/api/game/{game}/fork", fork, methods=["POST"]),
         Route("/api/game/{game}/review", review, methods=["POST"]),
     ]
-    return Starlette(routes=routes, lifespan=lifespan, exception_handlers={HTTPError: http_error})
+    guard = Middleware(Guard, hosts=allowed_hosts, policy=_policy(), rate=client_rate)
+    return Starlette(routes=routes, lifespan=lifespan, exception_handlers={HTTPError: http_error},
+                     middleware=[guard])
 
 
 def _error(status: int, message: str) -> JSONResponse:
@@ -675,3 +771,14 @@ def _asset(name: str) -> bytes | None:
 @cache
 def _page() -> bytes:
     return resources.files("minesat.web").joinpath("static", "index.html").read_bytes()
+
+
+@cache
+def _policy() -> str:
+    """The page's Content-Security-Policy: the inline script and style of the viewer pages the
+    API answers (shown in the page's sandboxed frames, which keep the page's policy) allowed by
+    their hashes, and nothing else inline."""
+    page = api.framed(api.viewer_sample())
+    scripts = re.findall(r"<script>(.*?)</script>", page, re.S)
+    styles = re.findall(r"<style>(.*?)</style>", page, re.S)
+    return content_policy(scripts, styles)

@@ -22,26 +22,26 @@ it plays the player's own rounds (:class:`~minesat.player.Rounds`, as
 :func:`~minesat.player.play_game` does), every proven move of a round before the
 next round, and asks for a guess only when nothing is proven.
 
-:class:`GameSessions` keeps a bounded number of them under random ids: past
-the bound, the game touched longest ago is dropped.
+A game is kept whole in plain data (:meth:`GameSession.record`, what
+:mod:`.keeper` stores) and made again from it (:meth:`GameSession.restore`), its
+moves' judgements as they were said, so a restart loses nothing.
 
->>> games = GameSessions(limit=2)
 >>> game = GameSession(4, 4, 1, rule="opening", seed=7)
->>> games.add(game)
 >>> game.play("A1").verdict.value, game.state()["status"], "mine_cells" in game.state()
 ('first', 'playing', False)
 >>> game.state()["seed"], [entry["text"] for entry in game.log]
 ('7', ['A1: first click'])
->>> games.get(game.id) is game
-True
+>>> again = GameSession.restore(game.record())
+>>> again.log == game.log, again.state()["cells"] == game.state()["cells"]
+(True, True)
 """
 
 from __future__ import annotations
 
+import dataclasses
 import secrets
 import threading
 import time
-from collections import OrderedDict
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -58,6 +58,7 @@ from minesat.board import (
     Position,
     cell_name,
     neighbour_table,
+    parse_cell,
 )
 from minesat.errors import InvalidValue
 from minesat.game import Status
@@ -73,7 +74,6 @@ __all__ = [
     "AUTO_PLAYER",
     "AUTO_STRATEGY",
     "CHANCES_CELLS",
-    "MAX_GAMES",
     "MAX_PLAY_SIDE",
     "MAX_SEED_DIGITS",
     "PREFLAG",
@@ -82,7 +82,6 @@ __all__ = [
     "GameChanged",
     "GameError",
     "GameSession",
-    "GameSessions",
     "check_startable",
     "last_json",
     "log_entry",
@@ -98,9 +97,6 @@ MAX_PLAY_SIDE = 100
 #: on bigger ones that search took up to 4 s a guess (a 100x100 endgame); the review at the end
 #: has the comparison all the same.
 CHANCES_CELLS = 1000
-
-#: Games kept at once; past it, the game touched longest ago is dropped.
-MAX_GAMES = 200
 
 #: The strategy the automatic player guesses with (``minesat solve``'s default).
 AUTO_STRATEGY = DEFAULT_STRATEGY
@@ -217,7 +213,17 @@ class GameSession:
         self.seed = secrets.randbelow(2**63) if self.seed_drawn else seed
         self.given = layout is not None
         self.no_guess = no_guess
+        #: The rule the moves are judged by (a no-guess board keeps its start clear under any rule).
+        self.judged = self.rule
         self.reviewer = self._reviewer(layout, self.rule) if layout is not None else None
+        #: Whose game it is: the hash of its maker's client token (:func:`~minesat.web.guard.owner_of`).
+        self.owner = ""
+        #: Whether its player asked for a hint (a win with hints is counted apart).
+        self.hinted = False
+        #: The game this one is a copy of (:meth:`fork`), and at how many moves.
+        self.copy_of: dict[str, Any] | None = None
+        self.made_at = time.time()  # when it was made, and its last move (wall clock: kept across restarts)
+        self.moved_at = self.made_at
         #: Each move played and what was said of it (:func:`log_entry`), for a page that reopens the game.
         self.log: list[dict[str, Any]] = []
         self.lock = threading.RLock()  # auto_guess holds it around play, which takes it too
@@ -266,6 +272,7 @@ class GameSession:
 
     def _reviewer(self, layout: Layout, rule: FirstClick) -> Reviewer:
         """The judge of the moves in play: flags on the numbers alone (the layout is secret)."""
+        self.judged = rule
         chances = self.rows * self.cols <= CHANCES_CELLS
         return Reviewer(layout, rule=rule, chances=chances, flags_by_numbers=True)
 
@@ -291,6 +298,7 @@ class GameSession:
                     else:
                         self.preflags.discard(move.cell)
                     self.log.append(log_entry(move, preflag_json(move), step))
+                    self.moved_at = time.time()
                     return None
                 if move.action is not Action.UNCOVER:
                     raise GameError("the first move uncovers a cell (a chord needs a number)")
@@ -306,6 +314,7 @@ class GameSession:
             if self.reviewer.game.over:
                 self.ended = time.monotonic()
             self.log.append(log_entry(move, reviewed, step))
+            self.moved_at = time.time()
             return reviewed
 
     def _begin(self, start: Cell, layout: Layout | None, made: dict[str, Any] | None) -> None:
@@ -327,38 +336,122 @@ class GameSession:
             self.reviewer.play(Move(cell, Action.FLAG))
         self.preflags.clear()
 
-    def fork(self) -> GameSession:
-        """A copy of this game, under an id of its own, to play on apart: the same board (still
-        secret), moves, log, clock and no-guess making; moves in one leave the other alone. A
-        page opening someone's link to a game in progress plays in a fork, not in their game.
+    def fork(self, layout: Layout | None = None, seed: int | None = None) -> GameSession:
+        """A copy of this game in progress under an id of its own, to play on apart: the same
+        position (its numbers, moves, log and clock), what is hidden drawn afresh. A page opening
+        someone's link to a game in progress plays in a copy, never in their game.
 
-        >>> game = GameSession(4, 4, 1, rule="opening", seed=7)
+        Once the board is drawn the copy's layout is ``layout``, drawn by the caller from the
+        public position alone (:func:`~minesat.web.api.fork_request`) with ``seed``, the copy's
+        own, kept secret until the copy ends: losing or winning it tells nothing of this game's
+        mines. Such a copy is no longer promised to be a no-guess board. Before the first uncover
+        nothing is drawn yet: the copy draws its own board from a new seed at its first uncover (a
+        no-guess board for a no-guess game).
+
+        >>> game = GameSession(4, 4, 2, rule="opening", seed=1)
         >>> _ = game.play("A1")
-        >>> twin = game.fork()
+        >>> game.state()["cells"][:12]  # the mines: B3 and D1 or D2
+        [0, 1, -1, -1, 0, 1, -1, -1, 1, 2, -1, -1]
+        >>> twin = game.fork(Layout(4, 4, frozenset({(1, 2), (3, 0)})), seed=9)
         >>> twin.id != game.id, twin.state(log=True)["log"] == game.state(log=True)["log"]
         (True, True)
+        >>> twin.state()["seed"], twin.copy_of == {"id": game.id, "moves": 1}
+        (None, True)
+        >>> game.fork(Layout(4, 4, frozenset({(0, 2), (3, 0)})), seed=9)
+        Traceback (most recent call last):
+        ...
+        ValueError: the copy's layout does not show the number at C2
         >>> _ = twin.play("D4*")
         >>> len(twin.log), len(game.log)
         (2, 1)
         """
         with self.lock:  # not half-way through a move
-            if self.given:
-                assert self.reviewer is not None
-                twin = GameSession(self.rows, self.cols, self.mines, layout=self.reviewer.game.layout)
+            if self.reviewer is None:
+                twin = GameSession(self.rows, self.cols, self.mines, rule=self.rule, no_guess=self.no_guess)
+                twin.preflags = set(self.preflags)
             else:
-                twin = GameSession(self.rows, self.cols, self.mines, rule=self.rule, seed=self.seed,
-                                   no_guess=self.no_guess)
-            # The same secret: a seed the server drew stays the server's (and is sent at the end).
-            twin.seed_drawn, twin.rule = self.seed_drawn, self.rule
-            twin.reviewer = None if self.reviewer is None else self.reviewer.copy()
+                if layout is None or seed is None:
+                    raise ValueError("a copy of a game under way needs its own layout and seed")
+                _check_fits(layout, self.reviewer.game.position)
+                twin = GameSession(self.rows, self.cols, self.mines, rule=self.rule, seed=seed)
+                twin.reviewer = self.reviewer.copy()
+                twin.reviewer.game.layout = layout  # the copy's own secret; the moves' verdicts stand
+                twin.judged = self.judged
+                twin.start = self.start
+                # What the automatic player knows of the flags holds for the same position.
+                twin._proven_flags = set(self._proven_flags)
+            twin.seed_drawn = True  # the copy's seed is the server's: secret until the copy ends
             twin.log = list(self.log)  # its entries are never changed once logged
-            twin.start, twin.began, twin.ended = self.start, self.began, self.ended
-            twin.timed_moves = self.timed_moves
-            twin.preflags = set(self.preflags)
-            twin.made = None if self.made is None else dict(self.made)
-            # What the automatic player knows of the flags holds for the same position.
-            twin._proven_flags = set(self._proven_flags)
+            twin.began, twin.ended, twin.timed_moves = self.began, self.ended, self.timed_moves
+            twin.hinted = self.hinted
+            twin.copy_of = {"id": self.id, "moves": len(self.log)}
             return twin
+
+    # --- kept and made again -----------------------------------------------------------------
+
+    def record(self, since: tuple[int, int] = (0, 0)) -> dict[str, Any]:
+        """The whole game as plain data (JSON): what :meth:`restore` makes it again from. It holds
+        the secrets (the layout, a drawn seed): it goes to the server's store, never to a page.
+        Clock readings are kept as wall-clock times, so a restarted server's clock goes on.
+
+        ``since``: how many of its log's lines and of its judged moves a store holds already;
+        ``log`` and ``moves`` then hold only those after them (both only grow), so that a long
+        game is not written whole at each move.
+        """
+        with self.lock:
+            reviewer = self.reviewer
+            offset = time.time() - time.monotonic()
+            layout = None if reviewer is None else reviewer.game.layout
+            moves = [] if reviewer is None else reviewer.moves[since[1]:]
+            return {
+                "version": RECORD_VERSION, "id": self.id, "owner": self.owner,
+                "rows": self.rows, "cols": self.cols, "mines": self.mines, "rule": self.rule.value,
+                "judged": self.judged.value, "seed": None if self.seed is None else str(self.seed),
+                "seed_drawn": self.seed_drawn, "given": self.given, "no_guess": self.no_guess,
+                # Row-major indices: a save writes the header at every move (names cost 0.6 ms).
+                "layout": None if layout is None else sorted(r * self.cols + c for r, c in layout.mines),
+                "moves": [_moved(m) for m in moves], "log": self.log[since[0]:],
+                "preflags": sorted(cell_name(c) for c in self.preflags),
+                "start": None if self.start is None else cell_name(self.start),
+                "began": None if self.began is None else self.began + offset,
+                "ended": None if self.ended is None else self.ended + offset,
+                "timed_moves": self.timed_moves, "made": self.made,
+                "proven_flags": sorted(cell_name(c) for c in self._proven_flags),
+                "hinted": self.hinted, "copy_of": self.copy_of,
+                "made_at": self.made_at, "moved_at": self.moved_at,
+            }
+
+    @classmethod
+    def restore(cls, record: dict[str, Any]) -> GameSession:
+        """The game :meth:`record` kept, as it was: its moves replayed on the layout with their
+        verdicts as they were said (not judged again), its clock going on."""
+        if record.get("version") != RECORD_VERSION:
+            raise ValueError(f"a game kept in another form ({record.get('version')!r})")
+        seed = None if record["seed"] is None else int(record["seed"])
+        layout = None
+        if record["layout"] is not None:
+            mines = frozenset(divmod(index, record["cols"]) for index in record["layout"])
+            layout = Layout(record["rows"], record["cols"], mines)
+        game = cls(record["rows"], record["cols"], record["mines"], rule=record["rule"], seed=seed,
+                   layout=layout if record["given"] else None, no_guess=record["no_guess"])
+        offset = time.time() - time.monotonic()
+        game.id, game.owner, game.seed = record["id"], record["owner"], seed
+        game.seed_drawn = record["seed_drawn"]
+        if layout is not None:
+            game.reviewer = game._reviewer(layout, FirstClick(record["judged"]))
+            for moved in record["moves"]:
+                _replay(game.reviewer, moved)
+        game.judged = FirstClick(record["judged"])
+        game.preflags = {parse_cell(name) for name in record["preflags"]}
+        game.log = record["log"]
+        game.start = None if record["start"] is None else parse_cell(record["start"])
+        game.began = None if record["began"] is None else record["began"] - offset
+        game.ended = None if record["ended"] is None else record["ended"] - offset
+        game.timed_moves, game.made = record["timed_moves"], record["made"]
+        game._proven_flags = {parse_cell(name) for name in record["proven_flags"]}
+        game.hinted, game.copy_of = record["hinted"], record["copy_of"]
+        game.made_at, game.moved_at = record["made_at"], record["moved_at"]
+        return game
 
     @property
     def over(self) -> bool:
@@ -487,6 +580,8 @@ class GameSession:
             "seed_drawn": self.seed_drawn,
             "given": self.given,
             "no_guess": self.no_guess,
+            "copy_of": self.copy_of,
+            "hinted": self.hinted,
             "start": None if self.start is None else cell_name(self.start),
             "status": Status.PLAYING.value if reviewer is None else reviewer.game.status.value,
             "cells": cells,
@@ -556,6 +651,11 @@ class GameSession:
         if self.given:
             return [("Board", f"{board} (a given layout)")]
         pairs = [("Board", board), ("First click", f"{self.rule.value} rule"), ("Seed", str(self.seed))]
+        if self.copy_of is not None and self.copy_of["moves"] and self.start is not None:
+            at = self.copy_of["moves"]
+            pairs[-1] = ("Seed", f"{self.seed} (the copy's draw of the cells hidden at move {at})")
+            copy = f"of a game at move {at}: the same position, its hidden cells drawn afresh"
+            pairs.insert(1, ("Copy", copy))
         if self.made is not None:
             pairs.append(("No guess", f"won from {cell_name(self.start or (0, 0))} by proof alone "
                                       f"({self.made['method']}, {self.made['tries']} layouts tried)"))
@@ -621,32 +721,46 @@ def _reason_text(step: AutoStep, reviewed: ReviewedMove | None) -> str:
     return "flag taken off: the numbers do not prove a mine there"
 
 
-class GameSessions:
-    """The games in progress, by id, at most ``limit`` of them (the oldest touched dropped first)."""
+#: The form of :meth:`GameSession.record`; a store holding another is not read.
+RECORD_VERSION = 1
 
-    def __init__(self, limit: int = MAX_GAMES) -> None:
-        self.limit = limit
-        self._games: OrderedDict[str, GameSession] = OrderedDict()
-        self._lock = threading.Lock()
+#: The fields of a :class:`~minesat.review.ReviewedMove` a record keeps (the position before it is
+#: made again by playing the moves; no analysis is kept in play).
+_MOVE_FIELDS = [f.name for f in dataclasses.fields(ReviewedMove) if f.name not in ("position", "analysis")]
 
-    def add(self, game: GameSession) -> None:
-        with self._lock:
-            self._games[game.id] = game
-            while len(self._games) > self.limit:
-                self._games.popitem(last=False)
 
-    def discard(self, game_id: str) -> None:
-        with self._lock:
-            self._games.pop(game_id, None)
+def _moved(move: ReviewedMove) -> dict[str, Any]:
+    """A judged move as plain data (:meth:`GameSession.record`)."""
+    out: dict[str, Any] = {}
+    for name in _MOVE_FIELDS:
+        value = getattr(move, name)
+        if name == "move" or name == "verdict":
+            value = str(value)
+        elif name == "best_move" and value is not None:
+            value = cell_name(value)
+        out[name] = value
+    return out
 
-    def get(self, game_id: str) -> GameSession:
-        """The game, marked as just used; :class:`KeyError` for an unknown (or dropped) id."""
-        with self._lock:
-            game = self._games[game_id]
-            self._games.move_to_end(game_id)
-        game.touched = time.monotonic()
-        return game
 
-    def __len__(self) -> int:
-        return len(self._games)
+def _replay(reviewer: Reviewer, moved: dict[str, Any]) -> None:
+    """Play a kept move again on ``reviewer``'s game, with its verdict as it was said."""
+    game = reviewer.game
+    move = Move.parse(moved["move"])
+    fields = {**moved, "move": move, "verdict": Verdict(moved["verdict"]), "position": game.position}
+    if fields.get("best_move") is not None:
+        fields["best_move"] = parse_cell(fields["best_move"])
+    reviewer.moves.append(ReviewedMove(**fields))
+    if fields["verdict"] is not Verdict.NO_EFFECT:  # a move the rules refused changed nothing
+        game.play(move)
 
+
+def _check_fits(layout: Layout, position: Position) -> None:
+    """Refuse a copy's layout that does not show the numbers the player sees (a sampler's bug
+    would otherwise call a mined cell safe), or that mines an uncovered cell."""
+    if (layout.rows, layout.cols) != (position.rows, position.cols):
+        raise ValueError(f"a {layout.rows}x{layout.cols} layout for a {position.rows}x{position.cols} game")
+    for index, state in enumerate(position.cells):
+        if state >= 0:
+            cell = divmod(index, position.cols)
+            if cell in layout.mines or layout.count(cell) != state:
+                raise ValueError(f"the copy's layout does not show the number at {cell_name(cell)}")

@@ -2,8 +2,7 @@
 // whose seed, when the server drew it, too), the automatic player, hints that come with each move,
 // and the game in the URL: a reload or a link reopens it by its id, its moves and clock going on.
 import { Board, cellName, compile, COVERED, FLAG, keyBoards, moveIndex, tileSelect } from "./board.js";
-import { copiedHere, markCopied, markOwn, ownGame, PRESETS, record, showEnd, showReview, showStats,
-         statsKey } from "./playend.js";
+import { PRESETS, record, showEnd, showReview, showStats, statsKey } from "./playend.js";
 import { currentTab, setTabState } from "./tabs.js";
 import { $, api, base64, download, extension, mbf, pack, plural, positionText, readFile, setText, sleep,
          unpack, wholeNumber } from "./util.js";
@@ -88,7 +87,6 @@ export async function newGame(given) {
   $("p-new").disabled = false;
   if (result.status !== 200) { setText($("p-new-status"), result.data.error, "error"); return false; }
   G.options = body;
-  markOwn(result.data.id);
   startGame(result.data);
   return true;
 }
@@ -113,18 +111,19 @@ function startGame(state) {
   updatePlayUrl();
 }
 // A game reopened by its id (a reload, a link): its moves logged as they were said, its clock going on.
-// own: the player's own game (counted in the statistics when it ends, unless it has already ended);
-// copy: a copy of the link's game, made to play on in.
-function reopen(state, options, own, copy) {
+// Whose it is the server says (own): the player's own game is counted in the statistics when it
+// ends (unless it has already ended, or it is a copy of someone's game, begun by them).
+function reopen(state, options) {
   G.options = options;
   startGame(state);
   for (const entry of state.log) { G.moves.push(entry.move); logMove(entry.text, entry.auto, entry.verdict); }
   G.autoUsed = state.log.some((entry) => entry.auto);
-  G.counted = own && state.status === "playing";
+  G.counted = state.own && !state.copy_of && state.status === "playing";
   if (state.status === "playing" && state.elapsed !== null && state.elapsed !== undefined) startClock(state.elapsed);
   if (state.log.length) {
-    const whose = copy ? "A copy of the link's game (theirs stays as it was)" :
-      "The game " + (own ? "you were playing" : "of the link");
+    const whose = !state.copy_of ? "The game " + (state.own ? "you were playing" : "of the link") :
+      "A copy of the link's game (theirs stays as it was): the same position, what is hidden drawn afresh" +
+      (options && options.no_guess && !state.no_guess ? ", no longer promised to need no guess" : "");
     setText($("p-last"), whose + ", " + plural(state.log.length, "move") + " in" +
       (state.status === "playing" ? ": your turn." : "."), "muted");
   }
@@ -336,8 +335,8 @@ function finish() {
   stopAuto();
   const seconds = typeof g.seconds === "number" ? g.seconds : null;
   $("p-time").textContent = seconds === null ? "0" : seconds.toFixed(seconds < 100 ? 2 : 1);
-  showEnd(g, seconds, G.autoUsed);
-  if (!G.autoUsed && G.counted) record(statsKey(g, G.options), g.status === "won", seconds);
+  showEnd(g, seconds, G.autoUsed ? "the automatic player" : g.hinted ? "hints" : "");
+  if (!G.autoUsed && G.counted) record(statsKey(g, G.options) + (g.hinted ? ", hints" : ""), g.status === "won", seconds);
   else showStats();
   G.counted = false;
   showReview(g, () => G.game === g);
@@ -413,6 +412,11 @@ export async function playState() {
   const g = G.game, o = G.options;
   if (!g || !o) return "";
   const parts = [];
+  if (g.copy_of) {
+    // A copy is reopened by its id alone: its hidden cells were drawn when it was made, not from a seed.
+    parts.push("n=" + g.rows + "x" + g.cols + "x" + g.mines, "r=" + g.rule, "g=" + g.id);
+    return parts.join("&");
+  }
   if (o.layout) parts.push("n=file", "lf=" + o.layout_format, "l=" + (await pack(o.layout)));
   else {
     parts.push("n=" + g.rows + "x" + g.cols + "x" + g.mines, "r=" + g.rule);
@@ -455,13 +459,13 @@ export async function restorePlay(params) {
   if (id) {
     const result = await api("/api/game/" + encodeURIComponent(id), undefined, undefined, "GET");
     if (result.status === 200) {
-      const own = ownGame(id);
-      if (!own && !copiedHere(id) && result.data.status === "playing") {
+      if (!result.data.own && result.data.status === "playing") {
         // Someone's game in progress: played on in a copy, their game left as it is.
         const copy = await api("/api/game/" + encodeURIComponent(id) + "/fork", {});
-        if (copy.status === 200) { markCopied(copy.data.id); reopen(copy.data, body, false, true); return; }
+        if (copy.status === 200) { reopen(copy.data, body); return; }
+        setText($("p-new-status"), "The link's game could not be copied: " + copy.data.error, "error");
       }
-      reopen(result.data, body, own);
+      reopen(result.data, body);
       return;
     }
   }
@@ -473,7 +477,8 @@ export async function restorePlay(params) {
   const moves = params.has("mv") ? (await unpack(params.get("mv"))).split(",").filter(Boolean) : [];
   if (moves.length) body.moves = moves; // played by the server as the game is made again
   if (!(await newGame(body))) return;
-  reopen(G.game, body, !moves.length); // a game made again from a link's moves is not the player's to count
+  reopen(G.game, body);
+  if (moves.length) G.counted = false; // a game made again from a link's moves is not the player's to count
 }
 
 // F2 starts a new game in Play, unless a text field has the keys.

@@ -26,11 +26,12 @@ export function endFigures(g, seconds) {
   return figures;
 }
 
-// The panel under the board (it never moves the board): won or lost, and the figures.
-export function showEnd(g, seconds, autoUsed) {
+// The panel under the board (it never moves the board): won or lost, and the figures. helped: who
+// helped win it ("the automatic player", "hints"), or "".
+export function showEnd(g, seconds, helped) {
   const won = g.status === "won";
   $("p-end").className = "endpanel " + (won ? "won" : "lost");
-  $("p-end-head").textContent = won ? "Won" + (autoUsed ? " (with the automatic player)" : "") + "!" :
+  $("p-end-head").textContent = won ? "Won" + (helped ? " (with " + helped + ")" : "") + "!" :
     "Lost: " + (g.exploded ? g.exploded + " was a mine" : "a mine went off");
   const dl = $("p-end-figures");
   dl.innerHTML = "";
@@ -91,20 +92,3 @@ export function showStats() {
 }
 $("p-stats-reset").addEventListener("click", () => { localStorage.removeItem(STATS_KEY); showStats(); });
 showStats();
-
-// The games this browser started (their ids), so that a reload of one counts it as the player's
-// own, and a game opened from someone's link does not; and the copies of someone's game in
-// progress it plays on (a link's game is played in a copy, theirs left alone), so that a reload
-// of one goes on in it rather than copying it again. The last 50 of each.
-const OWN_KEY = "minesat-own-games";
-const COPIES_KEY = "minesat-copied-games";
-function listed(key) {
-  try { return JSON.parse(localStorage.getItem(key)) || []; } catch (err) { return []; }
-}
-function enlist(key, id) {
-  localStorage.setItem(key, JSON.stringify([...listed(key), id].slice(-50)));
-}
-export const ownGame = (id) => listed(OWN_KEY).includes(id);
-export const markOwn = (id) => enlist(OWN_KEY, id);
-export const copiedHere = (id) => listed(COPIES_KEY).includes(id);
-export const markCopied = (id) => enlist(COPIES_KEY, id);

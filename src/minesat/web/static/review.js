@@ -3,27 +3,27 @@
 import { $, api, extension, readFile, setText, sleep } from "./util.js";
 
 // A viewer page in its frame, as tall as its content (no scrolling inside a scrolling page).
-// step: the step to show first (the viewer's #step=N), when a page replaces another.
+// step: the step to show first (the viewer's #step=N), when a page replaces another. The frame is
+// sandboxed (its page cannot reach this one): its height and step come by message, and so goes
+// the step to show.
 export function showViewer(frame, html, step) {
+  frame.dataset.step = "0";
   frame.onload = () => {
-    const doc = frame.contentDocument;
-    if (!doc) return;
-    const fit = () => { frame.style.height = Math.max(300, doc.documentElement.scrollHeight + 4) + "px"; };
-    fit();
-    new ResizeObserver(fit).observe(doc.documentElement);
-    // The viewer's own slider: it shows the step it is set to (once the viewer has shown its first).
-    const slider = doc.getElementById("slider");
-    if (step > 1 && slider) {
-      setTimeout(() => { slider.value = String(step); slider.dispatchEvent(new Event("input")); }, 50);
-    }
+    if (step > 1 && frame.contentWindow) frame.contentWindow.postMessage({ step: step }, "*");
   };
   frame.srcdoc = html;
 }
-// The step a viewer shows (its slider's), or 0.
-function viewerStep(frame) {
-  const slider = frame.contentDocument && frame.contentDocument.getElementById("slider");
-  return slider ? Number(slider.value) : 0;
-}
+window.addEventListener("message", (ev) => {
+  const said = ev.data;
+  if (!said || said.minesatViewer !== true) return;
+  for (const frame of document.querySelectorAll("iframe.viewer")) {
+    if (frame.contentWindow !== ev.source) continue;
+    if (typeof said.height === "number") frame.style.height = Math.max(300, said.height + 4) + "px";
+    if (typeof said.step === "number") frame.dataset.step = String(said.step);
+  }
+});
+// The step a viewer shows, or 0.
+const viewerStep = (frame) => Number(frame.dataset.step || 0);
 const R = { data: null, name: "", job: null };
 export const REPLAYS = ["avf", "rmv", "mvf", "evf"];
 export async function openReplay(file) {

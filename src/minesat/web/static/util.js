@@ -3,12 +3,16 @@ import { cellName, COVERED, FLAG } from "./board.js";
 
 export const $ = (id) => document.getElementById(id);
 
-// A POST (or GET with method) to the API: {status, data}; data.error on failure.
+// A POST (or GET with method) to the API: {status, data}; data.error on failure. A POST says what
+// it sends (the server refuses one that does not): JSON ({} when there is nothing to say), or a
+// file's bytes.
 export async function api(path, body, raw, method) {
   const init = { method: method || "POST" };
-  if (raw !== undefined) init.body = raw;
-  else if (body !== undefined) {
-    init.body = JSON.stringify(body);
+  if (raw !== undefined) {
+    init.body = raw;
+    init.headers = { "Content-Type": "application/octet-stream" };
+  } else if (init.method !== "GET") {
+    init.body = JSON.stringify(body === undefined ? {} : body);
     init.headers = { "Content-Type": "application/json" };
   }
   let response;
