@@ -43,9 +43,10 @@ with its clock reading the process's CPU time instead of the wall clock (from th
 start, as the wall clock counts from it): on a machine shared with other work the budgets
 then see the time an idle machine would take.
 
-``--chains`` (issue 50) measures the count's growth on long thin parts: 16 chains of 248,
-498 and 998 cells, each file analysed ``--repeat`` times, the least user CPU kept, the
-start-up (a 2x2 position) taken off, and each size's ratio to 248's.
+``--chains`` (issue 50) measures the growth on long thin parts: 16 chains of 248, 498 and 998
+cells, what ``analyze --json`` does of each past its start-up (read, analyse, write) and the
+count's own share, in CPU time, the least of ``--repeat`` rounds, and each size's ratio to
+248's (:func:`run_chains` says why in one process).
 """
 
 from __future__ import annotations
@@ -306,20 +307,60 @@ def run_limits(names: list[str], where: Path, timeout: float, cpu_clock: bool) -
 
 
 def run_chains(where: Path, repeat: int) -> None:
-    """The ``--chains`` table: 16 chains of 248, 498 and 998 cells, user CPU less start-up."""
-    tiny = where / "tiny.txt"
-    tiny.write_text("# mines: 1\n1?\n??\n")
-    files = {"start-up": tiny}
+    """The ``--chains`` table: 16 chains of 248, 498 and 998 cells, what ``minesat analyze --json``
+    does of each past its start-up, in this process: the file read, analysed by a fresh
+    ``Analyzer`` as the command makes it, and its JSON line made; and of that, the count's own
+    CPU time (``count_component``).
+
+    Measured in one process, with the interpreter and its imports (numpy's among them, which
+    only the big road takes) out of the timing: a fresh process's start-up (some 0.13 to 0.22
+    s of user CPU here, counted in hundredths) is larger than the smallest board's work and
+    varies more than it. The files are run in turn, ``repeat`` rounds, each keeping its least.
+    """
+    import gc
+    import time
+
+    import numpy  # noqa: F401  (the big road's import, out of the timing)
+
+    from minesat.analysis import Analyzer, engine
+    from minesat.analysis.combine import LINEAR_WORK_PER_CELL
+    from minesat.analysis.result import json_chunks
+    from minesat.formats.wanted import read_board
+
+    paths = {}
     for length in (248, 498, 998):
-        files[f"16x{length}"] = where / f"chains-16-{length}.txt"
-        write_position(chains(16, length), files[f"16x{length}"])
-    least = {name: min(measure(path, 600.0)["user"] for _ in range(repeat)) for name, path in files.items()}
-    base = least.pop("start-up")
-    first = least["16x248"] - base
-    print(f"user CPU of minesat analyze --json, the least of {repeat} runs, "
-          f"start-up ({base:.2f} s) taken off")
-    for name, user in least.items():
-        print(f"{name:<8} {user - base:6.2f} s  {(user - base) / first:5.2f}x 16x248")
+        paths[length] = where / f"chains-16-{length}.txt"
+        write_position(chains(16, length), paths[length])
+    counted = [0.0]
+    count = engine.count_component
+
+    def timed_count(*args: Any, **kwargs: Any) -> Any:
+        began = time.process_time()
+        try:
+            return count(*args, **kwargs)
+        finally:
+            counted[0] += time.process_time() - began
+
+    engine.count_component = timed_count  # type: ignore[assignment]  # this process only
+    least = {length: (float("inf"), float("inf")) for length in paths}
+    for _ in range(repeat):
+        for length, path in paths.items():
+            counted[0] = 0.0
+            began = time.process_time()
+            position = read_board(path, None, "position", "analyze")
+            analysis = Analyzer(exact_work_per_cell=LINEAR_WORK_PER_CELL).analyze(position)
+            line = "".join(json_chunks(analysis, {"file": str(path)}))
+            took = time.process_time() - began
+            least[length] = (min(least[length][0], took), min(least[length][1], counted[0]))
+            del position, analysis, line
+            gc.collect()
+    engine.count_component = count  # type: ignore[assignment]
+    whole, own = least[248]
+    print(f"minesat analyze --json's work past its start-up (read, analyse, write), CPU, "
+          f"the least of {repeat} rounds")
+    for length, (took, counting) in least.items():
+        print(f"16 chains of {length:<4} {took * 1e3:7.1f} ms  {took / whole:5.2f}x 248   "
+              f"the count {counting * 1e3:6.1f} ms  {counting / own if own else 0:5.2f}x 248")
 
 
 def main() -> None:
