@@ -116,6 +116,14 @@ def test_the_command_answers_past_a_budget_and_refuses_one_too_small(tmp_path: P
     assert short.exit_code == 2 and "needs a --time-limit of at least" in short.stderr
     answered = runner.invoke(app, ["analyze", "--json", "--time-limit", "0.01", str(path)])
     assert answered.exit_code == 0 and json.loads(answered.stdout)["rows"] == 3
+    # One rule for every size (issue 50): the limit itself must hold the board's least, so a
+    # 160x160 board is refused a limit of a millisecond, as the 450x450 one is 10 ms.
+    middle = tmp_path / "middle.txt"
+    middle.write_text("# mines: 100\n" + ("?" * 160 + "\n") * 160)
+    short = runner.invoke(app, ["analyze", "--json", "--time-limit", "0.001", str(middle)])
+    assert short.exit_code == 2 and json.loads(short.stdout)["error"] in short.stderr
+    assert short.stderr == f"minesat: {middle}: a 160x160 board needs a --time-limit of at least 0.14 s " \
+        "(to read it, propagate and write the answer)\n"
 
 
 # --- what propagation proves, whatever the budget ------------------------------------------
@@ -190,7 +198,8 @@ def half_uncovered(side: int, seed: int) -> Position:
 def test_a_hostile_board_keeps_its_time_on_a_fake_clock(
     monkeypatch: pytest.MonkeyPatch, big_cells: int | None
 ) -> None:
-    """Each reading of the clock is 10 ms: the time limit is a count of budget checks. The exact
+    """Each reading of the clock is 20 ms: the time limit is a count of budget checks (the exact
+    analysis of this board reads it some 80-100 times, past its share of 60). The exact
     analysis stops at its share, propagation runs whole, the beliefs stop where the answer must
     be written; the answer comes within the limit and what SPEC 19 allows past it."""
     import minesat.analysis.engine as engine
@@ -198,13 +207,15 @@ def test_a_hostile_board_keeps_its_time_on_a_fake_clock(
     from fakeclock import FakeClock
 
     position = half_uncovered(40, seed=3)
-    clock = FakeClock(step=0.01).install(monkeypatch, engine, budget_module)
+    clock = FakeClock(step=0.02).install(monkeypatch, engine, budget_module)
     began = clock()
     analyzer = Analyzer(small_boards=False, big_cells=big_cells, exact_work_per_cell=4)
     cut = analyze_within(analyzer, position, budget=Budget(time_limit=2.0), began=began)
     assert clock.now - began <= engine.allowed_seconds(2.0)
     assert not cut.exact and cut.why == "past --time-limit 2 s"
     assert cut.consistent in (None, True)
+    # The stop is kept without its frames, which held the exact analysis's memory (issue 50).
+    assert cut.stop is not None and cut.stop.__traceback__ is None
     whole = estimate_position(position, position.mines, "x")
     assert (cut.safe, cut.mine) == (whole.safe, whole.mine)  # propagation was not cut
     exact = Analyzer().analyze(position)

@@ -186,6 +186,35 @@ def test_a_position_ranks_every_move_best_first(tmp_path: Path) -> None:
     assert "every move, best first:\n" in out and "  B4  0.1667  (3 of 18)" in out
 
 
+def test_past_the_budget_a_position_keeps_the_moves_it_ranked(tmp_path: Path) -> None:
+    # Issue 50: past the budget, still exit 1 and one error line, and what was done first: the
+    # exact chance and every move ranked so far, each as a whole ranking values it.
+    path = tmp_path / "p.txt"
+    path.write_text(RANKED)
+    whole = {m["cell"]: m for m in json.loads(perfect(path, "--json")[1])["ranking"]}
+    kept = []
+    for states in (5, 8, 12):
+        code, out, err = perfect(path, "--max-states", str(states), "--json")
+        assert code == 1 and len(err.splitlines()) == 1 and err.startswith("minesat: past --max-states")
+        data = json.loads(out)
+        assert data["partial"] is True and data["error"] == err.removeprefix("minesat: ").rstrip("\n")
+        assert (data["wins"], data["layouts"], data["win_probability"]) == (5, 18, 5 / 18)
+        assert all(m == whole[m["cell"]] for m in data["moves"])  # exact, as when complete
+        assert [m["wins"] for m in data["moves"]] == sorted((m["wins"] for m in data["moves"]), reverse=True)
+        assert f"{len(data['moves'])} of 7 moves ranked" in data["error"]
+        kept.append(len(data["moves"]))
+    assert 0 < kept[0] <= kept[1] <= kept[2] < 7
+    code, out, err = perfect(path, "--max-states", "5")
+    assert code == 1 and len(err.splitlines()) == 1
+    assert out.startswith("perfect 0.2778 (5 of 18 layouts)\nmoves ranked before the budget ran out (")
+    assert "  A2  0.2778  (5 of 18)" in out
+    # Stopped before the chance was known: nothing to keep, the error alone (and its JSON).
+    code, out, err = perfect(path, "--max-states", "1", "--json")
+    data = json.loads(out)
+    assert code == 1 and data["moves"] == [] and "wins" not in data and "before the chance" in err
+    assert perfect(path, "--max-states", "1")[1] == ""
+
+
 def test_past_the_time_limit_is_exit_1_and_says_how_far_it_got() -> None:
     code, out, err = perfect("--rows", "5", "--cols", "5", "--mines", "5", "--first-click", "safe",
                              "--start", "A1", "--time-limit", "0.001", "--json")

@@ -23,8 +23,8 @@ Cells are flat row-major indices (``row * cols + col``) throughout.
 [-1, 1, -1, 1, -1, 1]
 >>> numbers = read_numbers(Position.from_rows(["0?", "??"]))
 >>> value = numbers.undecided()
->>> settle(numbers, value), value[:-1].tolist()   # the 0 clears its three neighbours
-(None, [-1, 0, 0, 0])
+>>> settle(numbers, value).tolist(), value[:-1].tolist()   # the 0 clears its three neighbours
+([1, 2, 3], [-1, 0, 0, 0])
 """
 
 from __future__ import annotations
@@ -147,9 +147,9 @@ class Broken(Exception):
         self.source = source
 
 
-def settle(numbers: Numbers, value: np.ndarray, active: np.ndarray | None = None) -> None:
+def settle(numbers: Numbers, value: np.ndarray, active: np.ndarray | None = None) -> np.ndarray:
     """The single-number rules to their fixpoint, writing ``value`` (0 safe, 1 mine; see
-    :meth:`Numbers.undecided`). The fixpoint is the one
+    :meth:`Numbers.undecided`); the cells they decided. The fixpoint is the one
     :func:`~minesat.analysis.classify.local_rules` reaches: each rule only adds a
     certainty, so the order they fire in does not matter. :class:`Broken` when a number
     ends with too many or too few mines (then nothing is claimed of the others).
@@ -160,6 +160,7 @@ def settle(numbers: Numbers, value: np.ndarray, active: np.ndarray | None = None
     members, need = numbers.members, numbers.need
     if active is None:
         active = np.arange(len(need))
+    decided = []
     while active.size:
         checkpoint()
         m = members[active]
@@ -175,14 +176,16 @@ def settle(numbers: Numbers, value: np.ndarray, active: np.ndarray | None = None
         to_clear = m[clear[:, None] & unknown]
         to_fill = m[fill[:, None] & unknown]
         if not (to_clear.size or to_fill.size):
-            return
+            break
         value[to_clear] = 0
         value[to_fill] = 1
         if value[to_clear].any() or (value[to_fill] != 1).any():
             # One number cleared a cell another filled in the same round.
             both = np.intersect1d(to_clear, to_fill)[0]
             raise Broken(int(numbers.source[watching(numbers, np.array([both]))[0]]))
-        active = watching(numbers, np.concatenate((to_clear, to_fill)))
+        decided.append(np.concatenate((to_clear, to_fill)))
+        active = watching(numbers, decided[-1])
+    return np.unique(np.concatenate(decided)) if decided else np.zeros(0, dtype=INDEX)
 
 
 @dataclass(frozen=True)
@@ -217,12 +220,18 @@ def watching(numbers: Numbers, cells: np.ndarray) -> np.ndarray:
     """The rows of the numbers that see any of ``cells`` (each once, ascending).
 
     Marks in arrays as long as the board, not sorting: a round of the rules on a big
-    board decides tens of thousands of cells.
+    board decides tens of thousands of cells (a few are sorted instead: the later rounds
+    of propagation along a chain decide a handful each, and must not cost the board).
     """
     rows, cols = numbers.rows, numbers.cols
-    marked = np.zeros(numbers.size + 1, dtype=bool)
-    marked[cells] = True
-    r, c = np.divmod(np.flatnonzero(marked[:-1]), cols)
+    if cells.size * 64 < numbers.size:  # a few cells (a late round): sorted, not marked on the whole board
+        where = np.unique(cells)
+        where = where[where < numbers.size]
+    else:
+        marked = np.zeros(numbers.size + 1, dtype=bool)
+        marked[cells] = True
+        where = np.flatnonzero(marked[:-1])
+    r, c = np.divmod(where, cols)
     seen = np.zeros(len(numbers.source) + 1, dtype=bool)  # the last slot: "no number there"
     for dr, dc in AROUND:
         rr, cc = r + dr, c + dc

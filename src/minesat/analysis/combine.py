@@ -200,6 +200,8 @@ def times(a: Sequence[int], b: Sequence[int]) -> list[int]:
         return []
     out = [0] * (len(a) + len(b) - 1)
     for i, x in enumerate(a):
+        if not i & 255:
+            checkpoint()
         if x:
             for j, y in enumerate(b):
                 out[i + j] += x * y
@@ -251,10 +253,7 @@ def completions(tables: Sequence[tuple[int, Sequence[int]]], inside: Sequence[in
     after: list[list[int]] = [[]] * (n + 1)
     after[n] = list(inside)
     for i in range(n - 1, -1, -1):
-        checkpoint()
-        t = tables[i][1]
-        nxt = after[i + 1]
-        after[i] = [sum(w * nxt[u + j] for j, w in enumerate(t)) for u in range(len(nxt) - len(t) + 1)]
+        after[i] = _correlated(after[i + 1], tables[i][1])
     return after
 
 
@@ -326,14 +325,15 @@ def exact_weights(
     numerators: dict[Cell, int] = {}
     before = [1]
     for i, (comp, count) in enumerate(zip(components, counts, strict=True)):
-        checkpoint()
         assert count is not None
         lo, t = tables[i]
         nxt = after[i + 1]
         # weight[j]: ways to complete a solution of this component with lo + j mines.
-        weight = [sum(p * nxt[u + j] for u, p in enumerate(before) if p) for j in range(len(t))]
+        weight = _correlated(nxt, before, len(t))
         done: dict[int, int] = {}  # cells of one box share their table: one sum per box
-        for cell in comp.cells:
+        for k, cell in enumerate(comp.cells):
+            if not k & 4095:
+                checkpoint()  # a hostile part has a hundred thousand cells
             mined = count.mine_ways[cell]
             key = id(mined)
             if key not in done:
@@ -345,6 +345,24 @@ def exact_weights(
     # of the placements. Scaling every weight by ``interior`` keeps this integer.
     interior_mined = sum(w * inside[u] * (remaining - low - u) for u, w in enumerate(before))
     return numerators, interior_mined, layouts * scale
+
+
+def _correlated(long: Sequence[int], short: Sequence[int], width: int | None = None) -> list[int]:
+    """``out[u] = sum(short[j] * long[u + j])`` for ``u`` in ``0..width-1`` (default: every ``u``
+    where ``short`` fits in ``long``), zeros of ``short`` skipped; the budgets watching are
+    checked as it goes (each entry is a sum of products of integers as long as the layout counts).
+
+    >>> _correlated([1, 2, 3, 4], [1, 1]), _correlated([1, 2, 3, 4], [0, 1], 2)
+    ([3, 5, 7], [2, 3])
+    """
+    width = len(long) - len(short) + 1 if width is None else width
+    terms = [(j, w) for j, w in enumerate(short) if w]
+    out = []
+    for u in range(width):
+        if not u % 256:
+            checkpoint()
+        out.append(sum(w * long[u + j] for j, w in terms))
+    return out
 
 
 def certain_by_feasibility(
@@ -378,11 +396,13 @@ def certain_by_feasibility(
     # Bit sets of what the gapped components can hold together, all but one of them.
     after = [1] * (len(gapped) + 1)
     for g in range(len(gapped) - 1, -1, -1):
+        checkpoint()  # a sum of sets is as long as the mine counts: thousands of parts take a while
         after[g] = _sumset(after[g + 1], supports[gapped[g]])
     gap_all = after[0]
     gap_but: dict[int, int] = {}
     before = 1
     for g, i in enumerate(gapped):
+        checkpoint()
         gap_but[i] = _sumset(before, after[g + 1])
         before = _sumset(before, supports[i])
 
@@ -405,7 +425,9 @@ def certain_by_feasibility(
         feasible = [
             k for k, w in enumerate(count.ways) if w and reachable(bits, lo, hi, lo_total - k, hi_total - k)
         ]
-        for cell in comp.cells:
+        for at, cell in enumerate(comp.cells):
+            if not at & 4095:
+                checkpoint()
             mined = count.mine_ways[cell]
             if all(mined[k] == 0 for k in feasible):
                 safe.add(cell)
@@ -620,7 +642,9 @@ def _read_part(
     weight = table * context / layouts
     ways = count.ways[low : low + len(weight)]
     done: dict[int, float] = {}  # cells of one box share their table
-    for cell in part.cells:
+    for at, cell in enumerate(part.cells):
+        if not at & 4095:
+            checkpoint()
         mined = count.mine_ways[cell]
         key = id(mined)
         if key not in done:

@@ -1,21 +1,34 @@
 """Exact solution counts of a component, by number of mines, without enumerating layouts.
 
 Cells that touch exactly the same numbers form a *box*: they are interchangeable,
-so a box of ``s`` cells holding ``j`` mines stands for ``C(s, j)`` layouts. The
-boxes are visited in an order that keeps few numbers "open" (seen on both sides
-of the current box), and a dynamic programme over (box, what the open numbers
-still need) counts every layout once:
+so a box of ``s`` cells holding ``j`` mines stands for ``C(s, j)`` layouts. A
+component with few layouts is enumerated box by box (a search, up to a node
+limit); past that, the boxes are visited in an order that keeps few numbers
+"open" (seen on both sides of the current box), and a dynamic programme over
+(box, what the open numbers still need) counts every layout once:
 
 - the *forward* pass counts the ways to fill the boxes before each point,
 - the *backward* pass the ways to fill the boxes after it,
 - a box's mine weight combines the two around it.
 
+Its cost grows with the boxes times the states of a layer, so a long thin
+part (a chain of 1s, a ring, a strip along a wall) is counted in time linear
+in its length: each step of the order, of the open set and of the passes
+costs the width, never the length.
+
 Counts are polynomials in the component's mine count ``k`` (the global total
 needs them split by ``k``). A polynomial ``sum a_k x^k`` is packed into one
 Python int ``sum a_k 2^(k*bits)`` (Kronecker substitution): adding polynomials is
 adding ints, multiplying by ``x^j`` is a shift, and the product of two
-polynomials is one integer multiplication. ``bits`` exceeds the size of any
-coefficient (at most 2^cells), so the packed digits never overlap.
+polynomials is one integer multiplication. ``bits`` exceeds every count the
+programme makes (the layouts through one state bound it: a chain's are 1 or
+2), so the packed digits never overlap; and each layer is shifted down by the
+fewest mines its states hold, so an int holds the few mine counts a layer
+spans, not every count from 0.
+
+Every loop that can run long checks the budgets watching
+(:func:`~minesat.exact.budget.checkpoint`): a time or memory limit stops a
+hostile part within moments, whichever phase it is in.
 
 >>> from minesat.analysis.constraints import Frontier
 >>> from minesat.board import Position
@@ -28,20 +41,24 @@ coefficient (at most 2^cells), so the packed digits never overlap.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from itertools import chain, repeat
 from math import comb
+from typing import overload
 
 from minesat.analysis.constraints import Component, Constraint
 from minesat.board import Cell
-from minesat.errors import OverBudget
 from minesat.exact.budget import checkpoint
 
 __all__ = [
+    "DENSE_UP_TO",
     "SEARCH_BOXES",
     "SEARCH_NODES",
     "STATE_BUDGET",
     "ComponentCount",
+    "Padded",
+    "by_mines",
     "count_component",
     "split_decided",
 ]
@@ -50,6 +67,18 @@ __all__ = [
 #: positions stay in the hundreds; a component past this is estimated instead.
 STATE_BUDGET = 200_000
 
+#: Most search nodes :func:`_search` visits before it leaves a component to the
+#: dynamic programme. Most components of real games have a handful of solutions
+#: and are enumerated in far fewer; a component with many is merged better by
+#: the programme's states.
+SEARCH_NODES = 2000
+
+#: Most boxes :func:`_search` takes on: every layout it finds costs a node per box, so a
+#: component of more boxes than :data:`SEARCH_NODES` cannot finish even one, and goes
+#: straight to the dynamic programme. (The search walks its boxes in flat lists, not by
+#: recursion: a chain of 998 cells and two layouts is enumerated in 1 997 nodes.)
+SEARCH_BOXES = SEARCH_NODES
+
 
 @dataclass(frozen=True)
 class ComponentCount:
@@ -57,7 +86,7 @@ class ComponentCount:
     how many of those mine ``cell``."""
 
     ways: tuple[int, ...]
-    mine_ways: dict[Cell, tuple[int, ...]]
+    mine_ways: dict[Cell, Sequence[int]]
 
 
 def split_decided(component: Component, mined: dict[Cell, bool]) -> list[Component]:
@@ -107,48 +136,113 @@ def split_decided(component: Component, mined: dict[Cell, bool]) -> list[Compone
     return parts
 
 
-def _unpacker(bits: int, degree: int) -> Callable[[int], tuple[int, ...]]:
-    """Read ``degree`` coefficients of ``bits`` bits each out of a packed polynomial."""
-    mask = (1 << bits) - 1
+def count_component(
+    component: Component, budget: int = STATE_BUDGET, *, search_nodes: int = SEARCH_NODES
+) -> ComponentCount | None:
+    """Exact counts, or ``None`` when the dynamic programme would exceed ``budget`` states.
 
-    def unpack(poly: int) -> tuple[int, ...]:
-        # Only the coefficients between the lowest and the highest nonzero one
-        # are read (a component's mine counts span a narrow range); the rest are zeros.
-        if not poly:
-            return (0,) * degree
-        low = ((poly & -poly).bit_length() - 1) // bits
-        top = min(degree, poly.bit_length() // bits + 1)
-        inside = tuple((poly >> (k * bits)) & mask for k in range(low, top))
-        return (0,) * low + inside + (0,) * (degree - top)
+    The phases, each a function below: the cells grouped into boxes
+    (:func:`_boxes`); a plain search over the boxes (:func:`_search`, up to
+    ``search_nodes`` nodes and never more than ``budget``: most components
+    have few solutions); past that, the dynamic programme, which merges equal
+    states: an order of the boxes that keeps few numbers open (:func:`_order`),
+    each box's plan (:func:`_plans`), the states layer by layer
+    (:func:`_forward`), the counts forward and backward by mine count
+    (:func:`_polynomials`, :func:`_backward`), and the counts read out
+    (:func:`_read`). Every loop that can run long checks the budgets watching
+    (:func:`~minesat.exact.budget.checkpoint`).
+    """
+    box_cells, box_cons, counts = _boxes(component)
+    degree = len(component.cells) + 1
+    if len(box_cells) == 1 and budget > 1:
+        # Two states of the programme: a budget below that still refuses it.
+        return _one_box(component)
+    n_constraints = len(counts)
+    limit = min(search_nodes, budget)
+    if limit > 0 and len(box_cells) <= SEARCH_BOXES:
+        # Any order is exact. The search goes breadth-first (cheap to find, and local).
+        order = _nearby_order(box_cons, n_constraints)
+        sizes = [len(box_cells[b]) for b in order]
+        found = _search(sizes, [box_cons[b] for b in order], counts, degree, limit)
+        if found is not None:
+            return _read_search(found, [box_cells[b] for b in order], degree)
+    # The programme pays for every number kept open: the greedy path that keeps them fewest.
+    greedy = _order(box_cons, n_constraints, budget)
+    if greedy is None:
+        return None
+    cells = [box_cells[b] for b in greedy]
+    sizes = [len(group) for group in cells]
+    plans, width = _plans(sizes, [box_cons[b] for b in greedy], counts)
+    # Packed coefficients must hold every count: 2 ** cells bounds them, and 64 bits hold
+    # the counts of most larger parts (a chain's are 1 or 2). Bits are whole bytes: they are
+    # read back through bytes.
+    bits = _BYTE * -(-min(degree, 64) // _BYTE)
+    layers = _forward(plans, width, budget, bits)
+    if layers is None:
+        return None
+    if layers.biggest.bit_length() > bits:  # the counts outgrew the guess: forward again, wide enough
+        bits = _BYTE * -(-layers.biggest.bit_length() // _BYTE)
+        _polynomials(layers, sizes, bits)
+    ways, weights = _backward(layers, sizes, bits)
+    return _read(ways, weights, cells, bits, degree)
 
-    return unpack
+
+def _one_box(component: Component) -> ComponentCount:
+    """Every number sees every cell: ``C(s, k)`` layouts if all the numbers ask for the same ``k``,
+    none otherwise."""
+    degree = len(component.cells) + 1
+    wanted = {c.count for c in component.constraints}
+    ways = [0] * degree
+    per_cell = [0] * degree
+    if len(wanted) == 1:
+        (k,) = wanted
+        if 0 <= k < degree:
+            ways[k] = comb(degree - 1, k)
+            per_cell[k] = comb(degree - 2, k - 1) if k else 0
+    shared = tuple(per_cell)
+    return ComponentCount(tuple(ways), dict.fromkeys(component.cells, shared))
 
 
-def _boxes(component: Component) -> tuple[list[tuple[Cell, ...]], list[frozenset[int]]]:
-    """Group cells by the set of constraints (by index) that see them."""
+def _boxes(component: Component) -> tuple[list[tuple[Cell, ...]], list[frozenset[int]], list[int]]:
+    """Group cells by the set of constraints (by index) that see them; and the count of each
+    constraint, once each: two numbers that see the same cells and ask the same (above and
+    below a covered row, say) are one constraint here, which halves the numbers a chain keeps
+    open."""
     seen_by: dict[Cell, list[int]] = defaultdict(list)
+    index: dict[tuple[tuple[Cell, ...], int], int] = {}
+    counts: list[int] = []
     for i, c in enumerate(component.constraints):
         if not i & 4095:
             checkpoint()  # a hostile part has hundreds of thousands of numbers
+        key = (c.cells, c.count)
+        if key in index:
+            continue
+        index[key] = len(counts)
         for cell in c.cells:
-            seen_by[cell].append(i)
+            seen_by[cell].append(len(counts))
+        counts.append(c.count)
     groups: dict[tuple[int, ...], list[Cell]] = defaultdict(list)
     for k, cell in enumerate(component.cells):
         if not k & 4095:
             checkpoint()
         groups[tuple(seen_by[cell])].append(cell)
     keys = list(groups)
-    return [tuple(groups[k]) for k in keys], [frozenset(k) for k in keys]
+    return [tuple(groups[k]) for k in keys], [frozenset(k) for k in keys], counts
 
 
 def _order(box_cons: list[frozenset[int]], n_constraints: int, budget: int) -> list[int] | None:
     """A box order that keeps the set of open constraints small (a greedy path).
 
     Next is the box, among those touching an open constraint, that leaves the
-    fewest constraints open after it; ties go to the lowest index. ``None``
-    when weighing the candidates would take more than ``budget`` steps: the
+    fewest constraints open after it (it opens ``newly``, closes ``closing``);
+    ties go to the box closing more, then to the lowest index. ``None`` when
+    weighing the candidates would take more than ``budget`` steps: the
     candidates are as many as the open constraints' boxes, and a component
     that keeps that many open has far more states than any budget allows.
+    Each box's ``newly`` and ``closing`` are kept up to date as its numbers
+    open and close, so on a long thin part (a chain, a strip along a wall),
+    where the candidates stay few, the path walks it end to end in steps
+    linear in its length.
     """
     n = len(box_cons)
     boxes_of: list[list[int]] = [[] for _ in range(n_constraints)]
@@ -156,38 +250,45 @@ def _order(box_cons: list[frozenset[int]], n_constraints: int, budget: int) -> l
         for c in cs:
             boxes_of[c].append(b)
     remaining = [len(bs) for bs in boxes_of]  # boxes not yet placed, per constraint
-    opened = [False] * n_constraints
-    todo = set(range(n))
+    # A box's rank: (newly - closing, -closing, b) as one integer, smaller first.
+    most = max((len(cs) for cs in box_cons), default=0) + 1
+    scale = (2 * most + 1) * n
+    rank = [(len(cs) + most) * scale + most * n + b for b, cs in enumerate(box_cons)]
+    for bs in boxes_of:
+        if len(bs) == 1:  # a number seen by one box alone closes there
+            rank[bs[0]] -= scale + n
+    placed = [False] * n
     # Boxes touching an open constraint that still has boxes to come; a box
     # stays one until it is placed (its own constraints keep some box to come).
     candidates: set[int] = set()
     order: list[int] = []
     steps = 0
     watched = 0  # the steps when the budgets watching were last checked
-    while todo:
-        best, best_cost = -1, (0, 0, 0)
-        steps += len(candidates) or len(todo)
+    for _ in range(n):
+        steps += len(candidates) or n - len(order)
         if steps > budget:
             return None
         if steps - watched > 20_000:
             checkpoint()
             watched = steps
-        for b in candidates or todo:
-            newly = closing = 0
-            for c in box_cons[b]:
-                newly += not opened[c]
-                closing += remaining[c] == 1
-            cost = (newly - closing, -closing, b)
-            if best < 0 or cost < best_cost:
-                best, best_cost = b, cost
+        if candidates:
+            best = min(candidates, key=rank.__getitem__)
+            candidates.discard(best)
+        else:  # the first box (a component is connected: later ones always touch an open number)
+            best = min((b for b in range(n) if not placed[b]), key=rank.__getitem__)
         order.append(best)
-        todo.discard(best)
-        candidates.discard(best)
+        placed[best] = True
         for c in box_cons[best]:
-            opened[c] = True
-            remaining[c] -= 1
-            if remaining[c]:
-                candidates.update(x for x in boxes_of[c] if x in todo)
+            left = remaining[c] = remaining[c] - 1
+            if left + 1 == len(boxes_of[c]):  # c opens: one fewer number for its other boxes to open
+                for x in boxes_of[c]:
+                    if not placed[x]:
+                        rank[x] -= scale
+                        candidates.add(x)
+            if left == 1:  # c closes with its last box: it weighs for that box
+                for x in boxes_of[c]:
+                    if not placed[x]:
+                        rank[x] -= scale + n
     return order
 
 
@@ -215,25 +316,6 @@ def _nearby_order(box_cons: list[frozenset[int]], n_constraints: int) -> list[in
     return order
 
 
-#: Most search nodes :func:`_search` visits before it leaves a component to the
-#: dynamic programme. Most components of real games have a handful of solutions
-#: and are enumerated in far fewer; a component with many is merged better by
-#: the programme's states.
-SEARCH_NODES = 2000
-
-#: Most boxes :func:`_search` takes on: it recurses once per box, and a long
-#: chain of boxes (a covered row under a row of numbers, thousands of cells)
-#: would pass Python's recursion limit of 1000. Larger components go straight
-#: to the dynamic programme, which counts such a chain in a few states.
-SEARCH_BOXES = 400
-
-
-class _TooMany(OverBudget):
-    """The search passed its node limit."""
-
-    what = "states"
-
-
 def _search(
     sizes: list[int],
     cons: list[frozenset[int]],
@@ -246,231 +328,497 @@ def _search(
     ``ways[k]`` counts layouts with ``k`` mines; ``weights[i].get(k, 0)`` is the
     sum, over those layouts, of the mines box ``i`` holds (so a cell of box ``i``
     is mined in ``weights[i][k] / sizes[i]`` of them). The weights are sparse:
-    a dense table would take boxes x cells entries before the first node, which
-    on a hostile component of tens of thousands of cells is gigabytes. Boxes go in the given
-    order with the same bounds as the dynamic programme: a number never gets
-    more than it needs, nor less than the boxes after this one can still make up.
+    a layout adds only to the boxes holding mines on its path. Boxes go in the
+    given order with the same bounds as the dynamic programme: a number never
+    gets more than it needs, nor less than the boxes after this one can still
+    make up. A depth-first walk kept in flat lists (one entry per box: the
+    mines it holds, the most it may hold, the mines and ways above it), with no
+    recursion and no object per node: every node counts against ``limit``,
+    a box with no filling among them.
+
+    >>> _search([1, 2], [frozenset({0}), frozenset({0})], [1], 4, 100)
+    ([0, 3, 0, 0], [{1: 1}, {1: 2}])
     """
     n = len(sizes)
     need = list(counts)
-    members = [list(cs) for cs in cons]
     # room[c]: cells of number c in the boxes not placed yet (this one excluded while it is placed).
     room = [0] * len(counts)
-    for size, cs in zip(sizes, members, strict=True):
+    boxes = []  # per box: its size, its numbers, C(size, j) for each j
+    for size, cs in zip(sizes, cons, strict=True):
         for c in cs:
             room[c] += size
-    binomials = [[comb(s, j) for j in range(s + 1)] for s in sizes]
+        boxes.append((size, tuple(cs), [comb(size, j) for j in range(size + 1)]))
     ways = [0] * degree
     weights: list[dict[int, int]] = [{} for _ in range(n)]
-    # The boxes holding mines on the path to the current node, with their mines: a layout
-    # adds to their weights only (most boxes of a layout are empty).
-    holding: list[tuple[int, int]] = []
+    mines = [0] * n  # the mines box d holds on the path to the current node
+    top = [0] * n  # the most box d may hold there
+    above_k = [0] * (n + 1)  # the mines, and the ways, of boxes 0..d-1 on the path
+    above_w = [1] * (n + 1)
+    holding: list[int] = []  # the boxes holding mines on the path: a layout adds to their weights only
     nodes = 0
-
-    def visit(i: int, k: int, w: int) -> None:
-        nonlocal nodes
-        nodes += 1
-        if nodes > limit:
-            raise _TooMany("the count passed its node limit", nodes, limit)
-        if not nodes & 1023:
+    due = min(limit, 1023)  # the node at which the node limit and the budgets watching are checked next
+    d = 0
+    while True:
+        nodes += 1  # a node: box d is entered (d == n: a layout)
+        if nodes > due:
+            if nodes > limit:
+                return None
             checkpoint()
-        if i == n:
+            due = min(limit, nodes + 1023)
+        if d == n:
+            k, w = above_k[n], above_w[n]
             ways[k] += w
-            for b, j in holding:
+            for b in holding:
                 row = weights[b]
-                row[k] = row.get(k, 0) + w * j
-            return
-        size = sizes[i]
-        lo, hi = 0, size
-        mine = members[i]
-        for c in mine:
-            left = need[c]
-            room[c] -= size
-            if left < hi:
-                hi = left
-            if left - room[c] > lo:
-                lo = left - room[c]
-        if lo == 0 <= hi:  # the box empty: nothing its numbers need changes
-            visit(i + 1, k, w)
-            lo = 1
-        binomial = binomials[i]
-        for j in range(lo, hi + 1):
+                row[k] = row.get(k, 0) + w * mines[b]
+        else:
+            size, mine, binomial = boxes[d]
+            lo, hi = 0, size
             for c in mine:
-                need[c] -= j
-            holding.append((i, j))
-            visit(i + 1, k + j, w * binomial[j])
-            holding.pop()
+                left = need[c]
+                rest = room[c] = room[c] - size
+                if left < hi:
+                    hi = left
+                if left - rest > lo:
+                    lo = left - rest
+            if lo <= hi:
+                mines[d] = lo
+                top[d] = hi
+                if lo:
+                    holding.append(d)
+                    for c in mine:
+                        need[c] -= lo
+                above_k[d + 1] = above_k[d] + lo
+                above_w[d + 1] = above_w[d] * binomial[lo]
+                d += 1
+                continue
+            for c in mine:  # no filling: the box is left as it was
+                room[c] += size
+        # Back up to the deepest box that can take one more mine, undoing the boxes passed.
+        while True:
+            d -= 1
+            if d < 0:
+                return ways, weights
+            j = mines[d]
+            size, mine, binomial = boxes[d]
+            if j < top[d]:
+                mines[d] = j = j + 1
+                if j == 1:
+                    holding.append(d)
+                for c in mine:
+                    need[c] -= 1
+                above_k[d + 1] = above_k[d] + j
+                above_w[d + 1] = above_w[d] * binomial[j]
+                d += 1
+                break
+            if j:
+                holding.pop()
             for c in mine:
                 need[c] += j
-        for c in mine:
-            room[c] += size
-
-    try:
-        visit(0, 0, 1)
-    except _TooMany:
-        return None
-    return ways, weights
+                room[c] += size
 
 
-def count_component(
-    component: Component, budget: int = STATE_BUDGET, *, search_nodes: int = SEARCH_NODES
-) -> ComponentCount | None:
-    """Exact counts, or ``None`` when the dynamic programme would exceed ``budget`` states.
+def _read_search(
+    found: tuple[list[int], list[dict[int, int]]], cells: list[tuple[Cell, ...]], degree: int
+) -> ComponentCount:
+    """The search's ways and box weights as a count: a cell of a box holding ``j`` of its ``s``
+    cells is mined in ``C(s-1, j-1) = C(s, j) * j / s`` of the box's fillings."""
+    ways, weights = found
+    # Only mine counts some layout has need dividing out.
+    low = next((k for k, w in enumerate(ways) if w), 0)
+    high = max((k for k, w in enumerate(ways) if w), default=-1) + 1
+    mine_ways: dict[Cell, Sequence[int]] = {}
+    shared: dict[tuple[int, ...], Sequence[int]] = {}  # boxes with the same weights share a table
+    for group, row in zip(cells, weights, strict=True):
+        size = len(group)
+        inside = tuple([row.get(k, 0) // size for k in range(low, high)])
+        per_cell = shared.get(inside)
+        if per_cell is None:
+            per_cell = shared[inside] = by_mines(low, inside, degree)
+        for cell in group:
+            mine_ways[cell] = per_cell
+    return ComponentCount(tuple(ways), mine_ways)
 
-    A plain search over the boxes goes first (up to ``search_nodes`` nodes, and
-    never more than ``budget``): most components have few solutions. Past that,
-    the dynamic programme merges equal states.
+
+#: A box's plan in the programme: its size; for each of its numbers ``(shift, number, cap)``,
+#: where the number's residual sits in the state (its bits from ``shift`` on; -1: the number
+#: opens at this box and is read whole), the number, and the most mines the boxes after this
+#: one can still give it; ``add``, the numbers opening here and staying open, each in its slot;
+#: and ``mult``, a one in the slot of each of the box's numbers with a slot (the box's mines
+#: come off each of them).
+Plan = tuple[int, list[tuple[int, int, int]], int, int]
+
+
+def _plans(sizes: list[int], cons: list[frozenset[int]], counts: list[int]) -> tuple[list[Plan], int]:
+    """Each box's plan (:data:`Plan`), and the bits of a slot, found in one sweep along the order.
+
+    A state of the programme is what the *open* numbers (seen by a box
+    before this point and by one from it on) still need, each in a slot of
+    one integer: the next state is ``state + add - j * mult`` for ``j`` mines
+    in the box. A number takes a free slot where it opens and frees it where
+    it closes, its residual 0 by then (the box's bounds see to it), so states
+    compare as the residuals do, and each box costs the width of the order,
+    never its length.
     """
-    box_cells, box_cons_unordered = _boxes(component)
-    degree = len(component.cells) + 1
-    if len(box_cells) == 1 and budget > 1:
-        # One box (every number sees every cell): C(s, k) layouts if all the
-        # numbers ask for the same k, none otherwise. (Two states of the
-        # programme: a budget below that still refuses it.)
-        wanted = {c.count for c in component.constraints}
-        ways_list = [0] * degree
-        per_cell = [0] * degree
-        if len(wanted) == 1:
-            (k,) = wanted
-            if 0 <= k < degree:
-                ways_list[k] = comb(degree - 1, k)
-                per_cell[k] = comb(degree - 2, k - 1) if k else 0
-        shared = tuple(per_cell)
-        return ComponentCount(tuple(ways_list), dict.fromkeys(component.cells, shared))
-    # Any order is exact. The search goes breadth-first (cheap to find, and
-    # local); the programme, which pays for every constraint kept open, takes
-    # the greedy path that keeps them fewest.
-    n_constraints = len(component.constraints)
-    counts = [c.count for c in component.constraints]
-    limit = min(search_nodes, budget)
-    if limit > 0 and len(box_cells) <= SEARCH_BOXES:
-        order = _nearby_order(box_cons_unordered, n_constraints)
-        sizes = [len(box_cells[b]) for b in order]
-        found = _search(sizes, [box_cons_unordered[b] for b in order], counts, degree, limit)
-        if found is not None:
-            ways, weights = found
-            # Only mine counts some layout has need dividing out.
-            low = next((k for k, w in enumerate(ways) if w), 0)
-            high = max((k for k, w in enumerate(ways) if w), default=-1) + 1
-            head, tail = (0,) * low, (0,) * (degree - high)
-            mine_ways: dict[Cell, tuple[int, ...]] = {}
-            for i, b in enumerate(order):
-                size = sizes[i]
-                # C(s, j) * j / s = C(s-1, j-1) layouts mine a given cell of the box.
-                row = weights[i]
-                per_cell = head + tuple(row.get(k, 0) // size for k in range(low, high)) + tail
-                for cell in box_cells[b]:
-                    mine_ways[cell] = per_cell
-            return ComponentCount(tuple(ways), mine_ways)
-
-    greedy = _order(box_cons_unordered, n_constraints, budget)
-    if greedy is None:
-        return None
-    order = greedy
-    sizes = [len(box_cells[b]) for b in order]
-    cons = [box_cons_unordered[b] for b in order]
-    n = len(order)
-
-    # For each constraint: where it opens, where it closes, and its capacity left
-    # after each box (the most mines the boxes after this one could still give it).
-    first: dict[int, int] = {}
+    n = len(sizes)
     last: dict[int, int] = {}
     for i, cs in enumerate(cons):
         for c in cs:
-            first.setdefault(c, i)
             last[c] = i
+    # What the boxes after box i can still give each of its numbers: a sweep from the end.
     capacity_after: list[dict[int, int]] = [{} for _ in range(n)]
-    left = defaultdict(int)
+    left: dict[int, int] = defaultdict(int)
     for i in range(n - 1, -1, -1):
+        if not i & 4095:
+            checkpoint()
+        here = capacity_after[i]
         for c in cons[i]:
-            capacity_after[i][c] = left[c]
-        for c in cons[i]:
+            here[c] = left[c]
             left[c] += sizes[i]
-    # open_at[i]: constraints with residuals carried in the state *before* box i.
-    open_at = [sorted(c for c in first if first[c] < i <= last[c]) for i in range(n + 1)]
-
-    bits = len(component.cells) + 1
-
-    # Each box's plan, worked out once: where each of its constraints' residual
-    # is read from (a slot of the state, or the number itself when it opens
-    # here) with the capacity after the box; and how the next state is made
-    # (each slot copied from a slot or a number, less the box's mines if the
-    # constraint sees the box).
-    plans = []
+    width = max(1, max(counts, default=0).bit_length())
+    shift_of: dict[int, int] = {}
+    free: list[int] = []  # slots freed by numbers closed
+    slots = 0
+    plans: list[Plan] = []
     for i in range(n):
-        slot = {c: t for t, c in enumerate(open_at[i])}
-        reads = [(slot.get(c, -1), counts[c], capacity_after[i][c]) for c in cons[i]]
-        makes = [(slot.get(c, -1), counts[c], c in cons[i]) for c in open_at[i + 1]]
-        plans.append((sizes[i], reads, makes))
+        if not i & 4095:
+            checkpoint()
+        reads = []
+        add = mult = 0
+        for c in cons[i]:
+            shift = shift_of.get(c, -1)
+            reads.append((shift, counts[c], capacity_after[i][c]))
+            if shift < 0 and last[c] != i:  # opens here and stays open: a slot of its own
+                if free:
+                    shift = free.pop()
+                else:
+                    shift, slots = slots * width, slots + 1
+                shift_of[c] = shift
+                add += counts[c] << shift
+            if shift >= 0:
+                mult += 1 << shift
+        for c in cons[i]:
+            if last[c] == i and c in shift_of:
+                free.append(shift_of.pop(c))
+        plans.append((sizes[i], reads, add, mult))
+    return plans, width
 
-    def transitions(i: int, state: tuple[int, ...]) -> list[tuple[int, tuple[int, ...]]]:
-        """(mines in box i, next state) for every way box i can be filled."""
-        size, reads, makes = plans[i]
-        lo, hi = 0, size
-        for t, number, cap in reads:
-            need = state[t] if t >= 0 else number
-            if need < hi:
-                hi = need
-            if need - cap > lo:
-                lo = need - cap
-        if lo > hi:
-            return []
-        base = [(state[t] if t >= 0 else number, seen) for t, number, seen in makes]
-        return [(j, tuple([v - j if seen else v for v, seen in base])) for j in range(lo, hi + 1)]
 
-    # Forward: ways to fill boxes 0..i-1 reaching each state.
-    forward: list[dict[tuple[int, ...], int]] = [{(): 1}]
-    moves: list[dict[tuple[int, ...], list[tuple[int, tuple[int, ...]]]]] = []  # reused going back
-    states = 1
-    for i in range(n):
-        checkpoint()  # a layer of wide polynomials can take much memory: a budget watching stops it
-        layer: dict[tuple[int, ...], int] = {}
-        get = layer.get
-        here: dict[tuple[int, ...], list[tuple[int, tuple[int, ...]]]] = {}
-        moves.append(here)
-        binomials = [comb(sizes[i], j) << (j * bits) for j in range(sizes[i] + 1)]
-        for state, poly in forward[i].items():
-            here[state] = out = transitions(i, state)
-            for j, nxt in out:
-                layer[nxt] = get(nxt, 0) + poly * binomials[j]
-        states += len(layer)
+class _Layers:
+    """The programme's states, layer by layer: ``moves[i]``, the transitions through box ``i`` as
+    three lists (the state before, by its index in layer ``i``; the state after, by its index in
+    layer ``i + 1``; the mines in the box); ``widths[i]``, the states of layer ``i``;
+    ``forward[i]``, each state's layouts of the boxes before it by mine count, as ``(low, polys)``
+    (:func:`_polynomials`); and ``biggest``, a bound on every count of the programme (the most
+    layouts through one state, or in all), which says how wide a packed coefficient must be."""
+
+    __slots__ = ("biggest", "forward", "moves", "widths")
+
+    def __init__(self) -> None:
+        self.moves: list[tuple[list[int], list[int], list[int]]] = []
+        self.widths: list[int] = [1]
+        self.forward: list[tuple[int, list[int]]] = [(0, [1])]
+        self.biggest = 1
+
+
+def _forward(plans: list[Plan], width: int, budget: int, bits: int) -> _Layers | None:
+    """The states layer by layer, with the layouts reaching each (a number, and a polynomial in
+    the mines packed ``bits`` bits a coefficient); ``None`` past ``budget`` states (the empty
+    state before the first box counted).
+
+    Box ``i`` may hold from ``lo`` (what a number needs less what the boxes
+    after can still give it) to ``hi`` (the least a number still needs, and
+    the box's size) mines. The polynomials are right only if every count fits
+    in ``bits``: the layouts reaching a state bound its coefficients, and the
+    most of them (``biggest``) says whether they did.
+    """
+    layers = _Layers()
+    mask = (1 << width) - 1
+    layer: dict[int, int] = {0: 0}
+    reach, low, polys = [1], 0, [1]
+    states = due = 1
+    tables: dict[int, tuple[list[int], list[int]]] = {}
+    for i, (size, reads, add, mult) in enumerate(plans):
+        if states >= due:  # a check every few hundred states, and every 1024 in a long layer
+            checkpoint()
+            due = states + 256
+        binomial, step = tables.get(size) or tables.setdefault(size, _steps(size, bits))
+        following: dict[int, int] = {}
+        ahead: list[int] = []
+        ahead_polys: list[int] = []
+        src: list[int] = []
+        dst: list[int] = []
+        held: list[int] = []
+        for state, s in layer.items():
+            if s and not s & 1023:
+                checkpoint()
+            lo, hi = 0, size
+            for shift, number, cap in reads:
+                need = (state >> shift) & mask if shift >= 0 else number
+                if need < hi:
+                    hi = need
+                if need - cap > lo:
+                    lo = need - cap
+            if lo > hi:
+                continue
+            base, ways, poly = state + add, reach[s], polys[s]
+            for j in range(lo, hi + 1):
+                nxt = base - j * mult
+                d = following.get(nxt)
+                if d is None:
+                    d = following[nxt] = len(ahead)
+                    ahead.append(ways * binomial[j])
+                    ahead_polys.append(poly * step[j])
+                else:
+                    ahead[d] += ways * binomial[j]
+                    ahead_polys[d] += poly * step[j]
+                src.append(s)
+                dst.append(d)
+                held.append(j)
+        states += len(following)
         if states > budget:
             return None
-        forward.append(layer)
+        if ahead:
+            layers.biggest = max(layers.biggest, max(ahead))
+        if not i & 15:  # the polynomials kept a few coefficients wide (see _polynomials)
+            low, ahead_polys = _shifted(low, ahead_polys, bits)
+        layers.moves.append((src, dst, held))
+        layers.widths.append(len(ahead))
+        layers.forward.append((low, ahead_polys))
+        layer, reach, polys = following, ahead, ahead_polys
+    return layers
 
-    # Backward: ways to fill boxes i..n-1 from each state; and each box's mine
-    # weight, where C(s-1, j-1) = C(s, j) * j / s counts layouts that mine one
-    # given cell of a box holding j mines.
-    backward: dict[tuple[int, ...], int] = {(): 1}
-    box_weight: list[int] = [0] * n
-    for i in range(n - 1, -1, -1):
+
+def _steps(size: int, bits: int) -> tuple[list[int], list[int]]:
+    """``C(size, j)`` for each ``j`` mines in a box of ``size`` cells, as numbers and as packed
+    polynomials (``C(size, j) x^j``)."""
+    binomial = [comb(size, j) for j in range(size + 1)]
+    return binomial, [b << (j * bits) for j, b in enumerate(binomial)]
+
+
+def _polynomials(layers: _Layers, sizes: list[int], bits: int) -> None:
+    """Each layer's counts by mine count again, forward, packed ``bits`` bits a coefficient
+    (Kronecker substitution: adding counts is adding ints, ``j`` more mines a shift): for a
+    component whose counts outgrew the width :func:`_forward` guessed.
+
+    Every 16 layers the polynomials are shifted down by the fewest mines any
+    state holds (``low``): on a chain the mines so far grow with its length
+    while the states of one layer differ by a mine or two, so the ints stay a
+    few coefficients wide.
+    """
+    low, polys = 0, [1]
+    forward = [(low, polys)]
+    for i, (src, dst, held) in enumerate(layers.moves):
         checkpoint()
-        layer = {}
-        size = sizes[i]
-        binomials = [comb(size, j) << (j * bits) for j in range(size + 1)]
-        per_cell = [comb(size - 1, j - 1) << (j * bits) if j else 0 for j in range(size + 1)]
-        get = backward.get
-        weight_sum = 0
-        for state, poly in forward[i].items():
-            total = 0
-            weight = 0
-            for j, nxt in moves[i][state]:
-                after = get(nxt, 0)
-                if after:
-                    total += after * binomials[j]
-                    if j:
-                        weight += after * per_cell[j]
-            layer[state] = total
-            if weight:
-                weight_sum += poly * weight
-        box_weight[i] = weight_sum
-        backward = layer
+        step = _steps(sizes[i], bits)[1]
+        nxt = [0] * layers.widths[i + 1]
+        for start in range(0, len(src), _CHUNK):
+            if start:
+                checkpoint()
+            for s, d, j in _chunk(src, dst, held, start):
+                nxt[d] += polys[s] * step[j]
+        polys = nxt
+        if not i & 15:
+            low, polys = _shifted(low, polys, bits)
+        forward.append((low, polys))
+    layers.forward = forward
 
-    unpack = _unpacker(bits, degree)
-    ways = unpack(backward.get((), 0))
-    mine_ways = {}
-    for i, b in enumerate(order):
-        per_cell = unpack(box_weight[i])
-        for cell in box_cells[b]:
+
+#: Transitions taken between two budget checks within one layer.
+_CHUNK = 4096
+
+
+def _chunk(src: list[int], dst: list[int], held: list[int], start: int) -> Iterable[tuple[int, int, int]]:
+    """The transitions of one layer from ``start``, :data:`_CHUNK` of them (all, in a short layer)."""
+    if len(src) <= _CHUNK:
+        return zip(src, dst, held, strict=True)
+    stop = start + _CHUNK
+    return zip(src[start:stop], dst[start:stop], held[start:stop], strict=True)
+
+
+def _shifted(low: int, polys: list[int], bits: int) -> tuple[int, list[int]]:
+    """``polys`` (from ``x^low`` up) shifted down by the fewest mines any of them holds."""
+    lowest = min(((p & -p).bit_length() - 1 for p in polys if p), default=0) // bits
+    if not lowest:
+        return low, polys
+    shift = lowest * bits
+    return low + lowest, [p >> shift for p in polys]
+
+
+def _backward(
+    layers: _Layers, sizes: list[int], bits: int
+) -> tuple[tuple[int, int], list[tuple[int, int]]]:
+    """The layouts by mine count, and each box's mine weight, as ``(low, packed)`` pairs.
+
+    Backward, the ways to fill boxes ``i..n-1`` from each state of layer ``i``;
+    a box's mine weight joins the ways before it (``layers.forward``) with the
+    ways after it, each filling of the box weighing ``C(s-1, j-1) = C(s, j) * j / s``:
+    the layouts that mine one given cell of a box holding ``j`` mines.
+    """
+    n = len(sizes)
+    low, after = 0, [1] * layers.widths[n]
+    weights: list[tuple[int, int]] = [(0, 0)] * n
+    tables: dict[int, tuple[list[int], list[int]]] = {}
+    work = due = 0
+    for i in range(n - 1, -1, -1):
+        src, dst, held = layers.moves[i]
+        work += len(src) + 1
+        if work >= due:
+            checkpoint()
+            due = work + 256
+        size = sizes[i]
+        if size not in tables:
+            tables[size] = (
+                _steps(size, bits)[1],
+                [comb(size - 1, j - 1) << (j * bits) if j else 0 for j in range(size + 1)],
+            )
+        step, per_cell = tables[size]
+        width = layers.widths[i]
+        total = [0] * width
+        weight = [0] * width
+        for start in range(0, len(src), _CHUNK):
+            if start:
+                checkpoint()
+            for s, d, j in _chunk(src, dst, held, start):
+                ways = after[d]
+                if ways:
+                    total[s] += ways * step[j]
+                    if j:
+                        weight[s] += ways * per_cell[j]
+        before_low, before = layers.forward[i]
+        weights[i] = (before_low + low, sum([p * w for p, w in zip(before, weight, strict=True) if w]))
+        after = total
+        if not i & 15:
+            low, after = _shifted(low, after, bits)
+    return (low, after[0]), weights
+
+
+def _read(
+    ways: tuple[int, int], weights: list[tuple[int, int]], cells: list[tuple[Cell, ...]], bits: int,
+    degree: int,
+) -> ComponentCount:
+    """The packed counts read out (every coefficient below ``2 ** bits``, the lowest at ``low``):
+    each box's weights only within the mine counts some layout has."""
+    low, inside = ways[0], _coefficients(ways[1], bits)
+    high = low + len(inside)
+    total = [0] * degree
+    total[low:high] = inside
+    mine_ways: dict[Cell, Sequence[int]] = {}
+    # Boxes with the same weights share one table (a chain's cells have two between them):
+    # it is read once, held once, and what reads it by identity sums it once.
+    shared: dict[tuple[int, int], Sequence[int]] = {}
+    for i, group in enumerate(cells):
+        if not i & 4095:
+            checkpoint()
+        start, poly = weights[i]
+        if poly:  # the offsets of the layers joined may lie below the weight's fewest mines
+            zeros = ((poly & -poly).bit_length() - 1) // bits
+            start, poly = start + zeros, poly >> (zeros * bits)
+        else:
+            start = low
+        per_cell = shared.get((start, poly))
+        if per_cell is None:
+            found = _coefficients(poly, bits)
+            row = [0] * (high - low)
+            row[start - low : start - low + len(found)] = found
+            per_cell = shared[start, poly] = by_mines(low, row, degree)
+        for cell in group:
             mine_ways[cell] = per_cell
-    return ComponentCount(ways, mine_ways)
+    return ComponentCount(tuple(total), mine_ways)
+
+
+def _coefficients(poly: int, bits: int) -> list[int]:
+    """The coefficients packed in ``poly``, ``bits`` (a multiple of 8) bits each, lowest first:
+    read through its bytes, in one pass however many there are."""
+    width = bits // 8
+    data = poly.to_bytes((poly.bit_length() + bits - 1) // bits * width, "little")
+    if width == 1:
+        return list(data)
+    return [int.from_bytes(data[at : at + width], "little") for at in range(0, len(data), width)]
+
+
+_BYTE = 8
+
+#: Counts by mine count of at most this many entries are plain tuples; longer ones
+#: (a part of hundreds of cells) are :class:`Padded`: a chain of 998 cells has 999 mine
+#: counts and one with layouts, and a tuple for each of its cells would take 8 MB.
+DENSE_UP_TO = 64
+
+
+def by_mines(low: int, inside: Sequence[int], length: int) -> Sequence[int]:
+    """A count by mine count, ``inside`` from ``low`` on and zeros elsewhere up to ``length``:
+    a tuple when short, else :class:`Padded`.
+
+    >>> by_mines(1, [3], 3)
+    (0, 3, 0)
+    >>> by_mines(1, [3], 100)[:3], len(by_mines(1, [3], 100))
+    ((0, 3, 0), 100)
+    """
+    if length <= DENSE_UP_TO:
+        return (0,) * low + tuple(inside) + (0,) * (length - low - len(inside))
+    return Padded(low, tuple(inside), length)
+
+
+class Padded(Sequence[int]):
+    """A tuple of ``length`` counts stored only from ``low`` for ``len(inside)`` entries: zeros
+    elsewhere. It reads as the tuple would (indexing, slicing into a tuple, iteration, equality
+    with a tuple), each slice at the cost of its nonzero part.
+
+    >>> row = Padded(2, (5, 7), 6)
+    >>> row[3], row[0], row[-1], row[1:4], list(row)
+    (7, 0, 0, (0, 5, 7), [0, 0, 5, 7, 0, 0])
+    >>> row == (0, 0, 5, 7, 0, 0), row == Padded(1, (0, 5, 7), 6)
+    (True, True)
+    """
+
+    __slots__ = ("inside", "length", "low")
+
+    def __init__(self, low: int, inside: tuple[int, ...], length: int) -> None:
+        self.low, self.inside, self.length = low, inside, length
+
+    def __len__(self) -> int:
+        return self.length
+
+    @overload
+    def __getitem__(self, index: int) -> int: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> tuple[int, ...]: ...
+
+    def __getitem__(self, index: int | slice) -> int | tuple[int, ...]:
+        low, inside = self.low, self.inside
+        if isinstance(index, slice):
+            start, stop, step = index.indices(self.length)
+            if step != 1:
+                return tuple(self)[index]
+            stop = max(start, stop)
+            lo, hi = max(start, low), min(stop, low + len(inside))
+            if lo >= hi:
+                return (0,) * (stop - start)
+            return (0,) * (lo - start) + inside[lo - low : hi - low] + (0,) * (stop - hi)
+        if index < 0:
+            index += self.length
+        if not 0 <= index < self.length:
+            raise IndexError("Padded index out of range")
+        at = index - low
+        return inside[at] if 0 <= at < len(inside) else 0
+
+    def __iter__(self) -> Iterator[int]:
+        return chain(repeat(0, self.low), self.inside, repeat(0, self.length - self.low - len(self.inside)))
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Padded):
+            if self.length != other.length:
+                return False
+            lo = min(self.low, other.low)
+            hi = max(self.low + len(self.inside), other.low + len(other.inside))
+            return self[lo:hi] == other[lo:hi]
+        if isinstance(other, tuple):
+            return len(other) == self.length and tuple(self) == other
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(tuple(self))
+
+    def __repr__(self) -> str:
+        return repr(tuple(self))

@@ -610,6 +610,7 @@ def analyze_within(
     mines: int | None = None,
     budget: Budget | None = None,
     began: float | None = None,
+    read: float | None = None,
 ) -> Analysis:
     """:meth:`Analyzer.analyze` within a time and memory ``budget`` (docs/commands/analyze.md,
     Past a budget).
@@ -622,7 +623,9 @@ def analyze_within(
     (propagation runs whole), estimated probabilities (the beliefs stop where the answer
     must be written), ``exact`` false, ``why`` the budget, ``consistent`` None unless
     settled. ``began`` (a ``time.perf_counter()``) is when the time started counting:
-    when the caller began reading the position, say. An inconsistent position still
+    when the caller began reading the position, say, or the command started; ``read``,
+    when the reading began (by default ``began``): how long it took says how busy the
+    machine is. An inconsistent position still
     raises :class:`InconsistentPositionError`. Without a budget this is :meth:`Analyzer.analyze`.
 
     >>> from minesat.exact.budget import Budget
@@ -636,11 +639,12 @@ def analyze_within(
     budget = budget or Budget()
     now = time.perf_counter()
     began = now if began is None else began
+    read = began if read is None else read
     limit = budget.time_limit
     cells = position.rows * position.cols
     # A machine busy with other work reads the board slower than it should, and will
     # propagate and write slower too: the time kept for them grows as much.
-    slowdown = min(10.0, max(1.0, (now - began) / (READ_SECONDS_PER_CELL / 2 * cells)))
+    slowdown = min(10.0, max(1.0, (now - read) / (READ_SECONDS_PER_CELL / 2 * cells)))
     try:
         first = None
         if limit is not None:
@@ -653,6 +657,9 @@ def analyze_within(
     except (OverBudget, MemoryError) as err:
         stop: BaseException = err  # kept past the except block, for the answer's ``stop``
         why = fill(which_budget(stop, budget)[0], option_name)  # as analyze --json says it
+        # Without its traceback: the frames it holds hold the exact analysis's arrays and parts
+        # (hundreds of megabytes on a hostile board), which the estimates would be made beside.
+        _forget_frames(stop)
     analyzer.forget()
     gc.collect()
     give_back()
@@ -663,6 +670,16 @@ def analyze_within(
         beliefs = max(0.0, allowed_seconds(limit) - ANSWER_SECONDS_PER_CELL * cells * slowdown - 0.1)
     clock = Budget(time_limit=beliefs, max_memory=budget.max_memory).clock(began=began)
     return replace(estimate_position(position, total_of(position, mines), why, clock), stop=stop)
+
+
+def _forget_frames(err: BaseException) -> None:
+    """Drop the tracebacks of ``err`` and of the exceptions it was raised from or during."""
+    seen: set[int] = set()
+    at: BaseException | None = err
+    while at is not None and id(at) not in seen:
+        seen.add(id(at))
+        at.__traceback__ = None
+        at = at.__cause__ or at.__context__
 
 
 #: Said when the solver's share of the work budget ran out.

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from contextlib import nullcontext, suppress
+from functools import lru_cache
 from math import exp, log
 from typing import TYPE_CHECKING
 
@@ -46,6 +47,7 @@ if TYPE_CHECKING:
 __all__ = [
     "DAMPING",
     "PAIR_CHUNK",
+    "PAIR_OFFSETS",
     "ROUNDS",
     "SETTLED",
     "belief_propagation",
@@ -92,7 +94,9 @@ def estimate_parts(
         top = max(log(ways[k]) + k * log(odds) for k in support)
         weight = {k: exp(log(ways[k]) + k * log(odds) - top) for k in support}
         norm = sum(weight.values())
-        for cell in part.cells:
+        for at, cell in enumerate(part.cells):
+            if not at & 4095:
+                checkpoint()
             mined = count.mine_ways[cell]
             out[cell] = sum(weight[k] * mined[k] / ways[k] for k in support) / norm
     out.update(belief_propagation(uncounted, density, safe, mine))
@@ -117,7 +121,9 @@ def belief_propagation(
     if not constraints:
         return {}
     index: dict[Cell, int] = {}
-    for c in constraints:
+    for f, c in enumerate(constraints):
+        if not f & 4095:
+            checkpoint()
         for cell in c.cells:
             index.setdefault(cell, len(index))
     members = np.full((len(constraints), 8), -1, dtype=np.int64)
@@ -248,9 +254,10 @@ def estimate_position(
     the undecided cells next to numbers, and the mines left over for the others. Each step
     checks the budget it runs under (:func:`~minesat.exact.budget.checkpoint`: ``clock``,
     else the one watching already) and, past it, answers with what it has. Propagation
-    runs whole under a ``clock`` (only its memory budget stops it; docs/commands/analyze.md promises
-    what it proves, and it costs about a microsecond a cell); the beliefs stop where the
-    clock says. The certainties found are certain whatever is cut.
+    goes first and runs to its fixpoint within the ``clock`` (about a microsecond a cell:
+    it fits the time left on positions games reach; a hostile board whose deductions walk
+    along long chains a few cells a round is cut at the limit, docs/commands/analyze.md); the
+    beliefs take what time is left. The certainties found are certain whatever is cut.
     ``consistent`` is ``None`` unless propagation settled every number (then the position
     is consistent, or a number it breaks is named: :class:`InconsistentPositionError`).
 
@@ -266,8 +273,8 @@ def estimate_position(
         raise InconsistentPositionError(divmod(numbers.broken, cols), "this number cannot be satisfied")
     value = numbers.undecided()
     settled = False
-    whole = nullcontext() if clock is None else watching(Clock(None, None, clock.max_memory))
-    with whole, suppress(OverBudget):  # past the budget, what is decided so far is certain
+    # Past the budget (the clock's time or memory), what is decided so far is certain.
+    with nullcontext() if clock is None else watching(clock), suppress(OverBudget):
         settled = propagate(numbers, value)
     with nullcontext() if clock is None else watching(clock):
         return _estimated(position, total, why, numbers, value, settled)
@@ -332,7 +339,9 @@ def propagate(numbers: Numbers, value: np.ndarray) -> bool:
     :class:`InconsistentPositionError` names a number they break.
 
     The two-number rule looks first at every pair of numbers left open, then only at the
-    pairs with a number around a cell decided since.
+    pairs with a number around a cell decided since: each later round reads only the
+    numbers within reach of those (:func:`_open_near`), so a deduction that walks along a
+    chain a few cells a round costs the cells it walks, not the board each round.
 
     >>> from minesat.analysis.arrays import read_numbers
     >>> numbers = read_numbers(Position.from_rows(["???", "121"]))   # the 1-2-1: two mines
@@ -345,26 +354,51 @@ def propagate(numbers: Numbers, value: np.ndarray) -> bool:
     from minesat.analysis.arrays import Broken, open_numbers, settle, watching
 
     cols = numbers.cols
-    changed: np.ndarray | None = None
+    focus: np.ndarray | None = None  # rows of the numbers around cells decided since the last pairs
     active = None
     while True:
-        before = value.copy()
         try:
-            settle(numbers, value, active)
+            decided = settle(numbers, value, active)
         except Broken as err:
             where = divmod(err.source, cols)
             raise InconsistentPositionError(where, "this number cannot be satisfied") from None
-        if changed is not None:
-            changed = np.concatenate((changed, np.flatnonzero(value != before)))
-        still = open_numbers(numbers, value)
         near: np.ndarray | None = None
-        if changed is not None:
+        if focus is None:
+            still = open_numbers(numbers, value)
+        else:
+            if decided.size:
+                focus = np.union1d(focus, watching(numbers, decided))
+            still = _open_near(numbers, value, focus)
             near = np.zeros(numbers.size + 1, dtype=bool)
-            near[numbers.source[watching(numbers, changed)]] = True
+            near[numbers.source[focus]] = True
         found = pair_rule(still, value, cols, near)
         if not found.size:
             return True
-        changed, active = found, watching(numbers, found)
+        focus = active = watching(numbers, found)
+
+
+def _open_near(numbers: Numbers, value: np.ndarray, focus: np.ndarray) -> Open:
+    """The open numbers (as :func:`~minesat.analysis.arrays.open_numbers`) among those ``focus``
+    and the numbers that may share a cell with one of them (two rows and columns apart)."""
+    import numpy as np
+
+    from minesat.analysis.arrays import Open
+
+    rows, cols, size = numbers.rows, numbers.cols, numbers.size
+    r, c = np.divmod(numbers.source[focus], cols)
+    found = []
+    for dr in range(-2, 3):
+        for dc in range(-2, 3):
+            rr, cc = r + dr, c + dc
+            inside = (rr >= 0) & (rr < rows) & (cc >= 0) & (cc < cols)
+            found.append(numbers.number_at[np.where(inside, rr * cols + cc, size)])
+    near = np.unique(np.concatenate(found))
+    near = near[near >= 0]
+    seen = value[numbers.members[near]]
+    members = np.where(seen < 0, numbers.members[near], -1)
+    still = numbers.need[near] - (seen == 1).sum(axis=1)
+    live = (members >= 0).any(axis=1)
+    return Open(members[live], still[live], numbers.source[near][live])
 
 
 def pair_rule(still: Open, value: np.ndarray, cols: int, near: np.ndarray | None = None) -> np.ndarray:
@@ -384,12 +418,13 @@ def pair_rule(still: Open, value: np.ndarray, cols: int, near: np.ndarray | None
     decided = []
     for chunk in range(0, len(pairs), PAIR_CHUNK):
         checkpoint()
-        f, g = pairs[chunk : chunk + PAIR_CHUNK].T
+        f, g, offset = pairs[chunk : chunk + PAIR_CHUNK].T
         ma, mb = still.members[f], still.members[g]
         ua, ub = ma >= 0, mb >= 0
         na, nb = still.still[f], still.still[g]
-        same = (ma[:, :, None] == mb[:, None, :]) & ua[:, :, None]
-        a_shared, b_shared = same.any(axis=2), same.any(axis=1)
+        # A cell both see sits in slots the offset between them fixes (members are in AROUND's order).
+        shared_a, shared_b = _shared_slots()
+        a_shared, b_shared = ua & shared_a[offset], ub & shared_b[offset]
         s = a_shared.sum(axis=1)
         a = ua.sum(axis=1) - s
         b = ub.sum(axis=1) - s
@@ -419,25 +454,51 @@ def pair_rule(still: Open, value: np.ndarray, cols: int, near: np.ndarray | None
     return np.unique(np.concatenate(decided)) if decided else np.zeros(0, dtype=np.int64)
 
 
-def _close_pairs(source: np.ndarray, cols: int, size: int, near: np.ndarray | None) -> np.ndarray:
-    """Pairs of numbers (rows of ``source``) that may share a cell: at most two rows and
-    columns apart, each pair once; with ``near``, only pairs with a number where it is true."""
+#: The offsets from a number to the numbers after it (row-major) that may share a cell with it.
+PAIR_OFFSETS = tuple((dr, dc) for dr in range(3) for dc in range(-2, 3) if dr or dc > 0)
+
+
+@lru_cache(maxsize=1)
+def _shared_slots() -> tuple[np.ndarray, np.ndarray]:
+    """Per offset of :data:`PAIR_OFFSETS`: which of the first number's eight slots
+    (:data:`~minesat.analysis.arrays.AROUND`) hold a cell the second number sees too, and
+    which of the second's hold one the first sees."""
     import numpy as np
 
-    row_of = np.full(size, -1, dtype=np.int64)
-    row_of[source] = np.arange(len(source))
+    from minesat.analysis.arrays import AROUND
+
+    a = np.zeros((len(PAIR_OFFSETS), 8), dtype=bool)
+    b = np.zeros((len(PAIR_OFFSETS), 8), dtype=bool)
+    for o, (dr, dc) in enumerate(PAIR_OFFSETS):
+        for k, (ar, ac) in enumerate(AROUND):
+            if (ar - dr, ac - dc) in AROUND:
+                a[o, k] = True
+                b[o, AROUND.index((ar - dr, ac - dc))] = True
+    return a, b
+
+
+def _close_pairs(source: np.ndarray, cols: int, size: int, near: np.ndarray | None) -> np.ndarray:
+    """Pairs of numbers (rows of ``source``, ascending) that may share a cell, each pair once,
+    as ``(first, second, offset)`` rows (the offset's index in :data:`PAIR_OFFSETS`); with
+    ``near``, only pairs with a number where it is true. A partner is found by a binary search
+    in ``source``: no array as long as the board, which a late round of propagation, looking
+    at a few numbers, must not pay for."""
+    import numpy as np
+
+    if not len(source):
+        return np.zeros((0, 3), dtype=np.int64)
     r, c = np.divmod(source, cols)
     rows = size // cols
+    last = len(source) - 1
     found = []
-    for dr in range(0, 3):
-        for dc in range(-2, 3):
-            if dr == 0 and dc <= 0:
-                continue
-            rr, cc = r + dr, c + dc
-            inside = (rr < rows) & (cc >= 0) & (cc < cols)
-            other = np.where(inside, row_of[np.where(inside, rr * cols + cc, 0)], -1)
-            keep = other >= 0
-            if near is not None:
-                keep &= near[source] | near[np.where(keep, source[other], size)]
-            found.append(np.stack((np.flatnonzero(keep), other[keep]), axis=1))
-    return np.concatenate(found) if found else np.zeros((0, 2), dtype=np.int64)
+    for o, (dr, dc) in enumerate(PAIR_OFFSETS):
+        rr, cc = r + dr, c + dc
+        inside = (rr < rows) & (cc >= 0) & (cc < cols)
+        target = rr * cols + cc
+        other = np.minimum(np.searchsorted(source, target), last)
+        keep = inside & (source[other] == target)
+        if near is not None:
+            keep &= near[source] | near[np.where(keep, target, size)]
+        first = np.flatnonzero(keep)
+        found.append(np.stack((first, other[keep], np.full(len(first), o)), axis=1))
+    return np.concatenate(found)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated, NoReturn
@@ -48,12 +48,14 @@ from minesat.perfect import (
     PastBudget,
     PerfectResult,
     PositionResult,
+    RankedMove,
+    RankingCut,
     perfect_from_position,
     perfect_play,
     strategy_wins,
 )
 
-__all__ = ["DEFAULT_TOP", "ProgressCallback", "describe", "describe_position", "perfect"]
+__all__ = ["DEFAULT_TOP", "ProgressCallback", "describe", "describe_cut", "describe_position", "perfect"]
 
 #: Called with (states or positions so far, layouts settled, layouts in all).
 ProgressCallback = Callable[[int, int, int], None]
@@ -235,6 +237,8 @@ def _from_position(
     try:
         with _bar(show_bar) as bar:
             result = perfect_from_position(position, strategies=names, budget=budget, progress=bar("perfect"))
+    except RankingCut as err:  # what was ranked before the budget ran out is kept
+        _ranking_cut(path, err, as_json, top)
     except InconsistentPositionError as err:
         _past_budget(f"{path}: inconsistent position: {error_line(err)}", 0, as_json)
     except (ListingRefused, InvalidValue) as err:  # too many layouts to list
@@ -243,6 +247,52 @@ def _from_position(
         typer.echo(json.dumps({"file": str(path), **result.to_json()}))
     else:
         typer.echo(describe_position(result, top))
+
+
+def _ranking_cut(path: Path, cut: RankingCut, as_json: bool, top: int) -> NoReturn:
+    """Past a budget from a position: still exit 1 with the one-line error, and what was done
+    first, on standard output: the exact chance when it was known and the moves ranked before
+    the budget ran out (with ``--json``, beside ``"error"``, marked ``"partial": true``)."""
+    message = error_line(cut)
+    if as_json:
+        done: dict[str, object] = {"file": str(path), "error": message, "states": cut.states, "partial": True}
+        if cut.wins is not None:
+            done.update(wins=cut.wins, layouts=cut.total, win_probability=cut.chance)
+        done["moves"] = [m.to_json() for m in cut.ranked]
+        typer.echo(json.dumps(done))
+    elif cut.wins is not None:
+        typer.echo(describe_cut(cut, top))
+    fail(message, 1)
+
+
+def describe_cut(cut: RankingCut, top: int = DEFAULT_TOP) -> str:
+    """What a search from a position had done when its budget ran out: the exact chance, and the
+    moves it ranked (``top`` of them; 0: all), best first.
+
+    >>> from minesat.perfect import RankedMove
+    >>> cut = RankingCut("past {max_states:9}", 10, 3, 3, wins=1, total=3, ranked=(RankedMove((0, 1), 1, 3),))
+    >>> print(describe_cut(cut))
+    perfect 0.3333 (1 of 3 layouts)
+    moves ranked before the budget ran out (1):
+      A2  0.3333  (1 of 3)
+    """
+    chance = cut.chance or 0.0
+    lines = [f"perfect {chance:.4f} ({cut.wins} of {plural(cut.total, 'layout')})"]
+    shown = cut.ranked if top == 0 else cut.ranked[:top]
+    if not shown:
+        lines.append("no move was ranked before the budget ran out")
+    else:
+        more = f"; the best {len(shown)} shown, --top 0 shows all" if len(shown) < len(cut.ranked) else ""
+        lines.append(f"moves ranked before the budget ran out ({len(cut.ranked)}{more}):")
+        lines += _move_lines(shown)
+    return "\n".join(lines)
+
+
+def _move_lines(shown: Sequence[RankedMove]) -> list[str]:
+    """One line per ranked move: its cell, its chance, and its wins of the layouts."""
+    width = max(len(cell_name(m.cell)) for m in shown)
+    return [f"  {cell_name(m.cell):<{width}}  {m.win_probability:.4f}  ({m.wins} of {m.layouts})"
+            for m in shown]
 
 
 def _past_budget(message: str, states: int, as_json: bool) -> NoReturn:
@@ -318,10 +368,7 @@ def describe_position(result: PositionResult, top: int = DEFAULT_TOP) -> str:
         more = len(shown) < len(r.ranking)
         count = f" ({len(shown)} of {len(r.ranking)}; --top 0 shows all)" if more else ""
         lines.append(f"every move, best first{count}:")
-        width = max(len(cell_name(m.cell)) for m in shown)
-        for m in shown:
-            chance = f"{m.win_probability:.4f}  ({m.wins} of {m.layouts})"
-            lines.append(f"  {cell_name(m.cell):<{width}}  {chance}")
+        lines += _move_lines(shown)
     for p in r.players:
         if p.move is None and not r.ranking:
             lines.append(f"{p.strategy}: nothing is left to uncover")

@@ -37,7 +37,7 @@ from minesat.exact.listing import position_bytes, position_layouts
 from minesat.exact.search import OutOfBudget, PerfectSearch, Universe, root_alike
 from minesat.stats import EXACT_BINOMIAL_BITS, WinShare, approximate, approximate_binomial, binomial_bits
 
-__all__ = ["PositionSearch", "RankedMove", "interior_bound", "rank_moves"]
+__all__ = ["PositionSearch", "RankedMove", "RankingCut", "interior_bound", "rank_moves"]
 
 
 @dataclass(frozen=True)
@@ -51,6 +51,30 @@ class RankedMove(WinShare):
 
     def to_json(self) -> dict[str, Any]:
         return {"cell": cell_name(self.cell), "wins": self.wins, "win_probability": self.win_probability}
+
+
+class RankingCut(PastBudget):
+    """:class:`PastBudget` from a :class:`PositionSearch`, with what it had done: ``wins`` of
+    ``total`` layouts, the exact chance to win (``None`` when the budget ran out before it was
+    known), and ``ranked``, the moves it valued before the budget ran out, best first (equal
+    values in row-major order, as a whole ranking gives them).
+
+    >>> cut = RankingCut("past {max_states:9}", 10, 3, 3, wins=1, total=3,
+    ...                  ranked=(RankedMove((0, 1), 1, 3),))
+    >>> cut.chance, [m.to_json()["cell"] for m in cut.ranked], cut.what
+    (0.3333333333333333, ['A2'], 'states')
+    """
+
+    def __init__(self, message: str, states: int, settled: int, layouts: int, *,
+                 wins: int | None = None, total: int = 0, ranked: tuple[RankedMove, ...] = (),
+                 cause: BaseException | None = None) -> None:
+        super().__init__(message, states, settled, layouts, cause=cause)
+        self.wins, self.total, self.ranked = wins, total, ranked
+
+    @property
+    def chance(self) -> float | None:
+        """The exact chance to win from the position, when it was known before the stop."""
+        return None if self.wins is None or not self.total else self.wins / self.total
 
 
 def interior_bound(position: Position) -> tuple[int, int] | None:
@@ -145,7 +169,7 @@ class PositionSearch:
         self.position = position
         self.budget = budget
         self._wins: int | None = None
-        self._ranked = 0  # moves ranked so far, for the progress and the budget's message
+        self._ranked: list[RankedMove] = []  # moves ranked so far: the progress, and kept past a budget
         self._candidates: list[int] | None = None
         self.search: PerfectSearch | None = None
         with self._budget():
@@ -241,20 +265,19 @@ class PositionSearch:
         cells = self.candidates()
         wins = self.wins()  # the best value first: its memo makes the moves that keep it cheap
         safe = set(self.analysis.safe)
-        ranked = []
+        ranked = self._ranked
+        ranked.clear()
         with self._budget():
             for cell in cells:
                 checkpoint()  # a move settled without a state (a safe cell, one layout) counts no state
                 # A proven-safe cell keeps the chance to win (docs/perfect.md): no search needed.
                 ranked.append(RankedMove(cell, wins if cell in safe else self.move_wins(cell), self.layouts))
-                self._ranked += 1
-        ranked.sort(key=lambda m: -m.wins)  # a stable sort: row-major among equals
-        return tuple(ranked)
+        return _best_first(ranked)
 
     def _report(self, states: int) -> None:
         # Progress counts the value and each move ranked as one pass over the layouts.
         passes = 1 + len(self._candidates or ())
-        done = self._ranked + (self._wins is not None)
+        done = len(self._ranked) + (self._wins is not None)
         self.clock(states, done * self.layouts, passes * self.layouts)
 
     @contextmanager
@@ -274,16 +297,24 @@ class PositionSearch:
                 chance = self._wins / self.layouts if self.layouts else 0.0
                 got = (
                     f"the chance to win is {chance:.4f} ({self._wins} of {self.layouts} layouts); "
-                    f"{self._ranked} of {len(self._candidates or ())} moves ranked"
+                    f"{len(self._ranked)} of {len(self._candidates or ())} moves ranked"
                 )
             layouts = self.layouts if self.search is not None else 0
-            raise PastBudget(
+            raise RankingCut(
                 f"{past} after {self.states} states, {got}; {advice}",
                 self.states,
                 layouts if self._wins is not None else 0,
                 layouts,
+                wins=self._wins,
+                total=layouts,
+                ranked=_best_first(self._ranked),
                 cause=err,
             ) from None
+
+
+def _best_first(ranked: list[RankedMove]) -> tuple[RankedMove, ...]:
+    """Moves ranked in row-major order, best first (a stable sort: row-major among equals)."""
+    return tuple(sorted(ranked, key=lambda m: -m.wins))
 
 
 def rank_moves(

@@ -53,7 +53,7 @@ from minesat.exact.budget import (
     listing_refusal,
 )
 from minesat.exact.geometry import TooManyLayouts
-from minesat.exact.position import PositionSearch, RankedMove, rank_moves
+from minesat.exact.position import PositionSearch, RankedMove, RankingCut, rank_moves
 from minesat.perfect.follow import StrategyCount, strategy_wins
 from minesat.perfect.from_position import PlayerMove, PositionResult, perfect_from_position
 from minesat.perfect.game import PARALLEL_FROM, PerfectResult, perfect_play
@@ -81,6 +81,7 @@ __all__ = [
     "PositionSearch",
     "Progress",
     "RankedMove",
+    "RankingCut",
     "StartValue",
     "StrategyCount",
     "TooManyLayouts",
