@@ -4,7 +4,8 @@ meeting what can go wrong with any command the same way (docs/exit-status.md):
 - standard output that cannot be written (a full disk, ``> /dev/full``) is one line,
   ``minesat: standard output: No space left on device``, and exit status 1;
 - a closed pipe (``minesat ... | head -1``) ends the command quietly, exit status 0;
-- Ctrl-C is ``minesat: interrupted`` and exit status 130;
+- Ctrl-C is ``minesat: interrupted`` and exit status 130; SIGTERM and SIGHUP the same, ``by
+  SIGTERM``, with 128 + the signal's number (143, 129); a file being written is removed;
 - ``-`` as an output path is standard output (:func:`output_path`);
 - an error with a file names the file first (:func:`path_error`).
 
@@ -18,6 +19,7 @@ import errno
 import io
 import math
 import os
+import signal
 import sys
 import threading
 import time
@@ -50,6 +52,7 @@ __all__ = [
     "ProgressLine",
     "RowsOption",
     "StartOption",
+    "Stopped",
     "WatchedStdout",
     "board_size",
     "check_folder",
@@ -67,6 +70,7 @@ __all__ = [
     "given_options",
     "given_start",
     "interrupted",
+    "interrupted_status",
     "is_stdout",
     "output_failed",
     "path_error",
@@ -74,6 +78,7 @@ __all__ = [
     "refuse_unused",
     "run_main",
     "start_cell",
+    "stop_on_signals",
     "strategy_help",
     "write_output",
     "write_stdout",
@@ -181,23 +186,66 @@ def output_failed(err: OutputError) -> int:
     return EXIT_OUTPUT_FAILED
 
 
-def interrupted() -> NoReturn:
-    """Ctrl-C: one line and exit status 130, whatever the command was doing."""
-    typer.echo("minesat: interrupted", err=True)
-    raise typer.Exit(EXIT_INTERRUPTED)
+class Stopped(KeyboardInterrupt):
+    """SIGTERM or SIGHUP, turned into the same clean stop as Ctrl-C (:func:`stop_on_signals`)."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+
+def interrupted_status(stop: KeyboardInterrupt) -> int:
+    """The exit status of a stop: 128 + the signal's number (143 for SIGTERM), 130 for Ctrl-C."""
+    return 128 + stop.signum if isinstance(stop, Stopped) else EXIT_INTERRUPTED
+
+
+def interrupted(stop: KeyboardInterrupt | None = None) -> NoReturn:
+    """Ctrl-C (``minesat: interrupted``, status 130) or a signal (``minesat: interrupted by
+    SIGTERM``, 128 + its number): one line, whatever the command was doing."""
+    by = f" by {signal.Signals(stop.signum).name}" if isinstance(stop, Stopped) else ""
+    typer.echo(f"minesat: interrupted{by}", err=True)
+    raise typer.Exit(interrupted_status(stop) if stop is not None else EXIT_INTERRUPTED)
+
+
+@contextmanager
+def stop_on_signals() -> Iterator[None]:
+    """While the block runs, stop on SIGTERM and SIGHUP as on Ctrl-C: a :class:`Stopped` raised in
+    the main thread, so that what a command was writing is removed (a file appears whole or not
+    at all), its workers are stopped and what is stored is kept.
+
+    By default those signals kill the process at once: a file half-written would stay behind,
+    and pool workers would be orphaned.
+    """
+    wanted = [getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name)]
+
+    def stop(signum: int, frame: object) -> None:
+        raise Stopped(signum)
+
+    try:
+        previous = {signum: signal.signal(signum, stop) for signum in wanted}
+    except ValueError:  # not the main thread (an embedding program): leave signals alone
+        yield
+        return
+    try:
+        yield
+    finally:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
 
 
 @contextmanager
 def command_guard() -> Iterator[None]:
     """Around every command (:class:`minesat.cli.Commands` runs each within it): standard output
-    that fails and Ctrl-C end the command as :func:`output_failed` and :func:`interrupted` say.
-    A command with more to say (how far it got, how to resume) catches Ctrl-C itself."""
+    that fails, Ctrl-C, SIGTERM and SIGHUP end the command as :func:`output_failed` and
+    :func:`interrupted` say. A command with more to say (how far it got, how to resume) catches
+    the stop itself (a :class:`KeyboardInterrupt`; :func:`interrupted_status` its status)."""
     try:
-        yield
+        with stop_on_signals():
+            yield
     except OutputError as err:
         raise typer.Exit(output_failed(err)) from None
-    except KeyboardInterrupt:
-        interrupted()
+    except KeyboardInterrupt as stop:
+        interrupted(stop)
     except OSError as err:  # a file no command expected to fail: still one line, never a traceback
         fail(error_line(err), EXIT_BAD_INPUT if err.filename else EXIT_OUTPUT_FAILED)
 
@@ -315,11 +363,10 @@ def write_output(path: Path, content: str | bytes, what: str) -> None:
     if is_stdout(path):
         write_stdout(content)
         return
-    from minesat.formats import open_atomic
+    from minesat.formats import write_text_atomically
 
     try:
-        with open_atomic(path) as f:
-            f.write(content.encode() if isinstance(content, str) else content)
+        write_text_atomically(path, content)
     except OSError as err:
         fail(path_error(path, err, f"cannot write {what}"), EXIT_OUTPUT_FAILED)
 

@@ -21,6 +21,7 @@ from minesat.cli.common import (
     check_workers,
     error_line,
     fail,
+    interrupted_status,
     is_stdout,
     path_error,
     refuse_stdout,
@@ -169,7 +170,6 @@ def sweep(
         fail(f"{directory}: is a file; --db names the directory of the stores, one per point")
     check_folder(directory)
 
-    from minesat.cli.simulate import Stopped, _stop_on_signals
     from minesat.executors import SchedulerError, check_scheduler
     from minesat.store import StoreError
     from minesat.sweep import run_sweep
@@ -182,8 +182,8 @@ def sweep(
 
     what = f"sweep: {plan.points()} points on {len(plan.curves)} curves"
     try:
-        # SIGTERM and SIGHUP stop the sweep as Ctrl-C does: workers stopped, games kept.
-        with _stop_on_signals(), _progress(what) if sys.stderr.isatty() else nullcontext(
+        # SIGTERM and SIGHUP stop the sweep as Ctrl-C does (command_guard): workers stopped, games kept.
+        with _progress(what) if sys.stderr.isatty() else nullcontext(
             _progress_lines(what)
         ) as progress:
             result = run_sweep(plan, games, directory, workers=workers, scheduler=scheduler,
@@ -191,9 +191,8 @@ def sweep(
     except (StoreError, SchedulerError, OSError) as exc:
         fail(error_line(exc))
     except KeyboardInterrupt as exc:
-        status = 128 + exc.signum if isinstance(exc, Stopped) else 130
         fail(f"interrupted: the games played so far are stored in {directory}; "
-             "run the same command again to resume", status)  # fmt: skip
+             "run the same command again to resume", interrupted_status(exc))  # fmt: skip
 
     from minesat.report.sweep import render_sweep_markdown, write_sweep_report
 
