@@ -552,7 +552,7 @@ def board_size(
         if any(v is not None for v in board):
             fail("give either --preset or --rows/--cols/--mines, not both")
         if preset.lower() not in PRESETS:
-            fail(f"unknown preset {preset!r} (known: {', '.join(PRESETS)})")
+            fail(f"--preset: unknown preset {preset!r} (known: {', '.join(PRESETS)})")
         return PRESETS[preset.lower()]
     if rows is None or cols is None or mines is None:
         fail("give --preset NAME or all of --rows, --cols and --mines")
@@ -581,11 +581,11 @@ def __getattr__(name: str) -> str:
 
 
 def check_strategy(name: str) -> str:
-    """``name`` if the player knows the strategy; otherwise one line and exit 2."""
+    """``name`` if the player knows the strategy; otherwise one line naming ``--strategy``, exit 2."""
     from minesat.player import get_strategy
 
     try:
         get_strategy(name)
     except InvalidValue as err:
-        fail(err)
+        fail(f"--strategy: {error_line(err)}")
     return name

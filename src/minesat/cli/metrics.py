@@ -30,7 +30,7 @@ def metrics(
     files: Annotated[
         list[Path],
         typer.Argument(
-            metavar="LAYOUT...",
+            metavar="LAYOUT",
             help="Layout files (.txt/.dat, .mine, .mbf, .json) or board sets (.jsonl, one layout per line).",
             show_default=False,
         ),

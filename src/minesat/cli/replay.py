@@ -42,7 +42,7 @@ def replay(
     files: Annotated[
         list[Path],
         typer.Argument(
-            metavar="FILE...",
+            metavar="FILE",
             help="Replay files: .avf (Minesweeper Arbiter), .rmv (Viennasweeper), .mvf (Minesweeper "
             "Clone), .evf (Metasweeper); - reads standard input (give --format).",
         ),

@@ -21,6 +21,7 @@ from minesat.cli.common import (
     check_workers,
     error_line,
     fail,
+    given_start,
     interrupted_status,
     is_stdout,
     path_error,
@@ -111,7 +112,6 @@ def sweep(
     Example: minesat sweep --preset beginner,expert --density 0.08:0.30:0.02 --strategy best,safest
     --games 200 --out reports/sweep.html
     """
-    from minesat.board import parse_cell
     from minesat.player import DEFAULT_STRATEGY
     from minesat.report import FORMATS
     from minesat.report.sweep import X_AXES
@@ -149,11 +149,9 @@ def sweep(
         if rows is not None and cols is not None:
             sizes += [s for s in parse_sizes([f"{rows}x{cols}"]) if s not in sizes]
         cell = None
-        if start is not None:
-            try:
-                cell = parse_cell(start)
-            except InvalidValue as err:
-                fail(f"--start: {error_line(err)}")
+        if start is not None:  # off a board: said in the user's words (Z99, not 25,98)
+            for size in sizes:
+                cell = given_start(start, *size)
         plan = plan_sweep(
             sizes,
             split_list(first_click.lower(), "--first-click"),
