@@ -77,6 +77,10 @@ def test_a_value_that_is_no_number_is_one_line(command: str, option: str, kind: 
         (["convert", "a.txt"], "OUT is required"),
         (["simulate", "--mines", ""], "--mines must be a whole number, not ''"),
         (["perfect", "--time-limit", " "], "--time-limit must be a number, not ' '"),
+        (["sweep", "--games", "1", "--rows", "9", "--cols", "9", "--mines", "9", "--start", "Z99"],
+         "--start Z99 is off the 9x9 board"),
+        (["simulate", "--games", "1", "--preset", "huge"],
+         "--preset: unknown preset 'huge' (known: beginner, intermediate, expert)"),
     ],
 )
 def test_usage_errors_are_one_line(args: list[str], expected: str) -> None:

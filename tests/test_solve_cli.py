@@ -102,7 +102,7 @@ def test_format_option(tmp_path: Path) -> None:
         (["--start", "A1", "--first-click", "sometimes"], "--first-click must be one of"),
         (["--start", "Z99"], "off the 9x9 board"),
         (["--start", "A1!"], "--start: not a cell"),
-        (["--start", "A1", "--strategy", "nope"], "unknown strategy 'nope'"),
+        (["--start", "A1", "--strategy", "nope"], "--strategy: unknown strategy 'nope'"),
         (["--start", "A5", "--first-click", "safe"], "breaks the safe first-click rule at A5"),
         (["--start", "A4", "--first-click", "opening"], "breaks the opening first-click rule"),
         (["--start", "A5", "--oracle"], "cannot start on the mine at A5"),
