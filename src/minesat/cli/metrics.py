@@ -13,8 +13,8 @@ from minesat.board import Layout
 from minesat.cli import app
 from minesat.cli.common import EXIT_BAD_INPUT
 from minesat.errors import InvalidValue
-from minesat.formats import read_layout
 from minesat.formats.boardset import iter_boardset
+from minesat.formats.wanted import read_board
 from minesat.metrics import metrics as layout_metrics
 
 __all__ = ["BOARD_SET_EXTENSIONS", "metrics"]
@@ -75,10 +75,13 @@ def metrics(
 
 
 def _layouts(path: Path) -> Iterator[tuple[int | None, Layout]]:
-    """``(line, layout)`` per board of a board set, or ``(None, layout)`` for a layout file."""
+    """``(line, layout)`` per board of a board set, or ``(None, layout)`` for a layout file or
+    ``-`` (standard input, in the text format, as every command reads it)."""
     if path.is_dir():
         raise InvalidValue(f"{path}: is a directory, not a board file")
     if path.suffix.lower() in BOARD_SET_EXTENSIONS:
         yield from iter_boardset(path)
     else:
-        yield None, read_layout(path)
+        layout = read_board(path, None, "layout", "metrics")
+        assert isinstance(layout, Layout)
+        yield None, layout
