@@ -150,3 +150,14 @@ def test_the_3bv_solved_as_a_game_goes_is_the_count_on_its_position() -> None:
         if game.over:
             assert count.solved == layout.bbbv()
     assert checked > 500
+
+
+def test_cli_a_layout_past_the_memory_budget_is_one_line_and_exit_1(tmp_path: Path) -> None:
+    """Issue 50: metrics keeps a memory budget as analyze does (a budget of 1 MB is past at once)."""
+    write_layout(Layout(3, 3, frozenset({(1, 1)})), tmp_path / "ok.txt")
+    result = invoke(["metrics", str(tmp_path / "ok.txt"), "--max-memory", "1", "--json"])
+    assert result.exit_code == 1
+    said = f"{tmp_path / 'ok.txt'}: past the memory budget of 1 MB; raise --max-memory"
+    assert result.stderr == f"minesat: {said}\n"
+    assert json.loads(result.stdout) == {"file": str(tmp_path / "ok.txt"), "error": said}
+    assert invoke(["metrics", str(tmp_path / "ok.txt"), "--max-memory", "0"]).exit_code == 0

@@ -27,8 +27,13 @@ import heapq
 from dataclasses import asdict, dataclass
 
 from minesat.board import Layout, Position, neighbour_table
+from minesat.exact.budget import checkpoint
 
-__all__ = ["Metrics", "greedy_zini", "islands", "metrics", "opening_regions"]
+__all__ = ["CHECK_EVERY", "Metrics", "greedy_zini", "islands", "metrics", "opening_regions"]
+
+#: The long loops check the memory budget (:func:`~minesat.exact.budget.checkpoint`) once in this
+#: many turns: a reading costs a microsecond, and a turn far less.
+CHECK_EVERY = 4096
 
 
 @dataclass(frozen=True)
@@ -49,16 +54,26 @@ class Metrics:
 
 
 def metrics(layout: Layout) -> Metrics:
-    """Every figure of ``layout``."""
-    regions = opening_regions(layout)
+    """Every figure of ``layout``.
+
+    The memory a caller's budget allows (:func:`~minesat.exact.budget.watching`) is checked
+    between the figures and within their long loops: a 1000x1000 layout holds some tables
+    of a million cells each.
+    """
+    openings = max(opening_regions(layout), default=0)
+    checkpoint()
+    bbbv = layout.bbbv()
+    checkpoint()
+    lonely = islands(layout)
+    checkpoint()
     return Metrics(
         rows=layout.rows,
         cols=layout.cols,
         cells=layout.rows * layout.cols,
         mines=layout.mine_count,
-        bbbv=layout.bbbv(),
-        openings=max(regions, default=0),
-        islands=islands(layout),
+        bbbv=bbbv,
+        openings=openings,
+        islands=lonely,
         zini=greedy_zini(layout),
     )
 
@@ -99,6 +114,8 @@ def _label(member: list[bool], layout: Layout) -> list[int]:
     label = [0] * len(member)
     found = 0
     for start, inside in enumerate(member):
+        if not start % CHECK_EVERY:
+            checkpoint()
         if not inside or label[start]:
             continue
         found += 1
@@ -159,6 +176,7 @@ def greedy_zini(layout: Layout) -> int:
         for op in seen:
             members.setdefault(op, []).append(i)
     isolated = bytearray(not mined[i] and not bordering[i] for i in range(size))
+    checkpoint()
 
     def block(i: int) -> tuple[int, ...]:
         """The cell and its neighbours: its 3x3 block."""
@@ -186,6 +204,7 @@ def greedy_zini(layout: Layout) -> int:
         for i in range(size)
     ]
     del bordering
+    checkpoint()
     # The highest premium, first in column-major order among equals, without scanning the board
     # at every step (that made a 300x300 board take 16 s): a heap of entries pushed at every
     # change, one no longer current passed over. An entry is one int, -premium * size + place,
@@ -221,7 +240,11 @@ def greedy_zini(layout: Layout) -> int:
 
     # The cells a click may fall back on only ever become fewer: the scan goes on where it stopped.
     fallbacks = (r * cols + c for c in range(cols) for r in range(rows))
+    steps = 0
     while closed > 0:
+        steps += 1
+        if not steps % CHECK_EVERY:
+            checkpoint()
         while heap and -(heap[0] // size) != premium[at(heap[0] % size)]:
             heapq.heappop(heap)  # an entry from before the cell's premium changed
         if heap and premium[at(heap[0] % size)] >= 0:

@@ -56,6 +56,7 @@ __all__ = [
     "WatchedStdout",
     "board_size",
     "check_folder",
+    "check_max_memory",
     "check_output",
     "check_strategy",
     "check_time_limit",
@@ -506,6 +507,12 @@ def check_total(mines: int | None) -> None:
     """Fail (one line, exit 2) on a negative ``--mines``: the library would refuse it anyway, per file."""
     if mines is not None and mines < 0:
         fail(f"--mines must be >= 0, not {mines}")
+
+
+def check_max_memory(megabytes: int) -> None:
+    """Fail (one line, exit 2) on a ``--max-memory`` below 0 (0: no limit)."""
+    if megabytes < 0:
+        fail(f"--max-memory must be >= 0 megabytes, not {megabytes}")
 
 
 def check_time_limit(seconds: float) -> None:
