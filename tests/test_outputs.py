@@ -22,6 +22,7 @@ import pytest
 from click.testing import Result
 from typer.testing import CliRunner
 
+from devices import FULL, NULL, device
 from minesat.cli import app
 from minesat.cli.common import Stopped
 from minesat.formats.output import open_atomic, open_text_atomic, output_target
@@ -29,19 +30,10 @@ from minesat.formats.output import open_atomic, open_text_atomic, output_target
 runner = CliRunner()
 ROOT = Path(__file__).resolve().parent.parent
 LAYOUT = ROOT / "puzzles" / "beginner-mid.layout.txt"
-ROOTED = hasattr(os, "geteuid") and os.geteuid() == 0
 
 
 def run(*args: str | Path) -> Result:
     return runner.invoke(app, [str(a) for a in args])
-
-
-def device(path: Path, minor: int) -> Path:
-    """A character device of the memory driver at ``path``: minor 3 is a null device, 7 a full one."""
-    if not ROOTED:
-        pytest.skip("making a device node (mknod) needs root; the tests never write to /dev itself")
-    os.mknod(path, stat.S_IFCHR | 0o666, os.makedev(1, minor))
-    return path
 
 
 def leftovers(folder: Path) -> list[str]:
@@ -94,11 +86,11 @@ def test_an_error_or_a_signal_leaves_the_file_as_it_was(tmp_path: Path, stop: Ba
 
 
 def test_a_device_is_written_in_place_and_stays_a_device(tmp_path: Path) -> None:
-    null = device(tmp_path / "null", 3)
+    null = device(tmp_path / "null", NULL)
     with open_atomic(null) as f:
         f.write(b"gone")
     assert stat.S_ISCHR(null.stat().st_mode) and leftovers(tmp_path) == []
-    full = device(tmp_path / "full", 7)
+    full = device(tmp_path / "full", FULL)
     with pytest.raises(OSError, match="No space left"), open_atomic(full) as f:
         f.write(b"x" * 100_000)
     assert stat.S_ISCHR(full.stat().st_mode) and leftovers(tmp_path) == []
@@ -177,7 +169,7 @@ def test_through_a_link_the_target_is_written_and_the_link_kept(
 def test_a_device_at_the_output_stays_a_device(tmp_path: Path, inputs: dict[str, Path], writer: str) -> None:
     _needs(writer)
     name, args = WRITERS[writer]
-    null = device(tmp_path / name, 3)
+    null = device(tmp_path / name, NULL)
     result = run(*args(inputs, null))
     assert result.exit_code == 0, result.output
     assert stat.S_ISCHR(null.stat().st_mode) and leftovers(tmp_path) == []
@@ -190,7 +182,7 @@ def test_a_full_device_is_one_line_exit_1_and_stays_a_device(
 ) -> None:
     _needs(writer)
     name, args = WRITERS[writer]
-    full = device(tmp_path / name, 7)
+    full = device(tmp_path / name, FULL)
     result = run(*args(inputs, full))
     assert result.exit_code == 1, result.output
     [line] = result.stderr.splitlines()
