@@ -15,6 +15,7 @@ command needs is imported where it is used.
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import io
 import math
@@ -204,7 +205,8 @@ def interrupted(stop: KeyboardInterrupt | None = None) -> NoReturn:
     """Ctrl-C (``minesat: interrupted``, status 130) or a signal (``minesat: interrupted by
     SIGTERM``, 128 + its number): one line, whatever the command was doing."""
     by = f" by {signal.Signals(stop.signum).name}" if isinstance(stop, Stopped) else ""
-    typer.echo(f"minesat: interrupted{by}", err=True)
+    with contextlib.suppress(OSError):  # a hang-up may have taken the terminal with it
+        typer.echo(f"minesat: interrupted{by}", err=True)
     raise typer.Exit(interrupted_status(stop) if stop is not None else EXIT_INTERRUPTED)
 
 
