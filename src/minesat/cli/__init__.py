@@ -181,7 +181,7 @@ class Commands(TyperGroup):
         params = super().get_params(ctx)
         for param in params:  # typer's words, with the shell that may be named after them
             if param.name in _COMPLETION_HELP:
-                param.help = _COMPLETION_HELP[param.name]
+                param.help = _COMPLETION_HELP[param.name]  # type: ignore[attr-defined]
         return params  # type: ignore[no-any-return]
 
     def make_context(self, *args: Any, **kwargs: Any) -> Any:
@@ -225,12 +225,13 @@ def _completion(ctx: Any, flag: str, rest: list[str]) -> None:
                         f"{', '.join(SHELLS[1:])})")
     if shell not in SHELLS:
         raise UsageLine(f"{flag} must be one of {', '.join(SHELLS)}, not {shell!r}")
-    (install_callback if flag == "--install-completion" else show_callback)(ctx, None, shell)
+    callback: Any = install_callback if flag == "--install-completion" else show_callback
+    callback(ctx, None, shell)  # typer's own, which reads no more than the shell from its option
 
 
 def _detected_shell() -> str | None:
     """The shell this runs in, as typer detects it (``None`` if none is found)."""
-    import shellingham
+    import shellingham  # type: ignore[import-untyped]
 
     try:
         return str(shellingham.detect_shell()[0]).lower()

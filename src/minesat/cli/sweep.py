@@ -150,8 +150,8 @@ def sweep(
             sizes += [s for s in parse_sizes([f"{rows}x{cols}"]) if s not in sizes]
         cell = None
         if start is not None:  # off a board: said in the user's words (Z99, not 25,98)
-            for size in sizes:
-                cell = given_start(start, *size)
+            for rows_cols in sizes:
+                cell = given_start(start, *rows_cols)
         plan = plan_sweep(
             sizes,
             split_list(first_click.lower(), "--first-click"),
