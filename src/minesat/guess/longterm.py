@@ -310,7 +310,7 @@ class LongTermRisk:
             if state >= 0 or (state == COVERED and grid[i // cols][i % cols] == 0.0)
         }
         self._counts: dict[frozenset[int], int] = {}
-        self._formed_counts: dict[tuple[int, int], int] = {}
+        self._formed_counts: dict[tuple[frozenset[int], frozenset[int]], int] = {}
         # On the small road a pattern is counted from the position's own parts (the same
         # exact counts, without analysing a flagged position per question); else interior
         # cells (next to no number), which are interchangeable: a trap made of them alone is
@@ -341,9 +341,11 @@ class LongTermRisk:
     def _formed(self, walls: tuple[int, ...], mines: tuple[int, ...], safe: tuple[int, ...]) -> int:
         """Layouts with ``walls`` and ``mines`` mined and ``safe`` safe (inclusion-exclusion on ``safe``)."""
         if self._counter is not None:
-            key = (sum(1 << i for i in (*walls, *mines)), sum(1 << i for i in safe))
+            # Keyed by the cells, not by their bit sets: a bit set is as long as the board up to
+            # its last cell, and a scan keeps a key per trap (a 1000x1000 board's passed 1 GB).
+            key = (frozenset((*walls, *mines)), frozenset(safe))
             if key not in self._formed_counts:
-                count = self._counter.masks(*key)
+                count = self._counter.masks(sum(1 << i for i in key[0]), sum(1 << i for i in key[1]))
                 if count is None:  # cells the counter does not count (or a part past the budget)
                     count = self._flagged(walls, mines, safe)
                 self._formed_counts[key] = count
