@@ -163,3 +163,22 @@ def test_a_long_game_says_how_it_is_coming_on(capsys: pytest.CaptureFixture[str]
     steps.append(Step(Move.parse("B2*"), Verdict.MINE))
     assert capsys.readouterr().err == "minesat solve: 2 moves, 1 guess, 10 s\n"
     assert [str(s.move) for s in steps] == ["A1", "A2", "B2*"]
+
+
+def test_the_memory_watch_stops_work_that_has_no_checkpoint() -> None:
+    """Past the budget the watch raises in the main thread wherever the work is (here a loop that
+    never checks), then puts SIGUSR1's handler back; a block within its budget ends untouched."""
+    import signal
+
+    from minesat.cli.common import memory_watch
+    from minesat.exact.budget import OutOfMemory
+
+    before = signal.getsignal(signal.SIGUSR1)
+    turns, most = 0, 10**10
+    with pytest.raises(OutOfMemory), memory_watch(1, every=0.001):
+        for turns in range(most):  # noqa: B007  (how far it got is the point)
+            pass
+    assert turns < most and signal.getsignal(signal.SIGUSR1) is before
+    with memory_watch(10**15, every=0.001):
+        total = sum(range(100_000))
+    assert total == 4999950000 and signal.getsignal(signal.SIGUSR1) is before

@@ -15,6 +15,7 @@ command needs is imported where it is used.
 
 from __future__ import annotations
 
+import _thread
 import contextlib
 import errno
 import io
@@ -74,6 +75,7 @@ __all__ = [
     "interrupted",
     "interrupted_status",
     "is_stdout",
+    "memory_watch",
     "output_failed",
     "path_error",
     "refuse_stdout",
@@ -234,6 +236,60 @@ def stop_on_signals() -> Iterator[None]:
     finally:
         for signum, handler in previous.items():
             signal.signal(signum, handler)
+
+
+#: How often (seconds) :func:`memory_watch` reads the memory the process holds.
+WATCH_EVERY = 0.02
+
+
+@contextmanager
+def memory_watch(max_memory: int | None, every: float = WATCH_EVERY) -> Iterator[None]:
+    """Within the block, :class:`~minesat.exact.budget.OutOfMemory` is raised in the main thread as
+    soon as the process holds more than ``max_memory`` bytes (less the budget's headroom), whatever
+    the work is doing: a thread reads the memory held every ``every`` seconds.
+
+    The work's own checkpoints (:func:`~minesat.exact.budget.checkpoint`) stop it where they
+    stand; this stops it too where there are none, as in the player's strategies, so that a
+    budget is kept within what the work allocates in ``every`` seconds. ``None``: no watch.
+    It raises through a simulated SIGUSR1, the way a signal stops the main thread (Unix only).
+    """
+    from minesat.exact.budget import HEADROOM, OutOfMemory, give_back, resident_bytes
+
+    if (max_memory is None or not hasattr(signal, "SIGUSR1")
+            or threading.current_thread() is not threading.main_thread()):
+        yield
+        return
+    usable = max_memory - int(HEADROOM * max_memory)
+    held = [0]
+    stop, lock = threading.Event(), threading.Lock()
+
+    def past(signum: int, frame: object) -> None:
+        raise OutOfMemory(held[0], 0, max_memory)
+
+    def watch() -> None:
+        while not stop.wait(every):
+            now = resident_bytes()
+            if now > usable and give_back():  # what the allocator kept, given back first
+                now = resident_bytes()
+            if now > usable:
+                with lock:
+                    if not stop.is_set():
+                        held[0] = now
+                        _thread.interrupt_main(signal.SIGUSR1)
+                return
+
+    previous = signal.signal(signal.SIGUSR1, past)
+    thread = threading.Thread(target=watch, name="minesat-memory", daemon=True)
+    thread.start()
+    try:
+        yield
+    finally:
+        try:
+            with lock:
+                stop.set()
+            thread.join()  # a stop asked for just before is raised here, while ``past`` handles it
+        finally:
+            signal.signal(signal.SIGUSR1, previous)
 
 
 @contextmanager

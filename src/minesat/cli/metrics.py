@@ -12,7 +12,7 @@ import typer
 
 from minesat.board import Layout
 from minesat.cli import app
-from minesat.cli.common import EXIT_BAD_INPUT, check_max_memory
+from minesat.cli.common import EXIT_BAD_INPUT, check_max_memory, memory_watch
 from minesat.errors import InvalidValue, fill, option_name
 from minesat.exact.budget import DEFAULT_MAX_MEMORY, Budget, OutOfMemory, give_back, watching, which_budget
 from minesat.formats.boardset import iter_boardset
@@ -77,7 +77,7 @@ def metrics(
             line, layout = item
             where = {"file": str(path)} if line is None else {"file": str(path), "line": line}
             try:
-                with watching(budget.clock()):
+                with watching(budget.clock()), memory_watch(budget.max_memory):
                     figures = layout_metrics(layout).to_json()
             except (OutOfMemory, MemoryError) as stop:
                 del layout

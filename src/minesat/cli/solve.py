@@ -23,6 +23,7 @@ from minesat.cli.common import (
     fail,
     first_click_rule,
     is_stdout,
+    memory_watch,
     path_error,
     percent,
     plural,
@@ -157,7 +158,7 @@ def solve(
     budget = Budget(max_memory=max_memory * 10**6 or None)
     if oracle:
         try:
-            with watching(budget.clock()):
+            with watching(budget.clock()), memory_watch(budget.max_memory):
                 risky = solve_oracle(layout, cell, rule)
         except InvalidValue as err:
             fail(err)
@@ -169,7 +170,7 @@ def solve(
     progress = ProgressLine("solve")
     steps = _Played(progress)
     try:
-        with watching(budget.clock()), progress.ticking():
+        with watching(budget.clock()), memory_watch(budget.max_memory), progress.ticking():
             record = play_game(layout, cell, strategy=get_strategy(strategy), rule=rule, trace=steps)
     except InvalidValue as err:
         fail(err)
