@@ -1,5 +1,5 @@
 """Issue 42: what can go wrong with any command is met the same way, tried the way it was met, in a
-real process: standard output on a full disk (``> /dev/full``) is one line and exit status 1, a
+real process: standard output on a full disk (a ``full`` device) is one line and exit status 1, a
 closed pipe (``| head -c1``) ends quietly with 0, Ctrl-C (SIGINT) says ``minesat: interrupted``
 and exits 130, and ``kill -9`` of ``simulate`` leaves no worker and no resource tracker behind."""
 
@@ -19,6 +19,7 @@ import pytest
 import typer
 from typer.testing import CliRunner
 
+from devices import FULL, device
 from minesat.cli import app
 from processes import alive, children, command_line
 
@@ -81,10 +82,15 @@ def said(stderr: str) -> list[str]:
     return [line for line in stderr.splitlines() if not re.match(r"minesat [a-z]+: ", line)]
 
 
-@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")
+@pytest.fixture
+def full_device(tmp_path: Path) -> Path:
+    """A full disk: a ``full`` device made in a temporary folder, never ``/dev/full`` itself."""
+    return device(tmp_path / "full", FULL)
+
+
 @pytest.mark.parametrize("name", FULL_DISK)
-def test_a_full_disk_is_one_line_and_exit_1(name: str, files: dict[str, Path]) -> None:
-    with open("/dev/full", "w") as full:
+def test_a_full_disk_is_one_line_and_exit_1(name: str, files: dict[str, Path], full_device: Path) -> None:
+    with open(full_device, "w") as full:
         done = subprocess.run(minesat(*filled(FULL_DISK[name], files)), stdout=full, stderr=subprocess.PIPE,
                               stdin=subprocess.DEVNULL, text=True, timeout=120, cwd=files["work"])
     assert said(done.stderr) == ["minesat: standard output: No space left on device"], done.stderr

@@ -4,6 +4,7 @@ not Click's four-line usage block. It is handled once, in the command group (min
 
 from __future__ import annotations
 
+import re
 import typing
 
 import pytest
@@ -71,11 +72,40 @@ def test_a_value_that_is_no_number_is_one_line(command: str, option: str, kind: 
         (["analyze", "--bogus"], "no such option: --bogus"),
         (["bogus"], "no such command 'bogus'"),
         (["simulate", "--games"], "option '--games' requires an argument"),
-        (["analyze"], "FILES is required"),
+        (["analyze"], "FILE is required"),
+        (["convert"], "IN is required"),
+        (["convert", "a.txt"], "OUT is required"),
+        (["simulate", "--mines", ""], "--mines must be a whole number, not ''"),
+        (["perfect", "--time-limit", " "], "--time-limit must be a number, not ' '"),
+        (["sweep", "--games", "1", "--rows", "9", "--cols", "9", "--mines", "9", "--start", "Z99"],
+         "--start Z99 is off the 9x9 board"),
+        (["simulate", "--games", "1", "--preset", "huge"],
+         "--preset: unknown preset 'huge' (known: beginner, intermediate, expert)"),
     ],
 )
 def test_usage_errors_are_one_line(args: list[str], expected: str) -> None:
     assert one_line(*args) == f"minesat: {expected}"
+
+
+def required_arguments() -> list[tuple[str, int]]:
+    """Every (command, n) where the command's n-th argument is required, read from the commands."""
+    load_commands()
+    group = typer.main.get_command(app)
+    found = []
+    for name, command in group.commands.items():  # type: ignore[attr-defined]
+        arguments = [p for p in command.params if p.param_type_name == "argument"]
+        found += [(name, i) for i, p in enumerate(arguments) if p.required]
+    return found
+
+
+@pytest.mark.parametrize(("command", "given"), required_arguments())
+def test_a_missing_argument_is_named_as_the_help_names_it(command: str, given: int) -> None:
+    """``analyze``'s FILE, not its parameter's name FILES; ``convert``'s IN and OUT, not SOURCE, TARGET."""
+    line = one_line(command, *["a.txt"] * given)
+    usage = runner.invoke(app, [command, "--help"]).stdout.splitlines()[0]
+    named = line.removeprefix("minesat: ").removesuffix(" is required")
+    assert line.endswith(" is required") and named.isupper(), line
+    assert named in re.split(r"[\s{}\[\].]+", usage), usage
 
 
 def test_no_arguments_still_shows_the_help() -> None:
@@ -86,3 +116,39 @@ def test_no_arguments_still_shows_the_help() -> None:
 def test_a_plain_message_reads_as_a_sentence_part() -> None:
     assert usage_line(typer.BadParameter("No such thing.")) == "no such thing"
     assert usage_line(typer.BadParameter("CELL is off the board")) == "CELL is off the board"
+
+
+@pytest.fixture
+def home(tmp_path, monkeypatch):
+    """A home folder of the test's own: completion is installed there, never in the real one."""
+    monkeypatch.setenv("HOME", str(tmp_path))
+    return tmp_path
+
+
+def test_completion_for_a_shell_typer_does_not_know_is_one_line(home) -> None:
+    for flag in ("--install-completion", "--show-completion"):
+        assert one_line(flag, "bogus-shell") == (
+            f"minesat: {flag} must be one of bash, zsh, fish, powershell, pwsh, not 'bogus-shell'")
+    assert list(home.iterdir()) == []
+
+
+def test_completion_with_no_shell_found_asks_for_its_name(home, monkeypatch) -> None:
+    """Where no shell is found (typer said ``Shell None is not supported.``, exit 1, no prefix)."""
+    import shellingham
+
+    def nothing() -> None:
+        raise shellingham.ShellDetectionFailure()
+
+    monkeypatch.setattr(shellingham, "detect_shell", nothing)
+    assert one_line("--install-completion") == (
+        "minesat: --install-completion: cannot tell which shell this is; name it: "
+        "--install-completion bash (or zsh, fish, powershell, pwsh)")
+    assert list(home.iterdir()) == []
+
+
+def test_completion_is_installed_for_the_shell_named(home) -> None:
+    result = runner.invoke(app, ["--install-completion", "bash"])
+    assert result.exit_code == 0, result.output
+    assert "minesat" in (home / ".bash_completions" / "minesat.sh").read_text()
+    shown = runner.invoke(app, ["--show-completion", "zsh"])
+    assert shown.exit_code == 0 and "compdef" in shown.stdout

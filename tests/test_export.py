@@ -211,3 +211,22 @@ def test_parquet_without_pyarrow_names_the_extra(tmp_path, monkeypatch):
     result = CliRunner().invoke(app, ["export", str(db), "--out", str(tmp_path / "x.parquet")])
     assert result.exit_code == 2 and result.stderr.strip().count("\n") == 0
     assert "pip install 'minesat[parquet]'" in result.stderr and not (tmp_path / "x.parquet").exists()
+
+
+def test_the_out_extension_picks_the_format_and_an_unknown_one_is_refused(tmp_path):
+    """``--out x.xlsx`` wrote JSON Lines into a file a spreadsheet opens as nothing: now refused
+    before any work; ``x.csv`` is CSV without ``--csv``; a name with no extension is as stdout."""
+    db = played_store(tmp_path, games=3)
+    invoke = CliRunner().invoke
+    refused = invoke(app, ["export", str(db), "--out", str(tmp_path / "x.xlsx")])
+    assert refused.exit_code == 2 and refused.stderr == (
+        f"minesat: {tmp_path / 'x.xlsx'}: export writes JSON Lines (.jsonl, .ndjson), CSV (.csv) or "
+        "Parquet (.parquet), not .xlsx\n")
+    assert not (tmp_path / "x.xlsx").exists()
+    clash = invoke(app, ["export", str(db), "--csv", "--out", str(tmp_path / "x.jsonl")])
+    assert clash.exit_code == 2 and "--csv writes CSV, and a .jsonl file is JSON Lines" in clash.stderr
+    as_csv = invoke(app, ["export", str(db), "--csv"]).stdout
+    assert invoke(app, ["export", str(db), "--out", str(tmp_path / "x.csv")]).exit_code == 0
+    assert (tmp_path / "x.csv").read_text() == as_csv
+    assert invoke(app, ["export", str(db), "--out", str(tmp_path / "plain")]).exit_code == 0
+    assert (tmp_path / "plain").read_text() == invoke(app, ["export", str(db)]).stdout

@@ -97,6 +97,16 @@ def test_cli_layout_files_and_board_sets(tmp_path: Path) -> None:
     assert text.exit_code == 0 and "zini" in text.stdout and str(metrics(a).bbbv) in text.stdout
 
 
+def test_cli_reads_a_layout_from_standard_input() -> None:
+    """``-`` is standard input, as for every command that reads a board (docs/boards.md)."""
+    layout = Layout.from_rows(["*  ", "   ", "  *"])
+    result = CliRunner().invoke(app, ["metrics", "-", "--json"], input="*..\n...\n..*\n")
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout) == {"file": "-", **metrics(layout).to_json()}
+    position = CliRunner().invoke(app, ["metrics", "-"], input="1?\n11\n")
+    assert position.exit_code == 2 and "<stdin>: covered cells" in position.stderr
+
+
 def test_cli_bad_files_are_one_line_and_the_rest_still_measured(tmp_path: Path) -> None:
     (tmp_path / "bad.jsonl").write_text('{"rows": 2, "cols": 2, "mines": [[5, 5]]}\n')
     write_layout(Layout(3, 3, frozenset({(1, 1)})), tmp_path / "ok.txt")
@@ -140,3 +150,14 @@ def test_the_3bv_solved_as_a_game_goes_is_the_count_on_its_position() -> None:
         if game.over:
             assert count.solved == layout.bbbv()
     assert checked > 500
+
+
+def test_cli_a_layout_past_the_memory_budget_is_one_line_and_exit_1(tmp_path: Path) -> None:
+    """Issue 50: metrics keeps a memory budget as analyze does (a budget of 1 MB is past at once)."""
+    write_layout(Layout(3, 3, frozenset({(1, 1)})), tmp_path / "ok.txt")
+    result = invoke(["metrics", str(tmp_path / "ok.txt"), "--max-memory", "1", "--json"])
+    assert result.exit_code == 1
+    said = f"{tmp_path / 'ok.txt'}: past the memory budget of 1 MB; raise --max-memory"
+    assert result.stderr == f"minesat: {said}\n"
+    assert json.loads(result.stdout) == {"file": str(tmp_path / "ok.txt"), "error": said}
+    assert invoke(["metrics", str(tmp_path / "ok.txt"), "--max-memory", "0"]).exit_code == 0

@@ -78,7 +78,7 @@ def test_presets_and_bad_options() -> None:
     result = play("", "--preset", "expert")
     assert result.returncode == 0 and "16x30, 99 mines" in result.stdout
     bad = play("", "--preset", "huge")
-    assert bad.returncode == 2 and bad.stderr.startswith("minesat: unknown preset")
+    assert bad.returncode == 2 and bad.stderr.startswith("minesat: --preset: unknown preset")
     assert play("", "--rows", "5").returncode == 2
     assert play("", "--rows", "3", "--cols", "3", "--mines", "9").returncode == 2
 

@@ -102,7 +102,7 @@ def test_format_option(tmp_path: Path) -> None:
         (["--start", "A1", "--first-click", "sometimes"], "--first-click must be one of"),
         (["--start", "Z99"], "off the 9x9 board"),
         (["--start", "A1!"], "--start: not a cell"),
-        (["--start", "A1", "--strategy", "nope"], "unknown strategy 'nope'"),
+        (["--start", "A1", "--strategy", "nope"], "--strategy: unknown strategy 'nope'"),
         (["--start", "A5", "--first-click", "safe"], "breaks the safe first-click rule at A5"),
         (["--start", "A4", "--first-click", "opening"], "breaks the opening first-click rule"),
         (["--start", "A5", "--oracle"], "cannot start on the mine at A5"),
@@ -124,3 +124,61 @@ def test_bad_files_fail_in_one_line(tmp_path: Path) -> None:
     ragged.write_bytes(b"\x09\x09\x00\x05\x01")
     code, _, err = solve(ragged)
     assert code == 2 and "bad.mbf" in err and err.count("\n") == 1
+
+
+# --- issue 50: a memory budget and progress, as analyze has -------------------------------------
+
+
+def test_past_the_memory_budget_the_game_stops_with_its_moves_so_far(layout_file: Path) -> None:
+    """A budget of 1 MB is past before the first move is made: a work count, not a time."""
+    code, out, err = solve(layout_file, "--start", "A1", "--max-memory", "1")
+    assert code == 1
+    assert err.startswith("minesat: past the memory budget of 1 MB: the game stopped after ")
+    assert err.endswith("; raise --max-memory\n") and err.count("\n") == 1
+    moves = int(err.split(" after ")[1].split(" move")[0])
+    assert out.splitlines() == [line for line in out.splitlines() if line.strip()[0].isdigit()]
+    assert len(out.splitlines()) == moves
+    code, out, err = solve(layout_file, "--start", "A1", "--max-memory", "1", "--json")
+    assert code == 1 and json.loads(out)["error"] == err.removeprefix("minesat: ").rstrip("\n")
+    assert solve(layout_file, "--start", "A1", "--max-memory", "0")[0] == 0  # 0: no limit
+
+
+def test_a_negative_memory_budget_is_refused(layout_file: Path) -> None:
+    assert solve(layout_file, "--max-memory", "-5") == (
+        2, "", "minesat: --max-memory must be >= 0 megabytes, not -5\n")
+
+
+def test_a_long_game_says_how_it_is_coming_on(capsys: pytest.CaptureFixture[str]) -> None:
+    """Off a terminal a line every 10 s of the game (a fake clock: a reading per move)."""
+    from minesat.board import Move
+    from minesat.cli.common import ProgressLine
+    from minesat.cli.solve import _Played
+    from minesat.player import Step
+    from minesat.verdict import Verdict
+
+    clock = iter([0.0, 4.0, 10.5, 12.0]).__next__
+    steps = _Played(ProgressLine("solve", live=False, clock=clock))
+    steps.append(Step(Move.parse("A1"), Verdict.GUESS, 0.1))
+    steps.append(Step(Move.parse("A2"), Verdict.SAFE))
+    steps.append(Step(Move.parse("B2*"), Verdict.MINE))
+    assert capsys.readouterr().err == "minesat solve: 2 moves, 1 guess, 10 s\n"
+    assert [str(s.move) for s in steps] == ["A1", "A2", "B2*"]
+
+
+def test_the_memory_watch_stops_work_that_has_no_checkpoint() -> None:
+    """Past the budget the watch raises in the main thread wherever the work is (here a loop that
+    never checks), then puts SIGUSR1's handler back; a block within its budget ends untouched."""
+    import signal
+
+    from minesat.cli.common import memory_watch
+    from minesat.exact.budget import OutOfMemory
+
+    before = signal.getsignal(signal.SIGUSR1)
+    turns, most = 0, 10**10
+    with pytest.raises(OutOfMemory), memory_watch(1, every=0.001):
+        for turns in range(most):  # noqa: B007  (how far it got is the point)
+            pass
+    assert turns < most and signal.getsignal(signal.SIGUSR1) is before
+    with memory_watch(10**15, every=0.001):
+        total = sum(range(100_000))
+    assert total == 4999950000 and signal.getsignal(signal.SIGUSR1) is before

@@ -187,6 +187,13 @@ def check_scheduler(address: str, timeout: float = SCHEDULER_TIMEOUT) -> None:
         raise SchedulerError(
             "--scheduler needs Dask: install the extra with  pip install 'minesat[dask]'"
         ) from exc
+    from distributed.comm.addressing import parse_address
+    from distributed.comm.registry import get_backend
+
+    try:  # a scheme Dask does not speak is known at once, before any store is made
+        get_backend(parse_address(address, strict=False)[0])
+    except (ValueError, ImportError) as exc:
+        raise SchedulerError(f"cannot reach the Dask scheduler at {address}: {one_line(str(exc))}") from None
     probe_scheduler(address, timeout)
 
 

@@ -34,7 +34,7 @@ import hashlib
 import json
 from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, BinaryIO, TextIO
 
 from minesat.store import GameStore, RunConfig, StoredGame
 
@@ -228,11 +228,13 @@ PARQUET_BATCH = 65_536
 
 
 def write_parquet(
-    games: Iterable[StoredGame], path: str | Path, *, config: RunConfig | None = None, guesses: bool = False
+    games: Iterable[StoredGame], path: str | Path | BinaryIO, *, config: RunConfig | None = None,
+    guesses: bool = False,
 ) -> int:
-    """Write ``games`` as a Parquet file at ``path`` (needs pyarrow: the ``parquet`` extra); return
-    how many records. Written in row groups of :data:`PARQUET_BATCH`, so memory stays flat.
-    Seeds are strings of digits, as in JSON; missing values are nulls."""
+    """Write ``games`` as a Parquet file at ``path``, or into the binary file ``path`` (needs
+    pyarrow: the ``parquet`` extra); return how many records. Written in row groups of
+    :data:`PARQUET_BATCH`, so memory stays flat. Seeds are strings of digits, as in JSON;
+    missing values are nulls."""
     try:
         import pyarrow as pa
         import pyarrow.parquet as pq
@@ -255,7 +257,8 @@ def write_parquet(
 
     schema = pa.schema([(name, kind(name)) for name in fields])
     count = 0
-    with pq.ParquetWriter(str(path), schema) as writer:
+    where = str(path) if isinstance(path, str | Path) else path
+    with pq.ParquetWriter(where, schema) as writer:
         batch: list[dict[str, Any]] = []
         for row in game_records(games, config, guesses=guesses):
             batch.append(row)

@@ -27,8 +27,13 @@ import heapq
 from dataclasses import asdict, dataclass
 
 from minesat.board import Layout, Position, neighbour_table
+from minesat.exact.budget import checkpoint
 
-__all__ = ["Metrics", "greedy_zini", "islands", "metrics", "opening_regions"]
+__all__ = ["CHECK_EVERY", "Metrics", "greedy_zini", "islands", "metrics", "opening_regions"]
+
+#: The long loops check the memory budget (:func:`~minesat.exact.budget.checkpoint`) once in this
+#: many turns: a reading costs a microsecond, and a turn far less.
+CHECK_EVERY = 4096
 
 
 @dataclass(frozen=True)
@@ -49,16 +54,26 @@ class Metrics:
 
 
 def metrics(layout: Layout) -> Metrics:
-    """Every figure of ``layout``."""
-    regions = opening_regions(layout)
+    """Every figure of ``layout``.
+
+    The memory a caller's budget allows (:func:`~minesat.exact.budget.watching`) is checked
+    between the figures and within their long loops: a 1000x1000 layout holds some tables
+    of a million cells each.
+    """
+    openings = max(opening_regions(layout), default=0)
+    checkpoint()
+    bbbv = layout.bbbv()
+    checkpoint()
+    lonely = islands(layout)
+    checkpoint()
     return Metrics(
         rows=layout.rows,
         cols=layout.cols,
         cells=layout.rows * layout.cols,
         mines=layout.mine_count,
-        bbbv=layout.bbbv(),
-        openings=max(regions, default=0),
-        islands=islands(layout),
+        bbbv=bbbv,
+        openings=openings,
+        islands=lonely,
         zini=greedy_zini(layout),
     )
 
@@ -99,6 +114,8 @@ def _label(member: list[bool], layout: Layout) -> list[int]:
     label = [0] * len(member)
     found = 0
     for start, inside in enumerate(member):
+        if not start % CHECK_EVERY:
+            checkpoint()
         if not inside or label[start]:
             continue
         found += 1
@@ -137,55 +154,68 @@ def greedy_zini(layout: Layout) -> int:
     counts = layout.counts
     mined = _mined(layout)
     region = opening_regions(layout)
-    # The openings each cell borders or belongs to, at most two as in the original.
-    borders: list[tuple[int, ...]] = []
-    for i in range(size):
+    # Flat tables, a byte or a pointer per cell where they can be: a 1000x1000 board has a
+    # million cells, and a tuple or a private int per cell costs some 100 MB a table.
+    # The openings each cell borders or belongs to (at most two, as in the original), kept
+    # only as their count and as each opening's cells.
+    bordering = bytearray(size)
+    members: dict[int, list[int]] = {}  # opening -> the cells it reveals
+    for i, cell_region in enumerate(region):
         if mined[i]:
-            borders.append(())
-        elif region[i]:
-            borders.append((region[i],))
+            continue
+        if cell_region:
+            seen = [cell_region]
         else:
-            seen: list[int] = []
+            seen = []
             for j in table[i]:
                 if region[j] and region[j] not in seen:
                     seen.append(region[j])
-            borders.append(tuple(seen[:2]))
-    isolated = [not mined[i] and not borders[i] for i in range(size)]
-    block = [(i, *table[i]) for i in range(size)]
-    # Column-major scan order, as the original program's.
-    order = [r * cols + c for c in range(cols) for r in range(rows)]
-    members: dict[int, list[int]] = {}  # opening -> the cells it reveals
-    for i in range(size):
-        for op in borders[i]:
+                    if len(seen) == 2:
+                        break
+        bordering[i] = len(seen)
+        for op in seen:
             members.setdefault(op, []).append(i)
+    isolated = bytearray(not mined[i] and not bordering[i] for i in range(size))
+    checkpoint()
 
-    opened = [False] * size
-    flagged = [False] * size
+    def block(i: int) -> tuple[int, ...]:
+        """The cell and its neighbours: its 3x3 block."""
+        return (i, *table[i])
+
+    def place(i: int) -> int:
+        """The cell's place in the column-major scan order of the original program."""
+        return (i % cols) * rows + i // cols
+
+    def at(place: int) -> int:
+        return (place % rows) * cols + place // rows
+
+    opened = bytearray(size)
+    flagged = bytearray(size)
     closed = size - layout.mine_count
     clicks = 0
 
     # premium[i] starts from its definition and is kept up to date as cells open,
     # mines are flagged and openings are revealed: each event changes a few terms.
     premium = [
-        sum(1 for j in block[i] if isolated[j])
-        + len(borders[i])
+        sum(1 for j in block(i) if isolated[j])
+        + bordering[i]
         - 2
         - sum(1 for j in table[i] if mined[j])
         for i in range(size)
     ]
+    del bordering
+    checkpoint()
     # The highest premium, first in column-major order among equals, without scanning the board
-    # at every step (that made a 300x300 board take 16 s): a heap of (-premium, place in the
-    # order, cell), an entry pushed at every change and one no longer current passed over.
-    place = [0] * size
-    for k, i in enumerate(order):
-        place[i] = k
-    heap = [(-premium[i], place[i], i) for i in range(size) if not mined[i]]
+    # at every step (that made a 300x300 board take 16 s): a heap of entries pushed at every
+    # change, one no longer current passed over. An entry is one int, -premium * size + place,
+    # which sorts as the pair (-premium, place) would (0 <= place < size) at a tenth of its memory.
+    heap = [-premium[i] * size + place(i) for i in range(size) if not mined[i]]
     heapq.heapify(heap)
 
     def bump(i: int, by: int) -> None:
         premium[i] += by
         if not mined[i]:
-            heapq.heappush(heap, (-premium[i], place[i], i))
+            heapq.heappush(heap, -premium[i] * size + place(i))
 
     def open_cell(i: int) -> None:
         nonlocal closed
@@ -195,7 +225,7 @@ def greedy_zini(layout: Layout) -> int:
         closed -= 1
         bump(i, 1)  # no click needed to open it any more
         if isolated[i]:
-            for j in block[i]:
+            for j in block(i):
                 bump(j, -1)  # one 3BV unit fewer around
 
     def reveal(i: int) -> None:
@@ -208,12 +238,17 @@ def greedy_zini(layout: Layout) -> int:
             bump(j, -1)  # the opening is no longer a unit for anyone beside it
             open_cell(j)
 
-    fallbacks = iter(order)  # the cells a click may fall back on only ever become fewer
+    # The cells a click may fall back on only ever become fewer: the scan goes on where it stopped.
+    fallbacks = (r * cols + c for c in range(cols) for r in range(rows))
+    steps = 0
     while closed > 0:
-        while heap and -heap[0][0] != premium[heap[0][2]]:
+        steps += 1
+        if not steps % CHECK_EVERY:
+            checkpoint()
+        while heap and -(heap[0] // size) != premium[at(heap[0] % size)]:
             heapq.heappop(heap)  # an entry from before the cell's premium changed
-        if heap and premium[heap[0][2]] >= 0:
-            best = heap[0][2]
+        if heap and premium[at(heap[0] % size)] >= 0:
+            best = at(heap[0] % size)
             if not opened[best]:
                 clicks += 1
                 reveal(best)
@@ -224,7 +259,7 @@ def greedy_zini(layout: Layout) -> int:
                     for k in table[j]:
                         bump(k, 1)  # one flag fewer to place around
             clicks += 1  # the chord
-            for j in block[best]:
+            for j in block(best):
                 reveal(j)
             continue
         fallback = next(i for i in fallbacks

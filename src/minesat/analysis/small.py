@@ -27,7 +27,7 @@ from __future__ import annotations
 from array import array
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from itertools import combinations
 
 from minesat.board import COVERED, FLAG, Position, neighbour_table
@@ -77,18 +77,26 @@ class Geometry:
     rows: int
     cols: int
     full: int  # every cell
-    around: tuple[int, ...]  # flat index -> mask of its neighbours
     not_first_col: int  # every cell but those of column 0
     not_last_col: int  # every cell but those of the last column
 
     @staticmethod
     @lru_cache(maxsize=8)
     def of(rows: int, cols: int) -> Geometry:
-        """Built once per board size (as the neighbour table it comes from)."""
-        around = tuple(sum(1 << j for j in near) for near in neighbour_table(rows, cols))
-        first_col = sum(1 << (r * cols) for r in range(rows))
+        """Built once per board size: a few masks as long as the board (any board: the player's
+        pieces use :meth:`near` on 1000x1000 too)."""
+        first_col = int(("0" * (cols - 1) + "1") * rows, 2)
         full = (1 << (rows * cols)) - 1
-        return Geometry(rows, cols, full, around, full ^ first_col, full ^ (first_col << (cols - 1)))
+        return Geometry(rows, cols, full, full ^ first_col, full ^ (first_col << (cols - 1)))
+
+    @cached_property
+    def around(self) -> tuple[int, ...]:
+        """Flat index -> mask of its neighbours, made when first asked (the small road reads it).
+
+        Each mask is as long as the board up to its cell: cells x cells / 2 bits in all, nothing
+        on a small board but 62 GB on 1000x1000, so :meth:`of` leaves it out.
+        """
+        return tuple(sum(1 << j for j in near) for near in neighbour_table(self.rows, self.cols))
 
     def near(self, mask: int) -> int:
         """``mask`` and every neighbour of its cells: eight shifts instead of a loop over cells.

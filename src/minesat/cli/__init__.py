@@ -17,7 +17,7 @@ from typing import IO, Annotated, Any
 import typer
 from typer.core import TyperCommand, TyperGroup
 
-__all__ = ["COMMANDS", "Commands", "UsageLine", "app", "load_commands", "main", "usage_line"]
+__all__ = ["COMMANDS", "SHELLS", "Commands", "UsageLine", "app", "load_commands", "main", "usage_line"]
 
 # Click's exception classes, whichever Click typer uses (its own copy in recent versions).
 _UsageError = next(c for c in typer.BadParameter.__mro__ if c.__name__ == "UsageError")
@@ -56,22 +56,40 @@ def usage_line(err: Exception) -> str:
     param = getattr(err, "param", None)
     if param is None:
         return message[:1].lower() + message[1:] if message[1:2].islower() else message
-    opts = list(getattr(param, "opts", None) or [])
-    longest = max(opts, key=len) if opts else "value"
-    name = longest if longest.startswith("-") else longest.upper()
+    name = _named(param)
     cause = err.__cause__
     details = cause.errors() if cause is not None and hasattr(cause, "errors") else []
     if details:  # typer's checks (pydantic): the rule broken and the value given
         detail = details[0]
         rule = _RULES.get(detail.get("type", ""))
         if rule is not None:
-            return f"{name} {rule.format(**detail.get('ctx', {}))}, not {detail.get('input')}"
+            return f"{name} {rule.format(**detail.get('ctx', {}))}, not {_given(detail.get('input'))}"
         message = str(detail.get("msg", message)).removeprefix("Value error, ").rstrip(".")
     if (choice := re.fullmatch(r"'(.*)' is not one of (.*)", message)) is not None:
         return f"{name} must be one of {choice[2].replace(chr(39), '')}, not {choice[1]!r}"
     if type(err).__name__ == "MissingParameter":
         return f"{name} is required"
     return f"{name}: {message}"
+
+
+def _given(value: Any) -> str:
+    """A value as given, quoted where it would not show (empty, or blank at an end: ``not ''``).
+
+    >>> _given("2.5"), _given(""), _given(" 3")
+    ('2.5', "''", "' 3'")
+    """
+    text = str(value)
+    return repr(text) if text != text.strip() or not text else text
+
+
+def _named(param: Any) -> str:
+    """A parameter as ``--help`` names it: an option by its longest name, an argument by the name
+    its usage line shows (``IN``, ``FILE``; not the function's ``source``, ``files``)."""
+    opts = list(getattr(param, "opts", None) or [])
+    longest = max(opts, key=len) if opts else "value"
+    if longest.startswith("-"):
+        return longest
+    return (getattr(param, "metavar", None) or longest.upper()).removesuffix("...")
 
 
 @contextmanager
@@ -154,6 +172,18 @@ class Commands(TyperGroup):
         with formatter.section("Commands"):
             formatter.write_dl(rows)
 
+    def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
+        if args and args[0] in _COMPLETION:
+            _completion(ctx, args[0], args[1:])
+        return super().parse_args(ctx, args)
+
+    def get_params(self, ctx: Any) -> list[Any]:
+        params = super().get_params(ctx)
+        for param in params:  # typer's words, with the shell that may be named after them
+            if param.name in _COMPLETION_HELP:
+                param.help = _COMPLETION_HELP[param.name]  # type: ignore[attr-defined]
+        return params  # type: ignore[no-any-return]
+
     def make_context(self, *args: Any, **kwargs: Any) -> Any:
         with _one_line():
             try:
@@ -168,6 +198,45 @@ class Commands(TyperGroup):
 
         with _one_line(), command_guard():
             return super().invoke(ctx)
+
+
+#: The shells typer writes completion for.
+SHELLS = ("bash", "zsh", "fish", "powershell", "pwsh")
+_COMPLETION = ("--install-completion", "--show-completion")
+_COMPLETION_HELP = {
+    "install_completion": f"Install completion for the shell this runs in, or for the one named after it "
+                          f"({', '.join(SHELLS)}).",
+    "show_completion": "Print the completion script of the shell this runs in, or of the one named after it.",
+}
+
+
+def _completion(ctx: Any, flag: str, rest: list[str]) -> None:
+    """``--install-completion [SHELL]`` and ``--show-completion [SHELL]``: typer's, with the shell
+    that may be named after them read (typer's flag would leave it unread, and install for the
+    shell it detects, or say ``Shell None is not supported.`` with status 1 where it detects none).
+    A shell it does not know, or none named nor detected, is one line, exit 2."""
+    from typer.completion import install_callback, show_callback
+
+    if len(rest) > 1:
+        raise UsageLine(f"{flag} takes one shell name, not {' '.join(rest)}")
+    shell = rest[0] if rest else _detected_shell()
+    if shell is None:
+        raise UsageLine(f"{flag}: cannot tell which shell this is; name it: {flag} bash (or "
+                        f"{', '.join(SHELLS[1:])})")
+    if shell not in SHELLS:
+        raise UsageLine(f"{flag} must be one of {', '.join(SHELLS)}, not {shell!r}")
+    callback: Any = install_callback if flag == "--install-completion" else show_callback
+    callback(ctx, None, shell)  # typer's own, which reads no more than the shell from its option
+
+
+def _detected_shell() -> str | None:
+    """The shell this runs in, as typer detects it (``None`` if none is found)."""
+    import shellingham  # type: ignore[import-untyped]
+
+    try:
+        return str(shellingham.detect_shell()[0]).lower()
+    except shellingham.ShellDetectionFailure:
+        return None
 
 
 app = typer.Typer(

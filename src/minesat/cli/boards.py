@@ -68,7 +68,8 @@ def render_layout(layout: Layout) -> str:
 
 
 FileArg = Annotated[
-    Path, typer.Argument(help="Board file (.txt/.dat, .mine, .mbf, .json).", show_default=False)
+    Path,
+    typer.Argument(metavar="FILE", help="Board file (.txt/.dat, .mine, .mbf, .json).", show_default=False),
 ]
 FormatOpt = Annotated[str | None, typer.Option("--format", "-f", help=_FORMAT_HELP, show_default=False)]
 LayoutOpt = Annotated[bool, typer.Option("--layout", help=_LAYOUT_HELP)]

@@ -4,7 +4,8 @@ meeting what can go wrong with any command the same way (docs/exit-status.md):
 - standard output that cannot be written (a full disk, ``> /dev/full``) is one line,
   ``minesat: standard output: No space left on device``, and exit status 1;
 - a closed pipe (``minesat ... | head -1``) ends the command quietly, exit status 0;
-- Ctrl-C is ``minesat: interrupted`` and exit status 130;
+- Ctrl-C is ``minesat: interrupted`` and exit status 130; SIGTERM and SIGHUP the same, ``by
+  SIGTERM``, with 128 + the signal's number (143, 129); a file being written is removed;
 - ``-`` as an output path is standard output (:func:`output_path`);
 - an error with a file names the file first (:func:`path_error`).
 
@@ -14,10 +15,13 @@ command needs is imported where it is used.
 
 from __future__ import annotations
 
+import _thread
+import contextlib
 import errno
 import io
 import math
 import os
+import signal
 import sys
 import threading
 import time
@@ -50,9 +54,11 @@ __all__ = [
     "ProgressLine",
     "RowsOption",
     "StartOption",
+    "Stopped",
     "WatchedStdout",
     "board_size",
     "check_folder",
+    "check_max_memory",
     "check_output",
     "check_strategy",
     "check_time_limit",
@@ -67,13 +73,16 @@ __all__ = [
     "given_options",
     "given_start",
     "interrupted",
+    "interrupted_status",
     "is_stdout",
+    "memory_watch",
     "output_failed",
     "path_error",
     "refuse_stdout",
     "refuse_unused",
     "run_main",
     "start_cell",
+    "stop_on_signals",
     "strategy_help",
     "write_output",
     "write_stdout",
@@ -181,23 +190,121 @@ def output_failed(err: OutputError) -> int:
     return EXIT_OUTPUT_FAILED
 
 
-def interrupted() -> NoReturn:
-    """Ctrl-C: one line and exit status 130, whatever the command was doing."""
-    typer.echo("minesat: interrupted", err=True)
-    raise typer.Exit(EXIT_INTERRUPTED)
+class Stopped(KeyboardInterrupt):
+    """SIGTERM or SIGHUP, turned into the same clean stop as Ctrl-C (:func:`stop_on_signals`)."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+
+def interrupted_status(stop: KeyboardInterrupt) -> int:
+    """The exit status of a stop: 128 + the signal's number (143 for SIGTERM), 130 for Ctrl-C."""
+    return 128 + stop.signum if isinstance(stop, Stopped) else EXIT_INTERRUPTED
+
+
+def interrupted(stop: KeyboardInterrupt | None = None) -> NoReturn:
+    """Ctrl-C (``minesat: interrupted``, status 130) or a signal (``minesat: interrupted by
+    SIGTERM``, 128 + its number): one line, whatever the command was doing."""
+    by = f" by {signal.Signals(stop.signum).name}" if isinstance(stop, Stopped) else ""
+    with contextlib.suppress(OSError):  # a hang-up may have taken the terminal with it
+        typer.echo(f"minesat: interrupted{by}", err=True)
+    raise typer.Exit(interrupted_status(stop) if stop is not None else EXIT_INTERRUPTED)
+
+
+@contextmanager
+def stop_on_signals() -> Iterator[None]:
+    """While the block runs, stop on SIGTERM and SIGHUP as on Ctrl-C: a :class:`Stopped` raised in
+    the main thread, so that what a command was writing is removed (a file appears whole or not
+    at all), its workers are stopped and what is stored is kept.
+
+    By default those signals kill the process at once: a file half-written would stay behind,
+    and pool workers would be orphaned.
+    """
+    wanted = [getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name)]
+
+    def stop(signum: int, frame: object) -> None:
+        raise Stopped(signum)
+
+    try:
+        previous = {signum: signal.signal(signum, stop) for signum in wanted}
+    except ValueError:  # not the main thread (an embedding program): leave signals alone
+        yield
+        return
+    try:
+        yield
+    finally:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
+
+
+#: How often (seconds) :func:`memory_watch` reads the memory the process holds.
+WATCH_EVERY = 0.02
+
+
+@contextmanager
+def memory_watch(max_memory: int | None, every: float = WATCH_EVERY) -> Iterator[None]:
+    """Within the block, :class:`~minesat.exact.budget.OutOfMemory` is raised in the main thread as
+    soon as the process holds more than ``max_memory`` bytes (less the budget's headroom), whatever
+    the work is doing: a thread reads the memory held every ``every`` seconds.
+
+    The work's own checkpoints (:func:`~minesat.exact.budget.checkpoint`) stop it where they
+    stand; this stops it too where there are none, as in the player's strategies, so that a
+    budget is kept within what the work allocates in ``every`` seconds. ``None``: no watch.
+    It raises through a simulated SIGUSR1, the way a signal stops the main thread (Unix only).
+    """
+    from minesat.exact.budget import HEADROOM, OutOfMemory, give_back, resident_bytes
+
+    if (max_memory is None or not hasattr(signal, "SIGUSR1")
+            or threading.current_thread() is not threading.main_thread()):
+        yield
+        return
+    usable = max_memory - int(HEADROOM * max_memory)
+    held = [0]
+    stop, lock = threading.Event(), threading.Lock()
+
+    def past(signum: int, frame: object) -> None:
+        raise OutOfMemory(held[0], 0, max_memory)
+
+    def watch() -> None:
+        while not stop.wait(every):
+            now = resident_bytes()
+            if now > usable and give_back():  # what the allocator kept, given back first
+                now = resident_bytes()
+            if now > usable:
+                with lock:
+                    if not stop.is_set():
+                        held[0] = now
+                        _thread.interrupt_main(signal.SIGUSR1)
+                return
+
+    previous = signal.signal(signal.SIGUSR1, past)
+    thread = threading.Thread(target=watch, name="minesat-memory", daemon=True)
+    thread.start()
+    try:
+        yield
+    finally:
+        try:
+            with lock:
+                stop.set()
+            thread.join()  # a stop asked for just before is raised here, while ``past`` handles it
+        finally:
+            signal.signal(signal.SIGUSR1, previous)
 
 
 @contextmanager
 def command_guard() -> Iterator[None]:
     """Around every command (:class:`minesat.cli.Commands` runs each within it): standard output
-    that fails and Ctrl-C end the command as :func:`output_failed` and :func:`interrupted` say.
-    A command with more to say (how far it got, how to resume) catches Ctrl-C itself."""
+    that fails, Ctrl-C, SIGTERM and SIGHUP end the command as :func:`output_failed` and
+    :func:`interrupted` say. A command with more to say (how far it got, how to resume) catches
+    the stop itself (a :class:`KeyboardInterrupt`; :func:`interrupted_status` its status)."""
     try:
-        yield
+        with stop_on_signals():
+            yield
     except OutputError as err:
         raise typer.Exit(output_failed(err)) from None
-    except KeyboardInterrupt:
-        interrupted()
+    except KeyboardInterrupt as stop:
+        interrupted(stop)
     except OSError as err:  # a file no command expected to fail: still one line, never a traceback
         fail(error_line(err), EXIT_BAD_INPUT if err.filename else EXIT_OUTPUT_FAILED)
 
@@ -315,11 +422,10 @@ def write_output(path: Path, content: str | bytes, what: str) -> None:
     if is_stdout(path):
         write_stdout(content)
         return
-    from minesat.formats import open_atomic
+    from minesat.formats import write_text_atomically
 
     try:
-        with open_atomic(path) as f:
-            f.write(content.encode() if isinstance(content, str) else content)
+        write_text_atomically(path, content)
     except OSError as err:
         fail(path_error(path, err, f"cannot write {what}"), EXIT_OUTPUT_FAILED)
 
@@ -461,6 +567,12 @@ def check_total(mines: int | None) -> None:
         fail(f"--mines must be >= 0, not {mines}")
 
 
+def check_max_memory(megabytes: int) -> None:
+    """Fail (one line, exit 2) on a ``--max-memory`` below 0 (0: no limit)."""
+    if megabytes < 0:
+        fail(f"--max-memory must be >= 0 megabytes, not {megabytes}")
+
+
 def check_time_limit(seconds: float) -> None:
     """Fail (one line, exit 2) on a ``--time-limit`` that is no number of seconds >= 0 (0: no limit)."""
     if not seconds >= 0 or math.isinf(seconds):  # nan compares false
@@ -505,7 +617,7 @@ def board_size(
         if any(v is not None for v in board):
             fail("give either --preset or --rows/--cols/--mines, not both")
         if preset.lower() not in PRESETS:
-            fail(f"unknown preset {preset!r} (known: {', '.join(PRESETS)})")
+            fail(f"--preset: unknown preset {preset!r} (known: {', '.join(PRESETS)})")
         return PRESETS[preset.lower()]
     if rows is None or cols is None or mines is None:
         fail("give --preset NAME or all of --rows, --cols and --mines")
@@ -534,11 +646,11 @@ def __getattr__(name: str) -> str:
 
 
 def check_strategy(name: str) -> str:
-    """``name`` if the player knows the strategy; otherwise one line and exit 2."""
+    """``name`` if the player knows the strategy; otherwise one line naming ``--strategy``, exit 2."""
     from minesat.player import get_strategy
 
     try:
         get_strategy(name)
     except InvalidValue as err:
-        fail(err)
+        fail(f"--strategy: {error_line(err)}")
     return name

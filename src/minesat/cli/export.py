@@ -13,7 +13,7 @@ import typer
 from minesat.cli import app
 from minesat.cli.common import EXIT_OUTPUT_FAILED, check_output, fail, is_stdout, path_error, unreadable_store
 
-__all__ = ["export"]
+__all__ = ["OUT_FORMATS", "export"]
 
 
 @app.command()
@@ -26,7 +26,9 @@ def export(
     ],
     out: Annotated[
         Path | None,
-        typer.Option("--out", "-o", metavar="FILE", help="Write here instead of stdout (- is stdout).",
+        typer.Option("--out", "-o", metavar="FILE",
+                     help="Write here instead of stdout (- is stdout): .jsonl or .ndjson JSON Lines, "
+                     ".csv CSV, .parquet Parquet; no extension as stdout.",
                      show_default=False),
     ] = None,
     as_csv: Annotated[
@@ -45,20 +47,19 @@ def export(
 
     The keys: game, seed, won, guesses, moves, uncovered, bbbv, seconds, analyses, fatal_move,
     fatal_probability, first_guess_probability, and the run's settings (rows, cols, mines, rule,
-    start, strategy, player). Seeds are strings of digits in JSON. --out FILE.parquet writes
-    Parquet (pip install 'minesat[parquet]').
+    start, strategy, player). Seeds are strings of digits in JSON. --out FILE.csv writes CSV,
+    FILE.parquet Parquet (pip install 'minesat[parquet]'); another extension is refused.
 
-    Example: minesat export reports/expert.sqlite --csv --out expert.csv
+    Example: minesat export reports/expert.sqlite --out expert.csv
     """
     from minesat.export import ParquetUnavailable, write_parquet, write_records
+    from minesat.formats import open_atomic, open_text_atomic
     from minesat.store import GameStore, StoreError
 
     if is_stdout(out):
         out = None
-    parquet = out is not None and out.suffix.lower() == ".parquet"
-    if parquet and as_csv:
-        fail(f"{out}: --csv writes CSV, and a .parquet file is Parquet: leave out one of them")
-    if parquet:
+    kind = _kind(out, as_csv)
+    if kind == "parquet":
         try:
             import pyarrow  # noqa: F401
         except ImportError:
@@ -72,31 +73,42 @@ def export(
     except (StoreError, sqlite3.Error, OSError, ValueError, KeyError) as exc:
         unreadable_store(db, exc)
     with store:
-        if parquet:
-            assert out is not None
-            try:
-                out.parent.mkdir(parents=True, exist_ok=True)
-                with closing(store.games()) as games:
-                    write_parquet(games, out, config=store.config, guesses=guesses)
-            except ParquetUnavailable as exc:
-                fail(exc)
-            except OSError as exc:
-                fail(f"{out}: cannot write ({exc.strerror or exc})")
-            except (sqlite3.Error, ValueError, KeyError) as exc:
-                unreadable_store(db, exc)
-            return
         try:
-            # newline="": the csv module writes its own line ends.
-            if out is not None:
-                out.parent.mkdir(parents=True, exist_ok=True)
-            handle = sys.stdout if out is None else out.open("w", encoding="utf-8", newline="")
-        except OSError as exc:
-            fail(path_error(out or "-", exc, "cannot write"), EXIT_OUTPUT_FAILED)
-        try:
+            # Whole or not at all: a damaged row met while streaming leaves no file at --out.
             # closing(): the game cursor is closed before the store, even when the pipe breaks.
-            with handle if out is not None else nullcontext(handle), closing(store.games()) as games:
-                write_records(games, handle, as_csv=as_csv, config=store.config, guesses=guesses)
+            if kind == "parquet":
+                assert out is not None
+                with open_atomic(out) as raw, closing(store.games()) as games:
+                    write_parquet(games, raw, config=store.config, guesses=guesses)
+            else:
+                # newline="": the csv module writes its own line ends.
+                with nullcontext(sys.stdout) if out is None else open_text_atomic(out) as handle, \
+                        closing(store.games()) as games:
+                    write_records(games, handle, as_csv=kind == "csv", config=store.config, guesses=guesses)
+        except ParquetUnavailable as exc:
+            fail(exc)
         except OSError as exc:  # writing FILE (standard output's errors are met for every command alike)
             fail(path_error(out or "-", exc, "cannot write"), EXIT_OUTPUT_FAILED)
         except (sqlite3.Error, ValueError, KeyError) as exc:  # a damaged row, met while streaming
             unreadable_store(db, exc)
+
+
+#: What ``--out``'s extension writes; a name with none (a FIFO, ``/dev/fd/63``) is JSON Lines or,
+#: with ``--csv``, CSV, as standard output is.
+OUT_FORMATS = {".jsonl": "jsonl", ".ndjson": "jsonl", ".csv": "csv", ".parquet": "parquet"}
+_NAMES = {"jsonl": "JSON Lines", "csv": "CSV", "parquet": "Parquet"}
+
+
+def _kind(out: Path | None, as_csv: bool) -> str:
+    """The format to write: ``--out``'s extension, else ``--csv`` (one line, exit 2, on a clash
+    or an extension export does not write: an ``.xlsx`` file of JSON Lines would open as nothing)."""
+    suffix = out.suffix.lower() if out is not None else ""
+    if not suffix:
+        return "csv" if as_csv else "jsonl"
+    kind = OUT_FORMATS.get(suffix)
+    if kind is None:
+        fail(f"{out}: export writes JSON Lines (.jsonl, .ndjson), CSV (.csv) or Parquet (.parquet), "
+             f"not {suffix}")
+    if as_csv and kind != "csv":
+        fail(f"{out}: --csv writes CSV, and a {suffix} file is {_NAMES[kind]}: leave out one of them")
+    return kind

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import contextlib
-import io
 import sys
 import time
 from collections import Counter
@@ -36,7 +35,7 @@ from minesat.cli.common import (
     start_cell,
 )
 from minesat.errors import InvalidValue
-from minesat.formats import open_atomic
+from minesat.formats import open_text_atomic
 from minesat.formats.boardset import format_board
 from minesat.generate import BoardSpec, FirstClick
 from minesat.noguess import (
@@ -165,11 +164,8 @@ def _output(path: Path | None) -> Iterator[IO[str]]:
         yield sys.stdout
         sys.stdout.flush()
         return
-    with open_atomic(path) as raw:
-        stream = io.TextIOWrapper(raw, encoding="utf-8")
+    with open_text_atomic(path) as stream:
         yield stream
-        stream.flush()
-        stream.detach()  # open_atomic closes the file itself
 
 
 class _Progress:

@@ -33,6 +33,7 @@ from minesat.cli.common import (
     first_click_rule,
     given_options,
     given_start,
+    interrupted_status,
     plural,
     refuse_unused,
 )
@@ -201,8 +202,8 @@ def perfect(
                 _past_budget(error_line(err), result.states, as_json)
     except PastBudget as err:
         _past_budget(error_line(err), err.states, as_json)
-    except KeyboardInterrupt:
-        fail(f"interrupted after {time.perf_counter() - began:.1f} s", 130)
+    except KeyboardInterrupt as stop:
+        fail(f"interrupted after {time.perf_counter() - began:.1f} s", interrupted_status(stop))
     result = PerfectResult(**{**result.__dict__, "strategies": counts})
     if as_json:
         typer.echo(json.dumps(result.to_json()))

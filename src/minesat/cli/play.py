@@ -269,7 +269,7 @@ def play(
     if any(given) and not all(given):
         fail("give --rows, --cols and --mines together")
     if preset is not None and preset.lower() not in PRESETS:
-        fail(f"unknown preset {preset!r} (use one of {', '.join(PRESETS)})")
+        fail(f"--preset: unknown preset {preset!r} (use one of {', '.join(PRESETS)})")
     size = (rows, cols, mines) if all(given) else PRESETS[(preset or "beginner").lower()]
     session = Session(FirstClick(first_click), seed, typer.echo)
     try:

@@ -20,6 +20,7 @@ from minesat.cli.common import (
     check_viewer_size,
     fail,
     file_error,
+    interrupted,
     is_stdout,
     path_error,
     percent,
@@ -41,7 +42,7 @@ def replay(
     files: Annotated[
         list[Path],
         typer.Argument(
-            metavar="FILE...",
+            metavar="FILE",
             help="Replay files: .avf (Minesweeper Arbiter), .rmv (Viennasweeper), .mvf (Minesweeper "
             "Clone), .evf (Metasweeper); - reads standard input (give --format).",
         ),
@@ -78,8 +79,8 @@ def replay(
     """
     try:
         _replay(files, as_json=as_json, html=html, moves=moves, fmt=fmt)
-    except KeyboardInterrupt:
-        fail("interrupted", 130)
+    except KeyboardInterrupt as stop:
+        interrupted(stop)
 
 
 def _replay(files: list[Path], *, as_json: bool, html: Path | None, moves: bool, fmt: str | None) -> None:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import signal
 import sqlite3
 import sys
 from collections.abc import Iterator
@@ -32,6 +31,7 @@ from minesat.cli.common import (
     error_line,
     fail,
     first_click_rule,
+    interrupted_status,
     plural,
     refuse_stdout,
     start_cell,
@@ -45,7 +45,7 @@ from minesat.player import DEFAULT_STRATEGY
 from minesat.simulate import MAX_GAMES, ProgressCallback, Tally, board_run_config, check_config, run
 from minesat.store import GameStore, RunConfig, StoreError
 
-__all__ = ["MAX_GAMES", "Stopped", "default_db", "describe", "simulate"]
+__all__ = ["MAX_GAMES", "default_db", "describe", "simulate"]
 
 
 @app.command()
@@ -135,10 +135,11 @@ def simulate(
         if scheduler is not None:  # before the store is made: an unreachable one leaves none behind
             check_scheduler(scheduler)
         path.parent.mkdir(parents=True, exist_ok=True)
+        made = not path.exists()
         store = GameStore(path, config)
     except (StoreError, OSError, SchedulerError) as exc:
         fail(error_line(exc))
-    with store, _stop_on_signals():
+    with store:
         # Progress is for a person watching stderr, whatever stdout is (a pipe, --json).
         show_bar = sys.stderr.isatty()
         try:
@@ -155,11 +156,13 @@ def simulate(
                     mix_players=mix_players,
                 )
         except (SchedulerError, BoardFormatError, StoreError) as exc:
+            if made and isinstance(exc, SchedulerError) and not len(store):
+                _unmake(store, path)  # the run could not start: it leaves no empty store behind
             fail(exc)
         except sqlite3.DatabaseError as exc:
             fail(str(store.damaged(exc)))
         except KeyboardInterrupt as exc:
-            status = 128 + exc.signum if isinstance(exc, Stopped) else 130
+            status = interrupted_status(exc)
             try:
                 kept = store.count(games)
                 stored = f"{kept} of {plural(games, 'game')} {agree(kept, 'is', 'are')} stored in {path}"
@@ -173,36 +176,11 @@ def simulate(
         typer.echo(describe(summary))
 
 
-class Stopped(KeyboardInterrupt):
-    """SIGTERM or SIGHUP, turned into the same clean stop as Ctrl-C."""
-
-    def __init__(self, signum: int) -> None:
-        super().__init__(signum)
-        self.signum = signum
-
-
-@contextmanager
-def _stop_on_signals() -> Iterator[None]:
-    """While a run plays, stop on SIGTERM and SIGHUP as on Ctrl-C: workers stopped, games kept.
-
-    By default those signals kill the process at once, leaving its pool workers
-    orphaned; raising in the main thread instead lets the run clean up.
-    """
-    wanted = [getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name)]
-
-    def stop(signum: int, frame: object) -> None:
-        raise Stopped(signum)
-
-    try:
-        previous = {signum: signal.signal(signum, stop) for signum in wanted}
-    except ValueError:  # not the main thread (an embedding program): leave signals alone
-        yield
-        return
-    try:
-        yield
-    finally:
-        for signum, handler in previous.items():
-            signal.signal(signum, handler)
+def _unmake(store: GameStore, path: Path) -> None:
+    """Close and remove a store this command made and stored nothing in (with SQLite's side files)."""
+    store.close()
+    for name in (path, Path(f"{path}-wal"), Path(f"{path}-shm"), Path(f"{path}-journal")):
+        name.unlink(missing_ok=True)
 
 
 def _config(

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import math
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, NoReturn
 
 import typer
 
@@ -14,6 +14,8 @@ from minesat.cli import app
 from minesat.cli.common import (
     EXIT_OUTPUT_FAILED,
     STRATEGY_HELP,
+    ProgressLine,
+    check_max_memory,
     check_output,
     check_strategy,
     check_viewer_size,
@@ -21,6 +23,7 @@ from minesat.cli.common import (
     fail,
     first_click_rule,
     is_stdout,
+    memory_watch,
     path_error,
     percent,
     plural,
@@ -28,7 +31,8 @@ from minesat.cli.common import (
     start_cell,
     write_output,
 )
-from minesat.errors import InvalidValue
+from minesat.errors import InvalidValue, fill, option_name
+from minesat.exact.budget import DEFAULT_MAX_MEMORY, Budget, OutOfMemory, checkpoint, watching, which_budget
 from minesat.formats import UnsupportedFormatError
 from minesat.formats.replay import MAX_WRITTEN_SIDE, written_format_for
 from minesat.formats.wanted import InputError, read_board
@@ -106,8 +110,21 @@ def solve(
             show_default=False,
         ),
     ] = None,
+    max_memory: Annotated[
+        int,
+        typer.Option(
+            "--max-memory",
+            metavar="MB",
+            help="Hold at most this many megabytes: past it the game stops, its moves so far printed, "
+            "exit 1; 0: no limit.",
+        ),
+    ] = DEFAULT_MAX_MEMORY // 10**6,
 ) -> None:
-    """Play LAYOUT with the automatic player, printing each move and why it was made."""
+    """Play LAYOUT with the automatic player, printing each move and why it was made.
+
+    A game that takes a while (a large board) says how it is coming on, on stderr.
+    """
+    check_max_memory(max_memory)
     try:
         layout = read_board(layout_file, fmt, "layout", "solve")
     except InputError as err:
@@ -138,19 +155,27 @@ def solve(
             fail(f"{save_replay}: {written.upper()} replays hold boards up to {MAX_WRITTEN_SIDE}x"
                  f"{MAX_WRITTEN_SIDE} cells, not {layout.rows}x{layout.cols}")
 
+    budget = Budget(max_memory=max_memory * 10**6 or None)
     if oracle:
         try:
-            risky = solve_oracle(layout, cell, rule)
+            with watching(budget.clock()), memory_watch(budget.max_memory):
+                risky = solve_oracle(layout, cell, rule)
         except InvalidValue as err:
             fail(err)
+        except (OutOfMemory, MemoryError) as stop:
+            fail(_stopped(stop, budget, "while the risky moves were listed"), 1)
         _print_oracle(risky, cell, rule, as_json)
         return
 
-    steps: list[Step] = []
+    progress = ProgressLine("solve")
+    steps = _Played(progress)
     try:
-        record = play_game(layout, cell, strategy=get_strategy(strategy), rule=rule, trace=steps)
+        with watching(budget.clock()), memory_watch(budget.max_memory), progress.ticking():
+            record = play_game(layout, cell, strategy=get_strategy(strategy), rule=rule, trace=steps)
     except InvalidValue as err:
         fail(err)
+    except (OutOfMemory, MemoryError) as stop:
+        _past_budget(steps, stop, budget, as_json)
     if html is not None:
         _write_viewer(html, layout_file, layout, record, cell, rule, strategy)
     if save_replay is not None:
@@ -160,11 +185,43 @@ def solve(
     if as_json:
         typer.echo(json.dumps(_game_json(record, steps, cell, rule, strategy)))
         return
-    width = len(str(len(steps)))
-    for number, step in enumerate(steps, 1):
-        typer.echo(f"{number:>{width}}. {step.move!s:<6} {_reason(step)}")
+    _print_steps(steps)
     typer.echo(_summary(record))
     typer.echo(_final_board(layout, record))
+
+
+class _Played(list[Step]):
+    """The game's steps, as :func:`~minesat.player.play_game` appends each once it is played: the
+    progress line is told (``minesat solve: 5120 moves, 3 guesses, 12 s``) and the memory budget
+    checked between moves (the analysis checks it within one)."""
+
+    def __init__(self, progress: ProgressLine) -> None:
+        super().__init__()
+        self.progress = progress
+        self.guesses = 0
+
+    def append(self, step: Step) -> None:
+        super().append(step)
+        self.guesses += step.verdict is Verdict.GUESS
+        self.progress(f"{plural(len(self), 'move')}, {plural(self.guesses, 'guess')}")
+        checkpoint()
+
+
+def _past_budget(steps: list[Step], stop: BaseException, budget: Budget, as_json: bool) -> NoReturn:
+    """Stop the game past the memory budget: its moves so far on stdout (with ``--json`` an object
+    ``{"error", "steps"}``), one line on stderr, exit 1."""
+    line = _stopped(stop, budget, f"the game stopped after {plural(len(steps), 'move')}")
+    if as_json:
+        typer.echo(json.dumps({"error": line, "steps": _steps_json(steps)}))
+    else:
+        _print_steps(steps)
+    fail(line, 1)
+
+
+def _stopped(stop: BaseException, budget: Budget, where: str) -> str:
+    """``past the memory budget of 1000 MB: the game stopped after 5120 moves; raise --max-memory``."""
+    why, advice = which_budget(stop, budget)
+    return f"{why}: {where}; {fill(advice, option_name)}"
 
 
 def survival(record: GameRecord) -> float:
@@ -179,7 +236,7 @@ def _game_json(
         "won": record.won,
         "moves": [str(m) for m in record.moves],
         "guesses": [{"move": str(g.move), "probability": g.probability} for g in record.guesses],
-        "steps": [{"move": str(s.move), "reason": s.reason, "probability": s.probability} for s in steps],
+        "steps": _steps_json(steps),
         "start": cell_name(start),
         "rule": rule.value,
         "strategy": strategy,
@@ -190,6 +247,16 @@ def _game_json(
         "searches_cut": record.searches_cut,
         "seconds": record.seconds,
     }
+
+
+def _steps_json(steps: list[Step]) -> list[dict[str, Any]]:
+    return [{"move": str(s.move), "reason": s.reason, "probability": s.probability} for s in steps]
+
+
+def _print_steps(steps: list[Step]) -> None:
+    width = len(str(len(steps)))
+    for number, step in enumerate(steps, 1):
+        typer.echo(f"{number:>{width}}. {step.move!s:<6} {_reason(step)}")
 
 
 def _summary(record: GameRecord) -> str:

@@ -21,6 +21,8 @@ from minesat.cli.common import (
     check_workers,
     error_line,
     fail,
+    given_start,
+    interrupted_status,
     is_stdout,
     path_error,
     refuse_stdout,
@@ -110,7 +112,6 @@ def sweep(
     Example: minesat sweep --preset beginner,expert --density 0.08:0.30:0.02 --strategy best,safest
     --games 200 --out reports/sweep.html
     """
-    from minesat.board import parse_cell
     from minesat.player import DEFAULT_STRATEGY
     from minesat.report import FORMATS
     from minesat.report.sweep import X_AXES
@@ -148,11 +149,9 @@ def sweep(
         if rows is not None and cols is not None:
             sizes += [s for s in parse_sizes([f"{rows}x{cols}"]) if s not in sizes]
         cell = None
-        if start is not None:
-            try:
-                cell = parse_cell(start)
-            except InvalidValue as err:
-                fail(f"--start: {error_line(err)}")
+        if start is not None:  # off a board: said in the user's words (Z99, not 25,98)
+            for rows_cols in sizes:
+                cell = given_start(start, *rows_cols)
         plan = plan_sweep(
             sizes,
             split_list(first_click.lower(), "--first-click"),
@@ -169,7 +168,6 @@ def sweep(
         fail(f"{directory}: is a file; --db names the directory of the stores, one per point")
     check_folder(directory)
 
-    from minesat.cli.simulate import Stopped, _stop_on_signals
     from minesat.executors import SchedulerError, check_scheduler
     from minesat.store import StoreError
     from minesat.sweep import run_sweep
@@ -182,8 +180,8 @@ def sweep(
 
     what = f"sweep: {plan.points()} points on {len(plan.curves)} curves"
     try:
-        # SIGTERM and SIGHUP stop the sweep as Ctrl-C does: workers stopped, games kept.
-        with _stop_on_signals(), _progress(what) if sys.stderr.isatty() else nullcontext(
+        # SIGTERM and SIGHUP stop the sweep as Ctrl-C does (command_guard): workers stopped, games kept.
+        with _progress(what) if sys.stderr.isatty() else nullcontext(
             _progress_lines(what)
         ) as progress:
             result = run_sweep(plan, games, directory, workers=workers, scheduler=scheduler,
@@ -191,9 +189,8 @@ def sweep(
     except (StoreError, SchedulerError, OSError) as exc:
         fail(error_line(exc))
     except KeyboardInterrupt as exc:
-        status = 128 + exc.signum if isinstance(exc, Stopped) else 130
         fail(f"interrupted: the games played so far are stored in {directory}; "
-             "run the same command again to resume", status)  # fmt: skip
+             "run the same command again to resume", interrupted_status(exc))  # fmt: skip
 
     from minesat.report.sweep import render_sweep_markdown, write_sweep_report
 

@@ -24,17 +24,14 @@ names the file, the 1-based line and column, and what is wrong, in one line.
 
 from __future__ import annotations
 
-import contextlib
 import os
-import tempfile
-from collections.abc import Iterator
 from pathlib import Path
-from typing import BinaryIO
 
 from minesat.board import MAX_SIDE, Layout, Position
 from minesat.errors import MissingFile
 from minesat.formats import jsonfmt, mbf, mine, text
 from minesat.formats.common import MAX_BYTES, BoardFormatError, UnsupportedFormatError
+from minesat.formats.output import open_atomic, open_text_atomic, write_text_atomically
 from minesat.formats.replay import (
     Replay,
     ReplayFormatError,
@@ -58,6 +55,7 @@ __all__ = [
     "format_position",
     "format_replay",
     "open_atomic",
+    "open_text_atomic",
     "parse_layout",
     "parse_position",
     "parse_replay",
@@ -187,12 +185,12 @@ def write_position(
     position: Position, path: str | os.PathLike[str], format: str | None = None
 ) -> None:
     """Write ``position`` to ``path`` atomically (MBF raises :class:`UnsupportedFormatError`)."""
-    _save(_MODULES[format_for(path, format)].write_position(position), path)
+    write_text_atomically(path, _MODULES[format_for(path, format)].write_position(position))
 
 
 def write_layout(layout: Layout, path: str | os.PathLike[str], format: str | None = None) -> None:
     """Write ``layout`` to ``path`` atomically."""
-    _save(_MODULES[format_for(path, format)].write_layout(layout), path)
+    write_text_atomically(path, _MODULES[format_for(path, format)].write_layout(layout))
 
 
 def _load(path: str | os.PathLike[str], format: str) -> str | bytes:
@@ -227,39 +225,3 @@ def _decode(data: bytes, path: str) -> str:
         ) from None
     return content.removeprefix("\ufeff")  # a byte-order mark some editors add
 
-
-def write_text_atomically(path: str | os.PathLike[str], content: str) -> None:
-    """Write any text file (a picture, a report) whole or not at all, as boards are written."""
-    _save(content, path)
-
-
-def _save(content: str | bytes, path: str | os.PathLike[str]) -> None:
-    """Write through a temporary file in the same directory, then rename: never a partial file."""
-    payload = content.encode() if isinstance(content, str) else content
-    with open_atomic(path) as f:
-        f.write(payload)
-
-
-@contextlib.contextmanager
-def open_atomic(path: str | os.PathLike[str]) -> Iterator[BinaryIO]:
-    """A binary file that appears at ``path`` whole when the block ends, or not at all.
-
-    Written through a temporary file in the same directory and renamed; on an
-    error (or an interrupt) the temporary file is removed and ``path`` is untouched.
-    Missing folders on the way to ``path`` are made first, as every command that
-    writes a file does (docs/README.md, "Files minesat writes").
-    """
-    target = Path(path)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
-    try:
-        with os.fdopen(fd, "wb") as f:
-            yield f
-        # mkstemp makes the file private (0600); give it the permissions a plain open() would.
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)
-        os.replace(tmp, target)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise

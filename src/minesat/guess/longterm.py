@@ -46,7 +46,7 @@ later coin toss would cost.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -131,41 +131,149 @@ class Trap:
 class Shapes:
     """Every pair and box of a board with its walls on the board, and those each cell belongs to."""
 
-    pairs: tuple[Trap, ...]
-    boxes: tuple[Trap, ...]
-    pairs_of: tuple[tuple[int, ...], ...]  # per cell: indices into pairs
-    boxes_of: tuple[tuple[int, ...], ...]  # per cell: indices into boxes
+    pairs: Sequence[Trap]
+    boxes: Sequence[Trap]
+    pairs_of: Sequence[tuple[int, ...]]  # per cell: indices into pairs
+    boxes_of: Sequence[tuple[int, ...]]  # per cell: indices into boxes
     pair_masks: tuple[tuple[int, int], ...] = ()  # per pair: its cells and its walls as bit sets
     box_masks: tuple[tuple[int, int], ...] = ()
+
+
+def _pair(rows: int, cols: int, r: int, c: int, down: bool) -> Trap:
+    """The pair at ``(r, c)`` and its right (or lower) neighbour: its walls are the three cells
+    beyond each end, across its length (those on the board)."""
+    i = r * cols + c
+    if down:
+        walls = [(r - 1, c + k) for k in (-1, 0, 1)] + [(r + 2, c + k) for k in (-1, 0, 1)]
+        return Trap((i, i + cols), _on_board(rows, cols, walls))
+    walls = [(r + k, c - 1) for k in (-1, 0, 1)] + [(r + k, c + 2) for k in (-1, 0, 1)]
+    return Trap((i, i + 1), _on_board(rows, cols, walls))
+
+
+def _box(rows: int, cols: int, r: int, c: int) -> Trap:
+    """The 2x2 box with top-left ``(r, c)``: its walls are the four cells diagonally beyond its corners."""
+    i = r * cols + c
+    walls = [(r - 1, c - 1), (r - 1, c + 2), (r + 2, c - 1), (r + 2, c + 2)]
+    return Trap((i, i + 1, i + cols, i + cols + 1), _on_board(rows, cols, walls))
+
+
+def _on_board(rows: int, cols: int, cells: list[Cell]) -> tuple[int, ...]:
+    return tuple(r * cols + c for r, c in cells if 0 <= r < rows and 0 <= c < cols)
+
+
+class _Traps(Sequence[Trap]):
+    """The pairs (or the boxes) of a board past :data:`MASK_CELLS` cells, in the order
+    :func:`shapes` lists them (row-major by their first cell; a cell's pair across before the
+    one down), each made when asked: held as objects, a 1000x1000 board's three million took
+    2 GB and 19 s to build, for a scan that looks only at those of the covered cells.
+
+    >>> eager, lazy = shapes(3, 4), _Traps(3, 4, boxes=False)
+    >>> list(lazy) == list(eager.pairs) and [lazy.of(i) for i in range(12)] == list(eager.pairs_of)
+    True
+    >>> boxes = _Traps(3, 4, boxes=True)
+    >>> list(boxes) == list(eager.boxes) and [boxes.of(i) for i in range(12)] == list(eager.boxes_of)
+    True
+    """
+
+    def __init__(self, rows: int, cols: int, *, boxes: bool) -> None:
+        self.rows, self.cols, self.boxes = rows, cols, boxes
+        self.per_row = cols - 1 if boxes else 2 * cols - 1  # in each row but the last
+
+    def __len__(self) -> int:
+        if self.boxes:
+            return (self.rows - 1) * (self.cols - 1)
+        return (self.rows - 1) * self.per_row + self.cols - 1
+
+    def __getitem__(self, k: int) -> Trap:  # type: ignore[override]
+        if not 0 <= k < len(self):
+            raise IndexError(k)
+        if self.boxes:
+            return _box(self.rows, self.cols, *divmod(k, self.cols - 1))
+        if k >= (self.rows - 1) * self.per_row:  # the last row: pairs across only
+            return _pair(self.rows, self.cols, self.rows - 1, k - (self.rows - 1) * self.per_row, False)
+        r, o = divmod(k, self.per_row)
+        c = o // 2
+        return _pair(self.rows, self.cols, r, c, o % 2 == 1 or c == self.cols - 1)
+
+    def __iter__(self) -> Iterator[Trap]:
+        return self.anchored(range(self.rows * self.cols))
+
+    def _index(self, r: int, c: int, down: bool = False) -> int:
+        """The place of the trap whose first cell is ``(r, c)`` (the pair down, with ``down``)."""
+        if self.boxes:
+            return r * (self.cols - 1) + c
+        if r == self.rows - 1:
+            return r * self.per_row + c
+        return r * self.per_row + 2 * c + (1 if down and c < self.cols - 1 else 0)
+
+    def anchored(self, cells: Iterable[int]) -> Iterator[Trap]:
+        """The traps whose first cell is one of ``cells`` (ascending), in the sequence's order."""
+        rows, cols = self.rows, self.cols
+        for i in cells:
+            r, c = divmod(i, cols)
+            if self.boxes:
+                if r + 1 < rows and c + 1 < cols:
+                    yield _box(rows, cols, r, c)
+                continue
+            if c + 1 < cols:
+                yield _pair(rows, cols, r, c, False)
+            if r + 1 < rows:
+                yield _pair(rows, cols, r, c, True)
+
+    def of(self, i: int) -> tuple[int, ...]:
+        """The places of the traps cell ``i`` belongs to, ascending."""
+        rows, cols = self.rows, self.cols
+        r, c = divmod(i, cols)
+        if self.boxes:
+            return tuple(sorted(self._index(r - a, c - b) for a in (0, 1) for b in (0, 1)
+                                if 0 <= r - a < rows - 1 and 0 <= c - b < cols - 1))
+        found = []
+        if c + 1 < cols:
+            found.append(self._index(r, c))
+        if r + 1 < rows:
+            found.append(self._index(r, c, down=True))
+        if c > 0:
+            found.append(self._index(r, c - 1))
+        if r > 0:
+            found.append(self._index(r - 1, c, down=True))
+        return tuple(sorted(found))
+
+
+class _TrapsOf(Sequence[tuple[int, ...]]):
+    """Per cell, the places of the traps it belongs to (:meth:`_Traps.of`), each found when asked."""
+
+    def __init__(self, traps: _Traps) -> None:
+        self.traps = traps
+
+    def __len__(self) -> int:
+        return self.traps.rows * self.traps.cols
+
+    def __getitem__(self, i: int) -> tuple[int, ...]:  # type: ignore[override]
+        return self.traps.of(i)
 
 
 @lru_cache(maxsize=16)
 def shapes(rows: int, cols: int) -> Shapes:
     """The :class:`Shapes` of a board (its walls are all on the board; the others show nothing).
 
+    Past :data:`MASK_CELLS` cells each trap is made when asked (:class:`_Traps`).
+
     >>> s = shapes(3, 3)
     >>> len(s.pairs), len(s.boxes), s.pairs[0]     # A1-A2: its walls are A3, B3 (and off the board)
     (12, 4, Trap(cells=(0, 1), walls=(2, 5)))
     """
-
-    def on_board(cells: list[Cell]) -> tuple[int, ...]:
-        return tuple(r * cols + c for r, c in cells if 0 <= r < rows and 0 <= c < cols)
-
+    if rows * cols > MASK_CELLS:  # scanned on sets (MASK_CELLS), and too many to hold
+        lazy_pairs, lazy_boxes = _Traps(rows, cols, boxes=False), _Traps(rows, cols, boxes=True)
+        return Shapes(lazy_pairs, lazy_boxes, _TrapsOf(lazy_pairs), _TrapsOf(lazy_boxes))
     pairs, boxes = [], []
     for r in range(rows):
         for c in range(cols):
-            i = r * cols + c
-            # The walls of a pair: the three cells beyond each end, across its length.
             if c + 1 < cols:
-                pairs.append(Trap((i, i + 1), on_board([(r + k, c - 1) for k in (-1, 0, 1)]
-                                                       + [(r + k, c + 2) for k in (-1, 0, 1)])))
+                pairs.append(_pair(rows, cols, r, c, False))
             if r + 1 < rows:
-                pairs.append(Trap((i, i + cols), on_board([(r - 1, c + k) for k in (-1, 0, 1)]
-                                                          + [(r + 2, c + k) for k in (-1, 0, 1)])))
-            # The walls of a box: the four cells diagonally beyond its corners.
+                pairs.append(_pair(rows, cols, r, c, True))
             if r + 1 < rows and c + 1 < cols:
-                boxes.append(Trap((i, i + 1, i + cols, i + cols + 1),
-                                  on_board([(r - 1, c - 1), (r - 1, c + 2), (r + 2, c - 1), (r + 2, c + 2)])))
+                boxes.append(_box(rows, cols, r, c))
     pairs_of: list[list[int]] = [[] for _ in range(rows * cols)]
     boxes_of: list[list[int]] = [[] for _ in range(rows * cols)]
     for k, trap in enumerate(pairs):
@@ -174,9 +282,8 @@ def shapes(rows: int, cols: int) -> Shapes:
     for k, trap in enumerate(boxes):
         for i in trap.cells:
             boxes_of[i].append(k)
+
     def masks(traps: list[Trap]) -> tuple[tuple[int, int], ...]:
-        if rows * cols > MASK_CELLS:
-            return ()  # scanned on sets (MASK_CELLS)
         return tuple((sum(1 << i for i in t.cells), sum(1 << i for i in t.walls)) for t in traps)
 
     return Shapes(tuple(pairs), tuple(boxes), tuple(map(tuple, pairs_of)), tuple(map(tuple, boxes_of)),
@@ -210,7 +317,7 @@ class LongTermRisk:
         # Each unknown cell's mine probability (:meth:`_may_count`).
         self._p = {r * cols + c: grid[r][c] or 0.0 for r, c in analysis.unknown}
         self._counts: dict[frozenset[int], int] = {}
-        self._formed_counts: dict[tuple[int, int], int] = {}
+        self._formed_counts: dict[tuple[frozenset[int], frozenset[int]], int] = {}
         # On the small road a pattern is counted from the position's own parts (the same
         # exact counts, without analysing a flagged position per question); else interior
         # cells (next to no number), which are interchangeable: a trap made of them alone is
@@ -245,9 +352,11 @@ class LongTermRisk:
     def _formed(self, walls: tuple[int, ...], mines: tuple[int, ...], safe: tuple[int, ...]) -> int:
         """Layouts with ``walls`` and ``mines`` mined and ``safe`` safe (inclusion-exclusion on ``safe``)."""
         if self._counter is not None:
-            key = (sum(1 << i for i in (*walls, *mines)), sum(1 << i for i in safe))
+            # Keyed by the cells, not by their bit sets: a bit set is as long as the board up to
+            # its last cell, and a scan keeps a key per trap (a 1000x1000 board's passed 1 GB).
+            key = (frozenset((*walls, *mines)), frozenset(safe))
             if key not in self._formed_counts:
-                count = self._counter.masks(*key)
+                count = self._counter.masks(sum(1 << i for i in key[0]), sum(1 << i for i in key[1]))
                 if count is None:  # cells the counter does not count (or a part past the budget)
                     count = self._flagged(walls, mines, safe)
                 self._formed_counts[key] = count
@@ -292,12 +401,14 @@ class LongTermRisk:
         return Trap(shape.cells, tuple(sorted(walls))) if len(walls) <= max_walls else None
 
     def _opened(
-        self, traps: tuple[Trap, ...], masks: tuple[tuple[int, int], ...], max_walls: int
+        self, traps: Sequence[Trap], masks: tuple[tuple[int, int], ...], max_walls: int
     ) -> Iterator[Trap]:
         """:meth:`_open` of each shape, the ones that can trap a mine here: on bit sets where the
         board has them (:data:`MASK_CELLS`), else one shape after another on sets."""
         if len(masks) != len(traps):
-            yield from (t for shape in traps if (t := self._open(shape, max_walls)) is not None)
+            # Only a trap whose cells are all unknown can trap a mine: those whose first cell is.
+            found = traps.anchored(sorted(self._unknown)) if isinstance(traps, _Traps) else traps
+            yield from (t for shape in found if (t := self._open(shape, max_walls)) is not None)
             return
         unknown = sum(1 << i for i in self._unknown)
         blocking = sum(1 << i for i in self._blocking)

@@ -22,6 +22,7 @@ import jinja2
 from markupsafe import Markup
 
 from minesat.errors import InvalidValue
+from minesat.formats.output import write_text_atomically
 from minesat.provenance import describe_provenance
 from minesat.report.boards import PairedBoard, write_boards
 from minesat.report.document import Report, as_report, unique_labels
@@ -412,7 +413,6 @@ def write_viewer_pages(summary: Summary, out: str | Path, limit: int | None = No
     Nothing for a run whose store is not at hand, that plays a board set, or whose
     store holds several players' games (the games are replayed by this player).
     """
-    from minesat.formats import write_text_atomically
     from minesat.report.fatal import FATAL_BOARDS, game_page, lost_games
 
     out = Path(out)
@@ -464,11 +464,11 @@ def _write(
         links = []
         for name, alt, svg in plots():
             path = out.with_name(f"{out.stem}-{name}.svg")
-            path.write_text(svg, encoding="utf-8")
+            write_text_atomically(path, svg)
             written.append(path)
             links.append((alt, path.name))
         text = as_markdown(links)
-    out.write_text(text, encoding="utf-8")
+    write_text_atomically(out, text)  # whole or not at all, as every file minesat writes
     return [out, *written]
 
 
