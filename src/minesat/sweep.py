@@ -45,6 +45,7 @@ from minesat.generate import BoardSpec, FirstClick
 from minesat.logistic import LogisticFit, fit_logistic
 from minesat.player import default_start, get_strategy
 from minesat.provenance import Session, new_session, player_fingerprint, run_provenance
+from minesat.rules import rules_object
 from minesat.simulate import (
     BatchFunction,
     check_batch,
@@ -533,8 +534,6 @@ class Sweep:
     def rules(self) -> dict[str, Any]:
         """The rules the curves were played by, as a report's ``rules`` (docs/commands/report.md),
         each curve with its mine counts."""
-        from minesat.report.rules import rules_object
-
         return rules_object(
             ((c.label, {**c.config.to_dict(), "mines": [p.mines for p in c.points]}) for c in self.curves),
             key="curves",

@@ -18,6 +18,7 @@ from minesat.board import cell_name
 from minesat.report.boards import PairedBoard, paired_boards
 from minesat.report.paired import ALPHA, Compared, Paired
 from minesat.report.references import Reference, ReferenceMatch, match_references
+from minesat.rules import rules_object
 from minesat.tally import Summary
 
 __all__ = [
@@ -54,9 +55,7 @@ class Report:
 
     @property
     def rules(self) -> dict[str, Any]:
-        """The rules the runs were played by (:func:`~minesat.report.rules.rules_object`)."""
-        from minesat.report.rules import rules_object
-
+        """The rules the runs were played by (:func:`~minesat.rules.rules_object`)."""
         return rules_object((s.label, s.config) for s in self.runs)
 
 

@@ -41,7 +41,7 @@ from minesat.report.formatting import (
 )
 from minesat.report.paired import Compared, Paired
 from minesat.report.plots import LOSS_PLOTS, inline_svg, render_plots
-from minesat.report.rules import rules_lines
+from minesat.rules import rules_lines
 from minesat.tally import DEATH_BINS, Summary
 from minesat.words import plural
 
