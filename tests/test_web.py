@@ -1472,6 +1472,7 @@ def test_serve_on_a_port_in_use_is_one_line_and_exit_2() -> None:
         taken.bind(("127.0.0.1", 0))
         taken.listen()
         port = taken.getsockname()[1]
-        result = CliRunner().invoke(cli, ["serve", "--port", str(port)])
+        # In memory: never the user's own store (which another server may hold: "in use").
+        result = CliRunner().invoke(cli, ["serve", "--port", str(port), "--db", ":memory:"])
     assert result.exit_code == 2
     assert f"minesat: cannot listen on 127.0.0.1:{port}:" in result.stderr

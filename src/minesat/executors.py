@@ -366,12 +366,9 @@ def _finished(pending: dict[cf.Future, Tag]) -> Iterator[tuple[Tag, Any]]:
     """Wait for at least one of ``pending`` to end; take the ended ones out and yield them."""
     done, _ = cf.wait(pending, return_when=cf.FIRST_COMPLETED)
     for future in done:
-        try:
-            result = future.result()
-        except cf.BrokenExecutor as err:  # a process pool's worker died
-            raise WorkerLost(WORKER_LOST) from err
-        except Exception as err:
-            if type(err).__name__ != "KilledWorker":  # Dask's, after a task took several workers down
-                raise
-            raise WorkerLost(WORKER_LOST) from err
-        yield pending.pop(future), result
+        # A process pool's worker died (BrokenExecutor), or a task took several of Dask's workers
+        # down (its KilledWorker, named so as not to import Dask): the worker's work is lost.
+        lost = future.exception()
+        if isinstance(lost, cf.BrokenExecutor) or type(lost).__name__ == "KilledWorker":
+            raise WorkerLost(WORKER_LOST) from lost
+        yield pending.pop(future), future.result()
