@@ -1467,6 +1467,33 @@ def test_serve_without_the_web_extra_says_how_to_install_it() -> None:
     assert done.stderr == "minesat: serve needs the web extra: pip install 'minesat[web]'\n"
 
 
+def test_the_served_connections_send_at_once() -> None:
+    """What serve listens on hands asyncio connections with Nagle's algorithm off: else the body of
+    an answer on a kept-alive connection, sent after its headers, waited for the client's delayed
+    acknowledgement (40 ms an answer on Linux)."""
+    import asyncio
+
+    from minesat.cli.serve import tcp_socket
+
+    async def accepted() -> int:
+        sock = tcp_socket(socket.AF_INET)
+        sock.bind(("127.0.0.1", 0))
+        got: asyncio.Future[int] = asyncio.get_running_loop().create_future()
+
+        def connected(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+            got.set_result(writer.get_extra_info("socket").getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY))
+            writer.close()
+
+        server = await asyncio.start_server(connected, sock=sock)
+        async with server:
+            _, writer = await asyncio.open_connection(*sock.getsockname())
+            nodelay = await asyncio.wait_for(got, 30)
+            writer.close()
+        return nodelay
+
+    assert asyncio.run(accepted()) != 0
+
+
 def test_serve_on_a_port_in_use_is_one_line_and_exit_2() -> None:
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))
