@@ -30,6 +30,7 @@ __all__ = [
     "InProcess",
     "MainGuardMissing",
     "SchedulerError",
+    "WorkerLost",
     "check_main_guard",
     "check_scheduler",
     "dask_executor",
@@ -44,9 +45,18 @@ __all__ = [
 
 Tag = TypeVar("Tag")
 
+#: What :class:`WorkerLost` says.
+WORKER_LOST = "a worker process ended in the middle of its work (out of memory, or killed)"
+
 
 class SchedulerError(RuntimeError):
     """The Dask extra is missing or the scheduler cannot be reached."""
+
+
+class WorkerLost(RuntimeError):
+    """A worker process ended in the middle of its work: the system's out-of-memory killer (the
+    usual cause, a machine's memory being a long run's limit) or a kill. What it was playing is
+    lost; what was stored before stays, so a run stopped by it resumes."""
 
 
 class MainGuardMissing(RuntimeError):
@@ -356,4 +366,9 @@ def _finished(pending: dict[cf.Future, Tag]) -> Iterator[tuple[Tag, Any]]:
     """Wait for at least one of ``pending`` to end; take the ended ones out and yield them."""
     done, _ = cf.wait(pending, return_when=cf.FIRST_COMPLETED)
     for future in done:
+        # A process pool's worker died (BrokenExecutor), or a task took several of Dask's workers
+        # down (its KilledWorker, named so as not to import Dask): the worker's work is lost.
+        lost = future.exception()
+        if isinstance(lost, cf.BrokenExecutor) or type(lost).__name__ == "KilledWorker":
+            raise WorkerLost(WORKER_LOST) from lost
         yield pending.pop(future), future.result()
