@@ -53,12 +53,10 @@ from minesat.analysis.combine import (
     LINEAR_WORK_FLOOR,
     WORK_BUDGET,
     NoLayout,
-    NotClose,
     Split,
     TooMuchWork,
     Weighed,
     certain_by_feasibility,
-    close_weights,
     exact_weights,
     read_weights,
     total_adds_nothing,
@@ -414,6 +412,9 @@ class Analyzer:
         if found is None:
             raise NoLayout
         safe, mine, fate = found
+        # Here, not at the top: the close road computes in numpy, which a small board never loads.
+        from minesat.analysis.close import NotClose, close_weights
+
         why = None
         try:
             if not self._close_road:
