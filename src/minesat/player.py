@@ -231,6 +231,14 @@ class SafestRowMajor:
         return _lowest(analysis)[1][0]
 
 
+def _switched(name: str) -> Strategy:
+    """``best`` with one piece switched, by its name (one that :func:`strategy_named` knows)."""
+    strategy = strategy_named(name)
+    if strategy is None:  # not met: STRATEGIES builds the names from DEFAULT_PIECES
+        raise ValueError(f"unknown strategy {name!r}")
+    return strategy
+
+
 #: Strategies by the name the command line and the simulation use. ``best`` is
 #: :class:`~minesat.guess.best.BestGuess`; ``best-no-PIECE`` switches one of its
 #: pieces off and ``best-with-PIECE`` one of the others on, for experiments that
@@ -239,8 +247,8 @@ STRATEGIES: dict[str, Callable[[], Strategy]] = {
     SafestCell.name: SafestCell,
     SafestRowMajor.name: SafestRowMajor,
     BestGuess.name: BestGuess,
-    **{  # type: ignore[dict-item]
-        name: partial(strategy_named, name)
+    **{
+        name: partial(_switched, name)
         for piece, on in DEFAULT_PIECES.items()
         for name in [f"best-{'no' if on else 'with'}-{piece}"]
     },

@@ -306,7 +306,7 @@ def format_replay(replay: Replay, format: str) -> bytes:
     board, too long a game, an event it has no code for).
     """
     name = written_format_for(f"<{format}>", format)
-    return importlib.import_module(f"minesat.formats.{name}").write(replay)  # type: ignore[no-any-return]
+    return importlib.import_module(f"minesat.formats.{name}").write(replay)
 
 
 def write_replay(replay: Replay, path: str | os.PathLike[str], format: str | None = None) -> None:

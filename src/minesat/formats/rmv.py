@@ -279,10 +279,10 @@ def _read_events(
             y += _nibble(packed & 15)
             kind = "mv"
         elif code in _BOARD:
-            col, row = r.u8("board event column"), r.u8("board event row")
-            if col >= cols or row >= rows:
-                raise r.error(f"board event at column {col}, row {row} is outside the board", at)
-            board_events.append(BoardEvent(len(events) - 1, _BOARD[code], row, col))
+            across, down = r.u8("board event column"), r.u8("board event row")
+            if across >= cols or down >= rows:
+                raise r.error(f"board event at column {across}, row {down} is outside the board", at)
+            board_events.append(BoardEvent(len(events) - 1, _BOARD[code], down, across))
             continue
         elif code in _END:
             return events, board_events, _END[code], r.u24("game time")
@@ -351,8 +351,8 @@ def write(replay: Replay) -> bytes:
 def _events(replay: Replay) -> bytes:
     """Mouse events (short moves where they fit), each followed by its board events, then the end."""
     after: dict[int, list[BoardEvent]] = defaultdict(list)
-    for event in replay.board_events:
-        after[max(event.after, 0)].append(event)
+    for shown in replay.board_events:
+        after[max(shown.after, 0)].append(shown)
     out = bytearray()
     buttons = 0
     last: tuple[int, int, int] | None = None  # time, x, y of the previous mouse event
