@@ -396,7 +396,7 @@ def sweep_cards(sweep: Sweep, x_axis: str = "density") -> list[tuple[str, str, s
     if len(crossed) > 4:
         crossed.sort(key=lambda pair: to_axis(pair[1], pair[0].density, x_axis))
         crossed = [crossed[0], crossed[-1]]
-        names = ("Lowest 50 % crossing", "Highest 50 % crossing")
+        names: tuple[str, ...] = ("Lowest 50 % crossing", "Highest 50 % crossing")
     else:
         names = tuple("50 % won" for _ in crossed)
     unit = {"density": "density", "effective-density": "effective density", "mines": "mines"}[x_axis]
