@@ -225,7 +225,7 @@ class FrontierModel:
         """Bring the model to ``position``; :class:`InconsistentPositionError` as :meth:`Frontier.of`."""
         rows, cols, new = position.rows, position.cols, position.cells
         if self._shape != (rows, cols):
-            self.__init__()  # type: ignore[misc]
+            self.__init__()  # type: ignore[misc]  # every field anew, as a new model has them
             self._shape = (rows, cols)
             self._table = neighbour_table(rows, cols)
             self._cell = _cell_table(rows, cols)
