@@ -20,7 +20,8 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
-from typing import Any, TypeVar
+from types import FrameType
+from typing import Any, ParamSpec, TypeVar
 
 from minesat.errors import one_line
 
@@ -44,6 +45,8 @@ __all__ = [
 ]
 
 Tag = TypeVar("Tag")
+P = ParamSpec("P")
+T = TypeVar("T")
 
 #: What :class:`WorkerLost` says.
 WORKER_LOST = "a worker process ended in the middle of its work (out of memory, or killed)"
@@ -82,7 +85,7 @@ def check_main_guard(workers: int) -> None:
         )
     main = sys.modules.get("__main__")
     path = getattr(main, "__file__", None)
-    frame = sys._getframe(1)
+    frame: FrameType | None = sys._getframe(1)
     while frame is not None and not (frame.f_globals is getattr(main, "__dict__", None)
                                      and frame.f_code.co_name == "<module>"):
         frame = frame.f_back
@@ -127,8 +130,8 @@ def default_workers() -> int:
 class InProcess(cf.Executor):
     """Runs each batch when submitted: workers=1 pays no process start-up or pickling."""
 
-    def submit(self, fn, /, *args, **kwargs):  # type: ignore[override]
-        future: cf.Future = cf.Future()
+    def submit(self, fn: Callable[P, T], /, *args: P.args, **kwargs: P.kwargs) -> cf.Future[T]:
+        future: cf.Future[T] = cf.Future()
         try:
             future.set_result(fn(*args, **kwargs))
         except BaseException as exc:

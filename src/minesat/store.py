@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 import sqlite3
 import time
 from collections.abc import Callable, Iterable, Iterator
@@ -320,7 +321,7 @@ class GameStore:
 
     config: RunConfig
 
-    def __init__(self, path: str | Path, config: RunConfig | None = None) -> None:
+    def __init__(self, path: str | os.PathLike[str], config: RunConfig | None = None) -> None:
         self.path = Path(path)
         if config is None and not self.path.exists():
             raise FileNotFoundError(f"{self.path}: no such game database")
@@ -446,7 +447,8 @@ class GameStore:
     def _tables(self) -> set[str]:
         return {name for (name,) in self._db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
 
-    def _stored_run(self) -> dict[str, object] | None:
+    def _stored_run(self) -> dict[str, Any] | None:
+        """The run table's settings, each as JSON decodes it (RunConfig checks them)."""
         if "run" not in self._tables():
             return None
         try:
@@ -600,7 +602,8 @@ class GameStore:
         ``player``: only the games of that fingerprint (``None``: those of an unknown
         player, stored before minesat recorded players); every game by default.
         """
-        where, args = [], []
+        where: list[str] = []
+        args: list[int | str] = []
         if stop is not None:
             where.append("g.idx < ?")
             args.append(stop)
