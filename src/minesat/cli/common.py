@@ -32,10 +32,11 @@ from typing import Annotated, Any, NoReturn
 
 import typer
 
+from minesat import usecases
 from minesat.board import PRESETS, Cell, parse_cell
 from minesat.errors import InputError, InvalidValue, MinesatError, one_line, option_name
-from minesat.generate import FirstClick
 from minesat.stats import percent  # noqa: F401  (the commands import it from here)
+from minesat.usecases import FIRST_CLICK_HELP, PRESET_HELP, FirstClick
 from minesat.words import agree, plural  # noqa: F401  (the commands import them from here)
 
 __all__ = [
@@ -83,7 +84,6 @@ __all__ = [
     "run_main",
     "start_cell",
     "stop_on_signals",
-    "strategy_help",
     "write_output",
     "write_stdout",
 ]
@@ -92,18 +92,11 @@ __all__ = [
 DEFAULT_START: Cell = (3, 3)
 
 #: The board options ``simulate`` and ``generate`` share (read them with :func:`board_size`).
-PresetOption = Annotated[str | None, typer.Option(help=f"Board preset: {', '.join(PRESETS)}.")]
+PresetOption = Annotated[str | None, typer.Option(help=PRESET_HELP)]
 RowsOption = Annotated[int | None, typer.Option(help="Board rows (with --cols and --mines).")]
 ColsOption = Annotated[int | None, typer.Option(help="Board columns.")]
 MinesOption = Annotated[int | None, typer.Option(help="Number of mines.")]
-FirstClickOption = Annotated[
-    str,
-    typer.Option(
-        "--first-click",
-        help="opening: the first cell and its neighbours are mine-free; "
-        "safe: the first cell only; any: no rule.",
-    ),
-]
+FirstClickOption = Annotated[str, typer.Option("--first-click", help=FIRST_CLICK_HELP)]
 StartOption = Annotated[
     str | None,
     typer.Option(help="First click as ROW,COL (0-based) or a cell name; default 3,3 clipped to the board."),
@@ -624,33 +617,10 @@ def board_size(
     return rows, cols, mines
 
 
-def strategy_help() -> str:
-    """Help for every --strategy option (``STRATEGY_HELP``: the player is imported only by the
-    commands that have one)."""
-    from minesat.guess.best import DEFAULT_PIECES
-
-    return (
-        "Guessing strategy: best (default), safest (the baseline), safest-rowmajor, or best "
-        "with pieces switched: best-no-PIECE turns one of best's pieces ("
-        + ", ".join(p for p, on in DEFAULT_PIECES.items() if on)
-        + ") off, best-with-PIECE another ("
-        + ", ".join(p for p, on in DEFAULT_PIECES.items() if not on)
-        + ") on, and they chain: best-no-endgame-with-pseudo. See docs/strategies.md."
-    )
-
-
-def __getattr__(name: str) -> str:
-    if name == "STRATEGY_HELP":
-        return strategy_help()
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
 def check_strategy(name: str) -> str:
     """``name`` if the player knows the strategy; otherwise one line naming ``--strategy``, exit 2."""
-    from minesat.player import get_strategy
-
     try:
-        get_strategy(name)
+        usecases.check_strategy(name)
     except InvalidValue as err:
         fail(f"--strategy: {error_line(err)}")
     return name

@@ -16,7 +16,6 @@ from minesat.analysis import InconsistentPositionError
 from minesat.board import Cell, Position, cell_name
 from minesat.cli import app
 from minesat.cli.common import (
-    STRATEGY_HELP,
     ColsOption,
     FirstClickOption,
     MinesOption,
@@ -55,6 +54,7 @@ from minesat.perfect import (
     perfect_play,
     strategy_wins,
 )
+from minesat.usecases import strategy_help
 
 __all__ = ["DEFAULT_TOP", "ProgressCallback", "describe", "describe_cut", "describe_position", "perfect"]
 
@@ -87,7 +87,7 @@ def perfect(
     ] = None,
     strategy: Annotated[
         list[str] | None,
-        typer.Option(help="Also count this strategy's wins exactly (repeatable). " + STRATEGY_HELP),
+        typer.Option(help="Also count this strategy's wins exactly (repeatable). " + strategy_help()),
     ] = None,
     max_states: Annotated[
         int,

@@ -29,9 +29,10 @@ from minesat.cli.common import (
     write_output,
 )
 from minesat.errors import InvalidValue
-from minesat.formats.replay import MAX_REPLAY_BYTES, REPLAY_FORMATS, Replay, parse_replay, read_replay
+from minesat.formats.replay import MAX_REPLAY_BYTES, Replay, parse_replay, read_replay
 from minesat.replay import ReplayReview, review_replay, viewer_page
 from minesat.review import describe
+from minesat.usecases import replay_formats, replay_help
 from minesat.verdict import NOTABLE
 
 __all__ = ["replay"]
@@ -43,8 +44,7 @@ def replay(
         list[Path],
         typer.Argument(
             metavar="FILE",
-            help="Replay files: .avf (Minesweeper Arbiter), .rmv (Viennasweeper), .mvf (Minesweeper "
-            "Clone), .evf (Metasweeper); - reads standard input (give --format).",
+            help=f"Replay files: {replay_help()}; - reads standard input (give --format).",
         ),
     ],
     as_json: Annotated[
@@ -64,7 +64,7 @@ def replay(
     ] = False,
     fmt: Annotated[
         str | None,
-        typer.Option("--format", help="Replay format when the extension does not say: avf, rmv, mvf, evf."),
+        typer.Option("--format", help=f"Replay format when the extension does not say: {_names()}."),
     ] = None,
 ) -> None:
     """Replay real games move by move through minesat's rules and analyse every move.
@@ -116,11 +116,16 @@ def _replay(files: list[Path], *, as_json: bool, html: Path | None, moves: bool,
         raise typer.Exit(status)
 
 
+def _names() -> str:
+    """The replay formats' names: ``avf, rmv, mvf, evf``."""
+    return ", ".join(fmt["name"] for fmt in replay_formats())
+
+
 def _read_stdin(fmt: str | None) -> Replay:
     """The replay on standard input: its format cannot come from a name, so ``--format`` must say."""
     if fmt is None:
         raise InvalidValue(
-            f"reading a replay from standard input needs --format ({', '.join(REPLAY_FORMATS)})"
+            f"reading a replay from standard input needs --format ({_names()})"
         )
     data = sys.stdin.buffer.read(MAX_REPLAY_BYTES + 1)
     return parse_replay(data, fmt, "<stdin>")

@@ -15,7 +15,6 @@ import typer
 from minesat.board import PRESETS, cell_name
 from minesat.cli import app
 from minesat.cli.common import (
-    STRATEGY_HELP,
     ColsOption,
     FirstClickOption,
     MinesOption,
@@ -44,6 +43,7 @@ from minesat.generate import FirstClick
 from minesat.player import DEFAULT_STRATEGY
 from minesat.simulate import MAX_GAMES, ProgressCallback, Tally, board_run_config, check_config, run
 from minesat.store import GameStore, RunConfig, StoreError
+from minesat.usecases import strategy_help
 
 __all__ = ["MAX_GAMES", "default_db", "describe", "simulate"]
 
@@ -90,7 +90,7 @@ def simulate(
         ),
     ] = None,
     strategy: Annotated[
-        str, typer.Option(help=STRATEGY_HELP)
+        str, typer.Option(help=strategy_help())
     ] = DEFAULT_STRATEGY,
     batch_size: Annotated[
         int | None,

@@ -13,7 +13,6 @@ from minesat.board import Cell, Layout, cell_name
 from minesat.cli import app
 from minesat.cli.common import (
     EXIT_OUTPUT_FAILED,
-    STRATEGY_HELP,
     ProgressLine,
     check_max_memory,
     check_output,
@@ -34,7 +33,7 @@ from minesat.cli.common import (
 from minesat.errors import InvalidValue, fill, option_name
 from minesat.exact.budget import DEFAULT_MAX_MEMORY, Budget, OutOfMemory, checkpoint, watching, which_budget
 from minesat.formats import UnsupportedFormatError
-from minesat.formats.replay import MAX_WRITTEN_SIDE, written_format_for
+from minesat.formats.replay import MAX_WRITTEN_SIDE, written_choice, written_format_for
 from minesat.formats.wanted import InputError, read_board
 from minesat.game import Game
 from minesat.generate import FirstClick
@@ -47,6 +46,7 @@ from minesat.player import (
     play_game,
     solve_oracle,
 )
+from minesat.usecases import strategy_help, written_replay_help
 from minesat.verdict import Verdict
 
 __all__ = ["solve", "survival"]
@@ -74,7 +74,7 @@ def solve(
         ),
     ] = FirstClick.ANY.value,
     strategy: Annotated[
-        str, typer.Option(help=STRATEGY_HELP)
+        str, typer.Option(help=strategy_help())
     ] = DEFAULT_STRATEGY,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
     oracle: Annotated[
@@ -105,7 +105,7 @@ def solve(
             "--save-replay",
             metavar="PATH",
             help="Also write the game as a replay file in the format PATH's extension names "
-            "(.evf Metasweeper, .rmv Viennasweeper), with mouse moves and times a steady hand "
+            f"({written_replay_help()}), with mouse moves and times a steady hand "
             "would make (see docs/commands/solve.md).",
             show_default=False,
         ),
@@ -143,7 +143,7 @@ def solve(
         if oracle:
             fail("--save-replay records the player's game; it does not go with --oracle")
         refuse_stdout(save_replay, "--save-replay", "the replay's format comes from PATH's extension "
-                      "(.evf or .rmv), and standard output has none")
+                      f"({written_choice()}), and standard output has none")
         if is_stdout(html):
             fail("--html - and --save-replay: standard output carries one of them, not both")
         check_output(save_replay, "--save-replay")

@@ -14,7 +14,6 @@ import typer
 from minesat.cli import app
 from minesat.cli.common import (
     EXIT_OUTPUT_FAILED,
-    STRATEGY_HELP,
     ProgressLine,
     check_folder,
     check_output,
@@ -28,6 +27,7 @@ from minesat.cli.common import (
     refuse_stdout,
 )
 from minesat.errors import InvalidValue
+from minesat.usecases import strategy_help
 
 __all__ = ["sweep"]
 
@@ -71,7 +71,7 @@ def sweep(
         typer.Option(help="First click as ROW,COL or a cell name, on every board; default 3,3, clipped."),
     ] = None,
     strategy: Annotated[
-        str | None, typer.Option(help=STRATEGY_HELP + " Several: best,safest.")
+        str | None, typer.Option(help=strategy_help() + " Several: best,safest.")
     ] = None,
     workers: Annotated[
         int | None, typer.Option(help="Local worker processes, shared by every point (default: all cores).")

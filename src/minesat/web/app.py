@@ -38,6 +38,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
+from minesat import usecases
 from minesat.board import PRESETS, Cell, Layout, Move
 from minesat.formats.wanted import InputError, board_from_content
 from minesat.generate import FirstClick, kept_clear
@@ -240,6 +241,9 @@ def create_app(
 
     async def page(request: Request) -> Response:
         return Response(_page(), media_type="text/html; charset=utf-8")
+
+    async def meta(request: Request) -> Response:
+        return JSONResponse(usecases.meta())
 
     async def asset(request: Request) -> Response:
         name = request.path_params["name"]
@@ -630,6 +634,7 @@ def create_app(
     routes = [
         Route("/", page),
         Route("/assets/{name}", asset),
+        Route("/api/meta", meta),
         Route("/api/analyze", analyze, methods=["POST"]),
         Route("/api/position", position, methods=["POST"]),
         Route("/api/explain", explain, methods=["POST"]),
