@@ -40,7 +40,7 @@ __all__ = [
     "check_strategy",
     "is_strategy",
     "meta",
-    "preset_sizes",
+    "presets",
     "replay_formats",
     "replay_help",
     "strategy_help",
@@ -71,10 +71,10 @@ STORE_EXTENSIONS = (".sqlite", ".db", ".sqlite3")
 STRATEGY_NOTES = {"safest": "the baseline"}
 
 
-def preset_sizes() -> dict[str, tuple[int, int, int]]:
+def presets() -> dict[str, tuple[int, int, int]]:
     """Every preset's rows, columns and mines.
 
-    >>> preset_sizes()["expert"]
+    >>> presets()["expert"]
     (16, 30, 99)
     """
     return dict(PRESETS)
