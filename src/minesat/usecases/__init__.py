@@ -32,6 +32,8 @@ called, so that ``minesat analyze`` never loads the simulator or the web app
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from minesat.usecases.files import (
     BOARD_SET_EXTENSIONS,
     EXTENSIONS,
@@ -181,6 +183,9 @@ from minesat.usecases.runs import (
     write_sweep_report,
 )
 
+if TYPE_CHECKING:  # the types of what the use cases answer, for the faces' annotations
+    from minesat.review import GameReview
+
 __all__ = [
     "BEST_GUESS_CELLS",
     "BOARD_FORMATS",
@@ -212,6 +217,7 @@ __all__ = [
     "Budget",
     "Explanation",
     "FirstClick",
+    "GameReview",
     "GeneratedBoard",
     "GuessRefused",
     "InconsistentPositionError",

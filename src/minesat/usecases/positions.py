@@ -250,17 +250,19 @@ def move_answer(step: Step | None, analysis: Analysis) -> dict[str, Any]:
             "text": f"{step.move}: {step.describe() if step.verdict is Verdict.GUESS else step.reason}"}
 
 
-def hint(position: Position) -> tuple[Analysis, dict[str, Any], Analyzer, float]:
-    """A game's hint: the analysis of what the player sees, flags read as notes, and the best move
-    (as :func:`move_answer` says it); with the analyzer and the seconds the analysis took, for
-    the marks (:func:`marks`).
+def hint(
+    position: Position, marks_seconds: float | None = None
+) -> tuple[Analysis, dict[str, Any], dict[str, Any] | None]:
+    """A game's hint: the analysis of what the player sees, flags read as notes, the best move (as
+    :func:`move_answer` says it), and with ``marks_seconds`` the marks (:func:`marks`, its search
+    for dead cells held to that many seconds; ``None`` without).
 
     The move is the player's from there, minus what the player's flags have done
     already: a proven mine flagged is not flagged again, a proven-safe cell under a
     flag is unflagged first, and a guess never goes to a flagged cell
     (:func:`unflagged_guess`).
 
-    >>> analysis, best, _, _ = hint(Position.from_rows(["*1?", "11*"], mines=1))
+    >>> analysis, best, _ = hint(Position.from_rows(["*1?", "11*"], mines=1))
     >>> analysis.mine, analysis.safe, best["move"]
     (((0, 0),), ((0, 2), (1, 2)), 'A3')
     >>> hint(Position.from_rows(["*1.", "11*"], mines=1))[1]["move"]
@@ -283,7 +285,9 @@ def hint(position: Position) -> tuple[Analysis, dict[str, Any], Analyzer, float]
             best = {**best, "move": unflag, "text": f"{unflag}: proven safe, take the flag off"}
         else:
             best = unflagged_guess(blank, todo, flagged)
-    return analysis, best, analyzer, cost
+    if marks_seconds is None:
+        return analysis, best, None
+    return analysis, best, marks(blank, analysis, analyzer, seconds=marks_seconds, cost=cost)
 
 
 def unflagged_guess(position: Position, analysis: Analysis, flagged: set[Cell]) -> dict[str, Any]:
