@@ -39,6 +39,7 @@ __all__ = [
     "MinesatError",
     "MissingFile",
     "OverBudget",
+    "ParquetUnavailable",
     "PastBudget",
     "StoreError",
     "fill",
@@ -348,6 +349,10 @@ class ListingRefused(PastBudget, ValueError):
         err = copy.copy(self)
         err.message, err.args = message, (message,)
         return err
+
+
+class ParquetUnavailable(RuntimeError):
+    """Writing Parquet needs pyarrow, which is not installed (the ``parquet`` extra)."""
 
 
 class StoreError(MinesatError, ValueError):

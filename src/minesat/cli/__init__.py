@@ -20,7 +20,7 @@ from typer.core import TyperCommand, TyperGroup
 __all__ = ["COMMANDS", "SHELLS", "Commands", "UsageLine", "app", "load_commands", "main", "usage_line"]
 
 # Click's exception classes, whichever Click typer uses (its own copy in recent versions).
-_UsageError = next(c for c in typer.BadParameter.__mro__ if c.__name__ == "UsageError")
+_UsageError: type[Exception] = next(c for c in typer.BadParameter.__mro__ if c.__name__ == "UsageError")
 _ClickException = next(c for c in typer.BadParameter.__mro__ if c.__name__ == "ClickException")
 
 #: How a bad value reads, by the kind of error typer's value checks report.

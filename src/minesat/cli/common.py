@@ -15,7 +15,6 @@ command needs is imported where it is used.
 
 from __future__ import annotations
 
-import _thread
 import contextlib
 import errno
 import io
@@ -34,9 +33,9 @@ import typer
 
 from minesat import usecases
 from minesat.board import PRESETS, Cell, parse_cell
-from minesat.errors import InputError, InvalidValue, MinesatError, one_line, option_name
+from minesat.errors import InputError, InvalidValue, MinesatError, StoreError, one_line, option_name
 from minesat.stats import percent  # noqa: F401  (the commands import it from here)
-from minesat.usecases import FIRST_CLICK_HELP, PRESET_HELP, FirstClick
+from minesat.usecases import FIRST_CLICK_HELP, PRESET_HELP, FirstClick, memory_watch
 from minesat.words import agree, plural  # noqa: F401  (the commands import them from here)
 
 __all__ = [
@@ -231,60 +230,6 @@ def stop_on_signals() -> Iterator[None]:
             signal.signal(signum, handler)
 
 
-#: How often (seconds) :func:`memory_watch` reads the memory the process holds.
-WATCH_EVERY = 0.02
-
-
-@contextmanager
-def memory_watch(max_memory: int | None, every: float = WATCH_EVERY) -> Iterator[None]:
-    """Within the block, :class:`~minesat.budget.OutOfMemory` is raised in the main thread as
-    soon as the process holds more than ``max_memory`` bytes (less the budget's headroom), whatever
-    the work is doing: a thread reads the memory held every ``every`` seconds.
-
-    The work's own checkpoints (:func:`~minesat.budget.checkpoint`) stop it where they
-    stand; this stops it too where there are none, as in the player's strategies, so that a
-    budget is kept within what the work allocates in ``every`` seconds. ``None``: no watch.
-    It raises through a simulated SIGUSR1, the way a signal stops the main thread (Unix only).
-    """
-    from minesat.budget import HEADROOM, OutOfMemory, give_back, resident_bytes
-
-    if (max_memory is None or not hasattr(signal, "SIGUSR1")
-            or threading.current_thread() is not threading.main_thread()):
-        yield
-        return
-    usable = max_memory - int(HEADROOM * max_memory)
-    held = [0]
-    stop, lock = threading.Event(), threading.Lock()
-
-    def past(signum: int, frame: object) -> None:
-        raise OutOfMemory(held[0], 0, max_memory)
-
-    def watch() -> None:
-        while not stop.wait(every):
-            now = resident_bytes()
-            if now > usable and give_back():  # what the allocator kept, given back first
-                now = resident_bytes()
-            if now > usable:
-                with lock:
-                    if not stop.is_set():
-                        held[0] = now
-                        _thread.interrupt_main(signal.SIGUSR1)
-                return
-
-    previous = signal.signal(signal.SIGUSR1, past)
-    thread = threading.Thread(target=watch, name="minesat-memory", daemon=True)
-    thread.start()
-    try:
-        yield
-    finally:
-        try:
-            with lock:
-                stop.set()
-            thread.join()  # a stop asked for just before is raised here, while ``past`` handles it
-        finally:
-            signal.signal(signal.SIGUSR1, previous)
-
-
 @contextmanager
 def command_guard() -> Iterator[None]:
     """Around every command (:class:`minesat.cli.Commands` runs each within it): standard output
@@ -415,10 +360,8 @@ def write_output(path: Path, content: str | bytes, what: str) -> None:
     if is_stdout(path):
         write_stdout(content)
         return
-    from minesat.formats import write_text_atomically
-
     try:
-        write_text_atomically(path, content)
+        usecases.write_text_atomically(path, content)
     except OSError as err:
         fail(path_error(path, err, f"cannot write {what}"), EXIT_OUTPUT_FAILED)
 
@@ -474,8 +417,6 @@ def unreadable_store(path: Path | str, err: BaseException) -> NoReturn:
     """Fail on a game database that could not be read (opened, or its rows streamed): a store's
     own error as it says it (it names the file and says what to do), anything else (SQLite, a
     damaged row) as ``PATH: not a readable minesat game database (...)``."""
-    from minesat.store import StoreError  # here: the store is not imported to start a command
-
     if isinstance(err, StoreError):
         fail(err)
     fail(f"{path}: not a readable minesat game database ({one_line(str(err))})")
@@ -545,13 +486,8 @@ def check_folder(folder: Path, wanted: Path | None = None) -> None:
 
 def check_viewer_size(rows: int, cols: int, option: str = "--html") -> str | None:
     """Why a ``rows`` x ``cols`` board is too large for a viewer page, or ``None`` when it is not
-    (:data:`~minesat.viewer.MAX_VIEWER_CELLS`)."""
-    from minesat.viewer import MAX_VIEWER_CELLS
-
-    if rows * cols <= MAX_VIEWER_CELLS:
-        return None
-    return (f"{option} draws boards of up to {MAX_VIEWER_CELLS} cells (64x64), not {rows}x{cols}: "
-            "each step keeps its whole analysis; leave out " + option)
+    (:func:`~minesat.usecases.viewer_too_large`)."""
+    return usecases.viewer_too_large(rows, cols, option)
 
 
 def check_total(mines: int | None) -> None:

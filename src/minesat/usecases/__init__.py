@@ -8,26 +8,30 @@ package, the errors (:mod:`minesat.errors`) and the value types they print (:mod
 several positions, then the analysis within a budget; a game played under a memory watch) lives
 here once.
 
-Importing this package costs little: a use case imports the machinery it needs when it is
-called, so that ``minesat analyze`` never loads the simulator or the web app
-(tests/test_cli_startup.py holds it). By concern:
+Importing this package costs little (every command's start-up imports it, before its Ctrl-C is
+handled): its use cases import the machinery they need when called, so that ``minesat analyze``
+never loads the simulator or the web app (tests/test_cli_startup.py holds it). Two modules
+import the engine when imported, and are imported apart by the faces that need them. By concern:
 
 - :mod:`.registry`: strategies, board and replay formats, presets, first-click rules, and what
   the web page lists (:func:`meta`);
 - :mod:`.limits`: a budget of time, states and memory kept while a use case runs;
-- :mod:`.positions`: a position analysed, a cell explained, the marks, the automatic player's
-  move and a hint, perfect play, a copy's hidden cells;
-- :mod:`.games`: a game on a layout (the player's, the oracle's), recorded as a replay or drawn
-  as a viewer page, board sets, a layout's figures;
+- :mod:`.positions` (apart: it loads the analysis): a position analysed, a cell explained, the
+  marks, the automatic player's move and a hint, perfect play, a copy's hidden cells;
+- :mod:`.games` (apart: it loads the analysis): a game on a layout (the player's, the
+  oracle's), recorded as a replay or drawn as a viewer page, board sets, a layout's figures;
 - :mod:`.files`: boards read and converted, replays reviewed, outputs written whole;
 - :mod:`.runs`: simulations, sweeps, reports, exports and uploaded game databases;
 - :mod:`.session`: a game played with a judge beside it (the web app's games), imported apart:
   it loads the judge.
 
->>> from minesat import usecases
 >>> from minesat.board import Position
->>> usecases.analyse(Position.from_rows(["1?", "??"], mines=1)).probability[0]
+>>> from minesat.usecases.positions import analyse
+>>> analyse(Position.from_rows(["1?", "??"], mines=1)).probability[0]
 (None, 0.3333333333333333)
+>>> from minesat import usecases
+>>> usecases.presets()["beginner"], usecases.replay_help()[:30]
+((9, 9, 10), '.avf (Minesweeper Arbiter), .rm')
 """
 
 from __future__ import annotations
@@ -58,37 +62,17 @@ from minesat.usecases.files import (
     read_board,
     read_layouts,
     read_replay,
+    render_grid,
     render_position,
     replay_at_once,
     replay_format_for,
     replay_page,
     review_replay,
     sample_page,
+    viewer_too_large,
     write_text_atomically,
     written_choice,
     written_format_for,
-)
-from minesat.usecases.games import (
-    MAX_TRIES,
-    REJECTION_TRIES,
-    GeneratedBoard,
-    Method,
-    Metrics,
-    NoGuessError,
-    NoGuessTimeout,
-    board_line,
-    board_sets,
-    check_mine_count,
-    final_board,
-    game_page,
-    kept_clear,
-    layout_metrics,
-    no_guess_board,
-    oracle,
-    recorded_replay,
-    review_game,
-    solve,
-    viewer_too_large,
 )
 from minesat.usecases.limits import (
     DEFAULT_MAX_MEMORY,
@@ -104,35 +88,6 @@ from minesat.usecases.limits import (
     resident_bytes,
     which_budget,
     within,
-)
-from minesat.usecases.positions import (
-    BEST_GUESS_CELLS,
-    BYTES_PER_CELL,
-    MARKS_SECONDS,
-    Analysis,
-    Analyzer,
-    Explanation,
-    GuessRefused,
-    InconsistentPositionError,
-    analyse,
-    analyse_within,
-    analysis_json_chunks,
-    analysis_svg,
-    auto_guess,
-    best_step,
-    budget_analyzer,
-    budget_too_small,
-    explain,
-    explanation_json,
-    fork_layout,
-    hint,
-    marks,
-    move_answer,
-    perfect_from_position,
-    perfect_play,
-    ranking_cut,
-    strategy_wins,
-    unflagged_guess,
 )
 from minesat.usecases.registry import (
     BOARD_FORMATS,
@@ -154,6 +109,7 @@ from minesat.usecases.registry import (
     written_replay_help,
 )
 from minesat.usecases.runs import (
+    SchedulerError,
     board_run_config,
     check_scheduler,
     default_strategy,
@@ -184,13 +140,18 @@ from minesat.usecases.runs import (
 )
 
 if TYPE_CHECKING:  # the types of what the use cases answer, for the faces' annotations
-    from minesat.review import GameReview
+    from minesat.perfect import PerfectResult, PositionResult, RankedMove, RankingCut, StrategyCount
+    from minesat.player import GameRecord, RiskyMove, Step
+    from minesat.replay import ReplayReview
+    from minesat.review import GameReview, ReviewedMove
+    from minesat.simulate import ProgressCallback
+    from minesat.store import GameStore, RunConfig, StoredGame
+    from minesat.sweep import Sweep, SweepPlan
+    from minesat.tally import Tally
 
 __all__ = [
-    "BEST_GUESS_CELLS",
     "BOARD_FORMATS",
     "BOARD_SET_EXTENSIONS",
-    "BYTES_PER_CELL",
     "DEFAULT_MAX_MEMORY",
     "DEFAULT_MAX_STATES",
     "DEFAULT_TIME_LIMIT",
@@ -200,95 +161,74 @@ __all__ = [
     "FORMATS",
     "LAYOUT_FORMATS",
     "LEGEND",
-    "MARKS_SECONDS",
     "MAX_BYTES",
     "MAX_REPLAY_BYTES",
-    "MAX_TRIES",
     "MAX_WRITTEN_SIDE",
     "PRESET_HELP",
-    "REJECTION_TRIES",
     "SEARCH_BUDGET",
     "STORE_EXTENSIONS",
     "STRATEGY_NOTES",
     "WATCH_EVERY",
-    "Analysis",
-    "Analyzer",
     "BoardFormatError",
     "Budget",
-    "Explanation",
     "FirstClick",
+    "GameRecord",
     "GameReview",
-    "GeneratedBoard",
-    "GuessRefused",
-    "InconsistentPositionError",
+    "GameStore",
     "InputError",
-    "Method",
-    "Metrics",
-    "NoGuessError",
-    "NoGuessTimeout",
     "OutOfMemory",
+    "PerfectResult",
+    "PositionResult",
+    "ProgressCallback",
+    "RankedMove",
+    "RankingCut",
     "Replay",
+    "ReplayReview",
+    "ReviewedMove",
+    "RiskyMove",
+    "RunConfig",
+    "SchedulerError",
+    "Step",
+    "StoredGame",
+    "StrategyCount",
+    "Sweep",
+    "SweepPlan",
+    "Tally",
     "UnsupportedFormatError",
-    "analyse",
-    "analyse_within",
-    "analysis_json_chunks",
-    "analysis_svg",
-    "auto_guess",
     "base_strategies",
-    "best_step",
     "board_from_content",
-    "board_line",
     "board_run_config",
-    "board_sets",
-    "budget_analyzer",
-    "budget_too_small",
-    "check_mine_count",
     "check_scheduler",
     "check_strategy",
     "checkpoint",
     "default_strategy",
     "describe_move",
-    "explain",
-    "explanation_json",
     "export_parquet",
     "export_records",
-    "final_board",
-    "fork_layout",
     "format_for",
     "format_layout",
     "format_position",
-    "game_page",
-    "hint",
     "is_strategy",
     "iter_boardset",
-    "kept_clear",
-    "layout_metrics",
-    "marks",
     "max_games",
     "memory_watch",
     "meta",
-    "move_answer",
-    "no_guess_board",
     "open_atomic",
     "open_store",
     "open_text_atomic",
-    "oracle",
     "parse_densities",
     "parse_mines",
     "parse_replay",
     "parse_sizes",
-    "perfect_from_position",
-    "perfect_play",
     "plan_sweep",
     "preset_sizes",
     "presets",
-    "ranking_cut",
     "read_board",
     "read_layouts",
     "read_references",
     "read_replay",
-    "recorded_replay",
     "recover_memory",
+    "render_grid",
     "render_position",
     "render_report",
     "replay_at_once",
@@ -300,20 +240,16 @@ __all__ = [
     "report_document",
     "report_formats",
     "resident_bytes",
-    "review_game",
     "review_replay",
     "run_config",
     "sample_page",
     "simulate",
-    "solve",
     "split_list",
     "stored_game_page",
     "strategy_help",
-    "strategy_wins",
     "sweep",
     "sweep_axes",
     "sweep_markdown",
-    "unflagged_guess",
     "uploaded_store",
     "viewer_too_large",
     "which_budget",

@@ -37,7 +37,7 @@ from minesat.formats.replay import (
     written_format_for,
 )
 from minesat.formats.wanted import InputError, board_from_content, read_board
-from minesat.game import LEGEND, render_position
+from minesat.game import LEGEND, render_grid, render_position
 
 if TYPE_CHECKING:
     from minesat.replay import ReplayReview
@@ -67,12 +67,14 @@ __all__ = [
     "read_board",
     "read_layouts",
     "read_replay",
+    "render_grid",
     "render_position",
     "replay_at_once",
     "replay_format_for",
     "replay_page",
     "review_replay",
     "sample_page",
+    "viewer_too_large",
     "write_text_atomically",
     "written_choice",
     "written_format_for",
@@ -151,3 +153,14 @@ def sample_page() -> str:
 
     layout = Layout.from_rows(["* "])
     return render_viewer("sample", {}, game_frames(layout, [Move.parse("A2")]), layout, link_tip=False)
+
+
+def viewer_too_large(rows: int, cols: int, option: str = "--html") -> str | None:
+    """Why a ``rows`` x ``cols`` board is too large for a viewer page, or ``None`` when it is not
+    (:data:`~minesat.viewer.MAX_VIEWER_CELLS`)."""
+    from minesat.viewer import MAX_VIEWER_CELLS  # start-up: the viewer loads Jinja2
+
+    if rows * cols <= MAX_VIEWER_CELLS:
+        return None
+    return (f"{option} draws boards of up to {MAX_VIEWER_CELLS} cells (64x64), not {rows}x{cols}: "
+            "each step keeps its whole analysis; leave out " + option)

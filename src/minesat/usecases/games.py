@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from minesat.board import Cell, Layout, Move
 from minesat.formats.replay import written_format_for
-from minesat.game import Game
+from minesat.game import Game, MoveResult
 from minesat.generate import BoardSpec, FirstClick, check_mine_count, kept_clear
 from minesat.metrics import Metrics, metrics
 from minesat.noguess import (
@@ -39,9 +39,12 @@ if TYPE_CHECKING:
 __all__ = [
     "MAX_TRIES",
     "REJECTION_TRIES",
+    "BoardSpec",
+    "Game",
     "GeneratedBoard",
     "Method",
     "Metrics",
+    "MoveResult",
     "NoGuessError",
     "NoGuessTimeout",
     "board_line",
@@ -56,7 +59,6 @@ __all__ = [
     "recorded_replay",
     "review_game",
     "solve",
-    "viewer_too_large",
 ]
 
 
@@ -102,17 +104,6 @@ def recorded_replay(layout: Layout, moves: Sequence[Move], path: str, player: st
 
     fmt = written_format_for(path)
     return format_replay(record_game(layout, moves, format=fmt, path=path, player=player), fmt)
-
-
-def viewer_too_large(rows: int, cols: int, option: str = "--html") -> str | None:
-    """Why a ``rows`` x ``cols`` board is too large for a viewer page, or ``None`` when it is not
-    (:data:`~minesat.viewer.MAX_VIEWER_CELLS`)."""
-    from minesat.viewer import MAX_VIEWER_CELLS  # start-up: the viewer loads Jinja2
-
-    if rows * cols <= MAX_VIEWER_CELLS:
-        return None
-    return (f"{option} draws boards of up to {MAX_VIEWER_CELLS} cells (64x64), not {rows}x{cols}: "
-            "each step keeps its whole analysis; leave out " + option)
 
 
 def game_page(

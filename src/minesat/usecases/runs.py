@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO, TextIO
 
 from minesat.board import Cell
+from minesat.executors import SchedulerError
 from minesat.sweeplists import parse_densities, parse_mines, parse_sizes, preset_sizes, split_list
 
 if TYPE_CHECKING:
@@ -24,6 +25,7 @@ if TYPE_CHECKING:
     from minesat.tally import Summary
 
 __all__ = [
+    "SchedulerError",
     "board_run_config",
     "check_scheduler",
     "default_strategy",

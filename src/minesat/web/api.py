@@ -28,7 +28,8 @@ from minesat import usecases
 from minesat.board import Cell, Layout, Move, Position, cell_name, parse_cell
 from minesat.errors import InputError, InvalidValue, ListingRefused, OverBudget, PastBudget, StoreError
 from minesat.stats import approximate, percent
-from minesat.usecases import Analysis, Budget, InconsistentPositionError
+from minesat.usecases import Budget, games, positions
+from minesat.usecases.positions import Analysis, InconsistentPositionError
 from minesat.words import plural
 
 if TYPE_CHECKING:
@@ -169,7 +170,7 @@ def _refused() -> Iterator[None]:
         yield
     except InconsistentPositionError as err:
         raise RequestError(422, f"inconsistent position: {err}", cell=cell_name(err.cell)) from None
-    except usecases.GuessRefused as err:
+    except positions.GuessRefused as err:
         raise RequestError(422, str(err)) from None
     except InvalidValue as err:
         raise RequestError(400, str(err)) from None
@@ -177,28 +178,28 @@ def _refused() -> Iterator[None]:
 
 def _analysis(position: Position, mines: int | None) -> Analysis:
     with _refused():
-        return usecases.analyse(position, mines)
+        return positions.analyse(position, mines)
 
 
 def analyze_request(body: object, seconds: float | None = None) -> dict[str, Any]:
     """``POST /api/analyze``: the object ``minesat analyze --json`` prints for the board, without
-    ``file``; with ``"marks": true``, also ``marks`` (:func:`~minesat.usecases.marks`). Within
+    ``file``; with ``"marks": true``, also ``marks`` (:func:`~minesat.usecases.positions.marks`). Within
     ``seconds`` (the server's share of its time limit) as ``minesat analyze --time-limit``
     (docs/commands/analyze.md, Past a budget): past it, what propagation proves and estimates,
     ``"exact": false``, still 200."""
     position, mines = read_position(body)
     assert isinstance(body, dict)
     marks = _flag(body, "marks")
-    analyzer = usecases.budget_analyzer()  # as ``minesat analyze``'s
+    analyzer = positions.budget_analyzer()  # as ``minesat analyze``'s
     began = time.monotonic()
     with _refused():
-        analysis = usecases.analyse_within(position, mines, Budget(time_limit=seconds), analyzer=analyzer)
+        analysis = positions.analyse_within(position, mines, Budget(time_limit=seconds), analyzer=analyzer)
     cost = time.monotonic() - began
     if isinstance(analysis.stop, OverBudget):
         marks = False  # out of time already: no marks to look for
     answer = analysis.to_json()
     if marks:
-        answer["marks"] = usecases.marks(position.with_mines(analysis.mines), analysis, analyzer, cost=cost)
+        answer["marks"] = positions.marks(position.with_mines(analysis.mines), analysis, analyzer, cost=cost)
     return answer
 
 
@@ -226,7 +227,7 @@ def explain_request(body: object) -> dict[str, Any]:
     cell = _cell(body, position)
     analysis = _analysis(position, mines)
     with _refused():  # an uncovered cell: nothing to explain
-        return usecases.explanation_json(position, analysis, cell)
+        return positions.explanation_json(position, analysis, cell)
 
 
 def _cell(body: dict[str, Any], position: Position) -> Cell:
@@ -257,17 +258,17 @@ def best_request(body: object) -> dict[str, Any]:
 
 
 def best_move(position: Position, analysis: Analysis) -> dict[str, Any]:
-    """The player's next move (:func:`~minesat.usecases.best_step`) as the API's object; 422 for a
-    guess on a board past :data:`~minesat.usecases.BEST_GUESS_CELLS` cells.
+    """The player's next move (:func:`~minesat.usecases.positions.best_step`) as the API's object; 422 for a
+    guess on a board past :data:`~minesat.usecases.positions.BEST_GUESS_CELLS` cells.
 
     >>> big = Position.from_rows(["?" * 320] * 320, mines=1)
-    >>> best_move(big, usecases.analyse(big))
+    >>> best_move(big, positions.analyse(big))
     Traceback (most recent call last):
     ...
     minesat.web.api.RequestError: (422, 'a guess on a board of 102 400 cells is not chosen here ...')
     """
     with _refused():
-        return usecases.move_answer(usecases.best_step(position, analysis), analysis)
+        return positions.move_answer(positions.best_step(position, analysis), analysis)
 
 
 def perfect_request(body: object, max_states: int = usecases.DEFAULT_MAX_STATES) -> dict[str, Any]:
@@ -288,7 +289,7 @@ def perfect_request(body: object, max_states: int = usecases.DEFAULT_MAX_STATES)
         )
     try:
         budget = replace(usecases.SEARCH_BUDGET, max_states=states)
-        result = usecases.perfect_from_position(position, budget=budget)
+        result = positions.perfect_from_position(position, budget=budget)
     except InconsistentPositionError as err:
         raise RequestError(422, f"inconsistent position: {err}", cell=cell_name(err.cell)) from None
     except ListingRefused as err:  # too many layouts to list
@@ -358,14 +359,14 @@ def no_guess_request(
         report({"tries": tries, "seconds": round(time.monotonic() - began, 1)})
 
     try:
-        board = usecases.no_guess_board(rows, cols, mines, start=start, rule=rule, seed=seed, seconds=seconds,
+        board = games.no_guess_board(rows, cols, mines, start=start, rule=rule, seed=seed, seconds=seconds,
                                         progress=progress)
-    except usecases.NoGuessTimeout as err:
+    except games.NoGuessTimeout as err:
         raise RequestError(503, f"{err}: try fewer mines or a smaller board") from None
-    except usecases.NoGuessError:
+    except games.NoGuessError:
         what = f"{rows}x{cols} board with {plural(mines, 'mine')}"
         raise RequestError(422, f"no no-guess {what} won from {cell_name(start)} ({rule} first click) found "
-                           f"in {usecases.MAX_TRIES} tries: try fewer mines") from None
+                           f"in {games.MAX_TRIES} tries: try fewer mines") from None
     seconds = round(time.monotonic() - began, 3)
     made = {"method": board.method.value, "tries": board.tries, "seconds": seconds}
     return {"mines": sorted(board.layout.mines), "made": made}
@@ -377,7 +378,7 @@ def fork_request(
     """The hidden layout of a copy of a game in progress (``POST /api/game/ID/fork``): drawn
     uniformly from every layout of ``mines`` mines that shows ``position``'s numbers and leaves
     the ``safe`` cells (what the first-click rule kept clear) unmined, the player's flags read as
-    nothing, from ``seed`` (:func:`~minesat.usecases.fork_layout`): ``{"mines": [[r, c],
+    nothing, from ``seed`` (:func:`~minesat.usecases.positions.fork_layout`): ``{"mines": [[r, c],
     ...]}``. Nothing of the game's own layout goes in: the copy tells nothing of it. 503 past
     ``seconds``, or when a part of the position is too large to count.
 
@@ -386,7 +387,7 @@ def fork_request(
     True
     """
     try:
-        layout = usecases.fork_layout(position, mines, seed, safe, seconds)
+        layout = positions.fork_layout(position, mines, seed, safe, seconds)
     except InconsistentPositionError as err:  # a game the server keeps is always consistent
         raise RequestError(500, f"internal error: the game's position has no layout ({err})") from None
     except OverBudget as err:
@@ -404,22 +405,22 @@ def auto_guess_request(position: Position, strategy: str, limited: bool = False)
     {'cell': [0, 1], 'probability': 0.3333333333333333}
     """
     with _refused():
-        cell, probability = usecases.auto_guess(position, strategy, limited)
+        cell, probability = positions.auto_guess(position, strategy, limited)
     return {"cell": list(cell), "probability": probability}
 
 
 
 def hint_request(
-    position: Position, marks: bool = False, marks_seconds: float = usecases.MARKS_SECONDS
+    position: Position, marks: bool = False, marks_seconds: float = positions.MARKS_SECONDS
 ) -> dict[str, Any]:
     """A game's hint: the analysis of what the player sees, flags read as notes, and the best move;
-    with ``marks``, the marks too (:func:`~minesat.usecases.marks`, its search for dead cells held to
-    ``marks_seconds``).
+    with ``marks``, the marks too (:func:`~minesat.usecases.positions.marks`, its search for dead
+    cells held to ``marks_seconds``).
 
     The move is the player's from there, minus what the player's flags have done
     already: a proven mine flagged is not flagged again, a proven-safe cell under a
     flag is unflagged first, and a guess never goes to a flagged cell
-    (:func:`~minesat.usecases.unflagged_guess`).
+    (:func:`~minesat.usecases.positions.unflagged_guess`).
 
     >>> hint = hint_request(Position.from_rows(["*1?", "11*"], mines=1))
     >>> hint["analysis"]["mine"], hint["analysis"]["safe"], hint["best"]["move"]
@@ -428,7 +429,7 @@ def hint_request(
     'B3-'
     """
     with _refused():
-        analysis, best, marked = usecases.hint(position, marks_seconds if marks else None)
+        analysis, best, marked = positions.hint(position, marks_seconds if marks else None)
     shown = analysis.to_json()
     if marked is not None:
         shown["marks"] = marked
@@ -449,7 +450,7 @@ def game_review_request(
         result, *rest = review_summary(review)
         return [*about, result, *figures, *rest]
 
-    review, said, page = usecases.review_game(layout, moves, rule, title, summary)
+    review, said, page = games.review_game(layout, moves, rule, title, summary)
     return {"summary": said, "moves": [_reviewed(m) for m in review.moves], "page": framed(page)}
 
 

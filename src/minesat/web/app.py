@@ -41,7 +41,7 @@ from starlette.routing import Route
 from minesat import usecases
 from minesat.board import Cell, Layout, Move
 from minesat.errors import InputError
-from minesat.usecases import DEFAULT_MAX_STATES, FirstClick
+from minesat.usecases import DEFAULT_MAX_STATES, FirstClick, games
 from minesat.verdict import Verdict
 from minesat.web import api
 from minesat.web.games import (
@@ -56,7 +56,7 @@ from minesat.web.games import (
 )
 from minesat.web.guard import CLIENT_RATE, Guard, content_policy, owner_of
 from minesat.web.jobs import JobFailed, JobTimeout, PoolBusy, WorkerPool
-from minesat.web.keeper import CLIENT_GAMES, LIVE_GAMES, GameKeeper, TooMany
+from minesat.web.keeper import CLIENT_GAMES, LIVE_GAMES, GameKeeper, StoreInUse, StoreUnreadable, TooMany
 from minesat.words import plural
 
 __all__ = [
@@ -80,6 +80,9 @@ __all__ = [
     "WORK_SECONDS",
     "HTTPError",
     "ReplayJob",
+    "Server",
+    "StoreInUse",
+    "StoreUnreadable",
     "create_app",
 ]
 
@@ -697,7 +700,7 @@ async def fork(request: Request) -> Response:
         # The copy's own secret, drawn from what the game shows, in a worker (it counts layouts).
         seed = secrets.randbelow(2**63)
         clear = [] if game.start is None else sorted(
-            usecases.kept_clear(game.rows, game.cols, start=game.start, rule=game.judged))
+            games.kept_clear(game.rows, game.cols, start=game.start, rule=game.judged))
         drawn = await server.job(server.work_seconds, api.fork_request, position, game.mines, seed, clear,
                           server.work_seconds * FORK_SHARE)
         layout = Layout(game.rows, game.cols, frozenset((r, c) for r, c in drawn["mines"]))
