@@ -10,7 +10,7 @@ as a replay or drawn as a viewer page, seeded board sets (no-guess ones too), a 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from minesat.board import Cell, Layout, Move
@@ -137,21 +137,9 @@ def review_game(
     return review, said, render_viewer(title, said, review_frames(review), layout, link_tip=False)
 
 
-def board_sets(
-    spec: BoardSpec,
-    count: int,
-    *,
-    seed: int = 0,
-    no_guess: bool = False,
-    rejection_tries: int = REJECTION_TRIES,
-    max_tries: int = MAX_TRIES,
-    seconds: float | None = None,
-    progress: Callable[[int, int], None] | None = None,
-) -> Iterator[GeneratedBoard]:
-    """Boards ``0 .. count-1`` of a seeded set (:func:`~minesat.noguess.generate_boards`), each
-    with its line of the board set (:func:`board_line`)."""
-    return generate_boards(spec, count, seed=seed, no_guess=no_guess, rejection_tries=rejection_tries,
-                           max_tries=max_tries, seconds=seconds, progress=progress)
+#: Boards ``0 .. count-1`` of a seeded set, no-guess ones too
+#: (:func:`~minesat.noguess.generate_boards`), each written as its line by :func:`board_line`.
+board_sets = generate_boards
 
 
 def board_line(board: GeneratedBoard) -> str:
