@@ -31,7 +31,7 @@ import the engine when imported, and are imported apart by the faces that need t
 (None, 0.3333333333333333)
 >>> from minesat import usecases
 >>> usecases.presets()["beginner"], usecases.replay_help()[:30]
-((9, 9, 10), '.avf (Minesweeper Arbiter), .rm')
+((9, 9, 10), '.avf (Minesweeper Arbiter), .r')
 """
 
 from __future__ import annotations
