@@ -57,11 +57,8 @@ def export(
     if is_stdout(out):
         out = None
     kind = _kind(out, as_csv)
-    if kind == "parquet":
-        try:
-            import pyarrow  # noqa: F401
-        except ImportError:
-            fail("--out FILE.parquet needs pyarrow: install the extra with  pip install 'minesat[parquet]'")
+    if kind == "parquet" and not usecases.parquet_available():
+        fail("--out FILE.parquet needs pyarrow: install the extra with  pip install 'minesat[parquet]'")
     if out is not None:
         check_output(out, "--out")
     try:

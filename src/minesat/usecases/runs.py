@@ -33,6 +33,7 @@ __all__ = [
     "export_records",
     "max_games",
     "open_store",
+    "parquet_available",
     "parse_densities",
     "parse_mines",
     "parse_sizes",
@@ -247,6 +248,15 @@ def export_records(store: GameStore, out: TextIO, *, as_csv: bool, guesses: bool
 
     with _streamed(store) as games:
         return write_records(games, out, as_csv=as_csv, config=store.config, guesses=guesses)
+
+
+def parquet_available() -> bool:
+    """Whether Parquet can be written: pyarrow (the ``parquet`` extra) is installed."""
+    try:
+        import pyarrow  # noqa: F401  # start-up: asked only before a Parquet export
+    except ImportError:
+        return False
+    return True
 
 
 def export_parquet(store: GameStore, out: BinaryIO, *, guesses: bool) -> int:
