@@ -465,7 +465,7 @@ def create_app(
     ]
     guard = Middleware(Guard, hosts=allowed_hosts, policy=_policy(), rate=client_rate)
     app = Starlette(routes=routes, lifespan=server.lifespan, exception_handlers={HTTPError: http_error},
-                     middleware=[guard])
+                    middleware=[guard])
     app.state.server = server
     return app
 
