@@ -41,6 +41,7 @@ __all__ = [
     "OverBudget",
     "ParquetUnavailable",
     "PastBudget",
+    "SchedulerError",
     "StoreError",
     "fill",
     "one_line",
@@ -353,6 +354,10 @@ class ListingRefused(PastBudget, ValueError):
 
 class ParquetUnavailable(RuntimeError):
     """Writing Parquet needs pyarrow, which is not installed (the ``parquet`` extra)."""
+
+
+class SchedulerError(RuntimeError):
+    """The Dask extra is missing or the scheduler cannot be reached (:mod:`minesat.executors`)."""
 
 
 class StoreError(MinesatError, ValueError):

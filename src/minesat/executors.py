@@ -22,7 +22,7 @@ import time
 from collections.abc import Callable, Iterator
 from typing import Any, TypeVar
 
-from minesat.errors import one_line
+from minesat.errors import SchedulerError, one_line
 
 __all__ = [
     "PARENT_CHECK_EVERY",
@@ -43,10 +43,6 @@ __all__ = [
 ]
 
 Tag = TypeVar("Tag")
-
-
-class SchedulerError(RuntimeError):
-    """The Dask extra is missing or the scheduler cannot be reached."""
 
 
 class MainGuardMissing(RuntimeError):
@@ -144,7 +140,7 @@ def probe_scheduler(address: str, timeout: float = SCHEDULER_TIMEOUT) -> None:
     >>> probe_scheduler("tcp://127.0.0.1:1", timeout=1)
     Traceback (most recent call last):
     ...
-    minesat.executors.SchedulerError: cannot reach the Dask scheduler at tcp://127.0.0.1:1: Connection refused
+    minesat.errors.SchedulerError: cannot reach the Dask scheduler at tcp://127.0.0.1:1: Connection refused
     """
     scheme, _, location = address.rpartition("://")
     if scheme not in ("", "tcp"):

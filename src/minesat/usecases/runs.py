@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO, TextIO
 
 from minesat.board import Cell
-from minesat.executors import SchedulerError
+from minesat.errors import SchedulerError
 from minesat.sweeplists import parse_densities, parse_mines, parse_sizes, preset_sizes, split_list
 
 if TYPE_CHECKING:
