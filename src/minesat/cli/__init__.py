@@ -182,7 +182,7 @@ class Commands(TyperGroup):
         for param in params:  # typer's words, with the shell that may be named after them
             if param.name in _COMPLETION_HELP:
                 param.help = _COMPLETION_HELP[param.name]  # type: ignore[attr-defined]
-        return params  # type: ignore[no-any-return]
+        return params
 
     def make_context(self, *args: Any, **kwargs: Any) -> Any:
         with _one_line():

@@ -15,6 +15,7 @@ from minesat import usecases
 from minesat.cli import app
 from minesat.cli.common import (
     EXIT_OUTPUT_FAILED,
+    EXIT_STOPPED,
     ProgressLine,
     check_folder,
     check_output,
@@ -27,7 +28,7 @@ from minesat.cli.common import (
     path_error,
     refuse_stdout,
 )
-from minesat.errors import InvalidValue, StoreError
+from minesat.errors import InvalidValue, StoreError, StoreFull, WorkerLost
 from minesat.usecases import SchedulerError, strategy_help
 
 if TYPE_CHECKING:
@@ -197,6 +198,13 @@ def _run(
         ) as progress:
             return usecases.sweep(plan, games, directory, workers=workers, scheduler=scheduler,
                                   progress=progress, mix_players=mix_players)  # fmt: skip
+    except (MemoryError, WorkerLost, StoreFull) as exc:
+        # A limit of the machine (its memory, its disk) stops the sweep as Ctrl-C does: what is
+        # stored is kept and resumes (docs/commands/sweep.md, Exit statuses).
+        why = "out of memory" if isinstance(exc, MemoryError) else getattr(exc, "message", str(exc))
+        room = "make room on its disk and " if isinstance(exc, StoreFull) else ""
+        fail(f"{why}: the games played so far are stored in {directory}; {room}run the same command "
+             "again to resume", EXIT_STOPPED)
     except (StoreError, SchedulerError, OSError) as exc:
         fail(error_line(exc))
     except KeyboardInterrupt as exc:
