@@ -29,7 +29,7 @@ True
 import sys as _sys
 import typing as _typing
 
-__version__ = "0.1.0"
+from minesat.version import __version__ as __version__  # re-exported: minesat.__version__
 
 __all__ = [
     "COVERED",

@@ -100,7 +100,7 @@ def record_game(
     if format not in written_formats():
         raise InvalidValue(f"cannot record a game as {format!r} (use one of {', '.join(written_formats())})")
     if version is None:
-        from minesat import __version__
+        from minesat.version import __version__
 
         version = __version__
     played = [m if isinstance(m, Move) else Move.parse(m) for m in moves]

@@ -735,6 +735,6 @@ def _show(value: object) -> str:
 
 
 def _version() -> str:
-    from minesat import __version__
+    from minesat.version import __version__
 
     return __version__

@@ -253,7 +253,7 @@ app = typer.Typer(
 
 def _version(value: bool) -> None:
     if value:
-        from minesat import __version__
+        from minesat.version import __version__
 
         typer.echo(f"minesat {__version__}")
         raise typer.Exit()
