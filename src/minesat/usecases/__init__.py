@@ -150,6 +150,13 @@ if TYPE_CHECKING:  # the types of what the use cases answer, for the faces' anno
     from minesat.sweep import Sweep, SweepPlan
     from minesat.tally import Tally
 
+
+#: What the use cases import when first called, beyond this package: the engine's search, the
+#: player, the judge, the store. A process that answers many requests (the web app's workers)
+#: imports them once ahead, so that no request waits for them.
+MACHINERY = ("minesat.perfect", "minesat.player", "minesat.guess.best", "minesat.replay", "minesat.review",
+             "minesat.store")
+
 __all__ = [
     "BOARD_FORMATS",
     "BOARD_SET_EXTENSIONS",
@@ -162,6 +169,7 @@ __all__ = [
     "FORMATS",
     "LAYOUT_FORMATS",
     "LEGEND",
+    "MACHINERY",
     "MAX_BYTES",
     "MAX_REPLAY_BYTES",
     "MAX_WRITTEN_SIDE",
