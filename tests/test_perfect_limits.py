@@ -220,14 +220,14 @@ def test_the_time_limit_and_memory_budget_hold_for_the_strategy_counts(
     from typer.testing import CliRunner
 
     from minesat.cli import app
-    from minesat.cli import perfect as command
+    from minesat.usecases import positions
 
     def counting(*args: object, **kwargs: object) -> object:
         clock.step = 0.1
         return strategy_wins(*args, **kwargs)  # type: ignore[arg-type]
 
     clock.step = 0.0
-    monkeypatch.setattr(command, "strategy_wins", counting)
+    monkeypatch.setattr(positions, "strategy_wins", counting)  # what the command calls
     result = CliRunner().invoke(app, ["perfect", "--rows", "1", "--cols", "40", "--mines", "2",
                                       "--start", "A1", "--strategy", "safest", "--time-limit", "4", "--json"])
     assert result.exit_code == 1, result.output

@@ -26,25 +26,10 @@ private names, so ``dir(minesat)`` and tab completion show only what is meant fo
 True
 """
 
-import importlib as _importlib
 import sys as _sys
 import typing as _typing
 
-__version__ = "0.1.0"
-
-#: Where each name of the front door lives.
-_HOMES = {
-    "analyze": "minesat.analysis",
-    "explain": "minesat.analysis",
-    "read_position": "minesat.formats",
-    "read_layout": "minesat.formats",
-    "play": "minesat.shortcuts",
-    "BoardSpec": "minesat.generate",
-    "FirstClick": "minesat.generate",
-    "Game": "minesat.game",
-    **dict.fromkeys(["COVERED", "FLAG", "PRESETS", "Action", "Cell", "Layout"], "minesat.board"),
-    **dict.fromkeys(["Move", "Position", "cell_name", "parse_cell"], "minesat.board"),
-}
+from minesat.version import __version__ as __version__  # re-exported: minesat.__version__
 
 __all__ = [
     "COVERED",
@@ -92,14 +77,35 @@ if _typing.TYPE_CHECKING:
 
 
 def __getattr__(name: str) -> "_typing.Any":
-    if name in ("simulate", "sweep"):
+    # Each name is imported when first asked for, so that ``import minesat`` (and ``minesat
+    # --version``) costs next to nothing; the imports are plain, for tools to follow.
+    if name in ("analyze", "explain"):
+        import minesat.analysis as analysis
+        return getattr(analysis, name)
+    if name in ("read_position", "read_layout"):
+        import minesat.formats as formats
+        return getattr(formats, name)
+    if name == "play":
+        from minesat.shortcuts import play
+        return play
+    if name in ("BoardSpec", "FirstClick"):
+        import minesat.generate as generate
+        return getattr(generate, name)
+    if name == "Game":
+        from minesat.game import Game
+        return Game
+    if name in ("COVERED", "FLAG", "PRESETS", "Action", "Cell", "Layout", "Move", "Position", "cell_name",
+                "parse_cell", "board"):
+        import minesat.board as board
+        return board if name == "board" else getattr(board, name)
+    if name == "simulate":
         # The module, callable: ``minesat.simulate(...)`` is minesat.simulate.simulate, and stays
         # so once ``import minesat.simulate`` has set this name to the module.
-        return _importlib.import_module("minesat." + name)
-    if name in _HOMES:
-        return getattr(_importlib.import_module(_HOMES[name]), name)
-    if name == "board":
-        return _importlib.import_module("minesat.board")
+        import minesat.simulate as simulate
+        return simulate
+    if name == "sweep":
+        import minesat.sweep as sweep  # callable too, as simulate
+        return sweep
     raise AttributeError(f"module 'minesat' has no attribute {name!r}")
 
 

@@ -39,8 +39,12 @@ __all__ = [
     "MinesatError",
     "MissingFile",
     "OverBudget",
+    "ParquetUnavailable",
     "PastBudget",
+    "SchedulerError",
     "StoreError",
+    "StoreFull",
+    "WorkerLost",
     "fill",
     "one_line",
     "option_name",
@@ -350,6 +354,20 @@ class ListingRefused(PastBudget, ValueError):
         return err
 
 
+class ParquetUnavailable(RuntimeError):
+    """Writing Parquet needs pyarrow, which is not installed (the ``parquet`` extra)."""
+
+
+class SchedulerError(RuntimeError):
+    """The Dask extra is missing or the scheduler cannot be reached (:mod:`minesat.executors`)."""
+
+
+class WorkerLost(RuntimeError):
+    """A worker process ended in the middle of its work: the system's out-of-memory killer (the
+    usual cause, a machine's memory being a long run's limit) or a kill. What it was playing is
+    lost; what was stored before stays, so a run stopped by it resumes."""
+
+
 class StoreError(MinesatError, ValueError):
     """A simulation database that cannot be used: ``message`` what is wrong with it, ``path`` which,
     ``advice`` what to do (another ``{store}``, moving it aside), apart so that each face says its own.
@@ -363,3 +381,8 @@ class StoreError(MinesatError, ValueError):
     def __init__(self, message: str, *, path: str | None = None, advice: str | None = None) -> None:
         super().__init__(message, advice=advice)
         self.path = path
+
+
+class StoreFull(StoreError):
+    """No room left to store a batch (a full disk, a quota): the batches stored before it are
+    whole (each is one transaction), so the run resumes once there is room."""

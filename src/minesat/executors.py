@@ -23,7 +23,7 @@ from collections.abc import Callable, Iterator
 from types import FrameType
 from typing import Any, ParamSpec, TypeVar
 
-from minesat.errors import one_line
+from minesat.errors import SchedulerError, WorkerLost, one_line
 
 __all__ = [
     "PARENT_CHECK_EVERY",
@@ -50,16 +50,6 @@ T = TypeVar("T")
 
 #: What :class:`WorkerLost` says.
 WORKER_LOST = "a worker process ended in the middle of its work (out of memory, or killed)"
-
-
-class SchedulerError(RuntimeError):
-    """The Dask extra is missing or the scheduler cannot be reached."""
-
-
-class WorkerLost(RuntimeError):
-    """A worker process ended in the middle of its work: the system's out-of-memory killer (the
-    usual cause, a machine's memory being a long run's limit) or a kill. What it was playing is
-    lost; what was stored before stays, so a run stopped by it resumes."""
 
 
 class MainGuardMissing(RuntimeError):
@@ -157,7 +147,7 @@ def probe_scheduler(address: str, timeout: float = SCHEDULER_TIMEOUT) -> None:
     >>> probe_scheduler("tcp://127.0.0.1:1", timeout=1)
     Traceback (most recent call last):
     ...
-    minesat.executors.SchedulerError: cannot reach the Dask scheduler at tcp://127.0.0.1:1: Connection refused
+    minesat.errors.SchedulerError: cannot reach the Dask scheduler at tcp://127.0.0.1:1: Connection refused
     """
     scheme, _, location = address.rpartition("://")
     if scheme not in ("", "tcp"):

@@ -36,6 +36,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any, BinaryIO, TextIO
 
+from minesat.errors import ParquetUnavailable
 from minesat.store import GameStore, RunConfig, StoredGame
 
 __all__ = [
@@ -217,10 +218,6 @@ def _csv_value(value: Any) -> Any:
     if isinstance(value, bool):
         return "true" if value else "false"
     return value
-
-
-class ParquetUnavailable(RuntimeError):
-    """Writing Parquet needs pyarrow, which is not installed."""
 
 
 #: Records per Parquet row group: memory stays flat however many games.

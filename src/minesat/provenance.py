@@ -164,7 +164,7 @@ def now() -> str:
 
 
 def _version() -> str:
-    from minesat import __version__
+    from minesat.version import __version__
 
     return __version__
 

@@ -54,13 +54,18 @@ from datetime import UTC, datetime
 
 from minesat.board import COVERED, Action, Cell, Layout, Move, neighbours
 from minesat.errors import InvalidValue
-from minesat.formats.replay import BoardEvent, MouseEvent, Replay, cell_of, level_name
+from minesat.formats.replay import (
+    REPLAY_FORMATS,
+    BoardEvent,
+    MouseEvent,
+    Replay,
+    cell_of,
+    level_name,
+    written_formats,
+)
 from minesat.game import Game, MoveResult
 
-__all__ = ["RECORDED_FORMATS", "record_game"]
-
-#: The formats whose program's clock :func:`record_game` follows (the ones minesat writes).
-RECORDED_FORMATS = ("evf", "rmv")
+__all__ = ["record_game"]
 
 #: Think time before each move, pointer poll interval, button hold, and the delay
 #: between a chord's two presses (and its two releases), all in ms.
@@ -91,10 +96,11 @@ def record_game(
     Raises :class:`ValueError` for a move the game refuses (the message names
     it), a move after the game ended, or a first move that does not uncover.
     """
-    if format not in RECORDED_FORMATS:
-        raise InvalidValue(f"cannot record a game as {format!r} (use one of {', '.join(RECORDED_FORMATS)})")
+    # A game is recorded in the formats minesat writes: their programs' clocks are known.
+    if format not in written_formats():
+        raise InvalidValue(f"cannot record a game as {format!r} (use one of {', '.join(written_formats())})")
     if version is None:
-        from minesat import __version__
+        from minesat.version import __version__
 
         version = __version__
     played = [m if isinstance(m, Move) else Move.parse(m) for m in moves]
@@ -108,7 +114,8 @@ def record_game(
         hand.play(game, move, number)
 
     events, board_events = hand.events, hand.board_events
-    if format == "rmv":
+    kind = REPLAY_FORMATS[format]
+    if kind.clock == "release":
         events, board_events = _from_first_release(events, board_events)
     # The game's time, as every program counts it: from the release that starts it to the last move.
     rtime = (hand.last_ms - (hand.first_release or 0)) / 1000
@@ -124,7 +131,7 @@ def record_game(
         "start_time": str(epoch_us),
         "end_time": str(epoch_us + round(rtime * 1_000_000)),
         "level": level_name(layout.rows, layout.cols, layout.mine_count),
-        "mode": "standard" if format == "evf" else "normal",
+        "mode": kind.mode,
         "nf": "false" if flags_on_mines else "true",
     }
     return Replay(

@@ -36,7 +36,7 @@ from types import TracebackType
 from typing import Any
 
 from minesat.board import Cell, Move, as_cell
-from minesat.errors import InvalidValue, StoreError, one_line
+from minesat.errors import InvalidValue, StoreError, StoreFull, one_line
 from minesat.generate import BoardSpec, FirstClick
 from minesat.player import DEFAULT_STRATEGY, GameRecord, Guess
 from minesat.provenance import Session, run_provenance
@@ -132,11 +132,6 @@ class StoreBusyError(StoreError):
 
 class PlayerMismatchError(StoreError):
     """Games of another player would be mixed with a store's (docs/commands/report.md)."""
-
-
-class StoreFull(StoreError):
-    """No room left to store a batch (a full disk, a quota): the batches stored before it are
-    whole (each is one transaction), so the run resumes once there is room."""
 
 
 #: What to do about a damaged store, said at the end of every such message.
@@ -740,6 +735,6 @@ def _show(value: object) -> str:
 
 
 def _version() -> str:
-    from minesat import __version__
+    from minesat.version import __version__
 
     return __version__

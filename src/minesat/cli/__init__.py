@@ -20,7 +20,7 @@ from typer.core import TyperCommand, TyperGroup
 __all__ = ["COMMANDS", "SHELLS", "Commands", "UsageLine", "app", "load_commands", "main", "usage_line"]
 
 # Click's exception classes, whichever Click typer uses (its own copy in recent versions).
-_UsageError = next(c for c in typer.BadParameter.__mro__ if c.__name__ == "UsageError")
+_UsageError: type[Exception] = next(c for c in typer.BadParameter.__mro__ if c.__name__ == "UsageError")
 _ClickException = next(c for c in typer.BadParameter.__mro__ if c.__name__ == "ClickException")
 
 #: How a bad value reads, by the kind of error typer's value checks report.
@@ -182,7 +182,7 @@ class Commands(TyperGroup):
         for param in params:  # typer's words, with the shell that may be named after them
             if param.name in _COMPLETION_HELP:
                 param.help = _COMPLETION_HELP[param.name]  # type: ignore[attr-defined]
-        return params  # type: ignore[no-any-return]
+        return params
 
     def make_context(self, *args: Any, **kwargs: Any) -> Any:
         with _one_line():
@@ -253,7 +253,7 @@ app = typer.Typer(
 
 def _version(value: bool) -> None:
     if value:
-        from minesat import __version__
+        from minesat.version import __version__
 
         typer.echo(f"minesat {__version__}")
         raise typer.Exit()

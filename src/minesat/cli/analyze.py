@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import math
 import os
 import sys
 import time
@@ -12,13 +11,8 @@ from typing import Annotated
 
 import typer
 
-from minesat.analysis import Analysis, Analyzer, InconsistentPositionError, explain
-from minesat.analysis.combine import LINEAR_WORK_PER_CELL
-from minesat.analysis.engine import analyze_within, seconds_needed
-from minesat.analysis.explain import explain_json
-from minesat.analysis.result import json_chunks
+from minesat import usecases
 from minesat.board import COVERED, FLAG, Cell, Position, cell_name, parse_cell
-from minesat.budget import DEFAULT_MAX_MEMORY, Budget, resident_bytes
 from minesat.cli import app
 from minesat.cli.common import (
     EXIT_BAD_INPUT,
@@ -33,11 +27,11 @@ from minesat.cli.common import (
     plural,
     write_output,
 )
-from minesat.errors import InvalidValue
-from minesat.formats.wanted import InputError, read_board
-from minesat.game import render_grid
+from minesat.errors import InputError, InvalidValue
+from minesat.usecases import DEFAULT_MAX_MEMORY, Budget, positions, render_grid
+from minesat.usecases.positions import Analysis, InconsistentPositionError
 
-__all__ = ["BYTES_PER_CELL", "LEGEND", "analyze", "best_guess", "render_analysis", "too_small"]
+__all__ = ["LEGEND", "analyze", "best_guess", "render_analysis"]
 
 LEGEND = (
     "o certainly safe, X certainly a mine, 12% an uncertain cell's mine probability, "
@@ -218,9 +212,8 @@ def analyze(
         fail(f"--svg draws one position: give one FILE, not {len(files)}")
     if svg is not None:
         check_output(svg, "--svg")
-    # Shared: its component cache serves every file. The exact integers give way to the close
-    # road (within 1e-9) where they would cost more than the board's size allows.
-    analyzer = Analyzer(exact_work_per_cell=LINEAR_WORK_PER_CELL)
+    analyzer = positions.budget_analyzer()  # shared: its component cache serves every file
+    position: Position
     status = 0
     for k, path in enumerate(files):
         # The time limit counts from the command's start to the first answer (start-up included),
@@ -228,11 +221,13 @@ def analyze(
         read = time.perf_counter()
         began = command_began() if k == 0 else read
         try:
-            position = read_board(path, format, "position", "analyze")
-            assert isinstance(position, Position)
-            if (refusal := too_small(budget, position)) is not None:
+            board = usecases.read_board(path, format, "position", "analyze")
+            assert isinstance(board, Position)
+            position = board
+            if (refusal := positions.budget_too_small(budget, position)) is not None:
                 raise InputError(refusal, path=str(path))
-            analysis = analyze_within(analyzer, position, mines, budget, began, read)
+            analysis = positions.analyse_within(position, mines, budget, analyzer=analyzer, began=began,
+                                               read=read)
             if target is not None:
                 _explain(path, position, analysis, target, explain_cell or "", as_json)
                 continue
@@ -281,7 +276,7 @@ def _explain(
     if not (0 <= cell[0] < position.rows and 0 <= cell[1] < position.cols):
         raise InvalidValue(f"--explain {given}: off the {position.rows}x{position.cols} board")
     if as_json:
-        typer.echo(json.dumps({"file": str(path), **explain_json(position, analysis, cell)}))
+        typer.echo(json.dumps({"file": str(path), **positions.explanation_json(position, analysis, cell)}))
         return
     if cell in analysis.unknown:
         p = analysis.probability[cell[0]][cell[1]]
@@ -292,23 +287,21 @@ def _explain(
             typer.echo(f"{cell_name(cell)} is uncertain: nothing proves it safe or mined; "
                        f"mine probability {percent(p)}")
         return
-    typer.echo(str(explain(position, cell, analysis.mines)))
+    typer.echo(str(positions.explain(position, cell, analysis.mines)))
 
 
 def _write_json(analysis: Analysis, path: str) -> None:
     """The analysis as one JSON line (docs/commands/analyze.md), written a piece at a time: on a 1000x1000
     board the line is some 20 MB, and building it whole would double the memory held."""
     out = sys.stdout
-    for chunk in json_chunks(analysis, {"file": path}):
+    for chunk in positions.analysis_json_chunks(analysis, {"file": path}):
         out.write(chunk)
     out.write("\n")
     out.flush()
 
 
 def _write_svg(out: Path, position: Position, analysis: Analysis, title: str) -> None:
-    from minesat.svg import position_svg
-
-    write_output(out, position_svg(position, analysis, title=title), "the picture")
+    write_output(out, positions.analysis_svg(position, analysis, title), "the picture")
 
 
 def _report_error(path: Path, message: str, as_json: bool, with_path: bool = True) -> None:
@@ -317,54 +310,6 @@ def _report_error(path: Path, message: str, as_json: bool, with_path: bool = Tru
     typer.echo(f"minesat: {line}", err=True)
     if as_json:
         typer.echo(json.dumps({"file": str(path), "error": line}))
-
-
-#: About how many bytes an answer past a budget holds per cell of the board (the position, the
-#: arrays of propagation and beliefs, the grid of probabilities and its JSON line), measured on
-#: 1000x1000 positions: what a --max-memory must leave beside what the process already holds.
-BYTES_PER_CELL = 400
-
-
-def too_small(budget: Budget, position: Position) -> str | None:
-    """Why ``budget`` cannot hold even the answer past a budget for ``position`` (docs/commands/analyze.md:
-    such a budget is refused, exit 2); ``None`` when it can.
-
-    One rule for every size: the limit itself must hold what reading the board, propagating
-    and writing the answer take (:func:`~minesat.analysis.engine.seconds_needed`); the 10 % +
-    1 s allowed past it is for a busy machine, not part of the plan.
-
-    >>> too_small(Budget(max_memory=10**6), Position.from_rows(["1?"]))  # doctest: +ELLIPSIS
-    'a 1x2 board needs more than the --max-memory of 1 MB (some ... MB)'
-    >>> too_small(Budget(time_limit=1.0), Position(1000, 1000, (-1,) * 10**6))
-    'a 1000x1000 board needs a --time-limit of at least 5.2 s (to read it, propagate and write the answer)'
-    >>> too_small(Budget(time_limit=0.001), Position(160, 160, (-1,) * 25600))
-    'a 160x160 board needs a --time-limit of at least 0.14 s (to read it, propagate and write the answer)'
-    >>> too_small(Budget(time_limit=0.01), Position(16, 30, (-1,) * 480)) is None
-    True
-    """
-    cells = position.rows * position.cols
-    board = f"a {position.rows}x{position.cols} board"
-    if budget.time_limit is not None and budget.time_limit < (needed := seconds_needed(cells)):
-        least = _rounded_up(needed)
-        why = "to read it, propagate and write the answer"
-        return f"{board} needs a --time-limit of at least {least:g} s ({why})"
-    if budget.max_memory is None:
-        return None
-    needed = resident_bytes() + BYTES_PER_CELL * cells
-    if needed <= budget.max_memory:
-        return None
-    return (f"{board} needs more than the --max-memory of "
-            f"{budget.max_memory / 10**6:g} MB (some {needed / 10**6:.0f} MB)")
-
-
-def _rounded_up(seconds: float) -> float:
-    """``seconds`` rounded up to two significant digits (what a refusal names as the least limit).
-
-    >>> _rounded_up(5.2), _rounded_up(0.1331), _rounded_up(0.0025)
-    (5.2, 0.14, 0.0025)
-    """
-    scale = 10.0 ** (1 - math.floor(math.log10(seconds)))
-    return math.ceil(round(seconds * scale, 6)) / scale
 
 
 def command_began() -> float:

@@ -10,16 +10,18 @@ import typer
 from minesat.board import FLAG, Layout, Position
 from minesat.cli import app
 from minesat.cli.common import EXIT_BAD_INPUT, check_output, fail, file_error, is_stdout, plural, write_output
-from minesat.errors import InvalidValue
-from minesat.formats import (
+from minesat.errors import InputError, InvalidValue
+from minesat.usecases import (
     EXTENSIONS,
     FORMATS,
+    LEGEND,
     format_for,
     format_layout,
     format_position,
+    read_board,
+    render_grid,
+    render_position,
 )
-from minesat.formats.wanted import InputError, read_board
-from minesat.game import LEGEND, render_grid, render_position
 
 __all__ = ["FileArg", "FormatOpt", "LayoutOpt", "convert", "describe", "load", "render_layout", "show"]
 
@@ -38,8 +40,9 @@ def load(path: Path, format: str | None, as_layout: bool) -> Position | Layout:
     try:
         # A directory is said to be one (read_board does), before its name is read for a format.
         mbf = str(path) != "-" and path.is_file() and format_for(path, format) == "mbf"
-        want = "layout" if as_layout or mbf else "position"
-        return read_board(path, format, want, "show", check_kind=False)
+        if as_layout or mbf:
+            return read_board(path, format, "layout", "show", check_kind=False)
+        return read_board(path, format, "position", "show", check_kind=False)
     except (InputError, ValueError) as err:
         fail(file_error(path, err), EXIT_BAD_INPUT)
 

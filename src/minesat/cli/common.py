@@ -15,7 +15,6 @@ command needs is imported where it is used.
 
 from __future__ import annotations
 
-import _thread
 import contextlib
 import errno
 import io
@@ -32,10 +31,11 @@ from typing import Annotated, Any, NoReturn
 
 import typer
 
+from minesat import usecases
 from minesat.board import PRESETS, Cell, parse_cell
-from minesat.errors import InputError, InvalidValue, MinesatError, one_line, option_name
-from minesat.generate import FirstClick
+from minesat.errors import InputError, InvalidValue, MinesatError, StoreError, one_line, option_name
 from minesat.stats import percent  # noqa: F401  (the commands import it from here)
+from minesat.usecases import FIRST_CLICK_HELP, PRESET_HELP, FirstClick, memory_watch
 from minesat.words import agree, plural  # noqa: F401  (the commands import them from here)
 
 __all__ = [
@@ -84,7 +84,6 @@ __all__ = [
     "run_main",
     "start_cell",
     "stop_on_signals",
-    "strategy_help",
     "write_output",
     "write_stdout",
 ]
@@ -93,18 +92,11 @@ __all__ = [
 DEFAULT_START: Cell = (3, 3)
 
 #: The board options ``simulate`` and ``generate`` share (read them with :func:`board_size`).
-PresetOption = Annotated[str | None, typer.Option(help=f"Board preset: {', '.join(PRESETS)}.")]
+PresetOption = Annotated[str | None, typer.Option(help=PRESET_HELP)]
 RowsOption = Annotated[int | None, typer.Option(help="Board rows (with --cols and --mines).")]
 ColsOption = Annotated[int | None, typer.Option(help="Board columns.")]
 MinesOption = Annotated[int | None, typer.Option(help="Number of mines.")]
-FirstClickOption = Annotated[
-    str,
-    typer.Option(
-        "--first-click",
-        help="opening: the first cell and its neighbours are mine-free; "
-        "safe: the first cell only; any: no rule.",
-    ),
-]
+FirstClickOption = Annotated[str, typer.Option("--first-click", help=FIRST_CLICK_HELP)]
 StartOption = Annotated[
     str | None,
     typer.Option(help="First click as ROW,COL (0-based) or a cell name; default 3,3 clipped to the board."),
@@ -240,62 +232,6 @@ def stop_on_signals() -> Iterator[None]:
             signal.signal(signum, handler)
 
 
-#: How often (seconds) :func:`memory_watch` reads the memory the process holds.
-WATCH_EVERY = 0.02
-
-
-@contextmanager
-def memory_watch(max_memory: int | None, every: float = WATCH_EVERY) -> Iterator[None]:
-    """Within the block, :class:`~minesat.budget.OutOfMemory` is raised in the main thread as
-    soon as the process holds more than ``max_memory`` bytes (less the budget's headroom), whatever
-    the work is doing: a thread reads the memory held every ``every`` seconds.
-
-    The work's own checkpoints (:func:`~minesat.budget.checkpoint`) stop it where they
-    stand; this stops it too where there are none, as in the player's strategies, so that a
-    budget is kept within what the work allocates in ``every`` seconds. ``None``: no watch.
-    It raises through a simulated SIGUSR1, the way a signal stops the main thread (Unix only).
-    """
-    from minesat.budget import HEADROOM, OutOfMemory, give_back, resident_bytes
-
-    if (max_memory is None or not hasattr(signal, "SIGUSR1")
-            or threading.current_thread() is not threading.main_thread()):
-        yield
-        return
-    usable = max_memory - int(HEADROOM * max_memory)
-    held = [0]
-    stop, lock = threading.Event(), threading.Lock()
-
-    def past(signum: int, frame: object) -> None:
-        raise OutOfMemory(held[0], 0, max_memory)
-
-    def watch() -> None:
-        while not stop.wait(every):
-            now = resident_bytes()
-            if now > usable and give_back():  # what the allocator kept, given back first
-                now = resident_bytes()
-            if now > usable:
-                with lock:
-                    if not stop.is_set():
-                        held[0] = now
-                        _thread.interrupt_main(signal.SIGUSR1)
-                return
-
-    previous = signal.signal(signal.SIGUSR1, past)
-    thread = threading.Thread(target=watch, name="minesat-memory", daemon=True)
-    try:
-        # Started inside: a stop raised as soon as the watch starts (a block already past its
-        # budget, on a busy machine) still puts the handler back.
-        thread.start()
-        yield
-    finally:
-        try:
-            with lock:
-                stop.set()
-            thread.join()  # a stop asked for just before is raised here, while ``past`` handles it
-        finally:
-            signal.signal(signal.SIGUSR1, previous)
-
-
 @contextmanager
 def command_guard() -> Iterator[None]:
     """Around every command (:class:`minesat.cli.Commands` runs each within it): standard output
@@ -426,10 +362,8 @@ def write_output(path: Path, content: str | bytes, what: str) -> None:
     if is_stdout(path):
         write_stdout(content)
         return
-    from minesat.formats import write_text_atomically
-
     try:
-        write_text_atomically(path, content)
+        usecases.write_text_atomically(path, content)
     except OSError as err:
         fail(path_error(path, err, f"cannot write {what}"), EXIT_OUTPUT_FAILED)
 
@@ -485,8 +419,6 @@ def unreadable_store(path: Path | str, err: BaseException) -> NoReturn:
     """Fail on a game database that could not be read (opened, or its rows streamed): a store's
     own error as it says it (it names the file and says what to do), anything else (SQLite, a
     damaged row) as ``PATH: not a readable minesat game database (...)``."""
-    from minesat.store import StoreError  # here: the store is not imported to start a command
-
     if isinstance(err, StoreError):
         fail(err)
     fail(f"{path}: not a readable minesat game database ({one_line(str(err))})")
@@ -556,13 +488,8 @@ def check_folder(folder: Path, wanted: Path | None = None) -> None:
 
 def check_viewer_size(rows: int, cols: int, option: str = "--html") -> str | None:
     """Why a ``rows`` x ``cols`` board is too large for a viewer page, or ``None`` when it is not
-    (:data:`~minesat.viewer.MAX_VIEWER_CELLS`)."""
-    from minesat.viewer import MAX_VIEWER_CELLS
-
-    if rows * cols <= MAX_VIEWER_CELLS:
-        return None
-    return (f"{option} draws boards of up to {MAX_VIEWER_CELLS} cells (64x64), not {rows}x{cols}: "
-            "each step keeps its whole analysis; leave out " + option)
+    (:func:`~minesat.usecases.viewer_too_large`)."""
+    return usecases.viewer_too_large(rows, cols, option)
 
 
 def check_total(mines: int | None) -> None:
@@ -628,33 +555,10 @@ def board_size(
     return rows, cols, mines
 
 
-def strategy_help() -> str:
-    """Help for every --strategy option (``STRATEGY_HELP``: the player is imported only by the
-    commands that have one)."""
-    from minesat.guess.best import DEFAULT_PIECES
-
-    return (
-        "Guessing strategy: best (default), safest (the baseline), safest-rowmajor, or best "
-        "with pieces switched: best-no-PIECE turns one of best's pieces ("
-        + ", ".join(p for p, on in DEFAULT_PIECES.items() if on)
-        + ") off, best-with-PIECE another ("
-        + ", ".join(p for p, on in DEFAULT_PIECES.items() if not on)
-        + ") on, and they chain: best-no-endgame-with-pseudo. See docs/strategies.md."
-    )
-
-
-def __getattr__(name: str) -> str:
-    if name == "STRATEGY_HELP":
-        return strategy_help()
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
 def check_strategy(name: str) -> str:
     """``name`` if the player knows the strategy; otherwise one line naming ``--strategy``, exit 2."""
-    from minesat.player import get_strategy
-
     try:
-        get_strategy(name)
+        usecases.check_strategy(name)
     except InvalidValue as err:
         fail(f"--strategy: {error_line(err)}")
     return name

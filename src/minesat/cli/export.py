@@ -4,14 +4,16 @@ from __future__ import annotations
 
 import sqlite3
 import sys
-from contextlib import closing, nullcontext
+from contextlib import nullcontext
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
+from minesat import usecases
 from minesat.cli import app
 from minesat.cli.common import EXIT_OUTPUT_FAILED, check_output, fail, is_stdout, path_error, unreadable_store
+from minesat.errors import ParquetUnavailable, StoreError
 
 __all__ = ["OUT_FORMATS", "export"]
 
@@ -52,22 +54,15 @@ def export(
 
     Example: minesat export reports/expert.sqlite --out expert.csv
     """
-    from minesat.export import ParquetUnavailable, write_parquet, write_records
-    from minesat.formats import open_atomic, open_text_atomic
-    from minesat.store import GameStore, StoreError
-
     if is_stdout(out):
         out = None
     kind = _kind(out, as_csv)
-    if kind == "parquet":
-        try:
-            import pyarrow  # noqa: F401
-        except ImportError:
-            fail("--out FILE.parquet needs pyarrow: install the extra with  pip install 'minesat[parquet]'")
+    if kind == "parquet" and not usecases.parquet_available():
+        fail("--out FILE.parquet needs pyarrow: install the extra with  pip install 'minesat[parquet]'")
     if out is not None:
         check_output(out, "--out")
     try:
-        store = GameStore(db)
+        store = usecases.open_store(db)
     except FileNotFoundError:
         fail(f"{db}: no such game database")
     except (StoreError, sqlite3.Error, OSError, ValueError, KeyError) as exc:
@@ -78,13 +73,12 @@ def export(
             # closing(): the game cursor is closed before the store, even when the pipe breaks.
             if kind == "parquet":
                 assert out is not None
-                with open_atomic(out) as raw, closing(store.games()) as games:
-                    write_parquet(games, raw, config=store.config, guesses=guesses)
+                with usecases.open_atomic(out) as raw:
+                    usecases.export_parquet(store, raw, guesses=guesses)
             else:
                 # newline="": the csv module writes its own line ends.
-                with nullcontext(sys.stdout) if out is None else open_text_atomic(out) as handle, \
-                        closing(store.games()) as games:
-                    write_records(games, handle, as_csv=kind == "csv", config=store.config, guesses=guesses)
+                with nullcontext(sys.stdout) if out is None else usecases.open_text_atomic(out) as handle:
+                    usecases.export_records(store, handle, as_csv=kind == "csv", guesses=guesses)
         except ParquetUnavailable as exc:
             fail(exc)
         except OSError as exc:  # writing FILE (standard output's errors are met for every command alike)

@@ -35,17 +35,8 @@ from minesat.cli.common import (
     start_cell,
 )
 from minesat.errors import InvalidValue
-from minesat.formats import open_text_atomic
-from minesat.formats.boardset import format_board
-from minesat.generate import BoardSpec, FirstClick
-from minesat.noguess import (
-    MAX_TRIES,
-    REJECTION_TRIES,
-    Method,
-    NoGuessError,
-    NoGuessTimeout,
-    generate_boards,
-)
+from minesat.usecases import FirstClick, games, open_text_atomic
+from minesat.usecases.games import MAX_TRIES, REJECTION_TRIES, BoardSpec, Method, NoGuessError, NoGuessTimeout
 
 __all__ = ["generate"]
 
@@ -122,7 +113,7 @@ def generate(
         fail(exc)
 
     progress = _Progress(count)
-    boards = generate_boards(
+    boards = games.board_sets(
         spec, count, seed=seed, no_guess=no_guess,
         rejection_tries=tries_first[method], max_tries=max_tries, seconds=time_limit or None,
         progress=progress if no_guess else None,
@@ -134,7 +125,7 @@ def generate(
         # Ticking: one check of a large layout takes minutes, and the line keeps coming meanwhile.
         with _output(out) as stream, progress.line.ticking() if no_guess else contextlib.nullcontext():
             for board in boards:
-                stream.write(format_board(board.layout, **board.record()))
+                stream.write(games.board_line(board))
                 if board.method is not None:
                     methods[board.method.value] += 1
                     tries += board.tries or 0

@@ -2,27 +2,19 @@
 
 from __future__ import annotations
 
-import gc
 import json
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
-from minesat.board import Layout
-from minesat.budget import DEFAULT_MAX_MEMORY, Budget, OutOfMemory, give_back, watching, which_budget
+from minesat import usecases
 from minesat.cli import app
-from minesat.cli.common import EXIT_BAD_INPUT, check_max_memory, memory_watch
-from minesat.errors import InvalidValue, fill, option_name
-from minesat.formats.boardset import iter_boardset
-from minesat.formats.wanted import read_board
-from minesat.metrics import metrics as layout_metrics
+from minesat.cli.common import EXIT_BAD_INPUT, check_max_memory
+from minesat.errors import fill, option_name
+from minesat.usecases import DEFAULT_MAX_MEMORY, Budget, OutOfMemory, games
 
-__all__ = ["BOARD_SET_EXTENSIONS", "metrics"]
-
-#: Extensions read as board sets (one layout per line); others are single layout files.
-BOARD_SET_EXTENSIONS = (".jsonl", ".ndjson")
+__all__ = ["metrics"]
 
 _COLUMNS = ("cells", "mines", "bbbv", "openings", "islands", "zini")
 
@@ -62,7 +54,7 @@ def metrics(
     if not as_json:
         typer.echo(f"{'layout':<24} " + " ".join(f"{name:>8}" for name in _COLUMNS))
     for path in files:
-        layouts = _layouts(path)
+        layouts = usecases.read_layouts(path, "metrics")
         while True:
             # Only reading is guarded: an error writing the output is not this file's fault.
             try:
@@ -77,13 +69,11 @@ def metrics(
             line, layout = item
             where = {"file": str(path)} if line is None else {"file": str(path), "line": line}
             try:
-                with watching(budget.clock()), memory_watch(budget.max_memory):
-                    figures = layout_metrics(layout).to_json()
+                figures = games.layout_metrics(layout, budget).to_json()
             except (OutOfMemory, MemoryError) as stop:
                 del layout
-                gc.collect()
-                give_back()
-                why, advice = which_budget(stop, budget)
+                usecases.recover_memory()
+                why, advice = usecases.which_budget(stop, budget)
                 name = str(path) if line is None else f"{path}:{line}"
                 _failed(str(path), line, f"{name}: {why}; {fill(advice, option_name)}", as_json)
                 status = max(status, EXIT_PAST_BUDGET)
@@ -109,15 +99,3 @@ def _failed(file: str, line: int | None, message: str, as_json: bool) -> None:
         where = {"file": file} if line is None else {"file": file, "line": line}
         typer.echo(json.dumps({**where, "error": message}))
 
-
-def _layouts(path: Path) -> Iterator[tuple[int | None, Layout]]:
-    """``(line, layout)`` per board of a board set, or ``(None, layout)`` for a layout file or
-    ``-`` (standard input, in the text format, as every command reads it)."""
-    if path.is_dir():
-        raise InvalidValue(f"{path}: is a directory, not a board file")
-    if path.suffix.lower() in BOARD_SET_EXTENSIONS:
-        yield from iter_boardset(path)
-    else:
-        layout = read_board(path, None, "layout", "metrics")
-        assert isinstance(layout, Layout)
-        yield None, layout

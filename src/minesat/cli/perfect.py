@@ -2,22 +2,21 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated, NoReturn
+from typing import TYPE_CHECKING, Annotated, NoReturn
 
 import typer
 
-from minesat.analysis import InconsistentPositionError
+from minesat import usecases
 from minesat.board import Cell, Position, cell_name
-from minesat.budget import Budget
 from minesat.cli import app
 from minesat.cli.common import (
-    STRATEGY_HELP,
     ColsOption,
     FirstClickOption,
     MinesOption,
@@ -38,23 +37,22 @@ from minesat.cli.common import (
     plural,
     refuse_unused,
 )
-from minesat.errors import InvalidValue, ListingRefused
-from minesat.executors import SchedulerError
-from minesat.formats.wanted import InputError, read_board
-from minesat.generate import FirstClick, check_mine_count
-from minesat.perfect import (
+from minesat.errors import InputError, InvalidValue, ListingRefused, PastBudget
+from minesat.usecases import (
     DEFAULT_MAX_MEMORY,
     DEFAULT_MAX_STATES,
     DEFAULT_TIME_LIMIT,
-    PastBudget,
-    PerfectResult,
-    PositionResult,
-    RankedMove,
-    RankingCut,
-    perfect_from_position,
-    perfect_play,
-    strategy_wins,
+    Budget,
+    FirstClick,
+    SchedulerError,
+    games,
+    positions,
+    strategy_help,
 )
+from minesat.usecases.positions import InconsistentPositionError
+
+if TYPE_CHECKING:
+    from minesat.usecases import PerfectResult, PositionResult, RankedMove, RankingCut
 
 __all__ = ["DEFAULT_TOP", "ProgressCallback", "describe", "describe_cut", "describe_position", "perfect"]
 
@@ -87,7 +85,7 @@ def perfect(
     ] = None,
     strategy: Annotated[
         list[str] | None,
-        typer.Option(help="Also count this strategy's wins exactly (repeatable). " + STRATEGY_HELP),
+        typer.Option(help="Also count this strategy's wins exactly (repeatable). " + strategy_help()),
     ] = None,
     max_states: Annotated[
         int,
@@ -179,12 +177,12 @@ def perfect(
         rule = first_click_rule(first_click)
         cell = _start(start, rows, cols)
         try:
-            check_mine_count(rows, cols, mines, start=cell, rule=rule)
+            games.check_mine_count(rows, cols, mines, start=cell, rule=rule)
         except InvalidValue as err:
             fail(err)
         with _bar(show_bar) as bar:
             try:
-                result = perfect_play(
+                result = positions.perfect_play(
                     rows, cols, mines, rule=rule, start=cell, budget=budget, progress=bar("perfect"),
                     workers=workers, scheduler=scheduler,
                 )
@@ -194,8 +192,9 @@ def perfect(
                 fail(err)
             try:
                 counts = {
-                    name: strategy_wins(rows, cols, mines, rule=rule, start=result.start, strategy=name,
-                                        progress=bar(name), budget=budget, began=began).wins
+                    name: positions.strategy_wins(rows, cols, mines, rule=rule, start=result.start,
+                                                 strategy=name, progress=bar(name), budget=budget,
+                                                 began=began).wins
                     for name in names
                 }
             except PastBudget as err:  # the search is done: its states are the run's
@@ -204,7 +203,7 @@ def perfect(
         _past_budget(error_line(err), err.states, as_json)
     except KeyboardInterrupt as stop:
         fail(f"interrupted after {time.perf_counter() - began:.1f} s", interrupted_status(stop))
-    result = PerfectResult(**{**result.__dict__, "strategies": counts})
+    result = dataclasses.replace(result, strategies=counts)
     if as_json:
         typer.echo(json.dumps(result.to_json()))
     else:
@@ -227,7 +226,7 @@ def _from_position(
     top: int,
 ) -> None:
     try:
-        position = read_board(path, format, "position", "perfect")
+        position = usecases.read_board(path, format, "position", "perfect")
     except InputError as err:
         fail(err)
     assert isinstance(position, Position)
@@ -237,9 +236,14 @@ def _from_position(
         fail(f"{path}: perfect play needs the total number of mines: add a '# mines: N' header or --mines")
     try:
         with _bar(show_bar) as bar:
-            result = perfect_from_position(position, strategies=names, budget=budget, progress=bar("perfect"))
-    except RankingCut as err:  # what was ranked before the budget ran out is kept
-        _ranking_cut(path, err, as_json, top)
+            result = positions.perfect_from_position(position, strategies=names, budget=budget,
+                                                    progress=bar("perfect"))
+    except PastBudget as err:
+        if (cut := positions.ranking_cut(err)) is not None:
+            _ranking_cut(path, cut, as_json, top)  # what was ranked before the budget ran out is kept
+        if not isinstance(err, ListingRefused):
+            raise
+        _past_budget(f"{path}: {error_line(err)}", 0, as_json)  # too many layouts to list
     except InconsistentPositionError as err:
         _past_budget(f"{path}: inconsistent position: {error_line(err)}", 0, as_json)
     except (ListingRefused, InvalidValue) as err:  # too many layouts to list
@@ -266,7 +270,7 @@ def describe_cut(cut: RankingCut, top: int = DEFAULT_TOP) -> str:
     """What a search from a position had done when its budget ran out: the exact chance, and the
     moves it ranked (``top`` of them; 0: all), best first.
 
-    >>> from minesat.perfect import RankedMove
+    >>> from minesat.perfect import RankedMove, RankingCut
     >>> cut = RankingCut("past {max_states:9}", 10, 3, 3, wins=1, total=3, ranked=(RankedMove((0, 1), 1, 3),))
     >>> print(describe_cut(cut))
     perfect 0.3333 (1 of 3 layouts)
@@ -305,7 +309,7 @@ def describe(result: PerfectResult, top: int = DEFAULT_TOP) -> str:
     With no start given, the starts tried (one of each class of cells) follow, row-major; past
     ``top`` of them (0: all), the ``top`` best, best first (a huge board has thousands).
 
-    >>> from minesat.perfect import perfect_play
+    >>> from minesat.perfect import PerfectResult, perfect_play
     >>> r = perfect_play(3, 3, 1, rule="safe", start=(1, 1))
     >>> shown = {**r.__dict__, "strategies": {"safest": 7}, "states": 4, "seconds": 0.01}
     >>> print(describe(PerfectResult(**shown)))

@@ -25,8 +25,10 @@ from minesat.board import FLAG, PRESETS, Action, Cell, Move, cell_name, parse_ce
 from minesat.cli import app
 from minesat.cli.common import EXIT_BAD_INPUT, fail, percent, plural
 from minesat.errors import InvalidValue
-from minesat.game import LEGEND, Game, MoveResult
-from minesat.generate import FirstClick, check_mine_count
+from minesat.usecases import LEGEND, FirstClick
+from minesat.usecases.games import Game, MoveResult, check_mine_count
+from minesat.usecases.positions import InconsistentPositionError
+from minesat.usecases.positions import analyse as analyze
 
 __all__ = [
     "HELP",
@@ -160,7 +162,6 @@ class Session:
         if game.over:
             self.echo("the game is over: type new ROWS COLS MINES to play again")
             return
-        from minesat.analysis import InconsistentPositionError, analyze
         from minesat.board import COVERED, Position
         from minesat.cli.analyze import best_guess, render_analysis
 

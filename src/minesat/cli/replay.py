@@ -8,10 +8,11 @@ from collections import Counter
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
+from minesat import usecases
 from minesat.cli import app
 from minesat.cli.common import (
     EXIT_BAD_INPUT,
@@ -29,10 +30,11 @@ from minesat.cli.common import (
     write_output,
 )
 from minesat.errors import InvalidValue
-from minesat.formats.replay import MAX_REPLAY_BYTES, REPLAY_FORMATS, Replay, parse_replay, read_replay
-from minesat.replay import ReplayReview, review_replay, viewer_page
-from minesat.review import describe
+from minesat.usecases import MAX_REPLAY_BYTES, Replay, parse_replay, read_replay, replay_formats, replay_help
 from minesat.verdict import NOTABLE
+
+if TYPE_CHECKING:
+    from minesat.usecases import ReplayReview
 
 __all__ = ["replay"]
 
@@ -43,8 +45,7 @@ def replay(
         list[Path],
         typer.Argument(
             metavar="FILE",
-            help="Replay files: .avf (Minesweeper Arbiter), .rmv (Viennasweeper), .mvf (Minesweeper "
-            "Clone), .evf (Metasweeper); - reads standard input (give --format).",
+            help=f"Replay files: {replay_help()}; - reads standard input (give --format).",
         ),
     ],
     as_json: Annotated[
@@ -64,7 +65,7 @@ def replay(
     ] = False,
     fmt: Annotated[
         str | None,
-        typer.Option("--format", help="Replay format when the extension does not say: avf, rmv, mvf, evf."),
+        typer.Option("--format", help=f"Replay format when the extension does not say: {_names()}."),
     ] = None,
 ) -> None:
     """Replay real games move by move through minesat's rules and analyse every move.
@@ -93,7 +94,7 @@ def _replay(files: list[Path], *, as_json: bool, html: Path | None, moves: bool,
             if html is not None and (too_large := check_viewer_size(source.rows, source.cols)) is not None:
                 raise InvalidValue(too_large)
             with _progress("<stdin>" if str(path) == "-" else path.name) as progress:
-                result = review_replay(source, fmt, keep_analyses=html is not None, progress=progress)
+                result = usecases.review_replay(source, keep_analyses=html is not None, progress=progress)
         except (ValueError, OSError) as err:
             status = EXIT_BAD_INPUT
             line = file_error(path, err)
@@ -116,11 +117,16 @@ def _replay(files: list[Path], *, as_json: bool, html: Path | None, moves: bool,
         raise typer.Exit(status)
 
 
+def _names() -> str:
+    """The replay formats' names: ``avf, rmv, mvf, evf``."""
+    return ", ".join(fmt["name"] for fmt in replay_formats())
+
+
 def _read_stdin(fmt: str | None) -> Replay:
     """The replay on standard input: its format cannot come from a name, so ``--format`` must say."""
     if fmt is None:
         raise InvalidValue(
-            f"reading a replay from standard input needs --format ({', '.join(REPLAY_FORMATS)})"
+            f"reading a replay from standard input needs --format ({_names()})"
         )
     data = sys.stdin.buffer.read(MAX_REPLAY_BYTES + 1)
     return parse_replay(data, fmt, "<stdin>")
@@ -166,7 +172,7 @@ def _page_names(files: list[Path], html: Path) -> dict[Path, Path]:
 
 
 def _write_page(out: Path, result: ReplayReview) -> None:
-    write_output(out, viewer_page(result), "the page")
+    write_output(out, usecases.replay_page(result), "the page")
     if not is_stdout(out):
         typer.echo(f"wrote {out}", err=True)
 
@@ -203,7 +209,7 @@ def _print_game(path: Path, result: ReplayReview, *, every_move: bool, heading: 
         typer.echo(f"{'move':>5}  {'time':>9}  {'cell':<5} what")
         for m in shown:
             time = "" if m.time is None else f"{m.time:.2f} s"
-            typer.echo(f"{m.index + 1:>5}  {time:>9}  {m.move!s:<5} {describe(m)}")
+            typer.echo(f"{m.index + 1:>5}  {time:>9}  {m.move!s:<5} {usecases.describe_move(m)}")
     elif result.review.moves:
         typer.echo("no guess, no wrong flag: every move was proven")
 

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import sqlite3
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, NoReturn
 
 import typer
 
+from minesat import usecases
 from minesat.cli import app
 from minesat.cli.common import (
     EXIT_OUTPUT_FAILED,
@@ -18,6 +19,7 @@ from minesat.cli.common import (
     path_error,
     unreadable_store,
 )
+from minesat.errors import InputError, StoreError
 
 __all__ = ["report"]
 
@@ -69,52 +71,40 @@ def report(
 
     Example: minesat report reports/expert.sqlite --out reports/expert.html
     """
-    # Imported here so `minesat --help` and the other commands do not pay for it.
-    from minesat import report as rep
-    from minesat.store import ANY_PLAYER, StoreError
-
     if is_stdout(out):
         out = None  # the Markdown tables on standard output, as without --out
     if out is not None:
         check_output(out, "--out")  # first: a directory is said to be one, not a format without a name
-    if out is not None and out.suffix.lower() not in rep.FORMATS:
+    if out is not None and out.suffix.lower() not in usecases.report_formats():
         fail(f"{out}: unknown report format {out.suffix or '(none)'!r}; use .html, .md or .json")
     references = []
     if reference is not None:
         try:
-            references = rep.read_references(reference)
-        except rep.ReferenceError as exc:
+            references = usecases.read_references(reference)
+        except InputError as exc:
             fail(exc)
         except OSError as exc:
             fail(path_error(reference, exc, "cannot read the references"))
-    summaries = []
-    for path in db:
-        try:
-            summaries += rep.summarize_store(path)
-        except FileNotFoundError:
+
+    def unreadable(path: Path, exc: BaseException) -> NoReturn:
+        if isinstance(exc, FileNotFoundError):
             fail(f"{path}: no such game database")
-        except (StoreError, sqlite3.Error, OSError, ValueError, KeyError) as exc:
-            # A damaged file can fail while its rows are read, not only when opened.
-            unreadable_store(path, exc)
+        unreadable_store(path, exc)
+
     # Two runs on the same boards are also compared game by game (docs/commands/report.md); a store of
     # several players is several runs, one per player.
-    labelled = rep.unique_labels(summaries)
-    runs = [(s.source, s.player if s.players_in_store > 1 else ANY_PLAYER, s.label) for s in labelled]
     try:
-        paired = rep.pair_runs(runs)
-    except (StoreError, sqlite3.Error, OSError, ValueError, KeyError) as exc:
+        document = usecases.report_document(db, references, unreadable)
+    except (StoreError, sqlite3.Error, OSError, ValueError, KeyError) as exc:  # while pairing runs
         fail(error_line(exc))
-    document = rep.make_report(summaries, paired, references)
 
     if out is not None:
         try:
-            written = rep.write_report(document, out)
+            written = usecases.write_report(document, out)
         except OSError as exc:
             fail(path_error(out, exc, "cannot write the report"), EXIT_OUTPUT_FAILED)
         for path in written:
             # On stderr when stdout carries the JSON, so that it parses.
             typer.echo(f"wrote {path}", err=as_json)
-    if as_json:
-        typer.echo(rep.render_json(document), nl=False)
-    elif out is None:
-        typer.echo(rep.render_markdown(document), nl=False)
+    if as_json or out is None:
+        typer.echo(usecases.render_report(document, as_json), nl=False)

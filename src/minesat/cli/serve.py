@@ -54,8 +54,7 @@ def serve(
     try:
         import uvicorn
 
-        from minesat.web.app import create_app
-        from minesat.web.keeper import StoreInUse, StoreUnreadable
+        from minesat.web.app import StoreInUse, StoreUnreadable, create_app
     except ImportError:
         fail(NEEDS_EXTRA)
     if not host.strip():

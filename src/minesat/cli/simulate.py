@@ -8,15 +8,15 @@ import sys
 from collections.abc import Iterator
 from contextlib import contextmanager, nullcontext, suppress
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from minesat.board import PRESETS, cell_name
+from minesat import usecases
+from minesat.board import cell_name
 from minesat.cli import app
 from minesat.cli.common import (
     EXIT_STOPPED,
-    STRATEGY_HELP,
     ColsOption,
     FirstClickOption,
     MinesOption,
@@ -37,16 +37,16 @@ from minesat.cli.common import (
     refuse_stdout,
     start_cell,
 )
-from minesat.errors import InputError, InvalidValue
-from minesat.executors import SchedulerError, WorkerLost, check_scheduler
-from minesat.formats import BoardFormatError
-from minesat.formats.boardset import iter_boardset
-from minesat.generate import FirstClick
-from minesat.player import DEFAULT_STRATEGY
-from minesat.simulate import MAX_GAMES, ProgressCallback, Tally, board_run_config, check_config, run
-from minesat.store import GameStore, RunConfig, StoreError, StoreFull
+from minesat.errors import InputError, InvalidValue, StoreError, StoreFull, WorkerLost
+from minesat.usecases import BoardFormatError, FirstClick, SchedulerError, iter_boardset, strategy_help
+
+if TYPE_CHECKING:
+    from minesat.usecases import GameStore, ProgressCallback, RunConfig, Tally
 
 __all__ = ["MAX_GAMES", "default_db", "describe", "simulate"]
+
+#: Most games a run may ask for (game indices are SQLite integers).
+MAX_GAMES = usecases.max_games()
 
 
 @app.command()
@@ -91,8 +91,8 @@ def simulate(
         ),
     ] = None,
     strategy: Annotated[
-        str, typer.Option(help=STRATEGY_HELP)
-    ] = DEFAULT_STRATEGY,
+        str, typer.Option(help=strategy_help())
+    ] = usecases.default_strategy(),
     batch_size: Annotated[
         int | None,
         typer.Option("--batch-size", help="Games per task (default: chosen from games and workers)."),
@@ -134,11 +134,11 @@ def simulate(
     check_output(path, "--db")
     try:
         if scheduler is not None:  # before the store is made: an unreachable one leaves none behind
-            check_scheduler(scheduler)
+            usecases.check_scheduler(scheduler)
         folders = [p for p in path.parents if not p.exists()]  # deepest first, as they go
         path.parent.mkdir(parents=True, exist_ok=True)
         made = not path.exists()
-        store = GameStore(path, config)
+        store = usecases.open_store(path, config)
     except (StoreError, OSError, SchedulerError) as exc:
         fail(error_line(exc))
     with store:
@@ -146,12 +146,12 @@ def simulate(
         show_bar = sys.stderr.isatty()
         try:
             with _progress_bar() if show_bar else nullcontext(_progress_lines()) as progress:
-                summary = run(
+                summary = usecases.simulate(
                     config,
                     games,
+                    store,
                     workers=workers,
                     scheduler=scheduler,
-                    store=store,
                     batch_size=batch_size,
                     progress=progress,
                     boards=boards,
@@ -215,12 +215,10 @@ def _config(
     rule = first_click_rule(first_click).value
     cell = start_cell(start, rows, cols)
     check_strategy(strategy)
-    config = RunConfig(rows=rows, cols=cols, mines=mines, rule=rule, start=cell, seed=seed, strategy=strategy)
     try:
-        check_config(config)
+        return usecases.run_config(rows, cols, mines, rule=rule, start=cell, seed=seed, strategy=strategy)
     except InvalidValue as exc:
         fail(exc)
-    return config
 
 
 def _board_config(
@@ -249,8 +247,7 @@ def _board_config(
         fail(f"{path}: {exc.strerror or exc}")
     cell = start_cell(start, first.rows, first.cols)
     try:
-        config, count = board_run_config(path, rule=rule, start=cell, strategy=strategy)
-        check_config(config)
+        config, count = usecases.board_run_config(path, rule=rule, start=cell, strategy=strategy)
     except OSError as exc:
         fail(f"{path}: {exc.strerror or exc}")
     except (InputError, InvalidValue) as exc:  # a BoardFormatError names file:line:column itself
@@ -266,8 +263,9 @@ def default_db(config: RunConfig) -> Path:
     ``<board>`` is a preset name, or ``RxCxM`` for other sizes; a board-set run is
     ``boards-<first 12 digits of its SHA-256>-<rule>-r<ROW>c<COL>[-<strategy>].sqlite``.
     """
+    size = (config.rows, config.cols, config.mines)
     board = next(
-        (name for name, size in PRESETS.items() if size == (config.rows, config.cols, config.mines)),
+        (name for name, preset in usecases.presets().items() if preset == size),
         f"{config.rows}x{config.cols}x{config.mines}",
     )
     if config.boards is not None:
@@ -275,7 +273,7 @@ def default_db(config: RunConfig) -> Path:
     name = f"{board}-{config.rule}-r{config.start[0]}c{config.start[1]}"
     if config.boards is None:
         name += f"-s{config.seed}"
-    if config.strategy != DEFAULT_STRATEGY:
+    if config.strategy != usecases.default_strategy():
         name += f"-{config.strategy}"
     return Path("reports") / f"{name}.sqlite"
 
@@ -328,17 +326,17 @@ def _progress_bar() -> Iterator[ProgressCallback]:
         yield progress
 
 
-def describe(summary: dict[str, object]) -> str:
+def describe(summary: dict[str, Any]) -> str:
     """The summary in a few lines for people."""
     s = summary
-    lo, hi = s["ci95"]  # type: ignore[misc]
-    boards = s["config"].get("boards")  # type: ignore[attr-defined]
+    lo, hi = s["ci95"]
+    boards = s["config"].get("boards")
     source = f"board set {boards[:12]}" if boards else f"seed {s['seed']}"
     lines = [
-        f"{s['rows']}x{s['cols']} board, {plural(s['mines'], 'mine')}, first click {s['first_click']} at "  # type: ignore[arg-type]
-        f"{cell_name(tuple(s['start']))}, {source}, strategy {s['strategy']}",  # type: ignore[arg-type]
+        f"{s['rows']}x{s['cols']} board, {plural(s['mines'], 'mine')}, first click {s['first_click']} at "
+        f"{cell_name(tuple(s['start']))}, {source}, strategy {s['strategy']}",
     ]
-    players = [p for p in s.get("players", []) if isinstance(p, dict)]  # type: ignore[attr-defined]
+    players = [p for p in s.get("players", []) if isinstance(p, dict)]
     if len(players) > 1:  # a mixed store: each player's games apart, never one rate over both
         lines.append(f"players    the store holds the games of {len(players)} players, counted apart; "
                      "the lines below are this minesat's")  # fmt: skip
@@ -355,10 +353,10 @@ def describe(summary: dict[str, object]) -> str:
             f"games      {plural(s['games'], 'game')}: {s['wins']} won, {s['losses']} lost",
             f"win rate   {s['win_rate']:.2%}  (95% CI {lo:.2%} .. {hi:.2%})",
             f"guesses    {s['guesses_mean']:.3f} per game; "
-            f"{plural(s['no_guess_wins'], 'game')} won without a guess",  # type: ignore[arg-type]
+            f"{plural(s['no_guess_wins'], 'game')} won without a guess",
         ]
     lines.append(
-        f"this run   {plural(s['played'], 'game')} played in {s['seconds']:.1f} s "  # type: ignore[arg-type]
+        f"this run   {plural(s['played'], 'game')} played in {s['seconds']:.1f} s "
         f"({s['games_per_second']:.1f} games/s)"
     )
     if s.get("db"):

@@ -5,16 +5,15 @@ from __future__ import annotations
 import json
 import math
 from pathlib import Path
-from typing import Annotated, Any, NoReturn
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
 
+from minesat import usecases
 from minesat.board import Cell, Layout, cell_name
-from minesat.budget import DEFAULT_MAX_MEMORY, Budget, OutOfMemory, checkpoint, watching, which_budget
 from minesat.cli import app
 from minesat.cli.common import (
     EXIT_OUTPUT_FAILED,
-    STRATEGY_HELP,
     ProgressLine,
     check_max_memory,
     check_output,
@@ -24,7 +23,6 @@ from minesat.cli.common import (
     fail,
     first_click_rule,
     is_stdout,
-    memory_watch,
     path_error,
     percent,
     plural,
@@ -32,22 +30,25 @@ from minesat.cli.common import (
     start_cell,
     write_output,
 )
-from minesat.errors import InvalidValue, fill, option_name
-from minesat.formats import UnsupportedFormatError
-from minesat.formats.replay import MAX_WRITTEN_SIDE, written_format_for
-from minesat.formats.wanted import InputError, read_board
-from minesat.game import Game
-from minesat.generate import FirstClick
-from minesat.player import (
-    DEFAULT_STRATEGY,
-    GameRecord,
-    RiskyMove,
-    Step,
-    get_strategy,
-    play_game,
-    solve_oracle,
+from minesat.errors import InputError, InvalidValue, fill, option_name
+from minesat.usecases import (
+    DEFAULT_MAX_MEMORY,
+    MAX_WRITTEN_SIDE,
+    Budget,
+    FirstClick,
+    OutOfMemory,
+    UnsupportedFormatError,
+    games,
+    read_board,
+    strategy_help,
+    written_choice,
+    written_format_for,
+    written_replay_help,
 )
 from minesat.verdict import Verdict
+
+if TYPE_CHECKING:
+    from minesat.usecases import GameRecord, RiskyMove, Step
 
 __all__ = ["solve", "survival"]
 
@@ -74,8 +75,8 @@ def solve(
         ),
     ] = FirstClick.ANY.value,
     strategy: Annotated[
-        str, typer.Option(help=STRATEGY_HELP)
-    ] = DEFAULT_STRATEGY,
+        str, typer.Option(help=strategy_help())
+    ] = usecases.default_strategy(),
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
     oracle: Annotated[
         bool,
@@ -105,7 +106,7 @@ def solve(
             "--save-replay",
             metavar="PATH",
             help="Also write the game as a replay file in the format PATH's extension names "
-            "(.evf Metasweeper, .rmv Viennasweeper), with mouse moves and times a steady hand "
+            f"({written_replay_help()}), with mouse moves and times a steady hand "
             "would make (see docs/commands/solve.md).",
             show_default=False,
         ),
@@ -143,7 +144,7 @@ def solve(
         if oracle:
             fail("--save-replay records the player's game; it does not go with --oracle")
         refuse_stdout(save_replay, "--save-replay", "the replay's format comes from PATH's extension "
-                      "(.evf or .rmv), and standard output has none")
+                      f"({written_choice()}), and standard output has none")
         if is_stdout(html):
             fail("--html - and --save-replay: standard output carries one of them, not both")
         check_output(save_replay, "--save-replay")
@@ -158,8 +159,7 @@ def solve(
     budget = Budget(max_memory=max_memory * 10**6 or None)
     if oracle:
         try:
-            with watching(budget.clock()), memory_watch(budget.max_memory):
-                risky = solve_oracle(layout, cell, rule)
+            risky = games.oracle(layout, cell, rule, budget)
         except InvalidValue as err:
             fail(err)
         except (OutOfMemory, MemoryError) as stop:
@@ -170,8 +170,8 @@ def solve(
     progress = ProgressLine("solve")
     steps = _Played(progress)
     try:
-        with watching(budget.clock()), memory_watch(budget.max_memory), progress.ticking():
-            record = play_game(layout, cell, strategy=get_strategy(strategy), rule=rule, trace=steps)
+        with progress.ticking():
+            record = games.solve(layout, cell, rule, strategy, budget, trace=steps)
     except InvalidValue as err:
         fail(err)
     except (OutOfMemory, MemoryError) as stop:
@@ -190,7 +190,7 @@ def solve(
     typer.echo(_final_board(layout, record))
 
 
-class _Played(list[Step]):
+class _Played(list["Step"]):
     """The game's steps, as :func:`~minesat.player.play_game` appends each once it is played: the
     progress line is told (``minesat solve: 5120 moves, 3 guesses, 12 s``) and the memory budget
     checked between moves (the analysis checks it within one)."""
@@ -204,7 +204,7 @@ class _Played(list[Step]):
         super().append(step)
         self.guesses += step.verdict is Verdict.GUESS
         self.progress(f"{plural(len(self), 'move')}, {plural(self.guesses, 'guess')}")
-        checkpoint()
+        usecases.checkpoint()
 
 
 def _past_budget(steps: list[Step], stop: BaseException, budget: Budget, as_json: bool) -> NoReturn:
@@ -220,7 +220,7 @@ def _past_budget(steps: list[Step], stop: BaseException, budget: Budget, as_json
 
 def _stopped(stop: BaseException, budget: Budget, where: str) -> str:
     """``past the memory budget of 1000 MB: the game stopped after 5120 moves; raise --max-memory``."""
-    why, advice = which_budget(stop, budget)
+    why, advice = usecases.which_budget(stop, budget)
     return f"{why}: {where}; {fill(advice, option_name)}"
 
 
@@ -279,21 +279,15 @@ def _reason(step: Step) -> str:
 
 def _final_board(layout: Layout, record: GameRecord) -> str:
     """Replay the moves to draw the end of the game (mines shown after a loss)."""
-    game = Game(layout)
-    for move in record.moves:
-        game.play(move)
-    return game.render()
+    return games.final_board(layout, record.moves).render()
 
 
 def _write_viewer(
     out: Path, source: Path, layout: Layout, record: GameRecord, start: Cell, rule: FirstClick, strategy: str
 ) -> None:
     """The game as a viewer page: every move judged on the position before it (``wrote OUT`` on stderr)."""
-    from minesat.viewer import game_frames, record_summary, render_viewer
-
-    frames = game_frames(layout, record.moves, rule=rule)
-    summary = [("Layout", str(source)), *record_summary(record, layout, start, rule, strategy)]
-    page = render_viewer(f"minesat solve: {source.name}", summary, frames, layout)
+    page = games.game_page(f"minesat solve: {source.name}", layout, record, start, rule, strategy,
+                              about=[("Layout", str(source))])
     write_output(out, page, "the viewer page")
     if not is_stdout(out):
         # On stderr: stdout carries the moves (or the JSON) as before.
@@ -303,13 +297,11 @@ def _write_viewer(
 def _write_replay(out: Path, layout: Layout, record: GameRecord, strategy: str) -> None:
     """The game as a replay file, schedule seed 0, dated now (``wrote OUT`` on stderr); the player
     is named by its strategy (``minesat (best strategy)``), the program is minesat."""
-    from minesat.formats.replay import write_replay
-    from minesat.recording import record_game
-
     player = f"minesat ({strategy} strategy)"
-    replay = record_game(layout, record.moves, format=written_format_for(out), path=str(out), player=player)
     try:
-        write_replay(replay, out)
+        data = games.recorded_replay(layout, record.moves, str(out), player)
+        with usecases.open_atomic(out) as written:  # whole or not at all
+            written.write(data)
     except InvalidValue as err:  # a board or game the format cannot hold
         fail(f"{out}: {error_line(err)}")
     except OSError as err:

@@ -7,15 +7,15 @@ import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, nullcontext
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from minesat import usecases
 from minesat.cli import app
 from minesat.cli.common import (
     EXIT_OUTPUT_FAILED,
     EXIT_STOPPED,
-    STRATEGY_HELP,
     ProgressLine,
     check_folder,
     check_output,
@@ -28,7 +28,11 @@ from minesat.cli.common import (
     path_error,
     refuse_stdout,
 )
-from minesat.errors import InvalidValue
+from minesat.errors import InvalidValue, StoreError, StoreFull, WorkerLost
+from minesat.usecases import SchedulerError, strategy_help
+
+if TYPE_CHECKING:
+    from minesat.usecases import Sweep, SweepPlan
 
 __all__ = ["sweep"]
 
@@ -72,7 +76,7 @@ def sweep(
         typer.Option(help="First click as ROW,COL or a cell name, on every board; default 3,3, clipped."),
     ] = None,
     strategy: Annotated[
-        str | None, typer.Option(help=STRATEGY_HELP + " Several: best,safest.")
+        str | None, typer.Option(help=strategy_help() + " Several: best,safest.")
     ] = None,
     workers: Annotated[
         int | None, typer.Option(help="Local worker processes, shared by every point (default: all cores).")
@@ -113,18 +117,6 @@ def sweep(
     Example: minesat sweep --preset beginner,expert --density 0.08:0.30:0.02 --strategy best,safest
     --games 200 --out reports/sweep.html
     """
-    from minesat.player import DEFAULT_STRATEGY
-    from minesat.report import FORMATS
-    from minesat.report.sweep import X_AXES
-    from minesat.sweep import (
-        parse_densities,
-        parse_mines,
-        parse_sizes,
-        plan_sweep,
-        preset_sizes,
-        split_list,
-    )
-
     if games < 0:
         fail(f"--games must be >= 0, not {games}")
     if workers is not None and workers < 1:
@@ -135,58 +127,77 @@ def sweep(
     refuse_stdout(db, "--db", "the stores are files in a directory, not standard output")
     if out is not None:
         check_output(out, "--out")  # first: a directory is said to be one, not a format without a name
-    if out is not None and out.suffix.lower() not in FORMATS:
+    if out is not None and out.suffix.lower() not in usecases.report_formats():
         fail(f"{out}: unknown report format {out.suffix or '(none)'!r}; use .html, .md or .json")
-    if x_axis not in X_AXES:
-        fail(f"--x-axis must be one of {', '.join(X_AXES)}, not {x_axis!r}")
+    if x_axis not in (axes := usecases.sweep_axes()):
+        fail(f"--x-axis must be one of {', '.join(axes)}, not {x_axis!r}")
     if (mines is None) == (density is None):
         fail("give the mines as counts (--mines LIST) or as densities (--density LIST), one of them")
     if (rows is None) != (cols is None):
         fail("give both --rows and --cols, or --size RxC")
     try:
-        sizes = parse_sizes(size or [])
-        if preset is not None:
-            sizes += [s for s in preset_sizes(preset) if s not in sizes]
-        if rows is not None and cols is not None:
-            sizes += [s for s in parse_sizes([f"{rows}x{cols}"]) if s not in sizes]
-        cell = None
-        if start is not None:  # off a board: said in the user's words (Z99, not 25,98)
-            for rows_cols in sizes:
-                cell = given_start(start, *rows_cols)
-        plan = plan_sweep(
-            sizes,
-            split_list(first_click.lower(), "--first-click"),
-            split_list(strategy or DEFAULT_STRATEGY, "--strategy"),
-            mines=parse_mines(mines) if mines is not None else None,
-            densities=parse_densities(density) if density is not None else None,
-            start=cell,
-            seed=seed,
-        )
+        plan = _plan(size, preset, rows, cols, start, first_click, strategy, mines, density, seed)
     except InvalidValue as exc:
         fail(exc)
     directory = db if db is not None else plan.default_dir()
     if directory.exists() and not directory.is_dir():
         fail(f"{directory}: is a file; --db names the directory of the stores, one per point")
     check_folder(directory)
+    result = _run(plan, games, directory, workers, scheduler, mix_players)
+    _write(result, out, directory, x_axis, as_json)
 
-    from minesat.executors import SchedulerError, WorkerLost, check_scheduler
-    from minesat.store import StoreError, StoreFull
-    from minesat.sweep import run_sweep
 
+def _plan(
+    size: list[str] | None,
+    preset: str | None,
+    rows: int | None,
+    cols: int | None,
+    start: str | None,
+    first_click: str,
+    strategy: str | None,
+    mines: str | None,
+    density: str | None,
+    seed: int,
+) -> SweepPlan:
+    """Every curve and point the options ask for (:class:`InvalidValue` for a list that cannot be read)."""
+    sizes = usecases.parse_sizes(size or [])
+    if preset is not None:
+        sizes += [s for s in usecases.preset_sizes(preset) if s not in sizes]
+    if rows is not None and cols is not None:
+        sizes += [s for s in usecases.parse_sizes([f"{rows}x{cols}"]) if s not in sizes]
+    cell = None
+    if start is not None:  # off a board: said in the user's words (Z99, not 25,98)
+        for rows_cols in sizes:
+            cell = given_start(start, *rows_cols)
+    return usecases.plan_sweep(
+        sizes,
+        usecases.split_list(first_click.lower(), "--first-click"),
+        usecases.split_list(strategy or usecases.default_strategy(), "--strategy"),
+        mines=usecases.parse_mines(mines) if mines is not None else None,
+        densities=usecases.parse_densities(density) if density is not None else None,
+        start=cell,
+        seed=seed,
+    )
+
+
+def _run(
+    plan: SweepPlan, games: int, directory: Path, workers: int | None, scheduler: str | None,
+    mix_players: bool,
+) -> Sweep:
+    """Play the sweep's games into its stores under ``directory``, its progress on stderr."""
     if scheduler is not None:  # before the stores are made: an unreachable one leaves none behind
         try:
-            check_scheduler(scheduler)
+            usecases.check_scheduler(scheduler)
         except SchedulerError as exc:
             fail(exc)
-
     what = f"sweep: {plan.points()} points on {len(plan.curves)} curves"
     try:
         # SIGTERM and SIGHUP stop the sweep as Ctrl-C does (command_guard): workers stopped, games kept.
         with _progress(what) if sys.stderr.isatty() else nullcontext(
             _progress_lines(what)
         ) as progress:
-            result = run_sweep(plan, games, directory, workers=workers, scheduler=scheduler,
-                               progress=progress, mix_players=mix_players)  # fmt: skip
+            return usecases.sweep(plan, games, directory, workers=workers, scheduler=scheduler,
+                                  progress=progress, mix_players=mix_players)  # fmt: skip
     except (MemoryError, WorkerLost, StoreFull) as exc:
         # A limit of the machine (its memory, its disk) stops the sweep as Ctrl-C does: what is
         # stored is kept and resumes (docs/commands/sweep.md, Exit statuses).
@@ -200,11 +211,12 @@ def sweep(
         fail(f"interrupted: the games played so far are stored in {directory}; "
              "run the same command again to resume", interrupted_status(exc))  # fmt: skip
 
-    from minesat.report.sweep import render_sweep_markdown, write_sweep_report
 
+def _write(result: Sweep, out: Path | None, directory: Path, x_axis: str, as_json: bool) -> None:
+    """The sweep's report at ``out`` (``wrote OUT`` on stderr), its JSON, or its Markdown table."""
     if out is not None:
         try:
-            written = write_sweep_report(result, out, str(directory), x_axis)
+            written = usecases.write_sweep_report(result, out, str(directory), x_axis)
         except OSError as exc:
             fail(path_error(out, exc, "cannot write the report"), EXIT_OUTPUT_FAILED)
         # One line naming the report (and what was written beside it): the report is in the file.
@@ -214,7 +226,7 @@ def sweep(
     if as_json:
         typer.echo(json.dumps(result.to_dict()))
     elif out is None:
-        typer.echo(render_sweep_markdown(result, db=str(directory)), nl=False)
+        typer.echo(usecases.sweep_markdown(result, str(directory)), nl=False)
 
 
 def _progress_lines(what: str) -> Callable[[int, int], None]:

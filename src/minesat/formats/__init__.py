@@ -29,17 +29,28 @@ from pathlib import Path
 
 from minesat.board import MAX_SIDE, Layout, Position
 from minesat.errors import MissingFile
-from minesat.formats import jsonfmt, mbf, mine, text
+
+# The replay formats, one module each (each imports .replay for the model): the one place a
+# format is listed (its program, its reader, its writer); a new one is registered here.
+from minesat.formats import avf, evf, jsonfmt, mbf, mine, mvf, rmv, text
 from minesat.formats.common import MAX_BYTES, BoardFormatError, UnsupportedFormatError
 from minesat.formats.output import open_atomic, open_text_atomic, write_text_atomically
 from minesat.formats.replay import (
     Replay,
+    ReplayFormat,
     ReplayFormatError,
     format_replay,
     parse_replay,
     read_replay,
+    register_replay_format,
     write_replay,
 )
+
+register_replay_format(ReplayFormat("avf", "Minesweeper Arbiter", avf.read))
+register_replay_format(ReplayFormat("rmv", "Viennasweeper", rmv.read, rmv.write, clock="release",
+                                    mode="normal"))
+register_replay_format(ReplayFormat("mvf", "Minesweeper Clone", mvf.read))
+register_replay_format(ReplayFormat("evf", "Metasweeper", evf.read, evf.write))
 
 __all__ = [
     "EXTENSIONS",

@@ -3,7 +3,10 @@
 Four formats are read, each by its own module: ``.avf`` (Minesweeper Arbiter,
 :mod:`minesat.formats.avf`), ``.rmv`` (Viennasweeper, :mod:`~minesat.formats.rmv`),
 ``.mvf`` (Minesweeper Clone, :mod:`~minesat.formats.mvf`) and ``.evf``
-(Metasweeper, :mod:`~minesat.formats.evf`). Every reader gives a :class:`Replay`:
+(Metasweeper, :mod:`~minesat.formats.evf`), each a :class:`ReplayFormat` of
+:data:`REPLAY_FORMATS` (registered by :mod:`minesat.formats`: every list of
+formats, in ``--help``, the messages and the web page, is read from there).
+Every reader gives a :class:`Replay`:
 the board as the file stores it, the player's mouse events in file order, and
 what the file says about the game (time, completed) and the player.
 
@@ -23,7 +26,7 @@ minesat.formats.ReplayFormatError: bad.rmv:byte 4: unknown RMV version 7 (1 and 
 A file that cannot be read raises :class:`ReplayFormatError`, one line naming the
 file and the byte offset (0-based, as a hex viewer shows it) where reading stopped.
 
-Two formats are also written, ``.evf`` and ``.rmv`` (:data:`WRITTEN_FORMATS`):
+Two formats are also written, ``.evf`` and ``.rmv`` (:func:`written_formats`):
 :func:`format_replay` gives a file's bytes, :func:`write_replay` writes one
 atomically. A game minesat played becomes a :class:`Replay` through
 :func:`minesat.recording.record_game`.
@@ -37,7 +40,6 @@ atomically. A game minesat played becomes a :class:`Replay` through
 from __future__ import annotations
 
 import errno
-import importlib
 import os
 import struct
 from collections.abc import Callable, Mapping
@@ -55,28 +57,27 @@ __all__ = [
     "MAX_REPLAY_BYTES",
     "MAX_WRITTEN_SIDE",
     "MOUSE_KINDS",
-    "REPLAY_EXTENSIONS",
     "REPLAY_FORMATS",
-    "WRITTEN_FORMATS",
     "BoardEvent",
     "MouseEvent",
     "Replay",
+    "ReplayFormat",
     "ReplayFormatError",
     "decode_text",
     "format_replay",
     "parse_replay",
     "program_text",
     "read_replay",
+    "register_replay_format",
+    "replay_extensions",
     "replay_format_for",
     "write_replay",
+    "written_choice",
     "written_format_for",
+    "written_formats",
 ]
 
-#: Format names, and the extension that means each (compared case-insensitively).
-REPLAY_FORMATS = ("avf", "rmv", "mvf", "evf")
-REPLAY_EXTENSIONS = {f".{name}": name for name in REPLAY_FORMATS}
-#: The formats minesat also writes, and the longest side of a board they hold (in cells).
-WRITTEN_FORMATS = ("evf", "rmv")
+#: The longest side of a board the formats minesat writes hold (in cells).
 MAX_WRITTEN_SIDE = 255
 
 #: Largest replay read, in bytes. A 20-minute 36x60 Metasweeper game is 340 kB;
@@ -212,6 +213,61 @@ class Replay:
         return f"Replay({self.format}, {self.rows}x{self.cols}/{self.mines}, {events}{time})"
 
 
+# --- the formats -----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ReplayFormat:
+    """A replay format: its name (also its extension, compared case-insensitively), the program
+    that writes it, its reader and, for a format minesat writes, its writer.
+
+    ``clock`` says where the program's clock starts, which a recorded game follows
+    (:func:`minesat.recording.record_game`): ``"press"``, at the first press (time 0), or
+    ``"release"``, at the release that starts the game (the file then has no first press);
+    ``mode`` is the game mode a recorded game's metadata names.
+    """
+
+    name: str
+    program: str
+    read: Callable[[ByteReader], Replay]
+    write: Callable[[Replay], bytes] | None = None
+    clock: str = "press"
+    mode: str = "standard"
+
+
+#: Every replay format, by name, in the order lists show them: filled by :mod:`minesat.formats`
+#: (:func:`register_replay_format`) with the formats of its modules.
+REPLAY_FORMATS: dict[str, ReplayFormat] = {}
+
+
+def register_replay_format(fmt: ReplayFormat) -> None:
+    """Add ``fmt`` to :data:`REPLAY_FORMATS`: ``minesat replay``, its help, the messages that list
+    the formats and the web page's lists (through ``GET /api/meta``) know it from then on."""
+    if fmt.name != fmt.name.lower() or not fmt.name.isalnum():
+        raise ValueError(f"a replay format's name is its extension, in lower case: not {fmt.name!r}")
+    REPLAY_FORMATS[fmt.name] = fmt
+
+
+def replay_extensions() -> dict[str, str]:
+    """Which format each extension means: ``{".avf": "avf", ...}``."""
+    return {f".{name}": name for name in REPLAY_FORMATS}
+
+
+def written_formats() -> tuple[str, ...]:
+    """The formats minesat also writes: ``("evf", "rmv")``."""
+    return tuple(sorted(name for name, fmt in REPLAY_FORMATS.items() if fmt.write is not None))
+
+
+def written_choice() -> str:
+    """``.evf or .rmv``: the formats minesat writes, as a message offers them.
+
+    >>> written_choice()
+    '.evf or .rmv'
+    """
+    names = [f".{name}" for name in written_formats()]
+    return " or ".join([", ".join(names[:-1]), names[-1]] if len(names) > 1 else names)
+
+
 # --- choosing the reader ---------------------------------------------------------
 
 
@@ -228,22 +284,23 @@ def replay_format_for(path: str | os.PathLike[str], format: str | None = None) -
             )
         return format.lower()
     suffix = Path(path).suffix.lower()
-    if suffix not in REPLAY_EXTENSIONS:
+    extensions = replay_extensions()
+    if suffix not in extensions:
         raise UnsupportedFormatError(
             f"cannot tell the replay format from the extension {suffix or '(none)'!r} "
-            f"(use {', '.join(REPLAY_EXTENSIONS)})", path=str(path),
+            f"(use {', '.join(extensions)})", path=str(path),
         )
-    return REPLAY_EXTENSIONS[suffix]
+    return extensions[suffix]
 
 
 def parse_replay(data: bytes, format: str, path: str = "<bytes>") -> Replay:
-    """Read a replay from a file's content; ``format`` is one of :data:`REPLAY_FORMATS`."""
+    """Read a replay from a file's content; ``format`` names one of :data:`REPLAY_FORMATS`."""
     name = replay_format_for(path, format)
     if len(data) > MAX_REPLAY_BYTES:
         raise ReplayFormatError(path, MAX_REPLAY_BYTES, f"file too large: more than {MAX_REPLAY_BYTES} bytes")
     if not data:
         raise ReplayFormatError(path, 0, f"empty file: not {_a(name.upper())} replay")
-    return _reader(name)(ByteReader(data, path))
+    return REPLAY_FORMATS[name].read(ByteReader(data, path))
 
 
 def read_replay(path: str | os.PathLike[str], format: str | None = None) -> Replay:
@@ -290,23 +347,24 @@ def written_format_for(path: str | os.PathLike[str], format: str | None = None) 
         suffix = Path(path).suffix.lower() if format is None else format
         raise UnsupportedFormatError(
             f"cannot tell the replay format to write from the extension {suffix or '(none)'!r} "
-            f"(use .evf or .rmv)", path=str(path),
+            f"(use {written_choice()})", path=str(path),
         ) from None
-    if name not in WRITTEN_FORMATS:
+    if name not in written_formats():
         raise UnsupportedFormatError(
-            f"minesat reads .{name} replays but does not write them (use .evf or .rmv)", path=str(path)
+            f"minesat reads .{name} replays but does not write them (use {written_choice()})", path=str(path)
         )
     return name
 
 
 def format_replay(replay: Replay, format: str) -> bytes:
-    """The replay as a file's content in ``format`` (one of :data:`WRITTEN_FORMATS`).
+    """The replay as a file's content in ``format`` (one of :func:`written_formats`).
 
     Raises :class:`ValueError` for a replay the format cannot hold (too large a
     board, too long a game, an event it has no code for).
     """
-    name = written_format_for(f"<{format}>", format)
-    return importlib.import_module(f"minesat.formats.{name}").write(replay)
+    write = REPLAY_FORMATS[written_format_for(f"<{format}>", format)].write
+    assert write is not None  # a written format has its writer
+    return write(replay)
 
 
 def write_replay(replay: Replay, path: str | os.PathLike[str], format: str | None = None) -> None:
@@ -315,11 +373,6 @@ def write_replay(replay: Replay, path: str | os.PathLike[str], format: str | Non
     data = format_replay(replay, written_format_for(path, format))
     with open_atomic(path) as f:
         f.write(data)
-
-
-def _reader(name: str) -> Callable[[ByteReader], Replay]:
-    # Imported when needed: each format module imports this one for the model and ByteReader.
-    return importlib.import_module(f"minesat.formats.{name}").read
 
 
 # --- what the readers share ------------------------------------------------------

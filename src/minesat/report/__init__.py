@@ -22,9 +22,19 @@ True
 
 from __future__ import annotations
 
-from typing import Any
-
+from minesat.report.document import Report, make_report, unique_labels
+from minesat.report.formatting import ci_text, describe_config, headline, pct, secs
 from minesat.report.paired import Compared, Paired, pair_dbs, pair_games, pair_runs, same_boards
+from minesat.report.plots import PLOTS, render_plots
+from minesat.report.references import Reference, ReferenceError, read_references
+from minesat.report.render import (
+    FORMATS,
+    render_html,
+    render_json,
+    render_markdown,
+    write_report,
+    write_viewer_pages,
+)
 from minesat.report.runs import summarize_db, summarize_store
 from minesat.tally import (
     Bucket,
@@ -37,40 +47,6 @@ from minesat.tally import (
     simulate_command,
     summarize,
 )
-
-#: Names loaded on first use: ``minesat simulate`` and its workers count with
-#: :class:`Tally` and should not pay for Jinja2 and the plotting code.
-_LAZY = {
-    "FORMATS": "render",
-    "render_html": "render",
-    "render_json": "render",
-    "render_markdown": "render",
-    "unique_labels": "document",
-    "Report": "document",
-    "make_report": "document",
-    "Reference": "references",
-    "ReferenceError": "references",
-    "read_references": "references",
-    "write_report": "render",
-    "write_viewer_pages": "render",
-    "PLOTS": "plots",
-    "render_plots": "plots",
-    "ci_text": "formatting",
-    "describe_config": "formatting",
-    "headline": "formatting",
-    "pct": "formatting",
-    "secs": "formatting",
-}
-
-
-def __getattr__(name: str) -> Any:
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module 'minesat.report' has no attribute {name!r}")
-    import importlib
-
-    return getattr(importlib.import_module(f"minesat.report.{module}"), name)
-
 
 __all__ = [
     "FORMATS",

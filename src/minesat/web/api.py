@@ -16,40 +16,30 @@ Plain functions of plain data, so that a worker process can run them (see
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import replace
 from importlib import resources
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from minesat.analysis import Analysis, Analyzer, InconsistentPositionError
-from minesat.analysis.combine import LINEAR_WORK_PER_CELL
-from minesat.analysis.engine import analyze_within
-from minesat.analysis.explain import explain_json
-from minesat.board import FLAG, Action, Cell, Layout, Move, Position, cell_name, parse_cell
-from minesat.budget import SEARCH_BUDGET, Budget
-from minesat.errors import InputError, InvalidValue, ListingRefused, OverBudget, StoreError
-from minesat.formats import parse_replay
-from minesat.formats.replay import replay_format_for
-from minesat.formats.wanted import board_from_content
-from minesat.guess import mine_probability
-from minesat.guess.best import best_within
-from minesat.perfect import DEFAULT_MAX_STATES, PastBudget, RankingCut, perfect_from_position
-from minesat.player import REASONS, Step, get_strategy, guess_step, next_step
-from minesat.replay import review_replay, viewer_page
-from minesat.review import GameReview, review_game, without_flags
+from minesat import usecases
+from minesat.board import Cell, Layout, Move, Position, cell_name, parse_cell
+from minesat.errors import InputError, InvalidValue, ListingRefused, OverBudget, PastBudget, StoreError
 from minesat.stats import approximate, percent
-from minesat.store import GameStore
-from minesat.verdict import Verdict
+from minesat.usecases import Budget, games, positions
+from minesat.usecases.positions import Analysis, InconsistentPositionError
 from minesat.words import plural
 
+if TYPE_CHECKING:
+    from minesat.usecases import GameReview
+
+
 __all__ = [
-    "BEST_GUESS_CELLS",
     "BOARD_FORMATS",
     "JUDGED_ROWS",
     "LISTED_GAMES",
-    "MARKS_SECONDS",
     "STORE_SECONDS",
     "Answer",
     "RequestError",
@@ -64,7 +54,6 @@ __all__ = [
     "game_review_request",
     "grouped",
     "hint_request",
-    "marks_json",
     "no_guess_request",
     "perfect_request",
     "position_request",
@@ -74,12 +63,11 @@ __all__ = [
     "review_summary",
     "store_request",
     "too_many_layouts",
-    "unflagged_guess",
     "viewer_sample",
 ]
 
 #: Board formats a request may name (``format``), as ``analyze --format`` takes them.
-BOARD_FORMATS = ("text", "mine", "json")
+BOARD_FORMATS = usecases.BOARD_FORMATS
 
 #: Most games of an uploaded store listed for the page to pick from.
 LISTED_GAMES = 2000
@@ -137,7 +125,7 @@ def read_position(body: object, command: str = "analyze") -> tuple[Position, int
         raise RequestError(400, f'"format" must be one of {", ".join(BOARD_FORMATS)}, not {fmt!r}')
     mines = _count(body, "mines")
     try:
-        position = board_from_content(text, "board", fmt, "position", command)
+        position = usecases.board_from_content(text, "board", fmt, "position", command)
     except InputError as err:
         cell = _cell_at(text, err.line, err.column) if fmt == "text" else None
         raise RequestError(400, str(err), **({"cell": cell} if cell else {})) from None
@@ -174,38 +162,44 @@ def _json_kind(value: object) -> str:
     return {list: "a list", str: "a string", type(None): "null"}.get(type(value), type(value).__name__)
 
 
-def _analysis(position: Position, mines: int | None, analyzer: Analyzer | None = None) -> Analysis:
+@contextlib.contextmanager
+def _refused() -> Iterator[None]:
+    """A use case's refusal as the request's error: 422 for a position no layout fits (naming its
+    cell) and for a guess not chosen on too large a board, 400 for any other value refused."""
     try:
-        return (analyzer or Analyzer()).analyze(position, mines)
+        yield
     except InconsistentPositionError as err:
         raise RequestError(422, f"inconsistent position: {err}", cell=cell_name(err.cell)) from None
+    except positions.GuessRefused as err:
+        raise RequestError(422, str(err)) from None
     except InvalidValue as err:
         raise RequestError(400, str(err)) from None
+
+
+def _analysis(position: Position, mines: int | None) -> Analysis:
+    with _refused():
+        return positions.analyse(position, mines)
 
 
 def analyze_request(body: object, seconds: float | None = None) -> dict[str, Any]:
-    """``POST /api/analyze``: the object ``minesat analyze --json`` prints for the board, without ``file``;
-    with ``"marks": true``, also ``marks`` (:func:`marks_json`). Within ``seconds`` (the server's share
-    of its time limit) as ``minesat analyze --time-limit`` (docs/commands/analyze.md, Past a budget):
-    past it, what propagation proves and estimates, ``"exact": false``, still 200."""
+    """``POST /api/analyze``: the object ``minesat analyze --json`` prints for the board, without
+    ``file``; with ``"marks": true``, also ``marks`` (:func:`~minesat.usecases.positions.marks`). Within
+    ``seconds`` (the server's share of its time limit) as ``minesat analyze --time-limit``
+    (docs/commands/analyze.md, Past a budget): past it, what propagation proves and estimates,
+    ``"exact": false``, still 200."""
     position, mines = read_position(body)
     assert isinstance(body, dict)
     marks = _flag(body, "marks")
-    # As ``minesat analyze``: the largest boards weigh their parts by the close road (within 1e-9).
-    analyzer = Analyzer(exact_work_per_cell=LINEAR_WORK_PER_CELL)
+    analyzer = positions.budget_analyzer()  # as ``minesat analyze``'s
     began = time.monotonic()
-    try:
-        analysis = analyze_within(analyzer, position, mines, Budget(time_limit=seconds))
-    except InconsistentPositionError as err:
-        raise RequestError(422, f"inconsistent position: {err}", cell=cell_name(err.cell)) from None
-    except InvalidValue as err:
-        raise RequestError(400, str(err)) from None
+    with _refused():
+        analysis = positions.analyse_within(position, mines, Budget(time_limit=seconds), analyzer=analyzer)
     cost = time.monotonic() - began
     if isinstance(analysis.stop, OverBudget):
         marks = False  # out of time already: no marks to look for
     answer = analysis.to_json()
     if marks:
-        answer["marks"] = marks_json(position.with_mines(analysis.mines), analysis, analyzer, cost=cost)
+        answer["marks"] = positions.marks(position.with_mines(analysis.mines), analysis, analyzer, cost=cost)
     return answer
 
 
@@ -214,46 +208,6 @@ def _flag(body: dict[str, Any], key: str) -> bool:
     if not isinstance(value, bool):
         raise RequestError(400, f'"{key}" must be true or false, not {value!r}')
     return value
-
-
-#: Seconds the marks may spend looking for dead cells (beside the numbers first); past them the
-#: answer says it is not complete.
-MARKS_SECONDS = 2.0
-
-
-def marks_json(
-    position: Position,
-    analysis: Analysis,
-    analyzer: Analyzer,
-    seconds: float = MARKS_SECONDS,
-    cost: float = 0.0,
-) -> dict[str, Any]:
-    """The marks players use on a position: ``dead`` cells (undecided, and whatever they show
-    teaches nothing: :func:`~minesat.guess.outcomes.dead_cells`), the ``fifty`` groups no play
-    can avoid guessing (:func:`~minesat.guess.fifty.unavoidable_guesses`), and the ``safest``
-    undecided cells (the lowest mine probability, ``safest_probability``; none without the total).
-    ``complete`` is false when the search for dead cells stopped at its time limit (``cost``: the
-    seconds the position's analysis took, what a first look at a cell may take).
-
-    >>> position = Position.from_rows(["1??", "???"], mines=1)
-    >>> analyzer = Analyzer()
-    >>> marks = marks_json(position, analyzer.analyze(position), analyzer)
-    >>> marks["dead"], marks["safest"], marks["safest_probability"], marks["complete"]
-    ([[0, 1], [1, 0], [1, 1]], [[0, 1], [1, 0], [1, 1]], 0.3333333333333333, True)
-    """
-    from minesat.guess import TIE
-    from minesat.guess.fifty import unavoidable_guesses
-    from minesat.guess.outcomes import dead_cells
-
-    deadline = time.monotonic() + seconds
-    dead, complete = dead_cells(analyzer, position, analysis, deadline=deadline, cost=cost)
-    grid = analysis.probability
-    known = [(p, cell) for cell in analysis.unknown if (p := grid[cell[0]][cell[1]]) is not None]
-    low = min((p for p, _ in known), default=None)
-    safest = [] if low is None else [list(cell) for p, cell in known if p <= low + TIE]
-    fifty = unavoidable_guesses(position, analysis) if analysis.unknown else []
-    return {"dead": [list(c) for c in dead], "fifty": [[list(c) for c in group] for group in fifty],
-            "safest": safest, "safest_probability": low, "complete": complete}
 
 
 def position_request(body: object) -> dict[str, Any]:
@@ -272,10 +226,8 @@ def explain_request(body: object) -> dict[str, Any]:
     assert isinstance(body, dict)
     cell = _cell(body, position)
     analysis = _analysis(position, mines)
-    try:
-        return explain_json(position, analysis, cell)
-    except InvalidValue as err:  # an uncovered cell: nothing to explain
-        raise RequestError(400, str(err)) from None
+    with _refused():  # an uncovered cell: nothing to explain
+        return positions.explanation_json(position, analysis, cell)
 
 
 def _cell(body: dict[str, Any], position: Position) -> Cell:
@@ -305,51 +257,21 @@ def best_request(body: object) -> dict[str, Any]:
     return best_move(position.with_mines(analysis.mines), analysis)
 
 
-#: Largest board (cells) on which ``/api/best`` chooses a guess: the player's look-ahead and
-#: long-term scan read every cell (7.5 s on a covered 300x300 board here, 104 s on 1000x1000).
-BEST_GUESS_CELLS = 100_000
-
-
 def best_move(position: Position, analysis: Analysis) -> dict[str, Any]:
-    """What :func:`~minesat.player.next_step` says, as the API's object (:func:`move_json`); 422 for
-    a guess on a board past :data:`BEST_GUESS_CELLS` cells.
+    """The player's next move (:func:`~minesat.usecases.positions.best_step`) as the API's object; 422 for a
+    guess on a board past :data:`~minesat.usecases.positions.BEST_GUESS_CELLS` cells.
 
     >>> big = Position.from_rows(["?" * 320] * 320, mines=1)
-    >>> best_move(big, Analyzer().analyze(big))
+    >>> best_move(big, positions.analyse(big))
     Traceback (most recent call last):
     ...
     minesat.web.api.RequestError: (422, 'a guess on a board of 102 400 cells is not chosen here ...')
     """
-    return move_json(best_step(position, analysis), analysis)
+    with _refused():
+        return positions.move_answer(positions.best_step(position, analysis), analysis)
 
 
-def best_step(position: Position, analysis: Analysis) -> Step | None:
-    """The player's next move (:func:`~minesat.player.next_step`, its exact play held to
-    :func:`~minesat.guess.best.best_within`'s limits); ``None`` when nothing is covered, or when a
-    guess is needed and the total is unknown. 422 for a guess past :data:`BEST_GUESS_CELLS` cells."""
-    if not (analysis.safe or analysis.mine) and analysis.unknown:
-        if analysis.mines is None:
-            return None
-        cells = position.rows * position.cols
-        if cells > BEST_GUESS_CELLS:
-            raise RequestError(422, f"a guess on a board of {grouped(cells)} cells is not chosen here (the "
-                               f"player reads every cell, up to {grouped(BEST_GUESS_CELLS)}): the safest "
-                               "cells are those of lowest mine probability")
-    return next_step(position, analysis, best_within())
-
-
-def move_json(step: Step | None, analysis: Analysis) -> dict[str, Any]:
-    """A step of the player as the API's object (``move``, ``reason``, ``probability``, ``text``), or
-    why there is none (``move`` null) on the position ``analysis`` is of."""
-    if step is None:
-        why = "a guess is needed: give the total number of mines to choose one" if analysis.unknown else \
-            "nothing is covered"
-        return {"move": None, "reason": why, "probability": None}
-    return {"move": str(step.move), "reason": step.reason, "probability": step.probability,
-            "text": f"{step.move}: {step.describe() if step.verdict is Verdict.GUESS else step.reason}"}
-
-
-def perfect_request(body: object, max_states: int = DEFAULT_MAX_STATES) -> dict[str, Any]:
+def perfect_request(body: object, max_states: int = usecases.DEFAULT_MAX_STATES) -> dict[str, Any]:
     """``POST /api/perfect``: the object ``minesat perfect FILE --json`` prints, without ``file``.
 
     ``max_states`` in the body caps the search (at most the server's ``max_states``);
@@ -366,7 +288,8 @@ def perfect_request(body: object, max_states: int = DEFAULT_MAX_STATES) -> dict[
             400, 'perfect play needs the total number of mines: a "# mines: N" header or "mines"'
         )
     try:
-        result = perfect_from_position(position, budget=replace(SEARCH_BUDGET, max_states=states))
+        budget = replace(usecases.SEARCH_BUDGET, max_states=states)
+        result = positions.perfect_from_position(position, budget=budget)
     except InconsistentPositionError as err:
         raise RequestError(422, f"inconsistent position: {err}", cell=cell_name(err.cell)) from None
     except ListingRefused as err:  # too many layouts to list
@@ -374,7 +297,7 @@ def perfect_request(body: object, max_states: int = DEFAULT_MAX_STATES) -> dict[
     except PastBudget as err:
         # What was done before the budget ran out is kept, as ``minesat perfect --json`` keeps it:
         # the exact chance when known and the moves ranked so far, beside the error, "partial".
-        done = err.to_json() if isinstance(err, RankingCut) else {}
+        done = cut.to_json() if (cut := positions.ranking_cut(err)) is not None else {}
         got = ("before the chance to win was known" if "wins" not in done else
                f"with the chance to win known and {plural(len(done['moves']), 'move')} ranked")
         more = " or a larger max_states" if body.get("max_states") is not None else ""
@@ -434,7 +357,6 @@ def no_guess_request(
     >>> len(made["mines"]), made["made"]["method"]
     (10, 'rejection')
     """
-    from minesat.noguess import MAX_TRIES, NoGuessError, NoGuessTimeout, generate_no_guess
     from minesat.web.jobs import report
 
     began = time.monotonic()
@@ -443,14 +365,14 @@ def no_guess_request(
         report({"tries": tries, "seconds": round(time.monotonic() - began, 1)})
 
     try:
-        board = generate_no_guess(rows, cols, mines, start=start, rule=rule, seed=seed, seconds=seconds,
-                                  progress=progress)
-    except NoGuessTimeout as err:
+        board = games.no_guess_board(rows, cols, mines, start=start, rule=rule, seed=seed, seconds=seconds,
+                                        progress=progress)
+    except games.NoGuessTimeout as err:
         raise RequestError(503, f"{err}: try fewer mines or a smaller board") from None
-    except NoGuessError:
+    except games.NoGuessError:
         what = f"{rows}x{cols} board with {plural(mines, 'mine')}"
         raise RequestError(422, f"no no-guess {what} won from {cell_name(start)} ({rule} first click) found "
-                           f"in {MAX_TRIES} tries: try fewer mines") from None
+                           f"in {games.MAX_TRIES} tries: try fewer mines") from None
     seconds = round(time.monotonic() - began, 3)
     made = {"method": board.method.value, "tries": board.tries, "seconds": seconds}
     return {"mines": sorted(board.layout.mines), "made": made}
@@ -462,7 +384,7 @@ def fork_request(
     """The hidden layout of a copy of a game in progress (``POST /api/game/ID/fork``): drawn
     uniformly from every layout of ``mines`` mines that shows ``position``'s numbers and leaves
     the ``safe`` cells (what the first-click rule kept clear) unmined, the player's flags read as
-    nothing, from ``seed`` (:func:`~minesat.analysis.sample.sample_layout`): ``{"mines": [[r, c],
+    nothing, from ``seed`` (:func:`~minesat.usecases.positions.fork_layout`): ``{"mines": [[r, c],
     ...]}``. Nothing of the game's own layout goes in: the copy tells nothing of it. 503 past
     ``seconds``, or when a part of the position is too large to count.
 
@@ -470,10 +392,8 @@ def fork_request(
     >>> fork_request(position, 1, 3, [])["mines"] in ([[0, 1]], [[1, 0]], [[1, 1]])
     True
     """
-    from minesat.analysis.sample import sample_layout
-
     try:
-        layout = sample_layout(position, mines, seed=seed, safe=safe, budget=Budget(time_limit=seconds))
+        layout = positions.fork_layout(position, mines, seed, safe, seconds)
     except InconsistentPositionError as err:  # a game the server keeps is always consistent
         raise RequestError(500, f"internal error: the game's position has no layout ({err})") from None
     except OverBudget as err:
@@ -490,23 +410,23 @@ def auto_guess_request(position: Position, strategy: str, limited: bool = False)
     >>> auto_guess_request(Position.from_rows(["1?", "??"], mines=1), "best")
     {'cell': [0, 1], 'probability': 0.3333333333333333}
     """
-    analysis = _analysis(position, None)
-    step = guess_step(position, analysis, best_within() if limited else get_strategy(strategy))
-    return {"cell": list(step.move.cell), "probability": step.probability}
+    with _refused():
+        cell, probability = positions.auto_guess(position, strategy, limited)
+    return {"cell": list(cell), "probability": probability}
 
 
 
 def hint_request(
-    position: Position, marks: bool = False, marks_seconds: float = MARKS_SECONDS
+    position: Position, marks: bool = False, marks_seconds: float = positions.MARKS_SECONDS
 ) -> dict[str, Any]:
     """A game's hint: the analysis of what the player sees, flags read as notes, and the best move;
-    with ``marks``, the marks too (:func:`marks_json`, its search for dead cells held to
-    ``marks_seconds``).
+    with ``marks``, the marks too (:func:`~minesat.usecases.positions.marks`, its search for dead
+    cells held to ``marks_seconds``).
 
     The move is the player's from there, minus what the player's flags have done
     already: a proven mine flagged is not flagged again, a proven-safe cell under a
     flag is unflagged first, and a guess never goes to a flagged cell
-    (:func:`unflagged_guess`).
+    (:func:`~minesat.usecases.positions.unflagged_guess`).
 
     >>> hint = hint_request(Position.from_rows(["*1?", "11*"], mines=1))
     >>> hint["analysis"]["mine"], hint["analysis"]["safe"], hint["best"]["move"]
@@ -514,51 +434,12 @@ def hint_request(
     >>> hint_request(Position.from_rows(["*1.", "11*"], mines=1))["best"]["move"]
     'B3-'
     """
-    blank = without_flags(position)
-    analyzer = Analyzer()
-    began = time.monotonic()
-    analysis = _analysis(blank, None, analyzer)
-    cost = time.monotonic() - began
-    flagged = set(position.cells_in(FLAG))
-    todo = replace(analysis, mine=tuple(c for c in analysis.mine if c not in flagged))
-    step = best_step(blank, todo)
-    best = move_json(step, todo)
-    if step is not None and step.move.cell in flagged:
-        if step.verdict is Verdict.SAFE:
-            unflag = str(Move(step.move.cell, Action.UNFLAG))
-            best = {**best, "move": unflag, "text": f"{unflag}: proven safe, take the flag off"}
-        else:
-            best = unflagged_guess(blank, todo, flagged)
+    with _refused():
+        analysis, best, marked = positions.hint(position, marks_seconds if marks else None)
     shown = analysis.to_json()
-    if marks:
-        shown["marks"] = marks_json(blank, analysis, analyzer, seconds=marks_seconds, cost=cost)
+    if marked is not None:
+        shown["marks"] = marked
     return {"analysis": shown, "best": best}
-
-
-def unflagged_guess(position: Position, analysis: Analysis, flagged: set[Cell]) -> dict[str, Any]:
-    """The guess a hint names when the best one is on a cell the player flagged: the best of the
-    cells not flagged (the player's choice among them, else the safest of them); none when every
-    undecided cell is flagged.
-
-    >>> position = Position.from_rows(["1?", "??"], mines=1)
-    >>> analysis = Analyzer().analyze(position)
-    >>> unflagged_guess(position, analysis, {(0, 1)})["move"]
-    'B1'
-    >>> unflagged_guess(position, analysis, {(0, 1), (1, 0), (1, 1)})["move"] is None
-    True
-    """
-    left = tuple(c for c in analysis.unknown if c not in flagged)
-    if not left:
-        return {"move": None, "reason": "every undecided cell is flagged: take a flag off to go on",
-                "probability": None}
-    narrowed = replace(analysis, unknown=left)
-    step = best_step(position, narrowed)
-    if step is not None and step.move.cell not in flagged:
-        return move_json(step, narrowed)
-    p, cell = min((mine_probability(analysis, c), c) for c in left)
-    move = cell_name(cell)
-    return {"move": move, "reason": REASONS[Verdict.GUESS], "probability": p,
-            "text": f"{move}: guess, mine probability {p:.4g} (the safest cell not flagged)"}
 
 
 def game_review_request(
@@ -571,13 +452,12 @@ def game_review_request(
 ) -> dict[str, Any]:
     """A finished game reviewed as ``minesat replay`` judges it, with its viewer page: ``about``
     heads its summary (the board, the rule, the seed), ``figures`` follow the result (time, 3BV)."""
-    from minesat.viewer import render_viewer, review_frames
+    def summary(review: GameReview) -> list[tuple[str, str]]:
+        result, *rest = review_summary(review)
+        return [*about, result, *figures, *rest]
 
-    review = review_game(layout, moves, rule=rule, keep_analyses=True)
-    result, *rest = review_summary(review)
-    summary = [*about, result, *figures, *rest]
-    page = render_viewer(title, summary, review_frames(review), layout, link_tip=False)
-    return {"summary": summary, "moves": [_reviewed(m) for m in review.moves], "page": framed(page)}
+    review, said, page = games.review_game(layout, moves, rule, title, summary)
+    return {"summary": said, "moves": [_reviewed(m) for m in review.moves], "page": framed(page)}
 
 
 def review_summary(review: GameReview) -> list[tuple[str, str]]:
@@ -594,10 +474,8 @@ def review_summary(review: GameReview) -> list[tuple[str, str]]:
 
 
 def _reviewed(move: Any) -> dict[str, Any]:
-    from minesat.review import describe
-
     return {"move": str(move.move), "verdict": move.verdict.value, "probability": move.probability,
-            "text": describe(move)}
+            "text": usecases.describe_move(move)}
 
 
 # --- replays and stored games -------------------------------------------------------------
@@ -612,14 +490,14 @@ def replay_request(data: bytes, name: str) -> dict[str, Any]:
         report({"stage": "moves", "judged": done, "moves": total})
 
     try:
-        replay = parse_replay(data, replay_format_for(name), name)
-        result = review_replay(replay, keep_analyses=True, progress=progress)
+        replay = usecases.parse_replay(data, usecases.replay_format_for(name), name)
+        result = usecases.review_replay(replay, keep_analyses=True, progress=progress)
     except (InputError, InvalidValue) as err:
         raise RequestError(400, str(err)) from None
     judged = len(result.review.moves)
     report({"stage": "page", "judged": judged, "moves": judged})
     return {"title": result.title(), "summary": result.summary(), "review": result.to_json(),
-            "page": framed(viewer_page(result, link_tip=False))}
+            "page": framed(usecases.replay_page(result, link_tip=False))}
 
 
 #: The summary rows that need every move judged: left out of the answer given at once.
@@ -631,22 +509,12 @@ def replay_events_request(data: bytes, name: str) -> dict[str, Any]:
     guesses, the number of moves, and the viewer page stepping through its moves (and its pointer)
     without their analysis (:func:`replay_request` judges them, in the background).
     """
-    from minesat.replay import ReplayReview, mouse_track, play_replay, unjudged_frames
-    from minesat.viewer import render_viewer
-
     try:
-        replay = parse_replay(data, replay_format_for(name), name)
-        played = play_replay(replay)
+        replay = usecases.parse_replay(data, usecases.replay_format_for(name), name)
+        title, summary, moves, page = usecases.replay_at_once(replay, JUDGED_ROWS)
     except (InputError, InvalidValue) as err:
         raise RequestError(400, str(err)) from None
-    frames, game = unjudged_frames(replay, played)
-    unjudged = GameReview(replay.layout, (), game.status, game.position, game.exploded)
-    result = ReplayReview(replay, played, unjudged)
-    summary = [pair for pair in result.summary() if pair[0] not in JUDGED_ROWS]
-    summary.append(("Guesses", "each move is being analysed"))
-    page = render_viewer(result.title(), summary, frames, replay.layout, mouse_track(replay, played),
-                         link_tip=False)
-    return {"title": result.title(), "summary": summary, "moves": len(played.moves), "page": framed(page)}
+    return {"title": title, "summary": summary, "moves": moves, "page": framed(page)}
 
 
 #: Seconds the queries of an uploaded database may take in all (its worker's limit is longer).
@@ -673,10 +541,8 @@ def store_request(data: bytes, name: str, game: int | None, seconds: float = STO
 
 
 def _stored(data: bytes, name: str, game: int | None, seconds: float) -> dict[str, Any]:
-    from minesat.report.fatal import game_page, replay_stored_game
-
     try:
-        with GameStore.from_bytes(data, name, seconds) as store:
+        with usecases.uploaded_store(data, name, seconds) as store:
             config = store.config
             if game is None:
                 listed = []
@@ -693,11 +559,11 @@ def _stored(data: bytes, name: str, game: int | None, seconds: float) -> dict[st
     if chosen is None:
         raise RequestError(404, f"{name}: no game {game} in this database")
     try:
-        replayed = replay_stored_game(config, chosen)
+        replayed = usecases.replay_stored_game(config, chosen)
     except InvalidValue as err:
         raise RequestError(400, f"{name}: {err}") from None
     label = config.label()
-    page = game_page(replayed, label, link_tip=False)
+    page = usecases.stored_game_page(replayed, label)
     return {"title": f"game {game} of {label}", "won": replayed.record.won, "page": framed(page)}
 
 
@@ -723,7 +589,4 @@ def framed(page: str) -> str:
 def viewer_sample() -> str:
     """A small viewer page, as every page the API answers is made: the app allows the inline
     script and style they all share by their hashes (:func:`minesat.web.app.create_app`)."""
-    from minesat.viewer import game_frames, render_viewer
-
-    layout = Layout.from_rows(["* "])
-    return render_viewer("sample", {}, game_frames(layout, [Move.parse("A2")]), layout, link_tip=False)
+    return usecases.sample_page()

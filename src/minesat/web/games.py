@@ -46,8 +46,6 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from minesat.analysis import Analyzer
-from minesat.analysis.explain import explain
 from minesat.board import (
     COVERED,
     FLAG,
@@ -61,12 +59,26 @@ from minesat.board import (
     parse_cell,
 )
 from minesat.errors import InvalidValue
-from minesat.game import Status
-from minesat.generate import FirstClick, check_mine_count, generate_layout, kept_clear
-from minesat.metrics import bbbv_solved
-from minesat.player import DEFAULT_STRATEGY, REASONS, Rounds, Step, default_start
-from minesat.review import ReviewedMove, Reviewer, describe, without_flags
 from minesat.stats import percent
+from minesat.usecases import FirstClick
+from minesat.usecases.session import (
+    DEFAULT_STRATEGY,
+    REASONS,
+    Analyzer,
+    ReviewedMove,
+    Reviewer,
+    Rounds,
+    Status,
+    Step,
+    bbbv_solved,
+    check_mine_count,
+    default_start,
+    describe,
+    explain,
+    generate_layout,
+    kept_clear,
+    without_flags,
+)
 from minesat.verdict import RISKY, Verdict
 from minesat.words import plural
 
@@ -688,7 +700,7 @@ def log_entry(move: Move, said: ReviewedMove | dict[str, Any], step: AutoStep | 
     {'move': 'A1*', 'text': 'A1*: flag placed before the first click', 'verdict': 'flag', 'auto': False}
     """
     reviewed = said if isinstance(said, ReviewedMove) else None
-    last = last_json(reviewed) if reviewed is not None else said
+    last = last_json(said) if isinstance(said, ReviewedMove) else said
     text = f"{move}: {last['text']}" if step is None else step_json(step, reviewed)["text"]
     return {"move": str(move), "text": text, "verdict": last["verdict"], "auto": step is not None}
 

@@ -41,12 +41,14 @@ from typing import Any
 
 import anyio.to_thread
 
+from minesat import usecases
 from minesat.errors import OverBudget
 
 __all__ = ["PRELOAD", "REPORT_EVERY", "JobFailed", "JobTimeout", "PoolBusy", "WorkerPool", "report"]
 
-#: What the forkserver imports once for every worker it starts.
-PRELOAD = ["minesat.web.api"]
+#: What the forkserver imports once for every worker it starts: the requests, and what the use
+#: cases they call load when first called.
+PRELOAD = ["minesat.web.api", *usecases.MACHINERY]
 
 #: The pipe of the job running in this process, when it is a worker (see :func:`report`).
 _current: Connection | None = None

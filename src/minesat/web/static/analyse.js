@@ -1,5 +1,6 @@
 // minesat serve's page, the Analyse tab: build or load a position; the analysis follows every edit.
 import { Board, cellName, compile, COVERED, FLAG, keyBoards, moveIndex, percent, tileSelect } from "./board.js";
+import { FORMAT_OF, META } from "./meta.js";
 import { setTabState } from "./tabs.js";
 import { $, api, download, extension, friendly, mbf, pack, plural, positionText, readFile, setText, unpack,
          wholeNumber } from "./util.js";
@@ -290,7 +291,7 @@ async function load(text, format, source) {
 $("a-load").addEventListener("click", () => load($("a-text").value, $("a-format").value));
 export async function openBoardFile(file) {
   const ext = extension(file.name);
-  const format = ext === "mine" ? "mine" : ext === "json" ? "json" : "text";
+  const format = META.board_formats.includes(FORMAT_OF[ext]) ? FORMAT_OF[ext] : "text";
   $("a-format").value = format;
   const text = await readFile(file, false);
   $("a-text").value = text;

@@ -5,7 +5,8 @@
 // (tabs.js). This one wires them: the tab buttons, Back, Share, a file dropped anywhere, the start.
 import { analyseState, applyView, hasBoard, loadSample, openBoardFile, restoreAnalyse } from "./analyse.js";
 import { currentGame, newGame, playState, restorePlay, setLayoutFile } from "./play.js";
-import { openReplay, REPLAYS } from "./review.js";
+import { BOARD_FILES, LAYOUT_FILES, META, REPLAYS, STORES } from "./meta.js";
+import { openReplay } from "./review.js";
 import { currentTab, goTab, parseHash, showTab, tabState } from "./tabs.js";
 import { $, extension } from "./util.js";
 
@@ -35,8 +36,6 @@ $("share").addEventListener("click", async () => {
 });
 
 // --- a file dropped anywhere: to the tab that reads it; the browser never navigates to it ----
-const BOARD_FILES = ["txt", "dat", "mine", "json"];
-const STORES = ["sqlite", "db", "sqlite3"];
 let dragDepth = 0;
 window.addEventListener("dragenter", (ev) => { ev.preventDefault(); dragDepth++; document.body.classList.add("dragging"); });
 window.addEventListener("dragleave", () => { if (--dragDepth <= 0) { dragDepth = 0; document.body.classList.remove("dragging"); } });
@@ -52,11 +51,13 @@ async function openDropped(file) {
   const ext = extension(file.name), note = $("drop-note");
   note.hidden = true;
   if (REPLAYS.includes(ext) || STORES.includes(ext)) { goTab("review"); await openReplay(file); }
-  else if (ext === "mbf") { goTab("play"); setLayoutFile(file); await newGame(); }
+  else if (LAYOUT_FILES.includes(ext) && !BOARD_FILES.includes(ext)) { goTab("play"); setLayoutFile(file); await newGame(); }
   else if (BOARD_FILES.includes(ext)) { goTab("analyse"); await openBoardFile(file); }
   else {
-    note.textContent = file.name + ": not a file the page reads (boards .txt .dat .mine .json go to Analyse, a layout " +
-      ".mbf to Play, replays .avf .rmv .mvf .evf and databases .sqlite to Review)";
+    const dotted = (exts) => exts.map((e) => "." + e).join(" ");
+    note.textContent = file.name + ": not a file the page reads (boards " + dotted(BOARD_FILES) + " go to Analyse, a layout " +
+      dotted(LAYOUT_FILES.filter((e) => !BOARD_FILES.includes(e))) + " to Play, replays " + dotted(REPLAYS) +
+      " and databases " + META.store_extensions[0] + " to Review)";
     note.hidden = false;
   }
 }

@@ -2,7 +2,8 @@
 // whose seed, when the server drew it, too), the automatic player, hints that come with each move,
 // and the game in the URL: a reload or a link reopens it by its id, its moves and clock going on.
 import { Board, cellName, compile, COVERED, FLAG, keyBoards, moveIndex, tileSelect } from "./board.js";
-import { PRESETS, record, showEnd, showReview, showStats, statsKey } from "./playend.js";
+import { FORMAT_OF, PRESETS } from "./meta.js";
+import { record, showEnd, showReview, showStats, statsKey } from "./playend.js";
 import { currentTab, setTabState } from "./tabs.js";
 import { $, api, base64, download, extension, mbf, pack, plural, positionText, readFile, setText, sleep,
          unpack, wholeNumber } from "./util.js";
@@ -59,8 +60,8 @@ function gameOptions() {
 }
 async function layoutBody(file) {
   const ext = extension(file.name);
-  if (ext === "mbf") return { layout: base64(new Uint8Array(await readFile(file, true))), layout_format: "mbf" };
-  return { layout: await readFile(file, false), layout_format: ext === "mine" ? "mine" : ext === "json" ? "json" : "text" };
+  if (FORMAT_OF[ext] === "mbf") return { layout: base64(new Uint8Array(await readFile(file, true))), layout_format: "mbf" };
+  return { layout: await readFile(file, false), layout_format: FORMAT_OF[ext] || "text" };
 }
 export function setLayoutFile(file) {
   G.layoutFile = file;
@@ -362,7 +363,8 @@ async function autoMove() {
   // At full speed several moves a request; the board shows where they lead.
   const moves = Number($("p-speed").value) ? 1 : 20;
   const t0 = performance.now();
-  const result = await making(g, !g.moves, api("/api/game/" + g.id + "/auto", withHint({ moves: moves })));
+  const asked = withHint({ moves: moves, strategy: $("p-strategy").value });
+  const result = await making(g, !g.moves, api("/api/game/" + g.id + "/auto", asked));
   G.busy = false;
   if (G.game !== g) return false;
   if (result.status !== 200) { setText($("p-last"), "autoplay: " + result.data.error, "error"); return false; }

@@ -1,10 +1,10 @@
 // minesat serve's page, the end of a game in Play: the panel that says how it went (its figures
 // from the server's clock and the board's 3BV), the statistics kept in this browser, the review.
 import { percent } from "./board.js";
+import { PRESETS } from "./meta.js";
 import { showViewer } from "./review.js";
 import { $, api, setText } from "./util.js";
 
-export const PRESETS = { beginner: [9, 9, 10], intermediate: [16, 16, 40], expert: [16, 30, 99] };
 
 // The figures of a finished game, as [label, text] pairs. seconds: the server's time from the first
 // uncover to the last move (0 when the game ended at its first uncover: no speed to measure then).

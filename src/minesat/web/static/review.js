@@ -1,5 +1,6 @@
 // minesat serve's page, the Review tab: a replay file or a game from a simulation database, step by
 // step in the game viewer; and the viewer's frame, which Play's review of a game uses too.
+import { REPLAYS } from "./meta.js";
 import { $, api, extension, readFile, setText, sleep } from "./util.js";
 
 // A viewer page in its frame, as tall as its content (no scrolling inside a scrolling page).
@@ -25,7 +26,6 @@ window.addEventListener("message", (ev) => {
 // The step a viewer shows, or 0.
 const viewerStep = (frame) => Number(frame.dataset.step || 0);
 const R = { data: null, name: "", job: null };
-export const REPLAYS = ["avf", "rmv", "mvf", "evf"];
 export async function openReplay(file) {
   const ext = extension(file.name);
   const bytes = await readFile(file, true);
