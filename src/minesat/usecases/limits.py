@@ -86,8 +86,10 @@ def memory_watch(max_memory: int | None, every: float = WATCH_EVERY) -> Iterator
 
     previous = signal.signal(signal.SIGUSR1, past)
     thread = threading.Thread(target=watch, name="minesat-memory", daemon=True)
-    thread.start()
     try:
+        # Started inside: a stop raised as soon as the watch starts (a block already past its
+        # budget, on a busy machine) still puts the handler back.
+        thread.start()
         yield
     finally:
         try:
