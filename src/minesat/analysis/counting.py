@@ -40,6 +40,8 @@ hostile part within moments, whichever phase it is in.
 
 from __future__ import annotations
 
+import sys
+from array import array
 from collections import defaultdict
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
@@ -56,10 +58,13 @@ __all__ = [
     "SEARCH_BOXES",
     "SEARCH_NODES",
     "STATE_BUDGET",
+    "BoxLayouts",
     "ComponentCount",
     "Padded",
     "by_mines",
+    "coefficients",
     "count_component",
+    "count_with_layouts",
     "split_decided",
 ]
 
@@ -87,6 +92,20 @@ class ComponentCount:
 
     ways: tuple[int, ...]
     mine_ways: dict[Cell, Sequence[int]]
+
+
+@dataclass(frozen=True)
+class BoxLayouts:
+    """A component's layouts as its search found them, box by box: ``boxes[b]``, the cells of box
+    ``b`` (cells that touch the same numbers); ``fills``, one tuple per layout of the boxes, the
+    mines each box holds (which of its cells hold them is free: ``C(size, j)`` layouts of cells).
+
+    A look-ahead reads the layouts of a part with one more number from these
+    (:mod:`~minesat.analysis.reveal`) instead of counting the part again.
+    """
+
+    boxes: tuple[tuple[Cell, ...], ...]
+    fills: tuple[tuple[int, ...], ...]
 
 
 def split_decided(component: Component, mined: dict[Cell, bool]) -> list[Component]:
@@ -152,20 +171,40 @@ def count_component(
     (:func:`_read`). Every loop that can run long checks the budgets watching
     (:func:`~minesat.exact.budget.checkpoint`).
     """
+    found = count_with_layouts(component, budget, search_nodes=search_nodes)
+    return None if found is None else found[0]
+
+
+def count_with_layouts(
+    component: Component, budget: int = STATE_BUDGET, *, search_nodes: int = SEARCH_NODES
+) -> tuple[ComponentCount, BoxLayouts | None] | None:
+    """:func:`count_component`, and the layouts box by box when the search found them one by one
+    (``None`` where the dynamic programme counted them without listing them).
+
+    >>> from minesat.analysis.constraints import Frontier
+    >>> from minesat.board import Position
+    >>> [comp] = Frontier.of(Position.from_rows(["1?1"])).components()
+    >>> count, layouts = count_with_layouts(comp)
+    >>> count.ways, layouts
+    ((0, 1), BoxLayouts(boxes=(((0, 1),),), fills=((1,),)))
+    """
     box_cells, box_cons, counts = _boxes(component)
     degree = len(component.cells) + 1
     if len(box_cells) == 1 and budget > 1:
         # Two states of the programme: a budget below that still refuses it.
-        return _one_box(component)
+        count = _one_box(component)
+        return count, BoxLayouts((component.cells,), tuple((k,) for k, ways in enumerate(count.ways) if ways))
     n_constraints = len(counts)
     limit = min(search_nodes, budget)
     if limit > 0 and len(box_cells) <= SEARCH_BOXES:
         # Any order is exact. The search goes breadth-first (cheap to find, and local).
         order = _nearby_order(box_cons, n_constraints)
         sizes = [len(box_cells[b]) for b in order]
-        found = _search(sizes, [box_cons[b] for b in order], counts, degree, limit)
+        fills: list[tuple[int, ...]] = []
+        found = _search(sizes, [box_cons[b] for b in order], counts, degree, limit, fills)
         if found is not None:
-            return _read_search(found, [box_cells[b] for b in order], degree)
+            boxes = [box_cells[b] for b in order]
+            return _read_search(found, boxes, degree), BoxLayouts(tuple(boxes), tuple(fills))
     # The programme pays for every number kept open: the greedy path that keeps them fewest.
     greedy = _order(box_cons, n_constraints, budget)
     if greedy is None:
@@ -184,7 +223,7 @@ def count_component(
         bits = _BYTE * -(-layers.biggest.bit_length() // _BYTE)
         _polynomials(layers, sizes, bits)
     ways, weights = _backward(layers, sizes, bits)
-    return _read(ways, weights, cells, bits, degree)
+    return _read(ways, weights, cells, bits, degree), None
 
 
 def _one_box(component: Component) -> ComponentCount:
@@ -322,6 +361,7 @@ def _search(
     counts: list[int],
     degree: int,
     limit: int,
+    fills: list[tuple[int, ...]] | None = None,
 ) -> tuple[list[int], list[dict[int, int]]] | None:
     """Enumerate the box fillings one by one: ``(ways, weights)`` or ``None`` past ``limit`` nodes.
 
@@ -334,7 +374,8 @@ def _search(
     make up. A depth-first walk kept in flat lists (one entry per box: the
     mines it holds, the most it may hold, the mines and ways above it), with no
     recursion and no object per node: every node counts against ``limit``,
-    a box with no filling among them.
+    a box with no filling among them. Each filling found is added to ``fills``, when given:
+    the mines of each box, in the order of the boxes.
 
     >>> _search([1, 2], [frozenset({0}), frozenset({0})], [1], 4, 100)
     ([0, 3, 0, 0], [{1: 1}, {1: 2}])
@@ -371,6 +412,8 @@ def _search(
             for b in holding:
                 row = weights[b]
                 row[k] = row.get(k, 0) + w * mines[b]
+            if fills is not None:
+                fills.append(tuple(mines))
         else:
             size, mine, binomial = boxes[d]
             lo, hi = 0, size
@@ -699,7 +742,7 @@ def _read(
 ) -> ComponentCount:
     """The packed counts read out (every coefficient below ``2 ** bits``, the lowest at ``low``):
     each box's weights only within the mine counts some layout has."""
-    low, inside = ways[0], _coefficients(ways[1], bits)
+    low, inside = ways[0], coefficients(ways[1], bits)
     high = low + len(inside)
     total = [0] * degree
     total[low:high] = inside
@@ -718,7 +761,7 @@ def _read(
             start = low
         per_cell = shared.get((start, poly))
         if per_cell is None:
-            found = _coefficients(poly, bits)
+            found = coefficients(poly, bits)
             row = [0] * (high - low)
             row[start - low : start - low + len(found)] = found
             per_cell = shared[start, poly] = by_mines(low, row, degree)
@@ -727,14 +770,29 @@ def _read(
     return ComponentCount(tuple(total), mine_ways)
 
 
-def _coefficients(poly: int, bits: int) -> list[int]:
+def coefficients(poly: int, bits: int) -> list[int]:
     """The coefficients packed in ``poly``, ``bits`` (a multiple of 8) bits each, lowest first:
-    read through its bytes, in one pass however many there are."""
+    read through its bytes, in one pass however many there are (as an array of machine numbers
+    when ``bits`` is one's width).
+
+    >>> coefficients(3 + (5 << 16), 8), coefficients(0, 8), coefficients(7 << 64 | 1, 64)
+    ([3, 0, 5], [], [1, 7])
+    """
     width = bits // 8
     data = poly.to_bytes((poly.bit_length() + bits - 1) // bits * width, "little")
     if width == 1:
         return list(data)
+    code = _ARRAY_CODES.get(width)
+    if code is not None:
+        numbers = array(code, data)
+        if sys.byteorder == "big":
+            numbers.byteswap()
+        return numbers.tolist()
     return [int.from_bytes(data[at : at + width], "little") for at in range(0, len(data), width)]
+
+
+#: The array type codes of unsigned numbers 2, 4 and 8 bytes wide on this machine.
+_ARRAY_CODES = {array(code).itemsize: code for code in "QLIH"}
 
 
 _BYTE = 8
