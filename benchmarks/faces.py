@@ -19,10 +19,11 @@ Compared, for every command line: standard output, standard error, the exit stat
 file the case wrote or changed: JSON and JSON Lines structurally, CSV record by record, SQLite
 databases table by table, Parquet row by row, replay files as the new tree's ``minesat replay
 --json`` reads them, other text line by line, other binary files byte for byte. The web API:
-``minesat serve --port 0`` of each tree, then the same requests to both, in order (analyse,
-position, explain, best, perfect; games made, moved, flagged, hinted, played by autoplay and
-reviewed; replays and a game database uploaded; bad requests of each kind); a replay review
-that answers "moves first" is waited for; compared: the status and the answer.
+``minesat serve --port 0 --db :memory:`` of each tree (a store kept nowhere), then the same
+requests to both, in order, as a client that keeps its cookie (the games it makes are its own):
+analyse, position, explain, best, perfect; games made, moved, flagged, hinted, played by
+autoplay and reviewed; replays and a game database uploaded; bad requests of each kind. A
+replay review that answers "moves first" is waited for; compared: the status and the answer.
 
 What is normalised before comparing, and why (everything else must be equal):
 
@@ -199,7 +200,8 @@ class Server:
     def __init__(self, tree: Path, work: Path) -> None:
         self.log: list[str] = []
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "minesat", "serve", "--port", "0"], cwd=work, env=environment(tree),
+            [sys.executable, "-m", "minesat", "serve", "--port", "0", "--db", ":memory:"], cwd=work,
+            env=environment(tree),
             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
         )
         assert self.process.stderr is not None
@@ -209,20 +211,30 @@ class Server:
             self.process.kill()
             raise SystemExit(f"faces.py: the server of {tree} did not start: {line.strip()}")
         self.base = match.group(1)
+        self.cookies: dict[str, str] = {}  # the client's token: the games it makes are its own
         threading.Thread(target=lambda: self.log.extend(self.process.stderr or ()), daemon=True).start()
 
     def ask(self, method: str, path: str, body: Any) -> Answer:
-        """Status and answer (JSON parsed where it is); a body refused unread (413) may break the
-        connection while it is sent: the answer is read all the same."""
+        """Status and answer (JSON parsed where it is), as a client that keeps cookies asks: a write
+        says JSON, an upload (a replay, a database) ``application/octet-stream``, as the server
+        wants them. A body refused unread (413) may break the connection while it is sent: the
+        answer is read all the same."""
         where = urllib.parse.urlsplit(self.base)
         connection = http.client.HTTPConnection(where.hostname or "127.0.0.1", where.port, timeout=120)
         data = None if method == "GET" else body if isinstance(body, bytes) else json.dumps(body).encode()
+        upload = urllib.parse.urlsplit(path).path in UPLOADS
+        headers = {"Content-Type": "application/octet-stream" if upload else "application/json"}
+        if self.cookies:
+            headers["Cookie"] = "; ".join(f"{k}={v}" for k, v in self.cookies.items())
         try:
             with contextlib.suppress(BrokenPipeError, ConnectionResetError):
-                connection.request(method, path, body=data, headers={"Content-Type": "application/json"})
+                connection.request(method, path, body=data, headers=headers)
             try:
                 response = connection.getresponse()
                 status, payload = response.status, response.read()
+                for header in response.headers.get_all("Set-Cookie") or []:
+                    name, _, value = header.split(";", 1)[0].partition("=")
+                    self.cookies[name.strip()] = value.strip()
             except (ConnectionError, http.client.HTTPException) as err:
                 return Answer(0, f"(no answer: {type(err).__name__})")
         finally:
@@ -285,6 +297,8 @@ CLOCK_KEYS = {
 FINGERPRINT_KEYS = {"player", "games_sha256"}
 #: Keys drawn at random by the web app (a game's id, a replay review's job).
 WEB_KEYS = {"id", "job"}
+#: The routes that take a file's bytes, not JSON (the server's ``minesat.web.guard.UPLOADS``).
+UPLOADS = ("/api/replay", "/api/store")
 
 #: Matplotlib's figure of the time per game in an HTML report (its axis and bars are clock readings).
 TIME_FIGURE = re.compile(r'<figure aria-label="Time per game">.*?</figure>', re.S)

@@ -102,7 +102,8 @@ def serve_case(src: Path) -> tuple[float, float, int, str]:
     processes (sampled), HTTP status and the answer's first 120 characters."""
     env = {**os.environ, "PYTHONPATH": str(src)}
     server = subprocess.Popen(
-        [sys.executable, "-c", "from minesat.cli import main; main()", "serve", "--port", "0"],
+        [sys.executable, "-c", "from minesat.cli import main; main()", "serve", "--port", "0",
+         "--db", ":memory:"],
         stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True, env=env,
     )
     try:

@@ -6,7 +6,7 @@
 ``--report`` shoots only ``report-1100.png``: the top of a ``minesat report`` page
 (the README's quick start writes it), at 1100 pixels.
 
-Starts ``minesat serve --port 0``, opens the page with Playwright, and saves
+Starts ``minesat serve --port 0 --db :memory:``, opens the page with Playwright, and saves
 
 - ``serve-1400.png``: Analyse, an expert position part way through
   (puzzles/expert-mid.txt): the heat map with its percentages, the marks, the
@@ -132,7 +132,8 @@ def main() -> None:
         return
     env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
     server = subprocess.Popen(
-        [sys.executable, "-c", "from minesat.cli import main; main()", "serve", "--port", "0"],
+        [sys.executable, "-c", "from minesat.cli import main; main()", "serve", "--port", "0",
+         "--db", ":memory:"],
         stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True, env=env,
     )
     assert server.stderr is not None

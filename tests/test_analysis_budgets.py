@@ -21,8 +21,8 @@ from minesat.analysis import Analyzer, InconsistentPositionError
 from minesat.analysis.engine import analyze_within
 from minesat.analysis.estimate import estimate_position
 from minesat.board import COVERED, Position
+from minesat.budget import Budget, OutOfMemory, OutOfTime, OverBudget, PastBudget
 from minesat.cli import app
-from minesat.exact.budget import Budget, OutOfMemory, OutOfTime, OverBudget, PastBudget
 from test_analysis import Played, examples, played_games, small_enough
 
 
@@ -203,7 +203,7 @@ def test_a_hostile_board_keeps_its_time_on_a_fake_clock(
     analysis stops at its share, propagation runs whole, the beliefs stop where the answer must
     be written; the answer comes within the limit and what SPEC 19 allows past it."""
     import minesat.analysis.engine as engine
-    import minesat.exact.budget as budget_module
+    import minesat.budget as budget_module
     from fakeclock import FakeClock
 
     position = half_uncovered(40, seed=3)

@@ -29,7 +29,7 @@ from minesat.analysis.constraints import Frontier
 from minesat.analysis.engine import analyze_within
 from minesat.analysis.result import json_chunks
 from minesat.board import COVERED, FLAG, Position
-from minesat.exact.budget import Budget
+from minesat.budget import Budget
 from test_analysis import (
     Played,
     assert_agrees,

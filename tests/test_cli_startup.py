@@ -21,9 +21,6 @@ from minesat.cli import COMMANDS, app, load_commands
 HEAVY = ("minesat.web", "minesat.simulate", "minesat.perfect", "minesat.exact", "minesat.player",
          "minesat.store", "minesat.report", "networkx", "numpy", "matplotlib", "jinja2", "starlette")
 
-#: Of ``minesat.exact``, the budgets alone: the analysis reads them (its time and memory limits).
-LIGHT = ("minesat.exact", "minesat.exact.budget")
-
 
 def imported_by(code: str, *args: str) -> tuple[set[str], subprocess.CompletedProcess[str]]:
     """The modules a fresh interpreter holds after ``code`` (run with ``sys.argv[1:] == args``)."""
@@ -43,7 +40,7 @@ def imported_by(code: str, *args: str) -> tuple[set[str], subprocess.CompletedPr
 
 
 def heavy(modules: set[str]) -> list[str]:
-    return sorted(m for m in modules if m not in LIGHT and (m.split(".")[0] in HEAVY or m.startswith(HEAVY)))
+    return sorted(m for m in modules if m.split(".")[0] in HEAVY or m.startswith(HEAVY))
 
 
 def commands(modules: set[str]) -> list[str]:

@@ -17,14 +17,14 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-import minesat.exact.budget as budget_module
+import minesat.budget as budget_module
 from bruteforce import Constraint as BruteConstraint
 from bruteforce import Problem, enumerate_frontier
 from minesat.analysis import counting
 from minesat.analysis.constraints import Component, Frontier
 from minesat.analysis.counting import ComponentCount, Padded, count_component
 from minesat.board import COVERED, Cell, Layout, Position
-from minesat.exact.budget import Budget, OutOfTime, watching
+from minesat.budget import Budget, OutOfTime, watching
 from test_analysis import examples
 
 

@@ -12,6 +12,7 @@ from typer.testing import CliRunner
 
 from minesat.analysis import InconsistentPositionError
 from minesat.board import Layout, Position, parse_cell
+from minesat.budget import MAX_LAYOUTS, Budget, OutOfMemory, OutOfTime, PastBudget, listing_refusal
 from minesat.cli import app
 from minesat.cli.common import error_line
 from minesat.errors import (
@@ -23,7 +24,6 @@ from minesat.errors import (
     StoreError,
     option_name,
 )
-from minesat.exact.budget import MAX_LAYOUTS, Budget, OutOfMemory, OutOfTime, PastBudget, listing_refusal
 from minesat.formats import BoardFormatError, ReplayFormatError, UnsupportedFormatError, parse_position
 from minesat.formats.wanted import board_from_content
 from minesat.perfect import perfect_from_position, perfect_play

@@ -28,7 +28,7 @@ from hypothesis import strategies as st
 from bruteforce import whole_layouts
 from minesat.analysis import Analyzer, InconsistentPositionError, analyze
 from minesat.board import COVERED, FLAG, Action, Cell, Position, neighbours
-from minesat.exact.budget import NO_LIMIT, SEARCH_BUDGET, Budget
+from minesat.budget import NO_LIMIT, SEARCH_BUDGET, Budget
 from minesat.exact.endgame import endgame_move
 from minesat.game import Game, Status
 from minesat.generate import FirstClick, game_seed, generate_layout
@@ -728,8 +728,9 @@ def test_the_endgame_leaves_a_listing_too_large_to_hold_to_the_heuristics(
     ended in a traceback)."""
     from collections import OrderedDict
 
+    from minesat import budget
     from minesat.analysis import analyze
-    from minesat.exact import budget, endgame
+    from minesat.exact import endgame
 
     position = Position.from_rows(["???", "?2?", "???"], mines=2)
     # The answers remembered in the process depend on the listing's limit, changed here: a memory of

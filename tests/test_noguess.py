@@ -170,8 +170,7 @@ def test_a_check_past_its_deadline_stops_before_its_next_analysis() -> None:
 @pytest.fixture
 def clock(monkeypatch: pytest.MonkeyPatch) -> FakeClock:
     """One fake clock (10 ms a reading) for the no-guess search and the analysis it calls."""
-    from minesat import noguess
-    from minesat.exact import budget
+    from minesat import budget, noguess
 
     return FakeClock(0.01).install(monkeypatch, noguess, budget)
 

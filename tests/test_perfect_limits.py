@@ -24,8 +24,8 @@ from hypothesis import strategies as st
 from fakeclock import FakeClock
 from measured import run_minesat
 from minesat.board import Position
+from minesat.budget import SEARCH_BUDGET, Budget, Clock, OutOfMemory, OutOfTime, checkpoint, watching
 from minesat.exact.alike import alike_pairs
-from minesat.exact.budget import SEARCH_BUDGET, Budget, Clock, OutOfMemory, OutOfTime, checkpoint, watching
 from minesat.exact.geometry import MINE, Board, layouts_matrix
 from minesat.exact.listing import list_layouts
 from minesat.exact.position import interior_bound
@@ -139,8 +139,8 @@ def test_mines_that_fit_around_no_start_are_refused_as_not_fitting() -> None:
 
 @pytest.fixture
 def clock(monkeypatch: pytest.MonkeyPatch) -> FakeClock:
+    from minesat import budget
     from minesat.cli import perfect as command
-    from minesat.exact import budget
     from minesat.perfect import follow
 
     return FakeClock(step=0.02).install(monkeypatch, budget, follow, command)
@@ -353,7 +353,7 @@ def test_the_parts_for_workers_are_listed_within_the_memory_budget_given(
     """The planner and the workers list layouts within ``max_memory`` like one process does, not
     within the fixed cap kept for searches with no budget (150x150 with a mine was refused with
     workers as "22496 layouts: more than the 4000000 the search lists")."""
-    from minesat.exact import budget
+    from minesat import budget
     from minesat.perfect.parallel import parallel_start_values
 
     monkeypatch.setattr(budget, "MAX_LISTING", 100)  # 3x3 with a mine needs more, far less than 1 GB

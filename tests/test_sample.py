@@ -19,12 +19,12 @@ from hypothesis import strategies as st
 from bruteforce import whole_layouts
 from fakeclock import FakeClock
 from midgame import START, part_way
+from minesat import budget as budget_module
 from minesat.analysis import Analyzer, InconsistentPositionError
 from minesat.analysis.sample import PartTooLarge, sample_layout
 from minesat.board import COVERED, FLAG, Cell, Layout, Position, without_flags
+from minesat.budget import Budget, OutOfTime
 from minesat.errors import InvalidValue, OverBudget
-from minesat.exact import budget as budget_module
-from minesat.exact.budget import Budget, OutOfTime
 from minesat.generate import kept_clear
 
 

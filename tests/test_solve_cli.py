@@ -170,8 +170,8 @@ def test_the_memory_watch_stops_work_that_has_no_checkpoint() -> None:
     never checks), then puts SIGUSR1's handler back; a block within its budget ends untouched."""
     import signal
 
+    from minesat.budget import OutOfMemory
     from minesat.cli.common import memory_watch
-    from minesat.exact.budget import OutOfMemory
 
     before = signal.getsignal(signal.SIGUSR1)
     turns, most = 0, 10**10

@@ -285,6 +285,13 @@ def stop_workers(executor: cf.Executor) -> None:
     for process in processes:
         with contextlib.suppress(OSError, ValueError, AssertionError):
             process.join(timeout=5)
+    # The pool's manager thread notices its workers are gone and closes its wake-up pipe.
+    # Python (before 3.12) wakes every pool's manager thread at exit without a lock, so a
+    # pipe closed at that moment prints "Exception ignored ... Bad file descriptor" after
+    # our one-line message: wait for the thread to end first.
+    manager = getattr(executor, "_executor_manager_thread", None)
+    if isinstance(manager, threading.Thread) and manager is not threading.current_thread():
+        manager.join(timeout=5)
 
 
 @contextlib.contextmanager

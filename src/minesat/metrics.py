@@ -27,11 +27,11 @@ import heapq
 from dataclasses import asdict, dataclass
 
 from minesat.board import Layout, Position, neighbour_table
-from minesat.exact.budget import checkpoint
+from minesat.budget import checkpoint
 
 __all__ = ["CHECK_EVERY", "Metrics", "greedy_zini", "islands", "metrics", "opening_regions"]
 
-#: The long loops check the memory budget (:func:`~minesat.exact.budget.checkpoint`) once in this
+#: The long loops check the memory budget (:func:`~minesat.budget.checkpoint`) once in this
 #: many turns: a reading costs a microsecond, and a turn far less.
 CHECK_EVERY = 4096
 
@@ -56,7 +56,7 @@ class Metrics:
 def metrics(layout: Layout) -> Metrics:
     """Every figure of ``layout``.
 
-    The memory a caller's budget allows (:func:`~minesat.exact.budget.watching`) is checked
+    The memory a caller's budget allows (:func:`~minesat.budget.watching`) is checked
     between the figures and within their long loops: a 1000x1000 layout holds some tables
     of a million cells each.
     """

@@ -38,8 +38,8 @@ from functools import partial
 
 from minesat.analysis import Analysis, Analyzer
 from minesat.board import COVERED, FLAG, Cell, Layout, Position, neighbour_table
+from minesat.budget import Budget, OverBudget, watching
 from minesat.errors import InvalidValue, MinesatError
-from minesat.exact.budget import Budget, OverBudget, watching
 from minesat.game import Game, Status
 from minesat.generate import BoardSpec, FirstClick, check_mine_count, generate_layout, kept_clear
 from minesat.words import plural
@@ -178,7 +178,7 @@ def _flag(game: Game, cell: Cell, table: tuple[tuple[int, ...], ...], pending: s
 def _analyze(analyzer: Analyzer, position: Position, deadline: float | None) -> Analysis:
     """The analysis of ``position``, given up past ``deadline`` (:class:`TimeoutError`) even in the
     middle: one exact count of a 500x500 position takes seconds. The analysis reads the clock at
-    every long step (:func:`~minesat.exact.budget.checkpoint`); stopped midway, the analyzer
+    every long step (:func:`~minesat.budget.checkpoint`); stopped midway, the analyzer
     forgets what it held (a model half updated must not be read again)."""
     if deadline is None:
         return analyzer.analyze(position)

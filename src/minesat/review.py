@@ -61,9 +61,9 @@ from minesat.board import (
     neighbours,
     without_flags,
 )
+from minesat.budget import Budget
 from minesat.errors import InvalidValue
 from minesat.exact import PastBudget, PositionSearch
-from minesat.exact.budget import Budget
 from minesat.game import Game, Status
 from minesat.generate import FirstClick
 from minesat.guess import TIE

@@ -41,9 +41,9 @@ from minesat.formats.boardset import iter_boardset, scan_boardset
 from minesat.generate import BoardSpec, FirstClick
 from minesat.player import DEFAULT_STRATEGY, GameRecord, check_start, default_start, get_strategy, play_game
 from minesat.provenance import Session, new_session, player_fingerprint, short
-from minesat.report.statistics import Tally
 from minesat.stats import percent, wilson
 from minesat.store import GameStore, PlayerMismatchError, RunConfig, StoredGame
+from minesat.tally import Tally
 
 __all__ = [
     "MAX_BATCH",

@@ -32,12 +32,13 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import KW_ONLY, MISSING, asdict, dataclass, fields
 from pathlib import Path
 from types import TracebackType
+from typing import Any
 
 from minesat.board import Cell, Move, as_cell
 from minesat.errors import InvalidValue, StoreError, one_line
 from minesat.generate import BoardSpec, FirstClick
 from minesat.player import DEFAULT_STRATEGY, GameRecord, Guess
-from minesat.provenance import Session
+from minesat.provenance import Session, run_provenance
 from minesat.provenance import now as _now
 
 __all__ = [
@@ -50,6 +51,7 @@ __all__ = [
     "StoreBusyError",
     "StoreError",
     "StoredGame",
+    "Whose",
 ]
 
 #: Bumped when the tables change shape; a store with another version is refused.
@@ -113,6 +115,9 @@ class _AnyPlayer:
 
 #: Every game, whoever played it.
 ANY_PLAYER = _AnyPlayer()
+
+#: Whose games: a player's fingerprint, None (the unknown player) or :data:`ANY_PLAYER`.
+Whose = str | _AnyPlayer | None
 
 
 class ConfigMismatchError(StoreError):
@@ -571,7 +576,7 @@ class GameStore:
                 yield from (i for i in range(lo, hi) if i not in done)
 
     def games(
-        self, stop: int | None = None, player: str | _AnyPlayer | None = ANY_PLAYER
+        self, stop: int | None = None, player: Whose = ANY_PLAYER
     ) -> Iterator[StoredGame]:
         """Stored games ordered by index (those below ``stop`` when given), streamed.
 
@@ -624,7 +629,7 @@ class GameStore:
         )
         return {player: count for player, count, _, _ in rows}
 
-    def sessions(self, player: str | _AnyPlayer | None = ANY_PLAYER) -> list[Session]:
+    def sessions(self, player: Whose = ANY_PLAYER) -> list[Session]:
         """The sessions that stored games here (of ``player`` when given), oldest first."""
         if "session" not in self._tables() or player is None:
             return []
@@ -640,6 +645,23 @@ class GameStore:
             ]  # fmt: skip
         except (ValueError, TypeError) as exc:
             raise self.damaged(exc) from None
+
+    def provenance(
+        self, which: Whose, player: str | None, *, command: str | None, games_sha256: str
+    ) -> dict[str, Any]:
+        """The ``provenance`` (docs/commands/report.md) of the games of ``which`` here, whose one
+        player is ``player`` (None: unknown, or several).
+
+        From the sessions that stored them; a store made before minesat recorded sessions gives
+        the version that created it and an unknown player, all that is known.
+        """
+        sessions = self.sessions(which)
+        provenance = run_provenance(sessions, command=command, games_sha256=games_sha256)
+        if not sessions:  # games stored before minesat recorded sessions: the store's creator is all we know
+            provenance["minesat"] = self.created_by
+        if player is not None or not sessions:
+            provenance["player"] = player
+        return provenance
 
     @property
     def created_by(self) -> str | None:

@@ -45,7 +45,7 @@ from minesat.generate import BoardSpec, FirstClick
 from minesat.logistic import LogisticFit, fit_logistic
 from minesat.player import default_start, get_strategy
 from minesat.provenance import Session, new_session, player_fingerprint, run_provenance
-from minesat.report.statistics import Tally, simulate_command, store_provenance
+from minesat.rules import rules_object
 from minesat.simulate import (
     BatchFunction,
     check_batch,
@@ -60,7 +60,7 @@ from minesat.simulate import (
     player_tallies,
 )
 from minesat.stats import mean_interval, wilson
-from minesat.store import ANY_PLAYER, GameStore, RunConfig
+from minesat.store import ANY_PLAYER, GameStore, RunConfig, Whose
 from minesat.sweeplists import (
     MAX_POINTS,
     density_text,
@@ -71,6 +71,7 @@ from minesat.sweeplists import (
     preset_sizes,
     split_list,
 )
+from minesat.tally import Tally, simulate_command
 
 #: At most this many points in a whole sweep (curves times values).
 MAX_SWEEP_POINTS = 10_000
@@ -533,8 +534,6 @@ class Sweep:
     def rules(self) -> dict[str, Any]:
         """The rules the curves were played by, as a report's ``rules`` (docs/commands/report.md),
         each curve with its mine counts."""
-        from minesat.report.rules import rules_object
-
         return rules_object(
             ((c.label, {**c.config.to_dict(), "mines": [p.mines for p in c.points]}) for c in self.curves),
             key="curves",
@@ -640,7 +639,7 @@ def _point(store: GameStore, games: int) -> SweepPoint:
     counts = store.players()
     command = simulate_command(store.config.to_dict(), games, str(store.path))
     digest = GamesDigest(store.config)
-    which: Any = ANY_PLAYER
+    which: Whose = ANY_PLAYER
     sole = next(iter(counts), None) if len(counts) == 1 else None
     rows: list[dict[str, Any]] = []
     if len(counts) > 1:
@@ -649,7 +648,7 @@ def _point(store: GameStore, games: int) -> SweepPoint:
         which = sole = this if this in counts else max(counts, key=lambda p: tallies[p].games)
         rows = [{**row, "shown": row["player"] == which} for row in player_rows(list(tallies.items()), this)]
     tally = Tally().update(digest.through(store.games(games, player=which)))
-    provenance = store_provenance(store, which, sole, command=command, games_sha256=digest.hexdigest())
+    provenance = store.provenance(which, sole, command=command, games_sha256=digest.hexdigest())
     return SweepPoint.from_tally(store.config, tally, str(store.path), provenance, rows)
 
 

@@ -37,7 +37,7 @@ import numpy as np
 
 from minesat.analysis.result import Analysis
 from minesat.board import COVERED, FLAG, Cell, Position
-from minesat.exact.budget import checkpoint
+from minesat.budget import checkpoint
 
 __all__ = [
     "AROUND",

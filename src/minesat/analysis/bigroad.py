@@ -42,7 +42,7 @@ from minesat.analysis.constraints import Component, Constraint
 from minesat.analysis.result import Analysis, InconsistentPositionError
 from minesat.analysis.roads import PartWeigher
 from minesat.board import COVERED, Position
-from minesat.exact.budget import checkpoint
+from minesat.budget import checkpoint
 
 __all__ = ["BigRoad"]
 

@@ -28,7 +28,7 @@ from pysat.solvers import Solver
 from minesat.analysis.constraints import Component, Constraint
 from minesat.analysis.result import InconsistentPositionError
 from minesat.board import Cell
-from minesat.exact.budget import checkpoint
+from minesat.budget import checkpoint
 from minesat.words import plural
 
 __all__ = [

@@ -43,8 +43,8 @@ from typing import TYPE_CHECKING, Protocol
 
 from minesat.analysis.counting import ComponentCount
 from minesat.board import Cell
+from minesat.budget import checkpoint
 from minesat.errors import OverBudget
-from minesat.exact.budget import checkpoint
 
 if TYPE_CHECKING:
     import numpy as np

@@ -35,7 +35,7 @@ from functools import cached_property, lru_cache
 
 from minesat.analysis.result import InconsistentPositionError
 from minesat.board import COVERED, FLAG, Cell, Position, neighbour_table
-from minesat.exact.budget import checkpoint
+from minesat.budget import checkpoint
 
 __all__ = ["Component", "Constraint", "Frontier", "FrontierModel"]
 

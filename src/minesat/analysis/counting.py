@@ -27,7 +27,7 @@ fewest mines its states hold, so an int holds the few mine counts a layer
 spans, not every count from 0.
 
 Every loop that can run long checks the budgets watching
-(:func:`~minesat.exact.budget.checkpoint`): a time or memory limit stops a
+(:func:`~minesat.budget.checkpoint`): a time or memory limit stops a
 hostile part within moments, whichever phase it is in.
 
 >>> from minesat.analysis.constraints import Frontier
@@ -51,7 +51,7 @@ from typing import overload
 
 from minesat.analysis.constraints import Component, Constraint
 from minesat.board import Cell
-from minesat.exact.budget import checkpoint
+from minesat.budget import checkpoint
 
 __all__ = [
     "DENSE_UP_TO",
@@ -169,7 +169,7 @@ def count_component(
     (:func:`_forward`), the counts forward and backward by mine count
     (:func:`_polynomials`, :func:`_backward`), and the counts read out
     (:func:`_read`). Every loop that can run long checks the budgets watching
-    (:func:`~minesat.exact.budget.checkpoint`).
+    (:func:`~minesat.budget.checkpoint`).
     """
     found = count_with_layouts(component, budget, search_nodes=search_nodes)
     return None if found is None else found[0]

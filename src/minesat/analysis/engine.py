@@ -70,8 +70,8 @@ from minesat.analysis.memo import remember
 from minesat.analysis.result import Analysis, Glance, InconsistentPositionError, build_analysis, total_of
 from minesat.analysis.smallroad import SMALL_CELLS, SmallRoad
 from minesat.board import COVERED, FLAG, Cell, Position
+from minesat.budget import Budget, OutOfTime, OverBudget, checkpoint, give_back, watching, which_budget
 from minesat.errors import fill, option_name
-from minesat.exact.budget import Budget, OutOfTime, OverBudget, checkpoint, give_back, watching, which_budget
 from minesat.words import agree, plural
 
 if TYPE_CHECKING:
@@ -617,7 +617,7 @@ def analyze_within(
 
     The exact analysis runs under :data:`EXACT_SHARE` of the time limit (less on a big
     board: propagation and the answer must still fit) and the memory budget, watched at
-    every long step (:func:`~minesat.exact.budget.checkpoint`); past either, the analyzer
+    every long step (:func:`~minesat.budget.checkpoint`); past either, the analyzer
     forgets what it held, and the position is answered by
     :func:`~minesat.analysis.estimate.estimate_position`: every cell propagation proves
     (propagation runs whole), estimated probabilities (the beliefs stop where the answer
@@ -628,7 +628,7 @@ def analyze_within(
     machine is. An inconsistent position still
     raises :class:`InconsistentPositionError`. Without a budget this is :meth:`Analyzer.analyze`.
 
-    >>> from minesat.exact.budget import Budget
+    >>> from minesat.budget import Budget
     >>> position = Position.from_rows(["1?", "?1"], mines=1)
     >>> a = analyze_within(Analyzer(), position, budget=Budget(time_limit=0.0))
     >>> a.exact, a.why, a.safe, a.consistent

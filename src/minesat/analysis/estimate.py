@@ -36,7 +36,7 @@ from minesat.analysis.constraints import Component
 from minesat.analysis.counting import ComponentCount
 from minesat.analysis.result import Analysis, InconsistentPositionError
 from minesat.board import Cell, Position
-from minesat.exact.budget import Clock, OverBudget, checkpoint, watching
+from minesat.budget import Clock, OverBudget, checkpoint, watching
 from minesat.words import plural
 
 if TYPE_CHECKING:
@@ -148,7 +148,7 @@ def propagate_beliefs(
     """Belief propagation over numbers: ``members[f]`` the cells number ``f`` sees (-1 pads a row of
     eight), ``need[f]`` the mines among them; ``fixed[i]`` 0 or 1 for a known cell, NaN for the
     others. Returns every cell's estimated mine probability (the known ones as they are).
-    A budget stop (:func:`~minesat.exact.budget.checkpoint`) is passed on, or with
+    A budget stop (:func:`~minesat.budget.checkpoint`) is passed on, or with
     ``cut_short`` ends the rounds: the beliefs so far are returned.
 
     Each round, every number tells each of its cells the odds that its other cells hold
@@ -252,7 +252,7 @@ def estimate_position(
     known clears its other cells; one that needs every open cell mines them) and what pairs
     of numbers force (:func:`pair_rule`), to a fixpoint; then :func:`propagate_beliefs` for
     the undecided cells next to numbers, and the mines left over for the others. Each step
-    checks the budget it runs under (:func:`~minesat.exact.budget.checkpoint`: ``clock``,
+    checks the budget it runs under (:func:`~minesat.budget.checkpoint`: ``clock``,
     else the one watching already) and, past it, answers with what it has. Propagation
     goes first and runs to its fixpoint within the ``clock`` (about a microsecond a cell:
     it fits the time left on positions games reach; a hostile board whose deductions walk

@@ -46,8 +46,8 @@ from minesat.analysis.counting import STATE_BUDGET, ComponentCount, split_decide
 from minesat.analysis.engine import Analyzer
 from minesat.analysis.result import InconsistentPositionError, total_of
 from minesat.board import Cell, Layout, Position, as_cell, cell_name, on_board, without_flags
+from minesat.budget import Budget, checkpoint, watching
 from minesat.errors import InvalidValue, OverBudget
-from minesat.exact.budget import Budget, checkpoint, watching
 from minesat.words import plural
 
 __all__ = ["PartTooLarge", "sample_layout"]
@@ -82,8 +82,8 @@ def sample_layout(
     ``cell`` a number that cannot be met, or the first covered cell when only the total cannot);
     :class:`PartTooLarge` when a part of the frontier is past ``budget.max_states`` states
     (``None``: the analysis's own per-part budget,
-    :data:`~minesat.analysis.counting.STATE_BUDGET`); :class:`~minesat.exact.budget.OutOfTime` and
-    :class:`~minesat.exact.budget.OutOfMemory` past its time and memory (``None``: no limit).
+    :data:`~minesat.analysis.counting.STATE_BUDGET`); :class:`~minesat.budget.OutOfTime` and
+    :class:`~minesat.budget.OutOfMemory` past its time and memory (``None``: no limit).
 
     >>> from minesat.board import Position
     >>> position = Position.from_rows(["1*?", "???"])  # the flag is no information

@@ -18,6 +18,7 @@ from minesat.analysis.engine import analyze_within, seconds_needed
 from minesat.analysis.explain import explain_json
 from minesat.analysis.result import json_chunks
 from minesat.board import COVERED, FLAG, Cell, Position, cell_name, parse_cell
+from minesat.budget import DEFAULT_MAX_MEMORY, Budget, resident_bytes
 from minesat.cli import app
 from minesat.cli.common import (
     EXIT_BAD_INPUT,
@@ -33,7 +34,6 @@ from minesat.cli.common import (
     write_output,
 )
 from minesat.errors import InvalidValue
-from minesat.exact.budget import DEFAULT_MAX_MEMORY, Budget, resident_bytes
 from minesat.formats.wanted import InputError, read_board
 from minesat.game import render_grid
 

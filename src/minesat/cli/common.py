@@ -244,16 +244,16 @@ WATCH_EVERY = 0.02
 
 @contextmanager
 def memory_watch(max_memory: int | None, every: float = WATCH_EVERY) -> Iterator[None]:
-    """Within the block, :class:`~minesat.exact.budget.OutOfMemory` is raised in the main thread as
+    """Within the block, :class:`~minesat.budget.OutOfMemory` is raised in the main thread as
     soon as the process holds more than ``max_memory`` bytes (less the budget's headroom), whatever
     the work is doing: a thread reads the memory held every ``every`` seconds.
 
-    The work's own checkpoints (:func:`~minesat.exact.budget.checkpoint`) stop it where they
+    The work's own checkpoints (:func:`~minesat.budget.checkpoint`) stop it where they
     stand; this stops it too where there are none, as in the player's strategies, so that a
     budget is kept within what the work allocates in ``every`` seconds. ``None``: no watch.
     It raises through a simulated SIGUSR1, the way a signal stops the main thread (Unix only).
     """
-    from minesat.exact.budget import HEADROOM, OutOfMemory, give_back, resident_bytes
+    from minesat.budget import HEADROOM, OutOfMemory, give_back, resident_bytes
 
     if (max_memory is None or not hasattr(signal, "SIGUSR1")
             or threading.current_thread() is not threading.main_thread()):

@@ -11,10 +11,10 @@ from typing import Annotated
 import typer
 
 from minesat.board import Layout
+from minesat.budget import DEFAULT_MAX_MEMORY, Budget, OutOfMemory, give_back, watching, which_budget
 from minesat.cli import app
 from minesat.cli.common import EXIT_BAD_INPUT, check_max_memory, memory_watch
 from minesat.errors import InvalidValue, fill, option_name
-from minesat.exact.budget import DEFAULT_MAX_MEMORY, Budget, OutOfMemory, give_back, watching, which_budget
 from minesat.formats.boardset import iter_boardset
 from minesat.formats.wanted import read_board
 from minesat.metrics import metrics as layout_metrics

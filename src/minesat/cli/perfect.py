@@ -14,6 +14,7 @@ import typer
 
 from minesat.analysis import InconsistentPositionError
 from minesat.board import Cell, Position, cell_name
+from minesat.budget import Budget
 from minesat.cli import app
 from minesat.cli.common import (
     STRATEGY_HELP,
@@ -38,7 +39,6 @@ from minesat.cli.common import (
     refuse_unused,
 )
 from minesat.errors import InvalidValue, ListingRefused
-from minesat.exact.budget import Budget
 from minesat.executors import SchedulerError
 from minesat.formats.wanted import InputError, read_board
 from minesat.generate import FirstClick, check_mine_count

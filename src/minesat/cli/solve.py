@@ -10,6 +10,7 @@ from typing import Annotated, Any, NoReturn
 import typer
 
 from minesat.board import Cell, Layout, cell_name
+from minesat.budget import DEFAULT_MAX_MEMORY, Budget, OutOfMemory, checkpoint, watching, which_budget
 from minesat.cli import app
 from minesat.cli.common import (
     EXIT_OUTPUT_FAILED,
@@ -32,7 +33,6 @@ from minesat.cli.common import (
     write_output,
 )
 from minesat.errors import InvalidValue, fill, option_name
-from minesat.exact.budget import DEFAULT_MAX_MEMORY, Budget, OutOfMemory, checkpoint, watching, which_budget
 from minesat.formats import UnsupportedFormatError
 from minesat.formats.replay import MAX_WRITTEN_SIDE, written_format_for
 from minesat.formats.wanted import InputError, read_board

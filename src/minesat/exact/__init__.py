@@ -3,22 +3,20 @@
 Below the player (whose endgame plays by it, :mod:`minesat.exact.endgame`) and
 below ``minesat perfect`` (:mod:`minesat.perfect`, which adds whole boards and
 the strategies' exact counts): one search serves both, so the player's exact
-move and ``minesat perfect``'s value are the same number.
+move and ``minesat perfect``'s value are the same number. Its budgets (states, time and
+memory, :class:`~minesat.budget.PastBudget`) are :mod:`minesat.budget`, below the analysis.
 
 - :mod:`.geometry`: a board as cell indices, layouts as a byte matrix, sets of layouts as bit sets.
 - :mod:`.listing`: every layout consistent with a position, listed.
 - :mod:`.alike`: which layouts can still be told apart (the search's bound).
 - :mod:`.search`: the search itself (:class:`~.search.PerfectSearch`).
-- :mod:`.budget`: states, time and memory, and :class:`~.budget.PastBudget`.
 - :mod:`.position`: perfect play from one position, every move ranked.
 - :mod:`.endgame`: the player's move when few layouts are left.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
-
-from minesat.exact.budget import (
+from minesat.budget import (
     DEFAULT_MAX_MEMORY,
     DEFAULT_MAX_STATES,
     DEFAULT_TIME_LIMIT,
@@ -27,20 +25,7 @@ from minesat.exact.budget import (
     PastBudget,
     listing_refusal,
 )
-
-if TYPE_CHECKING:
-    from minesat.exact.position import PositionSearch, RankedMove, rank_moves
-
-
-def __getattr__(name: str) -> Any:
-    # The search from a position is imported when first asked for: the analysis, below it,
-    # reads the budgets in .budget, and importing this package must not import the
-    # analysis back (PEP 562).
-    if name in ("PositionSearch", "RankedMove", "rank_moves"):
-        from minesat.exact import position
-
-        return getattr(position, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+from minesat.exact.position import PositionSearch, RankedMove, rank_moves
 
 __all__ = [
     "DEFAULT_MAX_MEMORY",

@@ -33,8 +33,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from minesat.budget import checkpoint
 from minesat.errors import OverBudget
-from minesat.exact.budget import checkpoint
 from minesat.exact.geometry import MINE
 
 __all__ = [

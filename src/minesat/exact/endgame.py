@@ -28,7 +28,7 @@ from collections import OrderedDict
 
 from minesat.analysis import Analysis
 from minesat.board import Position
-from minesat.exact.budget import Budget, ListingRefused, PastBudget
+from minesat.budget import Budget, ListingRefused, PastBudget
 from minesat.exact.position import PositionSearch, RankedMove
 
 __all__ = [
@@ -53,7 +53,7 @@ ENDGAME_STATES = 100_000
 
 #: The budget of one endgame search: :data:`ENDGAME_STATES` states, and no time or memory
 #: watched: the player's move must not depend on how busy or full the machine is (the
-#: listing is still held to :data:`~minesat.exact.budget.MAX_LISTING`).
+#: listing is still held to :data:`~minesat.budget.MAX_LISTING`).
 ENDGAME_BUDGET = Budget(max_states=ENDGAME_STATES)
 
 #: On a board of at most this many cells (6x6 and smaller) a whole game is within exact

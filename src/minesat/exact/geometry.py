@@ -22,7 +22,7 @@ from operator import itemgetter
 import numpy as np
 
 from minesat.board import Cell, neighbour_table
-from minesat.exact.budget import ListingRefused, checkpoint
+from minesat.budget import ListingRefused, checkpoint
 
 __all__ = [
     "COMBINATIONS_BLOCK",
@@ -266,7 +266,7 @@ def _numbers(
     them, and each mine adds one to its neighbours through ``np.bincount``
     instead: work and memory then grow with the mines, never with the cells
     squared. The budgets are checked between blocks
-    (:func:`~minesat.exact.budget.checkpoint`), and the bytes before they are made.
+    (:func:`~minesat.budget.checkpoint`), and the bytes before they are made.
     """
     size = rows * cols
     by_table = _by_table(size, total)

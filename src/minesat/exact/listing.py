@@ -20,8 +20,8 @@ import numpy as np
 
 from minesat.analysis.constraints import Component, Frontier
 from minesat.board import FLAG, Cell, Position
+from minesat.budget import checkpoint
 from minesat.errors import InvalidValue
-from minesat.exact.budget import checkpoint
 from minesat.exact.geometry import COVERED, FLAGGED, layout_numbers
 
 __all__ = ["HELD_BITS", "component_solutions", "list_layouts", "position_bytes", "position_layouts"]

@@ -17,8 +17,7 @@ import numpy as np
 
 from minesat.analysis import Analysis, Analyzer
 from minesat.board import COVERED, FLAG, Cell, Position, cell_name
-from minesat.errors import InvalidValue
-from minesat.exact.budget import (
+from minesat.budget import (
     POSITION_LAYOUTS,
     SEARCH_BUDGET,
     STOPS,
@@ -32,6 +31,7 @@ from minesat.exact.budget import (
     watching,
     which_budget,
 )
+from minesat.errors import InvalidValue
 from minesat.exact.geometry import MINE, Board
 from minesat.exact.listing import position_bytes, position_layouts
 from minesat.exact.search import OutOfBudget, PerfectSearch, Universe, root_alike
@@ -132,13 +132,13 @@ class PositionSearch:
     as mines, as in the analysis. Raises
     :class:`~minesat.analysis.InconsistentPositionError` when no layout fits,
     :class:`ValueError` when the total is unknown or negative, and
-    :class:`~minesat.exact.budget.ListingRefused` (a :class:`ValueError`) when the
+    :class:`~minesat.budget.ListingRefused` (a :class:`ValueError`) when the
     layouts are too many to list (counted before anything is listed). The search, and
     its making, raise :class:`PastBudget` past the ``budget``'s ``max_states`` states,
     ``time_limit`` seconds (counted from the making of the search) or
     ``max_memory`` bytes held by the process (``None``: not watched, and the
-    listing held to :data:`~minesat.exact.budget.MAX_LISTING`), saying how far they got;
-    by default :data:`~minesat.exact.budget.SEARCH_BUDGET` (2 000 000 states, 180 s, 1 000 MB).
+    listing held to :data:`~minesat.budget.MAX_LISTING`), saying how far they got;
+    by default :data:`~minesat.budget.SEARCH_BUDGET` (2 000 000 states, 180 s, 1 000 MB).
     (``max_states=``, ``time_limit=`` and ``max_memory=`` given apart still set the
     budget's fields, with a :class:`DeprecationWarning`.)
     ``memo`` is the position memo of an earlier search over the same board and
@@ -328,7 +328,7 @@ def rank_moves(
 
     The moves are the covered, unflagged cells that are not a mine in every
     layout; equal values come in row-major order. The search keeps to ``budget``
-    (by default :data:`~minesat.exact.budget.SEARCH_BUDGET`) and raises as
+    (by default :data:`~minesat.budget.SEARCH_BUDGET`) and raises as
     :class:`PositionSearch` does.
 
     >>> ranking = rank_moves(Position.from_rows(["1???", "????"], mines=3))

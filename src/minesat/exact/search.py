@@ -57,9 +57,9 @@ from typing import Any, TypeVar
 
 import numpy as np
 
+from minesat.budget import checkpoint
 from minesat.errors import OverBudget
 from minesat.exact.alike import LOCAL_SIZE, Alike, NoTable, SparseAlike, tabulate
-from minesat.exact.budget import checkpoint
 from minesat.exact.geometry import COVERED, MINE, Board
 
 __all__ = [

@@ -58,7 +58,7 @@ from dataclasses import dataclass
 
 from minesat.analysis import Analysis, Analyzer, small
 from minesat.board import Cell, Position, neighbour_table
-from minesat.exact.budget import Budget
+from minesat.budget import Budget
 from minesat.exact.endgame import ENDGAME_LAYOUTS, ENDGAME_STATES, endgame_limits, endgame_move
 from minesat.guess import TIE, mine_probability
 from minesat.guess.fifty import unavoidable_guess

@@ -20,7 +20,7 @@ a named strategy of the automatic player wins (every layout played, none
 sampled). How the search works and why its shortcuts keep the answer exact:
 docs/perfect.md.
 
-One :class:`~minesat.exact.budget.Budget` bounds a search, given as ``budget=``: its
+One :class:`~minesat.budget.Budget` bounds a search, given as ``budget=``: its
 ``max_states`` (states searched), ``time_limit`` (seconds) and ``max_memory`` (bytes
 the process holds), :data:`SEARCH_BUDGET` unless given; past any of them it stops with
 :class:`PastBudget`, saying how far it got. A board or position with too many layouts
@@ -35,7 +35,7 @@ to list is refused before anything is listed (:func:`listing_refusal`).
 
 from __future__ import annotations
 
-from minesat.exact.budget import (
+from minesat.budget import (
     DEFAULT_MAX_MEMORY,
     DEFAULT_MAX_STATES,
     DEFAULT_TIME_LIMIT,

@@ -25,7 +25,7 @@ import numpy as np
 
 from minesat.analysis import Analysis, Analyzer
 from minesat.board import COVERED, FLAG, Cell, Position, as_cell
-from minesat.exact.budget import (
+from minesat.budget import (
     MAX_LAYOUTS,
     NO_LIMIT,
     STOPS,
@@ -200,7 +200,7 @@ def strategy_wins(
     those the rule allows; under ``any`` a mine at the start loses at once.
     Raises :class:`ValueError` for an unknown strategy or mines that do not fit,
     :class:`~minesat.errors.ListingRefused` for a board too large to list,
-    and :class:`~minesat.exact.budget.PastBudget` past the ``budget``'s ``time_limit``
+    and :class:`~minesat.budget.PastBudget` past the ``budget``'s ``time_limit``
     seconds (counted from ``began``, a ``time.perf_counter()``, by default the call) or
     ``max_memory`` bytes held; by default it runs to its end. Its ``max_states`` does not
     bound the count, which follows one strategy through the layouts, not every move.

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from minesat.board import Cell, Position, cell_name
-from minesat.exact.budget import SEARCH_BUDGET, Budget, Progress, budget_with
+from minesat.budget import SEARCH_BUDGET, Budget, Progress, budget_with
 from minesat.exact.position import PositionSearch, RankedMove
 from minesat.player import get_strategy
 from minesat.stats import WinShare
@@ -85,7 +85,7 @@ def perfect_from_position(
     :class:`ValueError` when the total is unknown or negative or the layouts
     are too many to list, and :class:`PastBudget` past the ``budget``'s ``max_states``,
     ``time_limit`` or ``max_memory`` (bytes the process holds): by default
-    :data:`~minesat.exact.budget.SEARCH_BUDGET` (2 000 000 states, 180 s, 1 000 MB).
+    :data:`~minesat.budget.SEARCH_BUDGET` (2 000 000 states, 180 s, 1 000 MB).
     (``max_states=``, ``time_limit=`` and ``max_memory=`` given apart still set its
     fields, with a :class:`DeprecationWarning`.)
 

@@ -15,7 +15,7 @@ from math import comb
 from typing import Any
 
 from minesat.board import Cell, as_cell, cell_name
-from minesat.exact.budget import (
+from minesat.budget import (
     SEARCH_BUDGET,
     STOPS,
     Budget,
@@ -137,7 +137,7 @@ def perfect_play(
     anything is listed, when a start has more layouts than the search can list
     (:func:`listing_refusal`). A start with one layout (no mine, say) is won
     without listing it, on any board. The budget is by default
-    :data:`~minesat.exact.budget.SEARCH_BUDGET` (2 000 000 states, 180 s, 1 000 MB;
+    :data:`~minesat.budget.SEARCH_BUDGET` (2 000 000 states, 180 s, 1 000 MB;
     ``Budget()`` for none); ``max_states=``, ``time_limit=`` and ``max_memory=`` given
     apart still set its fields, with a :class:`DeprecationWarning`.
 

@@ -28,9 +28,9 @@ import numpy as np
 
 from minesat.analysis import Analysis
 from minesat.board import COVERED, Cell, Position, as_cell
+from minesat.budget import MAX_LAYOUTS, too_many_layouts
 from minesat.errors import InvalidValue
 from minesat.exact import geometry
-from minesat.exact.budget import MAX_LAYOUTS, too_many_layouts
 from minesat.exact.geometry import Board, bit_set, layouts_matrix
 from minesat.exact.search import ROOT_ALIKE, PerfectSearch, Universe
 from minesat.generate import FirstClick, check_mine_count, kept_clear

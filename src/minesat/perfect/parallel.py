@@ -22,8 +22,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from minesat.board import Cell, cell_name
+from minesat.budget import NO_LIMIT, Budget, OutOfMemory, watching
 from minesat.errors import OverBudget
-from minesat.exact.budget import NO_LIMIT, Budget, OutOfMemory, watching
 from minesat.exact.geometry import TooManyLayouts
 from minesat.exact.search import OutOfBudget
 from minesat.executors import InProcess, dask_executor, process_pool, stop_workers
@@ -126,7 +126,7 @@ def parallel_start_values(
     ``scheduler``. ``budget.max_states`` bounds each part's search, ``budget.max_memory``
     what each worker holds; past either, :class:`PartPastBudget` says which part.
     ``budget.time_limit`` is checked as each part comes back
-    (:class:`~minesat.exact.budget.OutOfTime`). By default no budget at all. Raises
+    (:class:`~minesat.budget.OutOfTime`). By default no budget at all. Raises
     :class:`~minesat.executors.SchedulerError` when the cluster cannot be used.
     """
     rule = FirstClick(rule)

@@ -15,7 +15,7 @@ from math import comb
 import numpy as np
 
 from minesat.board import Cell
-from minesat.exact.budget import DEFAULT_MAX_STATES, Budget, Progress, listing_refusal
+from minesat.budget import DEFAULT_MAX_STATES, Budget, Progress, listing_refusal
 from minesat.exact.geometry import COVERED, Board, bit_set, layouts_matrix
 from minesat.exact.search import PerfectSearch, Universe, root_alike
 from minesat.generate import FirstClick, check_mine_count, kept_clear
@@ -23,8 +23,8 @@ from minesat.stats import WinShare
 
 __all__ = ["SOLVER_BUDGET", "PerfectPlay", "StartValue", "listed_rule", "root_layouts"]
 
-#: A solver's budget unless given one: :data:`~minesat.exact.budget.DEFAULT_MAX_STATES` states,
-#: with no time limit and a listing held to :data:`~minesat.exact.budget.MAX_LISTING` bytes.
+#: A solver's budget unless given one: :data:`~minesat.budget.DEFAULT_MAX_STATES` states,
+#: with no time limit and a listing held to :data:`~minesat.budget.MAX_LISTING` bytes.
 SOLVER_BUDGET = Budget(max_states=DEFAULT_MAX_STATES)
 
 
@@ -77,8 +77,8 @@ class PerfectPlay:
     The search stops past ``budget.max_states`` states (:class:`~minesat.exact.search.OutOfBudget`)
     and a start whose listing would pass ``budget.max_memory`` bytes is refused before it is
     listed. Its :attr:`clock` (begun as the solver is made) passes each progress report on to
-    ``progress`` and raises :class:`~minesat.exact.budget.OutOfTime` past ``budget.time_limit``;
-    within ``watching(solver.clock)`` (:func:`~minesat.exact.budget.watching`, as
+    ``progress`` and raises :class:`~minesat.budget.OutOfTime` past ``budget.time_limit``;
+    within ``watching(solver.clock)`` (:func:`~minesat.budget.watching`, as
     :func:`~minesat.perfect.perfect_play` does) the time and memory are watched at every step.
 
     >>> solver = PerfectPlay(3, 3, 1)
@@ -100,8 +100,8 @@ class PerfectPlay:
         self.board = Board(rows, cols)
         self.mines = mines
         #: Its ``max_memory`` holds a start's listing before it is made (``None``:
-        #: :data:`~minesat.exact.budget.MAX_LISTING`); what the search holds as it goes is
-        #: watched within :func:`~minesat.exact.budget.watching`.
+        #: :data:`~minesat.budget.MAX_LISTING`); what the search holds as it goes is
+        #: watched within :func:`~minesat.budget.watching`.
         self.budget = budget
         #: Layouts whose value is known, and of how many (each start's count is added when
         #: it begins, unless the caller announced them all first with :meth:`plan`).

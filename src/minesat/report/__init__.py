@@ -2,8 +2,9 @@
 
 The package is split by concern:
 
-- :mod:`minesat.report.statistics`: :class:`Tally`, the one streaming counter
-  (``minesat simulate``'s summary uses it too), frozen into a :class:`Summary`;
+- :mod:`minesat.report.runs`: a store's runs, each counted by :class:`~minesat.tally.Tally`
+  (the one streaming counter, below ``minesat simulate``, which counts with it too) and
+  frozen into a :class:`~minesat.tally.Summary`;
 - :mod:`minesat.report.paired`: two runs on the same boards, game by game, with
   the exact McNemar test and Newcombe's interval; runs on other boards compared
   as independent samples;
@@ -24,7 +25,8 @@ from __future__ import annotations
 from typing import Any
 
 from minesat.report.paired import Compared, Paired, pair_dbs, pair_games, pair_runs, same_boards
-from minesat.report.statistics import (
+from minesat.report.runs import summarize_db, summarize_store
+from minesat.tally import (
     Bucket,
     GuessStep,
     LossesDetail,
@@ -34,8 +36,6 @@ from minesat.report.statistics import (
     bin_buckets,
     simulate_command,
     summarize,
-    summarize_db,
-    summarize_store,
 )
 
 #: Names loaded on first use: ``minesat simulate`` and its workers count with

@@ -1,7 +1,7 @@
 """One report, whole: its runs, how they compare, the published figures beside them, and what a
 reader must not miss (docs/commands/report.md). Every renderer draws a :class:`Report`.
 
->>> from minesat.report.statistics import summarize
+>>> from minesat.tally import summarize
 >>> r = make_report([summarize([], label="a"), summarize([], label="a")])
 >>> [s.label for s in r.runs], r.compared, r.warnings
 (['a #1', 'a #2'], (), ())
@@ -18,7 +18,8 @@ from minesat.board import cell_name
 from minesat.report.boards import PairedBoard, paired_boards
 from minesat.report.paired import ALPHA, Compared, Paired
 from minesat.report.references import Reference, ReferenceMatch, match_references
-from minesat.report.statistics import Summary
+from minesat.rules import rules_object
+from minesat.tally import Summary
 
 __all__ = [
     "Report", "as_report", "compare_unpaired", "make_report", "multiplicity_note", "player_notes",
@@ -54,9 +55,7 @@ class Report:
 
     @property
     def rules(self) -> dict[str, Any]:
-        """The rules the runs were played by (:func:`~minesat.report.rules.rules_object`)."""
-        from minesat.report.rules import rules_object
-
+        """The rules the runs were played by (:func:`~minesat.rules.rules_object`)."""
         return rules_object((s.label, s.config) for s in self.runs)
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from minesat.board import cell_name
 from minesat.report.paired import Paired
-from minesat.report.statistics import Summary, preset_name
+from minesat.tally import Summary, preset_name
 from minesat.words import agree, plural
 
 __all__ = [

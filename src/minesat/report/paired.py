@@ -34,6 +34,7 @@ from typing import Any, Protocol
 
 from minesat.errors import InvalidValue
 from minesat.stats import mcnemar_exact, newcombe_independent, newcombe_paired
+from minesat.store import ANY_PLAYER, GameStore
 
 __all__ = [
     "ALPHA",
@@ -54,10 +55,12 @@ FIRST_BOARDS = 3
 
 
 class Outcome(Protocol):
-    """What pairing reads from a game: a ``store.StoredGame`` fits."""
+    """What pairing reads from a game: a ``store.StoredGame`` fits (read only, so frozen records do)."""
 
-    index: int
-    won: bool
+    @property
+    def index(self) -> int: ...
+    @property
+    def won(self) -> bool: ...
 
 
 @dataclass(frozen=True, repr=False)
@@ -280,8 +283,6 @@ def pair_runs(runs: Sequence[tuple[str | Path, Any, str]]) -> list[Paired]:
     one), or ``store.ANY_PLAYER`` for all of them. Both stores are read in index
     order at the same time, one game of each in memory.
     """
-    from minesat.store import GameStore  # here: pairing plain iterables needs no SQLite
-
     configs = []
     for path, _, _ in runs:
         with GameStore(path) as store:
@@ -304,6 +305,4 @@ def pair_dbs(paths: Sequence[str | Path], labels: Sequence[str]) -> list[Paired]
 
     ``labels`` name the runs as the report shows them (every game of each store).
     """
-    from minesat.store import ANY_PLAYER
-
     return pair_runs([(path, ANY_PLAYER, label) for path, label in zip(paths, labels, strict=True)])

@@ -16,8 +16,8 @@ from cycler import cycler
 
 from minesat.board import cell_name, row_name
 from minesat.report.formatting import secs
-from minesat.report.statistics import DEATH_BINS, RISK_BINS, Summary, bin_buckets
 from minesat.stats import wilson
+from minesat.tally import DEATH_BINS, RISK_BINS, Summary, bin_buckets
 
 if TYPE_CHECKING:
     from minesat.report.references import ReferenceMatch

@@ -442,7 +442,7 @@ def pair_reference(ref: Reference, run: Any) -> Any:
 def match_references(
     references: Sequence[Reference], runs: Sequence[Any]
 ) -> tuple[list[ReferenceMatch], list[str]]:
-    """Each reference beside every run (a :class:`~minesat.report.statistics.Summary`) it meets,
+    """Each reference beside every run (a :class:`~minesat.tally.Summary`) it meets,
     and a note for each reference that meets none. A reference that names the run's boards is
     paired with it board by board where its outcomes are at hand, else flagged as dependent."""
     matches, unmatched = [], []

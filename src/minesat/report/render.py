@@ -5,7 +5,7 @@ of summaries, made into one): with several runs, they are compared side by
 side, paired where they played the same boards. :func:`write_report` picks the
 format from the file name.
 
->>> from minesat.report.statistics import summarize
+>>> from minesat.tally import summarize
 >>> print(render_markdown([summarize([], label="empty")]).splitlines()[0])
 # minesat solvability report: empty
 """
@@ -41,8 +41,8 @@ from minesat.report.formatting import (
 )
 from minesat.report.paired import Compared, Paired
 from minesat.report.plots import LOSS_PLOTS, inline_svg, render_plots
-from minesat.report.rules import rules_lines
-from minesat.report.statistics import DEATH_BINS, Summary
+from minesat.rules import rules_lines
+from minesat.tally import DEATH_BINS, Summary
 from minesat.words import plural
 
 __all__ = ["unique_labels"]  # re-exported: it lived here first

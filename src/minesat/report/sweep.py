@@ -24,7 +24,7 @@ from minesat.provenance import describe_provenance, short
 from minesat.report.formatting import ci_text, pct
 from minesat.report.plots import DENSE, PLOT_STYLE, _figure, _percent_axis, figure_svg, inline_svg, plot_rates
 from minesat.report.render import _md_table, _write, templates
-from minesat.report.rules import rules_lines
+from minesat.rules import rules_lines
 from minesat.words import agree, plural
 
 if TYPE_CHECKING:

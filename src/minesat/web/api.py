@@ -28,8 +28,8 @@ from minesat.analysis.combine import LINEAR_WORK_PER_CELL
 from minesat.analysis.engine import analyze_within
 from minesat.analysis.explain import explain_json
 from minesat.board import FLAG, Action, Cell, Layout, Move, Position, cell_name, parse_cell
+from minesat.budget import SEARCH_BUDGET, Budget
 from minesat.errors import InputError, InvalidValue, ListingRefused, OverBudget, StoreError
-from minesat.exact.budget import SEARCH_BUDGET, Budget
 from minesat.formats import parse_replay
 from minesat.formats.replay import replay_format_for
 from minesat.formats.wanted import board_from_content
@@ -395,7 +395,7 @@ def grouped(n: int) -> str:
 def too_many_layouts(err: ListingRefused) -> str:
     """The search's refusal of a position with too many layouts to list, in the page's words.
 
-    >>> from minesat.exact.budget import listing_refusal, too_many_layouts as refusal
+    >>> from minesat.budget import listing_refusal, too_many_layouts as refusal
     >>> too_many_layouts(refusal("7.4e20701", 10**6, at_least=True))
     'perfect play lists at most 4 000 000 layouts, and this position has at least 7.4e20701: try ...'
     >>> too_many_layouts(listing_refusal(1_000_000, 999_991))

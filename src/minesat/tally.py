@@ -1,5 +1,9 @@
 """Statistics over finished games: one streaming counter, frozen into a :class:`Summary`.
 
+Below everything that counts games (``minesat simulate`` as they are played, ``minesat
+sweep`` per point, ``minesat report`` over a store read back by :mod:`minesat.report.runs`),
+and knowing none of them: a game is anything shaped like :class:`GameLike`.
+
 Every quantity is a counter or a fixed-size histogram, so a report on a million
 games needs no more memory than a report on ten. Integer-valued quantities
 (guesses, 3BV, the number of the fatal guess) are counted per value, which is
@@ -61,32 +65,44 @@ __all__ = [
     "ratio",
     "simulate_command",
     "summarize",
-    "summarize_db",
-    "summarize_store",
 ]
 
 # --- what a game must look like ----------------------------------------------
 
 
 class GameLike(Protocol):
-    """What the statistics read from a game: a ``store.StoredGame`` fits."""
+    """What the statistics read from a game: a ``store.StoredGame`` fits, and a
+    ``player.GameRecord``. Read only (properties), so that frozen records fit; what only some
+    games have (``moves``, ``analyses``, ``searches_cut``, ``index``) is read where present."""
 
-    won: bool
-    guesses: Sequence[Guess]
-    uncovered: int
-    bbbv: int
-    seconds: float
+    @property
+    def won(self) -> bool: ...
+    @property
+    def guesses(self) -> Sequence[Guess]: ...
+    @property
+    def uncovered(self) -> int: ...
+    @property
+    def bbbv(self) -> int: ...
+    @property
+    def seconds(self) -> float: ...
 
 
 class ConfigLike(Protocol):
-    """What the report reads from a run configuration: a ``store.RunConfig`` fits."""
+    """What the report reads from a run configuration: a ``store.RunConfig`` fits (and its
+    ``strategy`` and ``boards``, a board set's SHA-256, where present)."""
 
-    rows: int
-    cols: int
-    mines: int
-    rule: str
-    start: tuple[int, int]
-    seed: int
+    @property
+    def rows(self) -> int: ...
+    @property
+    def cols(self) -> int: ...
+    @property
+    def mines(self) -> int: ...
+    @property
+    def rule(self) -> str: ...
+    @property
+    def start(self) -> tuple[int, int]: ...
+    @property
+    def seed(self) -> int: ...
 
 
 # --- the summary -------------------------------------------------------------
@@ -233,7 +249,7 @@ class Summary:
     #: How many players the store holds games of: more than one and it is split by player,
     #: each player's games a run of its own (docs/commands/report.md).
     players_in_store: int = 1
-    #: What made the games (docs/commands/report.md): set by :func:`summarize_db`.
+    #: What made the games (docs/commands/report.md): set by :func:`minesat.report.runs.summarize_db`.
     provenance: dict[str, Any] | None = None
 
     def __repr__(self) -> str:
@@ -323,8 +339,9 @@ def config_dict(config: ConfigLike | None) -> dict[str, Any] | None:
     keys = ("rows", "cols", "mines", "rule", "start", "seed", "strategy")
     out = {k: getattr(config, k) for k in keys if hasattr(config, k)}
     out["start"] = list(out["start"])
-    if getattr(config, "boards", None):  # a board set's SHA-256: its games are its lines, not seeds
-        out["boards"] = config.boards
+    boards = getattr(config, "boards", None)
+    if boards:  # a board set's SHA-256: its games are its lines, not seeds
+        out["boards"] = boards
     return out
 
 
@@ -618,65 +635,3 @@ def summarize(
 ) -> Summary:
     """One streaming pass over ``games`` (any iterable, e.g. a ``GameStore``)."""
     return Tally().update(games).summary(config, source, label)
-
-
-def summarize_db(path: str | Path, label: str | None = None) -> Summary:
-    """Summarize every game stored in the SQLite database at ``path``, with its provenance."""
-    from minesat.store import ANY_PLAYER, GameStore  # here: the report renderers do not need SQLite
-
-    with GameStore(path) as store:
-        players = list(store.players())
-        player = players[0] if len(players) == 1 else None
-        return _summarize_part(store, ANY_PLAYER, player, label, len(players) or 1)
-
-
-def summarize_store(path: str | Path, label: str | None = None) -> list[Summary]:
-    """The runs of the store at ``path``: one :class:`Summary`, or, when the store holds games of
-    several players (``simulate --mix-players``), one per player, labelled with the player, so
-    that no win rate mixes two players' games (docs/commands/report.md)."""
-    from minesat.provenance import short
-    from minesat.store import ANY_PLAYER, GameStore
-
-    with GameStore(path) as store:
-        players = list(store.players())
-        if len(players) <= 1:
-            return [_summarize_part(store, ANY_PLAYER, players[0] if players else None, label, 1)]
-        base = label or Path(path).stem
-        return [
-            _summarize_part(store, player, player, f"{base} (player {short(player)})" if player
-                            else f"{base} (unknown player)", len(players))
-            for player in players
-        ]  # fmt: skip
-
-
-def _summarize_part(store: Any, which: Any, player: str | None, label: str | None, players: int) -> Summary:
-    """One run of ``store``: the games of ``which`` (a fingerprint, None, or every game)."""
-    from dataclasses import replace
-
-    from minesat.export import GamesDigest
-
-    digest = GamesDigest(store.config)
-    summary = summarize(digest.through(store.games(player=which)), store.config, str(store.path), label)
-    provenance = store_provenance(store, which, player, command=summary.command,
-                                  games_sha256=digest.hexdigest())  # fmt: skip
-    return replace(summary, player=player, players_in_store=players, provenance=provenance)
-
-
-def store_provenance(
-    store: Any, which: Any, player: str | None, *, command: str | None, games_sha256: str
-) -> dict[str, Any]:
-    """The ``provenance`` (docs/commands/report.md) of the games of ``which`` (a fingerprint, None, or
-    ``ANY_PLAYER``) in ``store``, whose one player is ``player`` (None: unknown, or several).
-
-    From the sessions that stored them; a store made before minesat recorded sessions gives
-    the version that created it and an unknown player, all that is known.
-    """
-    from minesat.provenance import run_provenance
-
-    sessions = store.sessions(which)
-    provenance = run_provenance(sessions, command=command, games_sha256=games_sha256)
-    if not sessions:  # games stored before minesat recorded sessions: the store's creator is all we know
-        provenance["minesat"] = store.created_by
-    if player is not None or not sessions:
-        provenance["player"] = player
-    return provenance
