@@ -47,6 +47,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import chain, repeat
 from math import comb
+from operator import mul
 from typing import overload
 
 from minesat.analysis.constraints import Component, Constraint
@@ -200,11 +201,10 @@ def count_with_layouts(
         # Any order is exact. The search goes breadth-first (cheap to find, and local).
         order = _nearby_order(box_cons, n_constraints)
         sizes = [len(box_cells[b]) for b in order]
-        fills: list[tuple[int, ...]] = []
-        found = _search(sizes, [box_cons[b] for b in order], counts, degree, limit, fills)
+        found = _search(sizes, [box_cons[b] for b in order], counts, limit)
         if found is not None:
             boxes = [box_cells[b] for b in order]
-            return _read_search(found, boxes, degree), BoxLayouts(tuple(boxes), tuple(fills))
+            return _read_search(found, boxes, degree), BoxLayouts(tuple(boxes), tuple(found[2]))
     # The programme pays for every number kept open: the greedy path that keeps them fewest.
     greedy = _order(box_cons, n_constraints, budget)
     if greedy is None:
@@ -356,46 +356,42 @@ def _nearby_order(box_cons: list[frozenset[int]], n_constraints: int) -> list[in
 
 
 def _search(
-    sizes: list[int],
-    cons: list[frozenset[int]],
-    counts: list[int],
-    degree: int,
-    limit: int,
-    fills: list[tuple[int, ...]] | None = None,
-) -> tuple[list[int], list[dict[int, int]]] | None:
-    """Enumerate the box fillings one by one: ``(ways, weights)`` or ``None`` past ``limit`` nodes.
+    sizes: list[int], cons: list[frozenset[int]], counts: list[int], limit: int
+) -> tuple[list[int], list[int], list[tuple[int, ...]]] | None:
+    """Enumerate the box fillings one by one: each layout's mines ``ks``, its ways ``ws`` (a box
+    of ``s`` cells holding ``j`` mines stands for ``C(s, j)`` layouts of cells) and its filling
+    (the mines of each box, in the order of the boxes); ``None`` past ``limit`` nodes.
 
-    ``ways[k]`` counts layouts with ``k`` mines; ``weights[i].get(k, 0)`` is the
-    sum, over those layouts, of the mines box ``i`` holds (so a cell of box ``i``
-    is mined in ``weights[i][k] / sizes[i]`` of them). The weights are sparse:
-    a layout adds only to the boxes holding mines on its path. Boxes go in the
-    given order with the same bounds as the dynamic programme: a number never
-    gets more than it needs, nor less than the boxes after this one can still
-    make up. A depth-first walk kept in flat lists (one entry per box: the
-    mines it holds, the most it may hold, the mines and ways above it), with no
-    recursion and no object per node: every node counts against ``limit``,
-    a box with no filling among them. Each filling found is added to ``fills``, when given:
-    the mines of each box, in the order of the boxes.
+    Boxes go in the given order with the same bounds as the dynamic programme: a number never
+    gets more than it needs, nor less than the boxes after this one can still make up (along a
+    fixed order that is fixed too: each box's pairs ``(number, cells of it after this box)``
+    are made once). A depth-first walk kept in flat lists (one entry per box: the mines it
+    holds, the most it may hold, the mines and ways above it), with no recursion and no
+    object per node; a layout found is three appends, its weights are read at the end
+    (:func:`_read_search`). Every node counts against ``limit``, a box with no filling among
+    them.
 
-    >>> _search([1, 2], [frozenset({0}), frozenset({0})], [1], 4, 100)
-    ([0, 3, 0, 0], [{1: 1}, {1: 2}])
+    >>> _search([1, 2], [frozenset({0}), frozenset({0})], [1], 100)
+    ([1, 1], [2, 1], [(0, 1), (1, 0)])
     """
     n = len(sizes)
+    left = [0] * len(counts)  # cells of each number in the boxes after the one at hand
+    plan: list[tuple[int, tuple[int, ...], tuple[tuple[int, int], ...], list[int]]] = [(0, (), (), [])] * n
+    for d in range(n - 1, -1, -1):
+        if not d & 4095:
+            checkpoint()
+        size, mine = sizes[d], tuple(cons[d])
+        plan[d] = size, mine, tuple([(c, left[c]) for c in mine]), [comb(size, j) for j in range(size + 1)]
+        for c in mine:
+            left[c] += size
     need = list(counts)
-    # room[c]: cells of number c in the boxes not placed yet (this one excluded while it is placed).
-    room = [0] * len(counts)
-    boxes = []  # per box: its size, its numbers, C(size, j) for each j
-    for size, cs in zip(sizes, cons, strict=True):
-        for c in cs:
-            room[c] += size
-        boxes.append((size, tuple(cs), [comb(size, j) for j in range(size + 1)]))
-    ways = [0] * degree
-    weights: list[dict[int, int]] = [{} for _ in range(n)]
+    ks: list[int] = []
+    ws: list[int] = []
+    fills: list[tuple[int, ...]] = []
     mines = [0] * n  # the mines box d holds on the path to the current node
     top = [0] * n  # the most box d may hold there
     above_k = [0] * (n + 1)  # the mines, and the ways, of boxes 0..d-1 on the path
     above_w = [1] * (n + 1)
-    holding: list[int] = []  # the boxes holding mines on the path: a layout adds to their weights only
     nodes = 0
     due = min(limit, 1023)  # the node at which the node limit and the budgets watching are checked next
     d = 0
@@ -407,77 +403,75 @@ def _search(
             checkpoint()
             due = min(limit, nodes + 1023)
         if d == n:
-            k, w = above_k[n], above_w[n]
-            ways[k] += w
-            for b in holding:
-                row = weights[b]
-                row[k] = row.get(k, 0) + w * mines[b]
-            if fills is not None:
-                fills.append(tuple(mines))
+            ks.append(above_k[n])
+            ws.append(above_w[n])
+            fills.append(tuple(mines))
         else:
-            size, mine, binomial = boxes[d]
-            lo, hi = 0, size
-            for c in mine:
-                left = need[c]
-                rest = room[c] = room[c] - size
-                if left < hi:
-                    hi = left
-                if left - rest > lo:
-                    lo = left - rest
+            hi, mine, rests, binomial = plan[d]
+            lo = 0
+            for c, rest in rests:
+                x = need[c]
+                if x < hi:
+                    hi = x
+                if x - rest > lo:
+                    lo = x - rest
             if lo <= hi:
                 mines[d] = lo
                 top[d] = hi
                 if lo:
-                    holding.append(d)
                     for c in mine:
                         need[c] -= lo
                 above_k[d + 1] = above_k[d] + lo
                 above_w[d + 1] = above_w[d] * binomial[lo]
                 d += 1
                 continue
-            for c in mine:  # no filling: the box is left as it was
-                room[c] += size
         # Back up to the deepest box that can take one more mine, undoing the boxes passed.
         while True:
             d -= 1
             if d < 0:
-                return ways, weights
+                return ks, ws, fills
             j = mines[d]
-            size, mine, binomial = boxes[d]
+            mine = plan[d][1]
             if j < top[d]:
                 mines[d] = j = j + 1
-                if j == 1:
-                    holding.append(d)
                 for c in mine:
                     need[c] -= 1
                 above_k[d + 1] = above_k[d] + j
-                above_w[d + 1] = above_w[d] * binomial[j]
+                above_w[d + 1] = above_w[d] * plan[d][3][j]
                 d += 1
                 break
             if j:
-                holding.pop()
-            for c in mine:
-                need[c] += j
-                room[c] += size
+                for c in mine:
+                    need[c] += j
 
 
 def _read_search(
-    found: tuple[list[int], list[dict[int, int]]], cells: list[tuple[Cell, ...]], degree: int
+    found: tuple[list[int], list[int], list[tuple[int, ...]]], cells: list[tuple[Cell, ...]], degree: int
 ) -> ComponentCount:
-    """The search's ways and box weights as a count: a cell of a box holding ``j`` of its ``s``
-    cells is mined in ``C(s-1, j-1) = C(s, j) * j / s`` of the box's fillings."""
-    ways, weights = found
-    # Only mine counts some layout has need dividing out.
-    low = next((k for k, w in enumerate(ways) if w), 0)
-    high = max((k for k, w in enumerate(ways) if w), default=-1) + 1
+    """The search's layouts as a count. A cell of a box holding ``j`` of its ``s`` cells is mined
+    in ``C(s-1, j-1) = C(s, j) * j / s`` of the box's fillings: a box's weight is the sum, over
+    the layouts, of their ways times its mines, over ``s``. The ways are packed by mine count
+    from the fewest (``bits`` each, wide enough for their sum times the largest box), so each
+    box's weight is one sum of products, column by column of the fillings."""
+    ks, ws, fills = found
+    if not ks:
+        empty = by_mines(0, (), degree)
+        return ComponentCount((0,) * degree, {cell: empty for group in cells for cell in group})
+    low, high = min(ks), max(ks) + 1
+    bits = _BYTE * -(-(sum(ws) * max(map(len, cells))).bit_length() // _BYTE)
+    packed = [w << (k - low) * bits for k, w in zip(ks, ws, strict=True)]
+    ways = [0] * degree
+    ways[low:high] = coefficients(sum(packed), bits)
     mine_ways: dict[Cell, Sequence[int]] = {}
-    shared: dict[tuple[int, ...], Sequence[int]] = {}  # boxes with the same weights share a table
-    for group, row in zip(cells, weights, strict=True):
-        size = len(group)
-        inside = tuple([row.get(k, 0) // size for k in range(low, high)])
-        per_cell = shared.get(inside)
+    shared: dict[int, Sequence[int]] = {}  # boxes with the same weights share a table
+    for i, (group, column) in enumerate(zip(cells, zip(*fills, strict=True), strict=True)):
+        if not i & 4095:
+            checkpoint()
+        weight = sum(map(mul, column, packed)) // len(group)  # exact, coefficient by coefficient
+        per_cell = shared.get(weight)
         if per_cell is None:
-            per_cell = shared[inside] = by_mines(low, inside, degree)
+            row = coefficients(weight, bits)
+            per_cell = shared[weight] = by_mines(low, row + [0] * (high - low - len(row)), degree)
         for cell in group:
             mine_ways[cell] = per_cell
     return ComponentCount(tuple(ways), mine_ways)
