@@ -99,7 +99,8 @@ class ComponentCount:
 class BoxLayouts:
     """A component's layouts as its search found them, box by box: ``boxes[b]``, the cells of box
     ``b`` (cells that touch the same numbers); ``fills``, one tuple per layout of the boxes, the
-    mines each box holds (which of its cells hold them is free: ``C(size, j)`` layouts of cells).
+    mines each box holds (which of its cells hold them is free: ``C(size, j)`` layouts of cells);
+    ``ways``, each fill's layouts of cells (the product of its boxes' ``C(size, j)``).
 
     A look-ahead reads the layouts of a part with one more number from these
     (:mod:`~minesat.analysis.reveal`) instead of counting the part again.
@@ -107,6 +108,7 @@ class BoxLayouts:
 
     boxes: tuple[tuple[Cell, ...], ...]
     fills: tuple[tuple[int, ...], ...]
+    ways: tuple[int, ...]
 
 
 def split_decided(component: Component, mined: dict[Cell, bool]) -> list[Component]:
@@ -187,14 +189,16 @@ def count_with_layouts(
     >>> [comp] = Frontier.of(Position.from_rows(["1?1"])).components()
     >>> count, layouts = count_with_layouts(comp)
     >>> count.ways, layouts
-    ((0, 1), BoxLayouts(boxes=(((0, 1),),), fills=((1,),)))
+    ((0, 1), BoxLayouts(boxes=(((0, 1),),), fills=((1,),), ways=(1,)))
     """
     box_cells, box_cons, counts = _boxes(component)
     degree = len(component.cells) + 1
     if len(box_cells) == 1 and budget > 1:
         # Two states of the programme: a budget below that still refuses it.
         count = _one_box(component)
-        return count, BoxLayouts((component.cells,), tuple((k,) for k, ways in enumerate(count.ways) if ways))
+        mines = [k for k, w in enumerate(count.ways) if w]
+        one = BoxLayouts((component.cells,), tuple((k,) for k in mines), tuple(count.ways[k] for k in mines))
+        return count, one
     n_constraints = len(counts)
     limit = min(search_nodes, budget)
     if limit > 0 and len(box_cells) <= SEARCH_BOXES:
@@ -204,7 +208,8 @@ def count_with_layouts(
         found = _search(sizes, [box_cons[b] for b in order], counts, limit)
         if found is not None:
             boxes = [box_cells[b] for b in order]
-            return _read_search(found, boxes, degree), BoxLayouts(tuple(boxes), tuple(found[2]))
+            listed = BoxLayouts(tuple(boxes), tuple(found[2]), tuple(found[1]))
+            return _read_search(found, boxes, degree), listed
     # The programme pays for every number kept open: the greedy path that keeps them fewest.
     greedy = _order(box_cons, n_constraints, budget)
     if greedy is None:

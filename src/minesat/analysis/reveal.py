@@ -38,6 +38,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from itertools import product
 from math import comb
+from operator import mul
 
 from minesat.analysis.counting import coefficients
 from minesat.analysis.result import Glance
@@ -187,58 +188,70 @@ def _boxed(part: Part, bit: int, sees: int, bits: int) -> Table:
     neighbourhood cuts (or that holds the cell itself, safe now) is two boxes, its
     ``j`` mines split every way they fit. A layout's mines in a box are spread
     evenly over its cells: each cell's count is the box's mines over its size.
+    The fills are read column by column (a box's mines in every fill): the mines the
+    whole boxes put beside the cell, and, once the layouts are sorted by the mines
+    beside it, each box's mines over a number's layouts, as one sum of products.
     """
     assert part.boxes is not None
-    whole: list[tuple[int, int, int, bool]] = []  # (index, box, size, beside the cell)
-    cut: list[tuple[int, int, int, int, int]] = []  # (index, part beside, part away, their sizes)
+    columns = list(zip(*part.fills, strict=True))
+    whole: list[tuple[int, int]] = []  # (index, box)
+    near_whole = []  # the columns of the whole boxes beside the cell
+    cut: list[tuple[int, int, int, int, int, list[int]]] = []  # (index, its parts, their sizes, C(size, j))
     for d, box in enumerate(part.boxes):
         near, away = box & sees, box & ~sees & ~bit
         if box & bit or (near and away):
-            cut.append((d, near, away, near.bit_count(), away.bit_count()))
+            size = box.bit_count()
+            binomial = [comb(size, j) for j in range(size + 1)]
+            cut.append((d, near, away, near.bit_count(), away.bit_count(), binomial))
         else:
-            whole.append((d, box, box.bit_count(), bool(near)))
-    table: dict[int, tuple[int, dict[int, int]]] = {}
-    mined: dict[int, dict[int, int]] = {}  # per number of mines beside: each box's mines, summed
-    for fill in part.fills:
-        ways, s_whole = 1, 0
-        for d, _, size, near_cell in whole:
-            j = fill[d]
-            if j:
-                ways *= comb(size, j)
-                if near_cell:
-                    s_whole += j
-        shift = sum(fill) * bits
+            whole.append((d, box))
+            if near:
+                near_whole.append(columns[d])
+    beside = list(map(sum, zip(*near_whole, strict=True))) if near_whole else [0] * len(part.fills)
+    # Per number of mines beside: each layout's ways (packed by its mines), its fill, its split.
+    by_beside: dict[int, tuple[list[int], list[tuple[int, ...]], list[tuple[int, ...]]]] = {}
+    for f, fill in enumerate(part.fills):
+        ways = part.fill_ways[f]
         splits = []
-        for d, _, _, n_near, n_away in cut:
+        for d, _, _, n_near, n_away, binomial in cut:
             j = fill[d]
             if j > n_near + n_away:
                 break  # the cell held a mine of the box in every way: not here
+            ways //= binomial[j]  # the box's ways come from its split instead
             splits.append([(i, comb(n_near, i) * comb(n_away, j - i))
                            for i in range(max(0, j - n_away), min(j, n_near) + 1)])
         else:
+            shift = sum(fill) * bits
             for split in product(*splits):
-                w, s = ways, s_whole
-                for i, f in split:
-                    w *= f
+                w, s = ways, beside[f]
+                for i, x in split:
+                    w *= x
                     s += i
-                one = w << shift
-                entry = table.get(s)
-                total = mined.setdefault(s, {})
-                table[s] = (one if entry is None else entry[0] + one, {})
-                for d, box, _, _ in whole:
-                    j = fill[d]
-                    if j:
-                        total[box] = total.get(box, 0) + one * j
-                for (d, near, away, _, _), (i, _) in zip(cut, split, strict=True):
-                    j = fill[d]
-                    if i:
-                        total[near] = total.get(near, 0) + one * i
-                    if j - i:
-                        total[away] = total.get(away, 0) + one * (j - i)
-    # Each cell of a box holds its share: the box's mines over its cells (exact: every layout's
-    # C(size, j) * j is size * C(size - 1, j - 1), coefficient by coefficient).
-    return {s: (ways, {mask: m // mask.bit_count() for mask, m in mined[s].items()})
-            for s, (ways, _) in table.items()}
+                group = by_beside.get(s)
+                if group is None:
+                    group = by_beside[s] = ([], [], [])
+                group[0].append(w << shift)
+                group[1].append(fill)
+                group[2].append(tuple([i for i, _ in split]))
+    table: Table = {}
+    for s, (ones, fills, near_splits) in by_beside.items():
+        mined: dict[int, int] = {}
+        chosen = list(zip(*fills, strict=True))  # the columns of these layouts' fills
+        for d, box in whole:
+            m = sum(map(mul, chosen[d], ones))
+            if m:
+                mined[box] = m
+        for (d, near, away, _, _, _), near_mines in zip(cut, zip(*near_splits, strict=True), strict=True):
+            m_near = sum(map(mul, near_mines, ones))
+            m_away = sum(map(mul, chosen[d], ones)) - m_near
+            if m_near:
+                mined[near] = m_near
+            if m_away:
+                mined[away] = m_away
+        # Each cell of a box holds its share: the box's mines over its cells (exact: every layout's
+        # C(size, j) * j is size * C(size - 1, j - 1), coefficient by coefficient).
+        table[s] = (sum(ones), {mask: m // mask.bit_count() for mask, m in mined.items()})
+    return table
 
 
 def _alike(inside: int, bits: int) -> Table:

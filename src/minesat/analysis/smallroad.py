@@ -27,6 +27,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from operator import mul
 from typing import TYPE_CHECKING, Protocol
 
 from minesat.analysis import small
@@ -343,7 +344,7 @@ class SmallRoad:
         for i, (_, t) in enumerate(tables):
             weight = correlated(after[i + 1], before, len(t))
             for row, cells in rows[i]:
-                num = scale * sum(m * w for m, w in zip(row, weight, strict=True))
+                num = scale * sum(map(mul, row, weight))  # a row is as long as the part's table
                 # As read_weights: a weight of 0 is a safe cell, one of all the layouts a mine.
                 if num == 0:
                     safe += cells
@@ -397,6 +398,7 @@ class Part:
         #: The layouts box by box, when the count listed them: each box's mask, and the fills.
         self.boxes: tuple[int, ...] | None = None
         self.fills: tuple[tuple[int, ...], ...] = ()
+        self.fill_ways: tuple[int, ...] = ()  # each fill's layouts of cells
         self._weighed: Rows | None = None
         #: The part's constraints (as the small road read them when it was first counted).
         self.constraints: tuple[small.MaskConstraint, ...] = ()
@@ -433,7 +435,7 @@ class Part:
         part._count, part._cells = count, cells
         if boxes is not None:
             part.boxes = tuple(sum(1 << (r * cols + c) for r, c in box) for box in boxes.boxes)
-            part.fills = boxes.fills
+            part.fills, part.fill_ways = boxes.fills, boxes.ways
         return part
 
     def weighed(self) -> Rows:
