@@ -418,6 +418,30 @@ def test_perfect_errors(client: TestClient) -> None:
     assert post(client, "/api/perfect", {"board": "1?\n", "mines": 1, "max_states": 0})[0] == 400
 
 
+def test_perfect_past_its_budget_keeps_the_moves_it_ranked(client: TestClient) -> None:
+    # Issue 50: past max_states, still 422 and its one-line error, and beside it what was done, as
+    # ``minesat perfect --json`` gives it: the exact chance and the moves ranked so far, "partial".
+    board = "# mines: 3\n1???\n????\n"  # seven moves, of 5, 4 and 3 wins in 18 layouts
+    status, whole = post(client, "/api/perfect", {"board": board})
+    assert status == 200 and len(whole["ranking"]) == 7
+    valued = {move["cell"]: move for move in whole["ranking"]}
+    kept = []
+    for states in (5, 8, 12):
+        status, body = post(client, "/api/perfect", {"board": board, "max_states": states})
+        assert status == 422 and body["partial"] is True, body
+        assert body["error"].startswith(f"perfect play needs more than the {states} states it may search")
+        assert (body["wins"], body["layouts"], body["win_probability"]) == (5, 18, 5 / 18)
+        assert all(move == valued[move["cell"]] for move in body["moves"])  # exact, as when complete
+        assert [m["wins"] for m in body["moves"]] == sorted((m["wins"] for m in body["moves"]), reverse=True)
+        assert f"with the chance to win known and {len(body['moves'])} move" in body["error"]
+        kept.append(len(body["moves"]))
+    assert 0 < kept[0] <= kept[1] <= kept[2] < 7
+    # Stopped before the chance was known: nothing ranked, and no chance given.
+    status, body = post(client, "/api/perfect", {"board": board, "max_states": 1})
+    assert status == 422 and body["partial"] is True and body["moves"] == [] and "wins" not in body
+    assert "before the chance to win was known" in body["error"]
+
+
 def test_the_messages_the_page_shows_are_written_for_the_page(client: TestClient, tmp_path: Path) -> None:
     # A board built by clicking: the cell is named, beside the line and column.
     clicked = "# mines: 10\n" + "?????????\n" * 8 + "????????x\n"
@@ -1443,11 +1467,39 @@ def test_serve_without_the_web_extra_says_how_to_install_it() -> None:
     assert done.stderr == "minesat: serve needs the web extra: pip install 'minesat[web]'\n"
 
 
+def test_the_served_connections_send_at_once() -> None:
+    """What serve listens on hands asyncio connections with Nagle's algorithm off: else the body of
+    an answer on a kept-alive connection, sent after its headers, waited for the client's delayed
+    acknowledgement (40 ms an answer on Linux)."""
+    import asyncio
+
+    from minesat.cli.serve import tcp_socket
+
+    async def accepted() -> int:
+        sock = tcp_socket(socket.AF_INET)
+        sock.bind(("127.0.0.1", 0))
+        got: asyncio.Future[int] = asyncio.get_running_loop().create_future()
+
+        def connected(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+            got.set_result(writer.get_extra_info("socket").getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY))
+            writer.close()
+
+        server = await asyncio.start_server(connected, sock=sock)
+        async with server:
+            _, writer = await asyncio.open_connection(*sock.getsockname())
+            nodelay = await asyncio.wait_for(got, 30)
+            writer.close()
+        return nodelay
+
+    assert asyncio.run(accepted()) != 0
+
+
 def test_serve_on_a_port_in_use_is_one_line_and_exit_2() -> None:
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))
         taken.listen()
         port = taken.getsockname()[1]
-        result = CliRunner().invoke(cli, ["serve", "--port", str(port)])
+        # In memory: never the user's own store (which another server may hold: "in use").
+        result = CliRunner().invoke(cli, ["serve", "--port", str(port), "--db", ":memory:"])
     assert result.exit_code == 2
     assert f"minesat: cannot listen on 127.0.0.1:{port}:" in result.stderr

@@ -104,6 +104,7 @@ class OutOfMemory(OverBudget):
 
     what = "memory"
     parameter = "max_memory"
+    limit: int  # bytes, always given
 
     def __init__(self, held: int, more: int, limit: int) -> None:
         told = f"{held} bytes held and {more} more asked for: past the budget of {limit} bytes"

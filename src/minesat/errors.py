@@ -290,7 +290,7 @@ class PastBudget(OverBudget):
     """
 
     what = "states"
-    parameter = "max_states"
+    parameter: str | None = "max_states"
     templated = True  # its messages name the budget that ran out: ``{time_limit:2 s}``
 
     def __init__(self, message: str, states: int, settled: int, layouts: int, *,

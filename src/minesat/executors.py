@@ -20,7 +20,8 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
-from typing import Any, TypeVar
+from types import FrameType
+from typing import Any, ParamSpec, TypeVar
 
 from minesat.errors import one_line
 
@@ -30,6 +31,7 @@ __all__ = [
     "InProcess",
     "MainGuardMissing",
     "SchedulerError",
+    "WorkerLost",
     "check_main_guard",
     "check_scheduler",
     "dask_executor",
@@ -43,10 +45,21 @@ __all__ = [
 ]
 
 Tag = TypeVar("Tag")
+P = ParamSpec("P")
+T = TypeVar("T")
+
+#: What :class:`WorkerLost` says.
+WORKER_LOST = "a worker process ended in the middle of its work (out of memory, or killed)"
 
 
 class SchedulerError(RuntimeError):
     """The Dask extra is missing or the scheduler cannot be reached."""
+
+
+class WorkerLost(RuntimeError):
+    """A worker process ended in the middle of its work: the system's out-of-memory killer (the
+    usual cause, a machine's memory being a long run's limit) or a kill. What it was playing is
+    lost; what was stored before stays, so a run stopped by it resumes."""
 
 
 class MainGuardMissing(RuntimeError):
@@ -72,7 +85,7 @@ def check_main_guard(workers: int) -> None:
         )
     main = sys.modules.get("__main__")
     path = getattr(main, "__file__", None)
-    frame = sys._getframe(1)
+    frame: FrameType | None = sys._getframe(1)
     while frame is not None and not (frame.f_globals is getattr(main, "__dict__", None)
                                      and frame.f_code.co_name == "<module>"):
         frame = frame.f_back
@@ -117,8 +130,8 @@ def default_workers() -> int:
 class InProcess(cf.Executor):
     """Runs each batch when submitted: workers=1 pays no process start-up or pickling."""
 
-    def submit(self, fn, /, *args, **kwargs):  # type: ignore[override]
-        future: cf.Future = cf.Future()
+    def submit(self, fn: Callable[P, T], /, *args: P.args, **kwargs: P.kwargs) -> cf.Future[T]:
+        future: cf.Future[T] = cf.Future()
         try:
             future.set_result(fn(*args, **kwargs))
         except BaseException as exc:
@@ -356,4 +369,9 @@ def _finished(pending: dict[cf.Future, Tag]) -> Iterator[tuple[Tag, Any]]:
     """Wait for at least one of ``pending`` to end; take the ended ones out and yield them."""
     done, _ = cf.wait(pending, return_when=cf.FIRST_COMPLETED)
     for future in done:
+        # A process pool's worker died (BrokenExecutor), or a task took several of Dask's workers
+        # down (its KilledWorker, named so as not to import Dask): the worker's work is lost.
+        lost = future.exception()
+        if isinstance(lost, cf.BrokenExecutor) or type(lost).__name__ == "KilledWorker":
+            raise WorkerLost(WORKER_LOST) from lost
         yield pending.pop(future), future.result()

@@ -242,7 +242,7 @@ def write_parquet(
         raise ParquetUnavailable(
             "writing Parquet needs pyarrow: install the extra with  pip install 'minesat[parquet]'"
         ) from exc
-    fields = GUESS_FIELDS if guesses else FIELDS
+    fields: tuple[str, ...] = GUESS_FIELDS if guesses else FIELDS
     if config is None:
         fields = tuple(f for f in fields if f not in RUN_FIELDS)
 

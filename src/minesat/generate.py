@@ -64,7 +64,7 @@ class FirstClick(enum.StrEnum):
         raise InvalidValue(said, parameter="rule", value=value, choices=rules)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class BoardSpec:
     """A board to play: its size and mines, the first-click rule and the first click.
 
@@ -91,10 +91,15 @@ class BoardSpec:
     rule: FirstClick = FirstClick.OPENING
     start: Cell | None = None
 
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "rule", FirstClick(self.rule))
-        if self.start is not None:
-            object.__setattr__(self, "start", as_cell(self.start, "start"))
+    def __init__(self, rows: int, cols: int, mines: int, *, rule: FirstClick | str = FirstClick.OPENING,
+                 start: Cell | str | None = None) -> None:
+        # Written out rather than generated: the rule and the start may come as names, and the
+        # fields hold them as values, so the types say what each side is.
+        object.__setattr__(self, "rows", rows)
+        object.__setattr__(self, "cols", cols)
+        object.__setattr__(self, "mines", mines)
+        object.__setattr__(self, "rule", FirstClick(rule))
+        object.__setattr__(self, "start", None if start is None else as_cell(start, "start"))
 
     @classmethod
     def preset(cls, name: str, *, rule: FirstClick | str = FirstClick.OPENING,

@@ -148,125 +148,157 @@ def greedy_zini(layout: Layout) -> int:
     >>> greedy_zini(Layout.from_rows(["*1", "11"]))  # flag, chord: 3 cells in 2 clicks + 1 to start
     3
     """
-    rows, cols = layout.rows, layout.cols
-    size = rows * cols
-    table = neighbour_table(rows, cols)
-    counts = layout.counts
-    mined = _mined(layout)
-    region = opening_regions(layout)
-    # Flat tables, a byte or a pointer per cell where they can be: a 1000x1000 board has a
-    # million cells, and a tuple or a private int per cell costs some 100 MB a table.
-    # The openings each cell borders or belongs to (at most two, as in the original), kept
-    # only as their count and as each opening's cells.
-    bordering = bytearray(size)
-    members: dict[int, list[int]] = {}  # opening -> the cells it reveals
-    for i, cell_region in enumerate(region):
-        if mined[i]:
-            continue
-        if cell_region:
-            seen = [cell_region]
-        else:
-            seen = []
-            for j in table[i]:
-                if region[j] and region[j] not in seen:
-                    seen.append(region[j])
-                    if len(seen) == 2:
-                        break
-        bordering[i] = len(seen)
-        for op in seen:
-            members.setdefault(op, []).append(i)
-    isolated = bytearray(not mined[i] and not bordering[i] for i in range(size))
-    checkpoint()
+    return _Zini(layout).play()
 
-    def block(i: int) -> tuple[int, ...]:
+
+class _Zini:
+    """One greedy ZiNi game (:func:`greedy_zini`), step by step: what each cell borders, the
+    premiums, then the clicks: the best premium's open, flags and chord, or a fallback click.
+
+    Flat tables, a byte or a pointer per cell where they can be: a 1000x1000 board has a
+    million cells, and a tuple or a private int per cell costs some 100 MB a table.
+    """
+
+    def __init__(self, layout: Layout) -> None:
+        self.rows, self.cols = layout.rows, layout.cols
+        self.size = size = layout.rows * layout.cols
+        self.table = neighbour_table(layout.rows, layout.cols)
+        self.counts = layout.counts
+        self.mined = _mined(layout)
+        self.region = opening_regions(layout)
+        bordering, self.members = self._openings()
+        self.isolated = bytearray(not self.mined[i] and not bordering[i] for i in range(size))
+        checkpoint()
+        self.opened = bytearray(size)
+        self.flagged = bytearray(size)
+        self.closed = size - layout.mine_count
+        self.premium = self._premiums(bordering)
+        checkpoint()
+        # The highest premium, first in column-major order among equals, without scanning the
+        # board at every step (that made a 300x300 board take 16 s): a heap of entries pushed at
+        # every change, one no longer current passed over. An entry is one int,
+        # -premium * size + place, which sorts as the pair (-premium, place) would
+        # (0 <= place < size) at a tenth of its memory.
+        self.heap = [-self.premium[i] * size + self._place(i) for i in range(size) if not self.mined[i]]
+        heapq.heapify(self.heap)
+        # The cells a click may fall back on only ever become fewer: the scan goes on where it stopped.
+        self.fallbacks = (r * self.cols + c for c in range(self.cols) for r in range(self.rows))
+
+    def _openings(self) -> tuple[bytearray, dict[int, list[int]]]:
+        """How many openings each cell borders or belongs to (at most two, as in the original),
+        and each opening's cells: the cells it reveals."""
+        table, region, mined = self.table, self.region, self.mined
+        bordering = bytearray(self.size)
+        members: dict[int, list[int]] = {}
+        for i, cell_region in enumerate(region):
+            if mined[i]:
+                continue
+            if cell_region:
+                seen = [cell_region]
+            else:
+                seen = []
+                for j in table[i]:
+                    if region[j] and region[j] not in seen:
+                        seen.append(region[j])
+                        if len(seen) == 2:
+                            break
+            bordering[i] = len(seen)
+            for op in seen:
+                members.setdefault(op, []).append(i)
+        return bordering, members
+
+    def _premiums(self, bordering: bytearray) -> list[int]:
+        """Each cell's premium from its definition: the 3BV in its block (isolated numbers and
+        the openings it borders) less the click to open it, the chord and a flag per mine beside it.
+        It is kept up to date as cells open, mines are flagged and openings are revealed: each
+        event changes a few terms (:meth:`_bump`)."""
+        table, isolated, mined = self.table, self.isolated, self.mined
+        return [
+            sum(1 for j in self._block(i) if isolated[j]) + bordering[i]
+            - 2 - sum(1 for j in table[i] if mined[j])
+            for i in range(self.size)
+        ]
+
+    def _block(self, i: int) -> tuple[int, ...]:
         """The cell and its neighbours: its 3x3 block."""
-        return (i, *table[i])
+        return (i, *self.table[i])
 
-    def place(i: int) -> int:
+    def _place(self, i: int) -> int:
         """The cell's place in the column-major scan order of the original program."""
-        return (i % cols) * rows + i // cols
+        return (i % self.cols) * self.rows + i // self.cols
 
-    def at(place: int) -> int:
-        return (place % rows) * cols + place // rows
+    def _at(self, place: int) -> int:
+        return (place % self.rows) * self.cols + place // self.rows
 
-    opened = bytearray(size)
-    flagged = bytearray(size)
-    closed = size - layout.mine_count
-    clicks = 0
+    def _bump(self, i: int, by: int) -> None:
+        self.premium[i] += by
+        if not self.mined[i]:
+            heapq.heappush(self.heap, -self.premium[i] * self.size + self._place(i))
 
-    # premium[i] starts from its definition and is kept up to date as cells open,
-    # mines are flagged and openings are revealed: each event changes a few terms.
-    premium = [
-        sum(1 for j in block(i) if isolated[j])
-        + bordering[i]
-        - 2
-        - sum(1 for j in table[i] if mined[j])
-        for i in range(size)
-    ]
-    del bordering
-    checkpoint()
-    # The highest premium, first in column-major order among equals, without scanning the board
-    # at every step (that made a 300x300 board take 16 s): a heap of entries pushed at every
-    # change, one no longer current passed over. An entry is one int, -premium * size + place,
-    # which sorts as the pair (-premium, place) would (0 <= place < size) at a tenth of its memory.
-    heap = [-premium[i] * size + place(i) for i in range(size) if not mined[i]]
-    heapq.heapify(heap)
-
-    def bump(i: int, by: int) -> None:
-        premium[i] += by
-        if not mined[i]:
-            heapq.heappush(heap, -premium[i] * size + place(i))
-
-    def open_cell(i: int) -> None:
-        nonlocal closed
-        if opened[i]:
+    def _open(self, i: int) -> None:
+        if self.opened[i]:
             return
-        opened[i] = True
-        closed -= 1
-        bump(i, 1)  # no click needed to open it any more
-        if isolated[i]:
-            for j in block(i):
-                bump(j, -1)  # one 3BV unit fewer around
+        self.opened[i] = True
+        self.closed -= 1
+        self._bump(i, 1)  # no click needed to open it any more
+        if self.isolated[i]:
+            for j in self._block(i):
+                self._bump(j, -1)  # one 3BV unit fewer around
 
-    def reveal(i: int) -> None:
-        if opened[i] or flagged[i] or mined[i]:
+    def _reveal(self, i: int) -> None:
+        if self.opened[i] or self.flagged[i] or self.mined[i]:
             return
-        if counts[i]:
-            open_cell(i)
+        if self.counts[i]:
+            self._open(i)
             return
-        for j in members[region[i]]:
-            bump(j, -1)  # the opening is no longer a unit for anyone beside it
-            open_cell(j)
+        for j in self.members[self.region[i]]:
+            self._bump(j, -1)  # the opening is no longer a unit for anyone beside it
+            self._open(j)
 
-    # The cells a click may fall back on only ever become fewer: the scan goes on where it stopped.
-    fallbacks = (r * cols + c for c in range(cols) for r in range(rows))
-    steps = 0
-    while closed > 0:
-        steps += 1
-        if not steps % CHECK_EVERY:
-            checkpoint()
-        while heap and -(heap[0] // size) != premium[at(heap[0] % size)]:
+    def _best(self) -> int | None:
+        """The cell of the highest premium, if that premium is at least 0."""
+        heap, size = self.heap, self.size
+        while heap and -(heap[0] // size) != self.premium[self._at(heap[0] % size)]:
             heapq.heappop(heap)  # an entry from before the cell's premium changed
-        if heap and premium[at(heap[0] % size)] >= 0:
-            best = at(heap[0] % size)
-            if not opened[best]:
+        if heap and self.premium[self._at(heap[0] % size)] >= 0:
+            return self._at(heap[0] % size)
+        return None
+
+    def _chord(self, best: int) -> int:
+        """Open ``best`` (if covered), flag the mines beside it and chord: the clicks it took."""
+        clicks = 0
+        if not self.opened[best]:
+            clicks += 1
+            self._reveal(best)
+        for j in self.table[best]:
+            if self.mined[j] and not self.flagged[j]:
+                self.flagged[j] = True
                 clicks += 1
-                reveal(best)
-            for j in table[best]:
-                if mined[j] and not flagged[j]:
-                    flagged[j] = True
-                    clicks += 1
-                    for k in table[j]:
-                        bump(k, 1)  # one flag fewer to place around
-            clicks += 1  # the chord
-            for j in block(best):
-                reveal(j)
-            continue
-        fallback = next(i for i in fallbacks
-                        if not opened[i] and not mined[i] and (isolated[i] or not counts[i]))
-        clicks += 1
-        reveal(fallback)
-    return clicks
+                for k in self.table[j]:
+                    self._bump(k, 1)  # one flag fewer to place around
+        for j in self._block(best):
+            self._reveal(j)
+        return clicks + 1  # the chord
+
+    def _fallback(self) -> int:
+        """A plain click on the first covered cell that costs a click anyway (a zero, or a
+        number no opening reveals), in column-major order."""
+        opened, mined, isolated, counts = self.opened, self.mined, self.isolated, self.counts
+        cell = next(i for i in self.fallbacks
+                    if not opened[i] and not mined[i] and (isolated[i] or not counts[i]))
+        self._reveal(cell)
+        return 1
+
+    def play(self) -> int:
+        """Every click until no safe cell is covered."""
+        clicks = steps = 0
+        while self.closed > 0:
+            steps += 1
+            if not steps % CHECK_EVERY:
+                checkpoint()
+            best = self._best()
+            clicks += self._fallback() if best is None else self._chord(best)
+        return clicks
 
 
 class SolvedBbbv:

@@ -140,7 +140,8 @@ def replay_review_html(review: ReplayReview) -> str:
     return review_html(review.review, title=review.title())
 
 
-# The display hooks: IPython looks these methods up on the class of the value it shows.
+# The display hooks: IPython looks these methods up on the class of the value it shows. They are
+# set here, so the model never imports what draws it; mypy sees no such attribute on the classes.
 Position._repr_svg_ = position_picture  # type: ignore[attr-defined]
 Layout._repr_svg_ = layout_picture  # type: ignore[attr-defined]
 Analysis._repr_svg_ = analysis_svg  # type: ignore[attr-defined]

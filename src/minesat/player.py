@@ -231,6 +231,14 @@ class SafestRowMajor:
         return _lowest(analysis)[1][0]
 
 
+def _switched(name: str) -> Strategy:
+    """``best`` with one piece switched, by its name (one that :func:`strategy_named` knows)."""
+    strategy = strategy_named(name)
+    if strategy is None:  # not met: STRATEGIES builds the names from DEFAULT_PIECES
+        raise ValueError(f"unknown strategy {name!r}")
+    return strategy
+
+
 #: Strategies by the name the command line and the simulation use. ``best`` is
 #: :class:`~minesat.guess.best.BestGuess`; ``best-no-PIECE`` switches one of its
 #: pieces off and ``best-with-PIECE`` one of the others on, for experiments that
@@ -239,8 +247,8 @@ STRATEGIES: dict[str, Callable[[], Strategy]] = {
     SafestCell.name: SafestCell,
     SafestRowMajor.name: SafestRowMajor,
     BestGuess.name: BestGuess,
-    **{  # type: ignore[dict-item]
-        name: partial(strategy_named, name)
+    **{
+        name: partial(_switched, name)
         for piece, on in DEFAULT_PIECES.items()
         for name in [f"best-{'no' if on else 'with'}-{piece}"]
     },
@@ -341,8 +349,9 @@ def round_steps(
     >>> [str(step.move) for step in round_steps(pos, analyze(pos))]
     ['A2', 'C2', 'B2*']
     """
-    analysis = engine if isinstance(engine, Analysis) else None
-    if analysis is not None:
+    analysis: Analysis | None = None
+    if isinstance(engine, Analysis):
+        analysis = engine
         safe, mine = analysis.safe, analysis.mine
     else:
         proven = getattr(engine, "proven", None)
@@ -351,7 +360,7 @@ def round_steps(
         # when nothing is proven and the strategy needs it.
         safe, mine = proven(position) if proven is not None else ((), ())
         if not (safe or mine) and (proven is None or strategy is not None):
-            analysis = engine.analyze(position)  # type: ignore[union-attr]
+            analysis = engine.analyze(position)
             safe, mine = analysis.safe, analysis.mine
     if safe or mine:
         return [*map(_safe_step, safe), *map(_mine_step, mine)]
@@ -455,7 +464,7 @@ def play_game(
     # The first click, then the rounds (started only once the first click is played).
     for step in chain((first_step(layout, start, rule),), rounds):
         if step.verdict is Verdict.GUESS:  # how far into the game it came: before it is played
-            guesses.append(Guess(step.move, step.probability, game.uncovered))  # type: ignore[arg-type]
+            guesses.append(Guess(step.move, step.probability, game.uncovered))  # type: ignore[arg-type]  # a guess has one
         game.play(step.move)
         moves.append(step.move)
         if trace is not None:

@@ -94,13 +94,15 @@ def record_game(
     if format not in RECORDED_FORMATS:
         raise InvalidValue(f"cannot record a game as {format!r} (use one of {', '.join(RECORDED_FORMATS)})")
     if version is None:
-        from minesat import __version__ as version
-    moves = [m if isinstance(m, Move) else Move.parse(m) for m in moves]
-    if not moves or moves[0].action is not Action.UNCOVER:
+        from minesat import __version__
+
+        version = __version__
+    played = [m if isinstance(m, Move) else Move.parse(m) for m in moves]
+    if not played or played[0].action is not Action.UNCOVER:
         raise InvalidValue("a recorded game starts with an uncover")
     hand = _Hand(layout, cell_size, random.Random(seed))
     game = Game(layout)
-    for number, move in enumerate(moves, 1):
+    for number, move in enumerate(played, 1):
         if game.over:
             raise InvalidValue(f"move {number} ({move}): the game is already over")
         hand.play(game, move, number)
@@ -112,7 +114,7 @@ def record_game(
     rtime = (hand.last_ms - (hand.first_release or 0)) / 1000
     when = (date or datetime.now(UTC)).astimezone(UTC)
     epoch_us = int(when.timestamp()) * 1_000_000
-    flags_on_mines = any(m.action is Action.FLAG and m.cell in layout.mines for m in moves)
+    flags_on_mines = any(m.action is Action.FLAG and m.cell in layout.mines for m in played)
     metadata = {
         "player": player,
         "program": program,

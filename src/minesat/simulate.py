@@ -32,9 +32,9 @@ import types
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
-from minesat.board import Cell, Layout
+from minesat.board import Cell, Layout, Move
 from minesat.errors import InvalidValue
 from minesat.executors import run_bounded, worker_pool
 from minesat.formats.boardset import iter_boardset, scan_boardset
@@ -212,7 +212,7 @@ def _board_batches(
 def _trivial_game(layout: Layout, start: Cell, rule: str, strategy: str) -> GameRecord:
     """A stand-in player for doctests: won when the start opens a zero, no analysis at all."""
     won = layout.counts[start[0] * layout.cols + start[1]] == 0
-    return GameRecord(won=won, moves=("start",), guesses=(), uncovered=1, bbbv=layout.bbbv(), seconds=0.0)
+    return GameRecord(won=won, moves=(Move(start),), guesses=(), uncovered=1, bbbv=layout.bbbv(), seconds=0.0)
 
 
 # --- the summary --------------------------------------------------------------------
@@ -512,10 +512,10 @@ class Simulation:
 
     @property
     def win_rate(self) -> float:
-        return float(self.summary["win_rate"])  # type: ignore[arg-type]
+        return float(cast(float, self.summary["win_rate"]))
 
     def __repr__(self) -> str:
-        lo, hi = self.summary["ci95"]  # type: ignore[misc]
+        lo, hi = cast("tuple[float, float]", self.summary["ci95"])
         return (
             f"Simulation({self.config.spec}, {self.config.strategy}, seed {self.config.seed}: "
             f"{len(self.games):,} games, {percent(self.win_rate)} won (95 % interval {percent(lo)} to "

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 import sqlite3
 import time
 from collections.abc import Callable, Iterable, Iterator
@@ -50,6 +51,7 @@ __all__ = [
     "RunConfig",
     "StoreBusyError",
     "StoreError",
+    "StoreFull",
     "StoredGame",
     "Whose",
 ]
@@ -130,6 +132,11 @@ class StoreBusyError(StoreError):
 
 class PlayerMismatchError(StoreError):
     """Games of another player would be mixed with a store's (docs/commands/report.md)."""
+
+
+class StoreFull(StoreError):
+    """No room left to store a batch (a full disk, a quota): the batches stored before it are
+    whole (each is one transaction), so the run resumes once there is room."""
 
 
 #: What to do about a damaged store, said at the end of every such message.
@@ -314,7 +321,7 @@ class GameStore:
 
     config: RunConfig
 
-    def __init__(self, path: str | Path, config: RunConfig | None = None) -> None:
+    def __init__(self, path: str | os.PathLike[str], config: RunConfig | None = None) -> None:
         self.path = Path(path)
         if config is None and not self.path.exists():
             raise FileNotFoundError(f"{self.path}: no such game database")
@@ -440,7 +447,8 @@ class GameStore:
     def _tables(self) -> set[str]:
         return {name for (name,) in self._db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
 
-    def _stored_run(self) -> dict[str, object] | None:
+    def _stored_run(self) -> dict[str, Any] | None:
+        """The run table's settings, each as JSON decodes it (RunConfig checks them)."""
         if "run" not in self._tables():
             return None
         try:
@@ -491,14 +499,25 @@ class GameStore:
         with every batch. Games added without one are of an unknown player.
         """
         rows = [game._row() for game in games]
-        with self._db:
-            self._upgrade()
-            session_id = None if session is None else self._session_id(session)
-            sql = (
-                f"INSERT OR IGNORE INTO game ({_COLUMNS}, searches_cut, guess_uncovered, session) "
-                "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)"
-            )
-            self._db.executemany(sql, ((*row, session_id) for row in rows))
+        try:
+            with self._db:
+                # Begun here, not at the first INSERT as sqlite3 would: the upgrade's ALTER and
+                # CREATE belong to the batch's transaction, so a batch that fails (a full disk)
+                # leaves no half-upgraded store behind (a session column without its table).
+                self._db.execute("BEGIN")
+                self._upgrade()
+                session_id = None if session is None else self._session_id(session)
+                sql = (
+                    f"INSERT OR IGNORE INTO game ({_COLUMNS}, searches_cut, guess_uncovered, session) "
+                    "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)"
+                )
+                self._db.executemany(sql, ((*row, session_id) for row in rows))
+        except sqlite3.OperationalError as exc:
+            self._columns = {row[1] for row in self._db.execute("PRAGMA table_info(game)")}  # as rolled back
+            if getattr(exc, "sqlite_errorcode", None) != sqlite3.SQLITE_FULL:
+                raise
+            raise StoreFull(f"{self.path}: no room left to store the games ({exc})", path=str(self.path),
+                            advice="make room on its disk") from exc
 
     def _upgrade(self) -> None:
         """Give a store made by an older minesat the columns and tables added since (in the
@@ -583,7 +602,8 @@ class GameStore:
         ``player``: only the games of that fingerprint (``None``: those of an unknown
         player, stored before minesat recorded players); every game by default.
         """
-        where, args = [], []
+        where: list[str] = []
+        args: list[int | str] = []
         if stop is not None:
             where.append("g.idx < ?")
             args.append(stop)

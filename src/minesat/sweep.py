@@ -613,8 +613,8 @@ def run_sweep(
             lacking.append(games - store.count(games))
             if lacking[-1]:  # a complete point adds nothing: it is reported as its player played it
                 check_player(store, player_fingerprint(config.strategy), mix_players=mix_players)
-    directory.mkdir(parents=True, exist_ok=True)
     _play(configs, lacking, games, directory, workers, scheduler, progress, batch_fn)
+    directory.mkdir(parents=True, exist_ok=True)  # a sweep with nothing to play still reads its stores
     curves = []
     sessions: list[Session] = []
     for curve in plan.curves:
@@ -681,6 +681,8 @@ def _play(
     open_stores: dict[int, tuple[GameStore, contextlib.ExitStack, Session]] = {}
 
     def calls(size: int, workers: int | str) -> Iterator[tuple[int, Callable[..., Any], tuple[Any, ...]]]:
+        # Made once the pool has started: a scheduler that cannot be reached leaves no folder behind.
+        directory.mkdir(parents=True, exist_ok=True)
         for i, config in enumerate(configs):
             if not lacking[i]:
                 continue

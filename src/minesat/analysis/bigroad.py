@@ -165,8 +165,8 @@ class BigRoad:
             for f in range(at_number, at_number + n_numbers):
                 if not f & 4095:
                     checkpoint()  # a hostile part has hundreds of thousands of numbers
-                cells = tuple([name_of[x] for x in seen[f] if x >= 0])
-                built.append(Constraint(cells, counts[f], source_names[f]))
+                sees = tuple([name_of[x] for x in seen[f] if x >= 0])
+                built.append(Constraint(sees, counts[f], source_names[f]))
             constraints = tuple(built)
             parts.append(Component(tuple(cell_names[at_cell : at_cell + n_cells]), constraints))
             at_cell += n_cells

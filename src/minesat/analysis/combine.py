@@ -12,14 +12,9 @@ part against all the others and the interior, two ways:
 - :func:`exact_weights`, exact integers, for as long as the integers stay
   affordable (:data:`WORK_BUDGET`): numerators and a denominator whose
   quotient is the probability correctly rounded, and the exact layout count;
-- :func:`close_weights`, past that: every probability within 1e-10 of its
-  rational value (docs/commands/analyze.md), from numbers only as wide as the answer
-  needs. Each part's table is tilted so that its mine counts weigh as the
-  interior weighs them, which makes the tables distributions summing
-  to 1; their product over thousands of parts is concentrated on a window of
-  mine counts a few standard deviations wide, and what falls outside the
-  window is dropped and added up, so the answer says how far from exact it
-  can be (and the road refuses when that is not far below 1e-9).
+- :func:`~minesat.analysis.close.close_weights`, past that: every probability within 1e-10
+  of its rational value, from numbers only as wide as the answer needs (the close road,
+  :mod:`minesat.analysis.close`).
 
 Which cells are certain is a question of which mine counts are feasible, not
 of how many layouts have them: :func:`certain_by_feasibility` answers it
@@ -29,16 +24,13 @@ exactly with sets of integers, whatever road weighs the probabilities.
 >>> part = ComponentCount((0, 2, 0), {(0, 0): (0, 1, 0), (0, 1): (0, 1, 0)})  # one mine in two cells
 >>> exact_weights([part], [Cells(((0, 0), (0, 1)))], interior=2, remaining=2)
 ({(0, 0): 4, (0, 1): 4}, 4, 8)
->>> weights = close_weights([part], [Cells(((0, 0), (0, 1)))], interior=2, remaining=2)
->>> round(weights.probability[(0, 0)], 12), round(weights.interior, 12)
-(0.5, 0.5)
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from math import comb, exp, inf, log
+from math import comb
 from typing import TYPE_CHECKING, Protocol
 
 from minesat.analysis.counting import ComponentCount
@@ -47,27 +39,20 @@ from minesat.budget import checkpoint
 from minesat.errors import OverBudget
 
 if TYPE_CHECKING:
-    import numpy as np
-
     from minesat.analysis.constraints import Component
 
 __all__ = [
-    "CUT",
     "LINEAR_WORK_FLOOR",
     "LINEAR_WORK_PER_CELL",
-    "TOLERANCE",
     "WORK_BUDGET",
     "Cells",
-    "CloseWeights",
     "HasCells",
     "NoLayout",
-    "NotClose",
     "Split",
     "TooMuchWork",
     "Weighed",
     "binomial_row",
     "certain_by_feasibility",
-    "close_weights",
     "completions",
     "correlated",
     "cut_tables",
@@ -80,7 +65,8 @@ __all__ = [
 
 #: Most work the exact combination of parts may take, in units of one
 #: product of two 2000-bit integers (a product of longer integers counts as
-#: several). Past it the close road weighs the probabilities (:func:`close_weights`);
+#: several). Past it the close road weighs the probabilities
+#: (:func:`~minesat.analysis.close.close_weights`);
 #: the certainties stay exact (:func:`certain_by_feasibility`).
 WORK_BUDGET = 4_000_000
 
@@ -463,243 +449,6 @@ def _meets(bits: int, low: int, high: int) -> bool:
     return bool((bits >> low) & ((1 << (high - low + 1)) - 1))
 
 
-
-
-# --- the close road: tilted tables, a window of mine counts, numbers as wide as floats ---------------
-
-#: The far ends of a product of tilted tables, each entry below this share of the product's
-#: largest, are dropped (and what they held is added to the error bound).
-CUT = 2.0**-90
-
-#: The most the close road lets the error bound of a probability be; past it, it refuses
-#: (:class:`NotClose`). docs/commands/analyze.md promises 1e-9: this keeps a tenfold margin.
-TOLERANCE = 1e-10
-
-
-class NotClose(Exception):
-    """The close road cannot vouch for its probabilities within :data:`TOLERANCE`."""
-
-
-@dataclass(frozen=True)
-class CloseWeights:
-    """The close road's answer: each frontier cell's probability, each interior cell's
-    (``None`` without an interior), and a bound on how far any of them is from its rational value."""
-
-    probability: dict[Cell, float]
-    interior: float | None
-    error: float
-
-
-def close_weights(
-    counts: Sequence[ComponentCount | None],
-    parts: Sequence[HasCells],
-    interior: int,
-    remaining: int,
-) -> CloseWeights | None:
-    """Every probability within :data:`TOLERANCE` of its rational value, in time and memory that
-    grow with the parts, not with their number squared. ``None`` when no layout exists;
-    :class:`NotClose` when the bound cannot be kept (a window too narrow for the weights).
-
-    The steps, each sound on its own:
-
-    1. *Tilt.* Multiplying every part's ``ways[k]`` by ``t ** k`` and the interior's
-       ``C(interior, remaining - K)`` by ``t ** -K`` changes no layout's weight (the
-       ``K`` mines of the frontier are the parts' ``k`` together). ``t`` is the saddle
-       point: the frontier's mean mine count under the tilted tables is the count at
-       which the interior's weight peaks, so the parts' product falls where the interior's
-       weight is greatest. Each tilted table is then scaled to sum to 1: a distribution.
-    2. *Product tree.* Parts are multiplied pairwise up a balanced tree. A node's
-       product is a distribution too (its mass only shrinks by what is dropped): mine
-       counts its parts cannot hold with any choice of the others and the interior are
-       cut (they weigh exactly nothing), and so are the far ends that weigh less than
-       :data:`CUT` of the node's largest entry. A dropped entry could have added at
-       most its own mass to any weight below (the other factors are distributions and
-       the interior's weight is scaled to at most 1), so their sum bounds the error.
-    3. *Contexts.* Down the tree, each node learns what each of its mine counts is worth
-       with all the other parts and the interior (a correlation of its parent's worth
-       with its sibling's product); at a part, that gives each of its mine counts' weight,
-       and a cell's probability is its share of the layouts at each count, so weighted.
-    """
-    import numpy as np
-
-    tables = trimmed(counts)
-    if tables is None:
-        return None
-    low = sum(lo for lo, _ in tables)
-    high = sum(lo + len(t) - 1 for lo, t in tables)
-    first, last = max(low, remaining - interior), min(high, remaining)
-    if first > last:
-        return None
-    logs = [np.array([log(w) if w else -inf for w in t]) for _, t in tables]
-    theta = _saddle(logs, [lo for lo, _ in tables], interior, remaining)
-
-    # Step 1: each part's table, tilted and scaled to a distribution.
-    leaves: list[np.ndarray] = []
-    for row in logs:
-        tilted = row + theta * np.arange(len(row))
-        tilted = np.exp(tilted - tilted.max())
-        leaves.append(tilted / tilted.sum())
-
-    # The interior's weight of K frontier mines, scaled to a peak of 1, for K in first..last.
-    if interior:
-        ks = np.arange(first, last)
-        steps = np.log(remaining - ks) - np.log(interior - remaining + ks + 1) - theta
-        weight_log = np.concatenate(([0.0], np.cumsum(steps)))
-        outside = np.exp(weight_log - weight_log.max())
-    else:
-        outside = np.ones(1)
-
-    # Step 2: the product tree, bottom up. A node: (offset, kept product, children, kept from).
-    offsets = [lo for lo, _ in tables]
-    lows = list(offsets)
-    highs = [lo + len(t) - 1 for lo, t in tables]
-    nodes: list[tuple[int, np.ndarray, tuple[int, int] | None, int]] = [
-        (offsets[i], leaves[i], None, 0) for i in range(len(tables))
-    ]
-    dropped = 0.0
-    level = list(range(len(nodes)))
-    while len(level) > 1:
-        up = []
-        checkpoint()
-        for a, b in zip(level[::2], level[1::2], strict=False):
-            full = np.convolve(nodes[a][1], nodes[b][1])
-            offset = nodes[a][0] + nodes[b][0]
-            node_low, node_high = lows[a] + lows[b], highs[a] + highs[b]
-            # Counts the rest of the parts and the interior can never complete: exactly nothing.
-            lo_ok = max(offset, remaining - interior - (high - node_high))
-            hi_ok = min(offset + len(full) - 1, remaining - (low - node_low))
-            keep_from, keep_to = lo_ok - offset, hi_ok - offset + 1
-            kept = full[keep_from:keep_to]
-            if len(kept):
-                # The far ends, negligible beside the node's largest entry: dropped and counted.
-                big = kept >= kept.max() * CUT
-                where = np.flatnonzero(big)
-                start, stop = int(where[0]), int(where[-1]) + 1
-                dropped += float(kept[:start].sum() + kept[stop:].sum())
-                kept = kept[start:stop]
-                keep_from += start
-            lows.append(node_low)
-            highs.append(node_high)
-            nodes.append((offset + keep_from, kept, (a, b), keep_from))
-            up.append(len(nodes) - 1)
-        if len(level) % 2:
-            up.append(level[-1])
-        level = up
-    root = level[0]
-
-    # The root's worth of each of its counts: the interior's weight there.
-    root_offset, root_product = nodes[root][0], nodes[root][1]
-    worth = np.zeros(len(root_product))
-    lo_x, hi_x = max(first, root_offset), min(last, root_offset + len(root_product) - 1)
-    if lo_x <= hi_x:
-        worth[lo_x - root_offset : hi_x - root_offset + 1] = outside[lo_x - first : hi_x - first + 1]
-    layouts = float(root_product @ worth)
-    if not layouts > 0:
-        raise NotClose("the window of mine counts holds no weight")
-    # Float rounding: each level of the tree adds at most its sums' length in units of 2 ** -53.
-    rounding = 2.0**-53 * (len(root_product) + 64) * (max(1, len(tables)).bit_length() + 1)
-    error = 2 * dropped / layouts + rounding
-    if error > TOLERANCE:
-        raise NotClose(f"the weights outside the window may reach {error:.2g}")
-    counts_in = root_offset + np.arange(len(root_product))
-    interior_share = None
-    if interior:
-        interior_share = float(root_product @ (worth * (remaining - counts_in))) / interior / layouts
-
-    # Step 3: contexts down the tree (an explicit stack: no recursion as deep as anything).
-    probability: dict[Cell, float] = {}
-    stack: list[tuple[int, np.ndarray]] = [(root, worth)]
-    while stack:
-        index, context = stack.pop()
-        if not len(stack) & 255:
-            checkpoint()
-        offset, product, children, _ = nodes[index]
-        if children is None:
-            _read_part(counts[index], parts[index], offsets[index], product, context, layouts, probability)
-            continue
-        a, b = children
-        # The context covers the node's kept counts; its children's product spans them and more.
-        span = len(nodes[a][1]) + len(nodes[b][1]) - 1
-        full_context = np.zeros(span)
-        at = offset - (nodes[a][0] + nodes[b][0])
-        full_context[at : at + len(context)] = context
-        stack.append((a, np.correlate(full_context, nodes[b][1], mode="valid")))
-        stack.append((b, np.correlate(full_context, nodes[a][1], mode="valid")))
-    return CloseWeights(probability, interior_share, error)
-
-
-def _read_part(
-    count: ComponentCount | None,
-    part: HasCells,
-    low: int,
-    table: np.ndarray,
-    context: np.ndarray,
-    layouts: float,
-    probability: dict[Cell, float],
-) -> None:
-    """A part's cells' probabilities: at each of its mine counts, the layouts mining the cell,
-    weighted by the count's tilted table and its worth with everything else."""
-    assert count is not None
-    weight = table * context / layouts
-    ways = count.ways[low : low + len(weight)]
-    done: dict[int, float] = {}  # cells of one box share their table
-    for at, cell in enumerate(part.cells):
-        if not at & 4095:
-            checkpoint()
-        mined = count.mine_ways[cell]
-        key = id(mined)
-        if key not in done:
-            shares = zip(weight, mined[low : low + len(weight)], ways, strict=True)
-            done[key] = sum(float(w) * (m / n) for w, m, n in shares if m)
-        probability[cell] = done[key]
-
-
-def _saddle(logs: list[np.ndarray], lows: list[int], interior: int, remaining: int) -> float:
-    """The tilt ``log t`` at which the parts' mean mine count is the one the interior weighs most.
-
-    With an interior, the interior's weight ``C(interior, remaining - K)`` grows by the
-    factor ``(remaining - K) / (interior - remaining + K + 1)`` from ``K`` to ``K + 1``:
-    the tilt ``t`` cancels that factor at ``K = (remaining - t (interior - remaining + 1)) / (1 + t)``.
-    Without one, the frontier holds every remaining mine. The parts' tilted mean grows with
-    ``t`` and that count shrinks, so bisection finds where they meet.
-    """
-    import numpy
-
-    narrow = [i for i, row in enumerate(logs) if len(row) <= 32]
-    wide = [i for i, row in enumerate(logs) if len(row) > 32]
-    width = max((len(logs[i]) for i in narrow), default=1)
-    table = numpy.full((len(narrow), width), -inf)
-    for r, i in enumerate(narrow):
-        table[r, : len(logs[i])] = logs[i]
-    steps = numpy.arange(width)
-    base = sum(lows)
-
-    def mean(theta: float) -> float:
-        total = float(base)
-        if narrow:
-            tilted = table + theta * steps
-            tilted = numpy.exp(tilted - tilted.max(axis=1, keepdims=True))
-            total += float(((tilted @ steps) / tilted.sum(axis=1)).sum())
-        for i in wide:
-            row = logs[i] + theta * numpy.arange(len(logs[i]))
-            row = numpy.exp(row - row.max())
-            total += float(row @ numpy.arange(len(row)) / row.sum())
-        return total
-
-    def wanted(theta: float) -> float:
-        if not interior:
-            return float(remaining)
-        t = exp(theta)
-        return (remaining - t * (interior - remaining + 1)) / (1 + t)
-
-    lo, hi = -60.0, 60.0
-    for _ in range(40):
-        mid = (lo + hi) / 2
-        if mean(mid) < wanted(mid):
-            lo = mid
-        else:
-            hi = mid
-    return (lo + hi) / 2
 
 
 def total_adds_nothing(remaining: int, interior: int, low: int, high: int) -> bool:

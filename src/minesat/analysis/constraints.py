@@ -225,7 +225,7 @@ class FrontierModel:
         """Bring the model to ``position``; :class:`InconsistentPositionError` as :meth:`Frontier.of`."""
         rows, cols, new = position.rows, position.cols, position.cells
         if self._shape != (rows, cols):
-            self.__init__()  # type: ignore[misc]
+            self.__init__()  # type: ignore[misc]  # every field anew, as a new model has them
             self._shape = (rows, cols)
             self._table = neighbour_table(rows, cols)
             self._cell = _cell_table(rows, cols)
@@ -251,29 +251,38 @@ class FrontierModel:
             raise
 
     def _apply(self, new: tuple[int, ...], changed: list[int] | None) -> None:
-        old, table, cell_of = self._state, self._table, self._cell
-        need, sees, watch, comp_of, comps = self._need, self._sees, self._watch, self._comp_of, self._comps
-        constraint = self._constraint
-        cols = self._shape[1] if self._shape else 0
-        affected: set[int] | list[int]
-        if changed is None:
-            # From nothing: every number is affected, and only numbers are.
-            affected = [i for i, state in enumerate(new) if state >= 0]
-            self.flags = new.count(FLAG)
-            self.covered = new.count(COVERED)
-        else:
-            affected = set()
-            for i in changed:
-                self.flags += (new[i] == FLAG) - (old[i] == FLAG)
-                self.covered += (new[i] == COVERED) - (old[i] == COVERED)
-                affected.add(i)
-                affected.update(table[i])
+        """Bring the model from its state to ``new``, whose cells ``changed`` (None: from nothing)."""
+        affected = self._affected(new, changed)
         self._state = new
         self._sorted = None
+        pool = self._drop(affected) if changed is not None else set()
+        self._constrain(new, affected, pool)
+        self._resplit(pool)
 
-        # Drop the old constraints of every affected number, and their components.
+    def _affected(self, new: tuple[int, ...], changed: list[int] | None) -> set[int] | list[int]:
+        """The numbers whose constraints the change may alter (the changed cells and their
+        neighbours), the flags and covered cells counted on the way."""
+        if changed is None:
+            # From nothing: every number is affected, and only numbers are.
+            self.flags = new.count(FLAG)
+            self.covered = new.count(COVERED)
+            return [i for i, state in enumerate(new) if state >= 0]
+        old, table = self._state, self._table
+        affected: set[int] = set()
+        for i in changed:
+            self.flags += (new[i] == FLAG) - (old[i] == FLAG)
+            self.covered += (new[i] == COVERED) - (old[i] == COVERED)
+            affected.add(i)
+            affected.update(table[i])
+        return affected
+
+    def _drop(self, affected: set[int] | list[int]) -> set[int]:
+        """Drop the old constraints of every affected number, and their components: the numbers
+        of those components, to be split again."""
+        need, sees, watch, comp_of, comps = self._need, self._sees, self._watch, self._comp_of, self._comps
+        cols = self._shape[1] if self._shape else 0
         pool: set[int] = set()
-        for a in affected if changed is not None else ():
+        for a in affected:
             if a not in sees:
                 continue
             for j in sees.pop(a):
@@ -282,12 +291,18 @@ class FrontierModel:
                 if not watchers:
                     del watch[j]
             del need[a]
-            del constraint[a]
+            del self._constraint[a]
             cid = comp_of.pop(a)
             if cid in comps:
                 for c in comps.pop(cid).constraints:
                     pool.add(c.source[0] * cols + c.source[1])
-        # The new constraints of the affected numbers (checked as Frontier.of checks them).
+        return pool
+
+    def _constrain(self, new: tuple[int, ...], affected: set[int] | list[int], pool: set[int]) -> None:
+        """The new constraints of the affected numbers (checked as Frontier.of checks them), each
+        added to ``pool``."""
+        table, cell_of, need, sees, watch = self._table, self._cell, self._need, self._sees, self._watch
+        constraint = self._constraint
         for done, a in enumerate(affected):
             if not done & 4095:
                 checkpoint()  # a budget watching the work (none for the player)
@@ -315,8 +330,10 @@ class FrontierModel:
                         watch[j] = [a]
                 pool.add(a)
 
-        # Re-split what was touched: numbers linked through shared cells. A
-        # number reached in an untouched component takes that component along.
+    def _resplit(self, pool: set[int]) -> None:
+        """Re-split what was touched: numbers linked through shared cells. A number reached in an
+        untouched component takes that component along."""
+        sees, watch, comp_of, comps = self._sees, self._watch, self._comp_of, self._comps
         seen: set[int] = set()
         for a in sorted(pool):
             if a in seen or a not in sees:

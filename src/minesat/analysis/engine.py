@@ -53,12 +53,10 @@ from minesat.analysis.combine import (
     LINEAR_WORK_FLOOR,
     WORK_BUDGET,
     NoLayout,
-    NotClose,
     Split,
     TooMuchWork,
     Weighed,
     certain_by_feasibility,
-    close_weights,
     exact_weights,
     read_weights,
     total_adds_nothing,
@@ -414,6 +412,9 @@ class Analyzer:
         if found is None:
             raise NoLayout
         safe, mine, fate = found
+        # Here, not at the top: the close road computes in numpy, which a small board never loads.
+        from minesat.analysis.close import NotClose, close_weights
+
         why = None
         try:
             if not self._close_road:
@@ -422,19 +423,13 @@ class Analyzer:
         except NotClose as err:
             close, why = None, f"too many parts to weigh exactly ({err})"
         if close is None:
-            probability = estimate_parts(split.parts, split.counts, interior, left, safe, mine)
-            p_interior = probability.pop(None, None)
+            weights, p_interior = estimate_parts(split.parts, split.counts, interior, left, safe, mine)
         else:
-            probability = dict(close.probability)
-            p_interior = close.interior
+            weights, p_interior = close.probability, close.interior
         # Certain cells read 0 and 1; the others never do, however close a weight came.
-        for cell, p in probability.items():
-            if cell in safe:
-                probability[cell] = 0.0
-            elif cell in mine:
-                probability[cell] = 1.0
-            else:
-                probability[cell] = _open(p)
+        probability: dict[Cell, float | None] = {
+            cell: 0.0 if cell in safe else 1.0 if cell in mine else _open(p) for cell, p in weights.items()
+        }
         if fate is not None:
             p_interior = 1.0 if fate else 0.0
         elif p_interior is not None:
@@ -470,9 +465,8 @@ class Analyzer:
             (s, m), fate = found
             safe |= s
             mine |= m
-        probability: dict[Cell, float | None] = {}
-        probability.update(estimate_parts(parts, counts, interior, left, safe, mine))
-        p_interior = probability.pop(None, None)
+        estimated, p_interior = estimate_parts(parts, counts, interior, left, safe, mine)
+        probability: dict[Cell, float | None] = dict(estimated)
         if fate is not None:
             p_interior = 1.0 if fate else 0.0
         probability.update(dict.fromkeys(safe, 0.0))

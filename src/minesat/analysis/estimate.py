@@ -19,9 +19,9 @@ where the exact probabilities are known; ``benchmarks/estimates.py`` measures it
 >>> from minesat.analysis.constraints import Frontier
 >>> from minesat.board import Position
 >>> parts = Frontier.of(Position.from_rows(["1?", "??"])).components()
->>> p = estimate_parts(parts, [None], interior=0, remaining=1, safe=set(), mine=set())
->>> [round(p[cell], 2) for cell in parts[0].cells]
-[0.33, 0.33, 0.33]
+>>> p, p_interior = estimate_parts(parts, [None], interior=0, remaining=1, safe=set(), mine=set())
+>>> [round(p[cell], 2) for cell in parts[0].cells], p_interior
+([0.33, 0.33, 0.33], None)
 """
 
 from __future__ import annotations
@@ -73,8 +73,9 @@ def estimate_parts(
     remaining: int,
     safe: set[Cell],
     mine: set[Cell],
-) -> dict[Cell | None, float]:
-    """Estimated mine probabilities of the parts' cells (key ``None``: each interior cell's).
+) -> tuple[dict[Cell, float], float | None]:
+    """Estimated mine probabilities of the parts' cells, and each interior cell's (``None``
+    when there is no interior).
 
     ``remaining`` mines are for the parts and the ``interior``; cells of ``safe``
     and ``mine`` are known (they read 0 and 1, and the rest is estimated with them).
@@ -82,7 +83,7 @@ def estimate_parts(
     cells = sum(len(part.cells) for part in parts)
     density = min(max(remaining / max(cells + interior, 1), 1e-6), 1 - 1e-6)
     odds = density / (1 - density)
-    out: dict[Cell | None, float] = {}
+    out: dict[Cell, float] = {}
     uncounted: list[Component] = []
     for part, count in zip(parts, counts, strict=True):
         if count is None:
@@ -100,15 +101,16 @@ def estimate_parts(
             mined = count.mine_ways[cell]
             out[cell] = sum(weight[k] * mined[k] / ways[k] for k in support) / norm
     out.update(belief_propagation(uncounted, density, safe, mine))
-    for cell in out:
-        if cell in safe:
-            out[cell] = 0.0
-        elif cell in mine:
-            out[cell] = 1.0
-    if interior:
-        expected = sum(out.values())
-        out[None] = min(1.0, max(0.0, (remaining - expected) / interior))
-    return out
+    for known in mine:
+        if known in out:
+            out[known] = 1.0
+    for known in safe:  # after the mines: a cell in both (never met) reads 0 as it always has
+        if known in out:
+            out[known] = 0.0
+    if not interior:
+        return out, None
+    expected = sum(out.values())
+    return out, min(1.0, max(0.0, (remaining - expected) / interior))
 
 
 def belief_propagation(

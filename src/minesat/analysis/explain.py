@@ -315,7 +315,8 @@ def _smallest_hitting_set(
             return
         if best is not None and len(chosen) + lower_bound(picked) >= len(best):
             return
-        for element in sorted(min(unhit, key=len), key=rank.__getitem__):
+        smallest = min(unhit, key=len)
+        for element in sorted(smallest, key=rank.__getitem__):
             search([*chosen, element])
 
     search([])

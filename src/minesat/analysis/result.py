@@ -177,7 +177,9 @@ def json_chunks(analysis: Analysis, head: dict[str, Any] | None = None) -> Itera
     moves = [f'"{names[r]}{c + 1}"' for r, c in analysis.safe]
     moves += [f'"{names[r]}{c + 1}{Action.FLAG.value}"' for r, c in analysis.mine]
     yield '], "moves": [' + ", ".join(moves) + "]"
-    tail = {"components": analysis.components, "exact": analysis.exact, "consistent": analysis.consistent}
+    tail: dict[str, object] = {
+        "components": analysis.components, "exact": analysis.exact, "consistent": analysis.consistent
+    }
     if not analysis.exact:
         tail["why"] = analysis.why
     yield ", " + json.dumps(tail)[1:]

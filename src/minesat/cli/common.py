@@ -44,6 +44,7 @@ __all__ = [
     "EXIT_INCONSISTENT",
     "EXIT_INTERRUPTED",
     "EXIT_OUTPUT_FAILED",
+    "EXIT_STOPPED",
     "LIVE_LINE_EVERY",
     "PROGRESS_LINE_EVERY",
     "ColsOption",
@@ -112,6 +113,7 @@ StartOption = Annotated[
 #: Exit statuses, as docs/exit-status.md promises them.
 EXIT_INCONSISTENT = 1  # a position no layout satisfies
 EXIT_OUTPUT_FAILED = 1  # standard output, or an output file, could not be written
+EXIT_STOPPED = 1  # work stopped at a limit (a budget, the machine's memory or disk), saying how far it got
 EXIT_BAD_INPUT = 2  # unreadable file, bad option value
 EXIT_INTERRUPTED = 130  # Ctrl-C: 128 + SIGINT
 

@@ -256,11 +256,7 @@ def _ranking_cut(path: Path, cut: RankingCut, as_json: bool, top: int) -> NoRetu
     the budget ran out (with ``--json``, beside ``"error"``, marked ``"partial": true``)."""
     message = error_line(cut)
     if as_json:
-        done: dict[str, object] = {"file": str(path), "error": message, "states": cut.states, "partial": True}
-        if cut.wins is not None:
-            done.update(wins=cut.wins, layouts=cut.total, win_probability=cut.chance)
-        done["moves"] = [m.to_json() for m in cut.ranked]
-        typer.echo(json.dumps(done))
+        typer.echo(json.dumps({"file": str(path), "error": message, **cut.to_json()}))
     elif cut.wins is not None:
         typer.echo(describe_cut(cut, top))
     fail(message, 1)

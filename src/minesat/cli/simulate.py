@@ -6,7 +6,7 @@ import json
 import sqlite3
 import sys
 from collections.abc import Iterator
-from contextlib import contextmanager, nullcontext
+from contextlib import contextmanager, nullcontext, suppress
 from pathlib import Path
 from typing import Annotated
 
@@ -15,6 +15,7 @@ import typer
 from minesat.board import PRESETS, cell_name
 from minesat.cli import app
 from minesat.cli.common import (
+    EXIT_STOPPED,
     STRATEGY_HELP,
     ColsOption,
     FirstClickOption,
@@ -37,13 +38,13 @@ from minesat.cli.common import (
     start_cell,
 )
 from minesat.errors import InputError, InvalidValue
-from minesat.executors import SchedulerError, check_scheduler
+from minesat.executors import SchedulerError, WorkerLost, check_scheduler
 from minesat.formats import BoardFormatError
 from minesat.formats.boardset import iter_boardset
 from minesat.generate import FirstClick
 from minesat.player import DEFAULT_STRATEGY
 from minesat.simulate import MAX_GAMES, ProgressCallback, Tally, board_run_config, check_config, run
-from minesat.store import GameStore, RunConfig, StoreError
+from minesat.store import GameStore, RunConfig, StoreError, StoreFull
 
 __all__ = ["MAX_GAMES", "default_db", "describe", "simulate"]
 
@@ -134,6 +135,7 @@ def simulate(
     try:
         if scheduler is not None:  # before the store is made: an unreachable one leaves none behind
             check_scheduler(scheduler)
+        folders = [p for p in path.parents if not p.exists()]  # deepest first, as they go
         path.parent.mkdir(parents=True, exist_ok=True)
         made = not path.exists()
         store = GameStore(path, config)
@@ -155,20 +157,22 @@ def simulate(
                     boards=boards,
                     mix_players=mix_players,
                 )
+        except (MemoryError, WorkerLost, StoreFull) as exc:
+            # A limit of the machine (its memory, its disk) stops the run as Ctrl-C does: what is
+            # stored is kept and resumes (docs/commands/simulate.md, Stopping and resuming).
+            why = "out of memory" if isinstance(exc, MemoryError) else getattr(exc, "message", str(exc))
+            room = "make room on its disk and " if isinstance(exc, StoreFull) else ""
+            fail(f"{why}: {_stored(store, games, path)}; {room}run the same command again to resume",
+                 EXIT_STOPPED)
         except (SchedulerError, BoardFormatError, StoreError) as exc:
             if made and isinstance(exc, SchedulerError) and not len(store):
-                _unmake(store, path)  # the run could not start: it leaves no empty store behind
+                _unmake(store, path, folders)  # the run could not start: it leaves nothing behind
             fail(exc)
         except sqlite3.DatabaseError as exc:
             fail(str(store.damaged(exc)))
         except KeyboardInterrupt as exc:
-            status = interrupted_status(exc)
-            try:
-                kept = store.count(games)
-                stored = f"{kept} of {plural(games, 'game')} {agree(kept, 'is', 'are')} stored in {path}"
-            except (sqlite3.Error, StoreError):
-                stored = f"the games played so far are stored in {path}"
-            fail(f"interrupted: {stored}; run the same command again to resume", status)
+            fail(f"interrupted: {_stored(store, games, path)}; run the same command again to resume",
+                 interrupted_status(exc))
 
     if as_json:
         typer.echo(json.dumps(summary))
@@ -176,11 +180,24 @@ def simulate(
         typer.echo(describe(summary))
 
 
-def _unmake(store: GameStore, path: Path) -> None:
-    """Close and remove a store this command made and stored nothing in (with SQLite's side files)."""
+def _stored(store: GameStore, games: int, path: Path) -> str:
+    """How many of the run's games a stopped run leaves stored, in words."""
+    try:
+        kept = store.count(games)
+    except (sqlite3.Error, StoreError):
+        return f"the games played so far are stored in {path}"
+    return f"{kept} of {plural(games, 'game')} {agree(kept, 'is', 'are')} stored in {path}"
+
+
+def _unmake(store: GameStore, path: Path, folders: list[Path]) -> None:
+    """Close and remove a store this command made and stored nothing in (with SQLite's side files),
+    and the ``folders`` it made for it, deepest first."""
     store.close()
     for name in (path, Path(f"{path}-wal"), Path(f"{path}-shm"), Path(f"{path}-journal")):
         name.unlink(missing_ok=True)
+    for folder in folders:
+        with suppress(OSError):  # something else was put there meanwhile: it stays
+            folder.rmdir()
 
 
 def _config(

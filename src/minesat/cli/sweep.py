@@ -14,6 +14,7 @@ import typer
 from minesat.cli import app
 from minesat.cli.common import (
     EXIT_OUTPUT_FAILED,
+    EXIT_STOPPED,
     STRATEGY_HELP,
     ProgressLine,
     check_folder,
@@ -168,8 +169,8 @@ def sweep(
         fail(f"{directory}: is a file; --db names the directory of the stores, one per point")
     check_folder(directory)
 
-    from minesat.executors import SchedulerError, check_scheduler
-    from minesat.store import StoreError
+    from minesat.executors import SchedulerError, WorkerLost, check_scheduler
+    from minesat.store import StoreError, StoreFull
     from minesat.sweep import run_sweep
 
     if scheduler is not None:  # before the stores are made: an unreachable one leaves none behind
@@ -186,6 +187,13 @@ def sweep(
         ) as progress:
             result = run_sweep(plan, games, directory, workers=workers, scheduler=scheduler,
                                progress=progress, mix_players=mix_players)  # fmt: skip
+    except (MemoryError, WorkerLost, StoreFull) as exc:
+        # A limit of the machine (its memory, its disk) stops the sweep as Ctrl-C does: what is
+        # stored is kept and resumes (docs/commands/sweep.md, Exit statuses).
+        why = "out of memory" if isinstance(exc, MemoryError) else getattr(exc, "message", str(exc))
+        room = "make room on its disk and " if isinstance(exc, StoreFull) else ""
+        fail(f"{why}: the games played so far are stored in {directory}; {room}run the same command "
+             "again to resume", EXIT_STOPPED)
     except (StoreError, SchedulerError, OSError) as exc:
         fail(error_line(exc))
     except KeyboardInterrupt as exc:

@@ -271,8 +271,8 @@ def _numbers(
     size = rows * cols
     by_table = _by_table(size, total)
     # The rows, the table, and a block of mine cells (with its copy) at a time.
-    table = size * size if by_table else 0
-    checkpoint(more=total * size + table + 8 * min(total, COMBINATIONS_BLOCK) * mines)
+    table_bytes = size * size if by_table else 0
+    checkpoint(more=total * size + table_bytes + 8 * min(total, COMBINATIONS_BLOCK) * mines)
     # Each cell's neighbours, padded to eight with a cell past the board (its counts are dropped).
     around = np.full((size + 1, 8), size, dtype=np.intp)
     for i, near in enumerate(neighbour_table(rows, cols)):

@@ -76,6 +76,22 @@ class RankingCut(PastBudget):
         """The exact chance to win from the position, when it was known before the stop."""
         return None if self.wins is None or not self.total else self.wins / self.total
 
+    def to_json(self) -> dict[str, Any]:
+        """What was done, as ``minesat perfect --json`` and ``POST /api/perfect`` give it beside their
+        ``"error"``: marked ``"partial"``, the states searched, the exact chance when it was known,
+        and the moves ranked, best first, each as a whole ranking gives it.
+
+        >>> RankingCut("past", 10, 3, 3, wins=1, total=3, ranked=(RankedMove((0, 1), 1, 3),)).to_json()
+        ... # doctest: +NORMALIZE_WHITESPACE
+        {'states': 10, 'partial': True, 'wins': 1, 'layouts': 3, 'win_probability': 0.3333333333333333,
+         'moves': [{'cell': 'A2', 'wins': 1, 'win_probability': 0.3333333333333333}]}
+        """
+        done: dict[str, Any] = {"states": self.states, "partial": True}
+        if self.wins is not None:
+            done.update(wins=self.wins, layouts=self.total, win_probability=self.chance)
+        done["moves"] = [move.to_json() for move in self.ranked]
+        return done
+
 
 def interior_bound(position: Position) -> tuple[int, int] | None:
     """``(n, j)``: if any layout fits ``position``, at least ``comb(n, j)`` do; ``None`` when the

@@ -53,7 +53,8 @@ from __future__ import annotations
 
 import heapq
 from collections.abc import Callable, Generator, Iterable
-from typing import Any, TypeVar
+from functools import partial
+from typing import Any, TypeVar, cast
 
 import numpy as np
 
@@ -151,7 +152,7 @@ def drive(root: Generator[Any, Any, R], expand: Callable[..., Generator[Any, Any
         except StopIteration as done:
             stack.pop()
             if not stack:
-                return done.value  # type: ignore[no-any-return]
+                return done.value
             value = done.value
             continue
         stack.append(expand(*child))
@@ -216,6 +217,17 @@ class Universe:
         return part, part.everything
 
 
+def _packed_bits(raw: bytes, width: int, j: int, v: int) -> int:
+    """Cell ``j``'s layouts showing value ``v``, as a bit set, from every value packed at once."""
+    at = (j * (MINE + 1) + v) * width
+    return int.from_bytes(raw[at:at + width], "little")
+
+
+def _shown_bits(shown: list[dict[int, int]], j: int, v: int) -> int:
+    """Cell ``j``'s layouts showing value ``v``, as a bit set, from the values it shows."""
+    return shown[j][v]
+
+
 def _columns(matrix: np.ndarray, cells: list[int]) -> list[tuple[int, int, tuple[tuple[int, int], ...]]]:
     """:attr:`Universe.columns`: per cell not all layouts agree on, its mines and numbers as bit sets.
 
@@ -233,15 +245,12 @@ def _columns(matrix: np.ndarray, cells: list[int]) -> list[tuple[int, int, tuple
         chunk = cells[start:start + slab]
         checkpoint(more=2 * len(chunk) * size)
         read = np.ascontiguousarray(matrix[:, chunk].T)  # cell, layout: one pass over the rows
+        present: list[list[bool]]
         if len(chunk) * (MINE + 1) * size <= _COLUMNS_BLOCK:  # every value at once
             equal = read[:, None, :] == np.arange(MINE + 1, dtype=matrix.dtype)[None, :, None]
             packed = np.packbits(equal, axis=2, bitorder="little")  # cell, value, layout bytes
-            present = packed.any(axis=2).tolist()
-            raw = packed.tobytes()
-
-            def bits(j: int, v: int, raw: bytes = raw) -> int:
-                at = (j * (MINE + 1) + v) * width
-                return int.from_bytes(raw[at:at + width], "little")
+            present = cast("list[list[bool]]", packed.any(axis=2).tolist())  # numpy types it loosely
+            bits = partial(_packed_bits, packed.tobytes(), width)
         else:  # one value at a time, each cell's bit set kept only where the value is shown
             shown: list[dict[int, int]] = [{} for _ in chunk]
             for v in range(MINE + 1):
@@ -251,9 +260,7 @@ def _columns(matrix: np.ndarray, cells: list[int]) -> list[tuple[int, int, tuple
                 for j in np.flatnonzero(packed.any(axis=1)).tolist():
                     shown[j][v] = int.from_bytes(raw[j * width:(j + 1) * width], "little")
             present = [[v in found for v in range(MINE + 1)] for found in shown]
-
-            def bits(j: int, v: int, shown: list[dict[int, int]] = shown) -> int:
-                return shown[j][v]
+            bits = partial(_shown_bits, shown)
         for j, values_here in enumerate(present):
             if values_here.count(True) < 2:
                 continue  # every layout agrees on the cell
@@ -660,7 +667,7 @@ class PerfectSearch:
             rest -= bound
             need = target + 1 - known - rest
             w = self._settled(seen, universe, p, need - 1, bound if tabulated else None)
-            if w.__class__ is not int:
+            if not isinstance(w, int):
                 w = yield w  # a state to search: the driver searches it, and sends its value back
             if w < need:
                 return known + w + rest, False

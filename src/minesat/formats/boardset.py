@@ -47,7 +47,7 @@ __all__ = [
 #: Longest line read: one board of the largest size (every cell a mine) fits with room to spare.
 MAX_LINE = MAX_BYTES * 8
 
-_WS = re.compile(r"\s*")
+_WS = re.compile(r"\s*")  # matches everywhere (maybe nothing): its ``.match`` is never None
 
 
 # --- one line ----------------------------------------------------------------------

@@ -78,7 +78,7 @@ class _Source:
             self._scan()
 
     def _skip(self, i: int) -> int:
-        return _WS.match(self.content, i).end()  # type: ignore[union-attr]
+        return _WS.match(self.content, i).end()  # type: ignore[union-attr]  # \s* always matches
 
     def _scan(self) -> None:
         """Record where each top-level value, and each string in ``cells``, starts."""

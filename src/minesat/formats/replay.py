@@ -47,6 +47,7 @@ from typing import Any
 
 from minesat.board import Cell, Layout
 from minesat.formats.common import BoardFormatError, UnsupportedFormatError
+from minesat.formats.output import open_atomic
 from minesat.words import agree, plural
 
 __all__ = [
@@ -305,14 +306,12 @@ def format_replay(replay: Replay, format: str) -> bytes:
     board, too long a game, an event it has no code for).
     """
     name = written_format_for(f"<{format}>", format)
-    return importlib.import_module(f"minesat.formats.{name}").write(replay)  # type: ignore[no-any-return]
+    return importlib.import_module(f"minesat.formats.{name}").write(replay)
 
 
 def write_replay(replay: Replay, path: str | os.PathLike[str], format: str | None = None) -> None:
     """Write the replay to ``path`` in the format its extension names (unless ``format`` says),
     whole or not at all: through a temporary file in the same directory, then renamed."""
-    from minesat.formats import open_atomic  # the package imports this module
-
     data = format_replay(replay, written_format_for(path, format))
     with open_atomic(path) as f:
         f.write(data)

@@ -47,6 +47,7 @@ import re
 import struct
 from collections import defaultdict
 from datetime import UTC, datetime
+from typing import NamedTuple
 
 from minesat.board import Layout
 from minesat.errors import InvalidValue
@@ -98,12 +99,56 @@ _V1_OFFSET = (12, 56)
 
 
 def read(r: ByteReader) -> Replay:
+    """The replay in ``r``, read section by section as the module's docstring lists them."""
+    meta: dict[str, str] = {}
+    sizes = _header(r, meta)
+    result = r.take(sizes.result, "result string").decode("latin-1")
+    # Version 2's text is UTF-8; version 1's version info is ASCII in every known file.
+    version_info = r.take(sizes.version_info, "version info")
+    meta["version"] = decode_text(version_info, True if sizes.version == 2 else None)[0].strip("\0").strip()
+    raw_fields = [r.take(r.u8("player field size"), "player field") for _ in range(r.u16("player fields"))]
+    layout, declared, preflags = _board(r, sizes.preflags, meta)
+    props = _properties(r, sizes, layout, declared, result, meta)
+    meta.setdefault("program", _CLONES.get(sizes.clone_id, f"clone {sizes.clone_id}"))
+    _player(raw_fields, props.utf8, meta)
+    events, board_events, completed, time_ms = _read_events(
+        r, sizes.version, layout.rows, layout.cols, props.size, preflags
+    )
+    return Replay(
+        format="rmv",
+        path=r.path,
+        layout=layout,
+        mines=declared,
+        events=tuple(events),
+        rtime=time_ms / 1000,
+        completed=completed,
+        bbbv=props.bbbv,
+        cell_size=props.size,
+        question_marks=props.marks,
+        board_events=tuple(board_events),
+        metadata=meta,
+    )
+
+
+class _Sizes(NamedTuple):
+    """What the header says: the version, the clone, and the sizes of the sections read."""
+
+    version: int
+    clone_id: int
+    result: int
+    version_info: int
+    preflags: int
+    properties: int
+
+
+def _header(r: ByteReader, meta: dict[str, str]) -> _Sizes:
+    """The signature, the version (and version 2's clone) and the sections' sizes."""
     if r.take(4, "signature") != b"*rmv":
         raise r.error("not an RMV file (it does not start with '*rmv')", 0)
     version = r.u16("version")
     if version not in (1, 2):
         raise r.error(f"unknown RMV version {version} (1 and 2 are read)", 4)
-    meta: dict[str, str] = {"format_version": str(version)}
+    meta["format_version"] = str(version)
     clone_id = 1
     if version == 2:
         clone_id = r.u8("clone id")
@@ -117,13 +162,14 @@ def read(r: ByteReader) -> Replay:
     if version == 2:
         r.skip(2, "extension properties size")
     r.skip(6, "events and checksum sizes")
+    return _Sizes(version, clone_id, result_size, version_size, preflags_size, properties_size)
 
-    result = r.take(result_size, "result string").decode("latin-1")
-    # Version 2's text is UTF-8; version 1's version info is ASCII in every known file.
-    version_info = r.take(version_size, "version info")
-    meta["version"] = decode_text(version_info, True if version == 2 else None)[0].strip("\0").strip()
-    raw_fields = [r.take(r.u8("player field size"), "player field") for _ in range(r.u16("player fields"))]
 
+def _board(
+    r: ByteReader, preflags_size: int, meta: dict[str, str]
+) -> tuple[Layout, int, list[tuple[int, int]]]:
+    """The board: its timestamp, size, mines and pre-flags: the layout, the mine count declared
+    and the pre-flagged cells."""
     timestamp = r.u32("board timestamp")
     meta["timestamp"] = str(timestamp)
     if timestamp:
@@ -133,64 +179,64 @@ def read(r: ByteReader) -> Replay:
     declared = r.u16("mine count")
     check_board(r, rows, cols, declared, board_at)
     mines = {_cell(r, rows, cols, f"mine {i + 1}") for i in range(declared)}
-    layout = Layout(rows, cols, frozenset(mines))
     preflags = []
     if preflags_size:
         preflags = [_cell(r, rows, cols, f"pre-flag {i + 1}") for i in range(r.u16("pre-flag count"))]
+    return Layout(rows, cols, frozenset(mines)), declared, preflags
 
-    properties = r.take(properties_size, "properties")
+
+class _Properties(NamedTuple):
+    """What the properties say: question marks, the 3BV (if known), the square size, and
+    whether the player's text is UTF-8 (None: not recorded)."""
+
+    marks: bool
+    bbbv: int | None
+    size: int
+    utf8: bool | None
+
+
+def _properties(
+    r: ByteReader, sizes: _Sizes, layout: Layout, declared: int, result: str, meta: dict[str, str]
+) -> _Properties:
+    """The properties (and version 2's extension properties)."""
+    properties = r.take(sizes.properties, "properties")
     if len(properties) < 4:
         raise r.error(
             f"only {len(properties)} properties: the first four are required", r.pos - len(properties)
         )
     marks, nf, mode, level = properties[:4]
-    meta.update(level=_LEVELS.get(level, level_name(rows, cols, declared)), mode=_MODES.get(mode, str(mode)))
+    level_text = _LEVELS.get(level, level_name(layout.rows, layout.cols, declared))
+    meta.update(level=level_text, mode=_MODES.get(mode, str(mode)))
     meta["nf"] = str(bool(nf)).lower()
-    bbbv = None
-    size = 16
-    utf8: bool | None = None
-    if version == 2:
-        if len(properties) < 7:
-            raise r.error("an RMV 2 file needs 7 properties (3BV and square size)", r.pos - len(properties))
-        bbbv = properties[4] | properties[5] << 8
-        size = properties[6]
-        if size == 0:
-            raise r.error("square size 0", r.pos - len(properties) + 6)
-        utf8 = True
-        for _ in range(r.u16("extension property count")):
-            name = r.take(r.u8("extension property name size"), "extension property name")
-            value = r.take(r.u8("extension property value size"), "extension property value")
-            key = decode_text(name, True)[0]
-            if key == "clone_name":
-                meta["program"] = decode_text(value, True)[0]
-    else:
+    if sizes.version != 2:
         utf8 = bool(properties[4]) if len(properties) > 4 else False
-        bbbv = _result_bbbv(result)
-    meta.setdefault("program", _CLONES.get(clone_id, f"clone {clone_id}"))
+        return _Properties(bool(marks), _result_bbbv(result), 16, utf8)
+    if len(properties) < 7:
+        raise r.error("an RMV 2 file needs 7 properties (3BV and square size)", r.pos - len(properties))
+    bbbv = properties[4] | properties[5] << 8
+    size = properties[6]
+    if size == 0:
+        raise r.error("square size 0", r.pos - len(properties) + 6)
+    for _ in range(r.u16("extension property count")):
+        name = r.take(r.u8("extension property name size"), "extension property name")
+        value = r.take(r.u8("extension property value size"), "extension property value")
+        key = decode_text(name, True)[0]
+        if key == "clone_name":
+            meta["program"] = decode_text(value, True)[0]
+    return _Properties(bool(marks), bbbv, size, True)
+
+
+def _player(raw_fields: list[bytes], utf8: bool | None, meta: dict[str, str]) -> None:
+    """The player's fields, decoded, into ``meta``: the token left out (a secret proving who
+    played, not for display), the nickname when it only repeats the name."""
     for name, raw in zip(_PLAYER_FIELDS, raw_fields, strict=False):
         if raw:
             meta[name], encoding = decode_text(raw, utf8)
             if name == "player":
                 meta["player_encoding"] = encoding
-    meta.pop("token", None)  # a secret proving who played: not for display
+    meta.pop("token", None)
     if meta.get("nickname") == meta.get("player"):
         meta.pop("nickname", None)
-
-    events, board_events, completed, time_ms = _read_events(r, version, rows, cols, size, preflags)
-    return Replay(
-        format="rmv",
-        path=r.path,
-        layout=layout,
-        mines=declared,
-        events=tuple(events),
-        rtime=time_ms / 1000,
-        completed=completed,
-        bbbv=bbbv,
-        cell_size=size,
-        question_marks=bool(marks),
-        board_events=tuple(board_events),
-        metadata=meta,
-    )
 
 
 def _cell(r: ByteReader, rows: int, cols: int, what: str) -> tuple[int, int]:
@@ -233,10 +279,10 @@ def _read_events(
             y += _nibble(packed & 15)
             kind = "mv"
         elif code in _BOARD:
-            col, row = r.u8("board event column"), r.u8("board event row")
-            if col >= cols or row >= rows:
-                raise r.error(f"board event at column {col}, row {row} is outside the board", at)
-            board_events.append(BoardEvent(len(events) - 1, _BOARD[code], row, col))
+            across, down = r.u8("board event column"), r.u8("board event row")
+            if across >= cols or down >= rows:
+                raise r.error(f"board event at column {across}, row {down} is outside the board", at)
+            board_events.append(BoardEvent(len(events) - 1, _BOARD[code], down, across))
             continue
         elif code in _END:
             return events, board_events, _END[code], r.u24("game time")
@@ -305,8 +351,8 @@ def write(replay: Replay) -> bytes:
 def _events(replay: Replay) -> bytes:
     """Mouse events (short moves where they fit), each followed by its board events, then the end."""
     after: dict[int, list[BoardEvent]] = defaultdict(list)
-    for event in replay.board_events:
-        after[max(event.after, 0)].append(event)
+    for shown in replay.board_events:
+        after[max(shown.after, 0)].append(shown)
     out = bytearray()
     buttons = 0
     last: tuple[int, int, int] | None = None  # time, x, y of the previous mouse event

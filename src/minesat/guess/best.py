@@ -272,7 +272,8 @@ class BestGuess:
         geometry = small.Geometry.of(rows, cols)
         numbers = small.shown(position)
         beside = geometry.near(numbers) & ~numbers  # covered (or flagged) cells next to a number
-        frontier, interior = [], []
+        frontier: list[Cell] = []
+        interior: list[Cell] = []
         is_beside = _bits(beside, rows * cols)
         for r, c in analysis.unknown:
             (frontier if is_beside[r * cols + c] == "1" else interior).append((r, c))

@@ -184,7 +184,7 @@ class _Traps(Sequence[Trap]):
             return (self.rows - 1) * (self.cols - 1)
         return (self.rows - 1) * self.per_row + self.cols - 1
 
-    def __getitem__(self, k: int) -> Trap:  # type: ignore[override]
+    def __getitem__(self, k: int) -> Trap:  # type: ignore[override]  # by index only, never sliced
         if not 0 <= k < len(self):
             raise IndexError(k)
         if self.boxes:
@@ -248,7 +248,7 @@ class _TrapsOf(Sequence[tuple[int, ...]]):
     def __len__(self) -> int:
         return self.traps.rows * self.traps.cols
 
-    def __getitem__(self, i: int) -> tuple[int, ...]:  # type: ignore[override]
+    def __getitem__(self, i: int) -> tuple[int, ...]:  # type: ignore[override]  # by index, never sliced
         return self.traps.of(i)
 
 

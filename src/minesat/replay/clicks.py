@@ -77,16 +77,15 @@ class ReplayMetrics:
         left/right/double counts and their effective parts (lce, rce, dce)."""
         cl = clicks["left"] + clicks["right"] + clicks["double"]
         ce = clicks["lce"] + clicks["rce"] + clicks["dce"]
-        timed = bool(seconds)  # neither None nor 0
         constant = STNB_CONSTANTS.get(size)
         stnb = None
-        if timed and constant is not None and bbbv:
-            stnb = constant * solved / seconds**1.7 * math.sqrt(solved / bbbv)  # type: ignore[operator]
+        if seconds and constant is not None and bbbv:  # timed: neither None nor 0
+            stnb = constant * solved / seconds**1.7 * math.sqrt(solved / bbbv)
         return cls(
             bbbv=bbbv,
             bbbv_solved=solved,
             seconds=seconds,
-            bbbv_per_second=solved / seconds if timed else None,  # type: ignore[operator]
+            bbbv_per_second=solved / seconds if seconds else None,
             left=clicks["left"],
             right=clicks["right"],
             double=clicks["double"],

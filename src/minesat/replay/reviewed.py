@@ -66,9 +66,9 @@ class ReplayReview:
             f"{metrics.ce} effective" + ("" if metrics.ioe is None else f"; IOE {metrics.ioe:.3f}")
             + ("" if metrics.corr is None else f", correctness {metrics.corr:.3f}"),
         ))
-        speed = [f"RQP {metrics.rqp:.3f}"] if metrics.rqp is not None else []
-        speed += [f"STNB {metrics.stnb:.1f}"] if metrics.stnb is not None else []
-        pairs.append(("Speed", ", ".join([*speed, f"path {metrics.path:.0f} px"])))
+        rates = [f"RQP {metrics.rqp:.3f}"] if metrics.rqp is not None else []
+        rates += [f"STNB {metrics.stnb:.1f}"] if metrics.stnb is not None else []
+        pairs.append(("Speed", ", ".join([*rates, f"path {metrics.path:.0f} px"])))
         pairs.append(("Guesses", f"{review.guesses} ({review.needless_guesses} needless)"))
         if review.guesses and review.survival is not None:
             chance = f"{percent(review.survival)}"

@@ -20,7 +20,9 @@ from minesat.stats import wilson
 from minesat.tally import DEATH_BINS, RISK_BINS, Summary, bin_buckets
 
 if TYPE_CHECKING:
-    from minesat.report.references import ReferenceMatch
+    from matplotlib.typing import RcKeyType
+
+    from minesat.report.references import Reference, ReferenceMatch
 
 __all__ = [
     "DENSE",
@@ -42,7 +44,7 @@ __all__ = [
 ]
 
 #: Look of every plot: light, no chart junk, system sans-serif fonts, text kept as text.
-PLOT_STYLE = {
+PLOT_STYLE: dict[RcKeyType, Any] = {
     "svg.fonttype": "none",
     "font.family": "sans-serif",
     "font.sans-serif": ["Helvetica Neue", "Helvetica", "Arial", "DejaVu Sans"],
@@ -70,11 +72,10 @@ def _figure(height: float = 3.2) -> Any:
     # A bare Figure, not pyplot: no global backend is switched, so importing
     # minesat.report in a notebook leaves its plotting setup alone (headless like Agg).
     from matplotlib.figure import Figure
+    from matplotlib.layout_engine import ConstrainedLayoutEngine
 
     # 8.8 in is about the page's column width, so text shows near its nominal size.
-    fig = Figure(figsize=(8.8, height), layout="constrained")
-    fig.get_layout_engine().set(w_pad=0.08, h_pad=0.06)
-    return fig
+    return Figure(figsize=(8.8, height), layout=ConstrainedLayoutEngine(w_pad=0.08, h_pad=0.06))
 
 
 def _bar_width(n: int) -> float:
@@ -95,8 +96,8 @@ def plot_guesses(summaries: Sequence[Summary]) -> Any:
     else:
         w = _bar_width(len(summaries))
         for i, s in enumerate(summaries):
-            xs = [b.lo + (i - (len(summaries) - 1) / 2) * w for b in s.guesses]
-            ax.bar(xs, [b.games / s.games for b in s.guesses], width=w, label=s.label)
+            at = [b.lo + (i - (len(summaries) - 1) / 2) * w for b in s.guesses]
+            ax.bar(at, [b.games / s.games for b in s.guesses], width=w, label=s.label)
     ax.set_title("Guesses per game")
     ax.set_xlabel("guesses in the game")
     ax.set_ylabel("share of games")
@@ -280,7 +281,7 @@ def plot_win_rates(summaries: Sequence[Summary], references: Sequence[ReferenceM
     (hollow diamonds, their 95 % intervals), one line each, named above its interval."""
     from matplotlib.transforms import blended_transform_factory
 
-    refs = {}  # one line per reference row, however many runs it meets
+    refs: dict[int, Reference] = {}  # one line per reference row, however many runs it meets
     for match in references:
         refs.setdefault(id(match.reference), match.reference)
     boards = {(c["rows"], c["cols"], c["mines"], c["rule"], tuple(c["start"]))
@@ -301,9 +302,9 @@ def plot_win_rates(summaries: Sequence[Summary], references: Sequence[ReferenceM
     fig = _figure(0.8 + 0.42 * len(lines))
     ax = fig.add_subplot()
     at_left = blended_transform_factory(ax.transAxes, ax.transData)
-    for y, (label, rate, lo, hi, color, ref) in enumerate(reversed(lines)):
-        ax.errorbar([rate], [y], xerr=[[rate - lo], [hi - rate]], fmt="D" if ref else "o",
-                    ms=5, color=color, mfc="white" if ref else color, capsize=3, lw=1.2)  # fmt: skip
+    for y, (label, rate, lo, hi, color, published) in enumerate(reversed(lines)):
+        ax.errorbar([rate], [y], xerr=[[rate - lo], [hi - rate]], fmt="D" if published else "o",
+                    ms=5, color=color, mfc="white" if published else color, capsize=3, lw=1.2)  # fmt: skip
         ax.text(0.005, y + 0.3, label, transform=at_left, fontsize=8.5, color=color, va="bottom")
     ax.set_yticks([])
     ax.set_ylim(-0.5, len(lines) - 0.05)

@@ -405,7 +405,7 @@ def read_references(path: str | Path) -> list[Reference]:
         with open(path, encoding="utf-8", newline="") as handle:
             return parse_references(handle, str(path))
     except UnicodeDecodeError as exc:
-        raise ReferenceError(path, 1, 1, f"not a UTF-8 text file ({exc.reason})") from None
+        raise ReferenceError(str(path), 1, 1, f"not a UTF-8 text file ({exc.reason})") from None
 
 
 def _run_outcomes(run: Any) -> Iterator[Any]:

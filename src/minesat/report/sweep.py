@@ -107,56 +107,88 @@ def plot_sweep(sweep: Sweep, x_axis: str = "density") -> Any:
     """Every curve against ``x_axis``: the win rate, each curve's 50 % crossing with its interval,
     the share won with no guess, the guesses a won game needed, and the share of guesses that hit a mine."""
     from matplotlib.lines import Line2D
-    from matplotlib.transforms import blended_transform_factory
 
     n = len(sweep.curves)
     columns = min(n, 3)
     strip = 0.5 + 0.24 * n
     fig = _figure(8.6 + strip + 0.2 * math.ceil(n / columns))
-    win, cross, no_guess, per_win, hazard = fig.subplots(
-        5, 1, sharex=True, height_ratios=[3.4, strip, 2, 2, 2]
-    )
+    axes = fig.subplots(5, 1, sharex=True, height_ratios=[3.4, strip, 2, 2, 2])
     handles = []
     for i, curve in enumerate(sweep.curves):
         style = curve_style(i)
-        look = {"marker": style.marker, "linestyle": style.linestyle}
         pts = [(to_axis(curve, p.density, x_axis), p) for p in curve.points if p.games]
-        # The games as points in their Wilson band; the line is the fitted logistic curve, so a
-        # curve that is not logistic shows as points that stray from their line.
-        plot_rates(win, [(x, p.wins, p.games) for x, p in pts], style.color, None,
-                   marker=style.marker, linestyle="none")  # fmt: skip
-        fit = curve.fit
-        if fit is not None and pts:
-            lo_d, hi_d = min(p.density for _, p in pts), max(p.density for _, p in pts)
-            grid = [lo_d + (hi_d - lo_d) * k / 120 for k in range(121)]
-            win.plot([to_axis(curve, d, x_axis) for d in grid], [fit.probability(d) for d in grid],
-                     color=style.color, linestyle=style.linestyle, lw=1.3, zorder=3)  # fmt: skip
-        plot_rates(no_guess, [(x, p.no_guess_wins, p.games) for x, p in pts], style.color, None, **look)
-        _plot_means(per_win, [(x, p) for x, p in pts if p.wins], style)
-        plot_rates(hazard, [(x, p.fatal_guesses, p.guesses_total) for x, p in pts if p.guesses_total],
-                   style.color, None, **look)  # fmt: skip
-        crossing = curve.crossing50
-        if crossing is None:
-            cross.text(0.01, i, f"none: {curve.crossing_note}", fontsize=8, color="#777777", va="center",
-                       transform=blended_transform_factory(cross.transAxes, cross.transData))  # fmt: skip
-        else:
-            x = to_axis(curve, crossing.density, x_axis)
-            win.plot([x], [0.5], marker=style.marker, ms=6, mfc="white", mew=1.4, color=style.color, zorder=4)
-            # An unbounded side is drawn to the edge of the plot, with no cap.
-            low = to_axis(curve, crossing.low, x_axis) if crossing.low is not None else None
-            high = to_axis(curve, crossing.high, x_axis) if crossing.high is not None else None
-            cross.plot([x], [i], marker=style.marker, ms=5, mfc="white", mew=1.4, color=style.color, zorder=4)
-            left = low if low is not None else min(x for x, _ in pts)
-            right = high if high is not None else max(x for x, _ in pts)
-            cross.plot([left, right], [i, i], color=style.color, lw=1.6, solid_capstyle="butt")
-            for end in (low, high):
-                if end is not None:
-                    cross.plot([end, end], [i - 0.25, i + 0.25], color=style.color, lw=1.2)
-            if crossing.poor_fit and crossing.interpolated is not None:
-                # A poor fit: the crossing the points themselves give, beside the model's.
-                cross.plot([to_axis(curve, crossing.interpolated, x_axis)], [i], marker="x", ms=6, mew=1.6,
-                           color=style.color, zorder=5)  # fmt: skip
-        handles.append(Line2D([], [], color=style.color, label=curve.label, ms=4, **look))
+        _plot_curve(axes, curve, pts, style, x_axis)
+        _plot_crossing(axes[0], axes[1], curve, i, pts, style, x_axis)
+        handles.append(Line2D([], [], color=style.color, label=curve.label, ms=4,
+                              marker=style.marker, linestyle=style.linestyle))  # fmt: skip
+    _label_sweep_axes(axes, sweep, x_axis)
+    fig.legend(handles=_legend_order(handles, columns), loc="outside lower center", ncols=columns, fontsize=8)
+    return fig
+
+
+def _plot_curve(
+    axes: Any, curve: Curve, pts: list[tuple[float, SweepPoint]], style: CurveStyle, x_axis: str
+) -> None:
+    """One curve's points on the four panels of rates: the win rate (with its fitted logistic
+    line), the share won with no guess, the guesses per won game, the share of fatal guesses."""
+    win, _, no_guess, per_win, hazard = axes
+    look = {"marker": style.marker, "linestyle": style.linestyle}
+    # The games as points in their Wilson band; the line is the fitted logistic curve, so a
+    # curve that is not logistic shows as points that stray from their line.
+    plot_rates(win, [(x, p.wins, p.games) for x, p in pts], style.color, None,
+               marker=style.marker, linestyle="none")  # fmt: skip
+    fit = curve.fit
+    if fit is not None and pts:
+        lo_d, hi_d = min(p.density for _, p in pts), max(p.density for _, p in pts)
+        grid = [lo_d + (hi_d - lo_d) * k / 120 for k in range(121)]
+        win.plot([to_axis(curve, d, x_axis) for d in grid], [fit.probability(d) for d in grid],
+                 color=style.color, linestyle=style.linestyle, lw=1.3, zorder=3)  # fmt: skip
+    plot_rates(no_guess, [(x, p.no_guess_wins, p.games) for x, p in pts], style.color, None, **look)
+    _plot_means(per_win, [(x, p) for x, p in pts if p.wins], style)
+    plot_rates(hazard, [(x, p.fatal_guesses, p.guesses_total) for x, p in pts if p.guesses_total],
+               style.color, None, **look)  # fmt: skip
+
+
+def _plot_crossing(
+    win: Any,
+    cross: Any,
+    curve: Curve,
+    i: int,
+    pts: list[tuple[float, SweepPoint]],
+    style: CurveStyle,
+    x_axis: str,
+) -> None:
+    """The curve's 50 % crossing: an open marker on the win rate, and its interval on row ``i`` of
+    the crossings' strip (or why it has none)."""
+    from matplotlib.transforms import blended_transform_factory
+
+    crossing = curve.crossing50
+    if crossing is None:
+        cross.text(0.01, i, f"none: {curve.crossing_note}", fontsize=8, color="#777777", va="center",
+                   transform=blended_transform_factory(cross.transAxes, cross.transData))  # fmt: skip
+        return
+    x = to_axis(curve, crossing.density, x_axis)
+    win.plot([x], [0.5], marker=style.marker, ms=6, mfc="white", mew=1.4, color=style.color, zorder=4)
+    # An unbounded side is drawn to the edge of the plot, with no cap.
+    low = to_axis(curve, crossing.low, x_axis) if crossing.low is not None else None
+    high = to_axis(curve, crossing.high, x_axis) if crossing.high is not None else None
+    cross.plot([x], [i], marker=style.marker, ms=5, mfc="white", mew=1.4, color=style.color, zorder=4)
+    left = low if low is not None else min(x for x, _ in pts)
+    right = high if high is not None else max(x for x, _ in pts)
+    cross.plot([left, right], [i, i], color=style.color, lw=1.6, solid_capstyle="butt")
+    for end in (low, high):
+        if end is not None:
+            cross.plot([end, end], [i - 0.25, i + 0.25], color=style.color, lw=1.2)
+    if crossing.poor_fit and crossing.interpolated is not None:
+        # A poor fit: the crossing the points themselves give, beside the model's.
+        cross.plot([to_axis(curve, crossing.interpolated, x_axis)], [i], marker="x", ms=6, mew=1.6,
+                   color=style.color, zorder=5)  # fmt: skip
+
+
+def _label_sweep_axes(axes: Any, sweep: Sweep, x_axis: str) -> None:
+    """The panels' titles, labels and limits, once every curve is drawn."""
+    win, cross, no_guess, per_win, hazard = axes
+    n = len(sweep.curves)
     win.axhline(0.5, color="#999999", lw=0.8, ls=":", zorder=1)
     win.set_title("Win rate (points: the games, 95 % Wilson band; line: the fitted logistic curve; "
                   "open marker: its 50 % crossing)", fontsize=10)  # fmt: skip
@@ -194,8 +226,6 @@ def plot_sweep(sweep: Sweep, x_axis: str = "density") -> Any:
         cells = sweep.curves[0].cells
         top = win.secondary_xaxis("top", functions=(lambda d: d * cells, lambda m: m / cells))
         top.set_xlabel("mines")
-    fig.legend(handles=_legend_order(handles, columns), loc="outside lower center", ncols=columns, fontsize=8)
-    return fig
 
 
 def _plot_means(ax: Any, points: Sequence[tuple[float, SweepPoint]], style: CurveStyle) -> None:
@@ -366,7 +396,7 @@ def sweep_cards(sweep: Sweep, x_axis: str = "density") -> list[tuple[str, str, s
     if len(crossed) > 4:
         crossed.sort(key=lambda pair: to_axis(pair[1], pair[0].density, x_axis))
         crossed = [crossed[0], crossed[-1]]
-        names = ("Lowest 50 % crossing", "Highest 50 % crossing")
+        names: tuple[str, ...] = ("Lowest 50 % crossing", "Highest 50 % crossing")
     else:
         names = tuple("50 % won" for _ in crossed)
     unit = {"density": "density", "effective-density": "effective density", "mines": "mines"}[x_axis]

@@ -153,7 +153,7 @@ class ViewerFrame:
             safe=frozenset(analysis.safe),
             mine=frozenset(analysis.mine),
             probability=probability,
-            **fields,  # type: ignore[arg-type]
+            **fields,  # type: ignore[arg-type]  # any other field, by name: typed object here
         )
 
     @property

@@ -35,7 +35,7 @@ from minesat.formats.replay import replay_format_for
 from minesat.formats.wanted import board_from_content
 from minesat.guess import mine_probability
 from minesat.guess.best import best_within
-from minesat.perfect import DEFAULT_MAX_STATES, PastBudget, perfect_from_position
+from minesat.perfect import DEFAULT_MAX_STATES, PastBudget, RankingCut, perfect_from_position
 from minesat.player import REASONS, Step, get_strategy, guess_step, next_step
 from minesat.replay import review_replay, viewer_page
 from minesat.review import GameReview, review_game, without_flags
@@ -372,11 +372,17 @@ def perfect_request(body: object, max_states: int = DEFAULT_MAX_STATES) -> dict[
     except ListingRefused as err:  # too many layouts to list
         raise RequestError(422, too_many_layouts(err)) from None
     except PastBudget as err:
+        # What was done before the budget ran out is kept, as ``minesat perfect --json`` keeps it:
+        # the exact chance when known and the moves ranked so far, beside the error, "partial".
+        done = err.to_json() if isinstance(err, RankingCut) else {}
+        got = ("before the chance to win was known" if "wins" not in done else
+               f"with the chance to win known and {plural(len(done['moves']), 'move')} ranked")
         more = " or a larger max_states" if body.get("max_states") is not None else ""
+        past = (f"needs more than the {grouped(states)} states it may search here" if err.what == "states"
+                else f"ran past its {'memory budget' if err.what == 'memory' else 'time limit'}")
         raise RequestError(
-            422, f"perfect play needs more than the {grouped(states)} states it may search here (it stopped "
-            f"after {grouped(err.states)}, before the chance to win was known): try a position with fewer "
-            f"covered cells{more}"
+            422, f"perfect play {past} (it stopped after {grouped(err.states)}, {got}): try a position with "
+            f"fewer covered cells{more if err.what == 'states' else ''}", **done
         ) from None
     except InvalidValue as err:
         raise RequestError(422, str(err)) from None
