@@ -29,7 +29,7 @@ from minesat.analysis.combine import Split, TooMuchWork, binomial_row, cut_table
 from minesat.analysis.constraints import Component, FrontierModel
 from minesat.analysis.result import Analysis, Glance, InconsistentPositionError, total_of
 from minesat.analysis.reveal import reveal
-from minesat.analysis.smallroad import NO_LAYOUT, OFF_ROAD, SmallPosition, SmallRoad
+from minesat.analysis.smallroad import NO_LAYOUT, OFF_ROAD, Off, SmallPosition, SmallRoad
 from minesat.board import COVERED, Cell, Position
 
 __all__ = [
@@ -199,7 +199,7 @@ def glance_revealed(
         cells = list(position.cells)
         cells[i] = value
         return glance(analyzer, Position(position.rows, position.cols, tuple(cells), position.mines), few)
-    assert base is not None and not isinstance(revealed, type(OFF_ROAD))
+    assert base is not None and not isinstance(revealed, Off)
     parts, interior, safe, mine = revealed
     return road.glance(parts, interior, base.remaining - mine.bit_count(), safe.bit_count(), few)
 

@@ -307,10 +307,10 @@ class SmallRoad:
             return NO_LAYOUT
         safe, mine, rest = settled
         for _, constraints in small.split(rest):
-            part = self.part(constraints, rows, cols)
-            if part is None:
+            counted = self.part(constraints, rows, cols)
+            if counted is None:
                 return self.why_no_part(constraints, rows, cols)
-            parts.append(part)
+            parts.append(counted)
         interior = (reading.interior & ~touched).bit_count()
         return parts, interior, safe, mine
 
