@@ -45,7 +45,7 @@ from array import array
 from collections import defaultdict
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from itertools import chain, repeat
+from itertools import chain, compress, repeat
 from math import comb
 from operator import mul
 from typing import overload
@@ -472,7 +472,9 @@ def _read_search(
     for i, (group, column) in enumerate(zip(cells, zip(*fills, strict=True), strict=True)):
         if not i & 4095:
             checkpoint()
-        weight = sum(map(mul, column, packed)) // len(group)  # exact, coefficient by coefficient
+        size = len(group)
+        # A box of one cell holds 0 or 1 mine: its weight is the ways of the layouts that mine it.
+        weight = sum(compress(packed, column)) if size == 1 else sum(map(mul, column, packed)) // size
         per_cell = shared.get(weight)
         if per_cell is None:
             row = coefficients(weight, bits)
