@@ -28,7 +28,7 @@ from typing import Protocol
 from minesat.analysis.combine import Split, TooMuchWork, binomial_row, cut_tables, times
 from minesat.analysis.constraints import Component, FrontierModel
 from minesat.analysis.result import Analysis, Glance, InconsistentPositionError, total_of
-from minesat.analysis.reveal import reveal
+from minesat.analysis.reveal import Reveal, reveal
 from minesat.analysis.smallroad import NO_LAYOUT, OFF_ROAD, Off, SmallPosition, SmallRoad
 from minesat.board import COVERED, Cell, Position
 
@@ -187,7 +187,9 @@ def glance_revealed(
     i = cell[0] * position.cols + cell[1]
     if base is not None and base.reading.covered >> i & 1:
         # Every number of the cell from the layouts its parts have (once a cell), when they have them.
-        found_reveal = base.reveals[i] if i in base.reveals else base.reveals.setdefault(i, reveal(base, i))
+        found_reveal: Reveal | None = (
+            base.reveals[i] if i in base.reveals else base.reveals.setdefault(i, reveal(base, i))
+        )
         if found_reveal is not None:
             return found_reveal.glance(value - found_reveal.flags, road.glance, few)
     revealed = OFF_ROAD if base is None or not base.reading.covered >> i & 1 else (

@@ -28,7 +28,7 @@ import enum
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from operator import mul
-from typing import TYPE_CHECKING, Protocol
+from typing import Any, Protocol
 
 from minesat.analysis import small
 from minesat.analysis.combine import (
@@ -47,9 +47,6 @@ from minesat.analysis.memo import remember
 from minesat.analysis.result import Analysis, Glance, build_analysis
 from minesat.analysis.roads import RoadSettings
 from minesat.board import Cell, Position
-
-if TYPE_CHECKING:
-    from minesat.analysis.reveal import Reveal
 
 __all__ = [
     "ENUMERATED_CELLS",
@@ -517,9 +514,10 @@ class SmallPosition:
     parts: list[Part]
     remaining: int  # mines not flagged
     groups: list[list[small.MaskConstraint]]  # each part's constraints
-    #: The look-ahead's reveals of its cells, by flat index (:mod:`~minesat.analysis.reveal`): they
-    #: hold for this position alone, and go with it.
-    reveals: dict[int, Reveal | None] = field(default_factory=dict, compare=False, repr=False)
+    #: The look-ahead's reveals of its cells, by flat index (:class:`~minesat.analysis.reveal.Reveal`
+    #: or ``None``; typed loosely, since that module reads this one): they hold for this position
+    #: alone, and go with it.
+    reveals: dict[int, Any] = field(default_factory=dict, compare=False, repr=False)
 
     def proven(self) -> tuple[tuple[Cell, ...], tuple[Cell, ...]] | None:
         """``(safe, mine)`` when the total adds nothing to what the parts decide, else ``None``."""
