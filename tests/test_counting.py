@@ -149,9 +149,8 @@ def test_a_chain_is_counted_in_steps_linear_in_its_length() -> None:
         cells, cons, counts = counting._boxes(component)
         order = counting._nearby_order(cons, len(counts))
         sizes = [len(cells[b]) for b in order]
-        found = counting._search(sizes, [cons[b] for b in order], counts, len(component.cells) + 1,
-                                 2 * len(order) + 1)
-        assert found is not None and sum(found[0]) == 2
+        found = counting._search(sizes, [cons[b] for b in order], counts, 2 * len(order) + 1)
+        assert found is not None and sum(found[1]) == 2
     # And what it counts: two layouts of 333 mines; every cell at 2 mod 3 safe, the others even.
     for nodes in (0, counting.SEARCH_NODES):
         count = count_component(long, search_nodes=nodes)

@@ -54,6 +54,7 @@ __all__ = [
     "binomial_row",
     "certain_by_feasibility",
     "completions",
+    "correlated",
     "cut_tables",
     "exact_weights",
     "read_weights",
@@ -239,7 +240,7 @@ def completions(tables: Sequence[tuple[int, Sequence[int]]], inside: Sequence[in
     after: list[list[int]] = [[]] * (n + 1)
     after[n] = list(inside)
     for i in range(n - 1, -1, -1):
-        after[i] = _correlated(after[i + 1], tables[i][1])
+        after[i] = correlated(after[i + 1], tables[i][1])
     return after
 
 
@@ -315,7 +316,7 @@ def exact_weights(
         lo, t = tables[i]
         nxt = after[i + 1]
         # weight[j]: ways to complete a solution of this component with lo + j mines.
-        weight = _correlated(nxt, before, len(t))
+        weight = correlated(nxt, before, len(t))
         done: dict[int, int] = {}  # cells of one box share their table: one sum per box
         for k, cell in enumerate(comp.cells):
             if not k & 4095:
@@ -333,12 +334,12 @@ def exact_weights(
     return numerators, interior_mined, layouts * scale
 
 
-def _correlated(long: Sequence[int], short: Sequence[int], width: int | None = None) -> list[int]:
+def correlated(long: Sequence[int], short: Sequence[int], width: int | None = None) -> list[int]:
     """``out[u] = sum(short[j] * long[u + j])`` for ``u`` in ``0..width-1`` (default: every ``u``
     where ``short`` fits in ``long``), zeros of ``short`` skipped; the budgets watching are
     checked as it goes (each entry is a sum of products of integers as long as the layout counts).
 
-    >>> _correlated([1, 2, 3, 4], [1, 1]), _correlated([1, 2, 3, 4], [0, 1], 2)
+    >>> correlated([1, 2, 3, 4], [1, 1]), correlated([1, 2, 3, 4], [0, 1], 2)
     ([3, 5, 7], [2, 3])
     """
     width = len(long) - len(short) + 1 if width is None else width

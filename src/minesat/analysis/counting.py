@@ -40,11 +40,14 @@ hostile part within moments, whichever phase it is in.
 
 from __future__ import annotations
 
+import sys
+from array import array
 from collections import defaultdict
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from itertools import chain, repeat
+from itertools import chain, compress, repeat
 from math import comb
+from operator import mul
 from typing import overload
 
 from minesat.analysis.constraints import Component, Constraint
@@ -56,10 +59,13 @@ __all__ = [
     "SEARCH_BOXES",
     "SEARCH_NODES",
     "STATE_BUDGET",
+    "BoxLayouts",
     "ComponentCount",
     "Padded",
     "by_mines",
+    "coefficients",
     "count_component",
+    "count_with_layouts",
     "split_decided",
 ]
 
@@ -87,6 +93,22 @@ class ComponentCount:
 
     ways: tuple[int, ...]
     mine_ways: dict[Cell, Sequence[int]]
+
+
+@dataclass(frozen=True)
+class BoxLayouts:
+    """A component's layouts as its search found them, box by box: ``boxes[b]``, the cells of box
+    ``b`` (cells that touch the same numbers); ``fills``, one tuple per layout of the boxes, the
+    mines each box holds (which of its cells hold them is free: ``C(size, j)`` layouts of cells);
+    ``ways``, each fill's layouts of cells (the product of its boxes' ``C(size, j)``).
+
+    A look-ahead reads the layouts of a part with one more number from these
+    (:mod:`~minesat.analysis.reveal`) instead of counting the part again.
+    """
+
+    boxes: tuple[tuple[Cell, ...], ...]
+    fills: tuple[tuple[int, ...], ...]
+    ways: tuple[int, ...]
 
 
 def split_decided(component: Component, mined: dict[Cell, bool]) -> list[Component]:
@@ -152,20 +174,42 @@ def count_component(
     (:func:`_read`). Every loop that can run long checks the budgets watching
     (:func:`~minesat.budget.checkpoint`).
     """
+    found = count_with_layouts(component, budget, search_nodes=search_nodes)
+    return None if found is None else found[0]
+
+
+def count_with_layouts(
+    component: Component, budget: int = STATE_BUDGET, *, search_nodes: int = SEARCH_NODES
+) -> tuple[ComponentCount, BoxLayouts | None] | None:
+    """:func:`count_component`, and the layouts box by box when the search found them one by one
+    (``None`` where the dynamic programme counted them without listing them).
+
+    >>> from minesat.analysis.constraints import Frontier
+    >>> from minesat.board import Position
+    >>> [comp] = Frontier.of(Position.from_rows(["1?1"])).components()
+    >>> count, layouts = count_with_layouts(comp)
+    >>> count.ways, layouts
+    ((0, 1), BoxLayouts(boxes=(((0, 1),),), fills=((1,),), ways=(1,)))
+    """
     box_cells, box_cons, counts = _boxes(component)
     degree = len(component.cells) + 1
     if len(box_cells) == 1 and budget > 1:
         # Two states of the programme: a budget below that still refuses it.
-        return _one_box(component)
+        count = _one_box(component)
+        mines = [k for k, w in enumerate(count.ways) if w]
+        one = BoxLayouts((component.cells,), tuple((k,) for k in mines), tuple(count.ways[k] for k in mines))
+        return count, one
     n_constraints = len(counts)
     limit = min(search_nodes, budget)
     if limit > 0 and len(box_cells) <= SEARCH_BOXES:
         # Any order is exact. The search goes breadth-first (cheap to find, and local).
         order = _nearby_order(box_cons, n_constraints)
         sizes = [len(box_cells[b]) for b in order]
-        found = _search(sizes, [box_cons[b] for b in order], counts, degree, limit)
+        found = _search(sizes, [box_cons[b] for b in order], counts, limit)
         if found is not None:
-            return _read_search(found, [box_cells[b] for b in order], degree)
+            boxes = [box_cells[b] for b in order]
+            listed = BoxLayouts(tuple(boxes), tuple(found[2]), tuple(found[1]))
+            return _read_search(found, boxes, degree), listed
     # The programme pays for every number kept open: the greedy path that keeps them fewest.
     greedy = _order(box_cons, n_constraints, budget)
     if greedy is None:
@@ -184,7 +228,7 @@ def count_component(
         bits = _BYTE * -(-layers.biggest.bit_length() // _BYTE)
         _polynomials(layers, sizes, bits)
     ways, weights = _backward(layers, sizes, bits)
-    return _read(ways, weights, cells, bits, degree)
+    return _read(ways, weights, cells, bits, degree), None
 
 
 def _one_box(component: Component) -> ComponentCount:
@@ -317,44 +361,42 @@ def _nearby_order(box_cons: list[frozenset[int]], n_constraints: int) -> list[in
 
 
 def _search(
-    sizes: list[int],
-    cons: list[frozenset[int]],
-    counts: list[int],
-    degree: int,
-    limit: int,
-) -> tuple[list[int], list[dict[int, int]]] | None:
-    """Enumerate the box fillings one by one: ``(ways, weights)`` or ``None`` past ``limit`` nodes.
+    sizes: list[int], cons: list[frozenset[int]], counts: list[int], limit: int
+) -> tuple[list[int], list[int], list[tuple[int, ...]]] | None:
+    """Enumerate the box fillings one by one: each layout's mines ``ks``, its ways ``ws`` (a box
+    of ``s`` cells holding ``j`` mines stands for ``C(s, j)`` layouts of cells) and its filling
+    (the mines of each box, in the order of the boxes); ``None`` past ``limit`` nodes.
 
-    ``ways[k]`` counts layouts with ``k`` mines; ``weights[i].get(k, 0)`` is the
-    sum, over those layouts, of the mines box ``i`` holds (so a cell of box ``i``
-    is mined in ``weights[i][k] / sizes[i]`` of them). The weights are sparse:
-    a layout adds only to the boxes holding mines on its path. Boxes go in the
-    given order with the same bounds as the dynamic programme: a number never
-    gets more than it needs, nor less than the boxes after this one can still
-    make up. A depth-first walk kept in flat lists (one entry per box: the
-    mines it holds, the most it may hold, the mines and ways above it), with no
-    recursion and no object per node: every node counts against ``limit``,
-    a box with no filling among them.
+    Boxes go in the given order with the same bounds as the dynamic programme: a number never
+    gets more than it needs, nor less than the boxes after this one can still make up (along a
+    fixed order that is fixed too: each box's pairs ``(number, cells of it after this box)``
+    are made once). A depth-first walk kept in flat lists (one entry per box: the mines it
+    holds, the most it may hold, the mines and ways above it), with no recursion and no
+    object per node; a layout found is three appends, its weights are read at the end
+    (:func:`_read_search`). Every node counts against ``limit``, a box with no filling among
+    them.
 
-    >>> _search([1, 2], [frozenset({0}), frozenset({0})], [1], 4, 100)
-    ([0, 3, 0, 0], [{1: 1}, {1: 2}])
+    >>> _search([1, 2], [frozenset({0}), frozenset({0})], [1], 100)
+    ([1, 1], [2, 1], [(0, 1), (1, 0)])
     """
     n = len(sizes)
+    left = [0] * len(counts)  # cells of each number in the boxes after the one at hand
+    plan: list[tuple[int, tuple[int, ...], tuple[tuple[int, int], ...], list[int]]] = [(0, (), (), [])] * n
+    for d in range(n - 1, -1, -1):
+        if not d & 4095:
+            checkpoint()
+        size, mine = sizes[d], tuple(cons[d])
+        plan[d] = size, mine, tuple([(c, left[c]) for c in mine]), [comb(size, j) for j in range(size + 1)]
+        for c in mine:
+            left[c] += size
     need = list(counts)
-    # room[c]: cells of number c in the boxes not placed yet (this one excluded while it is placed).
-    room = [0] * len(counts)
-    boxes = []  # per box: its size, its numbers, C(size, j) for each j
-    for size, cs in zip(sizes, cons, strict=True):
-        for c in cs:
-            room[c] += size
-        boxes.append((size, tuple(cs), [comb(size, j) for j in range(size + 1)]))
-    ways = [0] * degree
-    weights: list[dict[int, int]] = [{} for _ in range(n)]
+    ks: list[int] = []
+    ws: list[int] = []
+    fills: list[tuple[int, ...]] = []
     mines = [0] * n  # the mines box d holds on the path to the current node
     top = [0] * n  # the most box d may hold there
     above_k = [0] * (n + 1)  # the mines, and the ways, of boxes 0..d-1 on the path
     above_w = [1] * (n + 1)
-    holding: list[int] = []  # the boxes holding mines on the path: a layout adds to their weights only
     nodes = 0
     due = min(limit, 1023)  # the node at which the node limit and the budgets watching are checked next
     d = 0
@@ -366,75 +408,77 @@ def _search(
             checkpoint()
             due = min(limit, nodes + 1023)
         if d == n:
-            k, w = above_k[n], above_w[n]
-            ways[k] += w
-            for b in holding:
-                row = weights[b]
-                row[k] = row.get(k, 0) + w * mines[b]
+            ks.append(above_k[n])
+            ws.append(above_w[n])
+            fills.append(tuple(mines))
         else:
-            size, mine, binomial = boxes[d]
-            lo, hi = 0, size
-            for c in mine:
-                left = need[c]
-                rest = room[c] = room[c] - size
-                if left < hi:
-                    hi = left
-                if left - rest > lo:
-                    lo = left - rest
+            hi, mine, rests, binomial = plan[d]
+            lo = 0
+            for c, rest in rests:
+                x = need[c]
+                if x < hi:
+                    hi = x
+                if x - rest > lo:
+                    lo = x - rest
             if lo <= hi:
                 mines[d] = lo
                 top[d] = hi
                 if lo:
-                    holding.append(d)
                     for c in mine:
                         need[c] -= lo
                 above_k[d + 1] = above_k[d] + lo
                 above_w[d + 1] = above_w[d] * binomial[lo]
                 d += 1
                 continue
-            for c in mine:  # no filling: the box is left as it was
-                room[c] += size
         # Back up to the deepest box that can take one more mine, undoing the boxes passed.
         while True:
             d -= 1
             if d < 0:
-                return ways, weights
+                return ks, ws, fills
             j = mines[d]
-            size, mine, binomial = boxes[d]
+            mine = plan[d][1]
             if j < top[d]:
                 mines[d] = j = j + 1
-                if j == 1:
-                    holding.append(d)
                 for c in mine:
                     need[c] -= 1
                 above_k[d + 1] = above_k[d] + j
-                above_w[d + 1] = above_w[d] * binomial[j]
+                above_w[d + 1] = above_w[d] * plan[d][3][j]
                 d += 1
                 break
             if j:
-                holding.pop()
-            for c in mine:
-                need[c] += j
-                room[c] += size
+                for c in mine:
+                    need[c] += j
 
 
 def _read_search(
-    found: tuple[list[int], list[dict[int, int]]], cells: list[tuple[Cell, ...]], degree: int
+    found: tuple[list[int], list[int], list[tuple[int, ...]]], cells: list[tuple[Cell, ...]], degree: int
 ) -> ComponentCount:
-    """The search's ways and box weights as a count: a cell of a box holding ``j`` of its ``s``
-    cells is mined in ``C(s-1, j-1) = C(s, j) * j / s`` of the box's fillings."""
-    ways, weights = found
-    # Only mine counts some layout has need dividing out.
-    low = next((k for k, w in enumerate(ways) if w), 0)
-    high = max((k for k, w in enumerate(ways) if w), default=-1) + 1
+    """The search's layouts as a count. A cell of a box holding ``j`` of its ``s`` cells is mined
+    in ``C(s-1, j-1) = C(s, j) * j / s`` of the box's fillings: a box's weight is the sum, over
+    the layouts, of their ways times its mines, over ``s``. The ways are packed by mine count
+    from the fewest (``bits`` each, wide enough for their sum times the largest box), so each
+    box's weight is one sum of products, column by column of the fillings."""
+    ks, ws, fills = found
+    if not ks:
+        empty = by_mines(0, (), degree)
+        return ComponentCount((0,) * degree, {cell: empty for group in cells for cell in group})
+    low, high = min(ks), max(ks) + 1
+    bits = _BYTE * -(-(sum(ws) * max(map(len, cells))).bit_length() // _BYTE)
+    packed = [w << (k - low) * bits for k, w in zip(ks, ws, strict=True)]
+    ways = [0] * degree
+    ways[low:high] = coefficients(sum(packed), bits)
     mine_ways: dict[Cell, Sequence[int]] = {}
-    shared: dict[tuple[int, ...], Sequence[int]] = {}  # boxes with the same weights share a table
-    for group, row in zip(cells, weights, strict=True):
+    shared: dict[int, Sequence[int]] = {}  # boxes with the same weights share a table
+    for i, (group, column) in enumerate(zip(cells, zip(*fills, strict=True), strict=True)):
+        if not i & 4095:
+            checkpoint()
         size = len(group)
-        inside = tuple([row.get(k, 0) // size for k in range(low, high)])
-        per_cell = shared.get(inside)
+        # A box of one cell holds 0 or 1 mine: its weight is the ways of the layouts that mine it.
+        weight = sum(compress(packed, column)) if size == 1 else sum(map(mul, column, packed)) // size
+        per_cell = shared.get(weight)
         if per_cell is None:
-            per_cell = shared[inside] = by_mines(low, inside, degree)
+            row = coefficients(weight, bits)
+            per_cell = shared[weight] = by_mines(low, row + [0] * (high - low - len(row)), degree)
         for cell in group:
             mine_ways[cell] = per_cell
     return ComponentCount(tuple(ways), mine_ways)
@@ -699,7 +743,7 @@ def _read(
 ) -> ComponentCount:
     """The packed counts read out (every coefficient below ``2 ** bits``, the lowest at ``low``):
     each box's weights only within the mine counts some layout has."""
-    low, inside = ways[0], _coefficients(ways[1], bits)
+    low, inside = ways[0], coefficients(ways[1], bits)
     high = low + len(inside)
     total = [0] * degree
     total[low:high] = inside
@@ -718,7 +762,7 @@ def _read(
             start = low
         per_cell = shared.get((start, poly))
         if per_cell is None:
-            found = _coefficients(poly, bits)
+            found = coefficients(poly, bits)
             row = [0] * (high - low)
             row[start - low : start - low + len(found)] = found
             per_cell = shared[start, poly] = by_mines(low, row, degree)
@@ -727,14 +771,29 @@ def _read(
     return ComponentCount(tuple(total), mine_ways)
 
 
-def _coefficients(poly: int, bits: int) -> list[int]:
+def coefficients(poly: int, bits: int) -> list[int]:
     """The coefficients packed in ``poly``, ``bits`` (a multiple of 8) bits each, lowest first:
-    read through its bytes, in one pass however many there are."""
+    read through its bytes, in one pass however many there are (as an array of machine numbers
+    when ``bits`` is one's width).
+
+    >>> coefficients(3 + (5 << 16), 8), coefficients(0, 8), coefficients(7 << 64 | 1, 64)
+    ([3, 0, 5], [], [1, 7])
+    """
     width = bits // 8
     data = poly.to_bytes((poly.bit_length() + bits - 1) // bits * width, "little")
     if width == 1:
         return list(data)
+    code = _ARRAY_CODES.get(width)
+    if code is not None:
+        numbers = array(code, data)
+        if sys.byteorder == "big":
+            numbers.byteswap()
+        return numbers.tolist()
     return [int.from_bytes(data[at : at + width], "little") for at in range(0, len(data), width)]
+
+
+#: The array type codes of unsigned numbers 2, 4 and 8 bytes wide on this machine.
+_ARRAY_CODES = {array(code).itemsize: code for code in "QLIH"}
 
 
 _BYTE = 8

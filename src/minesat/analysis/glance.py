@@ -28,7 +28,8 @@ from typing import Protocol
 from minesat.analysis.combine import Split, TooMuchWork, binomial_row, cut_tables, times
 from minesat.analysis.constraints import Component, FrontierModel
 from minesat.analysis.result import Analysis, Glance, InconsistentPositionError, total_of
-from minesat.analysis.smallroad import NO_LAYOUT, OFF_ROAD, SmallPosition, SmallRoad
+from minesat.analysis.reveal import Reveal, reveal
+from minesat.analysis.smallroad import NO_LAYOUT, OFF_ROAD, Off, SmallPosition, SmallRoad
 from minesat.board import COVERED, Cell, Position
 
 __all__ = [
@@ -165,9 +166,11 @@ def glance_revealed(
     The look-ahead asks this of every number a candidate could show. On the small road
     the position is read once and each answer changes only what the one cell touches:
     the numbers beside it lose a covered cell, its own number joins them, and only the
-    parts these numbers belong to are settled, split and counted again (the others
-    cannot change: no number links them to the cell). The answer is the one
-    :func:`glance` gives for the revealed position.
+    parts these numbers belong to change (the others cannot: no number links them to the
+    cell). Their layouts, listed when they were counted, are sorted once by the mines
+    they put beside the cell, for every number it could show (:mod:`.reveal`); a part
+    counted without listing them is settled, split and counted again for each number.
+    The answer is the one :func:`glance` gives for the revealed position.
 
     >>> from minesat.analysis import Analyzer
     >>> position = Position.from_rows(["1??", "???"], mines=2)
@@ -182,6 +185,13 @@ def glance_revealed(
     # Only a position the rules decide nothing in: each part's constraints are then its numbers'.
     base = found if isinstance(found, SmallPosition) and not (found.safe or found.mine) else None
     i = cell[0] * position.cols + cell[1]
+    if base is not None and base.reading.covered >> i & 1:
+        # Every number of the cell from the layouts its parts have (once a cell), when they have them.
+        found_reveal: Reveal | None = (
+            base.reveals[i] if i in base.reveals else base.reveals.setdefault(i, reveal(base, i))
+        )
+        if found_reveal is not None:
+            return found_reveal.glance(value - found_reveal.flags, road.glance, few)
     revealed = OFF_ROAD if base is None or not base.reading.covered >> i & 1 else (
         road.revealed(base, i, value, position.rows, position.cols)
     )
@@ -191,7 +201,7 @@ def glance_revealed(
         cells = list(position.cells)
         cells[i] = value
         return glance(analyzer, Position(position.rows, position.cols, tuple(cells), position.mines), few)
-    assert base is not None and not isinstance(revealed, type(OFF_ROAD))
+    assert base is not None and not isinstance(revealed, Off)
     parts, interior, safe, mine = revealed
     return road.glance(parts, interior, base.remaining - mine.bit_count(), safe.bit_count(), few)
 

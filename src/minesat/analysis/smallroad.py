@@ -25,12 +25,24 @@ and the general road takes the position, naming what is wrong.
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from operator import mul
+from typing import Any, Protocol
 
 from minesat.analysis import small
-from minesat.analysis.combine import TooMuchWork, exact_weights, read_weights, total_adds_nothing
+from minesat.analysis.combine import (
+    TooMuchWork,
+    binomial_row,
+    completions,
+    correlated,
+    exact_weights,
+    read_weights,
+    times,
+    total_adds_nothing,
+)
 from minesat.analysis.constraints import Component, Constraint
-from minesat.analysis.counting import ComponentCount, count_component
+from minesat.analysis.counting import BoxLayouts, ComponentCount, count_with_layouts
 from minesat.analysis.memo import remember
 from minesat.analysis.result import Analysis, Glance, build_analysis
 from minesat.analysis.roads import RoadSettings
@@ -40,9 +52,11 @@ __all__ = [
     "ENUMERATED_CELLS",
     "ENUMERATION_STEPS",
     "SMALL_CELLS",
+    "Counted",
     "Off",
     "Part",
     "PositionKey",
+    "Rows",
     "SmallPosition",
     "SmallRoad",
     "bits",
@@ -201,10 +215,10 @@ class SmallRoad:
                     for m, mines, number in constraints
                 ),
             )
-            count = count_component(component, self._analyzer.state_budget)
-            if count is not None and any(count.ways):
-                part = Part.of_count(mask, cols, component.cells, count)
-            elif count is not None:
+            found = count_with_layouts(component, self._analyzer.state_budget)
+            if found is not None and any(found[0].ways):
+                part = Part.of_count(mask, cols, component.cells, *found)
+            elif found is not None:
                 remember(self._no_layout, key, True)
         if part is not None:
             part.constraints = tuple(constraints)
@@ -290,45 +304,78 @@ class SmallRoad:
             return NO_LAYOUT
         safe, mine, rest = settled
         for _, constraints in small.split(rest):
-            part = self.part(constraints, rows, cols)
-            if part is None:
+            counted = self.part(constraints, rows, cols)
+            if counted is None:
                 return self.why_no_part(constraints, rows, cols)
-            parts.append(part)
+            parts.append(counted)
         interior = (reading.interior & ~touched).bit_count()
         return parts, interior, safe, mine
 
     def glance(
-        self, parts: list[Part], interior: int, remaining: int, safe: int, few: int
+        self, parts: Sequence[Counted], interior: int, remaining: int, safe: int, few: int
     ) -> Glance | None:
         """:meth:`glance` on the small road: :meth:`analysis`'s numbers, read without a grid.
 
         ``remaining`` mines for the parts and the ``interior`` cells; ``safe`` cells the rules proved.
+        The combination is :func:`~minesat.analysis.combine.exact_weights`' (the same integers,
+        so the same floats), each part's cells alike counted once (:meth:`Part.weighed`).
         """
-        try:
-            weights = exact_weights([part.count for part in parts], parts, interior, remaining,
-                                           self._analyzer.work_budget)
-        except TooMuchWork:  # pragma: no cover - _small's work budget condition rules it out
-            weights = None
-        if weights is None:
+        tables = []
+        rows = []
+        for part in parts:
+            low, ways, alike = part.weighed()
+            tables.append((low, ways))
+            rows.append(alike)
+        # The combination's work is within the work budget on this road (see _read): no check.
+        low = sum(lo for lo, _ in tables)
+        width = 1 + sum(len(t) - 1 for _, t in tables)
+        inside = binomial_row(interior, remaining - (low + width - 1), remaining - low)[::-1]
+        after = completions(tables, inside)
+        layouts = after[0][0]
+        if layouts == 0:
             return None  # no layout places the total
-        numerators, interior_mined, denominator = weights
-        # As read_weights: a weight of 0 is a safe cell, one of all the layouts a mine.
-        undecided = []
-        for num in numerators.values():
-            if num == 0:
-                safe += 1
-            elif num != denominator:
-                undecided.append(num)
+        scale = interior or 1  # keeps every weight an integer, as exact_weights scales them
+        denominator = layouts * scale
+        undecided: list[tuple[int, int]] = []
+        before = [1]
+        for i, (_, t) in enumerate(tables):
+            weight = correlated(after[i + 1], before, len(t))
+            for row, cells in rows[i]:
+                num = scale * sum(map(mul, row, weight))  # a row is as long as the part's table
+                # As read_weights: a weight of 0 is a safe cell, one of all the layouts a mine.
+                if num == 0:
+                    safe += cells
+                elif num != denominator:
+                    undecided.append((num, cells))
+            before = times(before, t)
         undecided.sort()
-        lowest = [num / denominator for num in undecided[:few]]
+        lowest: list[float] = []
+        for num, cells in undecided:
+            if len(lowest) >= few:
+                break
+            lowest += [num / denominator] * min(cells, few - len(lowest))
         if interior:
+            interior_mined = sum(w * inside[u] * (remaining - low - u) for u, w in enumerate(before))
             if interior_mined == 0:
                 safe += interior
             elif interior_mined != denominator:
                 lowest += [interior_mined / denominator] * min(interior, few)
                 lowest.sort()
-        return Glance(denominator // interior if interior else denominator, safe, tuple(lowest[:few]))
+        return Glance(layouts, safe, tuple(lowest[:few]))
 
+
+#: A part's count as :meth:`SmallRoad.glance` combines it: its fewest mines ``low``, its layouts by
+#: mine count from ``low`` on (to its most), and each distinct per-cell count of mined layouts (read
+#: from ``low``, as long) with how many of its cells have it.
+Rows = tuple[int, tuple[int, ...], list[tuple[Sequence[int], int]]]
+
+
+class Counted(Protocol):
+    """Cells no open number links to others, counted: what :meth:`SmallRoad.glance` combines."""
+
+    def weighed(self) -> Rows:
+        """The count, cells alike once (:data:`Rows`)."""
+        ...
 
 
 class Part:
@@ -345,6 +392,11 @@ class Part:
         self._layouts: list[int] | None = None
         self._count: ComponentCount | None = None
         self._cells: tuple[Cell, ...] | None = None
+        #: The layouts box by box, when the count listed them: each box's mask, and the fills.
+        self.boxes: tuple[int, ...] | None = None
+        self.fills: tuple[tuple[int, ...], ...] = ()
+        self.fill_ways: tuple[int, ...] = ()  # each fill's layouts of cells
+        self._weighed: Rows | None = None
         #: The part's constraints (as the small road read them when it was first counted).
         self.constraints: tuple[small.MaskConstraint, ...] = ()
 
@@ -361,8 +413,12 @@ class Part:
         return part
 
     @classmethod
-    def of_count(cls, mask: int, cols: int, cells: tuple[Cell, ...], count: ComponentCount) -> Part:
-        """From the part's exact count (with at least one layout); ``cells`` are the mask's, row-major."""
+    def of_count(
+        cls, mask: int, cols: int, cells: tuple[Cell, ...], count: ComponentCount,
+        boxes: BoxLayouts | None = None,
+    ) -> Part:
+        """From the part's exact count (with at least one layout); ``cells`` are the mask's, row-major;
+        ``boxes``, its layouts box by box, when the count listed them."""
         safe = mine = 0
         ways = count.ways
         for cell, bit in zip(cells, bits(mask), strict=True):
@@ -374,7 +430,29 @@ class Part:
         support = [k for k, w in enumerate(ways) if w]
         part = cls(mask, cols, safe, mine, support[0], support[-1])
         part._count, part._cells = count, cells
+        if boxes is not None:
+            part.boxes = tuple(sum(1 << (r * cols + c) for r, c in box) for box in boxes.boxes)
+            part.fills, part.fill_ways = boxes.fills, boxes.ways
         return part
+
+    def weighed(self) -> Rows:
+        """The count as :meth:`SmallRoad.glance` combines it (:data:`Rows`), made once a part:
+        the part comes back from the cache position after position."""
+        if self._weighed is None:
+            count = self.count
+            ways = count.ways
+            low, high = self.low, self.high
+            span = high - low + 1
+            alike: dict[tuple[int, ...], int] = {}
+            seen: dict[int, tuple[int, ...]] = {}  # cells of a counted box share one table
+            for cell in self.cells:
+                mined = count.mine_ways[cell]
+                row = seen.get(id(mined))
+                if row is None:
+                    row = seen[id(mined)] = tuple(mined[low : low + span])
+                alike[row] = alike.get(row, 0) + 1
+            self._weighed = (low, tuple(ways[low : high + 1]), list(alike.items()))
+        return self._weighed
 
     @property
     def cells(self) -> tuple[Cell, ...]:
@@ -436,6 +514,10 @@ class SmallPosition:
     parts: list[Part]
     remaining: int  # mines not flagged
     groups: list[list[small.MaskConstraint]]  # each part's constraints
+    #: The look-ahead's reveals of its cells, by flat index (:class:`~minesat.analysis.reveal.Reveal`
+    #: or ``None``; typed loosely, since that module reads this one): they hold for this position
+    #: alone, and go with it.
+    reveals: dict[int, Any] = field(default_factory=dict, compare=False, repr=False)
 
     def proven(self) -> tuple[tuple[Cell, ...], tuple[Cell, ...]] | None:
         """``(safe, mine)`` when the total adds nothing to what the parts decide, else ``None``."""
