@@ -210,7 +210,13 @@ def analyze_face(shape: Shape, seed: int, work: Path) -> Outcome:
     text = json.dumps(library, allow_nan=False)  # no float overflowed into inf, no NaN
     path = work / f"position-{seed}.txt"
     path.write_text(format_position(position, "text"))
-    code, out, err = _cli(["analyze", str(path), "--json"])
+    # The command runs in this process, whose resident memory is the test runner's (boards of
+    # earlier cases included): its memory budget gets that on top of the default a fresh
+    # `minesat analyze` has, so it is refused only where a user's command would be.
+    from minesat.budget import DEFAULT_MAX_MEMORY, resident_bytes
+
+    megabytes = (DEFAULT_MAX_MEMORY + resident_bytes()) // 10**6
+    code, out, err = _cli(["analyze", str(path), "--json", "--max-memory", str(megabytes)])
     if code != 0 and not analysis.unknown and not analysis.safe and not analysis.mine:
         return _refused("analyze", shape, _one_line("analyze", shape, code, err))
     if code != 0:

@@ -157,6 +157,9 @@ class Pages:
             page = ctx.new_page()
             page.on("pageerror", lambda err: self.errors.append(str(err)))
             page.goto(self.url + where)
+        # The page's modules wait for /api/meta before they attach their handlers: a file set or
+        # a click before that would be lost.
+        page.wait_for_function("document.documentElement.dataset.ready === 'true'")
         if not where or where.startswith("#analyse"):
             page.wait_for_function(f"{BOARD}.dataset.analysed !== undefined && {ANALYSED}")
         return page

@@ -65,4 +65,6 @@ async function openDropped(file) {
 applyView();
 const where = parseHash(location.hash);
 if (!location.hash) history.replaceState(null, "", "#analyse");
-restore(where, true);
+// Every module has run (the lists from /api/meta are in, every handler attached) once this one
+// does: the page says so, for scripts that drive it (the browser tests wait for it).
+restore(where, true).finally(() => { document.documentElement.dataset.ready = "true"; });
