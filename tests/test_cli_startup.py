@@ -116,3 +116,24 @@ def test_import_minesat_keeps_every_name_it_had() -> None:
     assert set(minesat.__all__) <= set(dir(minesat))
     with pytest.raises(AttributeError):
         _ = minesat.no_such_name  # type: ignore[attr-defined]
+
+
+#: When this module was imported: after the test process started, before any test runs.
+IMPORTED = __import__("time").perf_counter()
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="the process's start is read from /proc")
+def test_a_time_limit_counts_from_the_process_start_only_when_the_command_is_the_process(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``minesat analyze --time-limit`` counts the interpreter's start-up against the limit when
+    the command is the process's own (``minesat`` through ``run_main``), and only then: a command
+    called within a longer-lived process (a test, a script) counts from its call."""
+    import time
+
+    from minesat.cli import common
+
+    before = time.perf_counter()
+    assert before <= common.command_began() <= time.perf_counter()
+    monkeypatch.setattr(common, "_COMMAND_IS_PROCESS", True)
+    assert common.command_began() < IMPORTED  # this process started before this module was read

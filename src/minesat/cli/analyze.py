@@ -20,6 +20,7 @@ from minesat.cli.common import (
     check_output,
     check_time_limit,
     check_total,
+    command_began,
     error_line,
     fail,
     is_stdout,
@@ -310,23 +311,3 @@ def _report_error(path: Path, message: str, as_json: bool, with_path: bool = Tru
     typer.echo(f"minesat: {line}", err=True)
     if as_json:
         typer.echo(json.dumps({"file": str(path), "error": line}))
-
-
-def command_began() -> float:
-    """When the command started, on ``time.perf_counter``'s scale: the process's start when the
-    process is this command (``minesat analyze ...``; Linux reads it from ``/proc``), else now
-    (the command called within a longer-lived process, as the tests call it). The interpreter's
-    start-up and the imports before the command runs count against its time limit as the rest
-    of its work does.
-    """
-    now = time.perf_counter()
-    if sys.argv[1:2] != ["analyze"]:
-        return now
-    try:
-        with open("/proc/self/stat", "rb") as stat, open("/proc/uptime", "rb") as uptime:
-            # The fields after the command's name (which may hold spaces): the 20th is the start.
-            started = int(stat.read().rsplit(b")", 1)[1].split()[19]) / os.sysconf("SC_CLK_TCK")
-            elapsed = float(uptime.read().split()[0]) - started
-    except (OSError, ValueError, IndexError):
-        return now
-    return now - min(max(elapsed, 0.0), 60.0)  # a clock that says more than a minute is not believed
