@@ -9,6 +9,7 @@ import json
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -119,7 +120,7 @@ def test_import_minesat_keeps_every_name_it_had() -> None:
 
 
 #: When this module was imported: after the test process started, before any test runs.
-IMPORTED = __import__("time").perf_counter()
+IMPORTED = time.perf_counter()
 
 
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="the process's start is read from /proc")
@@ -129,8 +130,6 @@ def test_a_time_limit_counts_from_the_process_start_only_when_the_command_is_the
     """``minesat analyze --time-limit`` counts the interpreter's start-up against the limit when
     the command is the process's own (``minesat`` through ``run_main``), and only then: a command
     called within a longer-lived process (a test, a script) counts from its call."""
-    import time
-
     from minesat.cli import common
 
     before = time.perf_counter()
