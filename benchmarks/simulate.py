@@ -30,7 +30,7 @@ from minesat.analysis import Analysis
 from minesat.board import COVERED, FLAG, PRESETS, Cell, Layout, Position
 from minesat.generate import generate_layout
 from minesat.player import DEFAULT_STRATEGY, GameRecord, get_strategy, play_game
-from minesat.simulate import play_indices
+from minesat.simulation import play_indices
 from minesat.stats import wilson
 from minesat.store import RunConfig, StoredGame
 

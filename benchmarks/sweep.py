@@ -5,11 +5,11 @@
 
 Plays the same grid twice, in one run, into two fresh directories:
 
-- *one pool per point*: each point an ordinary ``minesat.simulate.run`` into its
+- *one pool per point*: each point an ordinary ``minesat.simulation.run`` into its
   own store, as ``minesat sweep`` played until the pool was shared (a pool of
   ``--workers`` processes started and stopped for every point, and idle while a
   point's last batches finish);
-- *one shared pool*: :func:`minesat.sweep.run_sweep`, every point of every
+- *one shared pool*: :func:`minesat.sweeping.run_sweep`, every point of every
   curve on one pool.
 
 It prints both wall times, their ratio, and checks that both hold the same games
@@ -25,9 +25,9 @@ import tempfile
 import time
 from pathlib import Path
 
-from minesat.simulate import run
+from minesat.simulation import run
 from minesat.store import GameStore
-from minesat.sweep import parse_mines, parse_sizes, plan_sweep, point_db, run_sweep, split_list
+from minesat.sweeping import parse_mines, parse_sizes, plan_sweep, point_db, run_sweep, split_list
 
 
 def main() -> None:

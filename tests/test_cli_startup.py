@@ -19,8 +19,9 @@ from minesat.cli import COMMANDS, app, load_commands
 
 #: What no command line needs before it knows its command: the web app, the simulator, the
 #: perfect-play search and the libraries only they and large boards use.
-HEAVY = ("minesat.web", "minesat.simulate", "minesat.perfect", "minesat.exact", "minesat.player",
-         "minesat.store", "minesat.report", "networkx", "numpy", "matplotlib", "jinja2", "starlette")
+HEAVY = ("minesat.web", "minesat.simulation", "minesat.sweeping", "minesat.perfect", "minesat.exact",
+         "minesat.player", "minesat.store", "minesat.report", "networkx", "numpy", "matplotlib", "jinja2",
+         "starlette")
 
 
 def imported_by(code: str, *args: str) -> tuple[set[str], subprocess.CompletedProcess[str]]:

@@ -94,9 +94,16 @@ def test_a_sweep_is_one_documented_call_and_its_stores_one_table(tmp_path: Path)
     rows = list(records(p.db for p in sweep.points))  # several stores, one stream
     assert [(r["mines"], r["game"]) for r in rows] == [(8, 0), (8, 1), (8, 2), (16, 0), (16, 1), (16, 2)]
     assert list(records(sweep.points[0].db)) == rows[:3]  # one store, as before
-    import minesat.sweep as module
 
-    assert minesat.sweep is module and callable(module)  # the module, callable, as minesat.simulate
+
+def test_simulate_and_sweep_are_functions_and_their_modules_other_names() -> None:
+    """``minesat.simulate`` and ``minesat.sweep`` are the functions, also once their modules (named
+    otherwise, so as not to take the functions' names) are imported."""
+    import minesat.simulation
+    import minesat.sweeping
+
+    assert minesat.simulate is minesat.simulation.simulate
+    assert minesat.sweep is minesat.sweeping.sweep
 
 
 def test_the_namespace_holds_the_front_door_only() -> None:

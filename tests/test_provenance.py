@@ -21,7 +21,7 @@ import minesat
 from minesat.cli import app
 from minesat.provenance import new_session, player_fingerprint, player_modules, short
 from minesat.report import make_report, render_html, render_markdown, summarize_db, summarize_store
-from minesat.simulate import play_indices, run
+from minesat.simulation import play_indices, run
 from minesat.store import GameStore, PlayerMismatchError, RunConfig
 
 PACKAGE = Path(minesat.__file__).resolve().parent
@@ -255,12 +255,12 @@ def test_a_store_made_before_players_were_recorded_stays_readable(tmp_path: Path
 
 
 def test_a_batch_from_another_player_is_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    import minesat.simulate as simulate
+    import minesat.simulation as simulation
 
     def elsewhere(batch_fn, config, batch):  # a worker running other code
         return "f" * 64, batch_fn(config, batch)
 
-    monkeypatch.setattr(simulate, "played_by", elsewhere)
+    monkeypatch.setattr(simulation, "played_by", elsewhere)
     with GameStore(tmp_path / "run.sqlite", BEGINNER) as store:
         with pytest.raises(PlayerMismatchError, match="with player ffffffffffff, but this run's player is"):
             run(BEGINNER, 6, workers=1, store=store)

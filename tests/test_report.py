@@ -328,7 +328,7 @@ def test_one_tally_for_simulate_and_report(tmp_path):
     # report reading the store back, and by plain SQL over the store's rows.
     import sqlite3
 
-    from minesat.simulate import run
+    from minesat.simulation import run
 
     config = RunConfig(rows=9, cols=9, mines=10, rule="opening", start=(3, 3), seed=3)
     live = run(config, 12, workers=1)
@@ -451,7 +451,7 @@ def test_fatal_boards_replay_each_lost_game_to_the_guess_that_lost_it(tmp_path) 
     from minesat.board import COVERED
     from minesat.generate import generate_layout
     from minesat.report.fatal import fatal_boards, fatal_svg
-    from minesat.simulate import run
+    from minesat.simulation import run
     from minesat.store import GameStore, RunConfig
 
     config = RunConfig(rows=9, cols=9, mines=10, rule="opening", start=(3, 3), seed=3, strategy="best")

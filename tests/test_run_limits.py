@@ -24,11 +24,11 @@ import pytest
 from click.testing import Result
 from typer.testing import CliRunner
 
-import minesat.simulate
+import minesat.simulation
 from minesat import executors
 from minesat.cli import app
 from minesat.store import GameStore, StoredGame
-from minesat.sweep import run_sweep
+from minesat.sweeping import run_sweep
 from processes import children, command_line
 
 runner = CliRunner()
@@ -57,7 +57,7 @@ def stored(db: Path) -> int:
 def failing_after(batches: int, error: BaseException) -> Iterator[None]:
     """Every batch played after the first ``batches`` raises ``error`` (in this process: ``--workers 1``),
     in ``simulate`` and in ``sweep`` (whose module, imported above, keeps the real player)."""
-    real = minesat.simulate.play_indices
+    real = minesat.simulation.play_indices
     count = [0]
 
     def play(config: object, batch: list[int]) -> list[StoredGame]:
@@ -66,7 +66,7 @@ def failing_after(batches: int, error: BaseException) -> Iterator[None]:
             raise error
         return real(config, batch)  # type: ignore[arg-type]
 
-    with mock.patch.object(minesat.simulate, "play_indices", play), \
+    with mock.patch.object(minesat.simulation, "play_indices", play), \
             mock.patch.dict(run_sweep.__kwdefaults__, batch_fn=play):
         yield
 

@@ -25,7 +25,7 @@ from minesat.executors import SchedulerError, run_bounded
 from minesat.generate import game_seed, generate_layout
 from minesat.player import GameRecord, Guess, play_game
 from minesat.provenance import new_session, player_fingerprint
-from minesat.simulate import Tally, play_indices, run
+from minesat.simulation import Tally, play_indices, run
 from minesat.store import GameStore, PlayerMismatchError, RunConfig, StoredGame
 
 BEGINNER = RunConfig(rows=9, cols=9, mines=10, rule="opening", start=(3, 3), seed=11)
@@ -128,9 +128,9 @@ def test_a_dask_cluster_gives_the_local_results(tmp_path: Path) -> None:
 
 def _other_code() -> None:
     """Run in a Dask worker: its minesat now fingerprints as another player's."""
-    import minesat.simulate
+    import minesat.simulation
 
-    minesat.simulate.player_fingerprint = lambda strategy: "e" * 64  # type: ignore[assignment]
+    minesat.simulation.player_fingerprint = lambda strategy: "e" * 64  # type: ignore[assignment]
 
 
 def test_missing_dask_is_explained(monkeypatch: pytest.MonkeyPatch) -> None:

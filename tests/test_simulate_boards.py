@@ -18,7 +18,7 @@ from minesat.formats import BoardFormatError
 from minesat.formats.boardset import format_board
 from minesat.generate import generate_layout
 from minesat.player import SafestCell, play_game
-from minesat.simulate import board_run_config, play_boards, run
+from minesat.simulation import board_run_config, play_boards, run
 from minesat.store import GameStore, RunConfig, StoredGame
 
 

@@ -16,17 +16,17 @@ import pytest
 from typer.testing import CliRunner
 
 import minesat
-import minesat.sweep as sweep_module
+import minesat.sweeping as sweep_module
 from glm import chi2_sf, irls
 from minesat.cli import app
 from minesat.generate import BoardSpec
 from minesat.provenance import player_fingerprint, short
 from minesat.report import summarize_db
 from minesat.report.sweep import curve_style, render_sweep_html, render_sweep_markdown
-from minesat.simulate import play_indices
+from minesat.simulation import play_indices
 from minesat.stats import wilson
 from minesat.store import GameStore, PlayerMismatchError, RunConfig
-from minesat.sweep import (
+from minesat.sweeping import (
     effective_density,
     mean_interval,
     parse_densities,
@@ -341,7 +341,7 @@ def test_every_curves_fit_says_how_well_it_fits_as_an_independent_glm_does(tmp_p
 def test_a_curve_that_is_not_logistic_is_flagged_beside_its_interpolated_crossing():
     """A curve whose points stray from every logistic curve (deviance far past its df) gets
     its interval widened by the dispersion, a poor_fit flag, and the crossing the points give."""
-    from minesat.sweep import Curve, SweepPoint
+    from minesat.sweeping import Curve, SweepPoint
 
     def point(mines, wins, games=200):
         return SweepPoint(mines=mines, density=mines / 256, effective_density=mines / 247, games=games,
@@ -375,7 +375,7 @@ def test_no_crossing_when_the_points_do_not_bracket_half_or_the_games_separate(t
     easy = run_sweep(plan_of(sizes=[(6, 6)], mines=[1, 2]), 10, tmp_path, workers=1).curves[0]
     assert easy.crossing50 is None and easy.crossing_note == "the points do not bracket 50 %"
     # Every win at a lower density than every loss: no finite fit.
-    from minesat.sweep import Curve, SweepPoint
+    from minesat.sweeping import Curve, SweepPoint
 
     def point(mines, wins):
         return SweepPoint(mines=mines, density=mines / 25, effective_density=mines / 16, games=10, wins=wins,
@@ -613,7 +613,7 @@ def test_default_directory_names_what_sets_the_curves_apart():
 
 
 def _point(mines, wins, games=200, won_guesses=0, won_squares=0, cells=256):
-    from minesat.sweep import SweepPoint
+    from minesat.sweeping import SweepPoint
 
     return SweepPoint(mines=mines, density=mines / cells, effective_density=mines / (cells - 9), games=games,
                       wins=wins, no_guess_wins=0, guesses_total=won_guesses, guesses_sq_total=won_squares,
@@ -621,7 +621,7 @@ def _point(mines, wins, games=200, won_guesses=0, won_squares=0, cells=256):
 
 
 def _sweep_of(curve):
-    from minesat.sweep import Sweep
+    from minesat.sweeping import Sweep
 
     plan = plan_sweep([(curve.config.rows, curve.config.cols)], [curve.config.rule], [curve.config.strategy],
                       mines=[p.mines for p in curve.points])  # fmt: skip
@@ -632,7 +632,7 @@ def test_a_mean_over_one_won_game_has_no_interval_and_hollow_points_count_won_ga
     from matplotlib.figure import Figure
 
     from minesat.report.sweep import _plot_means, curve_style, sweep_table
-    from minesat.sweep import Curve
+    from minesat.sweeping import Curve
 
     base = RunConfig(rows=16, cols=16, mines=40, rule="opening", start=(3, 3), seed=0)
     # 200 games at each point, but 1 and 2 won games at the last two: the means are over those.
@@ -651,7 +651,7 @@ def test_a_mean_over_one_won_game_has_no_interval_and_hollow_points_count_won_ga
 
 def test_the_cards_give_the_crossing_on_the_plots_axis_and_the_plot_draws_the_fitted_curve(tmp_path):
     from minesat.report.sweep import plot_sweep, sweep_cards, to_axis
-    from minesat.sweep import Curve
+    from minesat.sweeping import Curve
 
     base = RunConfig(rows=16, cols=16, mines=40, rule="opening", start=(3, 3), seed=0)
     curve = Curve(base, (_point(40, 180), _point(50, 130), _point(60, 70), _point(70, 20)))

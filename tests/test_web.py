@@ -44,7 +44,7 @@ from minesat.formats import format_layout, format_position
 from minesat.noguess import solve_by_proof
 from minesat.perfect import perfect_from_position
 from minesat.player import default_start, get_strategy, play_game
-from minesat.simulate import run
+from minesat.simulation import run
 from minesat.store import GameStore, RunConfig
 from minesat.verdict import Verdict
 from minesat.web import app as web_app

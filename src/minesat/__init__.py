@@ -3,7 +3,7 @@
 The package reads in the order data flows through it: ``board`` (cells, moves,
 positions, layouts) -> ``formats`` (files) -> ``game`` / ``generate`` (the
 rules) -> ``analysis`` (what a position proves) -> ``player`` (full games) ->
-``simulate`` (many games, stored) -> ``report`` (statistics) -> ``cli``.
+``simulation`` (many games, stored) -> ``report`` (statistics) -> ``cli``.
 
 The library's front door (:mod:`minesat.shortcuts`), each loaded when first used (PEP 562), so
 that ``import minesat`` (and ``minesat --version``) costs next to nothing:
@@ -55,7 +55,6 @@ __all__ = [
 ]
 
 if _typing.TYPE_CHECKING:
-    # (``simulate`` and ``sweep`` are left out: each is its module, made callable, and above this one.)
     from minesat import board  # noqa: F401
     from minesat.analysis import analyze, explain
     from minesat.board import (
@@ -74,6 +73,8 @@ if _typing.TYPE_CHECKING:
     from minesat.game import Game
     from minesat.generate import BoardSpec, FirstClick
     from minesat.shortcuts import play
+    from minesat.simulation import simulate
+    from minesat.sweeping import sweep
 
 
 def __getattr__(name: str) -> "_typing.Any":
@@ -99,12 +100,10 @@ def __getattr__(name: str) -> "_typing.Any":
         import minesat.board as board
         return board if name == "board" else getattr(board, name)
     if name == "simulate":
-        # The module, callable: ``minesat.simulate(...)`` is minesat.simulate.simulate, and stays
-        # so once ``import minesat.simulate`` has set this name to the module.
-        import minesat.simulate as simulate
+        from minesat.simulation import simulate
         return simulate
     if name == "sweep":
-        import minesat.sweep as sweep  # callable too, as simulate
+        from minesat.sweeping import sweep
         return sweep
     raise AttributeError(f"module 'minesat' has no attribute {name!r}")
 

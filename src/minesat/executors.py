@@ -1,6 +1,6 @@
 """Where work runs: this process, local worker processes, or a Dask cluster.
 
-:mod:`minesat.simulate` (games) and :mod:`minesat.perfect` (the first moves of a
+:mod:`minesat.simulation` (games) and :mod:`minesat.perfect` (the first moves of a
 search) hand their tasks to a :class:`concurrent.futures.Executor` from here;
 Ctrl-C and a hang-up are the parent's, which stops the workers itself; a worker whose
 parent is gone (killed outright) ends on its own.

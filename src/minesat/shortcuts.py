@@ -6,7 +6,7 @@
 - ``minesat.analyze(position_or_path)``: every covered cell classified (:func:`minesat.analysis.analyze`);
 - ``minesat.explain(position_or_path, "A7")``: why a cell is certain (:func:`minesat.analysis.explain`);
 - ``minesat.play("expert", strategy="safest")``: one game by the automatic player (:func:`play`);
-- ``minesat.simulate("expert", 200)``: many games, as records for a table (:func:`minesat.simulate.simulate`).
+- ``minesat.simulate("expert", 200)``: many games, as records (:func:`minesat.simulation.simulate`).
 
 >>> record = play("beginner", seed=2, strategy="safest")
 >>> record.won, str(record.moves[0])

@@ -1,14 +1,14 @@
 """The ``minesat`` command line: typer commands that only wire the library together.
 
-Each group of commands lives in its own module and registers itself on :data:`app` when it is
-imported, which happens only when one of its commands is run or its help is asked for
-(:data:`COMMANDS`): ``minesat --version``, ``minesat --help`` and ``minesat analyze`` import
-what they use and no more.
+Each group of commands lives in its own module, which declares them on its own ``commands``;
+this module imports it and adds them to :data:`app` only when one of its commands is run or its
+help is asked for (:data:`COMMANDS`): ``minesat --version``, ``minesat --help`` and ``minesat
+analyze`` import what they use and no more. A command's module never imports this one, so the
+two import each other in no loop.
 """
 
 from __future__ import annotations
 
-import importlib
 import re
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -147,8 +147,8 @@ class Commands(TyperGroup):
         return super().get_command(ctx, name)
 
     def _load(self, module: str) -> None:
-        """Import ``minesat.cli.<module>`` (it registers its commands on :data:`app`) and build them."""
-        importlib.import_module(f"minesat.cli.{module}")
+        """Add the commands of ``minesat.cli.<module>`` to :data:`app` and build them."""
+        _register(module)
         for info in app.registered_commands:
             assert info.callback is not None
             if (info.name or typer.main.get_command_name(info.callback.__name__)) in self.commands:
@@ -273,11 +273,70 @@ def _main(
     130 interrupted (docs/exit-status.md).
     """
 
+
+def _commands_of(module: str) -> typer.Typer:
+    """The commands ``minesat.cli.<module>`` declares (on its ``commands``), the module imported.
+
+    >>> [info.callback.__name__ for info in _commands_of("boards").registered_commands]
+    ['show', 'convert']
+    """
+    # Imported here, when a command is looked up, not at the top: ``minesat --version`` and
+    # ``--help`` (start-up) must not load every command's module and what it imports.
+    match module:
+        case "analyze":
+            from minesat.cli import analyze
+            return analyze.commands
+        case "boards":
+            from minesat.cli import boards
+            return boards.commands
+        case "export":
+            from minesat.cli import export
+            return export.commands
+        case "generate":
+            from minesat.cli import generate
+            return generate.commands
+        case "metrics":
+            from minesat.cli import metrics
+            return metrics.commands
+        case "perfect":
+            from minesat.cli import perfect
+            return perfect.commands
+        case "play":
+            from minesat.cli import play
+            return play.commands
+        case "replay":
+            from minesat.cli import replay
+            return replay.commands
+        case "report":
+            from minesat.cli import report
+            return report.commands
+        case "serve":
+            from minesat.cli import serve
+            return serve.commands
+        case "simulate":
+            from minesat.cli import simulate
+            return simulate.commands
+        case "solve":
+            from minesat.cli import solve
+            return solve.commands
+        case "sweep":
+            from minesat.cli import sweep
+            return sweep.commands
+    raise ValueError(f"no command module {module!r}")
+
+
+def _register(module: str) -> None:
+    """Add the commands of ``minesat.cli.<module>`` to :data:`app`, each once."""
+    for info in _commands_of(module).registered_commands:
+        if info not in app.registered_commands:
+            app.registered_commands.append(info)
+
+
 def load_commands() -> None:
     """Import every command's module, so that :data:`app` holds them all (for what lists them, as
     the tests and the documentation do; the command line imports only the command it runs)."""
     for module in dict.fromkeys(module for module, _ in COMMANDS.values()):
-        importlib.import_module(f"minesat.cli.{module}")
+        _register(module)
 
 
 def main() -> None:

@@ -13,7 +13,6 @@ import typer
 
 from minesat import usecases
 from minesat.board import COVERED, FLAG, Cell, Position, cell_name, parse_cell
-from minesat.cli import app
 from minesat.cli.common import (
     EXIT_BAD_INPUT,
     EXIT_INCONSISTENT,
@@ -33,6 +32,9 @@ from minesat.usecases import DEFAULT_MAX_MEMORY, Budget, positions, render_grid
 from minesat.usecases.positions import Analysis, InconsistentPositionError
 
 __all__ = ["LEGEND", "analyze", "best_guess", "render_analysis"]
+
+#: This module's commands: :mod:`minesat.cli` adds them to ``minesat``'s app when it loads the module.
+commands = typer.Typer()
 
 LEGEND = (
     "o certainly safe, X certainly a mine, 12% an uncertain cell's mine probability, "
@@ -139,7 +141,7 @@ def _colour_wanted() -> bool:
     return sys.stdout.isatty() and "NO_COLOR" not in os.environ and os.environ.get("TERM") != "dumb"
 
 
-@app.command()
+@commands.command()
 def analyze(
     files: Annotated[
         list[Path],

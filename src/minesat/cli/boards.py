@@ -8,7 +8,6 @@ from typing import Annotated
 import typer
 
 from minesat.board import FLAG, Layout, Position
-from minesat.cli import app
 from minesat.cli.common import EXIT_BAD_INPUT, check_output, fail, file_error, is_stdout, plural, write_output
 from minesat.errors import InputError, InvalidValue
 from minesat.usecases import (
@@ -24,6 +23,9 @@ from minesat.usecases import (
 )
 
 __all__ = ["FileArg", "FormatOpt", "LayoutOpt", "convert", "describe", "load", "render_layout", "show"]
+
+#: This module's commands: :mod:`minesat.cli` adds them to ``minesat``'s app when it loads the module.
+commands = typer.Typer()
 
 _FORMAT_HELP = (
     f"Board format: {', '.join(FORMATS)}. Default: from the extension "
@@ -78,14 +80,14 @@ FormatOpt = Annotated[str | None, typer.Option("--format", "-f", help=_FORMAT_HE
 LayoutOpt = Annotated[bool, typer.Option("--layout", help=_LAYOUT_HELP)]
 
 
-@app.command(help=f"Draw a board file with row letters and column numbers.\n\nLegend: {LEGEND}.")
+@commands.command(help=f"Draw a board file with row letters and column numbers.\n\nLegend: {LEGEND}.")
 def show(file: FileArg, format: FormatOpt = None, layout: LayoutOpt = False) -> None:
     board = load(file, format, layout)
     typer.echo(f"{file}: {describe(board)}")
     typer.echo(render_layout(board) if isinstance(board, Layout) else render_position(board))
 
 
-@app.command(
+@commands.command(
     help="Convert a board file between formats (text, mine, mbf, json).\n\n"
     "The output is written whole or not at all; OUT - writes standard output (text unless --to "
     "says otherwise). MBF holds layouts only: converting to .mbf needs --layout (or an .mbf input)."

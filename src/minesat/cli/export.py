@@ -11,14 +11,16 @@ from typing import Annotated
 import typer
 
 from minesat import usecases
-from minesat.cli import app
 from minesat.cli.common import EXIT_OUTPUT_FAILED, check_output, fail, is_stdout, path_error, unreadable_store
 from minesat.errors import ParquetUnavailable, StoreError
 
 __all__ = ["OUT_FORMATS", "export"]
 
+#: This module's commands: :mod:`minesat.cli` adds them to ``minesat``'s app when it loads the module.
+commands = typer.Typer()
 
-@app.command()
+
+@commands.command()
 def export(
     db: Annotated[
         Path,

@@ -12,7 +12,6 @@ from typing import IO, Annotated
 
 import typer
 
-from minesat.cli import app
 from minesat.cli.common import (
     EXIT_OUTPUT_FAILED,
     ColsOption,
@@ -40,8 +39,11 @@ from minesat.usecases.games import MAX_TRIES, REJECTION_TRIES, BoardSpec, Method
 
 __all__ = ["generate"]
 
+#: This module's commands: :mod:`minesat.cli` adds them to ``minesat``'s app when it loads the module.
+commands = typer.Typer()
 
-@app.command()
+
+@commands.command()
 def generate(
     ctx: typer.Context,
     count: Annotated[int, typer.Option("--count", help="Number of boards (games 0..N-1).")],

@@ -9,17 +9,19 @@ from typing import Annotated
 import typer
 
 from minesat import usecases
-from minesat.cli import app
 from minesat.cli.common import EXIT_BAD_INPUT, check_max_memory
 from minesat.errors import fill, option_name
 from minesat.usecases import DEFAULT_MAX_MEMORY, Budget, OutOfMemory, games
 
 __all__ = ["metrics"]
 
+#: This module's commands: :mod:`minesat.cli` adds them to ``minesat``'s app when it loads the module.
+commands = typer.Typer()
+
 _COLUMNS = ("cells", "mines", "bbbv", "openings", "islands", "zini")
 
 
-@app.command()
+@commands.command()
 def metrics(
     files: Annotated[
         list[Path],

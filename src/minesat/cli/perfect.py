@@ -15,7 +15,6 @@ import typer
 
 from minesat import usecases
 from minesat.board import Cell, Position, cell_name
-from minesat.cli import app
 from minesat.cli.common import (
     ColsOption,
     FirstClickOption,
@@ -56,6 +55,9 @@ if TYPE_CHECKING:
 
 __all__ = ["DEFAULT_TOP", "ProgressCallback", "describe", "describe_cut", "describe_position", "perfect"]
 
+#: This module's commands: :mod:`minesat.cli` adds them to ``minesat``'s app when it loads the module.
+commands = typer.Typer()
+
 #: Called with (states or positions so far, layouts settled, layouts in all).
 ProgressCallback = Callable[[int, int, int], None]
 
@@ -63,7 +65,7 @@ ProgressCallback = Callable[[int, int, int], None]
 DEFAULT_TOP = 10
 
 
-@app.command()
+@commands.command()
 def perfect(
     ctx: typer.Context,
     position_file: Annotated[

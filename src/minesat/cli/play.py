@@ -22,7 +22,6 @@ from typing import Annotated
 import typer
 
 from minesat.board import FLAG, PRESETS, Action, Cell, Move, cell_name, parse_cell
-from minesat.cli import app
 from minesat.cli.common import EXIT_BAD_INPUT, fail, percent, plural
 from minesat.errors import InvalidValue
 from minesat.usecases import LEGEND, FirstClick
@@ -40,6 +39,9 @@ __all__ = [
     "parse_command",
     "play",
 ]
+
+#: This module's commands: :mod:`minesat.cli` adds them to ``minesat``'s app when it loads the module.
+commands = typer.Typer()
 
 HELP = f"""\
 commands (a cell is a name like A5, or ROW COL numbered from 1 as on the board: 1 5 is A5):
@@ -235,7 +237,7 @@ def input_lines() -> Iterator[str]:
             yield line
 
 
-@app.command(
+@commands.command(
     help="Play Minesweeper line by line (works from a pipe too).\n\n"
     "Commands: new R C M, show, uncover A5, flag A5, unflag A5, chord A5, hint, help, quit; "
     "a cell is a name like A5 or ROW COL numbered from 1 as on the board. "

@@ -13,7 +13,6 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from minesat import usecases
-from minesat.cli import app
 from minesat.cli.common import (
     EXIT_BAD_INPUT,
     ProgressLine,
@@ -38,8 +37,11 @@ if TYPE_CHECKING:
 
 __all__ = ["replay"]
 
+#: This module's commands: :mod:`minesat.cli` adds them to ``minesat``'s app when it loads the module.
+commands = typer.Typer()
 
-@app.command()
+
+@commands.command()
 def replay(
     files: Annotated[
         list[Path],

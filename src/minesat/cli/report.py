@@ -9,7 +9,6 @@ from typing import Annotated, NoReturn
 import typer
 
 from minesat import usecases
-from minesat.cli import app
 from minesat.cli.common import (
     EXIT_OUTPUT_FAILED,
     check_output,
@@ -23,8 +22,11 @@ from minesat.errors import InputError, StoreError
 
 __all__ = ["report"]
 
+#: This module's commands: :mod:`minesat.cli` adds them to ``minesat``'s app when it loads the module.
+commands = typer.Typer()
 
-@app.command()
+
+@commands.command()
 def report(
     db: Annotated[
         list[Path],

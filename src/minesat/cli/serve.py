@@ -10,10 +10,12 @@ from typing import Annotated
 
 import typer
 
-from minesat.cli import app
 from minesat.cli.common import fail
 
 __all__ = ["NEEDS_EXTRA", "default_store", "serve", "tcp_socket"]
+
+#: This module's commands: :mod:`minesat.cli` adds them to ``minesat``'s app when it loads the module.
+commands = typer.Typer()
 
 #: Said when the web extra is missing.
 NEEDS_EXTRA = "serve needs the web extra: pip install 'minesat[web]'"
@@ -27,7 +29,7 @@ def default_store() -> Path:
     return platformdirs.user_data_path("minesat", appauthor=False) / "serve.sqlite"
 
 
-@app.command()
+@commands.command()
 def serve(
     host: Annotated[
         str, typer.Option(help="Address to listen on; 0.0.0.0 opens it to the network (no login!).")

@@ -14,7 +14,6 @@ import typer
 
 from minesat import usecases
 from minesat.board import cell_name
-from minesat.cli import app
 from minesat.cli.common import (
     EXIT_STOPPED,
     ColsOption,
@@ -45,11 +44,14 @@ if TYPE_CHECKING:
 
 __all__ = ["MAX_GAMES", "default_db", "describe", "simulate"]
 
+#: This module's commands: :mod:`minesat.cli` adds them to ``minesat``'s app when it loads the module.
+commands = typer.Typer()
+
 #: Most games a run may ask for (game indices are SQLite integers).
 MAX_GAMES = usecases.max_games()
 
 
-@app.command()
+@commands.command()
 def simulate(
     ctx: typer.Context,
     games: Annotated[

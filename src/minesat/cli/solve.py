@@ -11,7 +11,6 @@ import typer
 
 from minesat import usecases
 from minesat.board import Cell, Layout, cell_name
-from minesat.cli import app
 from minesat.cli.common import (
     EXIT_OUTPUT_FAILED,
     ProgressLine,
@@ -52,8 +51,11 @@ if TYPE_CHECKING:
 
 __all__ = ["solve", "survival"]
 
+#: This module's commands: :mod:`minesat.cli` adds them to ``minesat``'s app when it loads the module.
+commands = typer.Typer()
 
-@app.command()
+
+@commands.command()
 def solve(
     layout_file: Annotated[
         Path, typer.Argument(metavar="LAYOUT", help="Layout file (.txt/.dat, .mine, .mbf, .json).")

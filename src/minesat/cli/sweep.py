@@ -12,7 +12,6 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from minesat import usecases
-from minesat.cli import app
 from minesat.cli.common import (
     EXIT_OUTPUT_FAILED,
     EXIT_STOPPED,
@@ -36,8 +35,11 @@ if TYPE_CHECKING:
 
 __all__ = ["sweep"]
 
+#: This module's commands: :mod:`minesat.cli` adds them to ``minesat``'s app when it loads the module.
+commands = typer.Typer()
 
-@app.command()
+
+@commands.command()
 def sweep(
     ctx: typer.Context,
     games: Annotated[int, typer.Option("--games", help="Games per point (game indices 0..N-1).")],

@@ -7,7 +7,7 @@ the player saw when it made the guess that lost, and the analysis of that
 position shows why the guess looked best.
 
 >>> import os, tempfile
->>> from minesat.simulate import run
+>>> from minesat.simulation import run
 >>> from minesat.store import GameStore, RunConfig, StoredGame
 >>> config = RunConfig(rows=9, cols=9, mines=10, rule="opening", start=(3, 3), seed=0, strategy="safest")
 >>> path = os.path.join(tempfile.mkdtemp(), "run.sqlite")

@@ -28,7 +28,7 @@ from minesat.rules import rules_lines
 from minesat.words import agree, plural
 
 if TYPE_CHECKING:
-    from minesat.sweep import Curve, Sweep, SweepPoint
+    from minesat.sweeping import Curve, Sweep, SweepPoint
 
 __all__ = [
     "CURVE_COLORS",

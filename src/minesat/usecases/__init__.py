@@ -145,9 +145,9 @@ if TYPE_CHECKING:  # the types of what the use cases answer, for the faces' anno
     from minesat.player import GameRecord, RiskyMove, Step
     from minesat.replay import ReplayReview
     from minesat.review import GameReview, ReviewedMove
-    from minesat.simulate import ProgressCallback
+    from minesat.simulation import ProgressCallback
     from minesat.store import GameStore, RunConfig, StoredGame
-    from minesat.sweep import Sweep, SweepPlan
+    from minesat.sweeping import Sweep, SweepPlan
     from minesat.tally import Tally
 
 

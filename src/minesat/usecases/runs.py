@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from minesat.report.fatal import ReplayedGame
     from minesat.report.references import Reference
     from minesat.store import GameStore, RunConfig, StoredGame
-    from minesat.sweep import Sweep, SweepPlan
+    from minesat.sweeping import Sweep, SweepPlan
     from minesat.tally import Summary
 
 __all__ = [
@@ -66,7 +66,7 @@ def default_strategy() -> str:
 
 def max_games() -> int:
     """Most games a run may ask for (game indices are SQLite integers)."""
-    from minesat.simulate import MAX_GAMES  # start-up: only simulate loads the simulator
+    from minesat.simulation import MAX_GAMES  # start-up: only simulate loads the simulator
 
     return MAX_GAMES
 
@@ -86,7 +86,7 @@ def run_config(
 ) -> RunConfig:
     """The configuration of a run of generated layouts, checked: :class:`InvalidValue` for one no
     game can be played with."""
-    from minesat.simulate import check_config  # start-up: only simulate loads the simulator
+    from minesat.simulation import check_config  # start-up: only simulate loads the simulator
     from minesat.store import RunConfig
 
     config = RunConfig(rows=rows, cols=cols, mines=mines, rule=rule, start=start, seed=seed,
@@ -97,8 +97,8 @@ def run_config(
 
 def board_run_config(path: Path, *, rule: str, start: Cell, strategy: str) -> tuple[RunConfig, int]:
     """The configuration of a run over the board set ``path``, checked, and its number of boards."""
-    from minesat.simulate import board_run_config as configure  # start-up: the simulator
-    from minesat.simulate import check_config
+    from minesat.simulation import board_run_config as configure  # start-up: the simulator
+    from minesat.simulation import check_config
 
     config, count = configure(path, rule=rule, start=start, strategy=strategy)
     check_config(config)
@@ -125,8 +125,8 @@ def simulate(
     mix_players: bool,
 ) -> dict[str, object]:
     """Play games ``0 .. games-1`` of the run into ``store`` (those stored already are not played
-    again): the summary ``minesat simulate --json`` prints (:func:`minesat.simulate.run`)."""
-    from minesat.simulate import run  # start-up: only simulate loads the simulator
+    again): the summary ``minesat simulate --json`` prints (:func:`minesat.simulation.run`)."""
+    from minesat.simulation import run  # start-up: only simulate loads the simulator
 
     return run(config, games, workers=workers, scheduler=scheduler, store=store, batch_size=batch_size,
                progress=progress, boards=boards, mix_players=mix_players)
@@ -145,8 +145,8 @@ def plan_sweep(
     start: Cell | None,
     seed: int,
 ) -> SweepPlan:
-    """Every curve and point of a sweep, checked (:func:`minesat.sweep.plan_sweep`)."""
-    from minesat.sweep import plan_sweep as plan  # start-up: only sweep loads the simulator
+    """Every curve and point of a sweep, checked (:func:`minesat.sweeping.plan_sweep`)."""
+    from minesat.sweeping import plan_sweep as plan  # start-up: only sweep loads the simulator
 
     return plan(sizes, rules, strategies, mines=mines, densities=densities, start=start, seed=seed)
 
@@ -156,7 +156,7 @@ def sweep(
     progress: Callable[[int, int], None] | None, mix_players: bool,
 ) -> Sweep:
     """Play ``games`` games at every point of ``plan``, one store per point under ``directory``."""
-    from minesat.sweep import run_sweep  # start-up: only sweep loads the simulator
+    from minesat.sweeping import run_sweep  # start-up: only sweep loads the simulator
 
     return run_sweep(plan, games, directory, workers=workers, scheduler=scheduler, progress=progress,
                      mix_players=mix_players)

@@ -3,7 +3,7 @@
 
 A sweep is a family of curves, one per (size, rule, strategy), each a list of
 points, one per mine count. Every point is an ordinary run
-(:func:`minesat.simulate.play_indices` into its own resumable store), so a sweep
+(:func:`minesat.simulation.play_indices` into its own resumable store), so a sweep
 interrupted at any moment resumes where it stopped, and every point can be
 reported, exported or compared on its own. All points of all curves are played
 on one worker pool (:func:`run_sweep`): no pool is started per point, and no
@@ -28,9 +28,7 @@ import dataclasses
 import functools
 import itertools
 import shlex
-import sys
 import tempfile
-import types
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -46,7 +44,7 @@ from minesat.logistic import LogisticFit, fit_logistic
 from minesat.player import default_start, get_strategy
 from minesat.provenance import Session, new_session, player_fingerprint, run_provenance
 from minesat.rules import rules_object
-from minesat.simulate import (
+from minesat.simulation import (
     BatchFunction,
     check_batch,
     check_counts,
@@ -589,13 +587,13 @@ def run_sweep(
     other sweep may be playing into it (:class:`~minesat.store.StoreBusyError`),
     and, when the point lacks games, its games must be this minesat's player's
     (:class:`~minesat.store.PlayerMismatchError`, unless ``mix_players``: see
-    :func:`minesat.simulate.check_player`); a complete point is only read, and
+    :func:`minesat.simulation.check_player`); a complete point is only read, and
     reported with the player that played it. Then the games every point lacks are
     played on one pool (``workers`` local processes, by default this one alone,
     ``None`` every core, as ``minesat sweep`` plays, or the Dask cluster at ``scheduler``),
     point after point in curve order, the next point's games starting as soon as a worker is
     free. Each batch comes back with the fingerprint of the player that played it (checked, as
-    :func:`minesat.simulate.run` checks it) and is stored as it ends, with the
+    :func:`minesat.simulation.run` checks it) and is stored as it ends, with the
     point's session, so a sweep stopped at any moment resumes where it stopped.
     ``batch_fn`` exists for tests of the plumbing.
     """
@@ -788,14 +786,3 @@ def sweep(
         if db is None:
             db = stack.enter_context(tempfile.TemporaryDirectory(prefix="minesat-sweep-"))
         return run_sweep(plan, games, db, workers=workers, progress=progress, mix_players=mix_players)
-
-
-class _CallableModule(types.ModuleType):
-    """This module, callable: ``minesat.sweep(...)`` is :func:`sweep` whether or not
-    ``import minesat.sweep`` has made the name the module (as ``minesat.simulate``)."""
-
-    def __call__(self, *args: Any, **kwargs: Any) -> Sweep:
-        return sweep(*args, **kwargs)
-
-
-sys.modules[__name__].__class__ = _CallableModule

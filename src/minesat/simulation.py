@@ -25,10 +25,8 @@ from __future__ import annotations
 import contextlib
 import itertools
 import os
-import sys
 import tempfile
 import time
-import types
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -575,15 +573,3 @@ def simulate(
         store = stack.enter_context(GameStore(db, config))
         summary = run(config, games, workers=workers, store=store, progress=progress, mix_players=mix_players)
         return Simulation(config, summary, Games(store.games(games)))
-
-
-class _CallableModule(types.ModuleType):
-    """This module, callable: ``minesat.simulate(...)`` is :func:`simulate` whether or not
-    ``import minesat.simulate`` has made the name the module (importing a submodule sets the
-    package's attribute of that name to it)."""
-
-    def __call__(self, *args: Any, **kwargs: Any) -> Simulation:
-        return simulate(*args, **kwargs)
-
-
-sys.modules[__name__].__class__ = _CallableModule
