@@ -238,7 +238,7 @@ def analyze(
             continue
         except InconsistentPositionError as err:
             status = max(status, EXIT_INCONSISTENT)
-            hint = "" if position.cells_in(COVERED) else _LAYOUT_HINT
+            hint = "" if COVERED in position.cells else _LAYOUT_HINT
             _report_error(path, f"inconsistent position: {err}{hint}", as_json)
             continue
         except InvalidValue as err:  # e.g. --explain on a cell that is not certain

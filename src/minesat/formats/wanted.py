@@ -131,7 +131,7 @@ def _of_kind(
             raise InputError(f"an MBF file is {KIND['layout']}; {command} wants {KIND['position']}",
                              path=name)
         position = read_p()
-        if not position.cells_in(COVERED) and not _shows_play(position, read_l):
+        if COVERED not in position.cells and not _shows_play(position, read_l):
             raise InputError(
                 f"only mines and blank cells, so this is {KIND['layout']}; "
                 f"{command} wants {KIND['position']}",
@@ -145,7 +145,7 @@ def _of_kind(
             as_position = read_p()
         except MinesatError:
             as_position = None
-        if as_position is not None and as_position.cells_in(COVERED):
+        if as_position is not None and COVERED in as_position.cells:
             raise InputError(
                 f"covered cells ('?'), so this is {KIND['position']}; {command} wants {KIND['layout']}",
                 path=name,
