@@ -161,7 +161,8 @@ def json_chunks(analysis: Analysis, head: dict[str, Any] | None = None) -> Itera
     texts = _cell_texts(analysis.cols)
     for key, cells in (("safe", analysis.safe), ("mine", analysis.mine), ("unknown", analysis.unknown)):
         get = texts.get
-        pieces.append(f', "{key}": [' + ", ".join([get(cell) or _cell_text(texts, *cell) for cell in cells]) + "]")
+        listed = ", ".join([get(cell) or _cell_text(texts, *cell) for cell in cells])
+        pieces.append(f', "{key}": [{listed}]')
     pieces.append(', "probability": [')
     # The text of each probability object seen so far (json.dumps writes a float as its repr):
     # the rows of a game's position share a few dozen objects; estimates are all distinct,
