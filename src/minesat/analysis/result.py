@@ -11,6 +11,7 @@ import json
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import lru_cache
+from json.encoder import encode_basestring_ascii as _json_string  # what json.dumps uses
 from typing import Any
 
 from minesat.board import COVERED, FLAG, Action, Cell, Move, Position, cell_name, row_name
@@ -152,9 +153,7 @@ def json_chunks(analysis: Analysis, head: dict[str, Any] | None = None) -> Itera
     >>> "".join(json_chunks(a, {"file": "p.txt"})) == json.dumps({"file": "p.txt", **a.to_json()})
     True
     """
-    data = analysis.to_json_head()
-    body = json.dumps({**(head or {}), **data})
-    pieces = [body[:-1]]  # up to the closing brace: the lists follow
+    pieces = ["{" + _json_members({**(head or {}), **analysis.to_json_head()})]  # the lists follow
     size = 0
     names = [row_name(r) for r in range(analysis.rows)]
     # A cell's text, made once per cell of a board of this width (files of one size share them).
@@ -192,8 +191,31 @@ def json_chunks(analysis: Analysis, head: dict[str, Any] | None = None) -> Itera
     }
     if not analysis.exact:
         tail["why"] = analysis.why
-    pieces.append(", " + json.dumps(tail)[1:])
+    pieces.append(", " + _json_members(tail) + "}")
     yield "".join(pieces)
+
+
+def _json_members(members: dict[str, Any]) -> str:
+    """``json.dumps(members)`` without its braces, faster for the head and tail of a line: keys,
+    strings, whole numbers, booleans and ``None`` written as json writes them (its own C string
+    encoder), anything else by json itself.
+
+    >>> _json_members({"file": "p.txt", "rows": 16, "mines": None, "exact": True, "p": 0.5})
+    '"file": "p.txt", "rows": 16, "mines": null, "exact": true, "p": 0.5'
+    """
+    return ", ".join([f"{_json_string(key)}: {_json_scalar(value)}" for key, value in members.items()])
+
+
+def _json_scalar(value: object) -> str:
+    if value is None:
+        return "null"
+    if value is True or value is False:
+        return "true" if value else "false"
+    if isinstance(value, int):  # as json writes any int (a bool was written above)
+        return int.__repr__(value)
+    if isinstance(value, str):
+        return _json_string(value)
+    return json.dumps(value)
 
 
 @lru_cache(maxsize=4)
