@@ -158,9 +158,12 @@ def json_chunks(analysis: Analysis, head: dict[str, Any] | None = None) -> Itera
     names = [row_name(r) for r in range(analysis.rows)]
     # A cell's text, made once per cell of a board of this width (files of one size share them).
     texts = _cell_texts(analysis.cols)
+    get = texts.get
     for key, cells in (("safe", analysis.safe), ("mine", analysis.mine), ("unknown", analysis.unknown)):
-        get = texts.get
-        listed = ", ".join([get(cell) or _cell_text(texts, *cell) for cell in cells])
+        try:  # every cell's text made before (files of one size soon have them all): looked up in C
+            listed = ", ".join(map(texts.__getitem__, cells))
+        except KeyError:
+            listed = ", ".join([get(cell) or _cell_text(texts, *cell) for cell in cells])
         pieces.append(f', "{key}": [{listed}]')
     pieces.append(', "probability": [')
     # The text of each probability object seen so far (json.dumps writes a float as its repr):

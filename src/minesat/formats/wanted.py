@@ -10,6 +10,7 @@ error keeps the file, and the line, column and cell where they apply, as fields
 from __future__ import annotations
 
 import os
+import stat
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -59,10 +60,17 @@ def read_board(
             raise InputError(f"more than {MAX_BYTES} bytes: too large for a board", path="<stdin>")
         return board_from_content(data, "<stdin>", format or "text", want, command, check_kind)
     try:
-        if path.is_dir():
+        # One stat for a file that is there (Path.is_dir and lexists would be two): a directory
+        # is refused, and a path that names nothing is said to be missing, not blamed on its
+        # extension (lexists: a dangling link is there, and fails when opened).
+        try:
+            is_dir = stat.S_ISDIR(os.stat(path).st_mode)
+        except (OSError, ValueError):  # as Path.is_dir: not there, not reachable, not a path
+            is_dir = False
+            if not os.path.lexists(path):
+                raise MissingFile(name) from None
+        if is_dir:
             raise InputError("is a directory, not a board file", path=name)
-        if not os.path.lexists(path):  # said to be missing, not blamed on its extension
-            raise MissingFile(name)
         fmt = format_for(path, format)
         read_p = lambda: read_position(path, fmt)  # noqa: E731
         read_l = lambda: read_layout(path, fmt)  # noqa: E731
