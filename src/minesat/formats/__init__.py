@@ -25,7 +25,7 @@ names the file, the 1-based line and column, and what is wrong, in one line.
 from __future__ import annotations
 
 import os
-from pathlib import Path
+from pathlib import Path, PurePath
 
 from minesat.board import MAX_SIDE, Layout, Position
 from minesat.errors import MissingFile
@@ -103,7 +103,7 @@ def format_for(path: str | os.PathLike[str], format: str | None = None) -> str:
                 f"unknown board format {format!r} (use one of {', '.join(FORMATS)})"
             )
         return name
-    suffix = Path(path).suffix.lower()
+    suffix = (path if isinstance(path, PurePath) else Path(path)).suffix.lower()  # a Path is not parsed again
     if suffix not in EXTENSIONS:
         known = ", ".join(EXTENSIONS)
         raise UnsupportedFormatError(
