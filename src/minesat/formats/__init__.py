@@ -216,7 +216,7 @@ def _load(path: str | os.PathLike[str], format: str) -> str | bytes:
         raise MissingFile(str(path)) from None
     with f:
         # A first read of a size a board file has, then the rest: read(MAX_BYTES + 1) at once
-        # would allocate its megabyte for every file (50 microseconds, a file of 300 bytes).
+        # would allocate its megabyte for every file (50 microseconds for a 500-byte board).
         data = f.read(_FIRST_READ)
         if len(data) == _FIRST_READ:
             data += f.read(MAX_BYTES + 1 - _FIRST_READ)
