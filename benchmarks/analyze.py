@@ -8,12 +8,17 @@ figures are those of a cold, one-off analysis.
 
     python benchmarks/analyze.py [--games 40] [--seed 0]
     python benchmarks/analyze.py --sizes [--games 10]
-    python benchmarks/analyze.py --files 300
+    python benchmarks/analyze.py --files 300 [--baseline OLD/src]
 
 ``--files N`` writes N of those positions to files and times ``minesat analyze --json`` over all of
 them in one process (its CPU time, and that of one file alone, the start-up), against ms-toollib
 computing the same probabilities (``cal_probability_onboard``, timed inside its process), in turn
-three times.
+three times. What each side's figure holds differs: ms-toollib's is its computation alone, the
+boards handed to it already parsed (its import, reading the boards and any output are outside
+the clock); minesat's whole process holds Python's and its libraries' start-up, and past the
+start-up the other files each read, checked, analysed and written as a JSON line. So a third
+figure times minesat as ms-toollib is timed: its analysis alone (``Analyzer.analyze``, one
+analyzer for all positions, as the command shares one), the files read before the clock starts.
 
 ``--sizes`` instead times the cold analysis of positions from games on
 16x30 (99 mines), 64x120 (1536) and 100x100 (2000), all about one mine in
@@ -108,19 +113,22 @@ def sizes(games: int, seed: int) -> None:
         )
 
 
-def child_cpu(command: list[str], stdin: str | None = None) -> tuple[float, str]:
-    """The CPU seconds (user and system) a child process used, and what it printed."""
+def child_cpu(command: list[str], stdin: str | None = None, source: str | None = None) -> tuple[float, str]:
+    """The CPU seconds (user and system) a child process used, and what it printed; ``source``: a
+    directory to import minesat from (``PYTHONPATH``) instead of this process's."""
     import resource
     import subprocess
 
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    if source is not None:
+        env["PYTHONPATH"] = source
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    done = subprocess.run(command, input=stdin, capture_output=True, text=True,
-                          env={k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"})
+    done = subprocess.run(command, input=stdin, capture_output=True, text=True, env=env)
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime), done.stdout
 
 
-def files(count: int, games: int, seed: int, rounds: int = 3) -> None:
+def files(count: int, games: int, seed: int, rounds: int = 3, baseline: str | None = None) -> None:
     """``minesat analyze --json`` over ``count`` position files in one process, against ms-toollib
     computing the same positions' probabilities (``cal_probability_onboard``, its compute alone,
     in a child process), ``rounds`` times in turn; and ``analyze`` of one file (the start-up)."""
@@ -148,18 +156,41 @@ def files(count: int, games: int, seed: int, rounds: int = 3) -> None:
             "print(time.process_time() - began)\n"
         )
         feed = json.dumps([(ms_toollib_board(p), p.mines) for p in positions])
+        # minesat timed as ms-toollib is: the analysis alone, the positions read beforehand.
+        alone = (
+            "import sys, time\n"
+            "from minesat.formats import read_position\n"
+            "from minesat.usecases.positions import budget_analyzer\n"
+            "positions = [read_position(path) for path in sys.argv[1:]]\n"
+            "analyzer = budget_analyzer()\n"
+            "began = time.process_time()\n"
+            "for position in positions:\n"
+            "    analyzer.analyze(position)\n"
+            "print(time.process_time() - began)\n"
+        )
         child_cpu(minesat + paths)  # the bytecode written, the files cached
+        if baseline is not None:
+            child_cpu(minesat + paths, source=baseline)
         print(f"{len(positions)} expert position files (from {games} games, seed {seed}); CPU seconds")
         for _ in range(rounds):
             whole, _ = child_cpu(minesat + paths)
             one, _ = child_cpu(minesat + paths[:1])
             _, printed = child_cpu([sys.executable, "-c", theirs], feed)
             ms = float(printed) if printed.strip() else float("nan")
+            _, printed = child_cpu([sys.executable, "-c", alone, *paths])
+            ours = float(printed) if printed.strip() else float("nan")
             print(f"  minesat analyze --json, all files {whole:6.3f} (one file, the start-up: {one:6.3f}; "
                   f"the rest {whole - one:6.3f}); ms-toollib's probabilities {ms:6.3f}; "
                   f"minesat / ms-toollib: {whole / ms:.2f}x whole, "
-                  f"{(whole - one) / ms:.2f}x past the start-up "
-                  f"(load {os.getloadavg()[0]:.1f})")
+                  f"{(whole - one) / ms:.2f}x past the start-up; minesat's analysis alone {ours:6.3f} "
+                  f"({ours / ms:.2f}x) (load {os.getloadavg()[0]:.1f})")
+            if baseline is not None:
+                old_whole, _ = child_cpu(minesat + paths, source=baseline)
+                old_one, _ = child_cpu(minesat + paths[:1], source=baseline)
+                old_rest = old_whole - old_one
+                print(f"    baseline {baseline}: all files {old_whole:6.3f} (one file {old_one:6.3f}; "
+                      f"the rest {old_rest:6.3f}): {old_rest / ms:.2f}x past the start-up; "
+                      f"this tree's rest {(whole - one) / old_rest:.2f}x the baseline's")
 
 
 def main() -> None:
@@ -169,12 +200,14 @@ def main() -> None:
     parser.add_argument("--sizes", action="store_true", help="time per position on growing boards")
     parser.add_argument("--files", type=int, metavar="N",
                         help="analyze --json over N position files in one process, against ms-toollib")
+    parser.add_argument("--baseline", metavar="SRC",
+                        help="with --files: also time minesat imported from SRC (another tree's src)")
     args = parser.parse_args()
     if args.sizes:
         sizes(args.games, args.seed)
         return
     if args.files:
-        files(args.files, args.games, args.seed)
+        files(args.files, args.games, args.seed, baseline=args.baseline)
         return
 
     positions = list(expert_positions(args.games, args.seed))

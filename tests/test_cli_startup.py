@@ -72,6 +72,8 @@ def test_analyze_of_a_small_file_imports_only_the_analysis(tmp_path: Path) -> No
     assert "best guess" in done.stdout, done.stderr
     assert heavy(modules) == []
     assert commands(modules) == ["minesat.cli.analyze"]
+    # The small road decides it: no SAT solver, no look-ahead (issue 51).
+    assert sorted({"pysat", "minesat.analysis.glance", "minesat.analysis.reveal"} & modules) == []
 
 
 def test_a_command_help_imports_that_command_only() -> None:

@@ -8,7 +8,6 @@
 from __future__ import annotations
 
 import math
-from fractions import Fraction
 
 __all__ = [
     "EXACT_BINOMIAL_BITS",
@@ -105,6 +104,8 @@ def mcnemar_exact(only_a: int, only_b: int) -> float:
     for i in range(k):
         term = term * (n - i) // (i + 1)
         tail += term
+    from fractions import Fraction  # here: it imports decimal, which no command needs at start
+
     return float(min(Fraction(1), Fraction(2 * tail, 2**n)))
 
 

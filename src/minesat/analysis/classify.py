@@ -23,8 +23,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from pysat.solvers import Solver
-
 from minesat.analysis.constraints import Component, Constraint
 from minesat.analysis.result import InconsistentPositionError
 from minesat.board import Cell
@@ -139,6 +137,10 @@ class CardinalitySolver:
         self.var: dict[Cell, int] = {cell: i + 1 for i, cell in enumerate(cells)}
         self.cells = list(cells)
         self.top = len(cells)
+        # Imported here, where SAT runs: the small road decides most positions without it, and
+        # importing pysat is a sixth of a command's start-up.
+        from pysat.solvers import Solver
+
         self.solver = Solver(name=SAT_SOLVER)
 
     def __enter__(self) -> CardinalitySolver:

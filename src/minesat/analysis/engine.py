@@ -37,9 +37,9 @@ import gc
 import time
 from collections.abc import Sequence
 from dataclasses import replace
+from types import ModuleType
 from typing import TYPE_CHECKING, NoReturn
 
-from minesat.analysis import glance as glances
 from minesat.analysis.classify import (
     Certainties,
     WorkBudget,
@@ -74,6 +74,7 @@ from minesat.words import agree, plural
 
 if TYPE_CHECKING:
     from minesat.analysis.bigroad import BigRoad
+    from minesat.analysis.glance import InteriorCounter
 
 __all__ = ["BIG_CELLS", "SMALL_CELLS", "WORK_BUDGET", "Analyzer", "Split", "analyze_within"]
 
@@ -537,11 +538,11 @@ class Analyzer:
 
     def glance(self, position: Position, few: int = 2) -> Glance | None:
         """:func:`minesat.analysis.glance.glance`: layouts, safe cells, lowest probabilities."""
-        return glances.glance(self, position, few)
+        return _glances().glance(self, position, few)
 
     def glance_revealed(self, position: Position, cell: Cell, value: int, few: int = 2) -> Glance | None:
         """:func:`minesat.analysis.glance.glance_revealed`: :meth:`glance` with one cell revealed."""
-        return glances.glance_revealed(self, position, cell, value, few)
+        return _glances().glance_revealed(self, position, cell, value, few)
 
     def layouts(self, position: Position, mines: int | None = None) -> int | None:
         """:func:`minesat.analysis.glance.layouts`: the layout count alone (0 without a layout).
@@ -550,13 +551,13 @@ class Analyzer:
         >>> Analyzer().layouts(Position.from_rows(["1?", "??"], mines=1))
         3
         """
-        return glances.layouts(self, position, mines)
+        return _glances().layouts(self, position, mines)
 
     def interior_counter(
         self, position: Position, mines: int | None = None
-    ) -> glances.InteriorCounter | int | None:
+    ) -> InteriorCounter | int | None:
         """:func:`minesat.analysis.glance.interior_counter`: the count kept open for interior cells."""
-        return glances.interior_counter(self, position, mines)
+        return _glances().interior_counter(self, position, mines)
 
 
 #: The share of a time limit the exact analysis may take; the rest is for what propagation
@@ -724,3 +725,19 @@ def _raise_total_conflict(model: FrontierModel, remaining: int) -> NoReturn:
     mines = plural(remaining, "remaining mine")
     frontier = model.frontier().frontier
     raise InconsistentPositionError(frontier[0] if frontier else (0, 0), f"no layout places the {mines}")
+
+
+#: :mod:`.glance`, once :func:`_glances` has imported it.
+_GLANCE: ModuleType | None = None
+
+
+def _glances() -> ModuleType:
+    """:mod:`.glance`, imported when a look-ahead first asks: ``analyze`` never does (it reads
+    :mod:`.reveal` too, a start-up cost a command that only analyses need not pay). Kept in a
+    global: a game asks hundreds of times, and an import statement costs a microsecond each."""
+    global _GLANCE
+    if _GLANCE is None:
+        from minesat.analysis import glance
+
+        _GLANCE = glance
+    return _GLANCE

@@ -11,6 +11,7 @@ import json
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import lru_cache
+from json.encoder import encode_basestring_ascii as _json_string  # what json.dumps uses
 from typing import Any
 
 from minesat.board import COVERED, FLAG, Action, Cell, Move, Position, cell_name, row_name
@@ -138,28 +139,35 @@ class Analysis:
 #: Most distinct probability objects :func:`json_chunks` remembers the text of.
 CACHED = 100_000
 
+#: About how many characters of probabilities :func:`json_chunks` gathers before it hands them on.
+CHUNK = 1 << 16
+
 
 def json_chunks(analysis: Analysis, head: dict[str, Any] | None = None) -> Iterator[str]:
     """The text of ``json.dumps({**head, **analysis.to_json()})``, in pieces, built without the
     million small lists and strings ``to_json`` makes on a big board: each distinct
-    probability object is written once, and the pieces go out a row at a time.
+    probability object is written once, and the pieces go out about :data:`CHUNK` characters
+    at a time (one piece for a small board).
 
     >>> a = build_analysis(Position.from_rows(["1?"], mines=1), 1, set(), {(0, 1)}, {(0, 1): 1.0}, 1, True)
     >>> "".join(json_chunks(a, {"file": "p.txt"})) == json.dumps({"file": "p.txt", **a.to_json()})
     True
     """
-    data = analysis.to_json_head()
-    body = json.dumps({**(head or {}), **data})
-    yield body[:-1]  # up to the closing brace: the lists follow
+    pieces = ["{" + _json_members({**(head or {}), **analysis.to_json_head()})]  # the lists follow
+    size = 0
     names = [row_name(r) for r in range(analysis.rows)]
     # A cell's text, made once per cell of a board of this width (files of one size share them).
     texts = _cell_texts(analysis.cols)
+    get = texts.get
     for key, cells in (("safe", analysis.safe), ("mine", analysis.mine), ("unknown", analysis.unknown)):
-        get = texts.get
-        yield f', "{key}": [' + ", ".join([get(cell) or _cell_text(texts, *cell) for cell in cells]) + "]"
-    yield ', "probability": ['
+        try:  # every cell's text made before (files of one size soon have them all): looked up in C
+            listed = ", ".join(map(texts.__getitem__, cells))
+        except KeyError:
+            listed = ", ".join([get(cell) or _cell_text(texts, *cell) for cell in cells])
+        pieces.append(f', "{key}": [{listed}]')
+    pieces.append(', "probability": [')
     # The text of each probability object seen so far (json.dumps writes a float as its repr):
-    # the rows of a game's position share a few thousand objects; estimates are all distinct,
+    # the rows of a game's position share a few dozen objects; estimates are all distinct,
     # and past CACHED objects they are written as they come.
     text = {id(None): "null"}
     for r, row in enumerate(analysis.probability):
@@ -173,16 +181,44 @@ def json_chunks(analysis: Analysis, head: dict[str, Any] | None = None) -> Itera
                 line = ", ".join(map(text.__getitem__, map(id, row)))
             else:
                 line = ", ".join(map(_json_number, row))
-        yield ("[" if not r else ", [") + line + "]"
+        pieces.append(("[" if not r else ", [") + line + "]")
+        size += len(line)
+        if size > CHUNK:
+            yield "".join(pieces)
+            pieces, size = [], 0
     moves = [f'"{names[r]}{c + 1}"' for r, c in analysis.safe]
     moves += [f'"{names[r]}{c + 1}{Action.FLAG.value}"' for r, c in analysis.mine]
-    yield '], "moves": [' + ", ".join(moves) + "]"
+    pieces.append('], "moves": [' + ", ".join(moves) + "]")
     tail: dict[str, object] = {
         "components": analysis.components, "exact": analysis.exact, "consistent": analysis.consistent
     }
     if not analysis.exact:
         tail["why"] = analysis.why
-    yield ", " + json.dumps(tail)[1:]
+    pieces.append(", " + _json_members(tail) + "}")
+    yield "".join(pieces)
+
+
+def _json_members(members: dict[str, Any]) -> str:
+    """``json.dumps(members)`` without its braces, faster for the head and tail of a line: keys,
+    strings, whole numbers, booleans and ``None`` written as json writes them (its own C string
+    encoder), anything else by json itself.
+
+    >>> _json_members({"file": "p.txt", "rows": 16, "mines": None, "exact": True, "p": 0.5})
+    '"file": "p.txt", "rows": 16, "mines": null, "exact": true, "p": 0.5'
+    """
+    return ", ".join([f"{_json_string(key)}: {_json_scalar(value)}" for key, value in members.items()])
+
+
+def _json_scalar(value: object) -> str:
+    if value is None:
+        return "null"
+    if value is True or value is False:
+        return "true" if value else "false"
+    if isinstance(value, int):  # as json writes any int (a bool was written above)
+        return int.__repr__(value)
+    if isinstance(value, str):
+        return _json_string(value)
+    return json.dumps(value)
 
 
 @lru_cache(maxsize=4)

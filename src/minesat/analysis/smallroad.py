@@ -488,8 +488,13 @@ class Part:
                 ways[k] += 1
                 for bit in bits(layout):
                     mined[bit][k] += 1
+            # Cells with the same counts share one tuple, as the cells of a counted box do:
+            # exact_weights and weighed() then sum each distinct row once.
+            rows: dict[tuple[int, ...], tuple[int, ...]] = {}
             self._count = ComponentCount(
-                tuple(ways), {cell: tuple(mined[bit]) for cell, bit in zip(self.cells, mined, strict=True)}
+                tuple(ways),
+                {cell: rows.setdefault(row, row)
+                 for cell, row in zip(self.cells, map(tuple, mined.values()), strict=True)},
             )
         return self._count
 

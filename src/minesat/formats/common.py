@@ -106,11 +106,14 @@ def check_position(path: str, position: Position, where: Locator) -> None:
     """
     rows, cols = position.rows, position.cols
     cells = position.cells
-    # The common case at once: no more flags than mines, no number above its neighbour count
-    # (and only known states); else the loop below finds the first cell that is wrong.
-    if (position.mines is None or cells.count(FLAG) <= position.mines) and all(
-        map(int.__le__, cells, _most_shown(rows, cols))
-    ) and _KNOWN_STATES.issuperset(cells):
+    # The common case at once: no more flags than mines, only known states (so nothing above 8,
+    # all an inner cell's neighbours) and no number on the edge above its neighbour count; else
+    # the loop below finds the first cell that is wrong.
+    if (
+        (position.mines is None or cells.count(FLAG) <= position.mines)
+        and _KNOWN_STATES.issuperset(cells)
+        and _edges_fit(cells, rows, cols)
+    ):
         return
     flags = 0
     for i, state in enumerate(cells):
@@ -136,6 +139,20 @@ def check_position(path: str, position: Position, where: Locator) -> None:
 
 #: The states a reader produces.
 _KNOWN_STATES = frozenset((COVERED, FLAG, *range(9)))
+
+
+def _edges_fit(cells: tuple[int, ...], rows: int, cols: int) -> bool:
+    """Whether no cell of the board's edge (its first and last row and column) holds more than
+    its neighbour count: four slices compared in C, where the inner cells (eight neighbours, and
+    known states are at most 8) need no look.
+
+    >>> _edges_fit((1, 2, 1, 1), 2, 2), _edges_fit((0, 4, 0, 0), 2, 2)
+    (True, False)
+    """
+    n = rows * cols
+    most = _most_shown(rows, cols)
+    edges = (slice(0, cols), slice(n - cols, n), slice(0, n, cols), slice(cols - 1, n, cols))
+    return all(all(map(int.__le__, cells[edge], most[edge])) for edge in edges)
 
 
 @lru_cache(maxsize=8)

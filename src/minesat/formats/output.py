@@ -30,7 +30,6 @@ import contextlib
 import errno
 import io
 import os
-import secrets
 import stat
 from collections.abc import Iterator
 from pathlib import Path
@@ -133,6 +132,8 @@ def _create_temporary(real: Path, made: list[str]) -> int:
     """Make ``.NAME.RANDOM.tmp`` beside ``real`` and open it; its name is put in ``made`` before
     the file is made, so that a signal that comes meanwhile leaves nothing the caller cannot
     remove (the name is too unlikely to be another's)."""
+    import secrets  # here: it imports hashlib and hmac, which reading a board never needs
+
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0)
     for _ in range(100):
         made[:] = [str(real.parent / f".{real.name}.{secrets.token_hex(4)}.tmp")]

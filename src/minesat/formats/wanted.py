@@ -10,6 +10,7 @@ error keeps the file, and the line, column and cell where they apply, as fields
 from __future__ import annotations
 
 import os
+import stat
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -59,10 +60,17 @@ def read_board(
             raise InputError(f"more than {MAX_BYTES} bytes: too large for a board", path="<stdin>")
         return board_from_content(data, "<stdin>", format or "text", want, command, check_kind)
     try:
-        if path.is_dir():
+        # One stat for a file that is there (Path.is_dir and lexists would be two): a directory
+        # is refused, and a path that names nothing is said to be missing, not blamed on its
+        # extension (lexists: a dangling link is there, and fails when opened).
+        try:
+            is_dir = stat.S_ISDIR(os.stat(path).st_mode)
+        except (OSError, ValueError):  # as Path.is_dir: not there, not reachable, not a path
+            is_dir = False
+            if not os.path.lexists(path):
+                raise MissingFile(name) from None
+        if is_dir:
             raise InputError("is a directory, not a board file", path=name)
-        if not os.path.lexists(path):  # said to be missing, not blamed on its extension
-            raise MissingFile(name)
         fmt = format_for(path, format)
         read_p = lambda: read_position(path, fmt)  # noqa: E731
         read_l = lambda: read_layout(path, fmt)  # noqa: E731
@@ -131,7 +139,7 @@ def _of_kind(
             raise InputError(f"an MBF file is {KIND['layout']}; {command} wants {KIND['position']}",
                              path=name)
         position = read_p()
-        if not position.cells_in(COVERED) and not _shows_play(position, read_l):
+        if COVERED not in position.cells and not _shows_play(position, read_l):
             raise InputError(
                 f"only mines and blank cells, so this is {KIND['layout']}; "
                 f"{command} wants {KIND['position']}",
@@ -145,7 +153,7 @@ def _of_kind(
             as_position = read_p()
         except MinesatError:
             as_position = None
-        if as_position is not None and as_position.cells_in(COVERED):
+        if as_position is not None and COVERED in as_position.cells:
             raise InputError(
                 f"covered cells ('?'), so this is {KIND['position']}; {command} wants {KIND['layout']}",
                 path=name,
