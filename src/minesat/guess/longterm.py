@@ -411,13 +411,10 @@ class LongTermRisk:
             yield from (t for shape in found if (t := self._open(shape, max_walls)) is not None)
             return
         unknown = sum(1 << i for i in self._unknown)
-        blocking = sum(1 << i for i in self._blocking)
-        for shape, (cells, walls) in zip(traps, masks, strict=True):
-            if cells & ~unknown or walls & blocking:
-                continue
-            walls &= unknown  # the others are known mines
-            if walls.bit_count() <= max_walls:
-                yield Trap(shape.cells, tuple(_indices(walls)))
+        rows, cols, boxes = self.position.rows, self.position.cols, traps is self._shapes.boxes
+        for k in _open_places(rows, cols, self._unknown, self._blocking, boxes, max_walls):
+            walls = masks[k][1] & unknown  # the others are known mines
+            yield Trap(traps[k].cells, tuple(_indices(walls)))
 
     # --- the board-wide scan ------------------------------------------------------
 
@@ -534,6 +531,74 @@ class LongTermRisk:
                 cell = divmod(i, cols)
                 found[cell] = found.get(cell, 0.0) + tally / self._total
         return found
+
+
+#: The shapes as offsets from their first cell on a board padded with a frame of one cell
+#: (``cols + 2`` wide): their cells, and their walls (:func:`_pair`, :func:`_box`), in three
+#: kinds: pairs across, pairs down, boxes (``w`` stands for the padded width).
+_KINDS = {
+    "across": (lambda w: (0, 1), lambda w: (-w - 1, -1, w - 1, -w + 2, 2, w + 2)),
+    "down": (lambda w: (0, w), lambda w: (-w - 1, -w, -w + 1, 2 * w - 1, 2 * w, 2 * w + 1)),
+    "box": (lambda w: (0, 1, w, w + 1), lambda w: (-w - 1, -w + 2, 2 * w - 1, 2 * w + 2)),
+}
+
+
+def _open_places(
+    rows: int, cols: int, unknown: Iterable[int], blocking: Iterable[int], boxes: bool, max_walls: int
+) -> list[int]:
+    """The places in :func:`shapes`' list (its pairs, or its boxes) of the shapes that can trap a
+    mine: every cell unknown, no wall blocking, at most ``max_walls`` walls unknown; ascending.
+
+    Every shape of a kind at once, as bit sets of the board padded with a frame of cells that are
+    neither unknown nor blocking (a wall off the board is no wall): a shape's first cell passes
+    when the unknown set shifted by each of its cells' offsets has it, no shift of the blocking
+    set by a wall's offset has it, and at most ``max_walls`` shifts of the unknown set by a wall's
+    offset have it (counted bit-parallel: a bit set of the places one wall is unknown at least,
+    another of two, ...). Only the shapes that pass are looked at one by one.
+
+    >>> _open_places(3, 3, range(9), [], boxes=False, max_walls=6)   # every pair of a covered 3x3
+    [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]
+    >>> [shapes(3, 3).pairs[k].cells for k in _open_places(3, 3, [0, 1, 2, 3, 5, 6, 7, 8], [4], False, 6)]
+    [(0, 1), (0, 3), (1, 2), (2, 5), (3, 6), (5, 8), (6, 7), (7, 8)]
+    """
+    w = cols + 2
+
+    def padded(cells: Iterable[int]) -> int:
+        return sum(1 << (i + w + 1 + 2 * (i // cols)) for i in cells)
+
+    covered, walled = padded(unknown), padded(blocking)
+
+    def shifted(mask: int, d: int) -> int:
+        return mask >> d if d >= 0 else mask << -d
+
+    per_row = cols - 1 if boxes else 2 * cols - 1
+    places: list[int] = []
+    for kind in ("box",) if boxes else ("across", "down"):
+        cells, walls = (offsets(w) for offsets in _KINDS[kind])
+        passing = covered
+        for d in cells:
+            passing &= shifted(covered, d)
+        for d in walls:
+            passing &= ~shifted(walled, d)
+        # at_least[n]: the places with more than n walls unknown (n = 0 .. max_walls).
+        at_least = [0] * (max_walls + 1)
+        for d in walls:
+            open_wall = shifted(covered, d) & passing
+            for n in range(max_walls, 0, -1):
+                at_least[n] |= at_least[n - 1] & open_wall
+            at_least[0] |= open_wall
+        passing &= ~at_least[max_walls]
+        while passing:
+            low = passing & -passing
+            passing ^= low
+            r, c = divmod(low.bit_length() - 1, w)
+            r, c = r - 1, c - 1
+            if boxes or r == rows - 1:  # a box, or a pair of the last row (across only)
+                places.append(r * per_row + c)
+            else:
+                places.append(r * per_row + 2 * c + (kind == "down" and c < cols - 1))
+    places.sort()
+    return places
 
 
 def _indices(mask: int) -> Iterator[int]:
