@@ -317,6 +317,7 @@ class LongTermRisk:
         # Each unknown cell's mine probability (:meth:`_may_count`).
         self._p = {r * cols + c: grid[r][c] or 0.0 for r, c in analysis.unknown}
         self._counts: dict[frozenset[int], int] = {}
+        self._padded: tuple[int, int] | None = None  # the unknown and blocking cells (_open_places)
         self._formed_counts: dict[tuple[frozenset[int], frozenset[int]], int] = {}
         # On the small road a pattern is counted from the position's own parts (the same
         # exact counts, without analysing a flagged position per question); else interior
@@ -411,8 +412,10 @@ class LongTermRisk:
             yield from (t for shape in found if (t := self._open(shape, max_walls)) is not None)
             return
         unknown = sum(1 << i for i in self._unknown)
-        rows, cols, boxes = self.position.rows, self.position.cols, traps is self._shapes.boxes
-        for k in _open_places(rows, cols, self._unknown, self._blocking, boxes, max_walls):
+        rows, cols = self.position.rows, self.position.cols
+        if self._padded is None:
+            self._padded = _padded(cols, self._unknown), _padded(cols, self._blocking)
+        for k in _open_places(rows, cols, *self._padded, traps is self._shapes.boxes, max_walls):
             walls = masks[k][1] & unknown  # the others are known mines
             yield Trap(traps[k].cells, tuple(_indices(walls)))
 
@@ -543,11 +546,21 @@ _KINDS = {
 }
 
 
-def _open_places(
-    rows: int, cols: int, unknown: Iterable[int], blocking: Iterable[int], boxes: bool, max_walls: int
-) -> list[int]:
+def _padded(cols: int, cells: Iterable[int]) -> int:
+    """``cells`` (flat indices of a board ``cols`` wide) as a bit set of the board padded with a
+    frame of one cell (``cols + 2`` wide, bit ``(r + 1) * (cols + 2) + c + 1`` for ``(r, c)``).
+
+    >>> bin(_padded(2, [0, 3]))   # A1 and B2 of a 2x2, in a 4x4 frame: bits 5 and 10
+    '0b10000100000'
+    """
+    shift = cols + 3  # cell (r, c) at r * cols + c moves by cols + 3 + 2 * r
+    return sum(1 << (i + shift + 2 * (i // cols)) for i in cells)
+
+
+def _open_places(rows: int, cols: int, covered: int, walled: int, boxes: bool, max_walls: int) -> list[int]:
     """The places in :func:`shapes`' list (its pairs, or its boxes) of the shapes that can trap a
     mine: every cell unknown, no wall blocking, at most ``max_walls`` walls unknown; ascending.
+    ``covered`` and ``walled`` are the unknown and the blocking cells (:func:`_padded`).
 
     Every shape of a kind at once, as bit sets of the board padded with a frame of cells that are
     neither unknown nor blocking (a wall off the board is no wall): a shape's first cell passes
@@ -556,17 +569,13 @@ def _open_places(
     offset have it (counted bit-parallel: a bit set of the places one wall is unknown at least,
     another of two, ...). Only the shapes that pass are looked at one by one.
 
-    >>> _open_places(3, 3, range(9), [], boxes=False, max_walls=6)   # every pair of a covered 3x3
+    >>> _open_places(3, 3, _padded(3, range(9)), 0, boxes=False, max_walls=6)  # all pairs of a covered 3x3
     [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]
-    >>> [shapes(3, 3).pairs[k].cells for k in _open_places(3, 3, [0, 1, 2, 3, 5, 6, 7, 8], [4], False, 6)]
+    >>> around = _open_places(3, 3, _padded(3, [0, 1, 2, 3, 5, 6, 7, 8]), _padded(3, [4]), False, 6)
+    >>> [shapes(3, 3).pairs[k].cells for k in around]   # B2 uncovered: no pair has it for a wall
     [(0, 1), (0, 3), (1, 2), (2, 5), (3, 6), (5, 8), (6, 7), (7, 8)]
     """
     w = cols + 2
-
-    def padded(cells: Iterable[int]) -> int:
-        return sum(1 << (i + w + 1 + 2 * (i // cols)) for i in cells)
-
-    covered, walled = padded(unknown), padded(blocking)
 
     def shifted(mask: int, d: int) -> int:
         return mask >> d if d >= 0 else mask << -d
