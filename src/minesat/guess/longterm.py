@@ -317,7 +317,8 @@ class LongTermRisk:
         # Each unknown cell's mine probability (:meth:`_may_count`).
         self._p = {r * cols + c: grid[r][c] or 0.0 for r, c in analysis.unknown}
         self._counts: dict[frozenset[int], int] = {}
-        self._padded: tuple[int, int] | None = None  # the unknown and blocking cells (_open_places)
+        #: The unknown cells as a bit set, and the unknown and blocking ones padded (_open_places).
+        self._padded: tuple[int, int, int] | None = None
         self._formed_counts: dict[tuple[frozenset[int], frozenset[int]], int] = {}
         # On the small road a pattern is counted from the position's own parts (the same
         # exact counts, without analysing a flagged position per question); else interior
@@ -411,11 +412,12 @@ class LongTermRisk:
             found = traps.anchored(sorted(self._unknown)) if isinstance(traps, _Traps) else traps
             yield from (t for shape in found if (t := self._open(shape, max_walls)) is not None)
             return
-        unknown = sum(1 << i for i in self._unknown)
         rows, cols = self.position.rows, self.position.cols
         if self._padded is None:
-            self._padded = _padded(cols, self._unknown), _padded(cols, self._blocking)
-        for k in _open_places(rows, cols, *self._padded, traps is self._shapes.boxes, max_walls):
+            unknown = sum(1 << i for i in self._unknown)
+            self._padded = unknown, _padded(cols, self._unknown), _padded(cols, self._blocking)
+        unknown, covered, walled = self._padded
+        for k in _open_places(rows, cols, covered, walled, traps is self._shapes.boxes, max_walls):
             walls = masks[k][1] & unknown  # the others are known mines
             yield Trap(traps[k].cells, tuple(_indices(walls)))
 
