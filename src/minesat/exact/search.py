@@ -180,7 +180,7 @@ class Universe:
     values of sets of layouts of this list.
     """
 
-    __slots__ = ("alike", "columns", "everything", "matrix", "memo", "size")
+    __slots__ = ("alike", "columns", "everything", "matrix", "memo", "mines", "size")
 
     def __init__(
         self,
@@ -194,6 +194,8 @@ class Universe:
         self.size = size = len(matrix)
         self.everything = (1 << size) - 1
         self.memo: dict[int, int] = {}
+        #: Each layout's mines as a bit set of cells, made when first asked (the reduced memo keys).
+        self.mines: dict[int, int] = {}
         self.columns: list[tuple[int, int, tuple[tuple[int, int], ...]]] = _columns(matrix, list(cells))
         self.alike: Alike | SparseAlike | NoTable | None = alike
         if tabulate:
@@ -530,8 +532,11 @@ class PerfectSearch:
             if position[c] == COVERED and (q := subset & mined) and q != subset:
                 open_cells |= 1 << c
                 around |= near[c]
-        lowest = universe.matrix[(subset & -subset).bit_length() - 1] == MINE
-        mines = int.from_bytes(np.packbits(lowest, bitorder="little").tobytes(), "little")
+        first = (subset & -subset).bit_length() - 1  # the state's first layout
+        mines = universe.mines.get(first)
+        if mines is None:
+            packed = np.packbits(universe.matrix[first] == MINE, bitorder="little")
+            mines = universe.mines[first] = int.from_bytes(packed.tobytes(), "little")
         known_mines = mines & ~open_cells
         key = bytearray(_BYTE[_BLANK] * len(position))
         rest = open_cells
