@@ -110,10 +110,11 @@ class Reveal:
                 safe += cells
             elif num != denominator:
                 undecided.append((num, cells))
-        never = self.cells  # the joined cells no layout mines
+        alike: dict[int, int] = {}  # the joined cells by their mined ways (cells alike once)
         for mask, weight in weights.items():
-            cells = mask.bit_count()
-            never -= cells
+            alike[weight] = alike.get(weight, 0) + mask.bit_count()
+        never = self.cells - sum(alike.values())  # the joined cells no layout mines
+        for weight, cells in alike.items():
             num = scale * sum(map(mul, counts(weight), shared.rest))
             if num == 0:
                 safe += cells
