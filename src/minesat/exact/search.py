@@ -525,13 +525,14 @@ class PerfectSearch:
         States with one key have the same value (docs/perfect.md, Theorem 6);
         the key is one byte longer than a position, so the two never meet in the memo.
         """
+        near = self.board.around
+        opened = [c for c, mined, _ in universe.columns
+                  if position[c] == COVERED and (q := subset & mined) and q != subset]
         open_cells = 0
         around = 0
-        near = self.board.around
-        for c, mined, _ in universe.columns:
-            if position[c] == COVERED and (q := subset & mined) and q != subset:
-                open_cells |= 1 << c
-                around |= near[c]
+        for c in opened:
+            open_cells |= 1 << c
+            around |= near[c]
         first = (subset & -subset).bit_length() - 1  # the state's first layout
         mines = universe.mines.get(first)
         if mines is None:
@@ -539,11 +540,8 @@ class PerfectSearch:
             mines = universe.mines[first] = int.from_bytes(packed.tobytes(), "little")
         known_mines = mines & ~open_cells
         key = bytearray(_BYTE[_BLANK] * len(position))
-        rest = open_cells
-        while rest:
-            low = rest & -rest
-            rest ^= low
-            key[low.bit_length() - 1] = COVERED
+        for c in opened:
+            key[c] = COVERED
         rest = around & ~open_cells
         while rest:
             low = rest & -rest
