@@ -42,7 +42,7 @@ from operator import mul
 from minesat.analysis.combine import binomial_row, correlated, times
 from minesat.analysis.counting import coefficients
 from minesat.analysis.result import Glance
-from minesat.analysis.smallroad import Part, SmallPosition
+from minesat.analysis.smallroad import Part, SmallPosition, glance_of
 
 __all__ = ["Reveal", "reveal"]
 
@@ -120,21 +120,8 @@ class Reveal:
                 safe += cells
             elif num != denominator:
                 undecided.append((num, cells))
-        safe += never
-        undecided.sort()
-        lowest: list[float] = []
-        for num, cells in undecided:
-            if len(lowest) >= few:
-                break
-            lowest += [num / denominator] * min(cells, few - len(lowest))
-        if interior:
-            interior_mined = sum(map(mul, ways_by, shared.interior))
-            if interior_mined == 0:
-                safe += interior
-            elif interior_mined != denominator:
-                lowest += [interior_mined / denominator] * min(interior, few)
-                lowest.sort()
-        return Glance(layouts, safe, tuple(lowest[:few]))
+        interior_mined = sum(map(mul, ways_by, shared.interior)) if interior else 0
+        return glance_of(layouts, denominator, safe + never, undecided, interior, interior_mined, few)
 
 
 class _Shared:
