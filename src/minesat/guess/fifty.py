@@ -75,13 +75,14 @@ class _Reading:
         neighbours and the mines they hold, row-major by number; read once."""
         if self._numbers is None:
             table, cells, unknown = self.table, self.cells, self.unknown
-            beside = sorted({k for j in unknown for k in table[j] if cells[k] > 0})  # zeros see no cell
             self._numbers = []
-            for i in beside:
+            for i, state in enumerate(cells):
+                if state <= 0:
+                    continue  # covered, flagged or zero: no number to read
                 group = tuple(j for j in table[i] if j in unknown)
                 if len(group) >= 2:
                     known = sum(1 for j in table[i] if cells[j] < 0 and self.known_mine(j))
-                    self._numbers.append((group, cells[i] - known))
+                    self._numbers.append((group, state - known))
         return self._numbers
 
     def cells_of(self, indices: list[int] | tuple[int, ...]) -> tuple[Cell, ...]:
