@@ -612,6 +612,7 @@ def test_the_scan_skips_only_traps_that_change_nothing() -> None:
     assert found and skipped  # some scans found traps; the interior's exact shares were used
 
 
+@settings(max_examples=60, deadline=None)
 @given(st.integers(1, 9), st.integers(1, 9), st.randoms(use_true_random=False))
 def test_the_shapes_opened_at_once_are_those_opened_one_by_one(
     rows: int, cols: int, rnd: random.Random
