@@ -16,6 +16,7 @@ then asks the same question of both:
 from __future__ import annotations
 
 import itertools
+import random
 from dataclasses import replace
 from fractions import Fraction
 from functools import cache
@@ -609,6 +610,27 @@ def test_the_scan_skips_only_traps_that_change_nothing() -> None:
                 if not (analysis.safe or analysis.mine):  # a lucky guess: the game goes on
                     game.uncover(rnd.choice([c for c in analysis.unknown if c not in game.layout.mines]))
     assert found and skipped  # some scans found traps; the interior's exact shares were used
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(1, 9), st.integers(1, 9), st.randoms(use_true_random=False))
+def test_the_shapes_opened_at_once_are_those_opened_one_by_one(
+    rows: int, cols: int, rnd: random.Random
+) -> None:
+    """The scan opens every shape of a kind at once on padded bit sets (``_open_places``): the
+    same shapes, in the same order, as checking each shape's cells and walls in turn."""
+    from minesat.guess.longterm import _open_places, _padded, shapes
+
+    unknown = {i for i in range(rows * cols) if rnd.random() < 0.7}
+    blocking = {i for i in range(rows * cols) if i not in unknown and rnd.random() < 0.5}
+    covered, walled = sum(1 << i for i in unknown), sum(1 << i for i in blocking)
+    found = shapes(rows, cols)
+    for boxes, masks in ((False, found.pair_masks), (True, found.box_masks)):
+        for most in range(4):
+            expected = [k for k, (cells, walls) in enumerate(masks) if not cells & ~covered
+                        and not walls & walled and (walls & covered).bit_count() <= most]
+            assert _open_places(rows, cols, _padded(cols, unknown), _padded(cols, blocking),
+                                boxes, most) == expected
 
 
 def test_a_board_past_the_mask_size_holds_no_board_long_bit_sets() -> None:

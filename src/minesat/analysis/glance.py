@@ -191,7 +191,7 @@ def glance_revealed(
             base.reveals[i] if i in base.reveals else base.reveals.setdefault(i, reveal(base, i))
         )
         if found_reveal is not None:
-            return found_reveal.glance(value - found_reveal.flags, road.glance, few)
+            return found_reveal.glance(value - found_reveal.flags, few)
     revealed = OFF_ROAD if base is None or not base.reading.covered >> i & 1 else (
         road.revealed(base, i, value, position.rows, position.cols)
     )

@@ -25,6 +25,7 @@ analysis of the flagged position gives.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from math import comb
 
 from minesat.analysis import small
 from minesat.analysis.combine import binomial_row, times
@@ -141,7 +142,10 @@ class PatternCounter:
                 if layout & mined == mined and not layout & safe:
                     ways[layout.bit_count()] += 1
             return _trimmed(tuple(ways))
-        # Counted parts: the same rules, split and counts as the small road, on what the pattern leaves.
+        if part.boxes is not None:
+            return _restricted_boxes(part, mined, safe)
+        # Counted parts without their layouts: the same rules, split and counts as the small road,
+        # on what the pattern leaves.
         reduced: list[small.MaskConstraint] = []
         for cells, mines, number in part.constraints:
             need = mines - (cells & mined).bit_count()
@@ -179,6 +183,33 @@ def pattern_counter(
     if found is None:
         return None
     return PatternCounter(analyzer, position, found)
+
+
+def _restricted_boxes(part: Part, mined: int, safe: int) -> tuple[int, list[int]]:
+    """:meth:`PatternCounter._restricted` of a part whose count listed its layouts box by box
+    (:attr:`~minesat.analysis.smallroad.Part.fills`): read from them, not counted again.
+
+    A fill puts ``j`` mines in a box of ``n`` cells in ``C(n, j)`` ways; with ``m`` of its cells
+    to be mines and ``s`` safe, in ``C(n - m - s, j - m)``. Only the boxes the pattern touches
+    change their share of the fill's ways. The same exact counts as counting the part again
+    under the pattern.
+    """
+    assert part.boxes is not None
+    touched = []
+    for d, box in enumerate(part.boxes):
+        if box & (mined | safe):
+            n, m, s = box.bit_count(), (box & mined).bit_count(), (box & safe).bit_count()
+            touched.append((d, [comb(n, j) for j in range(n + 1)], m, n - m - s))
+    ways = [0] * (part.mask.bit_count() + 1)
+    for fill, w in zip(part.fills, part.fill_ways, strict=True):
+        for d, binomial, m, free in touched:
+            j = fill[d] - m  # the box's mines left for its free cells
+            if not 0 <= j <= free:
+                break
+            w = w // binomial[fill[d]] * comb(free, j)
+        else:
+            ways[sum(fill)] += w
+    return _trimmed(tuple(ways))
 
 
 def _trimmed(ways: tuple[int, ...]) -> tuple[int, list[int]]:

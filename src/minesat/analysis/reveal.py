@@ -29,61 +29,27 @@ counts, so the same floats.
 >>> road = Analyzer().small_road
 >>> base = road.position(position, 2)
 >>> found = reveal(base, 2)        # A3: beside it A2, B2 and B3
->>> [found.glance(need, road.glance) for need in range(4)]   # 0..3 of them mined (no flag)
+>>> [found.glance(need) for need in range(4)]   # 0..3 of them mined (no flag)
 [None, Glance(layouts=1, safe=2, lowest=()), Glance(layouts=2, safe=1, lowest=(0.5, 0.5)), None]
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
 from itertools import product
 from math import comb
 from operator import mul
 
+from minesat.analysis.combine import binomial_row, correlated, times
 from minesat.analysis.counting import coefficients
 from minesat.analysis.result import Glance
-from minesat.analysis.smallroad import Counted, Part, Rows, SmallPosition
+from minesat.analysis.smallroad import Part, SmallPosition, glance_of
 
-__all__ = ["Joined", "Reveal", "reveal"]
+__all__ = ["Reveal", "reveal"]
 
 #: Layouts of a group of cells with the revealed cell safe, by the mines they put beside it:
 #: ``{mines beside: (layouts packed by mine count, {cells: each such cell's mined layouts, packed})}``;
 #: the cells of one mask share their counts, and a cell in no mask is never mined.
 Table = dict[int, tuple[int, dict[int, int]]]
-
-#: What a glance is read with: :meth:`~minesat.analysis.smallroad.SmallRoad.glance`'s arguments
-#: (the parts, the interior cells, the mines for them, the cells proven safe, how many probabilities).
-Glancer = Callable[[Sequence[Counted], int, int, int, int], Glance | None]
-
-
-class Joined:
-    """The cells the revealed cell's number joins (the parts it touches, the interior beside it),
-    counted for one number: what :meth:`~minesat.analysis.smallroad.SmallRoad.glance` combines.
-
-    ``ways`` and ``weights`` are packed ``bits`` a count; ``cells``, how many cells join.
-    """
-
-    def __init__(self, ways: int, weights: dict[int, int], cells: int, bits: int) -> None:
-        self.ways, self.weights, self.cells, self.bits = ways, weights, cells, bits
-
-    def weighed(self) -> Rows:
-        """The count, cells alike once (:data:`~minesat.analysis.smallroad.Rows`)."""
-        bits = self.bits
-        ways = coefficients(self.ways, bits)
-        low = next(k for k, w in enumerate(ways) if w)
-        span = len(ways) - low
-        rows: dict[tuple[int, ...], int] = {}
-        never = self.cells  # cells no layout mines
-        for mask, weight in self.weights.items():
-            found = coefficients(weight >> (low * bits), bits)
-            row = tuple(found) + (0,) * (span - len(found))
-            cells = mask.bit_count()
-            rows[row] = rows.get(row, 0) + cells
-            never -= cells
-        if never:
-            zeros = (0,) * span
-            rows[zeros] = rows.get(zeros, 0) + never
-        return low, tuple(ways[low:]), list(rows.items())
 
 
 class Reveal:
@@ -100,19 +66,131 @@ class Reveal:
         self.rest, self.tables, self.cells, self.bits = rest, tables, cells, bits
         self.interior, self.remaining, self.room = interior, remaining, room
         self.flags, self.beside = flags, beside
+        self._shared: _Shared | None = None
 
-    def glance(self, need: int, glancer: Glancer, few: int = 2) -> Glance | None:
+    def glance(self, need: int, few: int = 2) -> Glance | None:
         """The glance at the position with ``need`` mines among the cell's covered neighbours;
-        ``None`` when no layout has them (or the cell cannot be safe)."""
+        ``None`` when no layout has them (or the cell cannot be safe).
+
+        :meth:`~minesat.analysis.smallroad.SmallRoad.glance`'s numbers for the position counted
+        afresh, combined here from what every number shares (:class:`_Shared`): each sum over
+        the layouts is one over the joined cells' mine counts of their ways (or of a cell's
+        mined ways) times what the rest gives each count, so every number costs a few dot
+        products. The same exact integers, so the same floats.
+        """
         if not 0 <= need <= self.beside or self.remaining > self.room:
             return None
-        joined = _joined(self.tables, need)
+        shared = self._shared
+        if shared is None:
+            shared = self._shared = _Shared(self)
+        joined = shared.joined(need)
         if joined is None or not joined[0]:
             return None
-        parts: list[Counted] = list(self.rest)
-        if self.cells:
-            parts.append(Joined(*joined, self.cells, self.bits))
-        return glancer(parts, self.interior, self.remaining, 0, few)
+        ways, weights = joined
+        low, width, bits = shared.low, shared.width, self.bits
+
+        def counts(packed: int) -> list[int]:
+            """A packed count by the joined cells' mines, from their fewest, ``width`` long."""
+            found = coefficients(packed >> (low * bits), bits)
+            return found + [0] * (width - len(found))
+
+        ways_by = counts(ways)
+        layouts = sum(map(mul, ways_by, shared.rest))
+        if layouts == 0:
+            return None  # no layout places the total
+        interior = self.interior
+        scale = interior or 1  # keeps every weight an integer, as exact_weights scales them
+        denominator = layouts * scale
+        safe = 0
+        undecided: list[tuple[int, int]] = []
+        # As read_weights: a weight of 0 is a safe cell, one of all the layouts a mine.
+        for row, cells in shared.rows:  # the parts the cell does not touch, cells alike once
+            num = scale * sum(map(mul, ways_by, row))
+            if num == 0:
+                safe += cells
+            elif num != denominator:
+                undecided.append((num, cells))
+        alike: dict[int, int] = {}  # the joined cells by their mined ways (cells alike once)
+        for mask, weight in weights.items():
+            alike[weight] = alike.get(weight, 0) + mask.bit_count()
+        never = self.cells - sum(alike.values())  # the joined cells no layout mines
+        for weight, cells in alike.items():
+            num = scale * sum(map(mul, counts(weight), shared.rest))
+            if num == 0:
+                safe += cells
+            elif num != denominator:
+                undecided.append((num, cells))
+        interior_mined = sum(map(mul, ways_by, shared.interior)) if interior else 0
+        return glance_of(layouts, denominator, safe + never, undecided, interior, interior_mined, few)
+
+
+class _Shared:
+    """What every number of one :class:`Reveal` shares, made at its first glance.
+
+    The joined cells hold from ``low`` to ``low + width - 1`` mines, whatever the number. For
+    each such count ``b``: ``rest[b]``, the ways to place the other mines in the parts the cell
+    does not touch and the interior cells away from it; ``interior[b]``, those ways times the
+    interior's mines (its cells' mined ways, scaled as the small road scales them); and per
+    distinct row of an untouched part's cells, ``row[b]``, the ways in which such a cell is a
+    mine. Each is a product over the untouched parts, made once: the parts' ways multiplied
+    (the others' product for a row of one part, from products before and after it), then
+    correlated with the interior's binomials. :meth:`joined` adds the joined groups' tables
+    for one number, from what the other groups give each (made once too).
+    """
+
+    def __init__(self, reveal: Reveal) -> None:
+        bits, tables = reveal.bits, reveal.tables
+        # The joined cells' fewest and most mines: the sums of each group's.
+        low = high = 0
+        for table in tables:
+            ends = [(w & -w).bit_length() - 1 for w, _ in table.values() if w]
+            tops = [w.bit_length() - 1 for w, _ in table.values() if w]
+            low += min(ends, default=0) // bits
+            high += max(tops, default=0) // bits
+        self.low, self.width = low, high - low + 1
+        self._others = _others(tables)
+        self._tables = tables
+        # The untouched parts: their ways by mine count from the fewest (``fewest`` in all).
+        weighed = [part.weighed() for part in reveal.rest]
+        fewest = sum(lo for lo, _, _ in weighed)
+        before: list[list[int]] = [[1]]
+        for _, ways, _ in weighed:
+            before.append(times(before[-1], ways))
+        untouched = before[-1]
+        # inside[t]: the interior's placements when the parts and the joined cells hold fewest + low + t.
+        most = reveal.remaining - fewest - low
+        span = len(untouched) + self.width - 1
+        inside = binomial_row(reveal.interior, most - (span - 1), most)[::-1]
+        self.rest = correlated(inside, untouched, self.width)
+        self.interior = correlated([w * (most - t) for t, w in enumerate(inside)], untouched, self.width)
+        self.rows: list[tuple[list[int], int]] = []
+        after: list[int] = [1]
+        for k in range(len(weighed) - 1, -1, -1):
+            others = times(before[k], after)
+            for row, cells in weighed[k][2]:
+                self.rows.append((correlated(inside, times(row, others), self.width), cells))
+            after = times(after, weighed[k][1])
+
+    def joined(self, need: int) -> tuple[int, dict[int, int]] | None:
+        """:func:`_joined` of the groups' tables, ``need`` mines beside the cell."""
+        tables = self._tables
+        if not tables:  # no covered cell beside it (flags at most): one way, with no mine
+            return (1, {}) if need == 0 else None
+        if len(tables) == 1:
+            return tables[0].get(need)
+        ways = 0
+        weights: dict[int, int] = {}
+        last = len(tables) - 1
+        for p, others in enumerate(self._others):
+            for s, (w, masks) in tables[p].items():
+                o = others.get(need - s)
+                if not o:
+                    continue
+                if p == last:
+                    ways += w * o  # the layouts once, with the last group's share
+                for mask, x in masks.items():
+                    weights[mask] = weights.get(mask, 0) + x * o
+        return ways, weights
 
 
 def reveal(base: SmallPosition, i: int) -> Reveal | None:
@@ -264,33 +342,19 @@ def _alike(inside: int, bits: int) -> Table:
     }
 
 
-def _joined(tables: list[Table], need: int) -> tuple[int, dict[int, int]] | None:
-    """The groups' tables joined, with ``need`` mines beside the cell in all: the layouts and each
-    mask's counts, packed; ``None`` when none has them."""
-    if not tables:  # no covered cell beside it (flags at most): one way, with no mine
-        return (1, {}) if need == 0 else None
-    if len(tables) == 1:
-        return tables[0].get(need)
-    # What the other groups can add: the groups before each one, joined with those after it.
+def _others(tables: list[Table]) -> list[dict[int, int]]:
+    """For each group, what the other groups give together, by the mines they put beside the cell
+    (packed by mine count): the groups before it joined with those after it, once for every number."""
     plain = [{s: w for s, (w, _) in table.items()} for table in tables]
     before: list[dict[int, int]] = [{0: 1}]
     for table in plain[:-1]:
         before.append(_times(before[-1], table))
+    others: list[dict[int, int]] = [{}] * len(tables)
     after: dict[int, int] = {0: 1}
-    ways = 0
-    weights: dict[int, int] = {}
     for p in range(len(tables) - 1, -1, -1):
-        others = _times(before[p], after)
-        for s, (w, masks) in tables[p].items():
-            o = others.get(need - s)
-            if not o:
-                continue
-            if p == len(tables) - 1:
-                ways += w * o  # the layouts once, with the last group's share
-            for mask, x in masks.items():
-                weights[mask] = weights.get(mask, 0) + x * o
+        others[p] = _times(before[p], after)
         after = _times(after, plain[p])
-    return ways, weights
+    return others
 
 
 def _times(a: dict[int, int], b: dict[int, int]) -> dict[int, int]:

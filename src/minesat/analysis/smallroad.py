@@ -348,20 +348,36 @@ class SmallRoad:
                 elif num != denominator:
                     undecided.append((num, cells))
             before = times(before, t)
-        undecided.sort()
-        lowest: list[float] = []
-        for num, cells in undecided:
-            if len(lowest) >= few:
-                break
-            lowest += [num / denominator] * min(cells, few - len(lowest))
-        if interior:
-            interior_mined = sum(w * inside[u] * (remaining - low - u) for u, w in enumerate(before))
-            if interior_mined == 0:
-                safe += interior
-            elif interior_mined != denominator:
-                lowest += [interior_mined / denominator] * min(interior, few)
-                lowest.sort()
-        return Glance(layouts, safe, tuple(lowest[:few]))
+        interior_mined = sum(w * inside[u] * (remaining - low - u) for u, w in enumerate(before))
+        return glance_of(layouts, denominator, safe, undecided, interior, interior_mined, few)
+
+
+def glance_of(
+    layouts: int, denominator: int, safe: int, undecided: list[tuple[int, int]],
+    interior: int, interior_mined: int, few: int,
+) -> Glance:
+    """The :class:`~minesat.analysis.result.Glance` of a position from its exact weights:
+    ``safe`` cells proven, the ``undecided`` others as ``(weight, cells)`` (a cell's mine
+    probability is its weight over ``denominator``), and the ``interior`` cells' weight
+    ``interior_mined`` (one of them; 0 cells: none). Shared by :meth:`SmallRoad.glance` and
+    the look-ahead's reveals (:mod:`~minesat.analysis.reveal`).
+
+    >>> glance_of(6, 12, 0, [(8, 1), (4, 2)], 0, 0, 2)
+    Glance(layouts=6, safe=0, lowest=(0.3333333333333333, 0.3333333333333333))
+    """
+    undecided.sort()
+    lowest: list[float] = []
+    for num, cells in undecided:
+        if len(lowest) >= few:
+            break
+        lowest += [num / denominator] * min(cells, few - len(lowest))
+    if interior:
+        if interior_mined == 0:
+            safe += interior
+        elif interior_mined != denominator:
+            lowest += [interior_mined / denominator] * min(interior, few)
+            lowest.sort()
+    return Glance(layouts, safe, tuple(lowest[:few]))
 
 
 #: A part's count as :meth:`SmallRoad.glance` combines it: its fewest mines ``low``, its layouts by

@@ -258,8 +258,8 @@ class Alike:
             while grow:
                 nxt = grow & -grow
                 rest ^= nxt
+                grow ^= nxt  # (it is its own look-alike: its row has it)
                 grow &= rows[nxt.bit_length() - 1]
-                grow &= ~nxt
             groups += 1
         cache[subset] = groups
         return groups

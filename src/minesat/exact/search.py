@@ -180,7 +180,7 @@ class Universe:
     values of sets of layouts of this list.
     """
 
-    __slots__ = ("alike", "columns", "everything", "matrix", "memo", "size")
+    __slots__ = ("alike", "columns", "everything", "matrix", "memo", "mines", "size")
 
     def __init__(
         self,
@@ -194,6 +194,8 @@ class Universe:
         self.size = size = len(matrix)
         self.everything = (1 << size) - 1
         self.memo: dict[int, int] = {}
+        #: Each layout's mines as a bit set of cells, made when first asked (the reduced memo keys).
+        self.mines: dict[int, int] = {}
         self.columns: list[tuple[int, int, tuple[tuple[int, int], ...]]] = _columns(matrix, list(cells))
         self.alike: Alike | SparseAlike | NoTable | None = alike
         if tabulate:
@@ -523,22 +525,23 @@ class PerfectSearch:
         States with one key have the same value (docs/perfect.md, Theorem 6);
         the key is one byte longer than a position, so the two never meet in the memo.
         """
+        near = self.board.around
+        opened = [c for c, mined, _ in universe.columns
+                  if position[c] == COVERED and (q := subset & mined) and q != subset]
         open_cells = 0
         around = 0
-        near = self.board.around
-        for c, mined, _ in universe.columns:
-            if position[c] == COVERED and (q := subset & mined) and q != subset:
-                open_cells |= 1 << c
-                around |= near[c]
-        lowest = universe.matrix[(subset & -subset).bit_length() - 1] == MINE
-        mines = int.from_bytes(np.packbits(lowest, bitorder="little").tobytes(), "little")
+        for c in opened:
+            open_cells |= 1 << c
+            around |= near[c]
+        first = (subset & -subset).bit_length() - 1  # the state's first layout
+        mines = universe.mines.get(first)
+        if mines is None:
+            packed = np.packbits(universe.matrix[first] == MINE, bitorder="little")
+            mines = universe.mines[first] = int.from_bytes(packed.tobytes(), "little")
         known_mines = mines & ~open_cells
         key = bytearray(_BYTE[_BLANK] * len(position))
-        rest = open_cells
-        while rest:
-            low = rest & -rest
-            rest ^= low
-            key[low.bit_length() - 1] = COVERED
+        for c in opened:
+            key[c] = COVERED
         rest = around & ~open_cells
         while rest:
             low = rest & -rest

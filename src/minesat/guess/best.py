@@ -52,6 +52,7 @@ memo for its endgame searches, which the next search of the game finds again.
 
 from __future__ import annotations
 
+import heapq
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -275,27 +276,32 @@ class BestGuess:
         frontier: list[Cell] = []
         interior: list[Cell] = []
         is_beside = _bits(beside, rows * cols)
+        grid = analysis.probability
+        safety: dict[Cell, float] = {}  # each undecided cell's, as _safety gives it, read once
         for r, c in analysis.unknown:
             (frontier if is_beside[r * cols + c] == "1" else interior).append((r, c))
-        safest = max(_safety(analysis, cell) for cell in analysis.unknown)
+            p = grid[r][c]
+            safety[r, c] = 1.0 - (0.5 if p is None else p)
+        safest = max(safety.values())
         floor = safest * self.candidate_share - TIE if self.lookahead else safest - TIE
 
         def order(cell: Cell) -> tuple[float, int, Cell]:
-            return (-round(_safety(analysis, cell), 9), len(table[cell[0] * cols + cell[1]]), cell)
+            return (-round(safety[cell], 9), len(table[cell[0] * cols + cell[1]]), cell)
 
-        chosen = [cell for cell in frontier if _safety(analysis, cell) + influence.get(cell, 0.0) >= floor]
-        if interior and _safety(analysis, interior[0]) >= floor:
+        chosen = [cell for cell in frontier if safety[cell] + influence.get(cell, 0.0) >= floor]
+        if interior and safety[interior[0]] >= floor:
             # Interior cells share one probability; a few stand for them all: those
             # with fewest neighbours (likeliest to open a region) and those next to
             # the frontier (likeliest to inform it).
-            by_corner = sorted(interior, key=order)[: self.interior_samples]
+            by_corner = heapq.nsmallest(self.interior_samples, interior, key=order)  # sorted()[:n]
             next_to_beside = geometry.near(beside)  # an interior cell in it has a neighbour beside a number
             is_near = _bits(next_to_beside, rows * cols)
             near = [cell for cell in interior if is_near[_index(cell, cols)] == "1"]
             near = [c for c in sorted(near, key=order) if c not in by_corner]
             chosen += by_corner + near[: self.interior_samples]
-        chosen += [cell for cell in interior if cell not in chosen and influence.get(cell)
-                   and _safety(analysis, cell) + influence[cell] >= floor]
+        if influence:
+            chosen += [cell for cell in interior if influence.get(cell) and cell not in chosen
+                       and safety[cell] + influence[cell] >= floor]
         chosen.sort(key=order)
         return chosen[: self.max_candidates] if self.lookahead else chosen
 

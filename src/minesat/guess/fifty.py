@@ -65,18 +65,25 @@ class _Reading:
         self.cells = position.cells
         self.grid = analysis.probability
         self.unknown = {r * self.cols + c for r, c in analysis.unknown}
+        self._numbers: list[tuple[tuple[int, ...], int]] | None = None
 
     def known_mine(self, j: int) -> bool:
         return self.grid[j // self.cols][j % self.cols] == 1.0  # flags and proven mines alike
 
-    def numbers(self) -> Iterator[tuple[tuple[int, ...], int]]:
-        """Each number's undecided neighbours and the mines they hold, row-major by number."""
-        table, cells = self.table, self.cells
-        for i, state in enumerate(cells):
-            if state <= 0:
-                continue  # covered, flagged or zero: no number to read
-            group = tuple(j for j in table[i] if j in self.unknown)
-            yield group, state - sum(1 for j in table[i] if cells[j] < 0 and self.known_mine(j))
+    def numbers(self) -> list[tuple[tuple[int, ...], int]]:
+        """Each number with two or more undecided neighbours (what both finders need): those
+        neighbours and the mines they hold, row-major by number; read once."""
+        if self._numbers is None:
+            table, cells, unknown = self.table, self.cells, self.unknown
+            self._numbers = []
+            for i, state in enumerate(cells):
+                if state <= 0:
+                    continue  # covered, flagged or zero: no number to read
+                group = tuple(j for j in table[i] if j in unknown)
+                if len(group) >= 2:
+                    known = sum(1 for j in table[i] if cells[j] < 0 and self.known_mine(j))
+                    self._numbers.append((group, state - known))
+        return self._numbers
 
     def cells_of(self, indices: list[int] | tuple[int, ...]) -> tuple[Cell, ...]:
         return tuple(divmod(j, self.cols) for j in sorted(indices))

@@ -317,6 +317,8 @@ class LongTermRisk:
         # Each unknown cell's mine probability (:meth:`_may_count`).
         self._p = {r * cols + c: grid[r][c] or 0.0 for r, c in analysis.unknown}
         self._counts: dict[frozenset[int], int] = {}
+        #: The unknown cells as a bit set, and the unknown and blocking ones padded (_open_places).
+        self._padded: tuple[int, int, int] | None = None
         self._formed_counts: dict[tuple[frozenset[int], frozenset[int]], int] = {}
         # On the small road a pattern is counted from the position's own parts (the same
         # exact counts, without analysing a flagged position per question); else interior
@@ -410,14 +412,14 @@ class LongTermRisk:
             found = traps.anchored(sorted(self._unknown)) if isinstance(traps, _Traps) else traps
             yield from (t for shape in found if (t := self._open(shape, max_walls)) is not None)
             return
-        unknown = sum(1 << i for i in self._unknown)
-        blocking = sum(1 << i for i in self._blocking)
-        for shape, (cells, walls) in zip(traps, masks, strict=True):
-            if cells & ~unknown or walls & blocking:
-                continue
-            walls &= unknown  # the others are known mines
-            if walls.bit_count() <= max_walls:
-                yield Trap(shape.cells, tuple(_indices(walls)))
+        rows, cols = self.position.rows, self.position.cols
+        if self._padded is None:
+            unknown = sum(1 << i for i in self._unknown)
+            self._padded = unknown, _padded(cols, self._unknown), _padded(cols, self._blocking)
+        unknown, covered, walled = self._padded
+        for k in _open_places(rows, cols, covered, walled, traps is self._shapes.boxes, max_walls):
+            walls = masks[k][1] & unknown  # the others are known mines
+            yield Trap(traps[k].cells, tuple(_indices(walls)))
 
     # --- the board-wide scan ------------------------------------------------------
 
@@ -534,6 +536,80 @@ class LongTermRisk:
                 cell = divmod(i, cols)
                 found[cell] = found.get(cell, 0.0) + tally / self._total
         return found
+
+
+#: The shapes as offsets from their first cell on a board padded with a frame of one cell
+#: (``cols + 2`` wide): their cells, and their walls (:func:`_pair`, :func:`_box`), in three
+#: kinds: pairs across, pairs down, boxes (``w`` stands for the padded width).
+_KINDS = {
+    "across": (lambda w: (0, 1), lambda w: (-w - 1, -1, w - 1, -w + 2, 2, w + 2)),
+    "down": (lambda w: (0, w), lambda w: (-w - 1, -w, -w + 1, 2 * w - 1, 2 * w, 2 * w + 1)),
+    "box": (lambda w: (0, 1, w, w + 1), lambda w: (-w - 1, -w + 2, 2 * w - 1, 2 * w + 2)),
+}
+
+
+def _padded(cols: int, cells: Iterable[int]) -> int:
+    """``cells`` (flat indices of a board ``cols`` wide) as a bit set of the board padded with a
+    frame of one cell (``cols + 2`` wide, bit ``(r + 1) * (cols + 2) + c + 1`` for ``(r, c)``).
+
+    >>> bin(_padded(2, [0, 3]))   # A1 and B2 of a 2x2, in a 4x4 frame: bits 5 and 10
+    '0b10000100000'
+    """
+    shift = cols + 3  # cell (r, c) at r * cols + c moves by cols + 3 + 2 * r
+    return sum(1 << (i + shift + 2 * (i // cols)) for i in cells)
+
+
+def _open_places(rows: int, cols: int, covered: int, walled: int, boxes: bool, max_walls: int) -> list[int]:
+    """The places in :func:`shapes`' list (its pairs, or its boxes) of the shapes that can trap a
+    mine: every cell unknown, no wall blocking, at most ``max_walls`` walls unknown; ascending.
+    ``covered`` and ``walled`` are the unknown and the blocking cells (:func:`_padded`).
+
+    Every shape of a kind at once, as bit sets of the board padded with a frame of cells that are
+    neither unknown nor blocking (a wall off the board is no wall): a shape's first cell passes
+    when the unknown set shifted by each of its cells' offsets has it, no shift of the blocking
+    set by a wall's offset has it, and at most ``max_walls`` shifts of the unknown set by a wall's
+    offset have it (counted bit-parallel: a bit set of the places one wall is unknown at least,
+    another of two, ...). Only the shapes that pass are looked at one by one.
+
+    >>> _open_places(3, 3, _padded(3, range(9)), 0, boxes=False, max_walls=6)  # all pairs of a covered 3x3
+    [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]
+    >>> around = _open_places(3, 3, _padded(3, [0, 1, 2, 3, 5, 6, 7, 8]), _padded(3, [4]), False, 6)
+    >>> [shapes(3, 3).pairs[k].cells for k in around]   # B2 uncovered: no pair has it for a wall
+    [(0, 1), (0, 3), (1, 2), (2, 5), (3, 6), (5, 8), (6, 7), (7, 8)]
+    """
+    w = cols + 2
+
+    def shifted(mask: int, d: int) -> int:
+        return mask >> d if d >= 0 else mask << -d
+
+    per_row = cols - 1 if boxes else 2 * cols - 1
+    places: list[int] = []
+    for kind in ("box",) if boxes else ("across", "down"):
+        cells, walls = (offsets(w) for offsets in _KINDS[kind])
+        passing = covered
+        for d in cells:
+            passing &= shifted(covered, d)
+        for d in walls:
+            passing &= ~shifted(walled, d)
+        # at_least[n]: the places with more than n walls unknown (n = 0 .. max_walls).
+        at_least = [0] * (max_walls + 1)
+        for d in walls:
+            open_wall = shifted(covered, d) & passing
+            for n in range(max_walls, 0, -1):
+                at_least[n] |= at_least[n - 1] & open_wall
+            at_least[0] |= open_wall
+        passing &= ~at_least[max_walls]
+        while passing:
+            low = passing & -passing
+            passing ^= low
+            r, c = divmod(low.bit_length() - 1, w)
+            r, c = r - 1, c - 1
+            if boxes or r == rows - 1:  # a box, or a pair of the last row (across only)
+                places.append(r * per_row + c)
+            else:
+                places.append(r * per_row + 2 * c + (kind == "down" and c < cols - 1))
+    places.sort()
+    return places
 
 
 def _indices(mask: int) -> Iterator[int]:
