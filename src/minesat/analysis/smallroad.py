@@ -27,7 +27,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from operator import mul
+from operator import itemgetter, mul
 from typing import Any, Protocol
 
 from minesat.analysis import small
@@ -93,6 +93,9 @@ class Off(enum.Enum):
 
 
 OFF_ROAD, NO_LAYOUT = Off.OFF_ROAD, Off.NO_LAYOUT
+
+#: A constraint's cells and mines, what a part's cache key holds of it (its number is left out).
+_mask_and_mines = itemgetter(0, 1)
 
 #: What a cached answer about a whole position keys on: its size, cells, total and the work budget.
 PositionKey = tuple[int, int, tuple[int, ...], int, int]
@@ -181,7 +184,7 @@ class SmallRoad:
     def why_no_part(self, constraints: list[small.MaskConstraint], rows: int, cols: int) -> Off:
         """Why :meth:`part` found no part: :data:`NO_LAYOUT` when the part has no layout,
         :data:`OFF_ROAD` when its count is past the state budget."""
-        key = (rows, cols, frozenset((mask, mines) for mask, mines, _ in constraints))
+        key = (rows, cols, frozenset(map(_mask_and_mines, constraints)))
         return NO_LAYOUT if key in self._no_layout else OFF_ROAD
 
     def part(self, constraints: list[small.MaskConstraint], rows: int, cols: int) -> Part | None:
@@ -192,7 +195,7 @@ class SmallRoad:
         board answered for a part of a 6x5 board). The key holds the board's
         shape beside the masks, so one Analyzer serves boards of any size.
         """
-        key = (rows, cols, frozenset((mask, mines) for mask, mines, _ in constraints))
+        key = (rows, cols, frozenset(map(_mask_and_mines, constraints)))
         if key in self._parts:
             return self._parts[key]
         mask = 0
