@@ -285,7 +285,14 @@ def settle(constraints: Sequence[MaskConstraint]) -> tuple[int, int, list[MaskCo
         todo = still
         fresh = (safe | mine) & ~before
     known = safe | mine
-    rest = [(cells & ~known, mines - (cells & mine).bit_count(), number) for cells, mines, number in todo]
+    if not known:
+        return 0, 0, todo
+    rest = []
+    for c in todo:
+        cells = c[0]
+        if cells & known:  # else it is left as it came
+            c = (cells & ~known, c[1] - (cells & mine).bit_count(), c[2])
+        rest.append(c)
     return safe, mine, rest
 
 
@@ -414,7 +421,7 @@ def solutions(constraints: Sequence[MaskConstraint], limit: int) -> list[int] | 
         else:
             masks = choices.get((i, need))
             if masks is None:
-                masks = choices[i, need] = [sum(chosen) for chosen in combinations(singles_of[i], need)][::-1]
+                masks = choices[i, need] = list(map(sum, combinations(singles_of[i], need)))[::-1]
             j = i + 1
             extend([(j, mined | m) for m in masks])
     return found
