@@ -88,12 +88,12 @@ ENUMERATION_STEPS = 400
 
 #: The listings made (:func:`_listing`), by their constraints moved down to bit 0, with the bit
 #: they were made at: every game of a process adds its shapes, and the next meets them again.
-_LISTINGS: dict[frozenset[small.MaskConstraint], tuple[int, list[int] | None]] = {}
+_LISTINGS: dict[tuple[int, frozenset[small.MaskConstraint]], tuple[int, list[int] | None]] = {}
 
 
 def _listing(constraints: list[small.MaskConstraint], mask: int) -> list[int] | None:
     """:func:`~minesat.analysis.small.solutions` of a part (``mask``: its cells) with the step
-    limit :data:`ENUMERATION_STEPS`, remembered for every part of the same shape.
+    limit :data:`ENUMERATION_STEPS`, remembered for every part of the same shape (and limit).
 
     The listing reads its constraints' bits as labels alone: in the order of their numbers,
     each placing mines among its cells. Moved by ``d`` bits (masks and numbers alike), the
@@ -104,7 +104,7 @@ def _listing(constraints: list[small.MaskConstraint], mask: int) -> list[int] | 
     True
     """
     low = (mask & -mask).bit_length() - 1
-    key = frozenset([(m >> low, mines, number - low) for m, mines, number in constraints])
+    key = ENUMERATION_STEPS, frozenset([(m >> low, mines, number - low) for m, mines, number in constraints])
     found = _LISTINGS.get(key)
     if found is None:
         layouts = small.solutions(constraints, ENUMERATION_STEPS)
