@@ -88,7 +88,7 @@ ENUMERATION_STEPS = 400
 
 #: The listings made (:func:`_listing`), by their constraints moved down to bit 0, with the bit
 #: they were made at: every game of a process adds its shapes, and the next meets them again.
-_LISTINGS: dict[tuple[int, frozenset[small.MaskConstraint]], tuple[int, list[int] | None]] = {}
+_LISTINGS: dict[object, tuple[int, list[int] | None]] = {}
 
 
 def _listing(constraints: list[small.MaskConstraint], mask: int) -> list[int] | None:
