@@ -96,6 +96,30 @@ def test_counted_parts_give_what_enumerated_parts_give(game: Played, rnd: random
         assert [outcome(Analyzer(), p) for p in positions] == enumerated
 
 
+@examples(100)
+@given(played_games(max_steps=10), st.integers(0, 40))
+def test_a_shape_lists_the_same_layouts_wherever_it_is(game: Played, move: int) -> None:
+    # The process remembers listings by shape: a part and the part moved by some bits, either
+    # listed first, list what the enumeration lists for each, and a step limit of its own is kept.
+    for position in game.positions:
+        reading = small.read(position)
+        settled = small.settle(reading.constraints) if reading is not None else None
+        if settled is None:
+            continue
+        for mask, constraints in small.split(settled[2]):
+            if mask.bit_count() > smallroad.ENUMERATED_CELLS:
+                continue
+            moved = [(m << move, k, n + move) for m, k, n in constraints]
+            here, there = (mask, constraints), (mask << move, moved)
+            for order in [(here, there), (there, here)]:
+                smallroad._LISTINGS.clear()
+                for cells, part in order:
+                    listed = small.solutions(part, smallroad.ENUMERATION_STEPS)
+                    assert smallroad._listing(part, cells) == listed
+                    with mock.patch.object(smallroad, "ENUMERATION_STEPS", 1):
+                        assert smallroad._listing(part, cells) == small.solutions(part, 1)
+
+
 @examples(200)
 @given(played_games(max_steps=10))
 def test_enumerated_layouts_count_as_count_component_counts(game: Played) -> None:

@@ -270,6 +270,19 @@ def total_of(position: Position, mines: int | None) -> int | None:
     return total
 
 
+#: What an uncovered cell reads in a probability grid: 1.0 flagged, None for a number.
+_SHOWN: dict[int, float | None] = {FLAG: 1.0}
+
+#: Boards up to this many cells keep their cells' tuples (:func:`_board_cells`).
+_CACHED_CELLS = 10_000
+
+
+@lru_cache(maxsize=4)
+def _board_cells(rows: int, cols: int) -> tuple[tuple[Cell, ...], ...]:
+    """Every cell of a small board, row by row: made once, not a tuple a cell an analysis."""
+    return tuple(tuple((r, c) for c in range(cols)) for r in range(rows))
+
+
 def build_analysis(
     position: Position,
     total: int | None,
@@ -286,23 +299,24 @@ def build_analysis(
     """The Analysis value; covered cells missing from ``probability`` read ``otherwise``."""
     grid: list[tuple[float | None, ...]] = []
     unknown: list[Cell] = []
-    cols, cells = position.cols, position.cells
+    rows, cols, cells = position.rows, position.cols, position.cells
     get = probability.get
-    for r in range(position.rows):
+    shown = _SHOWN.get  # an uncovered cell's probability: 1.0 for a flag, None for a number
+    board = _board_cells(rows, cols) if rows * cols <= _CACHED_CELLS else None
+    for r in range(rows):
         base = r * cols
         row = cells[base : base + cols]
         if COVERED not in row:
-            grid.append(tuple(1.0 if s == FLAG else None for s in row))
+            grid.append(tuple(map(shown, row)))
             continue
         out: list[float | None] = []
-        for c, state in enumerate(row):
+        for cell, state in zip(board[r] if board else [(r, c) for c in range(cols)], row, strict=True):
             if state == COVERED:
-                cell = (r, c)
                 out.append(get(cell, otherwise))
                 if cell not in safe and cell not in mine:
                     unknown.append(cell)
             else:
-                out.append(1.0 if state == FLAG else None)
+                out.append(shown(state))
         grid.append(tuple(out))
     return Analysis(
         rows=position.rows,

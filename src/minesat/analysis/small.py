@@ -24,6 +24,7 @@ general road, which names the problem.
 
 from __future__ import annotations
 
+import struct
 from array import array
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -165,9 +166,10 @@ def read_since(position: Position, last: Read | None) -> Read | None:
     cells = position.cells
     try:
         # One byte per cell (two's complement), the last cell first: int() reads its most
-        # significant digit first.
-        raw = array("b", cells).tobytes()[::-1]
-    except (TypeError, OverflowError):  # a state far out of range, or no integer
+        # significant digit first. A packer made once per board size converts a position's
+        # cells a few times faster than array("b", cells).
+        raw = _packer(len(cells)).pack(*cells)[::-1]
+    except struct.error:  # a state far out of range, or no integer
         return None
     if raw.translate(None, _KNOWN):  # some byte is no known state
         return None
@@ -176,9 +178,6 @@ def read_since(position: Position, last: Read | None) -> Read | None:
     flags = int(raw.translate(_FLAG_DIGITS), 2)
     numbers = geometry.full & ~(covered | flags)
     near_covered, near_flags = geometry.near(covered), geometry.near(flags)
-    # A number that sees neither a covered cell nor a flag must be a 0 ...
-    if numbers & ~(near_covered | near_flags) & ~int(raw.translate(_ZERO_DIGITS), 2):
-        return None
     kept: list[MaskConstraint] = []
     again = numbers  # the numbers read (again)
     if last is not None and len(last[0]) == len(raw) and last[1].geometry is geometry:
@@ -187,6 +186,11 @@ def read_since(position: Position, last: Read | None) -> Read | None:
         touched = geometry.near(changed)  # a number here may have changed, or gone
         again &= touched
         kept = [c for c in last[1].constraints if not touched >> c[2] & 1]
+    # A number that sees neither a covered cell nor a flag must be a 0 (one read before was
+    # checked then, and nothing around it changed) ...
+    alone = again & ~(near_covered | near_flags)
+    if alone and alone & ~int(raw.translate(_ZERO_DIGITS), 2):
+        return None
     around = geometry.around
     # ... and one that sees flags but no covered cell shows just as many.
     todo = again & near_flags & ~near_covered
@@ -211,6 +215,12 @@ def read_since(position: Position, last: Read | None) -> Read | None:
     if kept:
         constraints = sorted(kept + constraints, key=_number)  # row-major, as read whole
     return raw, Reading(geometry, covered, flags, constraints, covered & geometry.near(numbers))
+
+
+@lru_cache(maxsize=8)
+def _packer(cells: int) -> struct.Struct:
+    """Packs ``cells`` states into as many signed bytes."""
+    return struct.Struct(f"{cells}b")
 
 
 def _number(constraint: MaskConstraint) -> int:
@@ -275,7 +285,14 @@ def settle(constraints: Sequence[MaskConstraint]) -> tuple[int, int, list[MaskCo
         todo = still
         fresh = (safe | mine) & ~before
     known = safe | mine
-    rest = [(cells & ~known, mines - (cells & mine).bit_count(), number) for cells, mines, number in todo]
+    if not known:
+        return 0, 0, todo
+    rest = []
+    for c in todo:
+        cells = c[0]
+        if cells & known:  # else it is left as it came
+            c = (cells & ~known, c[1] - (cells & mine).bit_count(), c[2])
+        rest.append(c)
     return safe, mine, rest
 
 
@@ -305,11 +322,16 @@ def split(constraints: Sequence[MaskConstraint]) -> list[tuple[int, list[MaskCon
 
 def _linked_order(constraints: Sequence[MaskConstraint]) -> list[MaskConstraint]:
     """From the lowest number on, each constraint after one it shares a cell with."""
-    rest = sorted(constraints, key=lambda c: c[2])
+    rest = sorted(constraints, key=_number)
     ordered = [rest.pop(0)]
     seen = ordered[0][0]
     while rest:
-        at = next((i for i, c in enumerate(rest) if c[0] & seen), 0)
+        # The first that shares a cell with those placed, else the first left.
+        at = 0
+        for i, c in enumerate(rest):
+            if c[0] & seen:
+                at = i
+                break
         c = rest.pop(at)
         ordered.append(c)
         seen |= c[0]
@@ -350,40 +372,58 @@ def solutions(constraints: Sequence[MaskConstraint], limit: int) -> list[int] | 
     True
     """
     constraints = _linked_order(constraints)
-    found: list[int] = []
     last = len(constraints)
-    steps = 0
-
-    def place(i: int, placed: int, mined: int) -> None:
-        nonlocal steps
-        steps += 1
-        if steps > limit:
-            raise _TooManySteps("the listing passed its step limit", steps, limit)
-        if i == last:
-            found.append(mined)
-            return
-        cells, mines, _ = constraints[i]
+    # The cells a constraint places are those no earlier one placed: the same on every path,
+    # so each constraint's placements of k mines are made once, as masks (in the order
+    # combinations() gives them), and the search is a walk over masks.
+    cells_of: list[int] = []
+    mines_of: list[int] = []
+    free_of: list[int] = []
+    width_of: list[int] = []
+    singles_of: list[list[int]] = []
+    placed = 0
+    for cells, mines, _ in constraints:
         free = cells & ~placed
-        need = mines - (cells & mined).bit_count()
-        width = free.bit_count()
-        if need < 0 or need > width:
-            return
         placed |= free
-        if need == 0 or need == width:
-            place(i + 1, placed, mined | (free if need else 0))
-            return
+        cells_of.append(cells)
+        mines_of.append(mines)
+        free_of.append(free)
+        width_of.append(free.bit_count())
         singles = []
         while free:
             low = free & -free
             singles.append(low)
             free ^= low
-        for chosen in combinations(singles, need):
-            place(i + 1, placed, mined | sum(chosen))
-
-    try:
-        place(0, 0, 0)
-    except _TooManySteps:
-        return None
+        singles_of.append(singles)
+    choices: dict[tuple[int, int], list[int]] = {}
+    found: list[int] = []
+    steps = 0
+    # Depth first, each node's placements in order: a stack of (constraint, mines placed),
+    # the children pushed last first. A node is one step, as a call of the search was.
+    stack = [(0, 0)]
+    pop, push, extend = stack.pop, stack.append, stack.extend
+    while stack:
+        i, mined = pop()
+        steps += 1
+        if steps > limit:
+            return None
+        if i == last:
+            found.append(mined)
+            continue
+        need = mines_of[i] - (cells_of[i] & mined).bit_count()
+        width = width_of[i]
+        if need < 0 or need > width:
+            continue
+        if need == 0:
+            push((i + 1, mined))
+        elif need == width:
+            push((i + 1, mined | free_of[i]))
+        else:
+            masks = choices.get((i, need))
+            if masks is None:
+                masks = choices[i, need] = list(map(sum, combinations(singles_of[i], need)))[::-1]
+            j = i + 1
+            extend([(j, mined | m) for m in masks])
     return found
 
 

@@ -27,7 +27,8 @@ from __future__ import annotations
 import enum
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from operator import mul
+from functools import reduce
+from operator import and_, itemgetter, mul, or_
 from typing import Any, Protocol
 
 from minesat.analysis import small
@@ -85,6 +86,38 @@ ENUMERATED_CELLS = 16
 ENUMERATION_STEPS = 400
 
 
+#: The listings made (:func:`_listing`), by their constraints moved down to bit 0, with the bit
+#: they were made at: every game of a process adds its shapes, and the next meets them again.
+_LISTINGS: dict[object, tuple[int, list[int] | None]] = {}
+
+
+def _listing(constraints: list[small.MaskConstraint], mask: int) -> list[int] | None:
+    """:func:`~minesat.analysis.small.solutions` of a part (``mask``: its cells) with the step
+    limit :data:`ENUMERATION_STEPS`, remembered for every part of the same shape (and limit).
+
+    The listing reads its constraints' bits as labels alone: in the order of their numbers,
+    each placing mines among its cells. Moved by ``d`` bits (masks and numbers alike), the
+    same constraints list the same layouts moved by ``d``, in the same order, in as many
+    steps: a shape is listed once, wherever on whichever board it is met.
+
+    >>> _listing([(0b0110, 1, 0)], 0b0110) == [l << 1 for l in _listing([(0b011, 1, 7)], 0b011)]
+    True
+    """
+    low = (mask & -mask).bit_length() - 1
+    key = ENUMERATION_STEPS, frozenset([(m >> low, mines, number - low) for m, mines, number in constraints])
+    found = _LISTINGS.get(key)
+    if found is None:
+        layouts = small.solutions(constraints, ENUMERATION_STEPS)
+        remember(_LISTINGS, key, (low, layouts))
+        return layouts
+    at, layouts = found
+    if layouts is None:
+        return None
+    if at < low:
+        return [layout << (low - at) for layout in layouts]
+    return [layout >> (at - low) for layout in layouts]
+
+
 class Off(enum.Enum):
     """Why a position is not on the small road."""
 
@@ -93,6 +126,9 @@ class Off(enum.Enum):
 
 
 OFF_ROAD, NO_LAYOUT = Off.OFF_ROAD, Off.NO_LAYOUT
+
+#: A constraint's cells and mines, what a part's cache key holds of it (its number is left out).
+_mask_and_mines = itemgetter(0, 1)
 
 #: What a cached answer about a whole position keys on: its size, cells, total and the work budget.
 PositionKey = tuple[int, int, tuple[int, ...], int, int]
@@ -181,7 +217,7 @@ class SmallRoad:
     def why_no_part(self, constraints: list[small.MaskConstraint], rows: int, cols: int) -> Off:
         """Why :meth:`part` found no part: :data:`NO_LAYOUT` when the part has no layout,
         :data:`OFF_ROAD` when its count is past the state budget."""
-        key = (rows, cols, frozenset((mask, mines) for mask, mines, _ in constraints))
+        key = (rows, cols, frozenset(map(_mask_and_mines, constraints)))
         return NO_LAYOUT if key in self._no_layout else OFF_ROAD
 
     def part(self, constraints: list[small.MaskConstraint], rows: int, cols: int) -> Part | None:
@@ -192,7 +228,7 @@ class SmallRoad:
         board answered for a part of a 6x5 board). The key holds the board's
         shape beside the masks, so one Analyzer serves boards of any size.
         """
-        key = (rows, cols, frozenset((mask, mines) for mask, mines, _ in constraints))
+        key = (rows, cols, frozenset(map(_mask_and_mines, constraints)))
         if key in self._parts:
             return self._parts[key]
         mask = 0
@@ -202,7 +238,7 @@ class SmallRoad:
         part = None
         enumerable = self._analyzer.state_budget >= 1 << (ENUMERATED_CELLS + 1)
         if mask.bit_count() <= ENUMERATED_CELLS and enumerable:
-            layouts = small.solutions(constraints, ENUMERATION_STEPS)
+            layouts = _listing(constraints, mask)
         if layouts is not None:
             part = Part.of_layouts(mask, cols, layouts) if layouts else None
             if not layouts:
@@ -419,11 +455,8 @@ class Part:
     @classmethod
     def of_layouts(cls, mask: int, cols: int, layouts: list[int]) -> Part:
         """From every layout of the part, each as a mask of its mines (at least one)."""
-        anywhere, everywhere = 0, mask
-        sizes = [layout.bit_count() for layout in layouts]
-        for layout in layouts:
-            anywhere |= layout
-            everywhere &= layout
+        anywhere, everywhere = reduce(or_, layouts, 0), reduce(and_, layouts, mask)
+        sizes = list(map(int.bit_count, layouts))
         part = cls(mask, cols, mask & ~anywhere, everywhere, min(sizes), max(sizes))
         part._layouts = layouts
         return part
