@@ -6,6 +6,7 @@ and exits 130, and ``kill -9`` of ``simulate`` leaves no worker and no resource 
 from __future__ import annotations
 
 import os
+import platform
 import re
 import shlex
 import signal
@@ -123,25 +124,49 @@ def test_head_reads_what_it_wants_and_the_command_ends_at_once(files: dict[str, 
 # --- Ctrl-C ----------------------------------------------------------------------------------
 
 
-def _loaded(pid: int, library: str) -> bool:
-    """Whether the process has mapped ``library`` (its command has started importing its work)."""
+#: The number of the read system call, by machine (``/proc/PID/syscall`` names calls by number).
+READ_CALL = {"x86_64": 0, "aarch64": 63}.get(platform.machine())
+
+
+def _reading_stdin(pid: int) -> bool:
+    """Whether the process waits in a read of its standard input (its command is at work)."""
     try:
-        return library in Path(f"/proc/{pid}/maps").read_text()
+        call = Path(f"/proc/{pid}/syscall").read_text().split()
     except OSError:
         return False
+    return len(call) > 1 and call[0] == str(READ_CALL) and int(call[1], 16) == 0
+
+
+def _cpu_seconds(pid: int) -> float:
+    """The CPU time the process has used (user and system), from ``/proc/PID/stat``."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except (OSError, IndexError):
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _at_work(pid: int, ready: str) -> bool:
+    if ready == "stdin":
+        return _reading_stdin(pid)
+    if ready.startswith("cpu:"):
+        return _cpu_seconds(pid) >= float(ready.removeprefix("cpu:"))
+    raise ValueError(f"no such sign of work: {ready}")
 
 
 def _interrupt_when(proc: subprocess.Popen[str], ready: str) -> tuple[str, str]:
-    """SIGINT once the command is at work, as Ctrl-C sends it: ``ready`` is the solver library it
-    loads for its work, or (``stdout:...``) the line it prints when it waits for its player."""
+    """SIGINT once the command is at work, as Ctrl-C sends it: ``ready`` is ``stdin`` (it waits
+    for its input), ``cpu:S`` (it has worked S seconds: past its imports, which take well under a
+    second), or (``stdout:...``) the line it prints when it waits for its player."""
     if ready.startswith("stdout:"):
         assert proc.stdout is not None
         while (line := proc.stdout.readline()) and ready.removeprefix("stdout:") not in line:
             pass
     else:
         deadline = time.monotonic() + 120
-        while not _loaded(proc.pid, ready) and proc.poll() is None and time.monotonic() < deadline:
+        while not _at_work(proc.pid, ready) and proc.poll() is None and time.monotonic() < deadline:
             time.sleep(0.02)
+        assert _at_work(proc.pid, ready), f"not at work ({ready}) after 120 s"
     assert proc.poll() is None, proc.communicate()
     proc.send_signal(signal.SIGINT)
     try:
@@ -151,14 +176,14 @@ def _interrupt_when(proc: subprocess.Popen[str], ready: str) -> tuple[str, str]:
             proc.kill()
 
 
-@pytest.mark.skipif(not LINUX, reason="reads /proc to know the command is at work")
+@pytest.mark.skipif(not LINUX or READ_CALL is None, reason="reads /proc to know the command is at work")
 @pytest.mark.parametrize(
     ("name", "args", "ready"),
     [
-        ("analyze", ["analyze", "-"], "pysolvers"),  # waiting for its position on standard input
+        ("analyze", ["analyze", "-"], "stdin"),  # waiting for its position on standard input
         ("play", ["play", "--seed", "1"], "stdout:type help"),  # waiting for a command
         ("generate", ["generate", "--rows", "400", "--cols", "400", "--mines", "30000", "--count", "1",
-                      "--no-guess"], "pysolvers"),  # checking a layout, minutes of work
+                      "--no-guess"], "cpu:2"),  # checking a layout, minutes of work
     ],
 )
 def test_ctrl_c_says_interrupted_and_exits_130(name: str, args: list[str], ready: str) -> None:
