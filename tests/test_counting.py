@@ -122,7 +122,8 @@ def test_both_walks_find_the_same_layouts_at_every_node_limit(kind: str, seed: i
         assert everything == counting._merged(sizes, along, counts, 10**9)
         assert everything[2] == sorted(everything[2])
         for limit in range(0, 4 * len(order) + 40, 7):
-            assert counting._walk(sizes, along, counts, limit) == counting._merged(sizes, along, counts, limit)
+            walked = counting._walk(sizes, along, counts, limit)
+            assert walked == counting._merged(sizes, along, counts, limit)
 
 
 def test_duplicate_and_conflicting_numbers_count_as_the_rules_say() -> None:

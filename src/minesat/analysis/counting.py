@@ -272,8 +272,13 @@ def _boxes(component: Component) -> tuple[list[tuple[Cell, ...]], list[tuple[int
         groups[tuple(seen_by[cell])].append(cell)
     keys = list(groups)
     # Each box's numbers in a set's order (the order the boxes are walked in follows it), held as
-    # a tuple: the walks read them often.
-    return [tuple(groups[k]) for k in keys], [tuple(frozenset(k)) for k in keys], counts
+    # a tuple: the walks read them often. A set of numbers below 8 keeps them ascending, as the
+    # key does (it was made in the numbers' order).
+    return (
+        [tuple(groups[k]) for k in keys],
+        [k if k[-1] < 8 else tuple(frozenset(k)) for k in keys],
+        counts,
+    )
 
 
 def _order(box_cons: list[tuple[int, ...]], n_constraints: int, budget: int) -> list[int] | None:
@@ -542,15 +547,13 @@ def _merged(
                     free.append(shift)
         plans.append((sizes[d], reads, add, mult))
     layer, paths = [0], [1]
-    bases: list[list[tuple[int, ...]]] = [[()]]
-    tails: list[list[int]] = [[]]
+    # Each state's fillings so far: prefixes (shared) and a tail of its own.
+    held: list[tuple[list[tuple[int, ...]], list[int]]] = [([()], [])]
     work = 0
     for size, reads, add, mult in plans:
-        following: dict[int, int] = {}
-        ahead: list[int] = []
+        following: dict[int, int] = {}  # the states of the next layer, in order, by their index
         ahead_paths: list[int] = []
-        ahead_bases: list[list[tuple[int, ...]]] = []
-        ahead_tails: list[list[int]] = []
+        ahead_held: list[tuple[list[tuple[int, ...]], list[int]]] = []
         merged: set[int] | None = None  # the states of the layer whose prefixes are written out
         for s, state in enumerate(layer):
             lo, hi = 0, size
@@ -572,13 +575,11 @@ def _merged(
                 nxt = base - lo * mult
                 t = following.get(nxt)
                 if t is None:  # a forced box, and nothing met yet: the state goes on, its tail longer
-                    following[nxt] = len(ahead)
-                    ahead.append(nxt)
+                    following[nxt] = len(ahead_paths)
                     ahead_paths.append(p)
-                    ahead_bases.append(bases[s])
-                    tail = tails[s]
-                    tail.append(lo)
-                    ahead_tails.append(tail)
+                    fillings = held[s]
+                    fillings[1].append(lo)
+                    ahead_held.append(fillings)
                     continue
                 js = (lo,)
             else:
@@ -586,37 +587,36 @@ def _merged(
                 if nodes > limit:
                     return None
                 js = range(lo, hi + 1)
+            prefixes, tail = held[s]
             for j in js:
                 nxt = base - j * mult
                 t = following.get(nxt)
                 if t is None:
-                    following[nxt] = len(ahead)
-                    ahead.append(nxt)
+                    following[nxt] = len(ahead_paths)
                     ahead_paths.append(p)
-                    ahead_bases.append(bases[s])
-                    ahead_tails.append([*tails[s], j])
+                    ahead_held.append((prefixes, [*tail, j]))
                     continue
                 # Two paths meet: the prefixes of both are written out, into a list of its own.
                 ahead_paths[t] += p
                 if merged is not None and t in merged:
-                    joined = ahead_bases[t]
+                    joined = ahead_held[t][0]
                 else:
-                    written = tuple(ahead_tails[t])
-                    joined = ahead_bases[t] = [q + written for q in ahead_bases[t]]
-                    ahead_tails[t] = []
+                    there, written = ahead_held[t][0], tuple(ahead_held[t][1])
+                    joined = [q + written for q in there]
+                    ahead_held[t] = (joined, [])
                     if merged is None:
                         merged = {t}
                     else:
                         merged.add(t)
-                written = (*tails[s], j)
-                joined += [q + written for q in bases[s]]
+                written = (*tail, j)
+                joined += [q + written for q in prefixes]
         work += len(layer)
         if work > 1023:
             checkpoint()
             work = 0
-        layer, paths, bases, tails = ahead, ahead_paths, ahead_bases, ahead_tails
+        layer, paths, held = list(following), ahead_paths, ahead_held
     fills: list[tuple[int, ...]] = []
-    for prefixes, tail in zip(bases, tails, strict=True):  # one state at most: every number closed
+    for prefixes, tail in held:  # one state at most: every number is closed
         written = tuple(tail)
         fills += [q + written for q in prefixes] if written else prefixes
     if not fills:
