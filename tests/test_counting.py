@@ -99,6 +99,33 @@ def test_the_count_is_the_brute_force_on_every_shape(kind: str, seed: int) -> No
         agrees(count_component(component, search_nodes=0), component)  # the dynamic programme alone
 
 
+@examples(40)
+@given(st.sampled_from((*SHAPES, "wide")), st.integers(0, 10**6))
+def test_both_walks_find_the_same_layouts_at_every_node_limit(kind: str, seed: int) -> None:
+    # The depth-first walk and the layered one (which takes parts of many boxes): the same
+    # layouts in the same order, and past the same node limits, so a part is searched or left to
+    # the programme alike whichever walk counts it. "wide": an expert-like field, parts of
+    # dozens of boxes.
+    if kind == "wide":
+        rng = random.Random(seed)
+        mines = {(r, c) for r in range(8) for c in range(16) if rng.random() < 0.2}
+        hidden = {(r, c) for r in range(8) for c in range(16) if rng.random() < 0.5}
+        position = position_of(8, 16, mines, lambda r, c: (r, c) in hidden)
+    else:
+        position = shaped(kind, seed)
+    for component in Frontier.of(position).components():
+        cells, cons, counts = counting._boxes(component)
+        order = counting._nearby_order(cons, len(counts))
+        sizes, along = [len(cells[b]) for b in order], [cons[b] for b in order]
+        everything = counting._walk(sizes, along, counts, 10**9)
+        assert everything is not None
+        assert everything == counting._merged(sizes, along, counts, 10**9)
+        assert everything[2] == sorted(everything[2])
+        for limit in range(0, 4 * len(order) + 40, 7):
+            walked = counting._walk(sizes, along, counts, limit)
+            assert walked == counting._merged(sizes, along, counts, limit)
+
+
 def test_duplicate_and_conflicting_numbers_count_as_the_rules_say() -> None:
     # A covered row between two rows of numbers: each number below repeats the one above it,
     # counted once; a number that disagrees with its twin leaves no layout.
