@@ -40,3 +40,15 @@ def test_the_simulate_benchmark_takes_games_as_the_readme_says(capsys) -> None: 
     bench.main(["--games", "2", "--preset", "beginner", "--no-ms-toollib"])
     out = capsys.readouterr().out
     assert "2 games on one core" in out and "win rate" in out
+
+
+def test_the_commit_hook_refuses_a_subject_past_72_characters(tmp_path: Path) -> None:
+    hook = ROOT / ".githooks" / "commit-msg"
+
+    def verdict(subject: str) -> int:
+        message = tmp_path / "COMMIT_EDITMSG"
+        message.write_text(f"# a comment git strips\n{subject}\n\nThe why, in a body as long as it likes.\n")
+        return subprocess.run([sys.executable, str(hook), str(message)], capture_output=True).returncode
+
+    assert verdict("é" * 72) == 0  # characters, not bytes
+    assert verdict("x" * 73) == 1
