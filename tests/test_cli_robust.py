@@ -6,7 +6,6 @@ and exits 130, and ``kill -9`` of ``simulate`` leaves no worker and no resource 
 from __future__ import annotations
 
 import os
-import platform
 import re
 import shlex
 import signal
@@ -22,7 +21,15 @@ from typer.testing import CliRunner
 
 from devices import FULL, device
 from minesat.cli import app
-from processes import alive, children, command_line
+from processes import (
+    READ_CALL,
+    alive,
+    children,
+    command_line,
+    cpu_seconds,
+    reading_stdin,
+    sigint_as_from_a_shell,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 LAYOUT = ROOT / "puzzles" / "beginner-mid.layout.txt"
@@ -124,33 +131,11 @@ def test_head_reads_what_it_wants_and_the_command_ends_at_once(files: dict[str, 
 # --- Ctrl-C ----------------------------------------------------------------------------------
 
 
-#: The number of the read system call, by machine (``/proc/PID/syscall`` names calls by number).
-READ_CALL = {"x86_64": 0, "aarch64": 63}.get(platform.machine())
-
-
-def _reading_stdin(pid: int) -> bool:
-    """Whether the process waits in a read of its standard input (its command is at work)."""
-    try:
-        call = Path(f"/proc/{pid}/syscall").read_text().split()
-    except OSError:
-        return False
-    return len(call) > 1 and call[0] == str(READ_CALL) and int(call[1], 16) == 0
-
-
-def _cpu_seconds(pid: int) -> float:
-    """The CPU time the process has used (user and system), from ``/proc/PID/stat``."""
-    try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    except (OSError, IndexError):
-        return 0.0
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-
 def _at_work(pid: int, ready: str) -> bool:
     if ready == "stdin":
-        return _reading_stdin(pid)
+        return reading_stdin(pid)
     if ready.startswith("cpu:"):
-        return _cpu_seconds(pid) >= float(ready.removeprefix("cpu:"))
+        return cpu_seconds(pid) >= float(ready.removeprefix("cpu:"))
     raise ValueError(f"no such sign of work: {ready}")
 
 
@@ -187,11 +172,8 @@ def _interrupt_when(proc: subprocess.Popen[str], ready: str) -> tuple[str, str]:
     ],
 )
 def test_ctrl_c_says_interrupted_and_exits_130(name: str, args: list[str], ready: str) -> None:
-    # As from a shell: Ctrl-C delivered (a test runner's worker may ignore SIGINT, and a child
-    # inherits that, so Python would never see it).
     proc = subprocess.Popen(minesat(*args), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True,
-                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+                            stderr=subprocess.PIPE, text=True, preexec_fn=sigint_as_from_a_shell)
     _, err = _interrupt_when(proc, ready)
     assert err.splitlines()[-1:] == ["minesat: interrupted"], err
     assert "Traceback" not in err

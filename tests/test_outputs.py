@@ -26,6 +26,7 @@ from devices import FULL, NULL, device
 from minesat.cli import app
 from minesat.cli.common import Stopped
 from minesat.formats.output import open_atomic, open_text_atomic, output_target
+from processes import sigint_as_from_a_shell
 
 runner = CliRunner()
 ROOT = Path(__file__).resolve().parent.parent
@@ -260,9 +261,7 @@ def test_generate_stopped_by_a_signal_leaves_no_temporary_file(tmp_path: Path, s
         [sys.executable, "-m", "minesat", "generate", "--rows", "30", "--cols", "30", "--mines", "100",
          "--count", "100000000", "--out", str(out)],
         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
-        # As from a shell: a runner started in the background ignores SIGINT, and a child
-        # inherits that, so Python would never see the Ctrl-C this test sends.
-        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+        preexec_fn=sigint_as_from_a_shell,
     )
     _waits_for_a_temporary_file(tmp_path, process)
     process.send_signal(signum)
