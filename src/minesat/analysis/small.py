@@ -25,7 +25,6 @@ general road, which names the problem.
 from __future__ import annotations
 
 import struct
-from array import array
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
@@ -165,10 +164,7 @@ def read_since(position: Position, last: Read | None) -> Read | None:
     """
     cells = position.cells
     try:
-        # One byte per cell (two's complement), the last cell first: int() reads its most
-        # significant digit first. A packer made once per board size converts a position's
-        # cells a few times faster than array("b", cells).
-        raw = _packer(len(cells)).pack(*cells)[::-1]
+        raw = _last_first(cells)
     except struct.error:  # a state far out of range, or no integer
         return None
     if raw.translate(None, _KNOWN):  # some byte is no known state
@@ -217,6 +213,17 @@ def read_since(position: Position, last: Read | None) -> Read | None:
     return raw, Reading(geometry, covered, flags, constraints, covered & geometry.near(numbers))
 
 
+def _last_first(cells: Sequence[int]) -> bytes:
+    """One byte per cell (two's complement), the last cell first: int() reads its most
+    significant digit first. A packer made once per board size converts a position's cells a
+    few times faster than array("b", cells). Raises struct.error for a state past a byte.
+
+    >>> _last_first((1, -2, 0))
+    b'\\x00\\xfe\\x01'
+    """
+    return _packer(len(cells)).pack(*cells)[::-1]
+
+
 @lru_cache(maxsize=8)
 def _packer(cells: int) -> struct.Struct:
     """Packs ``cells`` states into as many signed bytes."""
@@ -233,8 +240,7 @@ def shown(position: Position) -> int:
     >>> cells(shown(Position.from_rows(["1?", "*2"])), 2)
     [(0, 0), (1, 1)]
     """
-    raw = array("b", position.cells).tobytes()[::-1]
-    return int(raw.translate(_SHOWN_DIGITS), 2)
+    return int(_last_first(position.cells).translate(_SHOWN_DIGITS), 2)
 
 
 def settle(constraints: Sequence[MaskConstraint]) -> tuple[int, int, list[MaskConstraint]] | None:
