@@ -19,7 +19,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from bruteforce import whole_layouts
-from minesat.analysis import Analysis, Analyzer, InconsistentPositionError, small, smallroad
+from minesat.analysis import Analysis, Analyzer, InconsistentPositionError, counting, small, smallroad
 from minesat.analysis.constraints import Component, Constraint
 from minesat.analysis.counting import count_component
 from minesat.analysis.patterns import pattern_counter
@@ -94,6 +94,43 @@ def test_counted_parts_give_what_enumerated_parts_give(game: Played, rnd: random
     enumerated = [outcome(Analyzer(), p) for p in positions]
     with mock.patch.object(smallroad, "ENUMERATION_STEPS", 0):
         assert [outcome(Analyzer(), p) for p in positions] == enumerated
+
+
+@examples(100)
+@given(played_games(max_steps=10))
+def test_a_part_counted_from_its_masks_is_the_part_counted_from_its_cells(game: Played) -> None:
+    # The small road groups a part's boxes from its masks and reads what it decides from the
+    # fills, its count made only when asked: all as count_with_layouts and Part.of_count give.
+    for position in game.positions:
+        reading = small.read(position)
+        settled = small.settle(reading.constraints) if reading is not None else None
+        if settled is None:
+            continue
+        cols = position.cols
+        for mask, constraints in small.split(settled[2]):
+            cells = tuple(small.cells(mask, cols))
+            component = Component(
+                cells,
+                tuple(Constraint(tuple(small.cells(m, cols)), k, divmod(n, cols)) for m, k, n in constraints),
+            )
+            box_cells, box_cons, counts = counting._boxes(component)
+            box_masks, mask_cons, mask_counts = smallroad.boxes(constraints)
+            assert [tuple(small.cells(m, cols)) for m in box_masks] == box_cells
+            assert (mask_cons, mask_counts) == (box_cons, counts)
+            found = counting.count_with_layouts(component)
+            assert found is not None
+            with mock.patch.object(smallroad, "ENUMERATION_STEPS", 0):  # every part counted
+                part = Analyzer().small_road.part(constraints, position.rows, position.cols)
+            if not any(found[0].ways):
+                assert part is None
+                continue
+            old = smallroad.Part.of_count(mask, cols, cells, *found)
+            assert part is not None
+            for name in ("safe", "mine", "low", "high", "cells"):
+                assert getattr(part, name) == getattr(old, name)
+            if part.boxes is not None and old.boxes is not None:
+                assert (part.boxes, part.fills, part.fill_ways) == (old.boxes, old.fills, old.fill_ways)
+            assert part.count == old.count and list(part.count.mine_ways) == list(old.count.mine_ways)
 
 
 @examples(100)
