@@ -42,7 +42,14 @@ from minesat.analysis.combine import (
     times,
     total_adds_nothing,
 )
-from minesat.analysis.counting import BoxLayouts, ComponentCount, count_boxes, count_listed, list_layouts
+from minesat.analysis.counting import (
+    SEARCH_NODES,
+    BoxLayouts,
+    ComponentCount,
+    count_boxes,
+    count_listed,
+    list_layouts,
+)
 from minesat.analysis.memo import remember
 from minesat.analysis.result import Analysis, Glance, build_analysis
 from minesat.analysis.roads import RoadSettings
@@ -301,19 +308,18 @@ class SmallRoad:
         budget = self._analyzer.state_budget
         box_masks, box_cons, counts = boxes(constraints)
         box_cells = [tuple(small.cells(m, cols)) for m in box_masks]
-        cells = tuple(small.cells(mask, cols))
-        found = None
         if len(box_cells) > 1:
             listed = list_layouts(box_cells, box_cons, counts, budget)
             if listed is not None:
                 if not listed.fills:
                     remember(self._no_layout, key, True)
                     return None
-                return Part.of_listing(mask, cols, cells, listed)
-            # The search gave up: the programme counts it (searching again would change nothing).
-            found = count_boxes(cells, box_cells, box_cons, counts, budget, search_nodes=0)
-        else:
-            found = count_boxes(cells, box_cells, box_cons, counts, budget)
+                mask_of = dict(zip(box_cells, box_masks, strict=True))
+                return Part.of_listing(mask, cols, listed, tuple(map(mask_of.__getitem__, listed.boxes)))
+        # One box, or the search gave up: count_boxes counts it (the programme, not searching again).
+        cells = tuple(small.cells(mask, cols))
+        found = count_boxes(cells, box_cells, box_cons, counts, budget,
+                            search_nodes=0 if len(box_cells) > 1 else SEARCH_NODES)
         if found is not None and any(found[0].ways):
             return Part.of_count(mask, cols, cells, *found)
         if found is not None:
@@ -546,12 +552,12 @@ class Part:
         return part
 
     @classmethod
-    def of_listing(cls, mask: int, cols: int, cells: tuple[Cell, ...], listed: BoxLayouts) -> Part:
-        """From the part's layouts box by box (at least one): what they decide is read from the
-        fills (a box no fill mines is safe, one every fill fills is mined), the count made
-        (:func:`~minesat.analysis.counting.count_listed`) only when asked."""
+    def of_listing(cls, mask: int, cols: int, listed: BoxLayouts, box_masks: tuple[int, ...]) -> Part:
+        """From the part's layouts box by box (at least one; ``box_masks``, its boxes' cells as
+        masks): what they decide is read from the fills (a box no fill mines is safe, one every
+        fill fills is mined), the count made (:func:`~minesat.analysis.counting.count_listed`)
+        only when asked."""
         safe = mine = 0
-        box_masks = tuple(sum(1 << (r * cols + c) for r, c in box) for box in listed.boxes)
         for box, size, column in zip(box_masks, map(len, listed.boxes), zip(*listed.fills, strict=True),
                                      strict=True):
             if not any(column):
@@ -560,7 +566,7 @@ class Part:
                 mine |= box
         sizes = list(map(sum, listed.fills))
         part = cls(mask, cols, safe, mine, min(sizes), max(sizes))
-        part._cells, part._listed = cells, listed
+        part._listed = listed
         part.boxes, part.fills, part.fill_ways = box_masks, listed.fills, listed.ways
         return part
 
