@@ -404,6 +404,7 @@ class Rounds:
 
     def __iter__(self) -> Iterator[Step]:
         game = self.game
+        safe, playing = Verdict.SAFE, Status.PLAYING
         while not game.over:
             self.analyses += 1
             steps = round_steps(game.position, self.engine, self.strategy)
@@ -411,12 +412,13 @@ class Rounds:
                 return
             cols = game.cols
             for step in steps:
-                row, col = step.move.cell
-                if step.verdict is Verdict.SAFE and game.state[row * cols + col] != COVERED:
-                    continue  # opened by a zero since the round began
+                if step.verdict is safe:
+                    row, col = step.move.cell
+                    if game.state[row * cols + col] != COVERED:
+                        continue  # opened by a zero since the round began
                 yield step
                 # Only an uncover can end the game (it wins, or a guess loses).
-                if game.over:
+                if game.status is not playing:
                     return
 
 
@@ -461,12 +463,19 @@ def play_game(
     moves: list[Move] = []
     guesses: list[Guess] = []
     rounds = Rounds(game, analyzer, strategy)
+    # Every step is an uncover, or a flag on a proven mine, of a cell the rounds saw covered:
+    # played straight on the game (Game.play's checks are for moves from outside).
+    uncover, flag = game.uncover, game.flag
     # The first click, then the rounds (started only once the first click is played).
     for step in chain((first_step(layout, start, rule),), rounds):
-        if step.verdict is Verdict.GUESS:  # how far into the game it came: before it is played
-            guesses.append(Guess(step.move, step.probability, game.uncovered))  # type: ignore[arg-type]  # a guess has one
-        game.play(step.move)
-        moves.append(step.move)
+        verdict, move = step.verdict, step.move
+        if verdict is Verdict.MINE:
+            flag(move.cell)
+        else:
+            if verdict is Verdict.GUESS:  # how far into the game it came: before it is played
+                guesses.append(Guess(move, step.probability, game.uncovered))  # type: ignore[arg-type]  # a guess has one
+            uncover(move.cell)
+        moves.append(move)
         if trace is not None:
             trace.append(step)
 
