@@ -183,7 +183,9 @@ def _lowest(analysis: Analysis) -> tuple[float, list[Cell]]:
     cells = analysis.unknown
     if not cells:
         raise InvalidValue("nothing to guess: the analysis has no uncertain cell")
-    probs = [mine_probability(analysis, c) for c in cells]
+    grid = analysis.probability
+    # As mine_probability reads them: without the total, a coin toss.
+    probs = [0.5 if p is None else p for p in [grid[r][c] for r, c in cells]]
     best = min(probs)
     return best, [c for c, p in zip(cells, probs, strict=True) if p <= best + TIE]
 
@@ -214,7 +216,17 @@ class SafestCell:
     def choose(self, position: Position, analysis: Analysis) -> Cell:
         _, tied = _lowest(analysis)
         rows, cols = position.rows, position.cols
-        return min(tied, key=lambda c: (sum(1 for _ in neighbours(c, rows, cols)), c))
+        return min(tied, key=lambda c: (_neighbour_count(c, rows, cols), c))
+
+
+def _neighbour_count(cell: Cell, rows: int, cols: int) -> int:
+    """How many neighbours ``cell`` has on the board: the rows and the columns it spans, less itself.
+
+    >>> [_neighbour_count(c, 3, 4) for c in [(0, 0), (0, 1), (1, 1)]], _neighbour_count((0, 0), 1, 1)
+    ([3, 5, 8], 0)
+    """
+    r, c = cell
+    return (1 + (r > 0) + (r < rows - 1)) * (1 + (c > 0) + (c < cols - 1)) - 1
 
 
 class SafestRowMajor:
