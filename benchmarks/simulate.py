@@ -24,7 +24,12 @@ from __future__ import annotations
 
 import argparse
 import platform
+import struct
 import time
+from collections.abc import Iterator
+from functools import lru_cache
+from itertools import chain
+from typing import Any
 
 from minesat.analysis import Analysis
 from minesat.board import COVERED, FLAG, PRESETS, Cell, Layout, Position
@@ -45,33 +50,75 @@ class MsToollibAnalyzer:
     ``mark_board`` gives the quick proofs; only when it proves nothing are the
     exact probabilities computed (``cal_probability_onboard``), as a player built
     on ms_toollib would do. Cells at probability 0 or 1 then count as proven.
+
+    The game loop asks :meth:`proven` after every round and :meth:`analyze` only for a guess
+    (as it asks minesat's :class:`~minesat.analysis.Analyzer`), so a round costs ms_toollib's
+    ``mark_board`` and the board's conversion, and a guess adds ``cal_probability_onboard``
+    (``mark_board`` is not asked twice about one position). The conversions to and from
+    ms_toollib's lists are a few C-level passes over the cells (a byte translation, a slice a
+    row), so the time is ms_toollib's own work plus the least an adapter must do: no Python
+    step a cell on the rounds that prove something.
     """
+
+    def __init__(self) -> None:
+        # The last position mark_board proved nothing on (its cells), and its board.
+        self._unproven: tuple[tuple[int, ...], list[list[int]]] | None = None
+        # The last analysis made, by the cells it was made of (and the total).
+        self._last: tuple[tuple[tuple[int, ...], int], Analysis] | None = None
+
+    def proven(self, position: Position) -> tuple[tuple[Cell, ...], tuple[Cell, ...]]:
+        """``(safe, mine)``, as :meth:`analyze` gives them: ``mark_board``'s, else the probabilities'."""
+        import ms_toollib
+
+        cells = position.cells
+        board = _board(cells, position.cols)
+        marked = bytes(_flat(ms_toollib.mark_board(board)))
+        safe = tuple(_covered(cells, marked, MS_SAFE, position.cols))
+        mine = tuple(_covered(cells, marked, MS_FLAG, position.cols))
+        if safe or mine:
+            return safe, mine
+        self._unproven = (cells, board)
+        found = self.analyze(position)
+        return found.safe, found.mine
 
     def analyze(self, position: Position, mines: int | None = None) -> Analysis:
         import ms_toollib
 
         total = position.mines if mines is None else mines
-        rows, cols = position.rows, position.cols
-        covered = position.cells_in(COVERED)
-        board = [[_encode(position[r, c]) for c in range(cols)] for r in range(rows)]
-        marked = ms_toollib.mark_board(board)
-        safe = [cell for cell in covered if marked[cell[0]][cell[1]] == MS_SAFE]
-        mine = [cell for cell in covered if marked[cell[0]][cell[1]] == MS_FLAG]
+        cells, rows, cols = position.cells, position.rows, position.cols
+        if self._last is not None and self._last[0] == (cells, total):
+            return self._last[1]
         probability: list[list[float]] | None = None
+        if self._unproven is not None and self._unproven[0] == cells:
+            board = self._unproven[1]  # mark_board proved nothing here
+            safe: list[Cell] = []
+            mine: list[Cell] = []
+        else:
+            board = _board(cells, cols)
+            marked = bytes(_flat(ms_toollib.mark_board(board)))
+            safe = list(_covered(cells, marked, MS_SAFE, cols))
+            mine = list(_covered(cells, marked, MS_FLAG, cols))
         if not safe and not mine:
             probability = ms_toollib.cal_probability_onboard(board, total)[0]
-            safe = [cell for cell in covered if probability[cell[0]][cell[1]] == 0.0]
-            mine = [cell for cell in covered if probability[cell[0]][cell[1]] == 1.0]
-        proven = set(safe) | set(mine)
-        grid = tuple(
-            tuple(
-                _shown(position[r, c], probability[r][c] if probability else float((r, c) in mine))
-                for c in range(cols)
-            )
-            for r in range(rows)
-        )
-        unknown = tuple(cell for cell in covered if cell not in proven)
-        return Analysis(rows, cols, total, tuple(safe), tuple(mine), unknown, grid, 0)
+            flat = list(_flat(probability))
+            safe = [divmod(i, cols) for i, (s, p) in enumerate(zip(cells, flat, strict=True))
+                    if s == COVERED and p == 0.0]
+            mine = [divmod(i, cols) for i, (s, p) in enumerate(zip(cells, flat, strict=True))
+                    if s == COVERED and p == 1.0]
+        else:
+            proven = dict.fromkeys(safe, 0.0)
+            proven.update(dict.fromkeys(mine, 1.0))
+            flat = [proven.get(divmod(i, cols), 0.0) for i in range(rows * cols)]
+        # As minesat's Analysis shows them: None uncovered, 1.0 flagged, the probability covered.
+        shown = [p if s == COVERED else (1.0 if s == FLAG else None)
+                 for s, p in zip(cells, flat, strict=True)]
+        grid = tuple(tuple(shown[at : at + cols]) for at in range(0, rows * cols, cols))
+        decided = set(safe) | set(mine)
+        unknown = tuple(divmod(i, cols) for i, s in enumerate(cells)
+                        if s == COVERED and divmod(i, cols) not in decided)
+        analysis = Analysis(rows, cols, total, tuple(safe), tuple(mine), unknown, grid, 0)
+        self._last = ((cells, total), analysis)
+        return analysis
 
 
 def ms_toollib_game(layout: Layout, start: Cell, rule: str, strategy: str) -> GameRecord:
@@ -83,19 +130,42 @@ def ms_toollib_game(layout: Layout, start: Cell, rule: str, strategy: str) -> Ga
     return play_game(layout, start, strategy=get_strategy(strategy), rule=rule, analyzer=MsToollibAnalyzer())
 
 
-def _encode(state: int) -> int:
-    if state == COVERED:
-        return MS_COVERED
-    if state == FLAG:
-        return MS_FLAG
-    return state
+#: minesat's cell states (two's complement bytes: covered 255, a flag 254, numbers themselves) to
+#: ms_toollib's codes.
+_TO_MS = bytes(MS_COVERED if b == COVERED & 0xFF else MS_FLAG if b == FLAG & 0xFF else b for b in range(256))
 
 
-def _shown(state: int, p: float) -> float | None:
-    """A probability as minesat's Analysis shows it: None uncovered, 1.0 flagged."""
-    if state == FLAG:
-        return 1.0
-    return p if state == COVERED else None
+@lru_cache(maxsize=8)
+def _packer(cells: int) -> struct.Struct:
+    return struct.Struct(f"{cells}b")
+
+
+def _board(cells: tuple[int, ...], cols: int) -> list[list[int]]:
+    """The position's cells as ms_toollib's board: a list of rows of its codes.
+
+    >>> _board((1, -1, -2, 0), 2)
+    [[1, 10], [11, 0]]
+    """
+    raw = _packer(len(cells)).pack(*cells).translate(_TO_MS)
+    return [list(raw[at : at + cols]) for at in range(0, len(raw), cols)]
+
+
+def _flat(rows: list[list[Any]]) -> Iterator[Any]:
+    return chain.from_iterable(rows)
+
+
+def _covered(cells: tuple[int, ...], marked: bytes, code: int, cols: int) -> Iterator[Cell]:
+    """The covered cells where ``marked`` (mark_board's codes, row-major) holds ``code``,
+    row-major (a flag on the board is 11 before and after: a proved mine is an 11 once covered).
+
+    >>> list(_covered((-1, -2, -1), bytes([11, 11, 12]), 11, 3))
+    [(0, 0)]
+    """
+    at = marked.find(code)
+    while at >= 0:
+        if cells[at] == COVERED:
+            yield divmod(at, cols)
+        at = marked.find(code, at + 1)
 
 
 def play_all(config: RunConfig, games: int, player=None) -> tuple[list[StoredGame], float, float]:

@@ -14,7 +14,8 @@ loop of its own, one game after another on one core, as its users run it:
   game (all its threads), its loading outside the loop, with ``--jsms``;
 * with ``--ms-toollib``, minesat's game loop and ``safest`` with ms-toollib's probabilities
   (``benchmarks/simulate.py``'s player, in a child process: ms-toollib aborts the process on some
-  positions), the target of ``safest`` (5 times its games per second).
+  positions; its first game played once untimed, as minesat's side is warmed), the target of
+  ``safest`` (5 times its games per second).
 
 The sides run in turn, ``--rounds`` times, the order reversed each round, so that a change in the
 machine's load meets every side; each round plays every board. Printed per side and round: wins,
@@ -99,14 +100,20 @@ def play_jsminesweeper(layouts: list[tuple[int, Layout]], jsms: Path, node: str)
 
 def play_ms_toollib(layouts: list[tuple[int, Layout]]) -> Games:
     """Every board by ``safest`` on ms-toollib's probabilities, in a child process."""
+    # The child's first game is played once untimed, as minesat's side is warmed (ms-toollib is
+    # imported at its first call): neither side's figures hold an import.
     code = (
         "import json, sys, time\n"
         f"sys.path.insert(0, {str(HERE)!r})\n"
         "from simulate import ms_toollib_game\n"
         "from minesat.board import Layout\n"
+        "warm = True\n"
         "for line in sys.stdin:\n"
         "    mines = [tuple(m) for m in json.loads(line)]\n"
         f"    layout = Layout({ROWS}, {COLS}, frozenset(mines))\n"
+        "    if warm:\n"
+        f"        ms_toollib_game(layout, {START!r}, {RULE!r}, 'safest')\n"
+        "        warm = False\n"
         "    began = time.process_time()\n"
         f"    record = ms_toollib_game(layout, {START!r}, {RULE!r}, 'safest')\n"
         "    print(json.dumps([record.won, len(record.guesses), time.process_time() - began]), flush=True)\n"

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import itertools
 import random
+from collections.abc import Iterator
 from unittest import mock
 
 import pytest
@@ -19,7 +20,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from bruteforce import whole_layouts
-from minesat.analysis import Analysis, Analyzer, InconsistentPositionError, small, smallroad
+from minesat.analysis import Analysis, Analyzer, InconsistentPositionError, counting, small, smallroad
 from minesat.analysis.constraints import Component, Constraint
 from minesat.analysis.counting import count_component
 from minesat.analysis.patterns import pattern_counter
@@ -96,66 +97,100 @@ def test_counted_parts_give_what_enumerated_parts_give(game: Played, rnd: random
         assert [outcome(Analyzer(), p) for p in positions] == enumerated
 
 
+def open_parts(game: Played) -> Iterator[tuple[Position, int, list[small.MaskConstraint]]]:
+    """Every part the local rules leave open in the game's positions: its position, cells, constraints."""
+    for position in game.positions:
+        reading = small.read(position)
+        settled = small.settle(reading.constraints) if reading is not None else None
+        if settled is not None:
+            for mask, constraints in small.split(settled[2]):
+                yield position, mask, constraints
+
+
+def component_of(constraints: list[small.MaskConstraint], mask: int, cols: int) -> Component:
+    """A part as the general road holds it: its cells and constraints as cells."""
+    return Component(
+        tuple(small.cells(mask, cols)),
+        tuple(Constraint(tuple(small.cells(m, cols)), k, divmod(n, cols)) for m, k, n in constraints),
+    )
+
+
+@examples(100)
+@given(played_games(max_steps=10))
+def test_a_part_counted_from_its_masks_is_the_part_counted_from_its_cells(game: Played) -> None:
+    # The small road groups a part's boxes from its masks and reads what it decides from the
+    # fills, its count made only when asked: all as count_with_layouts and Part.of_count give.
+    for position, mask, constraints in open_parts(game):
+        cols = position.cols
+        component = component_of(constraints, mask, cols)
+        cells = component.cells
+        box_cells, box_cons, counts = counting._boxes(component)
+        box_masks, mask_cons, mask_counts = smallroad.boxes(constraints)
+        assert [tuple(small.cells(m, cols)) for m in box_masks] == box_cells
+        assert (mask_cons, mask_counts) == (box_cons, counts)
+        found = counting.count_with_layouts(component)
+        assert found is not None
+        with mock.patch.object(smallroad, "ENUMERATION_STEPS", 0):  # every part counted
+            part = Analyzer().small_road.part(constraints, position.rows, position.cols)
+        if not any(found[0].ways):
+            assert part is None
+            continue
+        old = smallroad.Part.of_count(mask, cols, cells, *found)
+        assert part is not None
+        for name in ("safe", "mine", "low", "high", "cells"):
+            assert getattr(part, name) == getattr(old, name)
+        if part.boxes is not None and old.boxes is not None:
+            assert (part.boxes, part.fills, part.fill_ways) == (old.boxes, old.fills, old.fill_ways)
+        assert part.count == old.count and list(part.count.mine_ways) == list(old.count.mine_ways)
+
+
 @examples(100)
 @given(played_games(max_steps=10), st.integers(0, 40))
 def test_a_shape_lists_the_same_layouts_wherever_it_is(game: Played, move: int) -> None:
     # The process remembers listings by shape: a part and the part moved by some bits, either
     # listed first, list what the enumeration lists for each, and a step limit of its own is kept.
-    for position in game.positions:
-        reading = small.read(position)
-        settled = small.settle(reading.constraints) if reading is not None else None
-        if settled is None:
+    for _, mask, constraints in open_parts(game):
+        if mask.bit_count() > smallroad.ENUMERATED_CELLS:
             continue
-        for mask, constraints in small.split(settled[2]):
-            if mask.bit_count() > smallroad.ENUMERATED_CELLS:
-                continue
-            moved = [(m << move, k, n + move) for m, k, n in constraints]
-            here, there = (mask, constraints), (mask << move, moved)
-            for order in [(here, there), (there, here)]:
-                smallroad._LISTINGS.clear()
-                for cells, part in order:
-                    listed = small.solutions(part, smallroad.ENUMERATION_STEPS)
-                    assert smallroad._listing(part, cells) == listed
-                    with mock.patch.object(smallroad, "ENUMERATION_STEPS", 1):
-                        assert smallroad._listing(part, cells) == small.solutions(part, 1)
+        moved = [(m << move, k, n + move) for m, k, n in constraints]
+        here, there = (mask, constraints), (mask << move, moved)
+        for order in [(here, there), (there, here)]:
+            smallroad._LISTINGS.clear()
+            for cells, part in order:
+                listed = small.solutions(part, smallroad.ENUMERATION_STEPS)
+                assert smallroad._listing(part, cells) == listed
+                with mock.patch.object(smallroad, "ENUMERATION_STEPS", 1):
+                    assert smallroad._listing(part, cells) == small.solutions(part, 1)
 
 
 @examples(200)
 @given(played_games(max_steps=10))
 def test_enumerated_layouts_count_as_count_component_counts(game: Played) -> None:
     # Every part the rules leave open: its layouts one by one against the exact count.
-    for position in game.positions:
-        reading = small.read(position)
-        settled = small.settle(reading.constraints) if reading is not None else None
-        if settled is None:
-            continue
+    for position, mask, constraints in open_parts(game):
         cols = position.cols
-        for mask, constraints in small.split(settled[2]):
-            if mask.bit_count() > smallroad.ENUMERATED_CELLS:
-                # The engine counts such parts and never lists them; listing one
-                # can take millions of steps (a hypothesis example once passed 10**6).
-                continue
-            layouts = small.solutions(constraints, 10**7)
-            assert layouts is not None
-            cells = small.cells(mask, cols)
-            component = Component(
-                tuple(cells),
-                tuple(Constraint(tuple(small.cells(m, cols)), k, divmod(n, cols)) for m, k, n in constraints),
-            )
-            count = count_component(component)
-            assert count is not None
-            assert len(set(layouts)) == len(layouts)  # each layout once
-            ways = [0] * (len(cells) + 1)
+        if mask.bit_count() > smallroad.ENUMERATED_CELLS:
+            # The engine counts such parts and never lists them; listing one
+            # can take millions of steps (a hypothesis example once passed 10**6).
+            continue
+        layouts = small.solutions(constraints, 10**7)
+        assert layouts is not None
+        component = component_of(constraints, mask, cols)
+        cells = component.cells
+        count = count_component(component)
+        assert count is not None
+        assert len(set(layouts)) == len(layouts)  # each layout once
+        ways = [0] * (len(cells) + 1)
+        for layout in layouts:
+            ways[layout.bit_count()] += 1
+        assert tuple(ways) == count.ways
+        for cell in cells:
+            bit = 1 << (cell[0] * cols + cell[1])
+            mined = [0] * (len(cells) + 1)
             for layout in layouts:
-                ways[layout.bit_count()] += 1
-            assert tuple(ways) == count.ways
-            for cell in cells:
-                bit = 1 << (cell[0] * cols + cell[1])
-                mined = [0] * (len(cells) + 1)
-                for layout in layouts:
-                    if layout & bit:
-                        mined[layout.bit_count()] += 1
-                assert tuple(mined) == count.mine_ways[cell]
+                if layout & bit:
+                    mined[layout.bit_count()] += 1
+            assert tuple(mined) == count.mine_ways[cell]
 
 
 def test_expert_games_take_either_road_alike() -> None:

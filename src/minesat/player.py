@@ -183,7 +183,9 @@ def _lowest(analysis: Analysis) -> tuple[float, list[Cell]]:
     cells = analysis.unknown
     if not cells:
         raise InvalidValue("nothing to guess: the analysis has no uncertain cell")
-    probs = [mine_probability(analysis, c) for c in cells]
+    grid = analysis.probability
+    # As mine_probability reads them: without the total, a coin toss.
+    probs = [0.5 if p is None else p for p in [grid[r][c] for r, c in cells]]
     best = min(probs)
     return best, [c for c, p in zip(cells, probs, strict=True) if p <= best + TIE]
 
@@ -214,7 +216,17 @@ class SafestCell:
     def choose(self, position: Position, analysis: Analysis) -> Cell:
         _, tied = _lowest(analysis)
         rows, cols = position.rows, position.cols
-        return min(tied, key=lambda c: (sum(1 for _ in neighbours(c, rows, cols)), c))
+        return min(tied, key=lambda c: (_neighbour_count(c, rows, cols), c))
+
+
+def _neighbour_count(cell: Cell, rows: int, cols: int) -> int:
+    """How many neighbours ``cell`` has on the board: the rows and the columns it spans, less itself.
+
+    >>> [_neighbour_count(c, 3, 4) for c in [(0, 0), (0, 1), (1, 1)]], _neighbour_count((0, 0), 1, 1)
+    ([3, 5, 8], 0)
+    """
+    r, c = cell
+    return (1 + (r > 0) + (r < rows - 1)) * (1 + (c > 0) + (c < cols - 1)) - 1
 
 
 class SafestRowMajor:
@@ -404,6 +416,7 @@ class Rounds:
 
     def __iter__(self) -> Iterator[Step]:
         game = self.game
+        safe, playing = Verdict.SAFE, Status.PLAYING
         while not game.over:
             self.analyses += 1
             steps = round_steps(game.position, self.engine, self.strategy)
@@ -411,12 +424,13 @@ class Rounds:
                 return
             cols = game.cols
             for step in steps:
-                row, col = step.move.cell
-                if step.verdict is Verdict.SAFE and game.state[row * cols + col] != COVERED:
-                    continue  # opened by a zero since the round began
+                if step.verdict is safe:
+                    row, col = step.move.cell
+                    if game.state[row * cols + col] != COVERED:
+                        continue  # opened by a zero since the round began
                 yield step
                 # Only an uncover can end the game (it wins, or a guess loses).
-                if game.over:
+                if game.status is not playing:
                     return
 
 
@@ -461,12 +475,19 @@ def play_game(
     moves: list[Move] = []
     guesses: list[Guess] = []
     rounds = Rounds(game, analyzer, strategy)
+    # Every step is an uncover, or a flag on a proven mine, of a cell the rounds saw covered:
+    # played straight on the game (Game.play's checks are for moves from outside).
+    uncover, flag = game.uncover, game.flag
     # The first click, then the rounds (started only once the first click is played).
     for step in chain((first_step(layout, start, rule),), rounds):
-        if step.verdict is Verdict.GUESS:  # how far into the game it came: before it is played
-            guesses.append(Guess(step.move, step.probability, game.uncovered))  # type: ignore[arg-type]  # a guess has one
-        game.play(step.move)
-        moves.append(step.move)
+        verdict, move = step.verdict, step.move
+        if verdict is Verdict.MINE:
+            flag(move.cell)
+        else:
+            if verdict is Verdict.GUESS:  # how far into the game it came: before it is played
+                guesses.append(Guess(move, step.probability, game.uncovered))  # type: ignore[arg-type]  # a guess has one
+            uncover(move.cell)
+        moves.append(move)
         if trace is not None:
             trace.append(step)
 

@@ -64,8 +64,11 @@ __all__ = [
     "Padded",
     "by_mines",
     "coefficients",
+    "count_boxes",
     "count_component",
+    "count_listed",
     "count_with_layouts",
+    "list_layouts",
     "split_decided",
 ]
 
@@ -192,30 +195,34 @@ def count_with_layouts(
     ((0, 1), BoxLayouts(boxes=(((0, 1),),), fills=((1,),), ways=(1,)))
     """
     box_cells, box_cons, counts = _boxes(component)
-    degree = len(component.cells) + 1
+    return count_boxes(component.cells, box_cells, box_cons, counts, budget, search_nodes=search_nodes)
+
+
+def count_boxes(
+    cells: tuple[Cell, ...], box_cells: list[tuple[Cell, ...]], box_cons: list[tuple[int, ...]],
+    counts: list[int], budget: int = STATE_BUDGET, *, search_nodes: int = SEARCH_NODES,
+) -> tuple[ComponentCount, BoxLayouts | None] | None:
+    """:func:`count_with_layouts` of a component already grouped into boxes (as :func:`_boxes`
+    groups it): its ``cells`` (row-major), each box's cells and numbers (by index), and each
+    number's count. ``search_nodes=0`` goes straight to the dynamic programme (a caller that
+    searched already, with :func:`list_layouts`)."""
+    degree = len(cells) + 1
     if len(box_cells) == 1 and budget > 1:
         # Two states of the programme: a budget below that still refuses it.
-        count = _one_box(component)
+        count = _one_box(cells, counts)
         mines = [k for k, w in enumerate(count.ways) if w]
-        one = BoxLayouts((component.cells,), tuple((k,) for k in mines), tuple(count.ways[k] for k in mines))
+        one = BoxLayouts((cells,), tuple((k,) for k in mines), tuple(count.ways[k] for k in mines))
         return count, one
+    listed = list_layouts(box_cells, box_cons, counts, budget, search_nodes=search_nodes)
+    if listed is not None:
+        return count_listed(listed, degree), listed
     n_constraints = len(counts)
-    limit = min(search_nodes, budget)
-    if limit > 0 and len(box_cells) <= SEARCH_BOXES:
-        # Any order is exact. The search goes breadth-first (cheap to find, and local).
-        order = _nearby_order(box_cons, n_constraints)
-        sizes = [len(box_cells[b]) for b in order]
-        found = _search(sizes, [box_cons[b] for b in order], counts, limit)
-        if found is not None:
-            boxes = [box_cells[b] for b in order]
-            listed = BoxLayouts(tuple(boxes), tuple(found[2]), tuple(found[1]))
-            return _read_search(found, boxes, degree), listed
     # The programme pays for every number kept open: the greedy path that keeps them fewest.
     greedy = _order(box_cons, n_constraints, budget)
     if greedy is None:
         return None
-    cells = [box_cells[b] for b in greedy]
-    sizes = [len(group) for group in cells]
+    ordered = [box_cells[b] for b in greedy]
+    sizes = [len(group) for group in ordered]
     plans, width = _plans(sizes, [box_cons[b] for b in greedy], counts)
     # Packed coefficients must hold every count: 2 ** cells bounds them, and 64 bits hold
     # the counts of most larger parts (a chain's are 1 or 2). Bits are whole bytes: they are
@@ -228,14 +235,50 @@ def count_with_layouts(
         bits = _BYTE * -(-layers.biggest.bit_length() // _BYTE)
         _polynomials(layers, sizes, bits)
     ways, weights = _backward(layers, sizes, bits)
-    return _read(ways, weights, cells, bits, degree), None
+    return _read(ways, weights, ordered, bits, degree), None
 
 
-def _one_box(component: Component) -> ComponentCount:
+def list_layouts(
+    box_cells: list[tuple[Cell, ...]], box_cons: list[tuple[int, ...]], counts: list[int],
+    budget: int = STATE_BUDGET, *, search_nodes: int = SEARCH_NODES,
+) -> BoxLayouts | None:
+    """A component's layouts box by box (boxes as :func:`count_boxes` takes them), when the search
+    lists them within ``search_nodes`` nodes (and ``budget``); else ``None``: the dynamic
+    programme counts it. The count is then :func:`count_listed`, asked only where it is wanted
+    (the proof reads the fills alone).
+
+    >>> list_layouts([((0, 0),), ((0, 1), (0, 2))], [(0,), (0,)], [1])
+    BoxLayouts(boxes=(((0, 0),), ((0, 1), (0, 2))), fills=((0, 1), (1, 0)), ways=(2, 1))
+    """
+    limit = min(search_nodes, budget)
+    if limit <= 0 or len(box_cells) > SEARCH_BOXES:
+        return None
+    # Any order is exact. The search goes breadth-first (cheap to find, and local).
+    order = _nearby_order(box_cons, len(counts))
+    sizes = [len(box_cells[b]) for b in order]
+    found = _search(sizes, [box_cons[b] for b in order], counts, limit)
+    if found is None:
+        return None
+    return BoxLayouts(tuple([box_cells[b] for b in order]), tuple(found[2]), tuple(found[1]))
+
+
+def count_listed(listed: BoxLayouts, degree: int) -> ComponentCount:
+    """The count of a component whose layouts :func:`list_layouts` listed (``degree``: its cells
+    and one).
+
+    >>> listed = list_layouts([((0, 0),), ((0, 1), (0, 2))], [(0,), (0,)], [1])
+    >>> count_listed(listed, 4).ways
+    (0, 3, 0, 0)
+    """
+    fills = list(listed.fills)
+    return _read_search((list(map(sum, fills)), list(listed.ways), fills), list(listed.boxes), degree)
+
+
+def _one_box(cells: tuple[Cell, ...], counts: list[int]) -> ComponentCount:
     """Every number sees every cell: ``C(s, k)`` layouts if all the numbers ask for the same ``k``,
     none otherwise."""
-    degree = len(component.cells) + 1
-    wanted = {c.count for c in component.constraints}
+    degree = len(cells) + 1
+    wanted = set(counts)
     ways = [0] * degree
     per_cell = [0] * degree
     if len(wanted) == 1:
@@ -244,7 +287,7 @@ def _one_box(component: Component) -> ComponentCount:
             ways[k] = comb(degree - 1, k)
             per_cell[k] = comb(degree - 2, k - 1) if k else 0
     shared = tuple(per_cell)
-    return ComponentCount(tuple(ways), dict.fromkeys(component.cells, shared))
+    return ComponentCount(tuple(ways), dict.fromkeys(cells, shared))
 
 
 def _boxes(component: Component) -> tuple[list[tuple[Cell, ...]], list[tuple[int, ...]], list[int]]:

@@ -42,8 +42,14 @@ from minesat.analysis.combine import (
     times,
     total_adds_nothing,
 )
-from minesat.analysis.constraints import Component, Constraint
-from minesat.analysis.counting import BoxLayouts, ComponentCount, count_with_layouts
+from minesat.analysis.counting import (
+    SEARCH_NODES,
+    BoxLayouts,
+    ComponentCount,
+    count_boxes,
+    count_listed,
+    list_layouts,
+)
 from minesat.analysis.memo import remember
 from minesat.analysis.result import Analysis, Glance, build_analysis
 from minesat.analysis.roads import RoadSettings
@@ -61,6 +67,7 @@ __all__ = [
     "SmallPosition",
     "SmallRoad",
     "bits",
+    "boxes",
 ]
 
 #: Boards of up to this many cells take the small-board road (:mod:`.small`):
@@ -116,6 +123,48 @@ def _listing(constraints: list[small.MaskConstraint], mask: int) -> list[int] | 
     if at < low:
         return [layout << (low - at) for layout in layouts]
     return [layout >> (at - low) for layout in layouts]
+
+
+def boxes(constraints: Sequence[small.MaskConstraint]) -> tuple[list[int], list[tuple[int, ...]], list[int]]:
+    """A part's boxes as :func:`~minesat.analysis.counting.count_with_layouts` groups a component
+    of the same constraints (its ``_boxes``), from the masks: each box's cells (a mask), each
+    box's numbers (by index, as that order holds them) and each number's mines, a number that
+    repeats another's cells and mines counted once. The boxes come in the order of their first
+    cell, row-major, as there; each number splits the boxes it crosses.
+
+    >>> boxes([(0b011, 1, 5), (0b110, 1, 6), (0b011, 1, 9)])
+    ([1, 2, 4], [(0,), (0, 1), (1,)], [1, 1])
+    """
+    index: dict[tuple[int, int], int] = {}
+    counts: list[int] = []
+    found: list[tuple[int, list[int]]] = []  # (cells, numbers) of each box so far
+    for cells, mines, _ in constraints:
+        if (cells, mines) in index:
+            continue
+        i = index[cells, mines] = len(counts)
+        counts.append(mines)
+        split: list[tuple[int, list[int]]] = []
+        rest = cells
+        for box, numbers in found:
+            inside = box & cells
+            if not inside:
+                split.append((box, numbers))
+                continue
+            rest &= ~box
+            if inside != box:
+                split.append((box & ~cells, numbers))
+            split.append((inside, [*numbers, i]))
+        if rest:
+            split.append((rest, [i]))
+        found = split
+    found.sort(key=_first_cell)
+    # As the count holds a box's numbers: a set's order past 8 numbers (see its _boxes).
+    return ([box for box, _ in found],
+            [tuple(k) if k[-1] < 8 else tuple(frozenset(k)) for _, k in found], counts)
+
+
+def _first_cell(box: tuple[int, list[int]]) -> int:
+    return box[0] & -box[0]
 
 
 class Off(enum.Enum):
@@ -244,21 +293,38 @@ class SmallRoad:
             if not layouts:
                 remember(self._no_layout, key, True)
         else:
-            component = Component(
-                tuple(small.cells(mask, cols)),
-                tuple(
-                    Constraint(tuple(small.cells(m, cols)), mines, divmod(number, cols))
-                    for m, mines, number in constraints
-                ),
-            )
-            found = count_with_layouts(component, self._analyzer.state_budget)
-            if found is not None and any(found[0].ways):
-                part = Part.of_count(mask, cols, component.cells, *found)
-            elif found is not None:
-                remember(self._no_layout, key, True)
+            part = self._counted(constraints, mask, cols, key)
         if part is not None:
             part.constraints = tuple(constraints)
         return remember(self._parts, key, part)
+
+    def _counted(
+        self, constraints: list[small.MaskConstraint], mask: int, cols: int, key: object
+    ) -> Part | None:
+        """:meth:`part` of a part past the enumeration, counted (:mod:`.counting`) from its masks:
+        its boxes found by splitting masks (as :func:`~minesat.analysis.counting.count_component`
+        groups cells); where the search lists its layouts, what they decide is read from the
+        fills and the count is made only when asked (the proof needs none)."""
+        budget = self._analyzer.state_budget
+        box_masks, box_cons, counts = boxes(constraints)
+        box_cells = [tuple(small.cells(m, cols)) for m in box_masks]
+        if len(box_cells) > 1:
+            listed = list_layouts(box_cells, box_cons, counts, budget)
+            if listed is not None:
+                if not listed.fills:
+                    remember(self._no_layout, key, True)
+                    return None
+                mask_of = dict(zip(box_cells, box_masks, strict=True))
+                return Part.of_listing(mask, cols, listed, tuple(map(mask_of.__getitem__, listed.boxes)))
+        # One box, or the search gave up: count_boxes counts it (the programme, not searching again).
+        cells = tuple(small.cells(mask, cols))
+        found = count_boxes(cells, box_cells, box_cons, counts, budget,
+                            search_nodes=0 if len(box_cells) > 1 else SEARCH_NODES)
+        if found is not None and any(found[0].ways):
+            return Part.of_count(mask, cols, cells, *found)
+        if found is not None:
+            remember(self._no_layout, key, True)
+        return None
 
     def analysis(
         self, position: Position, total: int, found: SmallPosition | None = None
@@ -443,6 +509,7 @@ class Part:
         self.safe, self.mine, self.low, self.high = safe, mine, low, high
         self._layouts: list[int] | None = None
         self._count: ComponentCount | None = None
+        self._listed: BoxLayouts | None = None  # the layouts box by box, counted when first asked
         self._cells: tuple[Cell, ...] | None = None
         #: The layouts box by box, when the count listed them: each box's mask, and the fills.
         self.boxes: tuple[int, ...] | None = None
@@ -482,6 +549,25 @@ class Part:
         if boxes is not None:
             part.boxes = tuple(sum(1 << (r * cols + c) for r, c in box) for box in boxes.boxes)
             part.fills, part.fill_ways = boxes.fills, boxes.ways
+        return part
+
+    @classmethod
+    def of_listing(cls, mask: int, cols: int, listed: BoxLayouts, box_masks: tuple[int, ...]) -> Part:
+        """From the part's layouts box by box (at least one; ``box_masks``, its boxes' cells as
+        masks): what they decide is read from the fills (a box no fill mines is safe, one every
+        fill fills is mined), the count made (:func:`~minesat.analysis.counting.count_listed`)
+        only when asked."""
+        safe = mine = 0
+        for box, size, column in zip(box_masks, map(len, listed.boxes), zip(*listed.fills, strict=True),
+                                     strict=True):
+            if not any(column):
+                safe |= box
+            elif min(column) == size:
+                mine |= box
+        sizes = list(map(sum, listed.fills))
+        part = cls(mask, cols, safe, mine, min(sizes), max(sizes))
+        part._listed = listed
+        part.boxes, part.fills, part.fill_ways = box_masks, listed.fills, listed.ways
         return part
 
     def weighed(self) -> Rows:
@@ -527,6 +613,8 @@ class Part:
     @property
     def count(self) -> ComponentCount:
         """The count :func:`_exact_probabilities` combines: ``ways[k]``, and per cell how many mine it."""
+        if self._count is None and self._listed is not None:
+            self._count = count_listed(self._listed, self.mask.bit_count() + 1)
         if self._count is None:
             assert self._layouts is not None
             size = self.mask.bit_count() + 1
