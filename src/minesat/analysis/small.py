@@ -405,32 +405,58 @@ def solutions(constraints: Sequence[MaskConstraint], limit: int) -> list[int] | 
     found: list[int] = []
     steps = 0
     # Depth first, each node's placements in order: a stack of (constraint, mines placed),
-    # the children pushed last first. A node is one step, as a call of the search was.
+    # the children pushed last first. A node is one step, as a call of the search was. A node
+    # with one child goes on to it at once, and the children of the last constraint are
+    # layouts, taken in order: where the stack would have given them next, with their steps.
     stack = [(0, 0)]
-    pop, push, extend = stack.pop, stack.append, stack.extend
+    pop, extend = stack.pop, stack.extend
     while stack:
         i, mined = pop()
-        steps += 1
-        if steps > limit:
-            return None
-        if i == last:
-            found.append(mined)
-            continue
-        need = mines_of[i] - (cells_of[i] & mined).bit_count()
-        width = width_of[i]
-        if need < 0 or need > width:
-            continue
-        if need == 0:
-            push((i + 1, mined))
-        elif need == width:
-            push((i + 1, mined | free_of[i]))
-        else:
-            masks = choices.get((i, need))
-            if masks is None:
-                masks = choices[i, need] = list(map(sum, combinations(singles_of[i], need)))[::-1]
-            j = i + 1
-            extend([(j, mined | m) for m in masks])
+        while True:
+            steps += 1
+            if steps > limit:
+                return None
+            if i == last:
+                found.append(mined)
+                break
+            need = mines_of[i] - (cells_of[i] & mined).bit_count()
+            width = width_of[i]
+            if need == 0:
+                i += 1
+            elif need == width:
+                mined |= free_of[i]
+                i += 1
+            elif need < 0 or need > width:
+                break
+            else:
+                masks = choices.get((i, need))
+                if masks is None:
+                    masks = choices[i, need] = _placements(singles_of[i], need)
+                i += 1
+                if i == last:
+                    steps += len(masks)
+                    if steps > limit:
+                        return None
+                    found += [mined | m for m in masks]
+                else:
+                    extend([(i, mined | m) for m in reversed(masks)])
+                break
     return found
+
+
+def _placements(singles: list[int], k: int) -> list[int]:
+    """The masks of ``k`` of the cells ``singles`` (single bits, lowest first), in the order
+    ``combinations()`` gives them: one cell, or all cells but one, read off directly.
+
+    >>> _placements([1, 2, 4], 1), _placements([1, 2, 4], 2), _placements([1, 2, 4, 8], 2)
+    ([1, 2, 4], [3, 5, 6], [3, 5, 9, 6, 10, 12])
+    """
+    if k == 1:
+        return list(singles)
+    if k == len(singles) - 1:
+        every = sum(singles)
+        return [every ^ single for single in reversed(singles)]
+    return list(map(sum, combinations(singles, k)))
 
 
 class _TooManySteps(OverBudget):

@@ -86,9 +86,9 @@ ENUMERATED_CELLS = 16
 ENUMERATION_STEPS = 400
 
 
-#: The listings made (:func:`_listing`), by their constraints moved down to bit 0, with the bit
-#: they were made at: every game of a process adds its shapes, and the next meets them again.
-_LISTINGS: dict[object, tuple[int, list[int] | None]] = {}
+#: The listings made (:func:`_listing`), by their constraints moved down to bit 0, as listed there:
+#: every game of a process adds its shapes, and the next meets them again.
+_LISTINGS: dict[object, list[int] | None] = {}
 
 
 def _listing(constraints: list[small.MaskConstraint], mask: int) -> list[int] | None:
@@ -98,24 +98,23 @@ def _listing(constraints: list[small.MaskConstraint], mask: int) -> list[int] | 
     The listing reads its constraints' bits as labels alone: in the order of their numbers,
     each placing mines among its cells. Moved by ``d`` bits (masks and numbers alike), the
     same constraints list the same layouts moved by ``d``, in the same order, in as many
-    steps: a shape is listed once, wherever on whichever board it is met.
+    steps: a shape is listed once, wherever on whichever board it is met, and it is listed
+    moved down to bit 0, where its masks are small integers (a part at the foot of a board
+    would be listed with masks of hundreds of bits).
 
     >>> _listing([(0b0110, 1, 0)], 0b0110) == [l << 1 for l in _listing([(0b011, 1, 7)], 0b011)]
     True
     """
     low = (mask & -mask).bit_length() - 1
-    key = ENUMERATION_STEPS, frozenset([(m >> low, mines, number - low) for m, mines, number in constraints])
-    found = _LISTINGS.get(key)
-    if found is None:
-        layouts = small.solutions(constraints, ENUMERATION_STEPS)
-        remember(_LISTINGS, key, (low, layouts))
-        return layouts
-    at, layouts = found
+    moved = [(m >> low, mines, number - low) for m, mines, number in constraints]
+    key = ENUMERATION_STEPS, frozenset(moved)
+    if key in _LISTINGS:
+        layouts = _LISTINGS[key]
+    else:
+        layouts = remember(_LISTINGS, key, small.solutions(moved, ENUMERATION_STEPS))
     if layouts is None:
         return None
-    if at < low:
-        return [layout << (low - at) for layout in layouts]
-    return [layout >> (at - low) for layout in layouts]
+    return [layout << low for layout in layouts]
 
 
 class Off(enum.Enum):
