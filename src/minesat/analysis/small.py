@@ -29,6 +29,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from itertools import combinations
+from operator import itemgetter
 
 from minesat.board import COVERED, FLAG, Position, neighbour_table
 from minesat.errors import OverBudget
@@ -230,8 +231,8 @@ def _packer(cells: int) -> struct.Struct:
     return struct.Struct(f"{cells}b")
 
 
-def _number(constraint: MaskConstraint) -> int:
-    return constraint[2]
+#: A constraint's number (its flat index), the key constraints are sorted by.
+_number = itemgetter(2)
 
 
 def shown(position: Position) -> int:
@@ -263,18 +264,24 @@ def settle(constraints: Sequence[MaskConstraint]) -> tuple[int, int, list[MaskCo
     (2, 1, [])
     """
     safe = mine = 0
+    # The cells not decided yet, kept as the rules decide (a mask of the numbers' cells: a
+    # negative ~(safe | mine) would cost every AND a two's complement).
+    free = 0
+    for c in constraints:
+        free |= c[0]
     todo = list(constraints)
-    fresh = -1  # cells decided since the last pass: at first, as good as all
+    fresh = free  # cells decided since the last pass: at first, every cell
     while fresh:
-        before = safe | mine
+        before = free
         still: list[MaskConstraint] = []
+        keep = still.append
         for c in todo:
             cells, mines, _ = c
             if not cells & fresh:
-                still.append(c)  # none of its cells changed since it was last looked at
+                keep(c)  # none of its cells changed since it was last looked at
                 continue
-            open_cells = cells & ~(safe | mine)
-            need = mines - (cells & mine).bit_count()
+            open_cells = cells & free
+            need = mines - (cells & mine).bit_count() if mine else mines
             if not open_cells:
                 if need:
                     return None
@@ -282,14 +289,16 @@ def settle(constraints: Sequence[MaskConstraint]) -> tuple[int, int, list[MaskCo
             width = open_cells.bit_count()
             if need == 0:
                 safe |= open_cells
+                free ^= open_cells
             elif need == width:
                 mine |= open_cells
+                free ^= open_cells
             elif need < 0 or need > width:
                 return None
             else:
-                still.append(c)
+                keep(c)
         todo = still
-        fresh = (safe | mine) & ~before
+        fresh = before ^ free
     known = safe | mine
     if not known:
         return 0, 0, todo
@@ -471,9 +480,12 @@ def cells(mask: int, cols: int) -> list[tuple[int, int]]:
     >>> cells(0b100110, 3)
     [(0, 1), (0, 2), (1, 2)]
     """
+    # From the highest bit down: taking the lowest (mask & -mask) would cost a negative
+    # number as long as the board, and an AND with it, a cell.
     out = []
     while mask:
-        low = mask & -mask
-        mask ^= low
-        out.append(divmod(low.bit_length() - 1, cols))
+        i = mask.bit_length() - 1
+        mask ^= 1 << i
+        out.append(divmod(i, cols))
+    out.reverse()
     return out
