@@ -189,26 +189,27 @@ def read_since(position: Position, last: Read | None) -> Read | None:
     if alone and alone & ~int(raw.translate(_ZERO_DIGITS), 2):
         return None
     around = geometry.around
-    # ... and one that sees flags but no covered cell shows just as many.
-    todo = again & near_flags & ~near_covered
+    # ... and one that sees flags but no covered cell shows just as many. (The numbers are
+    # taken from the highest bit down: the lowest, todo & -todo, would cost a negative number
+    # as long as the board, and an AND with it, a number.)
+    todo = again & near_flags & (geometry.full ^ near_covered)
     while todo:
-        low = todo & -todo
-        todo ^= low
-        i = low.bit_length() - 1
+        i = todo.bit_length() - 1
+        todo ^= 1 << i
         if cells[i] != (around[i] & flags).bit_count():
             return None
     constraints: list[MaskConstraint] = []
     todo = again & near_covered
     while todo:
-        low = todo & -todo
-        todo ^= low
-        i = low.bit_length() - 1
+        i = todo.bit_length() - 1
+        todo ^= 1 << i
         near = around[i]
         sees = near & covered
         need = cells[i] - (near & flags).bit_count()
         if need < 0 or need > sees.bit_count():
             return None
         constraints.append((sees, need, i))
+    constraints.reverse()  # row-major
     if kept:
         constraints = sorted(kept + constraints, key=_number)  # row-major, as read whole
     return raw, Reading(geometry, covered, flags, constraints, covered & geometry.near(numbers))
@@ -244,7 +245,9 @@ def shown(position: Position) -> int:
     return int(_last_first(position.cells).translate(_SHOWN_DIGITS), 2)
 
 
-def settle(constraints: Sequence[MaskConstraint]) -> tuple[int, int, list[MaskConstraint]] | None:
+def settle(
+    constraints: Sequence[MaskConstraint], cells: int | None = None
+) -> tuple[int, int, list[MaskConstraint]] | None:
     """The local rules to a fixpoint: ``(safe, mine, what is left open)``; ``None`` if a number breaks.
 
     The two classic rules (a number whose mines are all known clears its other
@@ -254,7 +257,8 @@ def settle(constraints: Sequence[MaskConstraint]) -> tuple[int, int, list[MaskCo
     first it looks again only at numbers some of whose cells the last pass
     decided. The constraints
     left open are reduced to their undecided cells and the mines those still
-    hold, and each still needs some but not all of them.
+    hold, and each still needs some but not all of them. ``cells``, when the caller
+    has it, holds every cell of the constraints (a reading's frontier: more is harmless).
 
     >>> settle([(0b011, 1, 5), (0b110, 1, 6)])  # 1 of cells 0,1; 1 of cells 1,2: no rule fires
     (0, 0, [(3, 1, 5), (6, 1, 6)])
@@ -266,9 +270,11 @@ def settle(constraints: Sequence[MaskConstraint]) -> tuple[int, int, list[MaskCo
     safe = mine = 0
     # The cells not decided yet, kept as the rules decide (a mask of the numbers' cells: a
     # negative ~(safe | mine) would cost every AND a two's complement).
-    free = 0
-    for c in constraints:
-        free |= c[0]
+    free = cells
+    if free is None:
+        free = 0
+        for c in constraints:
+            free |= c[0]
     todo = list(constraints)
     fresh = free  # cells decided since the last pass: at first, every cell
     while fresh:
@@ -276,12 +282,12 @@ def settle(constraints: Sequence[MaskConstraint]) -> tuple[int, int, list[MaskCo
         still: list[MaskConstraint] = []
         keep = still.append
         for c in todo:
-            cells, mines, _ = c
-            if not cells & fresh:
+            held, mines, _ = c
+            if not held & fresh:
                 keep(c)  # none of its cells changed since it was last looked at
                 continue
-            open_cells = cells & free
-            need = mines - (cells & mine).bit_count() if mine else mines
+            open_cells = held & free
+            need = mines - (held & mine).bit_count() if mine else mines
             if not open_cells:
                 if need:
                     return None
@@ -304,9 +310,9 @@ def settle(constraints: Sequence[MaskConstraint]) -> tuple[int, int, list[MaskCo
         return 0, 0, todo
     rest = []
     for c in todo:
-        cells = c[0]
-        if cells & known:  # else it is left as it came
-            c = (cells & ~known, c[1] - (cells & mine).bit_count(), c[2])
+        held = c[0]
+        if held & known:  # else it is left as it came
+            c = (held & free, c[1] - (held & mine).bit_count(), c[2])
         rest.append(c)
     return safe, mine, rest
 

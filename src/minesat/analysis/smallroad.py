@@ -199,7 +199,7 @@ class SmallRoad:
         remaining = total - reading.flags.bit_count()
         if not 0 <= remaining <= reading.covered.bit_count():
             return NO_LAYOUT
-        settled = small.settle(reading.constraints)
+        settled = small.settle(reading.constraints, reading.frontier)
         if settled is None:
             return NO_LAYOUT  # the rules break a number
         safe, mine, rest = settled
