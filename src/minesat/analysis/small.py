@@ -123,7 +123,7 @@ class Reading:
     @property
     def interior(self) -> int:
         """Covered cells no number sees."""
-        return self.covered & ~self.frontier
+        return self.covered ^ self.frontier  # the frontier is covered: no negative mask
 
 
 def read(position: Position) -> Reading | None:
@@ -173,7 +173,7 @@ def read_since(position: Position, last: Read | None) -> Read | None:
     geometry = Geometry.of(position.rows, position.cols)
     covered = int(raw.translate(_COVERED_DIGITS), 2)
     flags = int(raw.translate(_FLAG_DIGITS), 2)
-    numbers = geometry.full & ~(covered | flags)
+    numbers = geometry.full ^ (covered | flags)
     near_covered, near_flags = geometry.near(covered), geometry.near(flags)
     kept: list[MaskConstraint] = []
     again = numbers  # the numbers read (again)
@@ -185,8 +185,8 @@ def read_since(position: Position, last: Read | None) -> Read | None:
         kept = [c for c in last[1].constraints if not touched >> c[2] & 1]
     # A number that sees neither a covered cell nor a flag must be a 0 (one read before was
     # checked then, and nothing around it changed) ...
-    alone = again & ~(near_covered | near_flags)
-    if alone and alone & ~int(raw.translate(_ZERO_DIGITS), 2):
+    alone = again & (geometry.full ^ (near_covered | near_flags))
+    if alone and alone & (geometry.full ^ int(raw.translate(_ZERO_DIGITS), 2)):
         return None
     around = geometry.around
     # ... and one that sees flags but no covered cell shows just as many. (The numbers are

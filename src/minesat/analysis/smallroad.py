@@ -105,7 +105,7 @@ def _listing(constraints: list[small.MaskConstraint], mask: int) -> list[int] | 
     >>> _listing([(0b0110, 1, 0)], 0b0110) == [l << 1 for l in _listing([(0b011, 1, 7)], 0b011)]
     True
     """
-    low = (mask & -mask).bit_length() - 1
+    low = (mask ^ (mask - 1)).bit_length() - 1  # its lowest bit
     moved = [(m >> low, mines, number - low) for m, mines, number in constraints]
     key = ENUMERATION_STEPS, frozenset(moved)
     if key in _LISTINGS:
@@ -456,7 +456,7 @@ class Part:
         """From every layout of the part, each as a mask of its mines (at least one)."""
         anywhere, everywhere = reduce(or_, layouts, 0), reduce(and_, layouts, mask)
         sizes = list(map(int.bit_count, layouts))
-        part = cls(mask, cols, mask & ~anywhere, everywhere, min(sizes), max(sizes))
+        part = cls(mask, cols, mask ^ anywhere, everywhere, min(sizes), max(sizes))
         part._layouts = layouts
         return part
 
@@ -548,12 +548,18 @@ class Part:
 
 
 def bits(mask: int) -> list[int]:
-    """The single-bit masks of ``mask``, lowest first."""
+    """The single-bit masks of ``mask``, lowest first (found from the highest down, as
+    :func:`~minesat.analysis.small.cells` finds them).
+
+    >>> bits(0b1010)
+    [2, 8]
+    """
     out = []
     while mask:
-        low = mask & -mask
-        out.append(low)
-        mask ^= low
+        top = 1 << (mask.bit_length() - 1)
+        out.append(top)
+        mask ^= top
+    out.reverse()
     return out
 
 
