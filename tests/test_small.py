@@ -407,3 +407,65 @@ def check_a_glance_at_a_revealed_cell(game: Played, rnd: random.Random) -> None:
                         continue
                     got = shared.glance_revealed(look, cell, value, few)
                     assert got == expected, (look.to_rows(), cell, value)
+
+
+def listed_as_described(constraints: list[small.MaskConstraint], limit: int) -> list[int] | None:
+    """small.solutions as its docstring tells it, plainly: in the linked order, each constraint
+    places the mines it still needs among the cells no earlier constraint placed, in the order
+    combinations() gives them, depth first; each node entered (a layout too) is one step."""
+    order = small._linked_order(constraints)
+    free, placed = [], 0
+    for cells, _, _ in order:
+        free.append([1 << b for b in range(cells.bit_length()) if (cells & ~placed) >> b & 1])
+        placed |= cells
+    found: list[int] = []
+    steps = 0
+
+    def visit(i: int, mined: int) -> bool:
+        nonlocal steps
+        steps += 1
+        if steps > limit:
+            return False
+        if i == len(order):
+            found.append(mined)
+            return True
+        cells, mines, _ = order[i]
+        need = mines - (cells & mined).bit_count()
+        if not 0 <= need <= len(free[i]):
+            return True
+        return all(visit(i + 1, mined | sum(pick)) for pick in itertools.combinations(free[i], need))
+
+    return found if visit(0, 0) else None
+
+
+@st.composite
+def mask_parts(draw: st.DrawFn) -> list[small.MaskConstraint]:
+    """A few constraints over at most 12 cells, each some of its cells' mines, numbers in any order."""
+    count = draw(st.integers(1, 7))
+    masks = draw(st.lists(st.integers(1, (1 << 12) - 1), min_size=count, max_size=count))
+    numbers = draw(st.permutations(range(20, 20 + count)))
+    return [(m, draw(st.integers(0, m.bit_count())), n) for m, n in zip(masks, numbers, strict=True)]
+
+
+@examples(300)
+@given(mask_parts(), st.integers(0, 400))
+def test_the_listing_walks_as_its_docstring_tells(
+    constraints: list[small.MaskConstraint], limit: int
+) -> None:
+    # The walk takes shortcuts (a node's only child at once, the last constraint's placements as
+    # layouts): the same layouts in the same order, and the same step at which it gives up.
+    assert small.solutions(constraints, limit) == listed_as_described(constraints, limit)
+    assert small.solutions(constraints, 10**6) == listed_as_described(constraints, 10**6)
+
+
+@examples(100)
+@given(played_games(max_steps=10), st.randoms(use_true_random=False))
+def test_settle_from_the_frontier_settles_alike(game: Played, rnd: random.Random) -> None:
+    # The small road hands settle the reading's frontier (every cell of its constraints); the
+    # rules decide what they decide from the constraints alone.
+    for position in game.positions:
+        for look in nearby(position, rnd):
+            reading = small.read(look)
+            if reading is not None:
+                settled = small.settle(reading.constraints)
+                assert small.settle(reading.constraints, reading.frontier) == settled

@@ -29,6 +29,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from itertools import combinations
+from operator import itemgetter
 
 from minesat.board import COVERED, FLAG, Position, neighbour_table
 from minesat.errors import OverBudget
@@ -122,7 +123,7 @@ class Reading:
     @property
     def interior(self) -> int:
         """Covered cells no number sees."""
-        return self.covered & ~self.frontier
+        return self.covered ^ self.frontier  # the frontier is covered: no negative mask
 
 
 def read(position: Position) -> Reading | None:
@@ -172,7 +173,7 @@ def read_since(position: Position, last: Read | None) -> Read | None:
     geometry = Geometry.of(position.rows, position.cols)
     covered = int(raw.translate(_COVERED_DIGITS), 2)
     flags = int(raw.translate(_FLAG_DIGITS), 2)
-    numbers = geometry.full & ~(covered | flags)
+    numbers = geometry.full ^ (covered | flags)
     near_covered, near_flags = geometry.near(covered), geometry.near(flags)
     kept: list[MaskConstraint] = []
     again = numbers  # the numbers read (again)
@@ -184,30 +185,31 @@ def read_since(position: Position, last: Read | None) -> Read | None:
         kept = [c for c in last[1].constraints if not touched >> c[2] & 1]
     # A number that sees neither a covered cell nor a flag must be a 0 (one read before was
     # checked then, and nothing around it changed) ...
-    alone = again & ~(near_covered | near_flags)
-    if alone and alone & ~int(raw.translate(_ZERO_DIGITS), 2):
+    alone = again & (geometry.full ^ (near_covered | near_flags))
+    if alone and alone & (geometry.full ^ int(raw.translate(_ZERO_DIGITS), 2)):
         return None
     around = geometry.around
-    # ... and one that sees flags but no covered cell shows just as many.
-    todo = again & near_flags & ~near_covered
+    # ... and one that sees flags but no covered cell shows just as many. (The numbers are
+    # taken from the highest bit down: the lowest, todo & -todo, would cost a negative number
+    # as long as the board, and an AND with it, a number.)
+    todo = again & near_flags & (geometry.full ^ near_covered)
     while todo:
-        low = todo & -todo
-        todo ^= low
-        i = low.bit_length() - 1
+        i = todo.bit_length() - 1
+        todo ^= 1 << i
         if cells[i] != (around[i] & flags).bit_count():
             return None
     constraints: list[MaskConstraint] = []
     todo = again & near_covered
     while todo:
-        low = todo & -todo
-        todo ^= low
-        i = low.bit_length() - 1
+        i = todo.bit_length() - 1
+        todo ^= 1 << i
         near = around[i]
         sees = near & covered
         need = cells[i] - (near & flags).bit_count()
         if need < 0 or need > sees.bit_count():
             return None
         constraints.append((sees, need, i))
+    constraints.reverse()  # row-major
     if kept:
         constraints = sorted(kept + constraints, key=_number)  # row-major, as read whole
     return raw, Reading(geometry, covered, flags, constraints, covered & geometry.near(numbers))
@@ -230,8 +232,8 @@ def _packer(cells: int) -> struct.Struct:
     return struct.Struct(f"{cells}b")
 
 
-def _number(constraint: MaskConstraint) -> int:
-    return constraint[2]
+#: A constraint's number (its flat index), the key constraints are sorted by.
+_number = itemgetter(2)
 
 
 def shown(position: Position) -> int:
@@ -243,7 +245,9 @@ def shown(position: Position) -> int:
     return int(_last_first(position.cells).translate(_SHOWN_DIGITS), 2)
 
 
-def settle(constraints: Sequence[MaskConstraint]) -> tuple[int, int, list[MaskConstraint]] | None:
+def settle(
+    constraints: Sequence[MaskConstraint], cells: int | None = None
+) -> tuple[int, int, list[MaskConstraint]] | None:
     """The local rules to a fixpoint: ``(safe, mine, what is left open)``; ``None`` if a number breaks.
 
     The two classic rules (a number whose mines are all known clears its other
@@ -253,7 +257,8 @@ def settle(constraints: Sequence[MaskConstraint]) -> tuple[int, int, list[MaskCo
     first it looks again only at numbers some of whose cells the last pass
     decided. The constraints
     left open are reduced to their undecided cells and the mines those still
-    hold, and each still needs some but not all of them.
+    hold, and each still needs some but not all of them. ``cells``, when the caller
+    has it, holds every cell of the constraints (a reading's frontier: more is harmless).
 
     >>> settle([(0b011, 1, 5), (0b110, 1, 6)])  # 1 of cells 0,1; 1 of cells 1,2: no rule fires
     (0, 0, [(3, 1, 5), (6, 1, 6)])
@@ -263,18 +268,26 @@ def settle(constraints: Sequence[MaskConstraint]) -> tuple[int, int, list[MaskCo
     (2, 1, [])
     """
     safe = mine = 0
+    # The cells not decided yet, kept as the rules decide (a mask of the numbers' cells: a
+    # negative ~(safe | mine) would cost every AND a two's complement).
+    free = cells
+    if free is None:
+        free = 0
+        for c in constraints:
+            free |= c[0]
     todo = list(constraints)
-    fresh = -1  # cells decided since the last pass: at first, as good as all
+    fresh = free  # cells decided since the last pass: at first, every cell
     while fresh:
-        before = safe | mine
+        before = free
         still: list[MaskConstraint] = []
+        keep = still.append
         for c in todo:
-            cells, mines, _ = c
-            if not cells & fresh:
-                still.append(c)  # none of its cells changed since it was last looked at
+            held, mines, _ = c
+            if not held & fresh:
+                keep(c)  # none of its cells changed since it was last looked at
                 continue
-            open_cells = cells & ~(safe | mine)
-            need = mines - (cells & mine).bit_count()
+            open_cells = held & free
+            need = mines - (held & mine).bit_count() if mine else mines
             if not open_cells:
                 if need:
                     return None
@@ -282,22 +295,24 @@ def settle(constraints: Sequence[MaskConstraint]) -> tuple[int, int, list[MaskCo
             width = open_cells.bit_count()
             if need == 0:
                 safe |= open_cells
+                free ^= open_cells
             elif need == width:
                 mine |= open_cells
+                free ^= open_cells
             elif need < 0 or need > width:
                 return None
             else:
-                still.append(c)
+                keep(c)
         todo = still
-        fresh = (safe | mine) & ~before
+        fresh = before ^ free
     known = safe | mine
     if not known:
         return 0, 0, todo
     rest = []
     for c in todo:
-        cells = c[0]
-        if cells & known:  # else it is left as it came
-            c = (cells & ~known, c[1] - (cells & mine).bit_count(), c[2])
+        held = c[0]
+        if held & known:  # else it is left as it came
+            c = (held & free, c[1] - (held & mine).bit_count(), c[2])
         rest.append(c)
     return safe, mine, rest
 
@@ -405,32 +420,58 @@ def solutions(constraints: Sequence[MaskConstraint], limit: int) -> list[int] | 
     found: list[int] = []
     steps = 0
     # Depth first, each node's placements in order: a stack of (constraint, mines placed),
-    # the children pushed last first. A node is one step, as a call of the search was.
+    # the children pushed last first. A node is one step, as a call of the search was. A node
+    # with one child goes on to it at once, and the children of the last constraint are
+    # layouts, taken in order: where the stack would have given them next, with their steps.
     stack = [(0, 0)]
-    pop, push, extend = stack.pop, stack.append, stack.extend
+    pop, extend = stack.pop, stack.extend
     while stack:
         i, mined = pop()
-        steps += 1
-        if steps > limit:
-            return None
-        if i == last:
-            found.append(mined)
-            continue
-        need = mines_of[i] - (cells_of[i] & mined).bit_count()
-        width = width_of[i]
-        if need < 0 or need > width:
-            continue
-        if need == 0:
-            push((i + 1, mined))
-        elif need == width:
-            push((i + 1, mined | free_of[i]))
-        else:
-            masks = choices.get((i, need))
-            if masks is None:
-                masks = choices[i, need] = list(map(sum, combinations(singles_of[i], need)))[::-1]
-            j = i + 1
-            extend([(j, mined | m) for m in masks])
+        while True:
+            steps += 1
+            if steps > limit:
+                return None
+            if i == last:
+                found.append(mined)
+                break
+            need = mines_of[i] - (cells_of[i] & mined).bit_count()
+            width = width_of[i]
+            if need == 0:
+                i += 1
+            elif need == width:
+                mined |= free_of[i]
+                i += 1
+            elif need < 0 or need > width:
+                break
+            else:
+                masks = choices.get((i, need))
+                if masks is None:
+                    masks = choices[i, need] = _placements(singles_of[i], need)
+                i += 1
+                if i == last:
+                    steps += len(masks)
+                    if steps > limit:
+                        return None
+                    found += [mined | m for m in masks]
+                else:
+                    extend([(i, mined | m) for m in reversed(masks)])
+                break
     return found
+
+
+def _placements(singles: list[int], k: int) -> list[int]:
+    """The masks of ``k`` of the cells ``singles`` (single bits, lowest first), in the order
+    ``combinations()`` gives them: one cell, or all cells but one, read off directly.
+
+    >>> _placements([1, 2, 4], 1), _placements([1, 2, 4], 2), _placements([1, 2, 4, 8], 2)
+    ([1, 2, 4], [3, 5, 6], [3, 5, 9, 6, 10, 12])
+    """
+    if k == 1:
+        return list(singles)
+    if k == len(singles) - 1:
+        every = sum(singles)
+        return [every ^ single for single in reversed(singles)]
+    return list(map(sum, combinations(singles, k)))
 
 
 class _TooManySteps(OverBudget):
@@ -445,9 +486,12 @@ def cells(mask: int, cols: int) -> list[tuple[int, int]]:
     >>> cells(0b100110, 3)
     [(0, 1), (0, 2), (1, 2)]
     """
+    # From the highest bit down: taking the lowest (mask & -mask) would cost a negative
+    # number as long as the board, and an AND with it, a cell.
     out = []
     while mask:
-        low = mask & -mask
-        mask ^= low
-        out.append(divmod(low.bit_length() - 1, cols))
+        i = mask.bit_length() - 1
+        mask ^= 1 << i
+        out.append(divmod(i, cols))
+    out.reverse()
     return out

@@ -93,9 +93,9 @@ ENUMERATED_CELLS = 16
 ENUMERATION_STEPS = 400
 
 
-#: The listings made (:func:`_listing`), by their constraints moved down to bit 0, with the bit
-#: they were made at: every game of a process adds its shapes, and the next meets them again.
-_LISTINGS: dict[object, tuple[int, list[int] | None]] = {}
+#: The listings made (:func:`_listing`), by their constraints moved down to bit 0, as listed there:
+#: every game of a process adds its shapes, and the next meets them again.
+_LISTINGS: dict[object, list[int] | None] = {}
 
 
 def _listing(constraints: list[small.MaskConstraint], mask: int) -> list[int] | None:
@@ -105,24 +105,23 @@ def _listing(constraints: list[small.MaskConstraint], mask: int) -> list[int] | 
     The listing reads its constraints' bits as labels alone: in the order of their numbers,
     each placing mines among its cells. Moved by ``d`` bits (masks and numbers alike), the
     same constraints list the same layouts moved by ``d``, in the same order, in as many
-    steps: a shape is listed once, wherever on whichever board it is met.
+    steps: a shape is listed once, wherever on whichever board it is met, and it is listed
+    moved down to bit 0, where its masks are small integers (a part at the foot of a board
+    would be listed with masks of hundreds of bits).
 
     >>> _listing([(0b0110, 1, 0)], 0b0110) == [l << 1 for l in _listing([(0b011, 1, 7)], 0b011)]
     True
     """
-    low = (mask & -mask).bit_length() - 1
-    key = ENUMERATION_STEPS, frozenset([(m >> low, mines, number - low) for m, mines, number in constraints])
-    found = _LISTINGS.get(key)
-    if found is None:
-        layouts = small.solutions(constraints, ENUMERATION_STEPS)
-        remember(_LISTINGS, key, (low, layouts))
-        return layouts
-    at, layouts = found
+    low = (mask ^ (mask - 1)).bit_length() - 1  # its lowest bit
+    moved = [(m >> low, mines, number - low) for m, mines, number in constraints]
+    key = ENUMERATION_STEPS, frozenset(moved)
+    if key in _LISTINGS:
+        layouts = _LISTINGS[key]
+    else:
+        layouts = remember(_LISTINGS, key, small.solutions(moved, ENUMERATION_STEPS))
     if layouts is None:
         return None
-    if at < low:
-        return [layout << (low - at) for layout in layouts]
-    return [layout >> (at - low) for layout in layouts]
+    return [layout << low for layout in layouts]
 
 
 def boxes(constraints: Sequence[small.MaskConstraint]) -> tuple[list[int], list[tuple[int, ...]], list[int]]:
@@ -249,7 +248,7 @@ class SmallRoad:
         remaining = total - reading.flags.bit_count()
         if not 0 <= remaining <= reading.covered.bit_count():
             return NO_LAYOUT
-        settled = small.settle(reading.constraints)
+        settled = small.settle(reading.constraints, reading.frontier)
         if settled is None:
             return NO_LAYOUT  # the rules break a number
         safe, mine, rest = settled
@@ -524,7 +523,7 @@ class Part:
         """From every layout of the part, each as a mask of its mines (at least one)."""
         anywhere, everywhere = reduce(or_, layouts, 0), reduce(and_, layouts, mask)
         sizes = list(map(int.bit_count, layouts))
-        part = cls(mask, cols, mask & ~anywhere, everywhere, min(sizes), max(sizes))
+        part = cls(mask, cols, mask ^ anywhere, everywhere, min(sizes), max(sizes))
         part._layouts = layouts
         return part
 
@@ -637,12 +636,18 @@ class Part:
 
 
 def bits(mask: int) -> list[int]:
-    """The single-bit masks of ``mask``, lowest first."""
+    """The single-bit masks of ``mask``, lowest first (found from the highest down, as
+    :func:`~minesat.analysis.small.cells` finds them).
+
+    >>> bits(0b1010)
+    [2, 8]
+    """
     out = []
     while mask:
-        low = mask & -mask
-        out.append(low)
-        mask ^= low
+        top = 1 << (mask.bit_length() - 1)
+        out.append(top)
+        mask ^= top
+    out.reverse()
     return out
 
 
