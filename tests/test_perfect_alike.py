@@ -31,8 +31,13 @@ def test_pairs_are_the_alike_pairs(rows: int, cols: int, mines: int, monkeypatch
     expected = pairwise(matrix, cells)
     for leaf in (1, 4096):  # split down to single rows, and compared in blocks
         monkeypatch.setattr(alike, "_JOIN_LEAF", leaf)
+        monkeypatch.setattr(alike, "_PACKED_LEAF", leaf)
         a, b = alike_pairs(matrix, cells)
         assert set(zip(a.tolist(), b.tolist(), strict=True)) == expected
+        monkeypatch.setattr(alike, "_packed", lambda seen: None)  # cell by cell, as past eight numbers a cell
+        a, b = alike_pairs(matrix, cells)
+        assert set(zip(a.tolist(), b.tolist(), strict=True)) == expected
+        monkeypatch.undo()
 
 
 def test_pairs_on_some_cells_only() -> None:

@@ -55,8 +55,11 @@ __all__ = [
 #: a longer one keeps the pairs as arrays.
 LOCAL_SIZE = 4096
 
-#: Pairs of blocks of layouts whose product is at most this are compared at once, cell by cell.
+#: Pairs of blocks of layouts whose product is at most this are compared at once, cell by cell;
+#: packed (:func:`_packed`), eight cells at once, up to :data:`_PACKED_LEAF` pairs (measured on the
+#: endgames of 300 expert games: 2 times faster than 4 096 pairs, cell by cell).
 _JOIN_LEAF = 4096
+_PACKED_LEAF = 32_768
 
 #: A list of ``n`` layouts gives up its table past ``PAIRS_PER_LAYOUT * n + PAIRS_FLOOR`` alike
 #: pairs. Boards within the search's reach have fewer pairs than layouts (5x6 with 6 mines:
@@ -99,14 +102,23 @@ def alike_pairs(
     seen = np.ascontiguousarray(matrix[:, list(cells)])
     width = seen.shape[1]
     seen = np.ascontiguousarray(seen[:, np.argsort(-_variety(seen), kind="stable")])
+    packed = _packed(seen)
+    leaf = _JOIN_LEAF if packed is None else _PACKED_LEAF
     found_a: list[np.ndarray] = []
     found_b: list[np.ndarray] = []
     found = [0]  # pairs found so far
 
     def compare(xs: np.ndarray, ys: np.ndarray, depth: int, same: bool) -> None:
-        checkpoint(more=len(xs) * len(ys) * (width - depth) * 3)  # the comparisons, three bytes a cell
-        a, b = seen[xs, depth:][:, None, :], seen[ys, depth:][None, :, :]
-        ok = ((a == b) | (a == MINE) | (b == MINE)).all(axis=2)
+        if packed is not None:  # eight cells a word, each a byte that meets the other's when alike
+            checkpoint(more=len(xs) * len(ys) * 40)  # the words met, four at a time, and the answer
+            ok = np.ones((len(xs), len(ys)), dtype=bool)
+            for word in packed:
+                met = word[xs][:, None] & word[ys][None, :]
+                ok &= (((met & _LOW) + _LOW) | met) & _HIGH == _HIGH
+        else:
+            checkpoint(more=len(xs) * len(ys) * (width - depth) * 3)  # the comparisons, three bytes a cell
+            a, b = seen[xs, depth:][:, None, :], seen[ys, depth:][None, :, :]
+            ok = ((a == b) | (a == MINE) | (b == MINE)).all(axis=2)
         if same:
             ok = np.triu(ok, 1)
         i, j = np.nonzero(ok)
@@ -127,7 +139,7 @@ def alike_pairs(
         if ys is None:  # every pair within xs
             if len(xs) < 2:
                 continue
-            if depth == width or len(xs) * len(xs) <= _JOIN_LEAF:
+            if depth == width or len(xs) * len(xs) <= leaf:
                 compare(xs, xs, depth, True)
                 continue
             column = seen[xs, depth]
@@ -143,7 +155,7 @@ def alike_pairs(
         # every pair of one row of xs and one of ys
         if not len(xs) or not len(ys):
             continue
-        if depth == width or len(xs) * len(ys) <= _JOIN_LEAF:
+        if depth == width or len(xs) * len(ys) <= leaf:
             compare(xs, ys, depth, False)
             continue
         cx, cy = seen[xs, depth], seen[ys, depth]
@@ -159,6 +171,44 @@ def alike_pairs(
     a, b = np.concatenate(found_a).astype(np.int64), np.concatenate(found_b).astype(np.int64)
     order = np.lexsort((b, a))
     return a[order], b[order]
+
+
+#: In a packed row (:func:`_packed`): each byte's low seven bits, and its top bit.
+_LOW = np.uint64(0x7F7F7F7F7F7F7F7F)
+_HIGH = np.uint64(0x8080808080808080)
+
+
+def _packed(seen: np.ndarray) -> np.ndarray | None:
+    """The rows of ``seen`` with each cell a byte, eight cells a word, such that two rows are alike
+    exactly when every byte of one meets (shares a bit with) the same byte of the other, word by
+    word (row ``k`` of the answer is every row's ``k``-th word); ``None``
+    when a cell shows more than eight numbers (a byte cannot name them apart).
+
+    Each number a cell shows gets a bit of its own (in the order of the numbers), a mine all eight:
+    a mine then meets any number, and two numbers meet only when equal. A byte past the last cell
+    is all ones. One ``&`` of two words then compares eight cells, and a byte's test for zero is
+    a carry into its top bit.
+
+    >>> words = _packed(np.array([[MINE, 2], [1, 2], [1, 3]], dtype=np.uint8))
+    >>> [hex(int(word)) for word in words[0]]
+    ['0xffffffffffff01ff', '0xffffffffffff0101', '0xffffffffffff0201']
+    """
+    rows, width = seen.shape
+    counts = np.zeros((width, MINE + 1), dtype=np.int64)
+    for j in range(width):
+        counts[j] = np.bincount(seen[:, j], minlength=MINE + 1)[:MINE + 1]
+    numbers = counts[:, :MINE] > 0
+    if int(numbers.sum(axis=1).max(initial=0)) > 8:
+        return None
+    rank = np.cumsum(numbers, axis=1) - 1
+    table = np.zeros((width, MINE + 1), dtype=np.uint8)
+    table[:, :MINE] = np.where(numbers, np.left_shift(1, np.maximum(rank, 0)), 0)
+    table[:, MINE] = 0xFF
+    words = (width + 7) // 8
+    checkpoint(more=rows * words * 16)  # the bytes, and the words read from them
+    out = np.full((rows, words * 8), 0xFF, dtype=np.uint8)
+    out[:, :width] = table[np.arange(width), seen]
+    return np.ascontiguousarray(out.view(np.uint64).T)
 
 
 def _variety(seen: np.ndarray) -> np.ndarray:
