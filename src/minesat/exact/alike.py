@@ -269,6 +269,26 @@ def _inside(subset: int, size: int) -> np.ndarray:
     return np.unpackbits(raw, bitorder="little")[:size].astype(bool)
 
 
+def _greedy(rest: int, others: list[int]) -> int:
+    """The groups of the greedy split of ``rest`` (:meth:`Alike.cover`), ``others[x]`` the look-alikes
+    of layout ``x`` but itself.
+
+    >>> _greedy(0b1111, [0b0010, 0b0001, 0b1000, 0b0100])   # 0 with 1, 2 with 3
+    2
+    """
+    groups = 0
+    while rest:
+        low = rest & -rest
+        grow = others[low.bit_length() - 1] & rest
+        rest ^= low
+        while grow:  # the next member is the lowest layout alike to every member so far
+            nxt = grow & -grow
+            rest ^= nxt
+            grow &= others[nxt.bit_length() - 1]
+        groups += 1
+    return groups
+
+
 class Alike:
     """The look-alikes of a short list of layouts, as bit sets: at most one of each group is won.
 
@@ -276,12 +296,19 @@ class Alike:
     each of the others to the bit set of its look-alikes (itself included).
     """
 
-    __slots__ = ("cache", "lonely", "rows")
+    __slots__ = ("cache", "crowded", "lonely", "others", "rows")
 
     def __init__(self, lonely: int, rows: dict[int, int], size: int) -> None:
         self.lonely = lonely
         self.rows = rows
         self.cache: dict[int, int] = {}
+        #: The layouts alike to some other, and each layout's look-alikes but itself (0 for a lonely
+        #: one), by index: the greedy split reads them once for each layout it groups.
+        self.crowded = ((1 << size) - 1) & ~lonely
+        others = [0] * size
+        for x, row in rows.items():
+            others[x] = row & ~(1 << x)
+        self.others = others
 
     def cover(self, subset: int) -> int:
         """How many groups of mutually alike layouts a greedy split of ``subset`` makes.
@@ -293,24 +320,14 @@ class Alike:
         >>> Alike(0b100, {0: 0b011, 1: 0b011}, 3).cover(0b111)     # layouts 0 and 1 look alike
         2
         """
-        rest = subset & ~self.lonely
+        rest = subset & self.crowded
         if not rest:
             return subset.bit_count()
         cache = self.cache
         if (found := cache.get(subset)) is not None:
             return found
-        rows = self.rows
-        groups = (subset & self.lonely).bit_count()
-        while rest:
-            low = rest & -rest
-            rest ^= low
-            grow = rows[low.bit_length() - 1] & rest
-            while grow:
-                nxt = grow & -grow
-                rest ^= nxt
-                grow ^= nxt  # (it is its own look-alike: its row has it)
-                grow &= rows[nxt.bit_length() - 1]
-            groups += 1
+        # The lonely ones make a group each.
+        groups = subset.bit_count() - rest.bit_count() + _greedy(rest, self.others)
         cache[subset] = groups
         return groups
 
