@@ -111,10 +111,18 @@ class Board:
             images += self._mirrors(bytes(self._transpose(position)) if self._transpose else position)
         return images
 
+    @cached_property
+    def _rows_upwards(self) -> itemgetter[slice] | None:
+        """A position's rows, the last first, as slices read at once (``None`` for one row)."""
+        cols = self.cols
+        if self.rows == 1:
+            return None
+        return itemgetter(*[slice(at, at + cols) for at in range(self.cells - cols, -1, -cols)])
+
     def _mirrors(self, position: bytes) -> list[bytes]:
         """The position, its rows in reverse order, each row reversed, and the half turn."""
-        cols = self.cols
-        upside_down = b"".join([position[at:at + cols] for at in range(self.cells - cols, -1, -cols)])
+        rows = self._rows_upwards
+        upside_down = position if rows is None else b"".join(rows(position))
         return [position, upside_down, upside_down[::-1], position[::-1]]
 
     def canonical(self, position: bytes) -> bytes:
