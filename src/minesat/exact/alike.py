@@ -119,9 +119,10 @@ def alike_pairs(
             checkpoint(more=len(xs) * len(ys) * (width - depth) * 3)  # the comparisons, three bytes a cell
             a, b = seen[xs, depth:][:, None, :], seen[ys, depth:][None, :, :]
             ok = ((a == b) | (a == MINE) | (b == MINE)).all(axis=2)
-        if same:
-            ok = np.triu(ok, 1)
         i, j = np.nonzero(ok)
+        if same:  # each pair once, and no row with itself
+            above = i < j
+            i, j = i[above], j[above]
         if len(i):
             found_a.append(np.minimum(xs[i], ys[j]))
             found_b.append(np.maximum(xs[i], ys[j]))
@@ -194,10 +195,9 @@ def _packed(seen: np.ndarray) -> np.ndarray | None:
     ['0xffffffffffff01ff', '0xffffffffffff0101', '0xffffffffffff0201']
     """
     rows, width = seen.shape
-    counts = np.zeros((width, MINE + 1), dtype=np.int64)
-    for j in range(width):
-        counts[j] = np.bincount(seen[:, j], minlength=MINE + 1)[:MINE + 1]
-    numbers = counts[:, :MINE] > 0
+    shown = np.zeros((width, MINE + 1), dtype=bool)
+    shown[np.arange(width), seen] = True  # every row's value of every cell at once
+    numbers = shown[:, :MINE]
     if int(numbers.sum(axis=1).max(initial=0)) > 8:
         return None
     rank = np.cumsum(numbers, axis=1) - 1

@@ -281,7 +281,8 @@ def _numbers(
             n = len(mined)
             mine_rows, mine_cols = np.divmod(mined, cols)
             grid = np.zeros((n, padded), dtype=np.uint8)
-            np.put_along_axis(grid, (mine_rows + 1) * wide + mine_cols + 1, 1, axis=1)
+            starts = np.arange(n, dtype=np.intp)[:, None]  # each layout's first cell, flat
+            grid.reshape(-1)[(starts * padded + (mine_rows + 1) * wide + mine_cols + 1).reshape(-1)] = 1
             grid[:, flagged] = 1
             seen = grid.reshape(n, rows + 2, wide)
             part = out[at:at + n]
@@ -291,6 +292,6 @@ def _numbers(
             for dr, dc in ways[2:]:
                 sums += seen[:, dr:dr + rows, dc:dc + cols]
             part[:, flag_cells] = MINE
-            np.put_along_axis(part, mined, MINE, axis=1)
+            part.reshape(-1)[(starts * size + mined).reshape(-1)] = MINE
             at += n
     return out
