@@ -196,7 +196,11 @@ def _packed(seen: np.ndarray) -> np.ndarray | None:
     """
     rows, width = seen.shape
     shown = np.zeros((width, MINE + 1), dtype=bool)
-    shown[np.arange(width), seen] = True  # every row's value of every cell at once
+    across = np.arange(width)
+    block = max(1, (1 << 21) // max(1, width))  # about 16 MB of indices (eight bytes each) at a time
+    for first in range(0, rows, block):
+        checkpoint(more=16 * width * min(block, rows - first))  # the indices, as numpy reads them
+        shown[across, seen[first:first + block]] = True  # every row's value of every cell at once
     numbers = shown[:, :MINE]
     if int(numbers.sum(axis=1).max(initial=0)) > 8:
         return None
@@ -207,7 +211,9 @@ def _packed(seen: np.ndarray) -> np.ndarray | None:
     words = (width + 7) // 8
     checkpoint(more=rows * words * 16)  # the bytes, and the words read from them
     out = np.full((rows, words * 8), 0xFF, dtype=np.uint8)
-    out[:, :width] = table[np.arange(width), seen]
+    for first in range(0, rows, block):
+        checkpoint(more=16 * width * min(block, rows - first))
+        out[first:first + block, :width] = table[across, seen[first:first + block]]
     return np.ascontiguousarray(out.view(np.uint64).T)
 
 

@@ -265,9 +265,10 @@ def _numbers(
     size = rows * cols
     wide = cols + 2
     padded = (rows + 2) * wide
-    step = max(1, (1 << 24) // (padded + size))  # about 16 MB of grid and sums a step
-    # The answer, and a step's grid, its sums and its mine cells (with their copies).
-    checkpoint(more=total * size + min(total, step) * (padded + size + 24 * mines))
+    # About 16 MB a step: its grid, its sums, and its mines' flat indices (with their temporaries).
+    row = padded + size + 32 * mines
+    step = max(1, (1 << 24) // row)
+    checkpoint(more=total * size + min(total, step) * row)  # the answer, and one step
     flag_cells = np.asarray(list(flags), dtype=np.intp)
     flag_rows, flag_cols = np.divmod(flag_cells, cols)
     flagged = (flag_rows + 1) * wide + flag_cols + 1  # the flags' cells in the bordered grid
