@@ -121,34 +121,27 @@ class Frontier:
         return cls(rows, cols, tuple(constraints), frontier, interior, flags)
 
     def components(self) -> list[Component]:
-        """Split the frontier into independent components, each with its cells in row-major
-        order, the components in the order of their first cells.
+        """Split the frontier into independent components (networkx connected components).
 
-        Cells are linked when a number sees both; joining each number's cells to
-        its first is enough for connectivity. A union-find with path halving: no
-        recursion, however long a chain of numbers runs.
+        Cells are linked when a number sees both; chaining each number's cells is
+        enough for connectivity.
         """
-        parent = {cell: cell for cell in self.frontier}
+        import networkx as nx  # here, not above: a small position never gets this far
 
-        def root(cell: Cell) -> Cell:
-            while (up := parent[cell]) != cell:
-                parent[cell] = cell = parent[up]
-            return cell
-
+        graph: nx.Graph = nx.Graph()
+        graph.add_nodes_from(self.frontier)
         for c in self.constraints:
-            first = root(c.cells[0])
-            for cell in c.cells[1:]:
-                other = root(cell)
-                if other != first:
-                    parent[other] = first
-        by_root: dict[Cell, list[Cell]] = {}
-        for cell in self.frontier:  # row-major: each part's cells come sorted, the parts by their first
-            by_root.setdefault(root(cell), []).append(cell)
+            nx.add_path(graph, c.cells)
         by_cell: dict[Cell, list[Constraint]] = defaultdict(list)
         for c in self.constraints:
             by_cell[c.cells[0]].append(c)
-        return [Component(tuple(cells), tuple(c for cell in cells for c in by_cell.get(cell, ())))
-                for cells in by_root.values()]
+        parts = []
+        for cells in nx.connected_components(graph):
+            ordered = tuple(sorted(cells))
+            constraints = tuple(c for cell in ordered for c in by_cell.get(cell, ()))
+            parts.append(Component(ordered, constraints))
+        parts.sort(key=lambda comp: comp.cells[0])
+        return parts
 
 
 @lru_cache(maxsize=4)
