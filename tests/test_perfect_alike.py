@@ -31,16 +31,24 @@ def test_pairs_are_the_alike_pairs(rows: int, cols: int, mines: int, monkeypatch
     expected = pairwise(matrix, cells)
     for leaf in (1, 4096):  # split down to single rows, and compared in blocks
         monkeypatch.setattr(alike, "_JOIN_LEAF", leaf)
+        monkeypatch.setattr(alike, "_PACKED_LEAF", leaf)
         a, b = alike_pairs(matrix, cells)
         assert set(zip(a.tolist(), b.tolist(), strict=True)) == expected
+        monkeypatch.setattr(alike, "_packed", lambda seen: None)  # cell by cell, as past eight numbers a cell
+        a, b = alike_pairs(matrix, cells)
+        assert set(zip(a.tolist(), b.tolist(), strict=True)) == expected
+        monkeypatch.undo()
 
 
-def test_pairs_on_some_cells_only() -> None:
+@pytest.mark.parametrize("numbers", [2, 8, 9])  # eight numbers fill a packed byte; nine take the byte road
+def test_pairs_on_some_cells_only(numbers: int) -> None:
     rng = np.random.default_rng(7)
-    matrix = rng.integers(0, 10, size=(300, 6)).astype(np.uint8)
-    matrix[rng.random((300, 6)) < 0.5] = MINE
-    a, b = alike_pairs(matrix, [1, 3, 4])
-    assert set(zip(a.tolist(), b.tolist(), strict=True)) == pairwise(matrix, [1, 3, 4])
+    matrix = rng.integers(0, numbers, size=(300, 19)).astype(np.uint8)
+    matrix[rng.random((300, 19)) < 0.5] = MINE
+    cells = [1, 3, 4, 5, 6, 7, 8, 9, 10, 12, 18]  # past one word of eight cells
+    assert (alike._packed(matrix[:, cells]) is None) == (numbers > 8)
+    a, b = alike_pairs(matrix, cells)
+    assert set(zip(a.tolist(), b.tolist(), strict=True)) == pairwise(matrix, cells)
 
 
 def test_long_table_splits_into_groups_of_look_alikes(monkeypatch: pytest.MonkeyPatch) -> None:

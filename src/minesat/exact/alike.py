@@ -55,8 +55,11 @@ __all__ = [
 #: a longer one keeps the pairs as arrays.
 LOCAL_SIZE = 4096
 
-#: Pairs of blocks of layouts whose product is at most this are compared at once, cell by cell.
+#: Pairs of blocks of layouts whose product is at most this are compared at once, cell by cell;
+#: packed (:func:`_packed`), eight cells at once, up to :data:`_PACKED_LEAF` pairs (measured on the
+#: endgames of 300 expert games: 2 times faster than 4 096 pairs, cell by cell).
 _JOIN_LEAF = 4096
+_PACKED_LEAF = 32_768
 
 #: A list of ``n`` layouts gives up its table past ``PAIRS_PER_LAYOUT * n + PAIRS_FLOOR`` alike
 #: pairs. Boards within the search's reach have fewer pairs than layouts (5x6 with 6 mines:
@@ -99,17 +102,27 @@ def alike_pairs(
     seen = np.ascontiguousarray(matrix[:, list(cells)])
     width = seen.shape[1]
     seen = np.ascontiguousarray(seen[:, np.argsort(-_variety(seen), kind="stable")])
+    packed = _packed(seen)
+    leaf = _JOIN_LEAF if packed is None else _PACKED_LEAF
     found_a: list[np.ndarray] = []
     found_b: list[np.ndarray] = []
     found = [0]  # pairs found so far
 
     def compare(xs: np.ndarray, ys: np.ndarray, depth: int, same: bool) -> None:
-        checkpoint(more=len(xs) * len(ys) * (width - depth) * 3)  # the comparisons, three bytes a cell
-        a, b = seen[xs, depth:][:, None, :], seen[ys, depth:][None, :, :]
-        ok = ((a == b) | (a == MINE) | (b == MINE)).all(axis=2)
-        if same:
-            ok = np.triu(ok, 1)
+        if packed is not None:  # eight cells a word, each a byte that meets the other's when alike
+            checkpoint(more=len(xs) * len(ys) * 40)  # the words met, four at a time, and the answer
+            ok = np.ones((len(xs), len(ys)), dtype=bool)
+            for word in packed:
+                met = word[xs][:, None] & word[ys][None, :]
+                ok &= (((met & _LOW) + _LOW) | met) & _HIGH == _HIGH
+        else:
+            checkpoint(more=len(xs) * len(ys) * (width - depth) * 3)  # the comparisons, three bytes a cell
+            a, b = seen[xs, depth:][:, None, :], seen[ys, depth:][None, :, :]
+            ok = ((a == b) | (a == MINE) | (b == MINE)).all(axis=2)
         i, j = np.nonzero(ok)
+        if same:  # each pair once, and no row with itself
+            above = i < j
+            i, j = i[above], j[above]
         if len(i):
             found_a.append(np.minimum(xs[i], ys[j]))
             found_b.append(np.maximum(xs[i], ys[j]))
@@ -127,7 +140,7 @@ def alike_pairs(
         if ys is None:  # every pair within xs
             if len(xs) < 2:
                 continue
-            if depth == width or len(xs) * len(xs) <= _JOIN_LEAF:
+            if depth == width or len(xs) * len(xs) <= leaf:
                 compare(xs, xs, depth, True)
                 continue
             column = seen[xs, depth]
@@ -143,7 +156,7 @@ def alike_pairs(
         # every pair of one row of xs and one of ys
         if not len(xs) or not len(ys):
             continue
-        if depth == width or len(xs) * len(ys) <= _JOIN_LEAF:
+        if depth == width or len(xs) * len(ys) <= leaf:
             compare(xs, ys, depth, False)
             continue
         cx, cy = seen[xs, depth], seen[ys, depth]
@@ -159,6 +172,49 @@ def alike_pairs(
     a, b = np.concatenate(found_a).astype(np.int64), np.concatenate(found_b).astype(np.int64)
     order = np.lexsort((b, a))
     return a[order], b[order]
+
+
+#: In a packed row (:func:`_packed`): each byte's low seven bits, and its top bit.
+_LOW = np.uint64(0x7F7F7F7F7F7F7F7F)
+_HIGH = np.uint64(0x8080808080808080)
+
+
+def _packed(seen: np.ndarray) -> np.ndarray | None:
+    """The rows of ``seen`` with each cell a byte, eight cells a word, such that two rows are alike
+    exactly when every byte of one meets (shares a bit with) the same byte of the other, word by
+    word (row ``k`` of the answer is every row's ``k``-th word); ``None``
+    when a cell shows more than eight numbers (a byte cannot name them apart).
+
+    Each number a cell shows gets a bit of its own (in the order of the numbers), a mine all eight:
+    a mine then meets any number, and two numbers meet only when equal. A byte past the last cell
+    is all ones. One ``&`` of two words then compares eight cells, and a byte's test for zero is
+    a carry into its top bit.
+
+    >>> words = _packed(np.array([[MINE, 2], [1, 2], [1, 3]], dtype=np.uint8))
+    >>> [hex(int(word)) for word in words[0]]
+    ['0xffffffffffff01ff', '0xffffffffffff0101', '0xffffffffffff0201']
+    """
+    rows, width = seen.shape
+    shown = np.zeros((width, MINE + 1), dtype=bool)
+    across = np.arange(width)
+    block = max(1, (1 << 21) // max(1, width))  # about 16 MB of indices (eight bytes each) at a time
+    for first in range(0, rows, block):
+        checkpoint(more=16 * width * min(block, rows - first))  # the indices, as numpy reads them
+        shown[across, seen[first:first + block]] = True  # every row's value of every cell at once
+    numbers = shown[:, :MINE]
+    if int(numbers.sum(axis=1).max(initial=0)) > 8:
+        return None
+    rank = np.cumsum(numbers, axis=1) - 1
+    table = np.zeros((width, MINE + 1), dtype=np.uint8)
+    table[:, :MINE] = np.where(numbers, np.left_shift(1, np.maximum(rank, 0)), 0)
+    table[:, MINE] = 0xFF
+    words = (width + 7) // 8
+    checkpoint(more=rows * words * 16)  # the bytes, and the words read from them
+    out = np.full((rows, words * 8), 0xFF, dtype=np.uint8)
+    for first in range(0, rows, block):
+        checkpoint(more=16 * width * min(block, rows - first))
+        out[first:first + block, :width] = table[across, seen[first:first + block]]
+    return np.ascontiguousarray(out.view(np.uint64).T)
 
 
 def _variety(seen: np.ndarray) -> np.ndarray:
@@ -219,6 +275,26 @@ def _inside(subset: int, size: int) -> np.ndarray:
     return np.unpackbits(raw, bitorder="little")[:size].astype(bool)
 
 
+def _greedy(rest: int, others: list[int]) -> int:
+    """The groups of the greedy split of ``rest`` (:meth:`Alike.cover`), ``others[x]`` the look-alikes
+    of layout ``x`` but itself.
+
+    >>> _greedy(0b1111, [0b0010, 0b0001, 0b1000, 0b0100])   # 0 with 1, 2 with 3
+    2
+    """
+    groups = 0
+    while rest:
+        low = rest & -rest
+        grow = others[low.bit_length() - 1] & rest
+        rest ^= low
+        while grow:  # the next member is the lowest layout alike to every member so far
+            nxt = grow & -grow
+            rest ^= nxt
+            grow &= others[nxt.bit_length() - 1]
+        groups += 1
+    return groups
+
+
 class Alike:
     """The look-alikes of a short list of layouts, as bit sets: at most one of each group is won.
 
@@ -226,12 +302,19 @@ class Alike:
     each of the others to the bit set of its look-alikes (itself included).
     """
 
-    __slots__ = ("cache", "lonely", "rows")
+    __slots__ = ("cache", "crowded", "lonely", "others", "rows")
 
     def __init__(self, lonely: int, rows: dict[int, int], size: int) -> None:
         self.lonely = lonely
         self.rows = rows
         self.cache: dict[int, int] = {}
+        #: The layouts alike to some other, and each layout's look-alikes but itself (0 for a lonely
+        #: one), by index: the greedy split reads them once for each layout it groups.
+        self.crowded = ((1 << size) - 1) & ~lonely
+        others = [0] * size
+        for x, row in rows.items():
+            others[x] = row & ~(1 << x)
+        self.others = others
 
     def cover(self, subset: int) -> int:
         """How many groups of mutually alike layouts a greedy split of ``subset`` makes.
@@ -243,24 +326,14 @@ class Alike:
         >>> Alike(0b100, {0: 0b011, 1: 0b011}, 3).cover(0b111)     # layouts 0 and 1 look alike
         2
         """
-        rest = subset & ~self.lonely
+        rest = subset & self.crowded
         if not rest:
             return subset.bit_count()
         cache = self.cache
         if (found := cache.get(subset)) is not None:
             return found
-        rows = self.rows
-        groups = (subset & self.lonely).bit_count()
-        while rest:
-            low = rest & -rest
-            rest ^= low
-            grow = rows[low.bit_length() - 1] & rest
-            while grow:
-                nxt = grow & -grow
-                rest ^= nxt
-                grow ^= nxt  # (it is its own look-alike: its row has it)
-                grow &= rows[nxt.bit_length() - 1]
-            groups += 1
+        # The lonely ones make a group each.
+        groups = subset.bit_count() - rest.bit_count() + _greedy(rest, self.others)
         cache[subset] = groups
         return groups
 

@@ -29,7 +29,6 @@ __all__ = [
     "COVERED",
     "FLAGGED",
     "MINE",
-    "TABLE_CELLS",
     "Board",
     "TooManyLayouts",
     "bit_set",
@@ -112,10 +111,18 @@ class Board:
             images += self._mirrors(bytes(self._transpose(position)) if self._transpose else position)
         return images
 
+    @cached_property
+    def _rows_upwards(self) -> itemgetter[slice] | None:
+        """A position's rows, the last first, as slices read at once (``None`` for one row)."""
+        cols = self.cols
+        if self.rows == 1:
+            return None
+        return itemgetter(*[slice(at, at + cols) for at in range(self.cells - cols, -1, -cols)])
+
     def _mirrors(self, position: bytes) -> list[bytes]:
         """The position, its rows in reverse order, each row reversed, and the half turn."""
-        cols = self.cols
-        upside_down = b"".join([position[at:at + cols] for at in range(self.cells - cols, -1, -cols)])
+        rows = self._rows_upwards
+        upside_down = position if rows is None else b"".join(rows(position))
         return [position, upside_down, upside_down[::-1], position[::-1]]
 
     def canonical(self, position: bytes) -> bytes:
@@ -230,10 +237,6 @@ def layouts_matrix(board: Board, pool: Sequence[int], mines: int) -> np.ndarray:
     return _numbers(board.rows, board.cols, blocks, comb(len(cells), mines), mines)
 
 
-#: The largest board on which :func:`_numbers` adds adjacency rows (see :func:`_by_table`).
-TABLE_CELLS = 1024
-
-
 def layout_numbers(rows: int, cols: int, chosen: np.ndarray, flags: Sequence[int] = ()) -> np.ndarray:
     """Layout ``k`` with mines at ``chosen[k]`` (and at ``flags``), as a row of numbers and :data:`MINE`.
 
@@ -245,66 +248,51 @@ def layout_numbers(rows: int, cols: int, chosen: np.ndarray, flags: Sequence[int
     return _numbers(rows, cols, [chosen], len(chosen), chosen.shape[1], flags)
 
 
-def _by_table(size: int, total: int) -> bool:
-    """Whether :func:`_numbers` adds adjacency rows (a ``size`` x ``size`` table, each mine a row
-    of it added to its layout) or counts neighbours with ``np.bincount``. Each mine adds ``size``
-    bytes to its layout on the table road and eight counts on the other, so the table pays only
-    on small boards (measured, 4 000 layouts: on 16x30 3 to 10 times faster at 20 to 256 mines,
-    on 60x60 2 to 8 times slower; 3 599 mines on 60x60 were 46 GB of additions), and only with
-    at least as many layouts as cells (else the table outweighs them)."""
-    return size <= total and size <= TABLE_CELLS
-
-
 def _numbers(
     rows: int, cols: int, blocks: Iterable[np.ndarray], total: int, mines: int, flags: Sequence[int] = ()
 ) -> np.ndarray:
     """The layouts whose mines are the rows of ``blocks`` (``total`` rows of ``mines`` cells), as numbers.
 
-    Each mine adds its row of the board's adjacency table (a byte for each
-    pair of cells), a block of layouts at a time; when the layouts are fewer
-    than the cells (a huge board with few layouts) that table would outweigh
-    them, and each mine adds one to its neighbours through ``np.bincount``
-    instead: work and memory then grow with the mines, never with the cells
-    squared. The budgets are checked between blocks
+    A step of layouts at a time, each layout's mines are set in a grid with a
+    border of empty cells, and a cell's number is the sum of the grid moved
+    one cell each of the eight ways: eight additions of the step's rows,
+    however many mines each has (adding a row of an adjacency table per mine
+    was 2 to 10 times slower on expert boards, and grew with the cells squared
+    or with the mines). Work and memory grow with the layouts times the cells,
+    the size of the answer. The budgets are checked between steps
     (:func:`~minesat.budget.checkpoint`), and the bytes before they are made.
     """
     size = rows * cols
-    by_table = _by_table(size, total)
-    # The rows, the table, and a block of mine cells (with its copy) at a time.
-    table_bytes = size * size if by_table else 0
-    checkpoint(more=total * size + table_bytes + 8 * min(total, COMBINATIONS_BLOCK) * mines)
-    # Each cell's neighbours, padded to eight with a cell past the board (its counts are dropped).
-    around = np.full((size + 1, 8), size, dtype=np.intp)
-    for i, near in enumerate(neighbour_table(rows, cols)):
-        around[i, : len(near)] = near
-    flags = list(flags)
-    base = np.bincount(around[flags].ravel(), minlength=size + 1)[:size].astype(np.uint8)
+    wide = cols + 2
+    padded = (rows + 2) * wide
+    # About 16 MB a step: its grid, its sums, and its mines' flat indices (with their temporaries).
+    row = padded + size + 32 * mines
+    step = max(1, (1 << 24) // row)
+    checkpoint(more=total * size + min(total, step) * row)  # the answer, and one step
+    flag_cells = np.asarray(list(flags), dtype=np.intp)
+    flag_rows, flag_cols = np.divmod(flag_cells, cols)
+    flagged = (flag_rows + 1) * wide + flag_cols + 1  # the flags' cells in the bordered grid
+    ways = [(dr, dc) for dr in range(3) for dc in range(3) if (dr, dc) != (1, 1)]
     out = np.empty((total, size), dtype=np.uint8)
-    if by_table:
-        table = np.zeros((size, size + 1), dtype=np.uint8)
-        np.put_along_axis(table, around[:size], 1, axis=1)
-        adjacency = table[:, :size]  # the last column holds the padding
-        step = max(1, (1 << 24) // size)  # about 16 MB of rows a step
-    else:
-        step = max(1, (1 << 21) // (size + 1))  # about 16 MB of counts a step
     at = 0
     for chosen in blocks:
         for first in range(0, len(chosen), step):
-            checkpoint(more=(total - at + step) * size)  # the rows still to fill, and this step's sums
-            mined = chosen[first:first + step]
-            part = out[at:at + len(mined)]
-            at += len(mined)
-            if by_table:
-                part[:] = base
-                for j in range(mines):
-                    part += adjacency[mined[:, j]]
-                    if not j % 64:
-                        checkpoint()  # each mine adds a row of the table to every layout of the step
-            else:
-                mined = mined.astype(np.intp)
-                pairs = (np.arange(len(mined))[:, None, None] * (size + 1) + around[mined]).ravel()
-                counts = np.bincount(pairs, minlength=len(mined) * (size + 1)).reshape(len(mined), size + 1)
-                part[:] = counts[:, :size] + base
-            part[:, flags] = MINE
-            np.put_along_axis(part, mined, MINE, axis=1)
+            checkpoint(more=(total - at) * size)  # the rows still to fill
+            mined = chosen[first:first + step].astype(np.intp)
+            n = len(mined)
+            mine_rows, mine_cols = np.divmod(mined, cols)
+            grid = np.zeros((n, padded), dtype=np.uint8)
+            starts = np.arange(n, dtype=np.intp)[:, None]  # each layout's first cell, flat
+            grid.reshape(-1)[(starts * padded + (mine_rows + 1) * wide + mine_cols + 1).reshape(-1)] = 1
+            grid[:, flagged] = 1
+            seen = grid.reshape(n, rows + 2, wide)
+            part = out[at:at + n]
+            sums = part.reshape(n, rows, cols)
+            (dr, dc), (er, ec) = ways[0], ways[1]
+            np.add(seen[:, dr:dr + rows, dc:dc + cols], seen[:, er:er + rows, ec:ec + cols], out=sums)
+            for dr, dc in ways[2:]:
+                sums += seen[:, dr:dr + rows, dc:dc + cols]
+            part[:, flag_cells] = MINE
+            part.reshape(-1)[(starts * size + mined).reshape(-1)] = MINE
+            at += n
     return out

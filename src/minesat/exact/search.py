@@ -106,6 +106,9 @@ _COLUMNS_BLOCK = 1 << 24
 #: a bit set as long as the list, and settled from the memo without counting a state.
 _MANY_PARTS = 16
 
+#: How many layouts' mines :meth:`Universe.layout_mines` packs at once.
+_MINES_BLOCK = 64
+
 #: How many states pass between two calls of the progress callback.
 PROGRESS_EVERY = 4096
 
@@ -180,7 +183,7 @@ class Universe:
     values of sets of layouts of this list.
     """
 
-    __slots__ = ("alike", "columns", "everything", "matrix", "memo", "mines", "size")
+    __slots__ = ("_mine_rows", "alike", "columns", "everything", "matrix", "memo", "mines", "size")
 
     def __init__(
         self,
@@ -196,10 +199,30 @@ class Universe:
         self.memo: dict[int, int] = {}
         #: Each layout's mines as a bit set of cells, made when first asked (the reduced memo keys).
         self.mines: dict[int, int] = {}
+        self._mine_rows: dict[int, bytes] = {}  # blocks of layouts' mines, packed (layout_mines)
         self.columns: list[tuple[int, int, tuple[tuple[int, int], ...]]] = _columns(matrix, list(cells))
         self.alike: Alike | SparseAlike | NoTable | None = alike
         if tabulate:
             self.tabulate()
+
+    def layout_mines(self, k: int) -> int:
+        """Layout ``k``'s mines as a bit set of cells (:attr:`mines`), packed with ``numpy``
+        :data:`_MINES_BLOCK` layouts at a time: a search asks for many layouts of a list.
+
+        >>> universe = Universe(np.array([[9, 1], [1, 9]], dtype=np.uint8), [0, 1])
+        >>> universe.layout_mines(0), universe.layout_mines(1)
+        (1, 2)
+        """
+        mines = self.mines.get(k)
+        if mines is None:
+            block, at = divmod(k, _MINES_BLOCK)
+            width = (self.matrix.shape[1] + 7) // 8
+            raw = self._mine_rows.get(block)
+            if raw is None:
+                rows = self.matrix[block * _MINES_BLOCK:(block + 1) * _MINES_BLOCK]
+                raw = self._mine_rows[block] = np.packbits(rows == MINE, axis=1, bitorder="little").tobytes()
+            mines = self.mines[k] = int.from_bytes(raw[at * width:(at + 1) * width], "little")
+        return mines
 
     def tabulate(self) -> None:
         """Work out which layouts no cell tells apart (:attr:`alike`), if not done yet."""
@@ -468,7 +491,7 @@ class PerfectSearch:
                     local[subset] = known
                 return known >> 1
             ub = min(ub, known >> 1)
-        reduced = self._reduced_key(position, universe, subset)
+        reduced, scan = self._key_and_scan(position, universe, subset)
         alias = self.memo.get(reduced)
         if alias is not None:
             if alias & 1 or alias >> 1 <= lo:
@@ -479,7 +502,7 @@ class PerfectSearch:
             ub = min(ub, alias >> 1)
         if entry is not None:
             ub = min(ub, entry >> 1)
-        return position, universe, subset, m, lo, ub, images, key, reduced, local
+        return position, universe, subset, m, lo, ub, images, key, reduced, local, scan
 
     def _state(
         self,
@@ -493,6 +516,7 @@ class PerfectSearch:
         key: bytes,
         reduced: bytes,
         local: dict[int, int] | None,
+        scan: list[tuple[int, tuple[tuple[int, int], ...], int]],
     ) -> Generator[Ask, int, int]:
         """Search a state :meth:`_settled` could not settle: its exact value if more than ``lo``,
         else an upper bound ``<= lo``; remembered either way."""
@@ -504,7 +528,8 @@ class PerfectSearch:
             covered = [c for c, _, _ in universe.columns if position[c] == COVERED]
             here, mine = universe.sub(subset, covered)
             self._expect(here)
-        value, exact = yield from self._search(position, here, mine, m, lo, ub, images)
+            scan = self._scan(position, here, mine)
+        value, exact = yield from self._search(position, here, mine, m, lo, ub, images, scan)
         if here is not universe and here.alike is None:
             self._late = [(late, due) for late, due in self._late if late is not here]  # searched
         code = value << 1 | exact
@@ -513,8 +538,24 @@ class PerfectSearch:
         self.memo[key] = self.memo[reduced] = code
         return value
 
+    @staticmethod
+    def _scan(
+        position: bytes, universe: Universe, subset: int
+    ) -> list[tuple[int, tuple[tuple[int, int], ...], int]]:
+        """The covered cells that not every layout of the list agrees on: ``(cell, its numbers,
+        the layouts of subset where it is a mine)``. Read once for a state, by its reduced key and
+        by its search."""
+        return [(c, shows, subset & mined) for c, mined, shows in universe.columns if position[c] == COVERED]
+
     def _reduced_key(self, position: bytes, universe: Universe, subset: int) -> bytes:
-        """A memo key for every state whose game is this one's: what still matters of the position.
+        """:meth:`_key_and_scan`'s key."""
+        return self._key_and_scan(position, universe, subset)[0]
+
+    def _key_and_scan(
+        self, position: bytes, universe: Universe, subset: int
+    ) -> tuple[bytes, list[tuple[int, tuple[tuple[int, int], ...], int]]]:
+        """A memo key for every state whose game is this one's: what still matters of the position
+        (and the :meth:`_scan` it is read from).
 
         The *open* cells are the covered cells some layouts of the state mine
         and others do not; every other covered cell is a mine in all of them or
@@ -526,18 +567,14 @@ class PerfectSearch:
         the key is one byte longer than a position, so the two never meet in the memo.
         """
         near = self.board.around
-        opened = [c for c, mined, _ in universe.columns
-                  if position[c] == COVERED and (q := subset & mined) and q != subset]
+        scan = self._scan(position, universe, subset)
+        opened = [c for c, _, q in scan if q and q != subset]
         open_cells = 0
         around = 0
         for c in opened:
             open_cells |= 1 << c
             around |= near[c]
-        first = (subset & -subset).bit_length() - 1  # the state's first layout
-        mines = universe.mines.get(first)
-        if mines is None:
-            packed = np.packbits(universe.matrix[first] == MINE, bitorder="little")
-            mines = universe.mines[first] = int.from_bytes(packed.tobytes(), "little")
+        mines = universe.layout_mines((subset & -subset).bit_length() - 1)  # the state's first layout
         known_mines = mines & ~open_cells
         key = bytearray(_BYTE[_BLANK] * len(position))
         for c in opened:
@@ -557,7 +594,7 @@ class PerfectSearch:
             reduced = min(self.board.images(reduced))
         # The mines left to find; past 255 (a long thin board) three bytes, so each count keeps its own key.
         hidden = (mines & open_cells).bit_count()
-        return reduced + (_BYTE[hidden] if hidden < 256 else hidden.to_bytes(3, "big"))
+        return reduced + (_BYTE[hidden] if hidden < 256 else hidden.to_bytes(3, "big")), scan
 
     def _search(
         self,
@@ -568,13 +605,11 @@ class PerfectSearch:
         lo: int,
         ub: int,
         images: list[bytes],
+        scan: list[tuple[int, tuple[tuple[int, int], ...], int]],
     ) -> Generator[Ask, int, tuple[int, bool]]:
         safe: list[tuple[int, tuple[tuple[int, int], ...]]] = []
         live: list[tuple[int, int, tuple[tuple[int, int], ...]]] = []
-        for c, mined, shows in universe.columns:
-            if position[c] != COVERED:
-                continue
-            q = subset & mined
+        for c, shows, q in scan:
             if not q:
                 safe.append((c, shows))
             elif q != subset:
@@ -626,7 +661,9 @@ class PerfectSearch:
         ub: int,
     ) -> Generator[Ask, int, tuple[int, bool]]:
         """Uncover every proven safe cell at once; the value is the sum over what they show."""
-        parts = [(subset, position)]
+        # Each part's position is written in place while the part shows one number at a cell
+        # (most cells), and copied only where it splits.
+        parts = [(subset, bytearray(position))]
         for c, shows in safe:
             split = []
             many = len(parts) > _MANY_PARTS
@@ -636,11 +673,15 @@ class PerfectSearch:
                 for v, mask in shows:
                     q = p & mask
                     if q:
-                        split.append((q, seen[:c] + _BYTE[v] + seen[c + 1:]))
                         if q == p:
+                            seen[c] = v
+                            split.append((p, seen))
                             break
+                        one = bytearray(seen)
+                        one[c] = v
+                        split.append((q, one))
             parts = split
-        bounded = self._bounded(universe, [(q.bit_count(), q, seen) for q, seen in parts])
+        bounded = self._bounded(universe, [(q.bit_count(), q, bytes(seen)) for q, seen in parts])
         total, exact = yield from self._chance(bounded, universe, lo)
         return (total, True) if exact else (min(total, ub), False)
 
