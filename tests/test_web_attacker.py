@@ -54,15 +54,19 @@ class Server:
         self.process, self.url = start_server("--db", str(self.store), "--port", str(self.port), *self.args)
 
 
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[Server]:
-    """A server of the test's own: for the tests that stop it, restart it or flood it."""
-    running = Server(tmp_path / "games.sqlite")
+def _serving(store: Path) -> Iterator[Server]:
+    running = Server(store)
     try:
         yield running
     finally:
         running.process.kill()
         running.process.wait(30)
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[Server]:
+    """A server of the test's own: for the tests that stop it, restart it or flood it."""
+    yield from _serving(tmp_path / "games.sqlite")
 
 
 @pytest.fixture(scope="module")
@@ -72,12 +76,7 @@ def shared(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     games beside each test's own, as on a real server. The flood (which spends the address's
     allowance and the server's burst of new games), the restarts and the second server keep a
     server of their own (:func:`server`)."""
-    running = Server(tmp_path_factory.mktemp("shared") / "games.sqlite")
-    try:
-        yield running
-    finally:
-        running.process.kill()
-        running.process.wait(30)
+    yield from _serving(tmp_path_factory.mktemp("shared") / "games.sqlite")
 
 
 def new_game(client: httpx.Client, **body: object) -> dict:
