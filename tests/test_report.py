@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 import re
@@ -57,6 +58,14 @@ GAMES = [
 @pytest.fixture
 def summary():
     return summarize(iter(GAMES), BEGINNER, source="runs/beginner.sqlite")
+
+
+@functools.cache
+def html_page() -> str:
+    """The HTML report of the five games, rendered once per process for the tests that read it:
+    its eight plots take matplotlib about a second, render_html makes a new string from the
+    summary alone, and no test changes it."""
+    return render_html([summarize(iter(GAMES), BEGINNER, source="runs/beginner.sqlite")])
 
 
 # --- statistics --------------------------------------------------------------
@@ -188,8 +197,8 @@ def test_json_parses(summary):
     assert run["command"].startswith("minesat simulate --preset beginner")
 
 
-def test_html_is_self_contained(summary):
-    page = render_html([summary])
+def test_html_is_self_contained():
+    page = html_page()
     assert page.startswith("<!DOCTYPE html>") and page.rstrip().endswith("</html>")
     assert page.count("<svg") == PLOT_COUNT
     assert "<script" not in page and "<link" not in page and "<img" not in page
@@ -386,9 +395,9 @@ def test_time_axis_names_no_unit_its_ticks_contradict(summary):
     assert "seconds" not in label and "log" in label
 
 
-def test_detail_tables_do_not_scroll(summary):
+def test_detail_tables_do_not_scroll():
     # A table boxed to a fixed height cut rows in half; every report table is bounded, shown whole.
-    page = render_html([summary])
+    page = html_page()
     assert "max-height" not in page and 'class="scroll tall"' not in page
 
 

@@ -1,8 +1,9 @@
 """``minesat serve`` tried as an attacker would, against a real server on a free loopback port.
 
-Each test starts ``minesat serve --db PATH --port 0`` in a subprocess (uvicorn, the store on
-disk) and talks to it over HTTP with ``httpx`` clients that keep cookies, as browsers and API
-clients do: another client's moves in someone's game, a page of another site writing to the
+The tests talk to ``minesat serve --db PATH --port 0`` in a subprocess (uvicorn, the store on
+disk): one the module shares, or one of the test's own where it stops, restarts or floods it.
+They talk to it over HTTP with ``httpx`` clients that keep cookies, as browsers and API clients
+do: another client's moves in someone's game, a page of another site writing to the
 server, a flood of new games, a restart, and the headers every page carries (issue 49;
 docs/security.md says what the server promises).
 """
@@ -53,14 +54,29 @@ class Server:
         self.process, self.url = start_server("--db", str(self.store), "--port", str(self.port), *self.args)
 
 
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[Server]:
-    running = Server(tmp_path / "games.sqlite")
+def _serving(store: Path) -> Iterator[Server]:
+    running = Server(store)
     try:
         yield running
     finally:
         running.process.kill()
         running.process.wait(30)
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[Server]:
+    """A server of the test's own: for the tests that stop it, restart it or flood it."""
+    yield from _serving(tmp_path / "games.sqlite")
+
+
+@pytest.fixture(scope="module")
+def shared(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """One server for the tests that only play on it, each with clients of its own (a server
+    start is about a second of CPU). Its games are what a served store holds: other clients'
+    games beside each test's own, as on a real server. The flood (which spends the address's
+    allowance and the server's burst of new games), the restarts and the second server keep a
+    server of their own (:func:`server`)."""
+    yield from _serving(tmp_path_factory.mktemp("shared") / "games.sqlite")
 
 
 def new_game(client: httpx.Client, **body: object) -> dict:
@@ -82,12 +98,12 @@ def one_line(answer: httpx.Response) -> str:
 # --- a fork ------------------------------------------------------------------------------------------
 
 
-def test_losing_in_a_fork_wins_the_original_for_no_one(server: Server) -> None:
+def test_losing_in_a_fork_wins_the_original_for_no_one(shared: Server) -> None:
     """The attack of issue 49: copy a game in progress, lose the copy to see its mines, then win the
     original by uncovering every other cell. The copy's mines are its own draw: 0 of 3 expert games
     won that way (each copy's layout shows the original's numbers, and differs from its layout)."""
     won = attacked = 0
-    with server.client() as player:
+    with shared.client() as player:
         for seed in range(3):
             gid = new_game(player, preset="expert", seed=str(seed))["id"]
             move(player, gid, "H15")
@@ -115,9 +131,9 @@ def test_losing_in_a_fork_wins_the_original_for_no_one(server: Server) -> None:
 
 
 def test_another_clients_moves_and_autoplay_are_refused_and_the_game_unchanged_its_maker_moves_on(
-    server: Server,
+    shared: Server,
 ) -> None:
-    with server.client() as maker, server.client() as stranger:
+    with shared.client() as maker, shared.client() as stranger:
         game = new_game(maker)
         gid = game["id"]
         assert move(maker, gid, "H15").status_code == 200
@@ -131,7 +147,7 @@ def test_another_clients_moves_and_autoplay_are_refused_and_the_game_unchanged_i
             assert answer.status_code == 403, answer.text
             assert one_line(answer).startswith("this game belongs to another player: play on in a copy")
         # A client without any cookie is no one's maker either.
-        assert httpx.post(server.url + f"api/game/{gid}/move", json={"move": "A1"}).status_code == 403
+        assert httpx.post(shared.url + f"api/game/{gid}/move", json={"move": "A1"}).status_code == 403
         seen = stranger.get(f"/api/game/{gid}").json()
         assert seen["own"] is False and maker.get(f"/api/game/{gid}").json()["own"] is True
         assert {k: v for k, v in seen.items() if k not in ("own", "elapsed")} == \
@@ -145,8 +161,8 @@ def test_another_clients_moves_and_autoplay_are_refused_and_the_game_unchanged_i
         assert maker.post(f"/api/game/{gid}/auto", json={"moves": 1}).status_code == 200  # its maker goes on
 
 
-def test_what_the_game_says_while_played_is_what_its_player_sees_no_layout_no_seed(server: Server) -> None:
-    with server.client() as maker, server.client() as stranger:
+def test_what_the_game_says_while_played_is_what_its_player_sees_no_layout_no_seed(shared: Server) -> None:
+    with shared.client() as maker, shared.client() as stranger:
         gid = new_game(maker)["id"]
         auto = {"moves": 3, "hint": True, "guesses": False}
         answers = [move(maker, gid, "H15").json(), maker.get(f"/api/game/{gid}").json(),
@@ -162,10 +178,10 @@ def test_what_the_game_says_while_played_is_what_its_player_sees_no_layout_no_se
 # --- another site ----------------------------------------------------------------------------------
 
 
-def test_writes_from_another_site_are_refused_and_the_servers_own_origin_accepted(server: Server) -> None:
-    with server.client() as player:
+def test_writes_from_another_site_are_refused_and_the_servers_own_origin_accepted(shared: Server) -> None:
+    with shared.client() as player:
         gid = new_game(player)["id"]
-        own = server.url.rstrip("/")
+        own = shared.url.rstrip("/")
         refused = {
             # A no-cors fetch from a page on another port: a text body, its own Origin.
             "text/plain": player.post(f"/api/game/{gid}/move", content=b'{"move": "H15"}',
@@ -182,7 +198,7 @@ def test_writes_from_another_site_are_refused_and_the_servers_own_origin_accepte
             "foreign Host": player.post(f"/api/game/{gid}/move", json={"move": "H15"},
                                         headers={"Host": "attacker.example"}),
             "foreign Host, a read": player.get(f"/api/game/{gid}", headers={"Host": "attacker.example"}),
-            "foreign Host, the page": player.get("/", headers={"Host": f"attacker.example:{server.port}"}),
+            "foreign Host, the page": player.get("/", headers={"Host": f"attacker.example:{shared.port}"}),
             "a new game, text/plain": player.post("/api/game", content=b'{"preset": "expert"}',
                                                   headers={"Content-Type": "text/plain"}),
             "an upload as JSON": player.post("/api/replay?name=x.rmv", json={}),
@@ -198,20 +214,20 @@ def test_writes_from_another_site_are_refused_and_the_servers_own_origin_accepte
                                  headers={"Origin": name, "Host": host})
             assert answer.status_code == 200, (name, answer.text)
             move(player, gid, "A1-")
-        assert player.get("/", headers={"Host": f"localhost:{server.port}"}).status_code == 200
+        assert player.get("/", headers={"Host": f"localhost:{shared.port}"}).status_code == 200
 
 
 def test_every_answer_carries_the_policy_nosniff_and_no_framing_and_the_token_is_httponly_strict(
-    server: Server,
+    shared: Server,
 ) -> None:
-    with server.client() as player:
+    with shared.client() as player:
         page = player.get("/")
         policy = page.headers["content-security-policy"]
         assert "default-src 'self'" in policy and "frame-ancestors 'none'" in policy
         assert "'unsafe-inline'" not in policy and "'unsafe-eval'" not in policy
         assert re.search(r"script-src 'self'( 'sha256-[A-Za-z0-9+/=]+')+;", policy), policy
         cookie = page.headers["set-cookie"]
-        assert cookie.startswith(f"minesat-client-{server.port}=")
+        assert cookie.startswith(f"minesat-client-{shared.port}=")
         assert "HttpOnly" in cookie and "SameSite=Strict" in cookie and "Path=/" in cookie
         answers = [page, player.get("/assets/app.js"), player.post("/api/analyze", json={"board": "1?\n"}),
                    player.get("/api/game/nosuchgame")]
