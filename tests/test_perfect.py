@@ -19,7 +19,7 @@ from itertools import product
 import pytest
 
 from minesat.analysis import Analyzer
-from minesat.board import Cell, Layout, Position, cell_name
+from minesat.board import COVERED, Cell, Layout, Position, cell_name
 from minesat.exact.geometry import Board, layouts_matrix
 from minesat.exact.search import PerfectSearch, Universe, _Moves
 from minesat.generate import FirstClick, check_mine_count, generate_layout
@@ -423,7 +423,6 @@ def test_moves_come_in_the_order_of_their_bounds_counting_only_those_needed() ->
 def test_a_component_of_a_thousand_cells_is_listed_without_recursing_that_deep() -> None:
     """A covered row of 999 cells between two rows of numbers: one component, listed cell by cell
     (a recursion per cell went past Python's limit: a 100x100 game's guess hit it in review)."""
-    from minesat.board import COVERED
     from minesat.exact.listing import list_layouts
 
     cols = 999
@@ -434,6 +433,47 @@ def test_a_component_of_a_thousand_cells_is_listed_without_recursing_that_deep()
     assert listed is not None
     covered, layouts = listed
     assert layouts == [sum(1 << covered.index(m) for m in layout.mines)]
+
+
+def test_a_position_within_the_limit_is_listed_whatever_its_parts_hold() -> None:
+    """Parts whose solutions and combinations pass the limit many times over, though the total
+    leaves few layouts: listed all the same, as the brute force lists them (they were refused as
+    "too many to list", and the endgame's search stopped the game with that error), and the
+    endgame plays one of them."""
+    from bruteforce import whole_layouts
+    from minesat.exact.endgame import endgame_move
+    from minesat.exact.listing import list_layouts
+
+    position = Position.from_rows(["0?11??3??", "?01??????", "0?1??3?3?"], mines=9)
+    expected = {frozenset(m) for m in whole_layouts(position, 9)}
+    assert len(expected) == 1
+    for limit in (1, 2, 40):
+        listed = list_layouts(position, limit)
+        assert listed is not None
+        assert mine_sets(*listed) == expected
+    position = Position.from_rows(["????2??20", "??213??3?", "2??1???4?", "1??1?2???"], mines=10)
+    analysis = Analyzer().analyze(position)
+    assert analysis.layouts is not None and analysis.unknown
+    move = endgame_move(position, analysis, limit=analysis.layouts)
+    assert move is not None and move.layouts == analysis.layouts
+    rnd = random.Random(51)
+    for _ in range(300):  # random positions of few layouts: listed as the brute force lists them
+        rows, cols = rnd.randint(2, 4), rnd.randint(3, 6)
+        layout = Layout(rows, cols, frozenset(rnd.sample([(r, c) for r in range(rows) for c in range(cols)],
+                                                         rnd.randint(1, rows * cols // 2))))
+        shown = [COVERED if (r, c) in layout.mines or rnd.random() < 0.55 else layout.counts[r * cols + c]
+                 for r in range(rows) for c in range(cols)]
+        position = Position(rows, cols, tuple(shown), layout.mine_count)
+        expected = {frozenset(m) for m in whole_layouts(position, layout.mine_count)}
+        listed = list_layouts(position, len(expected))
+        assert listed is not None, position.to_rows()
+        assert len(listed[1]) == len(expected) and mine_sets(*listed) == expected
+        assert len(expected) < 2 or list_layouts(position, len(expected) - 1) is None
+
+
+def mine_sets(covered: tuple[Cell, ...], layouts: list[int]) -> set[frozenset[Cell]]:
+    """Listed layouts (bit sets over ``covered``) as sets of mined cells."""
+    return {frozenset(c for i, c in enumerate(covered) if layout >> i & 1) for layout in layouts}
 
 
 @pytest.mark.parametrize("rows, cols", [(1, 1), (1, 5), (2, 3), (3, 3), (4, 4), (3, 5), (16, 30)])

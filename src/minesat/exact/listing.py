@@ -19,6 +19,7 @@ from itertools import combinations
 import numpy as np
 
 from minesat.analysis.constraints import Component, Frontier
+from minesat.analysis.counting import count_component
 from minesat.board import FLAG, Cell, Position
 from minesat.budget import checkpoint
 from minesat.errors import InvalidValue
@@ -28,7 +29,7 @@ __all__ = ["HELD_BITS", "component_solutions", "list_layouts", "position_bytes",
 
 
 def component_solutions(
-    component: Component, bit: dict[Cell, int] | _Bits, cap: int
+    component: Component, bit: dict[Cell, int] | _Bits, cap: int, allowed: int = -1
 ) -> list[tuple[int, int]] | None:
     """Every solution of one component as ``(mine bit set, mine count)``; ``None`` past ``cap``.
 
@@ -36,6 +37,8 @@ def component_solutions(
     taking a value only while it keeps enough mines and enough room; a walk
     with its own stack of choices, so a component as long as the board
     (a row of a thousand cells) needs no deeper recursion than a short one.
+    Only the solutions whose mine count ``k`` is in ``allowed`` (bit ``k`` set; every count by
+    default) are kept, and only they count against ``cap``.
     """
     cells = component.cells
     constraints_of: dict[Cell, list[int]] = {cell: [] for cell in cells}
@@ -51,11 +54,12 @@ def component_solutions(
     while True:
         i = len(chosen)
         if i == len(cells):
-            found.append((mask, mines))
-            if len(found) > cap:
-                return None
-            if not len(found) % 4096:
-                checkpoint()
+            if allowed >> mines & 1:
+                found.append((mask, mines))
+                if len(found) > cap:
+                    return None
+                if not len(found) % 4096:
+                    checkpoint()
             mined = 2
         elif mined < 2:
             ks = constraints_of[cells[i]]
@@ -106,10 +110,29 @@ def list_layouts(position: Position, limit: int) -> tuple[tuple[Cell, ...], list
     """The covered, unflagged cells and every consistent layout as a bit set over them.
 
     ``None`` when there are more than ``limit`` layouts (or the total is unknown).
+
+    >>> listed = list_layouts(Position.from_rows(["0?11??3??", "?01??????", "0?1??3?3?"], mines=9), 1)
+    >>> listed is not None and len(listed[1])
+    1
     """
     if position.mines is None:
         return None
     frontier = Frontier.of(position)
+    # The components' solutions are combined as they come, first with the total as the only
+    # bound: the quickest way, and enough for nearly every position. Where their solutions, or
+    # the combinations on the way, pass ``limit`` many times over, they are listed again with
+    # the total's reach: only those that the other components and the interior can complete
+    # to the total, each of which ends in a layout of its own. So a position of at most
+    # ``limit`` layouts is never refused for the ways to them that lead nowhere.
+    listed = _list_layouts(position, frontier, limit, reach=False)
+    return _list_layouts(position, frontier, limit, reach=True) if listed is None else listed
+
+
+def _list_layouts(
+    position: Position, frontier: Frontier, limit: int, *, reach: bool
+) -> tuple[tuple[Cell, ...], list[int]] | None:
+    """:func:`list_layouts`, with the total's reach (``reach``) or without."""
+    assert position.mines is not None
     cells = tuple(sorted((*frontier.frontier, *frontier.interior)))
     index = {cell: i for i, cell in enumerate(cells)}
     held = len(cells) <= HELD_BITS
@@ -117,13 +140,31 @@ def list_layouts(position: Position, limit: int) -> tuple[tuple[Cell, ...], list
     # cell: on a board of 250 000 covered cells those would take 3.9 GB (the i-th is i bits long).
     bit: dict[Cell, int] | _Bits = {cell: 1 << i for cell, i in index.items()} if held else _Bits(index)
     remaining = position.mines - frontier.flags
+    components = frontier.components()
+    # The counts the components after each one and the interior can hold (all, without reach).
+    after = _completions(components, len(frontier.interior), remaining) if reach else None
     combos: list[tuple[int, int]] = [(0, 0)]
-    for component in frontier.components():
+    for i, component in enumerate(components):
         checkpoint()
-        solutions = component_solutions(component, bit, limit * 16)
-        if solutions is None:
-            return None
-        combos = [(m1 | m2, k1 + k2) for m1, k1 in combos for m2, k2 in solutions if k1 + k2 <= remaining]
+        if after is None:
+            solutions = component_solutions(component, bit, limit * 16)
+            if solutions is None:
+                return None
+            combos = [(m1 | m2, k1 + k2) for m1, k1 in combos for m2, k2 in solutions if k1 + k2 <= remaining]
+        else:
+            bits, shift = after[i + 1]
+            completes = bits << shift  # the counts the components after this one and the interior hold
+            # The counts this component may take: those that some combination so far completes.
+            reachable = 0
+            for k in {k for _, k in combos}:
+                reachable |= completes << k
+            allowed = sum(1 << k for k in range(min(len(component.cells), remaining) + 1)
+                          if reachable >> (remaining - k) & 1)
+            solutions = component_solutions(component, bit, limit * 16, allowed)
+            if solutions is None:
+                return None
+            combos = [(m1 | m2, k1 + k2) for m1, k1 in combos for m2, k2 in solutions
+                      if k1 + k2 <= remaining and completes >> (remaining - k1 - k2) & 1]
         if len(combos) > limit * 16:
             return None
     # Held, a layout is the sum of its interior mines' bit sets; else they are made from indices.
@@ -151,6 +192,37 @@ def list_layouts(position: Position, limit: int) -> tuple[tuple[Cell, ...], list
                 checkpoint()
                 work = 0
     return cells, layouts
+
+
+def _completions(components: list[Component], interior: int, remaining: int) -> list[tuple[int, int]]:
+    """For each ``i``, the mine counts that the components from ``i`` on and the ``interior``
+    cells can hold together, as ``(bits, shift)``: count ``n`` is held where bit ``n`` of
+    ``bits << shift`` is set. The counts each component can take come from its exact count
+    (:func:`~minesat.analysis.counting.count_component`; every count from none to all its cells
+    where that count is past its budget). A component of one count shares the bits after it,
+    shifted: a large board's thousands of decided components hold one bit set, not one each.
+
+    >>> [comp] = Frontier.of(Position.from_rows(["1?", "??"], mines=1)).components()
+    >>> _completions([comp], 0, 1)
+    [(1, 1), (1, 0)]
+    """
+    after = [((1 << (interior + 1)) - 1, 0)]  # the interior takes any number of its cells' mines
+    within = (1 << (remaining + 1)) - 1 if remaining >= 0 else 0
+    for component in reversed(components):
+        checkpoint()
+        count = count_component(component)
+        everything = range(len(component.cells) + 1)
+        takes = everything if count is None else [k for k, ways in enumerate(count.ways) if ways]
+        bits, shift = after[-1]
+        if len(takes) == 1:
+            after.append((bits, shift + takes[0]))
+            continue
+        held = 0
+        for k in takes:
+            held |= bits << (shift + k)
+        after.append((held & within, 0))
+    after.reverse()
+    return after
 
 
 def position_layouts(position: Position, limit: int) -> np.ndarray:
