@@ -141,17 +141,13 @@ def _list_layouts(
     bit: dict[Cell, int] | _Bits = {cell: 1 << i for cell, i in index.items()} if held else _Bits(index)
     remaining = position.mines - frontier.flags
     components = frontier.components()
-    # The counts the components after each one and the interior can hold (all, without reach).
+    # With reach: the counts the components after each one and the interior can hold.
     after = _completions(components, len(frontier.interior), remaining) if reach else None
     combos: list[tuple[int, int]] = [(0, 0)]
     for i, component in enumerate(components):
         checkpoint()
-        if after is None:
-            solutions = component_solutions(component, bit, limit * 16)
-            if solutions is None:
-                return None
-            combos = [(m1 | m2, k1 + k2) for m1, k1 in combos for m2, k2 in solutions if k1 + k2 <= remaining]
-        else:
+        allowed = completes = -1  # without reach: every count of this component, every total after it
+        if after is not None:
             bits, shift = after[i + 1]
             completes = bits << shift  # the counts the components after this one and the interior hold
             # The counts this component may take: those that some combination so far completes.
@@ -160,11 +156,11 @@ def _list_layouts(
                 reachable |= completes << k
             allowed = sum(1 << k for k in range(min(len(component.cells), remaining) + 1)
                           if reachable >> (remaining - k) & 1)
-            solutions = component_solutions(component, bit, limit * 16, allowed)
-            if solutions is None:
-                return None
-            combos = [(m1 | m2, k1 + k2) for m1, k1 in combos for m2, k2 in solutions
-                      if k1 + k2 <= remaining and completes >> (remaining - k1 - k2) & 1]
+        solutions = component_solutions(component, bit, limit * 16, allowed)
+        if solutions is None:
+            return None
+        combos = [(m1 | m2, k1 + k2) for m1, k1 in combos for m2, k2 in solutions
+                  if k1 + k2 <= remaining and completes >> (remaining - k1 - k2) & 1]
         if len(combos) > limit * 16:
             return None
     # Held, a layout is the sum of its interior mines' bit sets; else they are made from indices.
