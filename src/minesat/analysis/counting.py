@@ -547,7 +547,8 @@ def _merged(
     nodes = 1  # box 0 entered
     if nodes > limit:
         return None
-    plans, mask = _layer_plans(sizes, cons, counts)
+    plans, width = _plans(sizes, cons, counts)
+    mask = (1 << width) - 1
     layer, paths = [0], [1]
     # Each state's fillings so far: prefixes (shared) and a tail of its own.
     held: list[tuple[list[tuple[int, ...]], list[int]]] = [([()], [])]
@@ -618,63 +619,6 @@ def _merged(
             work = 0
         layer, paths, held = list(following), ahead_paths, ahead_held
     return _fillings(held, sizes)
-
-
-#: A box's plan in the layered walk: its size; for each of its numbers ``(shift, number, cap)``
-#: (its slot in the state, -1 where it opens at this box and is read whole; the number; the most
-#: the boxes after this one can still give it); the numbers opening here, each in its slot; and a
-#: one in the slot of each of its numbers with a slot.
-WalkPlan = tuple[int, list[tuple[int, int, int]], int, int]
-
-
-def _layer_plans(
-    sizes: list[int], cons: list[tuple[int, ...]], counts: list[int]
-) -> tuple[list[WalkPlan], int]:
-    """Each box's :data:`WalkPlan` along the given order, and the mask of one slot: a number takes
-    a slot where it opens, and frees it where it closes (its last box)."""
-    n = len(sizes)
-    # What the boxes after each box can still give each of its numbers, from the end.
-    left = [0] * len(counts)
-    rests: list[list[tuple[int, int]]] = [[]] * n
-    for d in range(n - 1, -1, -1):
-        if not d & 4095:
-            checkpoint()
-        size = sizes[d]
-        here = []
-        for c in cons[d]:
-            here.append((c, left[c]))
-            left[c] += size
-        rests[d] = here
-    # Each number's slot in the state, from the box that opens it to the one that closes it.
-    width = max(1, max(counts, default=0).bit_length())
-    mask = (1 << width) - 1
-    shift_of = [-1] * len(counts)
-    free: list[int] = []
-    slots = 0
-    plans: list[WalkPlan] = []
-    for d in range(n):
-        if not d & 4095:
-            checkpoint()
-        reads = []
-        add = mult = 0
-        for c, rest in rests[d]:
-            shift = shift_of[c]
-            reads.append((shift, counts[c], rest))
-            if shift < 0:
-                if rest:  # opens here and stays open
-                    if free:
-                        shift = free.pop()
-                    else:
-                        shift, slots = slots * width, slots + 1
-                    shift_of[c] = shift
-                    add += counts[c] << shift
-                    mult += 1 << shift
-            else:
-                mult += 1 << shift
-                if not rest:  # closes here
-                    free.append(shift)
-        plans.append((sizes[d], reads, add, mult))
-    return plans, mask
 
 
 def _fillings(
