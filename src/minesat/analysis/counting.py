@@ -62,6 +62,7 @@ __all__ = [
     "BoxLayouts",
     "ComponentCount",
     "Padded",
+    "box_numbers",
     "by_mines",
     "coefficients",
     "count_boxes",
@@ -314,14 +315,18 @@ def _boxes(component: Component) -> tuple[list[tuple[Cell, ...]], list[tuple[int
             checkpoint()
         groups[tuple(seen_by[cell])].append(cell)
     keys = list(groups)
-    # Each box's numbers in a set's order (the order the boxes are walked in follows it), held as
-    # a tuple: the walks read them often. A set of numbers below 8 keeps them ascending, as the
-    # key does (it was made in the numbers' order).
-    return (
-        [tuple(groups[k]) for k in keys],
-        [k if k[-1] < 8 else tuple(frozenset(k)) for k in keys],
-        counts,
-    )
+    return [tuple(groups[k]) for k in keys], list(map(box_numbers, keys)), counts
+
+
+def box_numbers(numbers: Sequence[int]) -> tuple[int, ...]:
+    """A box's numbers (by index, ascending) in a set's order, as the count holds them: the order
+    the boxes are walked in follows it (moves depend on it). Held as a tuple, as the walks read
+    them often; a set of numbers below 8 keeps them ascending.
+
+    >>> box_numbers([1, 3]), box_numbers([8, 9])
+    ((1, 3), (8, 9))
+    """
+    return tuple(numbers) if numbers[-1] < 8 else tuple(frozenset(numbers))
 
 
 def _order(box_cons: list[tuple[int, ...]], n_constraints: int, budget: int) -> list[int] | None:

@@ -46,6 +46,7 @@ from minesat.analysis.counting import (
     SEARCH_NODES,
     BoxLayouts,
     ComponentCount,
+    box_numbers,
     count_boxes,
     count_listed,
     list_layouts,
@@ -157,9 +158,7 @@ def boxes(constraints: Sequence[small.MaskConstraint]) -> tuple[list[int], list[
             split.append((rest, [i]))
         found = split
     found.sort(key=_first_cell)
-    # As the count holds a box's numbers: a set's order past 8 numbers (see its _boxes).
-    return ([box for box, _ in found],
-            [tuple(k) if k[-1] < 8 else tuple(frozenset(k)) for _, k in found], counts)
+    return [box for box, _ in found], [box_numbers(k) for _, k in found], counts
 
 
 def _first_cell(box: tuple[int, list[int]]) -> int:
