@@ -8,9 +8,11 @@
 from __future__ import annotations
 
 import json
+import struct
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import lru_cache
+from itertools import chain, compress
 from json.encoder import encode_basestring_ascii as _json_string  # what json.dumps uses
 from typing import Any
 
@@ -273,14 +275,24 @@ def total_of(position: Position, mines: int | None) -> int | None:
 #: What an uncovered cell reads in a probability grid: 1.0 flagged, None for a number.
 _SHOWN: dict[int, float | None] = {FLAG: 1.0}
 
-#: Boards up to this many cells keep their cells' tuples (:func:`_board_cells`).
+#: Boards up to this many cells keep their cells' tuples (:func:`_flat_cells`).
 _CACHED_CELLS = 10_000
 
 
+#: A cell's byte (two's complement) to 1 when it is covered, else 0.
+_COVERED_ONES = bytes(int(b == COVERED & 0xFF) for b in range(256))
+
+
 @lru_cache(maxsize=4)
-def _board_cells(rows: int, cols: int) -> tuple[tuple[Cell, ...], ...]:
-    """Every cell of a small board, row by row: made once, not a tuple a cell an analysis."""
-    return tuple(tuple((r, c) for c in range(cols)) for r in range(rows))
+def _packer(cells: int) -> struct.Struct:
+    """Packs ``cells`` states into as many signed bytes."""
+    return struct.Struct(f"{cells}b")
+
+
+@lru_cache(maxsize=4)
+def _flat_cells(rows: int, cols: int) -> tuple[Cell, ...]:
+    """Every cell of a small board, row-major: made once, not a tuple a cell an analysis."""
+    return tuple((r, c) for r in range(rows) for c in range(cols))
 
 
 def build_analysis(
@@ -297,34 +309,24 @@ def build_analysis(
     consistent: bool | None = True,
 ) -> Analysis:
     """The Analysis value; covered cells missing from ``probability`` read ``otherwise``."""
-    grid: list[tuple[float | None, ...]] = []
-    unknown: list[Cell] = []
     rows, cols, cells = position.rows, position.cols, position.cells
-    get = probability.get
     shown = _SHOWN.get  # an uncovered cell's probability: 1.0 for a flag, None for a number
-    board = _board_cells(rows, cols) if rows * cols <= _CACHED_CELLS else None
-    for r in range(rows):
-        base = r * cols
-        row = cells[base : base + cols]
-        if COVERED not in row:
-            grid.append(tuple(map(shown, row)))
-            continue
-        out: list[float | None] = []
-        for cell, state in zip(board[r] if board else [(r, c) for c in range(cols)], row, strict=True):
-            if state == COVERED:
-                out.append(get(cell, otherwise))
-                if cell not in safe and cell not in mine:
-                    unknown.append(cell)
-            else:
-                out.append(shown(state))
-        grid.append(tuple(out))
+    # The grid flat, every cell as a list comprehension reads it (a covered one ``otherwise``),
+    # then the cells ``probability`` names: most covered cells of a game are interior cells,
+    # which all read ``otherwise``, so a per-cell lookup would be wasted on them.
+    flat = [otherwise if state == COVERED else shown(state) for state in cells]
+    for (r, c), p in probability.items():
+        at = r * cols + c
+        if cells[at] == COVERED:
+            flat[at] = p
+    grid = [tuple(flat[base : base + cols]) for base in range(0, rows * cols, cols)]
     return Analysis(
-        rows=position.rows,
-        cols=position.cols,
+        rows=rows,
+        cols=cols,
         mines=total,
         safe=tuple(sorted(safe)),
         mine=tuple(sorted(mine)),
-        unknown=tuple(unknown),
+        unknown=tuple(_undecided(cells, rows, cols, safe, mine)),
         probability=tuple(grid),
         components=components,
         exact=exact,
@@ -333,3 +335,26 @@ def build_analysis(
         layouts=layouts,
         position=position,
     )
+
+
+def _undecided(cells: tuple[int, ...], rows: int, cols: int, safe: set[Cell], mine: set[Cell]) -> list[Cell]:
+    """The covered cells neither in ``safe`` nor in ``mine``, row-major.
+
+    >>> _undecided((-1, 2, -1, -1), 2, 2, {(1, 0)}, set())
+    [(0, 0), (1, 1)]
+    """
+    if len(cells) <= _CACHED_CELLS:
+        try:
+            # A byte a cell, 1 where it is covered: found by a C-level translation, the few
+            # decided cells struck out, and the cells picked in C (a set lookup a covered
+            # cell, the plain way, cost half the whole analysis's grid).
+            undecided = bytearray(_packer(len(cells)).pack(*cells).translate(_COVERED_ONES))
+        except struct.error:  # a state past a byte, which the analysis read as shown
+            pass
+        else:
+            for r, c in chain(safe, mine):
+                undecided[r * cols + c] = 0
+            return list(compress(_flat_cells(rows, cols), undecided))
+    decided = safe | mine
+    return [cell for at, state in enumerate(cells)
+            if state == COVERED and (cell := divmod(at, cols)) not in decided]
