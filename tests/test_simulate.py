@@ -14,6 +14,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Sequence
+from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 
 import pytest
@@ -21,6 +22,7 @@ from typer.testing import CliRunner
 
 from minesat.board import Cell, Layout, Move
 from minesat.cli import app
+from minesat.errors import WorkerLost
 from minesat.executors import SchedulerError, run_bounded
 from minesat.generate import game_seed, generate_layout
 from minesat.player import GameRecord, Guess, play_game
@@ -203,6 +205,20 @@ def test_batches_in_flight_are_bounded() -> None:
     executor.shutdown()
     assert sorted(seen) == list(range(2000))
     assert executor.most <= 3
+
+
+def test_a_pool_broken_between_two_calls_is_a_lost_worker() -> None:
+    """A worker killed after the last results were taken and before the next call is submitted:
+    the pool refuses the call (BrokenProcessPool from submit, not from a future), and that is
+    the one-line WorkerLost a loss in flight gives, not a traceback."""
+
+    class Broken(cf.ThreadPoolExecutor):
+        def submit(self, fn, /, *args, **kwargs):  # type: ignore[override]
+            raise BrokenProcessPool("A child process terminated abruptly")
+
+    calls = iter([(0, _counting_batch, (BEGINNER, [0]))])
+    with Broken(max_workers=1) as executor, pytest.raises(WorkerLost, match="a worker process ended"):
+        list(run_bounded(executor, calls, 2))
 
 
 # --- resuming --------------------------------------------------------------------------

@@ -23,6 +23,7 @@ import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import pytest
 
@@ -86,12 +87,13 @@ def browser() -> Iterator[Any]:
 
 class Tab:
     """The module's tab, lent to one test at a time: a page opens in a fresh browser context for
-    about 1.3 s of CPU (a new renderer process and its first paint), a lent tab in 0.5 s.
+    about 1.0 s of CPU (a new renderer process and its first paint), a lent tab in 0.55 s.
 
     Each loan starts as a fresh context would: the last test's local storage cleared (the only
-    storage the page keeps), its document unloaded (``about:blank``), the viewport as asked, and
-    the page loaded anew. What a test hooks on the tab (listeners, routes) is taken off when it
-    gives the tab back; everything else reaches the page itself.
+    storage the page keeps), its document unloaded (through a document of the same server, or
+    ``about:blank``), the viewport as asked, and the page loaded anew. What a test hooks on the
+    tab (listeners, routes) is taken off when it gives the tab back; everything else reaches the
+    page itself.
     """
 
     def __init__(self, page: Any) -> None:
@@ -101,9 +103,19 @@ class Tab:
 
     def lend(self, address: str, width: int, height: int) -> Tab:
         page = self._page
-        if page.url.startswith(("http://", "https://")):
+        parts = urlsplit(address)
+        origin = f"{parts.scheme}://{parts.netloc}"
+        if page.url.startswith(origin + "/"):
             page.evaluate("localStorage.clear()")
-        page.goto("about:blank")
+            # Unloaded through a document of the same server rather than about:blank: the
+            # renderer is kept, where the hop through about:blank starts two new renderer
+            # processes, some 0.1 s of CPU a test. It is a navigation all the same, as about:blank
+            # is (a reload would bring back the last test's scroll position).
+            page.goto(origin + "/api/meta")
+        else:
+            if page.url.startswith(("http://", "https://")):
+                page.evaluate("localStorage.clear()")
+            page.goto("about:blank")
         page.set_viewport_size({"width": width, "height": height})
         page.goto(address)
         return self
@@ -135,25 +147,45 @@ def tab(browser: Any) -> Iterator[Tab]:
     context.close()
 
 
+@pytest.fixture(scope="module")
+def clock_tab(browser: Any) -> Iterator[Tab]:
+    """A second tab for the tests that move the page's clock on (``page.clock.fast_forward``)
+    rather than wait for it. Playwright's clock is installed on a whole context and stays there:
+    in a context of its own, the other tests keep the browser's real timers. Until a test moves
+    it, the clock follows real time."""
+    context = browser.new_context(viewport={"width": 1400, "height": 900}, bypass_csp=True)
+    context.clock.install()
+    yield Tab(context.new_page())
+    context.close()
+
+
 class Pages:
     """Opens pages and collects their errors: the first of a test in the module's tab (unless it
-    asks for a browser context of its own: touch, a phone), the others each in a fresh context."""
+    asks for a browser context of its own: touch, a phone), the others each in a fresh context.
+    ``clock=True`` gives a page whose clock the test moves on: the module's clock tab, or a fresh
+    context with the clock installed."""
 
-    def __init__(self, browser: Any, url: str, tab: Tab) -> None:
+    def __init__(self, browser: Any, url: str, tab: Tab, request: pytest.FixtureRequest) -> None:
         self.browser, self.url, self.tab = browser, url, tab
+        self.request = request
         self.errors: list[str] = []
         self.contexts: list[Any] = []
-        self.lent = False
+        self.lent: list[Tab] = []
 
-    def open(self, where: str = "", width: int = 1400, height: int = 900, **context: Any) -> Any:
-        if not self.lent and not context:
-            self.lent = True
-            self.tab.on("pageerror", lambda err: self.errors.append(str(err)))
-            page = self.tab.lend(self.url + where, width, height)
+    def open(
+        self, where: str = "", width: int = 1400, height: int = 900, clock: bool = False, **context: Any
+    ) -> Any:
+        tab = self.request.getfixturevalue("clock_tab") if clock else self.tab
+        if tab not in self.lent and not context:
+            self.lent.append(tab)
+            tab.on("pageerror", lambda err: self.errors.append(str(err)))
+            page = tab.lend(self.url + where, width, height)
         else:
             ctx = self.browser.new_context(viewport={"width": width, "height": height},
                                            **{"bypass_csp": True, **context})
             self.contexts.append(ctx)
+            if clock:
+                ctx.clock.install()
             page = ctx.new_page()
             page.on("pageerror", lambda err: self.errors.append(str(err)))
             page.goto(self.url + where)
@@ -165,15 +197,15 @@ class Pages:
         return page
 
     def close(self) -> None:
-        if self.lent:
-            self.tab.give_back()
+        for tab in self.lent:
+            tab.give_back()
         for ctx in self.contexts:
             ctx.close()
 
 
 @pytest.fixture
-def pages(browser: Any, url: str, tab: Tab) -> Iterator[Pages]:
-    opened = Pages(browser, url, tab)
+def pages(browser: Any, url: str, tab: Tab, request: pytest.FixtureRequest) -> Iterator[Pages]:
+    opened = Pages(browser, url, tab, request)
     yield opened
     opened.close()
     assert not opened.errors, opened.errors
@@ -243,6 +275,24 @@ def new_preset_game(page: Any, preset: str = "beginner", seed: str = "", rule: s
 
 def moves_made(page: Any) -> int:
     return int(page.evaluate("document.getElementById('p-board').dataset.moves"))
+
+
+def count_requests(page: Any) -> None:
+    """From now on the page keeps the paths of the requests it starts (``requests_started``). It
+    keeps them as ``fetch`` is called: a request that a timer starts is there by the time the
+    timer's task ends, before its answer comes."""
+    page.evaluate("""() => {
+        const fetch = window.fetch;
+        window.requestsStarted = [];
+        window.fetch = (path, ...rest) => {
+            window.requestsStarted.push(String(path));
+            return fetch(path, ...rest);
+        };
+    }""")
+
+
+def requests_started(page: Any) -> list[str]:
+    return list(page.evaluate("window.requestsStarted"))
 
 
 def play(page: Any, name: str, button: str = "left") -> None:
@@ -562,7 +612,7 @@ def test_a_zero_and_a_flag_are_reachable_by_clicks_alone(page: Any) -> None:
 
 
 def test_a_long_press_flags_on_a_touch_screen(pages: Pages) -> None:
-    page = pages.open("#play", width=390, height=844, has_touch=True, is_mobile=True)
+    page = pages.open("#play", width=390, height=844, clock=True, has_touch=True, is_mobile=True)
     new_game(page, 9, 9, 10, seed=8)
     play(page, "E5")
     covered = page.evaluate("document.getElementById('p-board').board.states.indexOf(-1)")
@@ -570,7 +620,7 @@ def test_a_long_press_flags_on_a_touch_screen(pages: Pages) -> None:
     x, y = at(page, "p-board", name)
     touch = page.context.new_cdp_session(page)
     touch.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x, "y": y}]})
-    page.wait_for_timeout(700)
+    page.clock.fast_forward(700)  # held 700 ms, past the long press's 450
     touch.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
     page.wait_for_function("document.getElementById('p-board').dataset.moves === '2'")
     assert "a flag" in point(page, "p-board", name)
@@ -790,11 +840,12 @@ def test_a_replay_over_1_mb_is_refused_by_the_page_naming_the_command(page: Any,
 
 
 def test_a_seed_the_server_draws_is_kept_from_the_page_until_the_end_then_shown_digit_for_digit(
-    page: Any, url: str
+    pages: Pages, url: str
 ) -> None:
+    page = pages.open(clock=True)
     new_preset_game(page)
     play(page, "E5")
-    page.wait_for_timeout(400)  # the URL follows a move within 200 ms
+    page.clock.fast_forward(400)  # the URL follows a move within 200 ms
     gid = page.evaluate("document.getElementById('p-board').dataset.game")
     playing = page.evaluate("location.hash")
     assert "s=" not in playing and "Seed" not in page.inner_text("#p-last"), playing
@@ -810,12 +861,14 @@ def test_a_seed_the_server_draws_is_kept_from_the_page_until_the_end_then_shown_
     assert re.search(rf"seed\s+{seed}\b", page.inner_text("#p-end"), re.IGNORECASE)
 
 
-def test_the_clock_runs_from_the_first_click_and_stops_at_the_end(page: Any) -> None:
+def test_the_clock_runs_from_the_first_click_and_stops_at_the_end(pages: Pages) -> None:
+    page = pages.open(clock=True)
     new_game(page, 9, 9, 10, seed=7)
     assert page.inner_text("#p-time") == "0"
     assert page.inner_text("#p-left") == "10"
     play(page, "E5")
-    page.wait_for_function("Number(document.getElementById('p-time').textContent) >= 1")
+    page.clock.fast_forward(1000)
+    assert int(page.inner_text("#p-time")) >= 1
     covered = page.evaluate("document.getElementById('p-board').board.states.indexOf(-1)")
     play(page, cell_name(divmod(covered, 9)), "right")
     assert page.inner_text("#p-left") == "9"
@@ -823,14 +876,15 @@ def test_the_clock_runs_from_the_first_click_and_stops_at_the_end(page: Any) -> 
     page.get_by_test_id("autoplay").click()
     page.wait_for_function(GAME_OVER, timeout=60_000)
     stopped = page.inner_text("#p-time")
-    page.wait_for_timeout(1200)
+    page.clock.fast_forward(2000)  # a clock still ticking (every 200 ms) would show 2 s more
     assert page.inner_text("#p-time") == stopped
 
 
 # --- The automatic player ------------------------------------------------------------------------------
 
 
-def test_autoplay_moves_pauses_steps_and_the_player_takes_over(page: Any) -> None:
+def test_autoplay_moves_pauses_steps_and_the_player_takes_over(pages: Pages) -> None:
+    page = pages.open(clock=True)
     new_game(page, 9, 9, 10, seed=21)
     page.select_option("#p-speed", "1000")
     page.get_by_test_id("autoplay").click()
@@ -839,15 +893,17 @@ def test_autoplay_moves_pauses_steps_and_the_player_takes_over(page: Any) -> Non
     page.get_by_test_id("autoplay").click()  # pause
     page.wait_for_function("!document.getElementById('p-auto').textContent.includes('pause')")
     paused = moves_made(page)
-    page.wait_for_timeout(1500)
-    assert moves_made(page) == paused
+    count_requests(page)
+    page.clock.fast_forward(1500)  # past the 1 s autoplay waits between its moves
+    assert requests_started(page) == [] and moves_made(page) == paused
     # Each move's reason is shown as it is made.
     assert "auto" in page.get_attribute("#p-log li:first-child", "class")
     assert re.match(r"[A-Z]+[0-9]+[*-]?: \S", page.inner_text("#p-log li:first-child"))
     page.click("#p-step")
     page.wait_for_function(f"Number(document.getElementById('p-board').dataset.moves) === {paused + 1}")
-    page.wait_for_timeout(700)
-    assert moves_made(page) == paused + 1
+    count_requests(page)
+    page.clock.fast_forward(1500)
+    assert requests_started(page) == [] and moves_made(page) == paused + 1
     if page.evaluate(GAME_OVER):
         return
     # The player takes over: a click on the board stops the automatic player and is played.

@@ -345,7 +345,13 @@ def run_bounded(
     pending: dict[cf.Future, Tag] = {}
     try:
         for tag, fn, args in calls:
-            pending[executor.submit(fn, *args)] = tag
+            try:
+                future = executor.submit(fn, *args)
+            except cf.BrokenExecutor as lost:
+                # The worker died after the last results were taken and before this call: the
+                # pool refuses new work, which is the loss _finished reports for work in flight.
+                raise WorkerLost(WORKER_LOST) from lost
+            pending[future] = tag
             while len(pending) >= in_flight:
                 yield from _finished(pending)
         while pending:
