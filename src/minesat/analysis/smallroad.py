@@ -174,39 +174,57 @@ def boxes(constraints: Sequence[small.MaskConstraint]) -> tuple[list[int], list[
     of the same constraints (its ``_boxes``), from the masks: each box's cells (a mask), each
     box's numbers (by index, as that order holds them) and each number's mines, a number that
     repeats another's cells and mines counted once. The boxes come in the order of their first
-    cell, row-major, as there; each number splits the boxes it crosses.
+    cell, row-major, as there.
 
     >>> boxes([(0b011, 1, 5), (0b110, 1, 6), (0b011, 1, 9)])
     ([1, 2, 4], [(0,), (0, 1), (1,)], [1, 1])
     """
+    groups, counts = _grouped(constraints)
+    return [mask for mask, _ in groups.values()], list(map(box_numbers, groups)), counts
+
+
+def _grouped(
+    constraints: Sequence[small.MaskConstraint],
+) -> tuple[dict[tuple[int, ...], tuple[int, list[int]]], list[int]]:
+    """:func:`boxes` as found: by the numbers that see them, each box's cells as a mask and as
+    flat indices (ascending); and each number's mines.
+
+    Each cell is given the numbers that see it, then the cells are grouped by their numbers,
+    taken in row-major order: a box comes where its first cell does, its numbers ascending (as
+    they were met). A number touches at most 8 cells, so this is a few steps a number, where
+    splitting every box by every number would be a step a box and number.
+
+    >>> _grouped([(0b011, 1, 5), (0b110, 1, 6)])
+    ({(0,): (1, [0]), (0, 1): (2, [1]), (1,): (4, [2])}, [1, 1])
+    """
     index: dict[tuple[int, int], int] = {}
     counts: list[int] = []
-    found: list[tuple[int, list[int]]] = []  # (cells, numbers) of each box so far
+    seen: dict[int, list[int]] = {}  # a cell's flat index -> the numbers that see it
     for cells, mines, _ in constraints:
         if (cells, mines) in index:
             continue
         i = index[cells, mines] = len(counts)
         counts.append(mines)
-        split: list[tuple[int, list[int]]] = []
-        rest = cells
-        for box, numbers in found:
-            inside = box & cells
-            if not inside:
-                split.append((box, numbers))
-                continue
-            rest &= ~box
-            if inside != box:
-                split.append((box & ~cells, numbers))
-            split.append((inside, [*numbers, i]))
-        if rest:
-            split.append((rest, [i]))
-        found = split
-    found.sort(key=_first_cell)
-    return [box for box, _ in found], [box_numbers(k) for _, k in found], counts
-
-
-def _first_cell(box: tuple[int, list[int]]) -> int:
-    return box[0] & -box[0]
+        # From the highest bit down: the lowest, cells & -cells, would cost a negative number
+        # as long as the board.
+        while cells:
+            at = cells.bit_length() - 1
+            cells ^= 1 << at
+            numbers = seen.get(at)
+            if numbers is None:
+                seen[at] = [i]
+            else:
+                numbers.append(i)
+    groups: dict[tuple[int, ...], tuple[int, list[int]]] = {}
+    for at in sorted(seen):
+        key = tuple(seen[at])
+        found = groups.get(key)
+        if found is None:
+            groups[key] = (1 << at, [at])
+        else:
+            found[1].append(at)
+            groups[key] = (found[0] | 1 << at, found[1])
+    return groups, counts
 
 
 class Off(enum.Enum):
@@ -348,8 +366,10 @@ class SmallRoad:
         groups cells); where the search lists its layouts, what they decide is read from the
         fills and the count is made only when asked (the proof needs none)."""
         budget = self._analyzer.state_budget
-        box_masks, box_cons, counts = boxes(constraints)
-        box_cells = [tuple(small.cells(m, cols)) for m in box_masks]
+        groups, counts = _grouped(constraints)
+        box_masks = [box for box, _ in groups.values()]
+        box_cons = list(map(box_numbers, groups))
+        box_cells = [tuple([divmod(at, cols) for at in ats]) for _, ats in groups.values()]
         if len(box_cells) > 1:
             listed = list_layouts(box_cells, box_cons, counts, budget)
             if listed is not None:
