@@ -566,30 +566,24 @@ class Part:
     (by mine count, per cell) is built only when probabilities are wanted.
     """
 
+    # What a part has not made yet (or has not got), read from the class until the part sets its
+    # own: a part is made at every miss of the cache, and most are asked for a proof alone.
+    _layouts: list[int] | None = None
+    _moved: tuple[list[int], int] | None = None  # the layouts moved down, and by how much
+    _count: ComponentCount | None = None
+    _listed: BoxLayouts | None = None  # the layouts box by box, counted when first asked
+    _cells: tuple[Cell, ...] | None = None
+    #: The layouts box by box, when the count listed them: each box's mask, and the fills.
+    boxes: tuple[int, ...] | None = None
+    fills: tuple[tuple[int, ...], ...] = ()
+    fill_ways: tuple[int, ...] = ()  # each fill's layouts of cells
+    _weighed: Rows | None = None
+    #: The part's constraints (as the small road read them when it was first counted).
+    constraints: tuple[small.MaskConstraint, ...] = ()
+
     def __init__(self, mask: int, cols: int, safe: int, mine: int, low: int, high: int) -> None:
         self.mask, self.cols = mask, cols
         self.safe, self.mine, self.low, self.high = safe, mine, low, high
-        self._layouts: list[int] | None = None
-        self._moved: tuple[list[int], int] | None = None  # the layouts moved down, and by how much
-        self._count: ComponentCount | None = None
-        self._listed: BoxLayouts | None = None  # the layouts box by box, counted when first asked
-        self._cells: tuple[Cell, ...] | None = None
-        #: The layouts box by box, when the count listed them: each box's mask, and the fills.
-        self.boxes: tuple[int, ...] | None = None
-        self.fills: tuple[tuple[int, ...], ...] = ()
-        self.fill_ways: tuple[int, ...] = ()  # each fill's layouts of cells
-        self._weighed: Rows | None = None
-        #: The part's constraints (as the small road read them when it was first counted).
-        self.constraints: tuple[small.MaskConstraint, ...] = ()
-
-    @classmethod
-    def of_layouts(cls, mask: int, cols: int, layouts: list[int]) -> Part:
-        """From every layout of the part, each as a mask of its mines (at least one)."""
-        anywhere, everywhere = reduce(or_, layouts, 0), reduce(and_, layouts, mask)
-        sizes = list(map(int.bit_count, layouts))
-        part = cls(mask, cols, mask ^ anywhere, everywhere, min(sizes), max(sizes))
-        part._layouts = layouts
-        return part
 
     @classmethod
     def of_shape(cls, mask: int, cols: int, shape: Shape, low: int) -> Part | None:
