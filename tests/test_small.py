@@ -163,6 +163,34 @@ def test_a_shape_lists_the_same_layouts_wherever_it_is(game: Played, move: int) 
                     assert smallroad._listing(part, cells) == small.solutions(part, 1)
 
 
+@examples(100)
+@given(played_games(max_steps=10), st.integers(0, 40))
+def test_a_part_from_its_shape_is_the_part_from_its_layouts(game: Played, move: int) -> None:
+    # A part met again is decided from its remembered shape (the cells some and every layout
+    # mines, moved back), its layouts moved back only when asked: the part its layouts make.
+    for position, mask, constraints in open_parts(game):
+        if mask.bit_count() > smallroad.ENUMERATED_CELLS:
+            continue
+        cols = position.cols
+        moved = [(m << move, k, n + move) for m, k, n in constraints]
+        for cells, part in [(mask, constraints), (mask << move, moved)]:
+            layouts = small.solutions(part, smallroad.ENUMERATION_STEPS)
+            found = smallroad._shape(part, cells)
+            if layouts is None:
+                assert found is None
+                continue
+            assert found is not None
+            shaped = smallroad.Part.of_shape(cells, cols, *found)
+            if not layouts:
+                assert shaped is None
+                continue
+            listed = smallroad.Part.of_layouts(cells, cols, layouts)
+            assert shaped is not None
+            for name in ("safe", "mine", "low", "high", "layouts", "ways", "cells"):
+                assert getattr(shaped, name) == getattr(listed, name), name
+            assert shaped.count == listed.count
+
+
 @examples(200)
 @given(played_games(max_steps=10))
 def test_enumerated_layouts_count_as_count_component_counts(game: Played) -> None:

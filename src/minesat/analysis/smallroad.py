@@ -586,6 +586,15 @@ class Part:
         self.safe, self.mine, self.low, self.high = safe, mine, low, high
 
     @classmethod
+    def of_layouts(cls, mask: int, cols: int, layouts: list[int]) -> Part:
+        """From every layout of the part, each as a mask of its mines (at least one)."""
+        anywhere, everywhere = reduce(or_, layouts, 0), reduce(and_, layouts, mask)
+        sizes = list(map(int.bit_count, layouts))
+        part = cls(mask, cols, mask ^ anywhere, everywhere, min(sizes), max(sizes))
+        part._layouts = layouts
+        return part
+
+    @classmethod
     def of_shape(cls, mask: int, cols: int, shape: Shape, low: int) -> Part | None:
         """From the part's :class:`Shape`, moved down by ``low`` bits (``None`` with no layout):
         what the layouts decide is moved back at once, the layouts only when asked."""
