@@ -144,16 +144,24 @@ def test_a_part_counted_from_its_masks_is_the_part_counted_from_its_cells(game: 
         assert part.count == old.count and list(part.count.mine_ways) == list(old.count.mine_ways)
 
 
+Listed = tuple[int, list[small.MaskConstraint]]
+
+
+def listed_parts(game: Played, move: int) -> Iterator[tuple[Position, Listed, Listed]]:
+    """Every open part the small road lists (of at most ENUMERATED_CELLS cells): its position, its
+    cells and constraints, and the same moved up by ``move`` bits (masks and numbers alike)."""
+    for position, mask, constraints in open_parts(game):
+        if mask.bit_count() <= smallroad.ENUMERATED_CELLS:
+            moved = [(m << move, k, n + move) for m, k, n in constraints]
+            yield position, (mask, constraints), (mask << move, moved)
+
+
 @examples(100)
 @given(played_games(max_steps=10), st.integers(0, 40))
 def test_a_shape_lists_the_same_layouts_wherever_it_is(game: Played, move: int) -> None:
     # The process remembers listings by shape: a part and the part moved by some bits, either
     # listed first, list what the enumeration lists for each, and a step limit of its own is kept.
-    for _, mask, constraints in open_parts(game):
-        if mask.bit_count() > smallroad.ENUMERATED_CELLS:
-            continue
-        moved = [(m << move, k, n + move) for m, k, n in constraints]
-        here, there = (mask, constraints), (mask << move, moved)
+    for _, here, there in listed_parts(game, move):
         for order in [(here, there), (there, here)]:
             smallroad._LISTINGS.clear()
             for cells, part in order:
@@ -161,6 +169,31 @@ def test_a_shape_lists_the_same_layouts_wherever_it_is(game: Played, move: int) 
                 assert smallroad._listing(part, cells) == listed
                 with mock.patch.object(smallroad, "ENUMERATION_STEPS", 1):
                     assert smallroad._listing(part, cells) == small.solutions(part, 1)
+
+
+@examples(100)
+@given(played_games(max_steps=10), st.integers(0, 40))
+def test_a_part_from_its_shape_is_the_part_from_its_layouts(game: Played, move: int) -> None:
+    # A part met again is decided from its remembered shape (the cells some and every layout
+    # mines, moved back), its layouts moved back only when asked: the part its layouts make.
+    for position, here, there in listed_parts(game, move):
+        cols = position.cols
+        for cells, part in [here, there]:
+            layouts = small.solutions(part, smallroad.ENUMERATION_STEPS)
+            found = smallroad._shape(part, cells)
+            if layouts is None:
+                assert found is None
+                continue
+            assert found is not None
+            shaped = smallroad.Part.of_shape(cells, cols, *found)
+            if not layouts:
+                assert shaped is None
+                continue
+            listed = smallroad.Part.of_layouts(cells, cols, layouts)
+            assert shaped is not None
+            for name in ("safe", "mine", "low", "high", "layouts", "ways", "cells"):
+                assert getattr(shaped, name) == getattr(listed, name), name
+            assert shaped.count == listed.count
 
 
 @examples(200)

@@ -467,7 +467,7 @@ def _walk(
         if not d & 4095:
             checkpoint()
         size, mine = sizes[d], tuple(cons[d])
-        plan[d] = size, mine, tuple([(c, left[c]) for c in mine]), [comb(size, j) for j in range(size + 1)]
+        plan[d] = size, mine, tuple([(c, left[c]) for c in mine]), _binomials(size)
         for c in mine:
             left[c] += size
     need = list(counts)

@@ -393,70 +393,56 @@ def solutions(constraints: Sequence[MaskConstraint], limit: int) -> list[int] | 
     True
     """
     constraints = _linked_order(constraints)
-    last = len(constraints)
     # The cells a constraint places are those no earlier one placed: the same on every path,
     # so each constraint's placements of k mines are made once, as masks (in the order
     # combinations() gives them), and the search is a walk over masks.
-    cells_of: list[int] = []
-    mines_of: list[int] = []
-    free_of: list[int] = []
-    width_of: list[int] = []
-    singles_of: list[list[int]] = []
-    placed = 0
+    #
+    # The walk goes constraint by constraint, a layer at a time: each node of a layer (the mines
+    # placed so far) makes its children, in order, for the next. A depth-first walk taking the
+    # children in order meets the leaves in the same order (both order them by the placements
+    # made, first constraint first), and visits the same nodes: a node is a step either way,
+    # a layout (a node past the last constraint) too, so the steps, and the limit's answer, are
+    # the same. A layer is made in one loop, with no stack and no tuple a node.
+    placed = steps = 0
+    layer = [0]
     for cells, mines, _ in constraints:
+        steps += len(layer)
+        if steps > limit:
+            return None
         free = cells & ~placed
         placed |= free
-        cells_of.append(cells)
-        mines_of.append(mines)
-        free_of.append(free)
-        width_of.append(free.bit_count())
-        singles = []
-        while free:
-            low = free & -free
-            singles.append(low)
-            free ^= low
-        singles_of.append(singles)
-    choices: dict[tuple[int, int], list[int]] = {}
-    found: list[int] = []
-    steps = 0
-    # Depth first, each node's placements in order: a stack of (constraint, mines placed),
-    # the children pushed last first. A node is one step, as a call of the search was. A node
-    # with one child goes on to it at once, and the children of the last constraint are
-    # layouts, taken in order: where the stack would have given them next, with their steps.
-    stack = [(0, 0)]
-    pop, extend = stack.pop, stack.extend
-    while stack:
-        i, mined = pop()
-        while True:
-            steps += 1
-            if steps > limit:
-                return None
-            if i == last:
-                found.append(mined)
-                break
-            need = mines_of[i] - (cells_of[i] & mined).bit_count()
-            width = width_of[i]
+        width = free.bit_count()
+        choices: dict[int, list[int]] = {}
+        children: list[int] = []
+        add, extend = children.append, children.extend
+        for mined in layer:
+            need = mines - (cells & mined).bit_count()
             if need == 0:
-                i += 1
+                add(mined)
             elif need == width:
-                mined |= free_of[i]
-                i += 1
-            elif need < 0 or need > width:
-                break
-            else:
-                masks = choices.get((i, need))
+                add(mined | free)
+            elif 0 < need < width:
+                masks = choices.get(need)
                 if masks is None:
-                    masks = choices[i, need] = _placements(singles_of[i], need)
-                i += 1
-                if i == last:
-                    steps += len(masks)
-                    if steps > limit:
-                        return None
-                    found += [mined | m for m in masks]
-                else:
-                    extend([(i, mined | m) for m in reversed(masks)])
-                break
-    return found
+                    masks = choices[need] = _placements(_singles(free), need)
+                extend([mined | m for m in masks])
+        layer = children
+    steps += len(layer)  # the layouts
+    return None if steps > limit else layer
+
+
+def _singles(mask: int) -> list[int]:
+    """The single bits of ``mask``, lowest first.
+
+    >>> _singles(0b1010)
+    [2, 8]
+    """
+    singles = []
+    while mask:
+        low = mask & -mask
+        singles.append(low)
+        mask ^= low
+    return singles
 
 
 def _placements(singles: list[int], k: int) -> list[int]:

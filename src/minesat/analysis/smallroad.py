@@ -29,7 +29,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import reduce
 from operator import and_, itemgetter, mul, or_
-from typing import Any, Protocol
+from typing import Any, NamedTuple, Protocol
 
 from minesat.analysis import small
 from minesat.analysis.combine import (
@@ -65,6 +65,7 @@ __all__ = [
     "Part",
     "PositionKey",
     "Rows",
+    "Shape",
     "SmallPosition",
     "SmallRoad",
     "bits",
@@ -94,14 +95,45 @@ ENUMERATED_CELLS = 16
 ENUMERATION_STEPS = 400
 
 
-#: The listings made (:func:`_listing`), by their constraints moved down to bit 0, as listed there:
+#: The listings made (:func:`_shape`), by their constraints moved down to bit 0, as listed there:
 #: every game of a process adds its shapes, and the next meets them again.
-_LISTINGS: dict[object, list[int] | None] = {}
+_LISTINGS: dict[object, Shape | None] = {}
 
 
-def _listing(constraints: list[small.MaskConstraint], mask: int) -> list[int] | None:
+class Shape(NamedTuple):
+    """A part's layouts listed moved down to bit 0, with what they decide (kept with them: a
+    shape met again is decided without a look at its layouts).
+
+    ``anywhere``: the cells some layout mines; ``everywhere``: those every layout mines (both
+    moved, as the layouts are); ``low`` and ``high``: the fewest and most mines of a layout.
+    A shape without a layout has ``low`` above ``high``.
+    """
+
+    layouts: list[int]
+    anywhere: int
+    everywhere: int
+    low: int
+    high: int
+
+    @classmethod
+    def of(cls, layouts: list[int], mask: int) -> Shape:
+        """The shape of ``layouts``, the layouts of the (moved) part ``mask``.
+
+        >>> Shape.of([0b01, 0b10], 0b11)
+        Shape(layouts=[1, 2], anywhere=3, everywhere=0, low=1, high=1)
+        >>> Shape.of([], 0b11).low > Shape.of([], 0b11).high
+        True
+        """
+        if not layouts:
+            return cls(layouts, 0, mask, 1, 0)
+        sizes = list(map(int.bit_count, layouts))
+        return cls(layouts, reduce(or_, layouts, 0), reduce(and_, layouts, mask), min(sizes), max(sizes))
+
+
+def _shape(constraints: list[small.MaskConstraint], mask: int) -> tuple[Shape, int] | None:
     """:func:`~minesat.analysis.small.solutions` of a part (``mask``: its cells) with the step
-    limit :data:`ENUMERATION_STEPS`, remembered for every part of the same shape (and limit).
+    limit :data:`ENUMERATION_STEPS`, remembered for every part of the same shape (and limit):
+    the :class:`Shape`, and the bits it was moved down by (its lowest cell's index).
 
     The listing reads its constraints' bits as labels alone: in the order of their numbers,
     each placing mines among its cells. Moved by ``d`` bits (masks and numbers alike), the
@@ -110,19 +142,31 @@ def _listing(constraints: list[small.MaskConstraint], mask: int) -> list[int] | 
     moved down to bit 0, where its masks are small integers (a part at the foot of a board
     would be listed with masks of hundreds of bits).
 
-    >>> _listing([(0b0110, 1, 0)], 0b0110) == [l << 1 for l in _listing([(0b011, 1, 7)], 0b011)]
+    >>> _shape([(0b0110, 1, 8)], 0b0110)[0] is _shape([(0b011, 1, 7)], 0b011)[0]  # one shape, moved
     True
     """
     low = (mask ^ (mask - 1)).bit_length() - 1  # its lowest bit
     moved = [(m >> low, mines, number - low) for m, mines, number in constraints]
     key = ENUMERATION_STEPS, frozenset(moved)
     if key in _LISTINGS:
-        layouts = _LISTINGS[key]
+        shape = _LISTINGS[key]
     else:
-        layouts = remember(_LISTINGS, key, small.solutions(moved, ENUMERATION_STEPS))
-    if layouts is None:
+        layouts = small.solutions(moved, ENUMERATION_STEPS)
+        shape = remember(_LISTINGS, key, None if layouts is None else Shape.of(layouts, mask >> low))
+    return None if shape is None else (shape, low)
+
+
+def _listing(constraints: list[small.MaskConstraint], mask: int) -> list[int] | None:
+    """The layouts of :func:`_shape`, moved back to the part's cells; ``None`` past the limit.
+
+    >>> _listing([(0b0110, 1, 0)], 0b0110) == [l << 1 for l in _listing([(0b011, 1, 7)], 0b011)]
+    True
+    """
+    found = _shape(constraints, mask)
+    if found is None:
         return None
-    return [layout << low for layout in layouts]
+    shape, low = found
+    return [layout << low for layout in shape.layouts]
 
 
 def boxes(constraints: Sequence[small.MaskConstraint]) -> tuple[list[int], list[tuple[int, ...]], list[int]]:
@@ -130,39 +174,57 @@ def boxes(constraints: Sequence[small.MaskConstraint]) -> tuple[list[int], list[
     of the same constraints (its ``_boxes``), from the masks: each box's cells (a mask), each
     box's numbers (by index, as that order holds them) and each number's mines, a number that
     repeats another's cells and mines counted once. The boxes come in the order of their first
-    cell, row-major, as there; each number splits the boxes it crosses.
+    cell, row-major, as there.
 
     >>> boxes([(0b011, 1, 5), (0b110, 1, 6), (0b011, 1, 9)])
     ([1, 2, 4], [(0,), (0, 1), (1,)], [1, 1])
     """
+    groups, counts = _grouped(constraints)
+    return [mask for mask, _ in groups.values()], list(map(box_numbers, groups)), counts
+
+
+def _grouped(
+    constraints: Sequence[small.MaskConstraint],
+) -> tuple[dict[tuple[int, ...], tuple[int, list[int]]], list[int]]:
+    """:func:`boxes` as found: by the numbers that see them, each box's cells as a mask and as
+    flat indices (ascending); and each number's mines.
+
+    Each cell is given the numbers that see it, then the cells are grouped by their numbers,
+    taken in row-major order: a box comes where its first cell does, its numbers ascending (as
+    they were met). A number touches at most 8 cells, so this is a few steps a number, where
+    splitting every box by every number would be a step a box and number.
+
+    >>> _grouped([(0b011, 1, 5), (0b110, 1, 6)])
+    ({(0,): (1, [0]), (0, 1): (2, [1]), (1,): (4, [2])}, [1, 1])
+    """
     index: dict[tuple[int, int], int] = {}
     counts: list[int] = []
-    found: list[tuple[int, list[int]]] = []  # (cells, numbers) of each box so far
+    seen: dict[int, list[int]] = {}  # a cell's flat index -> the numbers that see it
     for cells, mines, _ in constraints:
         if (cells, mines) in index:
             continue
         i = index[cells, mines] = len(counts)
         counts.append(mines)
-        split: list[tuple[int, list[int]]] = []
-        rest = cells
-        for box, numbers in found:
-            inside = box & cells
-            if not inside:
-                split.append((box, numbers))
-                continue
-            rest &= ~box
-            if inside != box:
-                split.append((box & ~cells, numbers))
-            split.append((inside, [*numbers, i]))
-        if rest:
-            split.append((rest, [i]))
-        found = split
-    found.sort(key=_first_cell)
-    return [box for box, _ in found], [box_numbers(k) for _, k in found], counts
-
-
-def _first_cell(box: tuple[int, list[int]]) -> int:
-    return box[0] & -box[0]
+        # From the highest bit down: the lowest, cells & -cells, would cost a negative number
+        # as long as the board.
+        while cells:
+            at = cells.bit_length() - 1
+            cells ^= 1 << at
+            numbers = seen.get(at)
+            if numbers is None:
+                seen[at] = [i]
+            else:
+                numbers.append(i)
+    groups: dict[tuple[int, ...], tuple[int, list[int]]] = {}
+    for at in sorted(seen):
+        key = tuple(seen[at])
+        found = groups.get(key)
+        if found is None:
+            groups[key] = (1 << at, [at])
+        else:
+            found[1].append(at)
+            groups[key] = (found[0] | 1 << at, found[1])
+    return groups, counts
 
 
 class Off(enum.Enum):
@@ -281,14 +343,14 @@ class SmallRoad:
         mask = 0
         for c in constraints:
             mask |= c[0]
-        layouts = None
+        listed = None
         part = None
         enumerable = self._analyzer.state_budget >= 1 << (ENUMERATED_CELLS + 1)
         if mask.bit_count() <= ENUMERATED_CELLS and enumerable:
-            layouts = _listing(constraints, mask)
-        if layouts is not None:
-            part = Part.of_layouts(mask, cols, layouts) if layouts else None
-            if not layouts:
+            listed = _shape(constraints, mask)
+        if listed is not None:
+            part = Part.of_shape(mask, cols, *listed)
+            if part is None:
                 remember(self._no_layout, key, True)
         else:
             part = self._counted(constraints, mask, cols, key)
@@ -304,8 +366,10 @@ class SmallRoad:
         groups cells); where the search lists its layouts, what they decide is read from the
         fills and the count is made only when asked (the proof needs none)."""
         budget = self._analyzer.state_budget
-        box_masks, box_cons, counts = boxes(constraints)
-        box_cells = [tuple(small.cells(m, cols)) for m in box_masks]
+        groups, counts = _grouped(constraints)
+        box_masks = [box for box, _ in groups.values()]
+        box_cons = list(map(box_numbers, groups))
+        box_cells = [tuple([divmod(at, cols) for at in ats]) for _, ats in groups.values()]
         if len(box_cells) > 1:
             listed = list_layouts(box_cells, box_cons, counts, budget)
             if listed is not None:
@@ -502,20 +566,24 @@ class Part:
     (by mine count, per cell) is built only when probabilities are wanted.
     """
 
+    # What a part has not made yet (or has not got), read from the class until the part sets its
+    # own: a part is made at every miss of the cache, and most are asked for a proof alone.
+    _layouts: list[int] | None = None
+    _moved: tuple[list[int], int] | None = None  # the layouts moved down, and by how much
+    _count: ComponentCount | None = None
+    _listed: BoxLayouts | None = None  # the layouts box by box, counted when first asked
+    _cells: tuple[Cell, ...] | None = None
+    #: The layouts box by box, when the count listed them: each box's mask, and the fills.
+    boxes: tuple[int, ...] | None = None
+    fills: tuple[tuple[int, ...], ...] = ()
+    fill_ways: tuple[int, ...] = ()  # each fill's layouts of cells
+    _weighed: Rows | None = None
+    #: The part's constraints (as the small road read them when it was first counted).
+    constraints: tuple[small.MaskConstraint, ...] = ()
+
     def __init__(self, mask: int, cols: int, safe: int, mine: int, low: int, high: int) -> None:
         self.mask, self.cols = mask, cols
         self.safe, self.mine, self.low, self.high = safe, mine, low, high
-        self._layouts: list[int] | None = None
-        self._count: ComponentCount | None = None
-        self._listed: BoxLayouts | None = None  # the layouts box by box, counted when first asked
-        self._cells: tuple[Cell, ...] | None = None
-        #: The layouts box by box, when the count listed them: each box's mask, and the fills.
-        self.boxes: tuple[int, ...] | None = None
-        self.fills: tuple[tuple[int, ...], ...] = ()
-        self.fill_ways: tuple[int, ...] = ()  # each fill's layouts of cells
-        self._weighed: Rows | None = None
-        #: The part's constraints (as the small road read them when it was first counted).
-        self.constraints: tuple[small.MaskConstraint, ...] = ()
 
     @classmethod
     def of_layouts(cls, mask: int, cols: int, layouts: list[int]) -> Part:
@@ -524,6 +592,16 @@ class Part:
         sizes = list(map(int.bit_count, layouts))
         part = cls(mask, cols, mask ^ anywhere, everywhere, min(sizes), max(sizes))
         part._layouts = layouts
+        return part
+
+    @classmethod
+    def of_shape(cls, mask: int, cols: int, shape: Shape, low: int) -> Part | None:
+        """From the part's :class:`Shape`, moved down by ``low`` bits (``None`` with no layout):
+        what the layouts decide is moved back at once, the layouts only when asked."""
+        if shape.low > shape.high:
+            return None
+        part = cls(mask, cols, mask ^ (shape.anywhere << low), shape.everywhere << low, shape.low, shape.high)
+        part._moved = shape.layouts, low
         return part
 
     @classmethod
@@ -596,15 +674,19 @@ class Part:
     @property
     def layouts(self) -> list[int] | None:
         """Every layout of the part as a mask of its mines, when it was enumerated; else ``None``."""
+        if self._layouts is None and self._moved is not None:
+            moved, low = self._moved
+            self._layouts = [layout << low for layout in moved]
         return self._layouts
 
     @property
     def ways(self) -> tuple[int, ...]:
         """``ways[k]``: the part's layouts with ``k`` mines."""
-        if self._count is not None or self._layouts is None:
+        layouts = self.layouts
+        if self._count is not None or layouts is None:
             return self.count.ways
         ways = [0] * (self.mask.bit_count() + 1)
-        for layout in self._layouts:
+        for layout in layouts:
             ways[layout.bit_count()] += 1
         return tuple(ways)
 
@@ -614,11 +696,12 @@ class Part:
         if self._count is None and self._listed is not None:
             self._count = count_listed(self._listed, self.mask.bit_count() + 1)
         if self._count is None:
-            assert self._layouts is not None
+            layouts = self.layouts
+            assert layouts is not None
             size = self.mask.bit_count() + 1
             ways = [0] * size
             mined: dict[int, list[int]] = {bit: [0] * size for bit in bits(self.mask)}
-            for layout in self._layouts:
+            for layout in layouts:
                 k = layout.bit_count()
                 ways[k] += 1
                 for bit in bits(layout):
