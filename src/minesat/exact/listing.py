@@ -64,7 +64,11 @@ def component_solutions(
             mined = 2
         elif mined < 2:
             ks = constraints_of[cells[i]]
-            if all(0 <= need[k] - mined <= left[k] - 1 for k in ks):
+            for k in ks:  # a loop, not all() over a generator: one per node of the walk
+                if not 0 <= need[k] - mined < left[k]:
+                    mined += 1
+                    break
+            else:
                 for k in ks:
                     need[k] -= mined
                     left[k] -= 1
@@ -73,8 +77,6 @@ def component_solutions(
                     mask |= bit[cells[i]]
                     mines += 1
                 mined = 0
-            else:
-                mined += 1
             continue
         # Nothing left to try at this depth: undo the last decided cell and try its next value.
         if not chosen:
