@@ -471,6 +471,48 @@ def test_a_position_within_the_limit_is_listed_whatever_its_parts_hold() -> None
         assert len(expected) < 2 or list_layouts(position, len(expected) - 1) is None
 
 
+def test_the_listing_reads_the_frontier_from_the_covered_cells_as_frontier_of_reads_it() -> None:
+    """The listing's frontier (read from the covered cells out, and, for a position known to be
+    consistent, from them alone) and its components equal ``Frontier.of``'s and networkx's split
+    on random positions with flags; a broken number raises the error ``Frontier.of`` raises."""
+    from minesat.analysis.constraints import Frontier
+    from minesat.analysis.result import InconsistentPositionError
+    from minesat.board import FLAG
+    from minesat.exact.listing import _frontier
+
+    rnd = random.Random(5151)
+    broken = fits = 0
+    for _ in range(600):
+        rows, cols = rnd.randint(1, 7), rnd.randint(1, 9)
+        cells = [(r, c) for r in range(rows) for c in range(cols)]
+        layout = Layout(rows, cols, frozenset(rnd.sample(cells, rnd.randint(0, len(cells) * 2 // 3))))
+        covered = rnd.random() * 0.6
+        shown = [
+            (FLAG if rnd.random() < 0.6 else COVERED) if (r, c) in layout.mines
+            else COVERED if rnd.random() < covered else layout.counts[r * cols + c]
+            for r, c in cells
+        ]
+        numbers = [i for i, s in enumerate(shown) if s >= 0]
+        changed = bool(numbers) and rnd.random() < 0.3
+        if changed:  # a number changed: some positions break
+            shown[rnd.choice(numbers)] = rnd.randint(0, 8)
+        position = Position(rows, cols, tuple(shown), layout.mine_count)
+        try:
+            frontier = Frontier.of(position)
+        except InconsistentPositionError as err:
+            broken += 1
+            with pytest.raises(InconsistentPositionError) as raised:
+                _frontier(position)
+            assert str(raised.value) == str(err)
+            continue
+        expected = (frontier, frontier.components())
+        assert _frontier(position) == expected, position.to_rows()
+        if not changed:  # its layout fits it
+            fits += 1
+            assert _frontier(position, consistent=True) == expected, position.to_rows()
+    assert broken > 20 and fits > 300
+
+
 def mine_sets(covered: tuple[Cell, ...], layouts: list[int]) -> set[frozenset[Cell]]:
     """Listed layouts (bit sets over ``covered``) as sets of mined cells."""
     return {frozenset(c for i, c in enumerate(covered) if layout >> i & 1) for layout in layouts}

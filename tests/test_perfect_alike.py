@@ -40,6 +40,28 @@ def test_pairs_are_the_alike_pairs(rows: int, cols: int, mines: int, monkeypatch
         monkeypatch.undo()
 
 
+def test_a_short_list_compared_at_once_gives_the_walks_pairs(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A list of at most 64 layouts is compared whole (:func:`alike._pairs_at_once`): the same
+    pairs in the same order as the walk, and the same refusal past ``max_pairs``."""
+    rng = np.random.default_rng(51)
+    for _ in range(200):
+        size, width = int(rng.integers(1, 65)), int(rng.integers(1, 30))
+        matrix = rng.integers(0, int(rng.integers(1, 10)), size=(size, width)).astype(np.uint8)
+        matrix[rng.random((size, width)) < rng.random()] = MINE
+        cells = sorted(rng.choice(width, size=int(rng.integers(1, width + 1)), replace=False).tolist())
+        a, b = alike_pairs(matrix, cells)
+        with monkeypatch.context() as walk:
+            walk.setattr(alike, "_JOIN_LEAF", 0)  # no list short enough: the walk, as before
+            walk.setattr(alike, "_PACKED_LEAF", int(rng.integers(1, 64)))
+            old_a, old_b = alike_pairs(matrix, cells)
+        assert a.tolist() == old_a.tolist() and b.tolist() == old_b.tolist()
+        assert a.dtype == old_a.dtype == np.int64
+        assert set(zip(a.tolist(), b.tolist(), strict=True)) == pairwise(matrix, cells)
+        if len(a):
+            with pytest.raises(alike.TooAlike):
+                alike_pairs(matrix, cells, max_pairs=len(a) - 1)
+
+
 @pytest.mark.parametrize("numbers", [2, 8, 9])  # eight numbers fill a packed byte; nine take the byte road
 def test_pairs_on_some_cells_only(numbers: int) -> None:
     rng = np.random.default_rng(7)

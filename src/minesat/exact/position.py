@@ -215,7 +215,7 @@ class PositionSearch:
                                      count=said, layouts=counted, cells=cells, limit=max_layouts)
         if refusal is not None:
             raise refusal.reworded(f"{refusal} (consistent with the position)")
-        matrix = position_layouts(position, max_layouts)
+        matrix = position_layouts(position, max_layouts, consistent=self.analysis.consistent is True)
         board = self.board = Board.of(position.rows, position.cols)
         self.seen = position_bytes(position)
         self.covered = [i for i, s in enumerate(position.cells) if s < 0 and s != FLAG]

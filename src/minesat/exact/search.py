@@ -566,28 +566,27 @@ class PerfectSearch:
         States with one key have the same value (docs/perfect.md, Theorem 6);
         the key is one byte longer than a position, so the two never meet in the memo.
         """
-        near = self.board.around
+        board = self.board
+        near = board.around
         scan = self._scan(position, universe, subset)
         opened = [c for c, _, q in scan if q and q != subset]
-        open_cells = 0
-        around = 0
+        # The cells next to the open ones, as a set of small ints: walking the bits of a bit set
+        # as long as the board took three big-int operations a cell.
+        ring: set[int] = set()
         for c in opened:
-            open_cells |= 1 << c
-            around |= near[c]
+            ring.update(board.neighbours[c])
+        ring.difference_update(opened)
+        open_cells = sum([1 << c for c in opened])
         mines = universe.layout_mines((subset & -subset).bit_length() - 1)  # the state's first layout
         known_mines = mines & ~open_cells
         key = bytearray(_BYTE[_BLANK] * len(position))
         for c in opened:
             key[c] = COVERED
-        rest = around & ~open_cells
-        while rest:
-            low = rest & -rest
-            rest ^= low
-            i = low.bit_length() - 1
+        for i in ring:
             seen = position[i]
             if seen <= 8:
                 key[i] = seen - (near[i] & known_mines).bit_count()
-            elif not known_mines & low:
+            elif not known_mines >> i & 1:
                 key[i] = _TO_LEARN
         reduced = bytes(key)
         if self.symmetric:
