@@ -370,7 +370,7 @@ def test_states_with_one_reduced_key_have_one_value() -> None:
             )
             position = bytes(shown.get(board.cell(i), 10) for i in range(12))
             subset = sum(1 << j for j in consistent)
-            key = search._reduced_key(position, universe, subset)
+            key, _ = search._key_and_scan(position, universe, subset)
             values.setdefault(key, set()).add(brute.value(consistent, seen))
             positions.setdefault(key, set()).add(position)
         assert all(len(v) == 1 for v in values.values())

@@ -31,7 +31,7 @@ changes the answer (docs/perfect.md has the proofs):
    (:meth:`~minesat.exact.alike.Alike.cover` builds one greedily).
 4. **Memoisation** on the position seen, the same for every mirror image of
    it (:meth:`~minesat.exact.geometry.Board.canonical`); on what still
-   matters of it (:meth:`PerfectSearch._reduced_key`: the cells some layouts
+   matters of it (:meth:`PerfectSearch._key_and_scan`: the cells some layouts
    mine and others not, and the numbers around them less the known mines),
    which joins states reached by different guesses; and of the sets of
    layouts within one list of layouts. When the position is symmetric, one
@@ -120,7 +120,7 @@ def root_alike() -> int:
 
 _BYTE = [bytes((v,)) for v in range(256)]
 
-#: In a reduced memo key (:meth:`PerfectSearch._reduced_key`): a cell that no longer
+#: In a reduced memo key (:meth:`PerfectSearch._key_and_scan`): a cell that no longer
 #: matters, and a covered safe cell whose number is still to learn.
 _BLANK = 12
 _TO_LEARN = 13
@@ -546,10 +546,6 @@ class PerfectSearch:
         the layouts of subset where it is a mine)``. Read once for a state, by its reduced key and
         by its search."""
         return [(c, shows, subset & mined) for c, mined, shows in universe.columns if position[c] == COVERED]
-
-    def _reduced_key(self, position: bytes, universe: Universe, subset: int) -> bytes:
-        """:meth:`_key_and_scan`'s key."""
-        return self._key_and_scan(position, universe, subset)[0]
 
     def _key_and_scan(
         self, position: bytes, universe: Universe, subset: int
