@@ -48,7 +48,7 @@ from minesat.board import (
 from minesat.errors import InvalidValue
 from minesat.game import Game, Status
 from minesat.generate import FirstClick, kept_clear
-from minesat.guess import TIE, mine_probability
+from minesat.guess import COIN_TOSS, TIE, mine_probability
 from minesat.guess.best import DEFAULT_PIECES, BestGuess, redundant_switches, strategy_named
 from minesat.verdict import Verdict
 from minesat.words import plural
@@ -184,8 +184,8 @@ def _lowest(analysis: Analysis) -> tuple[float, list[Cell]]:
     if not cells:
         raise InvalidValue("nothing to guess: the analysis has no uncertain cell")
     grid = analysis.probability
-    # As mine_probability reads them: without the total, a coin toss.
-    probs = [0.5 if p is None else p for p in [grid[r][c] for r, c in cells]]
+    # As mine_probability reads them, without a call a cell: without the total, a coin toss.
+    probs = [COIN_TOSS if p is None else p for p in [grid[r][c] for r, c in cells]]
     best = min(probs)
     return best, [c for c, p in zip(cells, probs, strict=True) if p <= best + TIE]
 

@@ -61,7 +61,7 @@ from minesat.analysis import Analysis, Analyzer, small
 from minesat.board import Cell, Position, neighbour_table
 from minesat.budget import Budget
 from minesat.exact.endgame import ENDGAME_LAYOUTS, ENDGAME_STATES, endgame_limits, endgame_move
-from minesat.guess import TIE, mine_probability
+from minesat.guess import COIN_TOSS, TIE, mine_probability
 from minesat.guess.fifty import unavoidable_guess
 from minesat.guess.longterm import LongTermRisk
 from minesat.guess.outcomes import each_glance
@@ -281,7 +281,7 @@ class BestGuess:
         for r, c in analysis.unknown:
             (frontier if is_beside[r * cols + c] == "1" else interior).append((r, c))
             p = grid[r][c]
-            safety[r, c] = 1.0 - (0.5 if p is None else p)
+            safety[r, c] = 1.0 - (COIN_TOSS if p is None else p)  # as mine_probability reads it
         safest = max(safety.values())
         floor = safest * self.candidate_share - TIE if self.lookahead else safest - TIE
 
