@@ -588,11 +588,9 @@ class Part:
     @classmethod
     def of_layouts(cls, mask: int, cols: int, layouts: list[int]) -> Part:
         """From every layout of the part, each as a mask of its mines (at least one): the plain
-        reading of a listing, which the tests hold :meth:`of_shape` to."""
-        anywhere, everywhere = reduce(or_, layouts, 0), reduce(and_, layouts, mask)
-        sizes = list(map(int.bit_count, layouts))
-        part = cls(mask, cols, mask ^ anywhere, everywhere, min(sizes), max(sizes))
-        part._layouts = layouts
+        reading of a listing, unmoved, which the tests hold :meth:`of_shape` to."""
+        part = cls.of_shape(mask, cols, Shape.of(layouts, mask), 0)
+        assert part is not None  # a layout or more
         return part
 
     @classmethod
